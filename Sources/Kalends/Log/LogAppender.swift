@@ -1,0 +1,55 @@
+package import LMDB
+
+/// Appends records inside one write transaction, keeping the chain and the head as it goes.
+///
+/// Created by ``Store`` for each write transaction; the store saves the head to the metadata when
+/// the transaction's body returns.
+package struct LogAppender {
+  let log: Database
+  /// The head after the records appended so far.
+  package private(set) var head: LogHead
+  /// The head when the transaction began.
+  package let initialHead: LogHead
+  /// One timestamp for every record of the transaction: the time it was assembled.
+  let timestamp: Timestamp
+  private var buffer: [UInt8] = []
+
+  init(log: Database, head: LogHead, timestamp: Timestamp) {
+    self.log = log
+    self.head = head
+    self.initialHead = head
+    self.timestamp = timestamp
+    buffer.reserveCapacity(512)
+  }
+
+  /// Whether anything was appended.
+  package var hasAppended: Bool { head.position != initialHead.position }
+
+  /// Validates `draft`, appends it at the next position and returns its header.
+  @discardableResult
+  package mutating func append(_ draft: RecordDraft, in txn: inout WriteTransaction) throws -> LogRecordHeader {
+    try draft.principal.validate()
+    guard draft.payload.bytes.count <= RecordCodec.maximumPayloadSize else {
+      throw StoreError.invalidInput(
+        "a record payload is \(draft.payload.bytes.count) bytes, more than the \(RecordCodec.maximumPayloadSize) allowed"
+      )
+    }
+    let position = head.position.next
+    buffer.removeAll(keepingCapacity: true)
+    let hash = RecordCodec.encode(
+      into: &buffer, position: position, timestamp: timestamp, draft: draft, previousHash: head.hash)
+    do {
+      try txn.put(buffer, forKey: BigEndianKey(position.rawValue), in: log, options: .append)
+    } catch .keyExists {
+      throw StoreError.integrity(
+        IntegrityProblem(
+          position: position, kind: .headMismatch,
+          detail: "the log already holds a record at or after \(position), beyond the recorded head"))
+    }
+    let header = LogRecordHeader(
+      formatVersion: RecordCodec.currentVersion, position: position, timestamp: timestamp,
+      principal: draft.principal, kind: draft.kind, previousHash: head.hash, hash: hash)
+    head = LogHead(position: position, hash: hash)
+    return header
+  }
+}

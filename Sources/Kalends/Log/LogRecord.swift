@@ -1,0 +1,62 @@
+/// Everything about a record but its payload: cheap to decode, no payload copy.
+public struct LogRecordHeader: Hashable, Sendable {
+  /// The record format version it was written in (upcast on read; see docs/log-format.md).
+  public let formatVersion: UInt8
+  /// Its position in the log.
+  public let position: LogPosition
+  /// When it was appended (wall clock of the writer).
+  public let timestamp: Timestamp
+  /// Who caused it.
+  public let principal: Principal
+  /// What it states.
+  public let kind: RecordKind
+  /// The hash of the record before it (``RecordHash/genesis`` for the first).
+  public let previousHash: RecordHash
+  /// Its own hash: `SHA-256(0x00 ‖ record bytes before the hash)`, which covers `previousHash`.
+  public let hash: RecordHash
+}
+
+/// One fact of the log, decoded and owned.
+public struct LogRecord: Hashable, Sendable {
+  /// Position, time, principal, kind and hashes.
+  public let header: LogRecordHeader
+  /// The kind-specific content.
+  public let payload: Payload
+
+  /// Its position in the log.
+  public var position: LogPosition { header.position }
+  /// When it was appended.
+  public var timestamp: Timestamp { header.timestamp }
+  /// Who caused it.
+  public var principal: Principal { header.principal }
+  /// What it states.
+  public var kind: RecordKind { header.kind }
+  /// The hash of the record before it.
+  public var previousHash: RecordHash { header.previousHash }
+  /// Its own hash.
+  public var hash: RecordHash { header.hash }
+}
+
+/// A record to append: the log assigns its position, time and hashes.
+public struct RecordDraft: Hashable, Sendable {
+  /// What it states.
+  public var kind: RecordKind
+  /// Who causes it.
+  public var principal: Principal
+  /// The kind-specific content.
+  public var payload: Payload
+
+  /// A draft of `kind` by `principal` with `payload`.
+  public init(kind: RecordKind, principal: Principal, payload: Payload = Payload()) {
+    self.kind = kind
+    self.principal = principal
+    self.payload = payload
+  }
+
+  /// A note written into the log.
+  public static func annotation(_ text: String, by principal: Principal = .person) -> RecordDraft {
+    var payload = Payload()
+    payload.append(tag: 1, string: text)
+    return RecordDraft(kind: .annotationAdded, principal: principal, payload: payload)
+  }
+}

@@ -1,0 +1,111 @@
+/// A record payload: a sequence of tagged, length-prefixed fields.
+///
+/// Each field is its tag (1 byte, 1–255), its length (unsigned LEB128) and its value bytes. Tags may
+/// repeat (a list). The encoding of each value is fixed by the kind's ``RecordSchema``.
+public struct Payload: Hashable, Sendable {
+  /// The encoded bytes.
+  public private(set) var bytes: [UInt8]
+
+  /// An empty payload.
+  public init() { bytes = [] }
+
+  /// Wraps already-encoded bytes (validated when read).
+  public init(bytes: [UInt8]) { self.bytes = bytes }
+
+  /// Appends a field with raw value bytes.
+  public mutating func append(tag: UInt8, bytes value: some Collection<UInt8>) {
+    precondition(tag != 0, "payload tag 0 is reserved")
+    bytes.append(tag)
+    var length = UInt64(value.count)
+    repeat {
+      let low = UInt8(length & 0x7f)
+      length >>= 7
+      bytes.append(length == 0 ? low : low | 0x80)
+    } while length != 0
+    bytes.append(contentsOf: value)
+  }
+
+  /// Appends a UTF-8 string field.
+  public mutating func append(tag: UInt8, string: String) {
+    append(tag: tag, bytes: Array(string.utf8))
+  }
+
+  /// Appends an unsigned field (8 bytes big-endian).
+  public mutating func append(tag: UInt8, unsigned value: UInt64) {
+    append(tag: tag, bytes: Self.bigEndianBytes(value))
+  }
+
+  /// Appends a signed field (8 bytes big-endian two's complement).
+  public mutating func append(tag: UInt8, signed value: Int64) {
+    append(tag: tag, bytes: Self.bigEndianBytes(UInt64(bitPattern: value)))
+  }
+
+  /// Appends a boolean field (1 byte).
+  public mutating func append(tag: UInt8, bool value: Bool) {
+    append(tag: tag, bytes: [value ? 1 : 0])
+  }
+
+  static func bigEndianBytes(_ value: UInt64) -> [UInt8] {
+    (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+  }
+
+  /// The fields in order. Throws when the bytes are not a well-formed field sequence.
+  public func fields() throws(StoreError) -> [PayloadField] {
+    var fields: [PayloadField] = []
+    var offset = 0
+    while offset < bytes.count {
+      let tag = bytes[offset]
+      offset += 1
+      guard tag != 0 else { throw .malformedPayload("field tag 0 at byte \(offset - 1)") }
+      var length: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        guard offset < bytes.count else { throw .malformedPayload("field \(tag) length runs past the end") }
+        let byte = bytes[offset]
+        offset += 1
+        guard shift < 63 else { throw .malformedPayload("field \(tag) length is too long") }
+        length |= UInt64(byte & 0x7f) << shift
+        shift += 7
+        if byte & 0x80 == 0 { break }
+      }
+      guard length <= UInt64(bytes.count - offset) else {
+        throw .malformedPayload("field \(tag) claims \(length) bytes, \(bytes.count - offset) remain")
+      }
+      let end = offset + Int(length)
+      fields.append(PayloadField(tag: tag, value: Array(bytes[offset..<end])))
+      offset = end
+    }
+    return fields
+  }
+
+  /// The first value of `tag`, or `nil`.
+  public func first(tag: UInt8) throws(StoreError) -> PayloadField? {
+    try fields().first { $0.tag == tag }
+  }
+}
+
+/// One field of a ``Payload``.
+public struct PayloadField: Hashable, Sendable {
+  /// Its tag.
+  public let tag: UInt8
+  /// Its value bytes.
+  public let value: [UInt8]
+
+  /// The value as UTF-8 text, or `nil` when it is not valid UTF-8.
+  public var string: String? { String(validating: value, as: UTF8.self) }
+
+  /// The value as an 8-byte big-endian unsigned number, or `nil` for another length.
+  public var unsigned: UInt64? {
+    guard value.count == 8 else { return nil }
+    return value.reduce(0) { $0 << 8 | UInt64($1) }
+  }
+
+  /// The value as an 8-byte big-endian signed number, or `nil` for another length.
+  public var signed: Int64? { unsigned.map { Int64(bitPattern: $0) } }
+
+  /// The value as a boolean, or `nil` unless it is one byte 0 or 1.
+  public var bool: Bool? {
+    guard value.count == 1, value[0] <= 1 else { return nil }
+    return value[0] == 1
+  }
+}

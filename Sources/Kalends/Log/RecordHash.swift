@@ -1,0 +1,89 @@
+internal import Crypto
+
+/// A SHA-256 digest that identifies a record and, through the chain, every record before it.
+///
+/// Stored inline (four 64-bit words), so records carry their hashes without allocating.
+public struct RecordHash: Hashable, Sendable, CustomStringConvertible {
+  let w0: UInt64
+  let w1: UInt64
+  let w2: UInt64
+  let w3: UInt64
+
+  init(words w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64) {
+    (self.w0, self.w1, self.w2, self.w3) = (w0, w1, w2, w3)
+  }
+
+  /// Wraps 32 digest bytes; `nil` for any other count.
+  public init?(bytes: some Collection<UInt8>) {
+    guard bytes.count == 32 else { return nil }
+    var words = [UInt64](repeating: 0, count: 4)
+    for (index, byte) in bytes.enumerated() {
+      words[index / 8] = words[index / 8] << 8 | UInt64(byte)
+    }
+    self.init(words: words[0], words[1], words[2], words[3])
+  }
+
+  init(digest: SHA256.Digest) {
+    self.init(bytes: Array(digest))!
+  }
+
+  /// The hash that the first record chains to: 32 zero bytes.
+  public static let genesis = RecordHash(words: 0, 0, 0, 0)
+
+  /// The 32 digest bytes.
+  public var bytes: [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(32)
+    appendBytes(to: &out)
+    return out
+  }
+
+  func appendBytes(to out: inout [UInt8]) {
+    for word in [w0, w1, w2, w3] {
+      for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+    }
+  }
+
+  /// Parses 64 hexadecimal digits.
+  public init?(hex: String) {
+    let utf8 = Array(hex.utf8)
+    guard utf8.count == 64 else { return nil }
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(32)
+    for index in stride(from: 0, to: 64, by: 2) {
+      guard let high = Self.nibble(utf8[index]), let low = Self.nibble(utf8[index + 1]) else { return nil }
+      bytes.append(high << 4 | low)
+    }
+    self.init(bytes: bytes)
+  }
+
+  /// Lowercase hexadecimal, 64 digits.
+  public var hex: String { Hex.encode(bytes) }
+
+  public var description: String { hex }
+
+  /// The first 12 hexadecimal digits, for tables.
+  public var shortHex: String { String(hex.prefix(12)) }
+
+  private static func nibble(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}
+
+/// Lowercase hexadecimal encoding.
+enum Hex {
+  static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 0x0f)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}

@@ -1,0 +1,31 @@
+/// What a record states, as a number stored in the log.
+///
+/// The set is open: a kind this version does not know still decodes, verifies and prints (as
+/// `kind#N`). Numbers are allocated by area and never reused; see docs/log-format.md.
+public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  /// The stored number.
+  public var rawValue: UInt16
+
+  /// Wraps a stored number.
+  public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+  /// The store was created. Always the first record; payload: ``RecordSchema/storeCreated``.
+  public static let storeCreated = RecordKind(rawValue: 1)
+  /// Someone wrote a note into the log (an operator's remark, a checkpoint label).
+  /// Payload: ``RecordSchema/annotationAdded``.
+  public static let annotationAdded = RecordKind(rawValue: 2)
+
+  /// The schema of this kind's payload, if this version knows the kind.
+  public var schema: RecordSchema? { RecordSchema.all[self] }
+
+  /// The kind's name in the past tense (`storeCreated`), or `kind#N` when unknown.
+  public var name: String { schema?.name ?? "kind#\(rawValue)" }
+
+  /// The kind with this name, or `nil`.
+  public init?(name: String) {
+    guard let match = RecordSchema.all.first(where: { $0.value.name == name }) else { return nil }
+    self = match.key
+  }
+
+  public var description: String { name }
+}

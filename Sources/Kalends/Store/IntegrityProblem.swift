@@ -1,0 +1,38 @@
+/// The first place where the stored log is not what was appended.
+public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
+  /// What kind of damage was found.
+  public enum Kind: String, Sendable, Hashable {
+    /// A position between 1 and the head has no record.
+    case missingRecord
+    /// A key in the log is not a position in sequence.
+    case unexpectedKey
+    /// A record's bytes cannot be decoded.
+    case malformedRecord
+    /// A record states a different position than its key.
+    case positionMismatch
+    /// A record's stored hash differs from the hash of its bytes: it was altered.
+    case hashMismatch
+    /// A record's previous-hash differs from the hash of the record before it.
+    case brokenChain
+    /// The first record is not the store's creation record.
+    case genesisMismatch
+    /// The head recorded in the metadata disagrees with the log.
+    case headMismatch
+  }
+
+  /// The first position that is wrong.
+  public let position: LogPosition
+  /// What is wrong there.
+  public let kind: Kind
+  /// Details for a person.
+  public let detail: String
+
+  /// A problem of `kind` at `position`.
+  public init(position: LogPosition, kind: Kind, detail: String) {
+    self.position = position
+    self.kind = kind
+    self.detail = detail
+  }
+
+  public var description: String { "position \(position): \(detail)" }
+}

@@ -1,0 +1,126 @@
+internal import LMDB
+
+/// Walks the log in one snapshot and checks it record by record: positions in sequence from 1,
+/// every record decodable, each previous-hash equal to the hash of the record before, each stored
+/// hash equal to the hash of the bytes, the first record the store's creation, and the recorded head
+/// equal to the end of the walk. Stops at the first problem, since nothing after it can be trusted.
+struct LogVerifier {
+  let store: Store
+  /// Called every `progressInterval` records with the number checked and the recorded head.
+  var progress: ((Int, LogPosition) -> Void)?
+  var progressInterval = 10_000
+
+  func run() throws(StoreError) -> VerificationReport {
+    try StoreError.wrapping {
+      try store.environment.read { txn in
+        let recordedHead = try Store.loadHead(meta: store.meta, in: txn)
+        var walk = Walk(storeID: store.id)
+        try txn.withCursor(on: store.log) { cursor in
+          try cursor.scanForward { key, value in
+            walk.check(key: key, value: value)
+            if walk.checked % progressInterval == 0 { progress?(walk.checked, recordedHead.position) }
+            return walk.problem == nil ? .continue : .stop
+          }
+        }
+        if walk.problem == nil { walk.checkEnd(against: recordedHead) }
+        return VerificationReport(
+          recordsChecked: walk.checked, verifiedHead: walk.head, recordedHead: recordedHead, problem: walk.problem)
+      }
+    }
+  }
+
+  private struct Walk {
+    let storeID: StoreID
+    var head = LogHead.empty
+    var checked = 0
+    var problem: IntegrityProblem?
+
+    init(storeID: StoreID) { self.storeID = storeID }
+
+    mutating func check(key: RawSpan, value: RawSpan) {
+      let expected = head.position.next
+      guard let number = BigEndianKey<UInt64>(key)?.value else {
+        problem = IntegrityProblem(
+          position: expected, kind: .unexpectedKey, detail: "a \(key.byteCount)-byte key is not a position")
+        return
+      }
+      guard number == expected.rawValue else {
+        problem =
+          number > expected.rawValue
+          ? IntegrityProblem(
+            position: expected, kind: .missingRecord,
+            detail: "record \(expected) is missing (the next record is \(number))")
+          : IntegrityProblem(position: expected, kind: .unexpectedKey, detail: "position \(number) is out of sequence")
+        return
+      }
+      let header: LogRecordHeader
+      do {
+        header = try RecordCodec.decodeHeader(value).0
+      } catch {
+        problem = IntegrityProblem(position: expected, kind: .malformedRecord, detail: "\(error)")
+        return
+      }
+      guard header.position == expected else {
+        problem = IntegrityProblem(
+          position: expected, kind: .positionMismatch,
+          detail: "the record stored at \(expected) says it is at \(header.position)")
+        return
+      }
+      guard header.previousHash == head.hash else {
+        problem = IntegrityProblem(
+          position: expected, kind: .brokenChain,
+          detail: "it chains to \(header.previousHash.shortHex)… but the record before hashes to \(head.hash.shortHex)…"
+        )
+        return
+      }
+      guard let computed = RecordCodec.computedHash(of: value), computed == header.hash else {
+        problem = IntegrityProblem(
+          position: expected, kind: .hashMismatch,
+          detail: "its bytes hash differently from the hash it carries: the record was altered")
+        return
+      }
+      if expected == 1 {
+        guard header.kind == .storeCreated, header.principal == .system,
+          storeIDMatches(RecordCodec.payload(of: value))
+        else {
+          problem = IntegrityProblem(
+            position: expected, kind: .genesisMismatch,
+            detail: "the first record is not this store's creation record")
+          return
+        }
+      }
+      head = LogHead(position: expected, hash: header.hash)
+      checked += 1
+    }
+
+    mutating func checkEnd(against recorded: LogHead) {
+      if recorded.position > head.position {
+        problem = IntegrityProblem(
+          position: head.position.next, kind: .missingRecord,
+          detail: "record \(head.position.next) is missing (the recorded head is \(recorded.position))")
+      } else if recorded.position < head.position {
+        problem = IntegrityProblem(
+          position: recorded.position.next, kind: .headMismatch,
+          detail: "the log goes on to \(head.position) past the recorded head \(recorded.position)")
+      } else if recorded.hash != head.hash {
+        problem = IntegrityProblem(
+          position: recorded.position, kind: .headMismatch,
+          detail: "the recorded head hash differs from the hash of the last record")
+      }
+    }
+
+    private func storeIDMatches(_ payload: [UInt8]?) -> Bool {
+      guard let payload, let field = try? Payload(bytes: payload).first(tag: 1) else { return false }
+      return field.value == storeID.bytes
+    }
+  }
+}
+
+extension Store {
+  /// Walks the whole log and checks every record and link of the chain, in one consistent snapshot
+  /// (writers may go on meanwhile). `progress` is called now and then with the records checked and
+  /// the head.
+  public func verify(progress: ((Int, LogPosition) -> Void)? = nil) throws(StoreError) -> VerificationReport {
+    try LogVerifier(store: self, progress: progress).run()
+  }
+}

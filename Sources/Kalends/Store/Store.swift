@@ -1,0 +1,292 @@
+internal import Foundation
+public import LMDB
+
+/// A Kalends store: a directory holding one LMDB environment with the hash-chained log and, derived
+/// from it, everything else.
+///
+/// Safe to share between threads and to open from several processes at once: writes are serialised
+/// by LMDB's writer lock and every write is one transaction, so the log stays gap-free and chained.
+public final class Store: Sendable {
+  /// The layout version of the store's databases that this Kalends writes and reads.
+  public static let layoutVersion: UInt32 = 1
+  /// The software name and version written into new stores.
+  public static let softwareVersion = "kalends 0.1.0"
+
+  /// The store's directory.
+  public let path: String
+  /// The store's identity, fixed at creation.
+  public let id: StoreID
+  /// The options it was opened with.
+  public let options: StoreOptions
+
+  let environment: Environment
+  let log: Database
+  let meta: Database
+
+  private init(
+    path: String, id: StoreID, options: StoreOptions, environment: Environment, log: Database, meta: Database
+  ) {
+    self.path = path
+    self.id = id
+    self.options = options
+    self.environment = environment
+    self.log = log
+    self.meta = meta
+  }
+
+  // MARK: Opening
+
+  /// Creates a new store in `path` (created if missing), whose first record is ``RecordKind/storeCreated``.
+  ///
+  /// Throws ``StoreError/storeAlreadyExists(path:)`` if `path` already holds a store.
+  public static func create(at path: String, options: StoreOptions = StoreOptions()) throws(StoreError) -> Store {
+    guard !options.readOnly else { throw .readOnly }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .fileSystem(
+        "cannot create the store directory \(path): \(error.localizedDescription) — check the path and its permissions")
+    }
+    let environment = try openEnvironment(path, options)
+    let id = StoreID.random()
+    let (log, meta) = try StoreError.wrapping {
+      try environment.write { txn -> (Database, Database) in
+        let log = try txn.openDatabase(named: MetaKey.logDatabase)
+        let meta = try txn.openDatabase(named: MetaKey.metaDatabase)
+        if try txn.contains(MetaKey.storeID, in: meta) { throw StoreError.storeAlreadyExists(path: path) }
+        let logStatistics = try txn.statistics(of: log)
+        guard logStatistics.entries == 0 else {
+          throw StoreError.notAStore(path: path, reason: "it has a log but no store identity")
+        }
+        try txn.put(Payload.bigEndianBytes(UInt64(layoutVersion)), forKey: MetaKey.layout, in: meta)
+        try txn.put(id.bytes, forKey: MetaKey.storeID, in: meta)
+        var appender = LogAppender(log: log, head: .empty, timestamp: .now())
+        var payload = Payload()
+        payload.append(tag: 1, bytes: id.bytes)
+        payload.append(tag: 2, string: softwareVersion)
+        try appender.append(RecordDraft(kind: .storeCreated, principal: .system, payload: payload), in: &txn)
+        try saveHead(appender.head, meta: meta, in: &txn)
+        return (log, meta)
+      }
+    }
+    return Store(path: path, id: id, options: options, environment: environment, log: log, meta: meta)
+  }
+
+  /// Opens the existing store in `path`.
+  ///
+  /// Throws ``StoreError/storeNotFound(path:)`` when there is none.
+  public static func open(at path: String, options: StoreOptions = StoreOptions()) throws(StoreError) -> Store {
+    guard FileManager.default.fileExists(atPath: path + "/data.mdb") else { throw .storeNotFound(path: path) }
+    let environment = try openEnvironment(path, options)
+    let opened: (Database, Database, StoreID) = try StoreError.wrapping {
+      try environment.read { txn in
+        let log: Database
+        let meta: Database
+        do {
+          log = try txn.openDatabase(named: MetaKey.logDatabase)
+          meta = try txn.openDatabase(named: MetaKey.metaDatabase)
+        } catch LMDBError.notFound {
+          throw StoreError.notAStore(path: path, reason: "it has no log")
+        }
+        guard let layoutBytes = try txn.value(forKey: MetaKey.layout, in: meta),
+          let layout = PayloadField(tag: 1, value: layoutBytes).unsigned
+        else { throw StoreError.notAStore(path: path, reason: "it has no layout version") }
+        guard layout <= UInt64(layoutVersion) else {
+          throw StoreError.unsupportedStoreFormat(found: UInt32(clamping: layout), supported: layoutVersion)
+        }
+        guard let idBytes = try txn.value(forKey: MetaKey.storeID, in: meta), let id = StoreID(bytes: idBytes) else {
+          throw StoreError.notAStore(path: path, reason: "it has no store identity")
+        }
+        return (log, meta, id)
+      }
+    }
+    return Store(path: path, id: opened.2, options: options, environment: environment, log: opened.0, meta: opened.1)
+  }
+
+  /// Opens the store in `path`, creating it first when there is none.
+  public static func openOrCreate(at path: String, options: StoreOptions = StoreOptions()) throws(StoreError) -> Store {
+    do {
+      return try open(at: path, options: options)
+    } catch .storeNotFound {
+      do {
+        return try create(at: path, options: options)
+      } catch .storeAlreadyExists {
+        return try open(at: path, options: options)  // another process created it meanwhile
+      }
+    }
+  }
+
+  private static func openEnvironment(_ path: String, _ options: StoreOptions) throws(StoreError) -> Environment {
+    do {
+      return try Environment(path: path, options: options.environmentOptions)
+    } catch .invalid {
+      throw .notAStore(path: path, reason: "data.mdb is not an LMDB file")
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  // MARK: Writing
+
+  /// Runs `body` in one write transaction with a log appender, saves the new head, and commits.
+  ///
+  /// Everything `body` appends commits together or not at all. `body` may run more than once (when
+  /// the map grows), so it must only act through the transaction.
+  package func write<R>(_ body: (inout WriteTransaction, inout LogAppender) throws -> R) throws -> R {
+    guard !options.readOnly else { throw StoreError.readOnly }
+    return try StoreError.wrapping {
+      try environment.write { txn in
+        let head = try Self.loadHead(meta: meta, in: txn)
+        try checkLogEnd(matches: head, in: txn)
+        var appender = LogAppender(log: log, head: head, timestamp: .now())
+        let result = try body(&txn, &appender)
+        if appender.hasAppended { try Self.saveHead(appender.head, meta: meta, in: &txn) }
+        return result
+      }
+    }
+  }
+
+  /// Appends one record in its own transaction and returns its header once it is committed.
+  @discardableResult
+  public func append(_ draft: RecordDraft) throws(StoreError) -> LogRecordHeader {
+    try StoreError.wrapping { try write { txn, appender in try appender.append(draft, in: &txn) } }
+  }
+
+  /// Appends `drafts` in order in one transaction (a group commit): all are committed, or none.
+  @discardableResult
+  public func append(contentsOf drafts: some Collection<RecordDraft>) throws(StoreError) -> [LogRecordHeader] {
+    try StoreError.wrapping {
+      try write { txn, appender in
+        var headers: [LogRecordHeader] = []
+        headers.reserveCapacity(drafts.count)
+        for draft in drafts { headers.append(try appender.append(draft, in: &txn)) }
+        return headers
+      }
+    }
+  }
+
+  // MARK: Reading
+
+  /// The last position and its hash.
+  public func head() throws(StoreError) -> LogHead {
+    try StoreError.wrapping { try environment.read { txn in try Self.loadHead(meta: meta, in: txn) } }
+  }
+
+  /// The record at `position`. Throws ``StoreError/recordNotFound(_:head:)`` outside `1...head`.
+  public func record(at position: LogPosition) throws(StoreError) -> LogRecord {
+    try StoreError.wrapping {
+      try environment.read { txn in
+        let record = try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log) { bytes in
+          try RecordCodec.decode(bytes)
+        }
+        guard let record else {
+          throw StoreError.recordNotFound(position, head: try Self.loadHead(meta: meta, in: txn).position)
+        }
+        return record
+      }
+    }
+  }
+
+  /// Up to `limit` records from `position` on, in order.
+  public func records(from position: LogPosition, limit: Int) throws(StoreError) -> [LogRecord] {
+    var records: [LogRecord] = []
+    try replay(from: position) { header, payload in
+      records.append(LogRecord(header: header, payload: Payload(bytes: Array(copying: payload))))
+      return records.count < limit ? .continue : .stop
+    }
+    return records
+  }
+
+  /// The last `count` records, oldest first.
+  public func lastRecords(_ count: Int) throws(StoreError) -> [LogRecord] {
+    guard count > 0 else { return [] }
+    return try StoreError.wrapping {
+      try environment.read { txn in
+        var records: [LogRecord] = []
+        _ = try txn.withCursor(on: log) { cursor in
+          try cursor.scanBackward { _, value in
+            records.append(try RecordCodec.decode(value))
+            return records.count < count ? .continue : .stop
+          }
+        }
+        return records.reversed()
+      }
+    }
+  }
+
+  /// Visits the records from `position` on, in one consistent snapshot, decoding headers and lending
+  /// payload bytes (valid only during the call) until `body` says ``ScanDecision/stop``.
+  /// Returns how many records were visited.
+  @discardableResult
+  public func replay(
+    from position: LogPosition = 1, _ body: (LogRecordHeader, RawSpan) throws -> ScanDecision
+  ) throws(StoreError) -> Int {
+    try StoreError.wrapping {
+      try environment.read { txn in
+        try txn.withCursor(on: log) { cursor in
+          guard try cursor.seek(atLeast: BigEndianKey(position.rawValue)) else { return 0 }
+          return try cursor.scanForward { _, value in
+            let (header, payloadRange) = try RecordCodec.decodeHeader(value)
+            return try body(header, value.extracting(payloadRange))
+          }
+        }
+      }
+    }
+  }
+
+  /// Flushes everything committed to disk (useful after writing with relaxed durability).
+  public func sync() throws(StoreError) {
+    try StoreError.wrapping { try environment.sync(force: true) }
+  }
+
+  // MARK: Metadata
+
+  static func loadHead(meta: Database, in txn: borrowing ReadTransaction) throws -> LogHead {
+    try decodeHead(
+      position: txn.value(forKey: MetaKey.head, in: meta), hash: txn.value(forKey: MetaKey.headHash, in: meta))
+  }
+
+  static func loadHead(meta: Database, in txn: borrowing WriteTransaction) throws -> LogHead {
+    try decodeHead(
+      position: txn.value(forKey: MetaKey.head, in: meta), hash: txn.value(forKey: MetaKey.headHash, in: meta))
+  }
+
+  private static func decodeHead(position: [UInt8]?, hash: [UInt8]?) throws -> LogHead {
+    guard let position, let hash else { return .empty }
+    guard let number = PayloadField(tag: 1, value: position).unsigned, let digest = RecordHash(bytes: hash) else {
+      throw StoreError.integrity(
+        IntegrityProblem(position: .none, kind: .headMismatch, detail: "the recorded head is malformed"))
+    }
+    return LogHead(position: LogPosition(number), hash: digest)
+  }
+
+  static func saveHead(_ head: LogHead, meta: Database, in txn: inout WriteTransaction) throws {
+    try txn.put(Payload.bigEndianBytes(head.position.rawValue), forKey: MetaKey.head, in: meta)
+    try txn.put(head.hash.bytes, forKey: MetaKey.headHash, in: meta)
+  }
+
+  /// Refuses to append when the log's last key is not the recorded head (a damaged store).
+  private func checkLogEnd(matches head: LogHead, in txn: borrowing WriteTransaction) throws {
+    let last: UInt64 = try txn.withCursor(on: log) { cursor in
+      guard try cursor.last() else { return 0 }
+      return try cursor.withCurrent { key, _ in BigEndianKey<UInt64>(key)?.value ?? UInt64.max }
+    }
+    guard last == head.position.rawValue else {
+      throw StoreError.integrity(
+        IntegrityProblem(
+          position: LogPosition(min(last, head.position.rawValue) + 1), kind: .headMismatch,
+          detail: "the recorded head is \(head.position) but the log ends at \(last)"))
+    }
+  }
+}
+
+/// Names of the store's databases and metadata keys.
+enum MetaKey {
+  static let logDatabase = "log"
+  static let metaDatabase = "meta"
+  static let layout = "layout"
+  static let storeID = "storeId"
+  static let head = "head"
+  static let headHash = "headHash"
+}

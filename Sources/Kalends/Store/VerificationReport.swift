@@ -1,0 +1,14 @@
+/// The outcome of walking the whole log and checking every link of the chain.
+public struct VerificationReport: Hashable, Sendable {
+  /// How many records were checked before the walk ended.
+  public let recordsChecked: Int
+  /// The head the walk ended at: the last record that checked out.
+  public let verifiedHead: LogHead
+  /// The head recorded in the store's metadata.
+  public let recordedHead: LogHead
+  /// The first problem found, or `nil` when the log is intact.
+  public let problem: IntegrityProblem?
+
+  /// Whether every record and the head checked out.
+  public var isIntact: Bool { problem == nil }
+}

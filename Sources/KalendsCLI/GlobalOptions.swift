@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Kalends
+
+/// Options every command shares.
+struct GlobalOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The store directory (default: $KALENDS_STORE, else $XDG_DATA_HOME/kalends/default).",
+      valueName: "path"))
+  var store: String?
+
+  /// The store path this invocation uses.
+  var storePath: String {
+    if let store, !store.isEmpty { return store }
+    let environment = ProcessInfo.processInfo.environment
+    if let path = environment["KALENDS_STORE"], !path.isEmpty { return path }
+    if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/kalends/default" }
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    return home + "/.local/share/kalends/default"
+  }
+
+  /// Opens the existing store.
+  func openStore(readOnly: Bool = false) throws -> Store {
+    try Store.open(at: storePath, options: StoreOptions(readOnly: readOnly))
+  }
+}
+
+/// `--format` for commands that print records.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+  case table
+  case json
+  case jsonl
+}
+
+/// `--format` for commands that print one object.
+enum ObjectFormat: String, ExpressibleByArgument, CaseIterable {
+  case table
+  case json
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Kalends
+
+/// `kalends init`: creates a store.
+struct InitCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "init", abstract: "Create a new store; its first record is its creation.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Option(help: "Output format.") var format: ObjectFormat = .table
+
+  func run() throws {
+    let store = try Store.create(at: global.storePath)
+    let head = try store.head()
+    switch format {
+    case .json:
+      print(
+        JSONValue.object([("path", .string(store.path)), ("storeId", .string(store.id.description))] + head.jsonFields)
+          .rendered())
+    case .table:
+      print("Created store \(store.id) at \(store.path)")
+      print("head \(head.position) \(head.hash)")
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import Kalends
+
+/// `kalends`: the command-line interface to a Kalends store.
+@main
+struct KalendsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "kalends",
+    abstract: "An event-sourced calendar store: every change is a fact in a hash-chained log.",
+    discussion: """
+      Every command works on one store: --store PATH, else $KALENDS_STORE, else \
+      $XDG_DATA_HOME/kalends/default (~/.local/share/kalends/default).
+      Exit status: 0 success, 64 usage, 65 invalid input, 66 not found, 67 conflict, \
+      68 access refused, 69 integrity failure, 70 storage failure.
+      """,
+    version: Store.softwareVersion,
+    subcommands: [InitCommand.self, StatusCommand.self, LogCommand.self, VerifyCommand.self]
+  )
+
+  /// Runs the command, printing failures as one `error: …` line with the exit status of their class.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let error as StoreError {
+      fail(error.description, status: ExitStatus(error.category))
+    } catch let error as CLIError {
+      fail(error.message, status: error.status)
+    } catch {
+      exit(withError: error)
+    }
+  }
+
+  static func fail(_ message: String, status: ExitStatus) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    Foundation.exit(status.rawValue)
+  }
+}

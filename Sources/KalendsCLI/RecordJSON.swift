@@ -1,0 +1,60 @@
+import Kalends
+
+extension LogHead {
+  /// `head` and `headHash`.
+  var jsonFields: [(String, JSONValue)] {
+    [("head", .number(Double(position.rawValue))), ("headHash", .string(hash.hex))]
+  }
+}
+
+extension Principal {
+  /// `{"type": "client", "id": "com.example.app"}` (no `id` for the system and the person).
+  var json: JSONValue {
+    switch self {
+    case .system, .person: .object([("type", .string(typeName))])
+    case .client, .policy: .object([("type", .string(typeName)), ("id", .string(identifier))])
+    }
+  }
+}
+
+extension PayloadValue {
+  var json: JSONValue {
+    switch self {
+    case .unsigned(let value): .number(Double(value))
+    case .signed(let value): .number(Double(value))
+    case .bool(let value): .bool(value)
+    case .string(let text): .string(text)
+    case .bytes(let bytes): .string(bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined())
+    case .uuid(let text): .string(text)
+    case .timestamp(let time): .string(time.description)
+    case .list(let values): .array(values.map(\.json))
+    }
+  }
+}
+
+extension LogRecord {
+  /// The record as documented in the README's JSON shapes.
+  func json() throws -> JSONValue {
+    .object([
+      ("position", .number(Double(position.rawValue))),
+      ("timestamp", .string(timestamp.description)),
+      ("actor", principal.json),
+      ("kind", .string(kind.name)),
+      ("kindCode", .number(Double(kind.rawValue))),
+      ("payload", .object(try payload.describe(as: kind).map { ($0.name, $0.value.json) })),
+      ("formatVersion", .number(Double(header.formatVersion))),
+      ("previousHash", .string(previousHash.hex)),
+      ("hash", .string(hash.hex)),
+    ])
+  }
+}
+
+extension String {
+  func leftPadded(to width: Int, with pad: Character = "0") -> String {
+    count >= width ? self : String(repeating: pad, count: width - count) + self
+  }
+
+  func rightPadded(to width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}

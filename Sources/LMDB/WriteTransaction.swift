@@ -1,0 +1,119 @@
+internal import CLMDB
+
+/// The one write transaction of the environment, lent to the closure of ``Environment/write(_:)``.
+///
+/// It commits when the closure returns and is rolled back when the closure throws; it can be
+/// neither committed twice nor kept. Its reads see its own writes.
+public struct WriteTransaction: ~Copyable {
+  let handle: OpaquePointer
+  /// The first error an operation hit; after one, LMDB refuses further operations.
+  var failure: LMDBError?
+
+  init(handle: OpaquePointer) { self.handle = handle }
+
+  private mutating func record(_ code: Int32) throws(LMDBError) {
+    guard code != 0 else { return }
+    let error = LMDBError(code: code)
+    if failure == nil { failure = error }
+    throw error
+  }
+
+  /// Calls `body` with the value stored under `key`; returns `nil` without calling it when absent.
+  public func withValue<R>(
+    forKey key: some LMDBBytes, in database: Database, _ body: (RawSpan) throws -> R
+  ) throws -> R? {
+    try key.withLMDBBytes { key in try TransactionOperations.withValue(handle, key, database, body) }
+  }
+
+  /// A copy of the value stored under `key`, or `nil`.
+  public func value(forKey key: some LMDBBytes, in database: Database) throws -> [UInt8]? {
+    try withValue(forKey: key, in: database) { Array(copying: $0) }
+  }
+
+  /// Whether `key` is present.
+  public func contains(_ key: some LMDBBytes, in database: Database) throws -> Bool {
+    try withValue(forKey: key, in: database) { _ in true } ?? false
+  }
+
+  /// Stores `value` under `key`.
+  public mutating func put(
+    _ value: some LMDBBytes, forKey key: some LMDBBytes, in database: Database, options: PutOptions = []
+  ) throws(LMDBError) {
+    let handle = self.handle
+    let rc = key.withLMDBBytes { key in
+      value.withLMDBBytes { value in
+        MDBValue.with(key) { key in
+          MDBValue.with(value) { value in mdb_put(handle, database.dbi, &key, &value, options.rawValue) }
+        }
+      }
+    }
+    try record(rc)
+  }
+
+  /// Stores `value` under `key`, both given as byte views.
+  public mutating func put(
+    _ value: RawSpan, forKey key: RawSpan, in database: Database, options: PutOptions = []
+  ) throws(LMDBError) {
+    let handle = self.handle
+    let rc = MDBValue.with(key) { key in
+      MDBValue.with(value) { value in mdb_put(handle, database.dbi, &key, &value, options.rawValue) }
+    }
+    try record(rc)
+  }
+
+  /// Removes `key` (in a duplicate-sorted database: all its values). Returns whether it was present.
+  @discardableResult
+  public mutating func delete(_ key: some LMDBBytes, in database: Database) throws(LMDBError) -> Bool {
+    let handle = self.handle
+    let rc = key.withLMDBBytes { key in
+      MDBValue.with(key) { key in mdb_del(handle, database.dbi, &key, nil) }
+    }
+    if rc == MDB_NOTFOUND { return false }
+    try record(rc)
+    return true
+  }
+
+  /// Removes one `value` of `key` in a duplicate-sorted database. Returns whether it was present.
+  @discardableResult
+  public mutating func delete(
+    _ key: some LMDBBytes, value: some LMDBBytes, in database: Database
+  ) throws(LMDBError) -> Bool {
+    let handle = self.handle
+    let rc = key.withLMDBBytes { key in
+      value.withLMDBBytes { value in
+        MDBValue.with(key) { key in MDBValue.with(value) { value in mdb_del(handle, database.dbi, &key, &value) } }
+      }
+    }
+    if rc == MDB_NOTFOUND { return false }
+    try record(rc)
+    return true
+  }
+
+  /// Removes every entry of `database`, keeping the database itself.
+  public mutating func removeAll(in database: Database) throws(LMDBError) {
+    try record(mdb_drop(handle, database.dbi, 0))
+  }
+
+  /// Opens a named database (`nil`: the unnamed one), creating it with ``DatabaseOptions/create``.
+  public mutating func openDatabase(
+    named name: String?, options: DatabaseOptions = .create
+  ) throws(LMDBError) -> Database {
+    do {
+      return try TransactionOperations.openDatabase(handle, name, options)
+    } catch {
+      if failure == nil, error != .notFound { failure = error }
+      throw error
+    }
+  }
+
+  /// Opens a cursor on `database` for the duration of `body`.
+  @discardableResult
+  public func withCursor<R>(on database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
+    try TransactionOperations.withCursor(handle, database, body)
+  }
+
+  /// The B-tree statistics of `database`, including its number of entries.
+  public func statistics(of database: Database) throws(LMDBError) -> DatabaseStatistics {
+    try TransactionOperations.statistics(handle, database)
+  }
+}
