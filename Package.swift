@@ -54,7 +54,7 @@ let package = Package(
     ),
     .testTarget(
       name: "KalendsTests",
-      dependencies: ["Kalends", "LMDB"],
+      dependencies: ["Kalends", "LMDB", .product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -45,10 +45,10 @@ public struct Cursor: ~Copyable {
   public mutating func last() throws(LMDBError) -> Bool { try move(MDB_LAST) }
 
   /// Moves to the next entry; from an unpositioned cursor, to the first.
-  public mutating func next() throws(LMDBError) -> Bool { try move(MDB_NEXT) }
+  public mutating func next() throws(LMDBError) -> Bool { try move(isPositioned ? MDB_NEXT : MDB_FIRST) }
 
   /// Moves to the previous entry; from an unpositioned cursor, to the last.
-  public mutating func previous() throws(LMDBError) -> Bool { try move(MDB_PREV) }
+  public mutating func previous() throws(LMDBError) -> Bool { try move(isPositioned ? MDB_PREV : MDB_LAST) }
 
   /// Moves to the first entry whose key is greater than or equal to `key` (`MDB_SET_RANGE`).
   public mutating func seek(atLeast key: some LMDBBytes) throws(LMDBError) -> Bool {

@@ -6,7 +6,8 @@ internal import CLMDB
 /// neither committed twice nor kept. Its reads see its own writes.
 public struct WriteTransaction: ~Copyable {
   let handle: OpaquePointer
-  /// The first error an operation hit; after one, LMDB refuses further operations.
+  /// The first error that left the transaction unusable; LMDB refuses to commit after one.
+  /// Benign outcomes (a key that exists or is absent, a bad size rejected up front) do not count.
   var failure: LMDBError?
 
   init(handle: OpaquePointer) { self.handle = handle }
@@ -14,7 +15,10 @@ public struct WriteTransaction: ~Copyable {
   private mutating func record(_ code: Int32) throws(LMDBError) {
     guard code != 0 else { return }
     let error = LMDBError(code: code)
-    if failure == nil { failure = error }
+    switch error {
+    case .keyExists, .notFound, .badValueSize, .incompatible: break
+    default: if failure == nil { failure = error }
+    }
     throw error
   }
 
