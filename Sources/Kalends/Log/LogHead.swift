@@ -5,6 +5,12 @@ public struct LogHead: Hashable, Sendable {
   /// The hash of the last record (``RecordHash/genesis`` when empty).
   public let hash: RecordHash
 
+  /// A head at `position` whose record hashes to `hash`.
+  public init(position: LogPosition, hash: RecordHash) {
+    self.position = position
+    self.hash = hash
+  }
+
   /// The head of an empty log.
   public static let empty = LogHead(position: .none, hash: .genesis)
 }

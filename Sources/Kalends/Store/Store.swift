@@ -1,5 +1,5 @@
 internal import Foundation
-public import LMDB
+package import LMDB
 
 /// A Kalends store: a directory holding one LMDB environment with the hash-chained log and, derived
 /// from it, everything else.
@@ -135,7 +135,7 @@ public final class Store: Sendable {
   /// the map grows), so it must only act through the transaction.
   package func write<R>(_ body: (inout WriteTransaction, inout LogAppender) throws -> R) throws -> R {
     guard !options.readOnly else { throw StoreError.readOnly }
-    return try StoreError.wrapping {
+    return try StoreError.mappingStorageErrors {
       try environment.write { txn in
         let head = try Self.loadHead(meta: meta, in: txn)
         try checkLogEnd(matches: head, in: txn)
@@ -216,11 +216,11 @@ public final class Store: Sendable {
   }
 
   /// Visits the records from `position` on, in one consistent snapshot, decoding headers and lending
-  /// payload bytes (valid only during the call) until `body` says ``ScanDecision/stop``.
+  /// payload bytes (valid only during the call) until `body` says ``ReplayDecision/stop``.
   /// Returns how many records were visited.
   @discardableResult
   public func replay(
-    from position: LogPosition = 1, _ body: (LogRecordHeader, RawSpan) throws -> ScanDecision
+    from position: LogPosition = 1, _ body: (LogRecordHeader, RawSpan) throws -> ReplayDecision
   ) throws(StoreError) -> Int {
     try StoreError.wrapping {
       try environment.read { txn in
@@ -228,7 +228,7 @@ public final class Store: Sendable {
           guard try cursor.seek(atLeast: BigEndianKey(position.rawValue)) else { return 0 }
           return try cursor.scanForward { _, value in
             let (header, payloadRange) = try RecordCodec.decodeHeader(value)
-            return try body(header, value.extracting(payloadRange))
+            return try body(header, value.extracting(payloadRange)) == .continue ? .continue : .stop
           }
         }
       }

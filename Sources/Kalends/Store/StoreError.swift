@@ -95,6 +95,15 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Runs `body`, turning LMDB errors into store errors and letting every other error through.
+  static func mappingStorageErrors<R>(_ body: () throws -> R) throws -> R {
+    do {
+      return try body()
+    } catch let error as LMDBError {
+      throw error == .readOnly ? StoreError.readOnly : StoreError.storage(error)
+    }
+  }
+
   /// Runs `body`, turning LMDB errors into ``storage(_:)`` and letting store errors through.
   static func wrapping<R>(_ body: () throws -> R) throws(StoreError) -> R {
     do {

@@ -1,11 +1,22 @@
-public import LMDB
+internal import LMDB
 
 /// How a ``Store`` is opened.
 public struct StoreOptions: Sendable, Hashable {
+  /// How much of a commit reaches the disk before the commit returns.
+  public enum Durability: Sendable, Hashable {
+    /// Every commit is flushed (the default): an acknowledged write survives a power loss.
+    case full
+    /// The last commits may be rolled back by a power loss; the store stays consistent.
+    case noMetaSync
+    /// Commits are not flushed: they survive a process crash, not a power loss. For bulk loads and
+    /// benchmarks, followed by ``Store/sync()``.
+    case noSync
+  }
+
   /// Open for reading only: queries, `verify` and audits work, writes fail with ``StoreError/readOnly``.
   public var readOnly: Bool
   /// How much of each commit reaches the disk before the commit returns (default: all of it).
-  public var durability: EnvironmentOptions.Durability
+  public var durability: Durability
   /// The initial map size in bytes; the map grows automatically from there.
   public var initialMapSize: Int
   /// The largest the store may grow to.
@@ -16,7 +27,7 @@ public struct StoreOptions: Sendable, Hashable {
   /// Defaults: writable, fully durable, 64 MiB initial map growing up to 1 TiB, 126 readers.
   public init(
     readOnly: Bool = false,
-    durability: EnvironmentOptions.Durability = .full,
+    durability: Durability = .full,
     initialMapSize: Int = 64 << 20,
     maximumMapSize: Int = 1 << 40,
     maxReaders: UInt32 = 126
@@ -31,6 +42,14 @@ public struct StoreOptions: Sendable, Hashable {
   var environmentOptions: EnvironmentOptions {
     EnvironmentOptions(
       mapSize: initialMapSize, maximumMapSize: maximumMapSize, maxDatabases: 64, maxReaders: maxReaders,
-      readOnly: readOnly, durability: durability)
+      readOnly: readOnly, durability: environmentDurability)
+  }
+
+  private var environmentDurability: EnvironmentOptions.Durability {
+    switch durability {
+    case .full: .full
+    case .noMetaSync: .noMetaSync
+    case .noSync: .noSync
+    }
   }
 }

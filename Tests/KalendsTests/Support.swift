@@ -1,0 +1,35 @@
+import Foundation
+import Kalends
+
+/// A directory under the system temporary directory, removed when the value is released.
+final class TemporaryDirectory {
+  let path: String
+
+  init(_ label: String = "store") {
+    let template = NSTemporaryDirectory() + "kalends-\(label)-XXXXXX"
+    var bytes = Array(template.utf8CString)
+    guard let created = mkdtemp(&bytes) else { fatalError("mkdtemp failed for \(template)") }
+    path = String(cString: created)
+  }
+
+  /// A path inside the directory that does not exist yet.
+  var storePath: String { path + "/store" }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Runs `body` with a new store in a temporary directory, removed afterwards.
+@discardableResult
+func withStore<R>(
+  _ options: StoreOptions = StoreOptions(durability: .noSync), _ body: (Store, String) throws -> R
+) throws -> R {
+  let directory = TemporaryDirectory()
+  return try withExtendedLifetime(directory) {
+    try body(try Store.create(at: directory.storePath, options: options), directory.storePath)
+  }
+}
+
+/// A ~100-byte note, as in the benchmarks.
+func note(_ index: Int) -> RecordDraft {
+  .annotation("note \(index): " + String(repeating: "x", count: 90))
+}
