@@ -37,7 +37,7 @@ struct StoreOpeningTests {
     do {
       _ = try Store.open(at: directory.path)
       Issue.record("garbage opened as a store")
-    } catch let error as StoreError {
+    } catch {
       guard case .notAStore = error else { throw error }
       #expect(error.category == .integrity)
     }
@@ -52,7 +52,7 @@ struct StoreOpeningTests {
     do {
       _ = try Store.open(at: directory.path)
       Issue.record("a foreign LMDB file opened as a store")
-    } catch let error as StoreError {
+    } catch {
       guard case .notAStore = error else { throw error }
     }
   }
