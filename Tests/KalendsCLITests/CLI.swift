@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Runs the built `kalends` executable as a separate process.
+enum CLI {
+  /// The result of one run.
+  struct Result {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+  }
+
+  /// The `kalends` binary next to the test bundle (or `$KALENDS_BIN`).
+  static var executable: URL {
+    if let path = ProcessInfo.processInfo.environment["KALENDS_BIN"] { return URL(fileURLWithPath: path) }
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    if directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS" {
+      directory = directory.deletingLastPathComponent()
+    }
+    return directory.appendingPathComponent("kalends")
+  }
+
+  /// Starts `kalends` with `arguments`; the caller waits.
+  static func start(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> (
+    Process, Pipe, Pipe
+  ) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    var merged = ProcessInfo.processInfo.environment
+    merged.removeValue(forKey: "KALENDS_STORE")
+    for (key, value) in environment { merged[key] = value }
+    process.environment = merged
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    return (process, output, errors)
+  }
+
+  /// Runs `kalends` with `arguments` to completion.
+  @discardableResult
+  static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    let (process, output, errors) = try start(arguments, stdin: stdin, environment: environment)
+    return finish(process, output, errors)
+  }
+
+  static func finish(_ process: Process, _ output: Pipe, _ errors: Pipe) -> Result {
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+      stderr: String(decoding: err, as: UTF8.self))
+  }
+}
+
+/// A directory under the system temporary directory, removed when the value is released.
+final class TemporaryDirectory {
+  let path: String
+
+  init(_ label: String = "cli") {
+    let template = NSTemporaryDirectory() + "kalends-\(label)-XXXXXX"
+    var bytes = Array(template.utf8CString)
+    guard let created = mkdtemp(&bytes) else { fatalError("mkdtemp failed for \(template)") }
+    path = String(cString: created)
+  }
+
+  var storePath: String { path + "/store" }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Parses one JSON object or array printed by the CLI.
+func json(_ text: String) throws -> Any {
+  try JSONSerialization.jsonObject(with: Data(text.utf8))
+}
