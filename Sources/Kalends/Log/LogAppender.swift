@@ -12,10 +12,13 @@ package struct LogAppender {
   package let initialHead: LogHead
   /// One timestamp for every record of the transaction: the time it was assembled.
   let timestamp: Timestamp
+  /// Applied to each record as it is appended, so later commands of the transaction see it.
+  let projections: ProjectionSet
   private var buffer: [UInt8] = []
 
-  init(log: Database, head: LogHead, timestamp: Timestamp) {
+  init(log: Database, head: LogHead, timestamp: Timestamp, projections: ProjectionSet) {
     self.log = log
+    self.projections = projections
     self.head = head
     self.initialHead = head
     self.timestamp = timestamp
@@ -50,6 +53,7 @@ package struct LogAppender {
       formatVersion: RecordCodec.currentVersion, position: position, timestamp: timestamp,
       principal: draft.principal, kind: draft.kind, previousHash: head.hash, hash: hash)
     head = LogHead(position: position, hash: hash)
+    try projections.apply(header, payload: draft.payload.bytes.span.bytes, in: &txn)
     return header
   }
 }
