@@ -15,6 +15,18 @@ struct ProjectionTests {
     return try events.calendars()
   }
 
+  /// Writes `checkpoint` as the object projection's stored checkpoint and empties its state,
+  /// through LMDB directly.
+  func replaceObjectsCheckpoint(with checkpoint: [UInt8], in path: String) throws {
+    let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
+    let meta = try environment.openDatabase(named: "meta", options: [])
+    let objects = try environment.openDatabase(named: "objects", options: [])
+    try environment.write { txn in
+      try txn.put(checkpoint, forKey: "projection:objects", in: meta)
+      try txn.removeAll(in: objects)
+    }
+  }
+
   @Test func everyWriteLeavesEveryProjectionAtTheHead() throws {
     try withStore { store, _ in
       _ = try populate(store)
@@ -39,13 +51,7 @@ struct ProjectionTests {
     let before: [EventCalendar]
     do { before = try populate(try Store.create(at: directory.storePath)) }
     // Pretend the stored projection came from another version, and damage its state.
-    let environment = try Environment(path: directory.storePath, options: EnvironmentOptions(maxDatabases: 64))
-    let meta = try environment.openDatabase(named: "meta", options: [])
-    let objects = try environment.openDatabase(named: "objects", options: [])
-    try environment.write { txn in
-      try txn.put([0, 0, 0, 99] + [UInt8](repeating: 0, count: 8), forKey: "projection:objects", in: meta)
-      try txn.removeAll(in: objects)
-    }
+    try replaceObjectsCheckpoint(with: [0, 0, 0, 99] + [UInt8](repeating: 0, count: 8), in: directory.storePath)
     let reopened = try Store.open(at: directory.storePath)
     #expect(try EventStore(store: reopened).calendars() == before)
     #expect(try reopened.projectionCheckpoints() == ["objects": try reopened.head().position])
@@ -57,13 +63,7 @@ struct ProjectionTests {
     do { before = try populate(try Store.create(at: directory.storePath)) }
     // Rewind the checkpoint to 5 and empty the state: only records 6… are applied again, so the
     // state must be exactly what those records imply.
-    let environment = try Environment(path: directory.storePath, options: EnvironmentOptions(maxDatabases: 64))
-    let meta = try environment.openDatabase(named: "meta", options: [])
-    let objects = try environment.openDatabase(named: "objects", options: [])
-    try environment.write { txn in
-      try txn.put([0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 5], forKey: "projection:objects", in: meta)
-      try txn.removeAll(in: objects)
-    }
+    try replaceObjectsCheckpoint(with: [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 5], in: directory.storePath)
     let reopened = try Store.open(at: directory.storePath)
     let titles = try EventStore(store: reopened).calendars().map(\.title)
     #expect(titles == before.map(\.title).filter { !["Calendar 1", "Calendar 2", "Calendar 4"].contains($0) })
