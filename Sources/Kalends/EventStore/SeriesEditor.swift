@@ -29,11 +29,11 @@ enum SeriesEditor {
 
   /// The occurrence of `series` whose original start is `local`, as an event: the detached one if
   /// it was detached, else the series' fields at that time. `nil` when it is not an occurrence.
-  static func occurrence(of series: Event, at local: LocalDateTime) throws(StoreError) -> Event? {
+  /// With `checked` false the caller vouches that `local` is an occurrence (it came from the index).
+  static func occurrence(of series: Event, at local: LocalDateTime, checked: Bool = true) throws(StoreError) -> Event? {
     if let detached = series.detachedOccurrences[local] { return detached }
-    guard series.isRecurring, let start = series.start, let end = series.end,
-      try isOccurrence(local, of: series)
-    else { return nil }
+    guard series.isRecurring, let start = series.start, let end = series.end else { return nil }
+    if checked { guard try isOccurrence(local, of: series) else { return nil } }
     var occurrence = series
     occurrence.start = local
     occurrence.end = LocalDateTime(

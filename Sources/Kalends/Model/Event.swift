@@ -69,8 +69,9 @@ public struct Event: Hashable, Sendable {
   public internal(set) var lastModifiedDate: Timestamp?
   /// The log position that last changed it; `.none` before it is first saved.
   public internal(set) var version: LogPosition
-  /// Detached occurrences of a series, by original start.
-  var detachedOccurrences: [LocalDateTime: Event]
+  /// The occurrences of a series that were changed on their own, by original start (iCalendar's
+  /// `RECURRENCE-ID` overrides). Change them by saving an occurrence with ``Span/thisEvent``.
+  public internal(set) var detachedOccurrences: [LocalDateTime: Event]
 
   /// A new event, not yet saved. An all-day event is floating and whole days: when saved, its start
   /// goes to midnight, its end to the following midnight, and its time zone to `nil`.

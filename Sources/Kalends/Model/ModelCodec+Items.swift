@@ -58,6 +58,10 @@ extension ModelCodec {
       let occurrence = try wallClock(date)
       detached.occurrenceDate = occurrence
       detached.isDetached = true
+      detached.recurrenceRules = event.recurrenceRules
+      detached.recurrenceDates = event.recurrenceDates
+      detached.exceptionDates = event.exceptionDates
+      detached.creationDate = event.creationDate
       detached.version = version
       event.detachedOccurrences[occurrence] = detached
     }

@@ -36,6 +36,12 @@ struct SpanTests {
       let stored = try #require(try fixture.events.event(withID: series.id))
       #expect(try occurrenceStarts(of: stored) == Self.sundays, "detaching keeps the series' occurrences")
       #expect(stored.version == detached.version)
+
+      var again = fetched
+      again.title = "Moved again"
+      #expect(fetched.recurrenceRules == stored.recurrenceRules, "an occurrence reports its series' rules")
+      try fixture.events.save(again, span: .thisEvent)
+      #expect(try fixture.events.event(withID: series.id, occurrence: Self.sundays[1])?.title == "Moved again")
     }
   }
 
