@@ -6,7 +6,7 @@ struct CLITests {
   @Test func helpListsEverySubcommandWithADescription() throws {
     let result = try CLI.run(["--help"])
     #expect(result.status == 0)
-    for command in ["init", "status", "log", "verify"] {
+    for command in ["init", "status", "log", "verify", "rebuild"] {
       let line = result.stdout.split(separator: "\n").first {
         $0.trimmingCharacters(in: .whitespaces).hasPrefix(command + " ")
       }

@@ -9,25 +9,30 @@ extension Store {
   public func projectionDigests() throws(StoreError) -> [String: ProjectionDigest] {
     let projections = try projections
     return try StoreError.wrapping {
-      try environment.read { txn in
-        var digests: [String: ProjectionDigest] = [:]
-        for (name, database) in projections.databases {
-          var hasher = SHA256()
-          var entries = 0
-          try txn.withCursor(on: database) { cursor in
-            guard try cursor.first() else { return }
-            _ = try cursor.scanForward { key, value in
-              Self.feed(key, into: &hasher)
-              Self.feed(value, into: &hasher)
-              entries += 1
-              return .continue
-            }
-          }
-          digests[name] = ProjectionDigest(entries: entries, sha256: Hex.encode(Array(hasher.finalize())))
-        }
-        return digests
-      }
+      try environment.read { txn in try Self.digests(of: projections.databases, in: txn) }
     }
+  }
+
+  /// The digest of each of `databases` in the snapshot `txn`.
+  static func digests(
+    of databases: [String: Database], in txn: borrowing ReadTransaction
+  ) throws -> [String: ProjectionDigest] {
+    var digests: [String: ProjectionDigest] = [:]
+    for (name, database) in databases {
+      var hasher = SHA256()
+      var entries = 0
+      try txn.withCursor(on: database) { cursor in
+        guard try cursor.first() else { return }
+        _ = try cursor.scanForward { key, value in
+          Self.feed(key, into: &hasher)
+          Self.feed(value, into: &hasher)
+          entries += 1
+          return .continue
+        }
+      }
+      digests[name] = ProjectionDigest(entries: entries, sha256: Hex.encode(Array(hasher.finalize())))
+    }
+    return digests
   }
 
   private static func feed(_ part: RawSpan, into hasher: inout SHA256) {
