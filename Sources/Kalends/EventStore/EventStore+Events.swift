@@ -47,66 +47,85 @@ extension EventStore {
   /// batch of two.
   @discardableResult
   public func save(_ event: Event, span: Span, overwrite: Bool = false) throws(StoreError) -> Event {
-    let event = try EventValidator.validated(event)
-    let actor = self.actor
+    try save([event], span: span, overwrite: overwrite)[0]
+  }
+
+  /// Saves several events in one transaction, each as ``save(_:span:overwrite:)`` would and in
+  /// order (a later one sees the earlier ones): all of them, or — when one is refused — none.
+  @discardableResult
+  public func save(_ events: [Event], span: Span, overwrite: Bool = false) throws(StoreError) -> [Event] {
+    var validated: [Event] = []
+    validated.reserveCapacity(events.count)
+    for event in events { validated.append(try EventValidator.validated(event)) }
     return try write { txn, appender, objects in
-      let calendar = try liveCalendar(event.calendarID, objects: objects, in: txn)
-      guard calendar.allowedEntityTypes.contains(.events) else {
-        throw StoreError.calendar(.calendarDoesNotAllowEvents(calendar.id))
+      try validated.map { event in
+        try saveValidated(event, span: span, overwrite: overwrite, &txn, &appender, objects)
       }
-      guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(calendar.id)) }
-      guard let stored = try objects.state(.event, event.id, in: txn) else {
-        guard event.occurrenceDate == nil else { throw StoreError.calendar(.itemNotFound(event.id)) }
-        var created = event
-        created.creationDate = appender.timestamp
-        created.detachedOccurrences = [:]
-        return try Self.appendSaved(created, change: .created, occurrence: nil, actor, &txn, &appender)
+    }
+  }
+
+  /// Saves one validated event inside a write transaction.
+  private func saveValidated(
+    _ event: Event, span: Span, overwrite: Bool, _ txn: inout WriteTransaction, _ appender: inout LogAppender,
+    _ objects: ObjectProjection
+  ) throws -> Event {
+    let actor = self.actor
+    let calendar = try liveCalendar(event.calendarID, objects: objects, in: txn)
+    guard calendar.allowedEntityTypes.contains(.events) else {
+      throw StoreError.calendar(.calendarDoesNotAllowEvents(calendar.id))
+    }
+    guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(calendar.id)) }
+    guard let stored = try objects.state(.event, event.id, in: txn) else {
+      guard event.occurrenceDate == nil else { throw StoreError.calendar(.itemNotFound(event.id)) }
+      var created = event
+      created.creationDate = appender.timestamp
+      created.detachedOccurrences = [:]
+      return try Self.appendSaved(created, change: .created, occurrence: nil, actor, &txn, &appender)
+    }
+    try Self.checkVersion(event.id, fetched: event.version, stored: stored, overwrite: overwrite)
+    let series = try Self.decodeEvent(event.id, stored)
+    if series.calendarID != calendar.id {
+      let previous = try liveCalendar(series.calendarID, objects: objects, in: txn)
+      guard previous.allowsContentModifications else {
+        throw StoreError.calendar(.calendarReadOnly(previous.id))
       }
-      try Self.checkVersion(event.id, fetched: event.version, stored: stored, overwrite: overwrite)
-      let series = try Self.decodeEvent(event.id, stored)
-      if series.calendarID != calendar.id {
-        let previous = try liveCalendar(series.calendarID, objects: objects, in: txn)
-        guard previous.allowsContentModifications else {
-          throw StoreError.calendar(.calendarReadOnly(previous.id))
-        }
+    }
+    guard series.isRecurring else {
+      return try Self.appendSaved(
+        Self.replacing(series, with: event), change: .modified, occurrence: nil, actor, &txn, &appender)
+    }
+    let occurrence = event.occurrenceDate ?? series.start!
+    let isFirst = occurrence == series.start
+    switch span {
+    case .futureEvents where isFirst:
+      var whole = Self.replacing(series, with: event)
+      if event.exceptionDates == series.exceptionDates, let original = series.start {
+        whole = try SeriesEditor.moving(whole, from: original)
       }
-      guard series.isRecurring else {
-        return try Self.appendSaved(
-          Self.replacing(series, with: event), change: .modified, occurrence: nil, actor, &txn, &appender)
+      return try Self.appendSaved(whole, change: .modified, occurrence: nil, actor, &txn, &appender)
+    case .futureEvents:
+      return try Self.split(series, at: occurrence, continuingWith: event, actor, &txn, &appender)
+    case .thisEvent:
+      guard event.recurrenceRules == series.recurrenceRules, event.recurrenceDates == series.recurrenceDates else {
+        throw StoreError.calendar(.invalidSpan("changing the recurrence of one occurrence is not possible"))
       }
-      let occurrence = event.occurrenceDate ?? series.start!
-      let isFirst = occurrence == series.start
-      switch span {
-      case .futureEvents where isFirst:
-        var whole = Self.replacing(series, with: event)
-        if event.exceptionDates == series.exceptionDates, let original = series.start {
-          whole = try SeriesEditor.moving(whole, from: original)
-        }
-        return try Self.appendSaved(whole, change: .modified, occurrence: nil, actor, &txn, &appender)
-      case .futureEvents:
-        return try Self.split(series, at: occurrence, continuingWith: event, actor, &txn, &appender)
-      case .thisEvent:
-        guard event.recurrenceRules == series.recurrenceRules, event.recurrenceDates == series.recurrenceDates else {
-          throw StoreError.calendar(.invalidSpan("changing the recurrence of one occurrence is not possible"))
-        }
-        guard event.calendarID == series.calendarID else {
-          throw StoreError.calendar(.invalidSpan("one occurrence cannot move to another calendar"))
-        }
-        guard try SeriesEditor.isOccurrence(occurrence, of: series) else {
-          throw StoreError.calendar(.occurrenceNotFound(series.id, occurrence))
-        }
-        var detached = event
-        detached.occurrenceDate = occurrence
-        detached.isDetached = true
-        var updated = series
-        updated.detachedOccurrences[occurrence] = detached
-        let saved = try Self.appendSaved(
-          updated, change: .occurrenceDetached, occurrence: occurrence, actor, &txn, &appender)
-        var result = detached
-        result.version = saved.version
-        result.lastModifiedDate = saved.lastModifiedDate
-        return result
+      guard event.calendarID == series.calendarID else {
+        throw StoreError.calendar(.invalidSpan("one occurrence cannot move to another calendar"))
       }
+      guard try SeriesEditor.isOccurrence(occurrence, of: series) else {
+        throw StoreError.calendar(.occurrenceNotFound(series.id, occurrence))
+      }
+      var detached = event
+      detached.occurrenceDate = occurrence
+      detached.isDetached = true
+      var updated = series
+      updated.detachedOccurrences[occurrence] = detached
+      let saved = try Self.appendSaved(
+        updated, change: .occurrenceDetached, occurrence: occurrence, actor, &txn, &appender)
+      var result = detached
+      result.version = saved.version
+      result.lastModifiedDate = saved.lastModifiedDate
+      return result
     }
   }
 

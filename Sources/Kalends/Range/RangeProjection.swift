@@ -14,8 +14,9 @@ internal import LMDB
 /// - `range.items`: key `item (16) ‖ database (1) ‖ key`: every key an item owns, to remove them.
 /// - `range.meta`: the horizon, and the longest ordinary instance per calendar and clock.
 ///
-/// The horizon is January 1 (UTC) three years after the latest record's year. It is derived from
-/// the log alone, so a rebuild produces the same bytes.
+/// The horizon is January 1 three years after the latest record's year, or two years after the
+/// latest-starting event's year (at most ten years after the record's). It is derived from the log
+/// alone, so a rebuild produces the same bytes.
 struct RangeProjection: Projection {
   static let name = "range"
   static let version: UInt32 = 1
@@ -41,7 +42,6 @@ struct RangeProjection: Projection {
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     switch header.kind {
     case .eventSaved:
-      try moveHorizon(for: header.timestamp, &txn)
       let fields = try PayloadReader(bytes: payload)
       let id = try fields.requiredObjectID(1)
       let calendar = try fields.requiredObjectID(2)
@@ -49,6 +49,7 @@ struct RangeProjection: Projection {
       let event = try ModelCodec.decodeEvent(
         id: id, calendarID: calendar, version: header.position, modified: header.timestamp,
         PayloadReader(Payload(bytes: state)))
+      try moveHorizon(for: header.timestamp, reaching: event.start, &txn)
       try removeItem(id, &txn)
       try index(event, state: state, horizon: horizon(in: txn), &txn)
     case .eventRemoved:
@@ -66,11 +67,15 @@ struct RangeProjection: Projection {
 
   static let horizonKey = Array("horizon".utf8)
 
-  /// The horizon for a record appended at `timestamp`: January 1, three years after its year.
-  static func horizon(for timestamp: Timestamp) -> Int64 {
+  /// The horizon for a record appended at `timestamp` saving an event that starts at `start`:
+  /// January 1 three years after the record's year, or two years after the event's year when that is
+  /// later — but never more than ten years after the record's, so that one event in a far future
+  /// does not materialise every open series up to it (queries past the horizon expand lazily).
+  static func horizon(for timestamp: Timestamp, reaching start: LocalDateTime? = nil) -> Int64 {
     let seconds = timestamp.rawValue.floorDividedWithRemainder(by: 1_000_000).quotient
-    let year = LocalDateTime(wallClockSeconds: seconds)?.year ?? 9_996
-    return LocalDateTime(year: min(year + 3, 9_999), month: 1, day: 1)!.wallClockSeconds
+    let year = LocalDateTime(wallClockSeconds: seconds)?.year ?? 9_989
+    let reached = start.map { min(max($0.year + 2, year + 3), year + 10) } ?? year + 3
+    return LocalDateTime(year: min(reached, 9_999), month: 1, day: 1)!.wallClockSeconds
   }
 
   /// The stored horizon; `Int64.min` before the first record.
@@ -84,9 +89,11 @@ struct RangeProjection: Projection {
   }
 
   /// Moves the horizon forward for a record at `timestamp`, materialising the open series up to it.
-  private func moveHorizon(for timestamp: Timestamp, _ txn: inout WriteTransaction) throws {
+  private func moveHorizon(
+    for timestamp: Timestamp, reaching start: LocalDateTime? = nil, _ txn: inout WriteTransaction
+  ) throws {
     let current = try horizon(in: txn)
-    let next = Self.horizon(for: timestamp)
+    let next = Self.horizon(for: timestamp, reaching: start)
     guard next > current else { return }
     var encoded: [UInt8] = []
     RangeKey.append(next, to: &encoded)

@@ -102,6 +102,23 @@ struct RangeQueryTests {
     }
   }
 
+  @Test func movingTheHorizonMaterialisesOpenSeriesWithoutChangingAnswers() throws {
+    try withStore { store, _ in
+      let fixture = try EventFixture(store)
+      try save(
+        fixture, "weekly", local(2026, 1, 5, 18), local(2026, 1, 5, 19), zone: "America/New_York",
+        rrule: "FREQ=WEEKLY;BYDAY=MO")
+      let predicate = EventPredicate(start: utc(2033, 3, 1), end: utc(2033, 4, 1))
+      let lazily = try fixture.events.instances(matching: predicate)
+      #expect(lazily.count == 4)
+      let before = try #require(try store.projectionDigests()["range.instances"]).entries
+      try save(fixture, "far", local(2033, 6, 1, 9), local(2033, 6, 1, 10))
+      let after = try #require(try store.projectionDigests()["range.instances"]).entries
+      #expect(after > before + 52, "the open series was materialised up to the new horizon")
+      #expect(try fixture.events.instances(matching: predicate) == lazily)
+    }
+  }
+
   @Test func aLongEventDoesNotHideAndIsFoundMidway() throws {
     try withStore { store, _ in
       let fixture = try EventFixture(store)
