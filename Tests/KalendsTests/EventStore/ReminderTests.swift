@@ -84,4 +84,27 @@ struct ReminderTests {
       }
     }
   }
+
+  @Test func remindersAreFoundByDueAndCompletionWindows() throws {
+    try withStore { store, _ in
+      let events = EventStore(store: store)
+      let list = try events.save(EventCalendar(title: "Todo", allowedEntityTypes: .reminders))
+      try events.save(Reminder(calendarID: list.id, title: "floating", dueDate: local(2026, 5, 1, 9)))
+      try events.save(
+        Reminder(calendarID: list.id, title: "tokyo", dueDate: local(2026, 5, 1, 9), timeZone: "Asia/Tokyo"))
+      try events.save(Reminder(calendarID: list.id, title: "undated"))
+      var done = Reminder(calendarID: list.id, title: "done", dueDate: local(2026, 5, 1, 9))
+      done.isCompleted = true
+      done = try events.save(done)
+      // 09:00 in Tokyo is 00:00 UTC; floating 09:00 is placed in the viewer's zone.
+      let early = try events.incompleteReminders(dueFrom: utc(2026, 5, 1), to: utc(2026, 5, 1, 1))
+      #expect(early.map(\.title) == ["tokyo"])
+      let utcMorning = try events.incompleteReminders(dueFrom: utc(2026, 5, 1, 9), to: utc(2026, 5, 1, 10))
+      #expect(utcMorning.map(\.title) == ["floating"])
+      #expect(try events.incompleteReminders().map(\.title) == ["tokyo", "floating", "undated"])
+      let completedAt = done.completionDate!.rawValue / 1_000_000
+      #expect(try events.completedReminders(from: completedAt, to: completedAt + 1).map(\.title) == ["done"])
+      #expect(try events.completedReminders(to: completedAt).isEmpty)
+    }
+  }
 }
