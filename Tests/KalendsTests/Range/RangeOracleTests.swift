@@ -60,6 +60,35 @@ struct RangeOracleTests {
     }
   }
 
+  @Test func indexAnswersEqualSQLite() throws {
+    try withStore { store, _ in
+      var random = SeededGenerator(seed: 42)
+      let fixture = try EventFixture(store)
+      for _ in 0..<300 { try Self.addRandomEvent(fixture, [fixture.calendar.id], &random) }
+      let stored = try fixture.events.events(inCalendar: fixture.calendar.id)
+      // Every instance from 2022 to 2033 in UTC, pre-expanded as a SQLite peer would hold them.
+      let everything = try Self.bruteForce(stored, EventPredicate(start: utc(2022, 1, 1), end: utc(2033, 1, 1)))
+      var windows: [[Int64]] = []
+      for _ in 0..<200 {
+        let from = utc(random.int(2023...2031), 1, 1) + Int64(random.int(0...364 * 86_400))
+        windows.append([from, from + Int64(random.pick([3_600, 86_400, 7 * 86_400, 31 * 86_400]))])
+      }
+      let sqlite = try SQLiteRangeOracle.run(
+        instances: everything.map {
+          [$0.id.description, String($0.occurrence.wallClockSeconds), String($0.start), String($0.end)]
+        },
+        windows: windows)
+      var compared = 0
+      for (window, expected) in zip(windows, sqlite) {
+        let indexed = try fixture.events.instances(matching: EventPredicate(start: window[0], end: window[1]))
+          .map { Answer(id: $0.id, occurrence: $0.occurrenceDate, start: $0.start, end: $0.end) }
+        #expect(indexed == expected, "window \(window)")
+        compared += expected.count
+      }
+      #expect(compared > 300, "the windows found too little to compare: \(compared)")
+    }
+  }
+
   /// Every answer for `predicate`, expanding each event on its own.
   static func bruteForce(_ events: [Event], _ predicate: EventPredicate) throws -> [Answer] {
     var answers: [Answer] = []
