@@ -48,4 +48,27 @@ struct ProjectionVerificationTests {
     try store.rebuildProjections()
     #expect(try store.verifyProjections().isConsistent)
   }
+
+  @Test func anEmptiedRangeIndexBehindTheHeadCatchesUpAtOpen() throws {
+    let directory = TemporaryDirectory()
+    let before: [String: ProjectionDigest]
+    do {
+      let store = try Store.create(at: directory.storePath)
+      try populate(store)
+      before = try store.projectionDigests()
+    }
+    do {
+      let environment = try Environment(path: directory.storePath, options: EnvironmentOptions(maxDatabases: 64))
+      let meta = try environment.openDatabase(named: "meta", options: [])
+      let names = ["range.instances", "range.open", "range.items", "range.meta"]
+      let databases = try names.map { try environment.openDatabase(named: $0, options: []) }
+      try environment.write { txn in
+        try txn.put([0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0] as [UInt8], forKey: "projection:range", in: meta)
+        for database in databases { try txn.removeAll(in: database) }
+      }
+    }
+    let reopened = try Store.open(at: directory.storePath)
+    #expect(try reopened.projectionCheckpoints()["range"] == (try reopened.head().position))
+    #expect(try reopened.projectionDigests() == before)
+  }
 }
