@@ -28,9 +28,15 @@ enum SeriesEditor {
   }
 
   /// The occurrence of `series` whose original start is `local`, as an event: the detached one if
-  /// it was detached, else the series' fields at that time. `nil` when it is not an occurrence.
+  /// it was detached, else the series' fields at that time; either way with the series' recurrence.
+  /// `nil` when it is not an occurrence.
   static func occurrence(of series: Event, at local: LocalDateTime) throws(StoreError) -> Event? {
-    if let detached = series.detachedOccurrences[local] { return detached }
+    if var detached = series.detachedOccurrences[local] {
+      detached.recurrenceRules = series.recurrenceRules
+      detached.recurrenceDates = series.recurrenceDates
+      detached.exceptionDates = series.exceptionDates
+      return detached
+    }
     guard series.isRecurring, let start = series.start, let end = series.end,
       try isOccurrence(local, of: series)
     else { return nil }
