@@ -28,13 +28,16 @@ enum SeriesEditor {
   }
 
   /// The occurrence of `series` whose original start is `local`, as an event: the detached one if
-  /// it was detached, else the series' fields at that time; either way with the series' recurrence.
+  /// it was detached, else the series' fields at that time; either way with the series' recurrence
+  /// and dates of creation and change.
   /// `nil` when it is not an occurrence.
   static func occurrence(of series: Event, at local: LocalDateTime) throws(StoreError) -> Event? {
     if var detached = series.detachedOccurrences[local] {
       detached.recurrenceRules = series.recurrenceRules
       detached.recurrenceDates = series.recurrenceDates
       detached.exceptionDates = series.exceptionDates
+      detached.creationDate = series.creationDate
+      detached.lastModifiedDate = series.lastModifiedDate
       return detached
     }
     guard series.isRecurring, let start = series.start, let end = series.end,

@@ -119,6 +119,9 @@ struct SpanTests {
       _ = try fixture.events.save(occurrence, span: .thisEvent)
       var detached = try #require(try fixture.events.event(withID: series.id, occurrence: Self.sundays[1]))
       #expect(detached.isDetached && detached.recurrenceRules == series.recurrenceRules)
+      let stored = try #require(try fixture.events.event(withID: series.id))
+      #expect(detached.creationDate == series.creationDate && detached.lastModifiedDate == stored.lastModifiedDate)
+      #expect(detached.lastModifiedDate != nil)
       detached.title = "Twice"
       let again = try fixture.events.save(detached, span: .thisEvent)
       #expect(again.title == "Twice" && again.isDetached && again.occurrenceDate == Self.sundays[1])
