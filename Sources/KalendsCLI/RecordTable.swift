@@ -41,9 +41,3 @@ enum RecordTable {
     return flat.count > 60 ? String(flat.prefix(59)) + "…" : flat
   }
 }
-
-extension String {
-  fileprivate func replacingNewlines() -> String {
-    String(map { $0.isNewline ? " " : $0 })
-  }
-}
