@@ -15,7 +15,10 @@ struct KalendsCommand: ParsableCommand {
       68 access refused, 69 integrity failure, 70 storage failure.
       """,
     version: Store.softwareVersion,
-    subcommands: [InitCommand.self, StatusCommand.self, LogCommand.self, VerifyCommand.self]
+    subcommands: [
+      InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self,
+      LogCommand.self, VerifyCommand.self,
+    ]
   )
 
   /// Runs the command, printing failures as one `error: …` line with the exit status of their class.
