@@ -16,7 +16,7 @@ struct KalendsCommand: ParsableCommand {
       """,
     version: Store.softwareVersion,
     subcommands: [
-      InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self,
+      InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
       LogCommand.self, VerifyCommand.self,
     ]
   )
