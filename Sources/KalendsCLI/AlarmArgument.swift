@@ -27,6 +27,16 @@ enum AlarmArgument {
     return Alarm(relativeOffset: sign * amount * scale)
   }
 
+  /// The alarms as JSON: `[{"relativeOffset": -900}]`.
+  static func json(_ alarms: [Alarm]) -> JSONValue {
+    .array(alarms.map { .object([("relativeOffset", .number($0.relativeOffset))]) })
+  }
+
+  /// The alarms as a table cell: `-15m, -1d`.
+  static func text(_ alarms: [Alarm]) -> String {
+    alarms.map(text).joined(separator: ", ")
+  }
+
   /// The shortest text for `alarm` in the largest whole unit: `-15m`, `-1d`, `0`.
   static func text(_ alarm: Alarm) -> String {
     let offset = alarm.relativeOffset

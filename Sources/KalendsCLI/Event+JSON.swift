@@ -19,7 +19,7 @@ extension Event {
       ("url", .text(url)),
       ("availability", .string(String(describing: availability))),
       ("status", .string(String(describing: status))),
-      ("alarms", .array(alarms.map { .object([("relativeOffset", .number($0.relativeOffset))]) })),
+      ("alarms", AlarmArgument.json(alarms)),
       ("recurrenceRules", .array(recurrenceRules.map { .string($0.description) })),
       ("exceptionDates", .array(exceptionDates.sorted().map(time))),
       ("recurrenceDates", .array(recurrenceDates.sorted().map(time))),
@@ -38,6 +38,6 @@ extension Event {
 
   /// Table text that reads better than the JSON value's.
   var tableCells: [String: String] {
-    ["alarms": alarms.map(AlarmArgument.text).joined(separator: ", ")]
+    ["alarms": AlarmArgument.text(alarms)]
   }
 }

@@ -16,7 +16,7 @@ extension Reminder {
       ("completed", .bool(isCompleted)),
       ("completionDate", .text(completionDate?.description)),
       ("recurrenceRules", .array(recurrenceRules.map { .string($0.description) })),
-      ("alarms", .array(alarms.map { .object([("relativeOffset", .number($0.relativeOffset))]) })),
+      ("alarms", AlarmArgument.json(alarms)),
       ("version", .number(version.rawValue)),
       ("created", .text(creationDate?.description)),
       ("lastModified", .text(lastModifiedDate?.description)),
@@ -30,6 +30,6 @@ extension Reminder {
 
   /// Table text that reads better than the JSON value's.
   var tableCells: [String: String] {
-    ["alarms": alarms.map(AlarmArgument.text).joined(separator: ", ")]
+    ["alarms": AlarmArgument.text(alarms)]
   }
 }
