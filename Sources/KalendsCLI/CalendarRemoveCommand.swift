@@ -15,7 +15,7 @@ struct CalendarRemoveCommand: ParsableCommand {
   func run() throws {
     let id = try ObjectID(argument: id)
     let store = try global.openEventStore()
-    guard let calendar = try store.calendar(withID: id) else { throw StoreError.calendar(.calendarNotFound(id)) }
+    let calendar = try store.existingCalendar(id)
     try change.check(id, fetched: calendar.version)
     try store.remove(calendar, overwrite: change.force)
     print("removed calendar \(id) (\(calendar.title)) and its items")

@@ -37,7 +37,7 @@ struct CalendarUpdateCommand: ParsableCommand {
     let id = try ObjectID(argument: id)
     let color = try color.map { text throws(CLIError) in try CalendarCreateCommand.parseColor(text) }
     let store = try global.openEventStore()
-    guard var calendar = try store.calendar(withID: id) else { throw StoreError.calendar(.calendarNotFound(id)) }
+    var calendar = try store.existingCalendar(id)
     try change.check(id, fetched: calendar.version)
     if let title { calendar.title = title }
     if let color { calendar.color = color }

@@ -18,7 +18,7 @@ struct EventListCommand: ParsableCommand {
     let store = try global.openEventStore(readOnly: true)
     var events: [Event] = []
     for id in try ids.isEmpty ? store.calendars(for: .events).map(\.id) : ids {
-      guard try store.calendar(withID: id) != nil else { throw StoreError.calendar(.calendarNotFound(id)) }
+      _ = try store.existingCalendar(id)
       events += try store.events(inCalendar: id)
     }
     events.sort { ($0.start ?? .min, $0.id) < ($1.start ?? .min, $1.id) }

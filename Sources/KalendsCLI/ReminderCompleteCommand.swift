@@ -19,7 +19,7 @@ struct ReminderCompleteCommand: ParsableCommand {
   func run() throws {
     let id = try ObjectID(argument: id)
     let store = try global.openEventStore()
-    guard var reminder = try store.reminder(withID: id) else { throw StoreError.calendar(.itemNotFound(id)) }
+    var reminder = try store.existingReminder(id)
     try change.check(id, fetched: reminder.version)
     reminder.isCompleted = !undo
     let saved = try store.save(reminder, overwrite: change.force)

@@ -27,7 +27,7 @@ struct ReminderListCommand: ParsableCommand {
   func run() throws {
     let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
     let store = try global.openEventStore(readOnly: true)
-    for id in ids where try store.calendar(withID: id) == nil { throw StoreError.calendar(.calendarNotFound(id)) }
+    for id in ids { _ = try store.existingCalendar(id) }
     let reminders = try store.reminders(inCalendars: ids).filter { reminder in
       completion.map { ($0 == .completed) == reminder.isCompleted } ?? true
     }

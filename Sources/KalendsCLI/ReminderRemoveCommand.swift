@@ -14,7 +14,7 @@ struct ReminderRemoveCommand: ParsableCommand {
   func run() throws {
     let id = try ObjectID(argument: id)
     let store = try global.openEventStore()
-    guard let reminder = try store.reminder(withID: id) else { throw StoreError.calendar(.itemNotFound(id)) }
+    let reminder = try store.existingReminder(id)
     try change.check(id, fetched: reminder.version)
     try store.remove(reminder, overwrite: change.force)
     print("removed reminder \(id) (\(reminder.title))")
