@@ -13,21 +13,14 @@ struct EventRemoveCommand: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "The event's id.") var id: String
-
-  @Option(help: ArgumentHelp("The occurrence's original start, to remove occurrences of a series.", valueName: "date"))
-  var occurrence: String?
-
-  @Option(help: "With --occurrence: remove only this occurrence, or it and every later one.")
-  var span: SpanArgument?
+  @OptionGroup var target: EventTarget
 
   @OptionGroup var change: ChangeOptions
 
   func run() throws {
-    let id = try ObjectID(argument: id)
     let store = try global.openEventStore()
-    let event = try EventLookup.fetch(id, occurrence: occurrence, in: store)
-    let span = try SpanArgument.span(span, for: event)
+    let (event, span) = try target.fetch(from: store)
+    let id = event.id
     try change.check(id, fetched: event.version)
     try store.remove(event, span: span, overwrite: change.force)
     let date = (event.occurrenceDate ?? event.start).map(event.text(of:)) ?? "?"

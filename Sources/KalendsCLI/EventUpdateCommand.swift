@@ -16,13 +16,7 @@ struct EventUpdateCommand: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "The event's id.") var id: String
-
-  @Option(help: ArgumentHelp("The occurrence's original start, to change occurrences of a series.", valueName: "date"))
-  var occurrence: String?
-
-  @Option(help: "With --occurrence: change only this occurrence, or it and every later one.")
-  var span: SpanArgument?
+  @OptionGroup var target: EventTarget
 
   @Option(help: ArgumentHelp("Move it to this calendar.", valueName: "id")) var calendar: String?
   @Option(help: "The title.") var title: String?
@@ -41,12 +35,10 @@ struct EventUpdateCommand: ParsableCommand {
   }
 
   func run() throws {
-    let id = try ObjectID(argument: id)
     let edit = try fields.edit(calendar: calendar, title: title, start: start)
     let store = try global.openEventStore()
-    var event = try EventLookup.fetch(id, occurrence: occurrence, in: store)
-    let span = try SpanArgument.span(span, for: event)
-    try change.check(id, fetched: event.version)
+    var (event, span) = try target.fetch(from: store)
+    try change.check(event.id, fetched: event.version)
     try edit.apply(to: &event)
     let saved = try store.save(event, span: span, overwrite: change.force)
     format.write(saved.jsonFields, cells: saved.tableCells)
