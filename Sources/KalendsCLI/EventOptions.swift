@@ -60,7 +60,7 @@ struct EventOptions: ParsableArguments {
     help: ArgumentHelp("An alarm relative to the start: -15m, -1h, -2d (repeatable).", valueName: "offset"))
   var alarm: [String] = []
 
-  @Option(help: "Shown as busy, free, tentative or unavailable.") var availability: AvailabilityName?
+  @Option(help: "How it shows when others look for free time.") var availability: AvailabilityName?
   @Option(help: "The organizer's status.") var status: StatusName?
 
   /// Whether any field is given.
