@@ -5,7 +5,8 @@ import Kalends
 /// A date makes an all-day event; `--all-day` takes the dates of times. Wall-clock times are in
 /// `--tz`, else in the event's zone, else floating; instants are converted to that zone, or to UTC
 /// (which the event then keeps) when there is none. Without `--end`, an existing event keeps its
-/// length and a new all-day event lasts one day.
+/// length, one that becomes all-day keeps the days it covered (one day when it also moves), and a
+/// new all-day event lasts one day.
 struct EventTiming {
   var start: DateArgument?
   var end: DateArgument?
@@ -45,7 +46,7 @@ struct EventTiming {
       else { throw .invalidInput("--start: the event would end after the year 9999") }
       newEnd = moved
     } else if becomesAllDay {
-      newEnd = newStart  // saved as the one day of the start
+      newEnd = (start == nil ? event.end : nil) ?? newStart  // the days it covered, or the day of the start
     } else {
       throw .invalidInput(
         event.start == nil

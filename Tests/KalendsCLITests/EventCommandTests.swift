@@ -135,6 +135,10 @@ struct EventCommandTests {
 
     let floating = try add(["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00"])
     #expect(floating["start"] as? String == "2026-03-29T09:00:00" && floating["timeZone"] is NSNull)
+    let overnight = try add(["--start", "2026-03-29T22:00:00", "--end", "2026-03-30T02:00:00", "--tz", "UTC"])
+    let overnightID = try #require(overnight["id"] as? String)
+    let overnightDays = try store.object(["event", "update", overnightID, "--all-day"])
+    #expect(overnightDays["start"] as? String == "2026-03-29" && overnightDays["end"] as? String == "2026-03-31")
     let utc = try add(["--start", "2026-03-29T09:00:00+02:00", "--end", "2026-03-29T10:00:00+02:00"])
     #expect(utc["start"] as? String == "2026-03-29T07:00:00Z" && utc["timeZone"] as? String == "UTC")
     let converted = try add([
