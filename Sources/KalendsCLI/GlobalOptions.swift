@@ -25,6 +25,11 @@ struct GlobalOptions: ParsableArguments {
   func openStore(readOnly: Bool = false) throws -> Store {
     try Store.open(at: storePath, options: StoreOptions(readOnly: readOnly))
   }
+
+  /// The calendars, events and reminders of the existing store.
+  func openEventStore(readOnly: Bool = false) throws -> EventStore {
+    EventStore(store: try openStore(readOnly: readOnly))
+  }
 }
 
 /// `--format` for commands that print records.

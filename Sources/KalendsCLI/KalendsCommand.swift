@@ -16,7 +16,8 @@ struct KalendsCommand: ParsableCommand {
       """,
     version: Store.softwareVersion,
     subcommands: [
-      InitCommand.self, StatusCommand.self, LogCommand.self, VerifyCommand.self, RebuildCommand.self, BenchCommand.self,
+      InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
+      LogCommand.self, VerifyCommand.self, RebuildCommand.self, BenchCommand.self,
     ]
   )
 

@@ -28,10 +28,18 @@ enum SeriesEditor {
   }
 
   /// The occurrence of `series` whose original start is `local`, as an event: the detached one if
-  /// it was detached, else the series' fields at that time. `nil` when it is not an occurrence.
-  /// With `checked` false the caller vouches that `local` is an occurrence (it came from the index).
+  /// it was detached, else the series' fields at that time; either way with the series' recurrence
+  /// and dates of creation and change. `nil` when it is not an occurrence. With `checked` false the
+  /// caller vouches that `local` is an occurrence (it came from the index).
   static func occurrence(of series: Event, at local: LocalDateTime, checked: Bool = true) throws(StoreError) -> Event? {
-    if let detached = series.detachedOccurrences[local] { return detached }
+    if var detached = series.detachedOccurrences[local] {
+      detached.recurrenceRules = series.recurrenceRules
+      detached.recurrenceDates = series.recurrenceDates
+      detached.exceptionDates = series.exceptionDates
+      detached.creationDate = series.creationDate
+      detached.lastModifiedDate = series.lastModifiedDate
+      return detached
+    }
     guard series.isRecurring, let start = series.start, let end = series.end else { return nil }
     if checked { guard try isOccurrence(local, of: series) else { return nil } }
     var occurrence = series

@@ -116,6 +116,30 @@ struct SpanTests {
     }
   }
 
+  @Test func aDetachedOccurrenceKeepsTheSeriesRecurrenceAndCanBeChangedAgain() throws {
+    try withStore { store, _ in
+      let fixture = try EventFixture(store)
+      let series = try fixture.events.save(try fixture.meeting(rrule: Self.weekly), span: .thisEvent)
+      var occurrence = try #require(try fixture.events.event(withID: series.id, occurrence: Self.sundays[1]))
+      occurrence.title = "Once"
+      _ = try fixture.events.save(occurrence, span: .thisEvent)
+      var detached = try #require(try fixture.events.event(withID: series.id, occurrence: Self.sundays[1]))
+      #expect(detached.isDetached && detached.recurrenceRules == series.recurrenceRules)
+      let stored = try #require(try fixture.events.event(withID: series.id))
+      #expect(detached.creationDate == series.creationDate && detached.lastModifiedDate == stored.lastModifiedDate)
+      #expect(detached.lastModifiedDate != nil)
+      detached.title = "Twice"
+      let again = try fixture.events.save(detached, span: .thisEvent)
+      #expect(again.title == "Twice" && again.isDetached && again.occurrenceDate == Self.sundays[1])
+
+      var later = try #require(try fixture.events.event(withID: series.id, occurrence: Self.sundays[1]))
+      later.title = "From here on"
+      let continued = try fixture.events.save(later, span: .futureEvents)
+      #expect(continued.id != series.id && continued.recurrenceRules.first?.count == 4)
+      #expect(try occurrenceStarts(of: continued) == Array(Self.sundays[1...]), "the split keeps recurring")
+    }
+  }
+
   @Test func savingFutureEventsSplitsTheSeriesInOneBatch() throws {
     try withStore { store, _ in
       let fixture = try EventFixture(store)
