@@ -17,7 +17,7 @@ struct KalendsCommand: ParsableCommand {
     version: Store.softwareVersion,
     subcommands: [
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
-      LogCommand.self, VerifyCommand.self, RebuildCommand.self, BenchCommand.self,
+      EventsCommand.self, LogCommand.self, VerifyCommand.self, RebuildCommand.self, BenchCommand.self,
     ]
   )
 
