@@ -31,7 +31,7 @@ struct ProjectionTests {
     try withStore { store, _ in
       _ = try populate(store)
       let head = try store.head().position
-      #expect(try store.projectionCheckpoints() == ["objects": head, "range": head])
+      #expect(try store.projectionCheckpoints() == ["objects": head, "range": head, "permissions": head])
     }
   }
 
@@ -43,7 +43,10 @@ struct ProjectionTests {
       #expect(replayed == Int(try store.head().position.rawValue))
       #expect(try EventStore(store: store).calendars() == before)
       #expect(
-        try store.projectionCheckpoints() == ["objects": try store.head().position, "range": try store.head().position])
+        try store.projectionCheckpoints() == [
+          "objects": try store.head().position, "range": try store.head().position,
+          "permissions": try store.head().position,
+        ])
     }
   }
 
@@ -58,6 +61,7 @@ struct ProjectionTests {
     #expect(
       try reopened.projectionCheckpoints() == [
         "objects": try reopened.head().position, "range": try reopened.head().position,
+        "permissions": try reopened.head().position,
       ])
   }
 

@@ -4,7 +4,8 @@ extension EventStore {
   /// The event `id` — for a series, the series itself (which describes its first occurrence) — or
   /// `nil` when there is none or it was removed.
   public func event(withID id: ObjectID) throws(StoreError) -> Event? {
-    try read { txn, objects in
+    guard try canRead(.calendars, "read events") else { return nil }
+    return try read { txn, objects in
       guard let stored = try objects.state(.event, id, in: txn), stored.isLive else { return nil }
       return try Self.decodeEvent(id, stored)
     }
@@ -24,7 +25,8 @@ extension EventStore {
 
   /// Every event (each series once) in the calendar `calendarID`, by start then identifier.
   public func events(inCalendar calendarID: ObjectID) throws(StoreError) -> [Event] {
-    try read { txn, objects in
+    guard try canRead(.calendars, "read events") else { return [] }
+    return try read { txn, objects in
       try objects.items(.event, inCalendar: calendarID, in: txn).compactMap { id in
         guard let stored = try objects.state(.event, id, in: txn), stored.isLive else { return nil }
         return try Self.decodeEvent(id, stored)
@@ -57,7 +59,7 @@ extension EventStore {
     var validated: [Event] = []
     validated.reserveCapacity(events.count)
     for event in events { validated.append(try EventValidator.validated(event)) }
-    return try write { txn, appender, objects in
+    return try write(.add(.calendars, "save an event")) { txn, appender, objects in
       try validated.map { event in
         try saveValidated(event, span: span, overwrite: overwrite, &txn, &appender, objects)
       }
@@ -77,11 +79,13 @@ extension EventStore {
     guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(calendar.id)) }
     guard let stored = try objects.state(.event, event.id, in: txn) else {
       guard event.occurrenceDate == nil else { throw StoreError.calendar(.itemNotFound(event.id)) }
+      try checkAccess(.add(.calendars, "add an event"), in: txn)
       var created = event
       created.creationDate = appender.timestamp
       created.detachedOccurrences = [:]
       return try Self.appendSaved(created, change: .created, occurrence: nil, actor, &txn, &appender)
     }
+    try checkAccess(.change(.calendars, "change an existing event"), in: txn)
     try Self.checkVersion(event.id, fetched: event.version, stored: stored, overwrite: overwrite)
     let series = try Self.decodeEvent(event.id, stored)
     if series.calendarID != calendar.id {
@@ -134,7 +138,7 @@ extension EventStore {
   /// occurrence: removes the whole series).
   public func remove(_ event: Event, span: Span, overwrite: Bool = false) throws(StoreError) {
     let actor = self.actor
-    try write { txn, appender, objects in
+    try write(.change(.calendars, "remove an event")) { txn, appender, objects in
       guard let stored = try objects.state(.event, event.id, in: txn) else {
         throw StoreError.calendar(.itemNotFound(event.id))
       }

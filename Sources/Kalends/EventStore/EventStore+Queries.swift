@@ -18,6 +18,7 @@ extension EventStore {
   public func enumerateInstances(
     matching predicate: EventPredicate, _ body: (EventInstance) throws -> Bool
   ) throws(StoreError) {
+    guard try canRead(.calendars, "query events") else { return }
     let range = try rangeProjection()
     let calendars = predicate.calendars.isEmpty ? try calendars(for: .events).map(\.id) : predicate.calendars
     try StoreError.wrapping {

@@ -3,7 +3,8 @@ internal import LMDB
 extension EventStore {
   /// The reminder `id`, or `nil` when there is none or it was removed.
   public func reminder(withID id: ObjectID) throws(StoreError) -> Reminder? {
-    try read { txn, objects in
+    guard try canRead(.reminders, "read reminders") else { return nil }
+    return try read { txn, objects in
       guard let stored = try objects.state(.reminder, id, in: txn), stored.isLive else { return nil }
       return try ModelCodec.decodeReminder(
         id: id, calendarID: stored.calendarID, version: stored.version, modified: stored.modified, stored.state)
@@ -13,6 +14,7 @@ extension EventStore {
   /// Every reminder in the calendars `calendarIDs` (all reminder calendars when empty), incomplete
   /// first, then by due date and title.
   public func reminders(inCalendars calendarIDs: [ObjectID] = []) throws(StoreError) -> [Reminder] {
+    guard try canRead(.reminders, "read reminders") else { return [] }
     let calendars = calendarIDs.isEmpty ? try calendars(for: .reminders).map(\.id) : calendarIDs
     return try read { txn, objects in
       var reminders: [Reminder] = []
@@ -48,7 +50,7 @@ extension EventStore {
       guard (try? ZoneRules.named(zone)) != nil else { throw .calendar(.invalidTimeZone(zone)) }
     }
     let actor = self.actor
-    return try write { txn, appender, objects in
+    return try write(.change(.reminders, "save a reminder")) { txn, appender, objects in
       let calendar = try liveCalendar(reminder.calendarID, objects: objects, in: txn)
       guard calendar.allowedEntityTypes.contains(.reminders) else {
         throw StoreError.calendar(.calendarDoesNotAllowReminders(calendar.id))
@@ -87,7 +89,7 @@ extension EventStore {
   /// Removes a reminder.
   public func remove(_ reminder: Reminder, overwrite: Bool = false) throws(StoreError) {
     let actor = self.actor
-    try write { txn, appender, objects in
+    try write(.change(.reminders, "remove a reminder")) { txn, appender, objects in
       guard let stored = try objects.state(.reminder, reminder.id, in: txn) else {
         throw StoreError.calendar(.itemNotFound(reminder.id))
       }
