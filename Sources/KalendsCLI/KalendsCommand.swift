@@ -17,7 +17,8 @@ struct KalendsCommand: ParsableCommand {
     version: Store.softwareVersion,
     subcommands: [
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
-      EventsCommand.self, ClientCommand.self, AccessCommand.self, LogCommand.self, VerifyCommand.self,
+      EventsCommand.self, ClientCommand.self, AccessCommand.self, AuditCommand.self, LogCommand.self,
+      VerifyCommand.self,
       RebuildCommand.self, BenchCommand.self,
     ]
   )

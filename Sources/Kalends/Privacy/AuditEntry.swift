@@ -1,0 +1,64 @@
+/// One privacy fact of the log, decoded for the audit.
+public struct AuditEntry: Hashable, Sendable {
+  /// Where it is in the log.
+  public let position: LogPosition
+  /// When it was appended.
+  public let timestamp: Timestamp
+  /// Who made it: the person, a client, a policy, the system.
+  public let actor: Principal
+  /// `clientRegistered`, `accessRequested`, `accessDecided` or `accessAttemptRefused`.
+  public let kind: RecordKind
+  /// The client concerned.
+  public let client: String
+  /// The service (not for registrations).
+  public let service: Service?
+  /// The level asked for (requests).
+  public let level: AccessLevel?
+  /// The status returned, decided or refusing.
+  public let status: AuthorizationStatus?
+  /// The status before (decisions).
+  public let previousStatus: AuthorizationStatus?
+  /// Why (decisions).
+  public let reason: DecisionReason?
+  /// Whether the person was asked (requests).
+  public let prompted: Bool?
+  /// What was attempted (refusals).
+  public let operation: String?
+  /// How many calls were refused (refusals).
+  public let count: Int?
+  /// The client's name (registrations).
+  public let name: String?
+
+  init(_ header: LogRecordHeader, _ fields: PayloadReader) throws(StoreError) {
+    position = header.position
+    timestamp = header.timestamp
+    actor = header.principal
+    kind = header.kind
+    client = try fields.requiredString(1)
+    let isRegistration = header.kind == .clientRegistered
+    func byte(_ tag: UInt8) throws(StoreError) -> UInt8? {
+      try fields.unsigned(tag).map { UInt8(truncatingIfNeeded: $0) }
+    }
+    service = isRegistration ? nil : try byte(2).flatMap(Service.init(rawValue:))
+    name = isRegistration ? try fields.string(2) : nil
+    switch header.kind {
+    case .accessRequested:
+      level = try byte(3).flatMap(AccessLevel.init(rawValue:))
+      status = try byte(4).flatMap(AuthorizationStatus.init(rawValue:))
+      prompted = try fields.bool(5)
+      (previousStatus, reason, operation, count) = (nil, nil, nil, nil)
+    case .accessDecided:
+      status = try byte(3).flatMap(AuthorizationStatus.init(rawValue:))
+      previousStatus = try byte(4).flatMap(AuthorizationStatus.init(rawValue:))
+      reason = try byte(5).flatMap(DecisionReason.init(rawValue:))
+      (level, prompted, operation, count) = (nil, nil, nil, nil)
+    case .accessAttemptRefused:
+      status = try byte(3).flatMap(AuthorizationStatus.init(rawValue:))
+      operation = try fields.string(4)
+      count = try fields.unsigned(5).map { Int(clamping: $0) }
+      (level, previousStatus, reason, prompted) = (nil, nil, nil, nil)
+    default:
+      (level, status, previousStatus, reason, prompted, operation, count) = (nil, nil, nil, nil, nil, nil, nil)
+    }
+  }
+}

@@ -1,0 +1,153 @@
+internal import LMDB
+
+/// Replays the privacy history of a store: the timeline of registrations, requests, decisions and
+/// refusals, the status of every client at any instant, and who could use a service then. It only
+/// reads (one snapshot per call), so it is safe while another process writes.
+public struct PrivacyAudit: Sendable {
+  /// The store audited.
+  public let store: Store
+
+  /// An audit of `store`.
+  public init(store: Store) { self.store = store }
+
+  /// The privacy records, oldest first, filtered by client, service and time (`since` inclusive,
+  /// `until` exclusive). With a client, the permission projection's index finds its records without
+  /// scanning the log.
+  public func history(
+    client: String? = nil, service: Service? = nil, since: Timestamp? = nil, until: Timestamp? = nil
+  ) throws(StoreError) -> [AuditEntry] {
+    let permissions = try permissionProjection()
+    return try StoreError.wrapping {
+      try store.environment.read { txn in
+        var entries: [AuditEntry] = []
+        func keep(_ value: RawSpan) throws {
+          let (header, range) = try RecordCodec.decodeHeader(value)
+          guard Self.privacyKinds.contains(header.kind) else { return }
+          let entry = try AuditEntry(header, try PayloadReader(bytes: value.extracting(range)))
+          if let client, entry.client != client { return }
+          if let service, entry.service != service { return }
+          if let since, entry.timestamp < since { return }
+          if let until, entry.timestamp >= until { return }
+          entries.append(entry)
+        }
+        if let client {
+          let prefix = Array(client.utf8) + [0]
+          var positions: [UInt64] = []
+          try txn.withCursor(on: permissions.history) { cursor in
+            guard try cursor.seek(atLeast: prefix) else { return }
+            _ = try cursor.scanForward { key, _ in
+              let bytes = Array(copying: key)
+              guard bytes.count == prefix.count + 8, bytes.starts(with: prefix) else { return .stop }
+              positions.append(bytes[prefix.count...].reduce(0) { $0 << 8 | UInt64($1) })
+              return .continue
+            }
+          }
+          for position in positions {
+            _ = try txn.withValue(forKey: BigEndianKey(position), in: store.log) { try keep($0) }
+          }
+        } else {
+          try txn.withCursor(on: store.log) { cursor in
+            guard try cursor.first() else { return }
+            _ = try cursor.scanForward { _, value in
+              try keep(value)
+              return .continue
+            }
+          }
+        }
+        return entries
+      }
+    }
+  }
+
+  /// The status of every client registered by `instant`, for every service, at `instant`, with
+  /// the decision it rests on; by client, then service.
+  public func state(at instant: Timestamp) throws(StoreError) -> [AccessState] {
+    let permissions = try permissionProjection()
+    return try StoreError.wrapping {
+      try store.environment.read { txn in
+        var states: [AccessState] = []
+        for client in try permissions.allClients(in: txn) {
+          guard let registered = try firstRecordTime(of: client.id, permissions, txn), registered <= instant else {
+            continue
+          }
+          for service in Service.allCases {
+            states.append(try state(of: client.id, service, at: instant, permissions, txn))
+          }
+        }
+        return states
+      }
+    }
+  }
+
+  /// The clients that could use `service` at `instant`: full access reads and writes, write-only adds.
+  public func whoCan(_ service: Service, at instant: Timestamp) throws(StoreError) -> [AccessState] {
+    try state(at: instant).filter { $0.service == service && ($0.status == .fullAccess || $0.status == .writeOnly) }
+  }
+
+  // MARK: Plumbing
+
+  static let privacyKinds: Set<RecordKind> = [
+    .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused,
+  ]
+
+  private func permissionProjection() throws(StoreError) -> PermissionProjection {
+    guard
+      let permissions = try store.projections.projections.first(where: { $0 is PermissionProjection })
+        as? PermissionProjection
+    else { throw .projectionsUnavailable }
+    return permissions
+  }
+
+  private func firstRecordTime(
+    of client: String, _ permissions: PermissionProjection, _ txn: borrowing ReadTransaction
+  ) throws -> Timestamp? {
+    let prefix = Array(client.utf8) + [0]
+    var position: UInt64?
+    try txn.withCursor(on: permissions.history) { cursor in
+      guard try cursor.seek(atLeast: prefix) else { return }
+      let key = try cursor.currentKey()
+      guard key.count == prefix.count + 8, key.starts(with: prefix) else { return }
+      position = key[prefix.count...].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+    guard let position else { return nil }
+    return try txn.withValue(forKey: BigEndianKey(position), in: store.log) {
+      try RecordCodec.decodeHeader($0).0.timestamp
+    }
+  }
+
+  private func state(
+    of client: String, _ service: Service, at instant: Timestamp, _ permissions: PermissionProjection,
+    _ txn: borrowing ReadTransaction
+  ) throws -> AccessState {
+    let prefix = Array(client.utf8) + [0, service.rawValue]
+    var seek = prefix
+    RangeKey.append(instant.rawValue, to: &seek)
+    seek += [UInt8](repeating: 0xFF, count: 8)
+    var found: AccessState?
+    try txn.withCursor(on: permissions.timeline) { cursor in
+      guard try cursor.seek(atMost: seek) else { return }
+      let key = try cursor.currentKey()
+      guard key.count == prefix.count + 16, key.starts(with: prefix) else { return }
+      let value = try cursor.currentValue()
+      let position = key[(prefix.count + 8)...].reduce(0) { $0 << 8 | UInt64($1) }
+      found = AccessState(
+        client: client, service: service, status: AuthorizationStatus(rawValue: value[0]) ?? .notDetermined,
+        decision: LogPosition(position), reason: DecisionReason(rawValue: value[1]))
+    }
+    return found ?? AccessState(client: client, service: service, status: .notDetermined, decision: nil, reason: nil)
+  }
+}
+
+/// A client's status for a service at some instant, and the decision it rests on.
+public struct AccessState: Hashable, Sendable {
+  /// The client.
+  public let client: String
+  /// The service.
+  public let service: Service
+  /// The status.
+  public let status: AuthorizationStatus
+  /// The position of the decision; `nil` when never decided.
+  public let decision: LogPosition?
+  /// Why; `nil` when never decided.
+  public let reason: DecisionReason?
+}

@@ -1,0 +1,37 @@
+import Kalends
+
+extension AuditEntry {
+  /// The entry as documented in the README: only the fields its kind has.
+  var jsonFields: [(String, JSONValue)] {
+    var fields: [(String, JSONValue)] = [
+      ("position", .number(Double(position.rawValue))),
+      ("time", .string(timestamp.description)),
+      ("actor", .string(actor.description)),
+      ("kind", .string(kind.name)),
+      ("client", .string(client)),
+    ]
+    if let name { fields.append(("name", .string(name))) }
+    if let service { fields.append(("service", .string(service.description))) }
+    if let level { fields.append(("level", .string(level.description))) }
+    if let previousStatus { fields.append(("previousStatus", .string(previousStatus.description))) }
+    if let status { fields.append(("status", .string(status.description))) }
+    if let reason { fields.append(("reason", .string(reason.description))) }
+    if let prompted { fields.append(("prompted", .bool(prompted))) }
+    if let operation { fields.append(("operation", .string(operation))) }
+    if let count { fields.append(("count", .number(Double(count)))) }
+    return fields
+  }
+}
+
+extension AccessState {
+  /// The state as documented in the README.
+  var jsonFields: [(String, JSONValue)] {
+    [
+      ("client", .string(client)),
+      ("service", .string(service.description)),
+      ("status", .string(status.description)),
+      ("decision", decision.map { .number(Double($0.rawValue)) } ?? .null),
+      ("reason", reason.map { .string($0.description) } ?? .null),
+    ]
+  }
+}

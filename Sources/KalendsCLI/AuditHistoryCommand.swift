@@ -1,0 +1,59 @@
+import ArgumentParser
+import Kalends
+
+/// `kalends audit history`: the timeline of privacy facts.
+struct AuditHistoryCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "history",
+    abstract: "The timeline of registrations, requests, prompts, decisions and refusals.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Option(help: "Only this app.") var client: String?
+
+  @Option(help: "Only this service: calendars, reminders or contacts.") var service: ServiceArgument?
+
+  @Option(help: ArgumentHelp("From this instant or date (UTC), inclusive.", valueName: "date")) var since: String?
+
+  @Option(help: ArgumentHelp("Until this instant or date (UTC), exclusive.", valueName: "date")) var until: String?
+
+  @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
+
+  func run() throws {
+    let audit = PrivacyAudit(store: try global.openStore(readOnly: true))
+    let entries = try audit.history(
+      client: client, service: service?.service, since: try since.map { try AuditTime.parse($0, option: "--since") },
+      until: try until.map { try AuditTime.parse($0, option: "--until") })
+    format.write(
+      entries.map(\.jsonFields),
+      columns: [
+        "position", "time", "actor", "kind", "client", "service", "level", "previousStatus", "status", "reason",
+        "prompted", "operation", "count",
+      ])
+  }
+}
+
+/// Instants given to audit options: a date (midnight UTC), a wall-clock time (UTC) or an instant,
+/// with optional fractional seconds as the log prints them (`2026-11-23T02:42:43.908232Z`).
+enum AuditTime {
+  static func parse(_ text: String, option: String) throws(CLIError) -> Timestamp {
+    var whole = text
+    var micros: Int64 = 0
+    let characters = Array(text)
+    if characters.count > 20, characters[19] == "." {
+      let digits = characters[20...].prefix { $0.isASCII && $0.isNumber }
+      guard !digits.isEmpty, digits.count <= 6 else {
+        throw .invalidInput("\(option): \"\(text)\" has more than microsecond precision")
+      }
+      micros = Int64(String(digits) + String(repeating: "0", count: 6 - digits.count))!
+      whole = String(characters[..<19]) + String(characters[(20 + digits.count)...])
+    }
+    let argument = try DateArgument(whole, option: option)
+    let seconds: Int64
+    switch argument.value {
+    case .instant(let utc): seconds = utc
+    case .date(let local), .wallClock(let local): seconds = local.wallClockSeconds
+    }
+    return Timestamp(rawValue: seconds * 1_000_000 + micros)
+  }
+}

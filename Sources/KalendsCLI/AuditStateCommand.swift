@@ -1,0 +1,80 @@
+import ArgumentParser
+import Kalends
+
+/// `kalends audit state`: every status at an instant.
+struct AuditStateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "state", abstract: "The status of every app and service at an instant, replayed from the log.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Option(help: ArgumentHelp("The instant (default: now).", valueName: "date")) var at: String?
+
+  @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
+
+  func run() throws {
+    let audit = PrivacyAudit(store: try global.openStore(readOnly: true))
+    let instant = try at.map { try AuditTime.parse($0, option: "--at") } ?? .now()
+    format.write(
+      try audit.state(at: instant).map(\.jsonFields), columns: ["client", "service", "status", "decision", "reason"])
+  }
+}
+
+/// `kalends audit who-can`: the apps that could use a service.
+struct AuditWhoCanCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "who-can",
+    abstract: "Which apps could read or write a service at an instant, and on which decision.",
+    discussion: "fullAccess reads and writes every calendar of the service; writeOnly only adds events.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Option(help: "calendars, reminders or contacts.") var service: ServiceArgument
+
+  @Option(help: ArgumentHelp("The instant (default: now).", valueName: "date")) var at: String?
+
+  @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
+
+  func run() throws {
+    let audit = PrivacyAudit(store: try global.openStore(readOnly: true))
+    let instant = try at.map { try AuditTime.parse($0, option: "--at") } ?? .now()
+    format.write(
+      try audit.whoCan(service.service, at: instant).map(\.jsonFields),
+      columns: ["client", "service", "status", "decision", "reason"])
+  }
+}
+
+/// `kalends audit verify`: the chain and the permission projection.
+struct AuditVerifyCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "verify",
+    abstract: "Prove the history was not altered: the chain is intact and the permissions equal a replay.",
+    discussion: "Exits 69 naming the first damaged position or the divergent projection database.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Option(help: "Output format.") var format: ObjectFormat = .table
+
+  func run() throws {
+    let store = try global.openStore(readOnly: true)
+    let report = try store.verify()
+    if let problem = report.problem {
+      KalendsCommand.fail(
+        "the log is damaged at position \(problem.position) (\(problem.kind.rawValue)): \(problem.detail)",
+        status: .integrity)
+    }
+    let projections = try store.verifyProjections()
+    let permissions = projections.live.keys.filter { $0.hasPrefix("permissions.") }.sorted()
+    let divergent = projections.divergent.filter { $0.hasPrefix("permissions.") }
+    format.write([
+      ("intact", .bool(divergent.isEmpty)), ("recordsChecked", .number(Double(report.recordsChecked))),
+      ("headHash", .string(report.verifiedHead.hash.hex)), ("databases", .array(permissions.map { .string($0) })),
+      ("divergent", .array(divergent.map { .string($0) })),
+    ])
+    if !divergent.isEmpty {
+      KalendsCommand.fail(
+        "the permission projection differs from a replay of the log: \(divergent.joined(separator: ", ")) — run kalends rebuild",
+        status: .integrity)
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import LMDB
+import Testing
+
+@Suite("Command line: audit")
+struct AuditCommandTests {
+  /// A scenario: planner asks and is allowed write-only, then upgraded; notes is denied, then the
+  /// person allows it in settings; a policy restricts planner; a reset clears notes.
+  func scenario(_ store: CLIStore) throws -> [Int: String] {
+    _ = try store.calendar("Work")
+    _ = try store.object([
+      "client", "register", "com.example.planner", "--name", "Planner", "--usage", "calendars-full=Agenda.",
+      "--usage", "calendars-write-only=Bookings.",
+    ])
+    _ = try store.object([
+      "client", "register", "com.example.notes", "--name", "Notes", "--usage", "reminders-full=Lists.",
+    ])
+    var instants: [Int: String] = [:]
+    func mark(_ step: Int) throws {
+      instants[step] = try #require(try store.objects(["log", "tail", "-n", "1"]).first?["timestamp"] as? String)
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    let planner = ["--as", "com.example.planner"]
+    let notes = ["--as", "com.example.notes"]
+    _ = try store.object(
+      ["access", "request", "--service", "calendars", "--level", "write-only", "--answer", "allow"] + planner)
+    try mark(1)
+    _ = try store.object(["access", "request", "--service", "reminders", "--answer", "deny"] + notes)
+    try mark(2)
+    _ = try store.object(["access", "request", "--service", "calendars", "--answer", "allow"] + planner)
+    try mark(3)
+    _ = try store.object(["access", "set", "com.example.notes", "--service", "reminders", "--status", "full"])
+    try mark(4)
+    _ = try store.object(["access", "restrict", "com.example.planner", "--service", "calendars", "--policy", "school"])
+    try mark(5)
+    _ = try store.object(["access", "reset", "com.example.notes"])
+    try mark(6)
+    return instants
+  }
+
+  func statuses(_ store: CLIStore, at instant: String) throws -> [String: String] {
+    let rows = try store.objects(["audit", "state", "--at", instant])
+    var result: [String: String] = [:]
+    for row in rows {
+      guard let client = row["client"] as? String, let service = row["service"] as? String,
+        let status = row["status"] as? String, status != "notDetermined"
+      else { continue }
+      result["\(client) \(service)"] = status
+    }
+    return result
+  }
+
+  @Test func stateAtEachInstantAndTheHistoryFollowTheScenario() throws {
+    let store = try CLIStore()
+    let at = try scenario(store)
+    let planner = "com.example.planner calendars"
+    let notes = "com.example.notes reminders"
+    #expect(try statuses(store, at: at[1]!) == [planner: "writeOnly"])
+    #expect(try statuses(store, at: at[2]!) == [planner: "writeOnly", notes: "denied"])
+    #expect(try statuses(store, at: at[3]!) == [planner: "fullAccess", notes: "denied"])
+    #expect(try statuses(store, at: at[4]!) == [planner: "fullAccess", notes: "fullAccess"])
+    #expect(try statuses(store, at: at[5]!) == [planner: "restricted", notes: "fullAccess"])
+    #expect(try statuses(store, at: at[6]!) == [planner: "restricted"])
+    #expect(try statuses(store, at: "2000-01-01").isEmpty, "nobody was registered yet")
+
+    let history = try store.objects(["audit", "history", "--client", "com.example.planner"])
+    let decisions = history.filter { $0["kind"] as? String == "accessDecided" }
+    #expect(decisions.map { $0["status"] as? String } == ["writeOnly", "fullAccess", "restricted"])
+    #expect(decisions.map { $0["reason"] as? String } == ["userPrompt", "upgrade", "policy"])
+    #expect(decisions.map { $0["actor"] as? String } == ["person", "person", "policy:school"])
+    #expect(history.first?["kind"] as? String == "clientRegistered")
+    let all = try store.objects(["audit", "history"])
+    #expect(all.count > history.count)
+    let since = try store.objects(["audit", "history", "--since", at[4]!, "--service", "reminders"])
+    #expect(since.map { $0["reason"] as? String } == ["userSettings", "reset"], "since is inclusive")
+
+    let whoCan = try store.objects(["audit", "who-can", "--service", "calendars", "--at", at[3]!])
+    #expect(whoCan.map { $0["client"] as? String } == ["com.example.planner"])
+    let csv = try store.run(["audit", "state", "--at", at[4]!, "--format", "csv"])
+    #expect(csv.stdout.hasPrefix("client,service,status,decision,reason\n"))
+  }
+
+  @Test func auditVerifyFailsAfterAnyRecordIsAlteredRemovedOrReordered() throws {
+    for damage in ["alter", "remove", "reorder"] {
+      let store = try CLIStore()
+      _ = try scenario(store)
+      #expect(try store.run(["audit", "verify"]).status == 0)
+      let environment = try Environment(path: store.directory.storePath, options: EnvironmentOptions(maxDatabases: 64))
+      let log = try environment.openDatabase(named: "log", options: [])
+      try environment.write { txn in
+        switch damage {
+        case "alter":
+          var value = try #require(try txn.value(forKey: BigEndianKey(UInt64(6)), in: log))
+          value[value.count - 65] ^= 0x01
+          try txn.put(value, forKey: BigEndianKey(UInt64(6)), in: log)
+        case "remove":
+          _ = try txn.delete(BigEndianKey(UInt64(6)), in: log)
+        default:
+          let five = try #require(try txn.value(forKey: BigEndianKey(UInt64(5)), in: log))
+          let six = try #require(try txn.value(forKey: BigEndianKey(UInt64(6)), in: log))
+          try txn.put(six, forKey: BigEndianKey(UInt64(5)), in: log)
+          try txn.put(five, forKey: BigEndianKey(UInt64(6)), in: log)
+        }
+      }
+      let result = try store.run(["audit", "verify"])
+      #expect(result.status == 69, "\(damage): \(result.stderr)")
+      #expect(
+        result.stderr.contains("position 5") || result.stderr.contains("position 6"), "\(damage): \(result.stderr)")
+    }
+  }
+}
