@@ -17,7 +17,7 @@ struct KalendsCommand: ParsableCommand {
     version: Store.softwareVersion,
     subcommands: [
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
-      EventsCommand.self, ClientCommand.self, AccessCommand.self, AuditCommand.self, LogCommand.self,
+      EventsCommand.self, ClientCommand.self, AccessCommand.self, AuditCommand.self, DemoCommand.self, LogCommand.self,
       VerifyCommand.self,
       RebuildCommand.self, BenchCommand.self,
     ]

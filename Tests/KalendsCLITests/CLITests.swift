@@ -7,7 +7,7 @@ struct CLITests {
     let result = try CLI.run(["--help"])
     #expect(result.status == 0)
     for command in [
-      "init", "status", "calendar", "event", "reminder", "events", "client", "access", "audit", "log", "verify",
+      "init", "status", "calendar", "event", "reminder", "events", "client", "access", "audit", "demo", "log", "verify",
       "rebuild",
       "bench",
     ] {

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@Suite("Command line: demo")
+struct DemoCommandTests {
+  @Test func theDemoBuildsAnAuditableStoreAndCanRunAgain() throws {
+    let directory = TemporaryDirectory("demo")
+    let store = ["--store", directory.storePath]
+    let first = try CLI.run(["demo"] + store)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("missingUsageDescription") && first.stdout.contains("policy:family-mdm"))
+    let state = try #require(
+      try json(try CLI.run(["audit", "state", "--format", "json"] + store).stdout) as? [[String: Any]])
+    func status(_ client: String, _ service: String) -> String? {
+      state.first { $0["client"] as? String == client && $0["service"] as? String == service }?["status"] as? String
+    }
+    #expect(status("com.example.planner", "calendars") == "denied")
+    #expect(status("org.example.school", "calendars") == "restricted")
+    #expect(status("com.example.notes", "reminders") == "notDetermined")
+    #expect(status("com.example.social", "calendars") == "denied")
+    let week = try CLI.run(["events", "--from", "2026-03-30", "--to", "2026-04-06", "--format", "json"] + store)
+    #expect((try json(week.stdout) as? [Any])?.count ?? 0 >= 5)
+    #expect(try CLI.run(["audit", "verify"] + store).status == 0)
+    let again = try CLI.run(["demo"] + store)
+    #expect(again.status == 0, "a second run replaces the demo store: \(again.stderr)")
+    let other = TemporaryDirectory("not-demo")
+    _ = try CLI.run(["init", "--store", other.storePath])
+    #expect(try CLI.run(["demo", "--store", other.storePath]).status == 65, "another store is left alone")
+  }
+}
