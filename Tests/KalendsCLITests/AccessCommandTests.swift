@@ -1,4 +1,5 @@
 import Foundation
+import Kalends
 import Testing
 
 @Suite("Command line: clients and access")
@@ -28,5 +29,30 @@ struct AccessCommandTests {
     #expect(noTerminal.status == 65 && noTerminal.stderr.contains("--answer"))
     let notRegistered = try store.run(["event", "list", "--as", "com.unknown"])
     #expect(notRegistered.status == 66)
+  }
+
+  @Test func aRevokeByAnotherProcessEndsThisProcesssSession() throws {
+    let store = try CLIStore()
+    let work = try store.calendar("Work")
+    _ = try store.object([
+      "client", "register", "com.example.planner", "--name", "Planner", "--usage", "calendars-full=x",
+    ])
+    _ = try store.object([
+      "access", "request", "--service", "calendars", "--answer", "allow", "--as", "com.example.planner",
+    ])
+    let owner = EventStore(store: try Store.open(at: store.directory.storePath))
+    let session = try owner.session(for: "com.example.planner")
+    let calendar = try #require(ObjectID(work))
+    #expect(try session.events(inCalendar: calendar).isEmpty)
+    let revoked = try store.run([
+      "access", "set", "com.example.planner", "--service", "calendars", "--status", "denied",
+    ])
+    #expect(revoked.status == 0)
+    #expect {
+      try session.events(inCalendar: calendar)
+    } throws: { error in
+      guard case .access(.sessionTerminated(let client, _)) = error as? StoreError else { return false }
+      return client == "com.example.planner"
+    }
   }
 }
