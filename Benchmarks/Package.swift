@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+
+// The Kalends benchmark suite, a package of its own so that the root package's `swift build` and
+// `swift test` never build package-benchmark. Run from the repository root with
+// `swift package --package-path Benchmarks benchmark` (see README.md).
+
+import PackageDescription
+
+let package = Package(
+  name: "KalendsBenchmarks",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(name: "Kalends", path: ".."),
+    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+  ],
+  targets: [
+    // The raw LMDB baseline, in C against <lmdb.h>: the bare minimum LMDB work each benchmark of our
+    // layer is compared with. Its header does not expose <lmdb.h>, so it never clashes with the
+    // root package's CLMDB module.
+    .target(
+      name: "RawLMDB",
+      path: "Sources/RawLMDB",
+      linkerSettings: [.linkedLibrary("lmdb")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+/// A package-benchmark suite: an executable in `Benchmarks/<name>` run by the benchmark plugin.
+func benchmarkSuite(_ name: String, dependencies: [Target.Dependency] = []) -> Target {
+  .executableTarget(
+    name: name,
+    dependencies: [.product(name: "Benchmark", package: "benchmark")] + dependencies,
+    path: "Benchmarks/\(name)",
+    plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+  )
+}
+
+// One suite per area. Later issues add `RangeQueryBenchmarks` and `RecurrenceBenchmarks` here.
+package.targets += [
+  benchmarkSuite(
+    "LogBenchmarks",
+    dependencies: [
+      .product(name: "Kalends", package: "Kalends"),
+      "RawLMDB",
+    ]
+  )
+]
