@@ -56,9 +56,16 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
       guard count > 0, count <= Self.maximumIdentifierLength else {
         throw .invalidInput("\(typeName) identifier must be 1 to \(Self.maximumIdentifierLength) bytes, got \(count)")
       }
-      guard !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      guard !id.unicodeScalars.contains(where: Self.isControl) else {
         throw .invalidInput("\(typeName) identifier must not contain control characters")
       }
     }
+  }
+
+  /// Whether `scalar` is a control character (general category Cc): U+0000–U+001F and U+007F–U+009F.
+  /// Unicode's stability policy fixes that set forever, so a range check stands in for the property
+  /// lookup, which cost more than the SHA-256 of a whole record on every append.
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 }

@@ -28,16 +28,16 @@ enum RecordCodec {
     appendBigEndian(UInt32(draft.payload.bytes.count), to: &buffer)
     buffer.append(contentsOf: draft.payload.bytes)
     previousHash.appendBytes(to: &buffer)
-    let hash = leafHash(buffer[start...])
+    let hash = buffer.withUnsafeBytes { leafHash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
     hash.appendBytes(to: &buffer)
     return hash
   }
 
   /// RFC 6962 leaf hash: `SHA-256(0x00 ‖ bytes)`.
-  static func leafHash(_ bytes: ArraySlice<UInt8>) -> RecordHash {
+  static func leafHash(_ bytes: UnsafeRawBufferPointer) -> RecordHash {
     var hasher = SHA256()
-    hasher.update(data: [0x00])
-    hasher.update(data: bytes)
+    withUnsafeBytes(of: UInt8(0x00)) { hasher.update(bufferPointer: $0) }
+    hasher.update(bufferPointer: bytes)
     return RecordHash(digest: hasher.finalize())
   }
 
@@ -45,19 +45,26 @@ enum RecordCodec {
   static func computedHash(of record: RawSpan) -> RecordHash? {
     guard record.byteCount > 32 else { return nil }
     return record.withUnsafeBytes { buffer in
-      var hasher = SHA256()
-      hasher.update(data: [0x00])
-      hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<(buffer.count - 32)]))
-      return RecordHash(digest: hasher.finalize())
+      leafHash(UnsafeRawBufferPointer(rebasing: buffer[..<(buffer.count - 32)]))
     }
   }
 
   /// Decodes the header of a stored record of any known version, and where its payload lies.
   static func decodeHeader(_ bytes: RawSpan) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
+    var principals = PrincipalCache()
+    return try decodeHeader(bytes, principals: &principals)
+  }
+
+  /// Decodes the header of a stored record, reusing the principal of the record decoded before with
+  /// `principals` when it is the same: for scans, which would otherwise decode (and allocate) the
+  /// same app's identifier once per record.
+  static func decodeHeader(
+    _ bytes: RawSpan, principals: inout PrincipalCache
+  ) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
     guard bytes.byteCount >= 1 else { throw .malformedRecord("empty record") }
     let version = bytes.unsafeLoad(fromByteOffset: 0, as: UInt8.self)
     switch version {
-    case 1: return try decodeVersion1(bytes)
+    case 1: return try decodeVersion1(bytes, principals: &principals)
     default:
       throw .unsupportedRecordVersion(version)
     }
@@ -76,7 +83,9 @@ enum RecordCodec {
     return LogRecord(header: header, payload: Payload(bytes: payload))
   }
 
-  private static func decodeVersion1(_ bytes: RawSpan) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
+  private static func decodeVersion1(
+    _ bytes: RawSpan, principals: inout PrincipalCache
+  ) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
     let count = bytes.byteCount
     guard count >= fixedSize else { throw .malformedRecord("\(count) bytes, shorter than the fixed \(fixedSize)") }
     var offset = 1
@@ -101,17 +110,7 @@ enum RecordCodec {
     let previous = loadHash(bytes, &offset)
     let hash = loadHash(bytes, &offset)
 
-    let principal: Principal
-    switch principalCode {
-    case 0 where identifierCount == 0: principal = .system
-    case 1 where identifierCount == 0: principal = .person
-    case 2, 3:
-      let text = bytes.extracting(identifierRange).withUnsafeBytes { String(validating: $0, as: UTF8.self) }
-      guard let text, !text.isEmpty else { throw .malformedRecord("principal identifier is not UTF-8 text") }
-      principal = principalCode == 2 ? .client(text) : .policy(text)
-    default:
-      throw .malformedRecord("unknown principal type \(principalCode) with \(identifierCount) identifier bytes")
-    }
+    let principal = try principals.principal(code: principalCode, identifier: bytes.extracting(identifierRange))
     let header = LogRecordHeader(
       formatVersion: 1, position: LogPosition(position), timestamp: Timestamp(rawValue: timestamp),
       principal: principal, kind: RecordKind(rawValue: kind), previousHash: previous, hash: hash)
@@ -140,5 +139,35 @@ enum RecordCodec {
   static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {
     var bigEndian = value.bigEndian
     withUnsafeBytes(of: &bigEndian) { buffer.append(contentsOf: $0) }
+  }
+}
+
+/// The principal of the last record decoded, kept to decode the next record's principal without
+/// validating and copying its identifier again when it is the same (as it is in long runs of records
+/// written by one app).
+struct PrincipalCache {
+  private var code: UInt8 = 0
+  private var identifier: [UInt8] = []
+  private var principal: Principal = .system
+
+  /// The principal stored as type `code` with `identifier` in a version 1 record.
+  mutating func principal(code: UInt8, identifier: RawSpan) throws(StoreError) -> Principal {
+    switch code {
+    case 0 where identifier.byteCount == 0: return .system
+    case 1 where identifier.byteCount == 0: return .person
+    case 2, 3:
+      let isCached = identifier.withUnsafeBytes { bytes in
+        code == self.code && self.identifier.withUnsafeBytes { bytes.elementsEqual($0) }
+      }
+      if isCached { return principal }
+      let text = identifier.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
+      guard let text, !text.isEmpty else { throw .malformedRecord("principal identifier is not UTF-8 text") }
+      self.code = code
+      self.identifier = Array(copying: identifier)
+      principal = code == 2 ? .client(text) : .policy(text)
+      return principal
+    default:
+      throw .malformedRecord("unknown principal type \(code) with \(identifier.byteCount) identifier bytes")
+    }
   }
 }

@@ -226,8 +226,9 @@ public final class Store: Sendable {
       try environment.read { txn in
         try txn.withCursor(on: log) { cursor in
           guard try cursor.seek(atLeast: BigEndianKey(position.rawValue)) else { return 0 }
+          var principals = PrincipalCache()
           return try cursor.scanForward { _, value in
-            let (header, payloadRange) = try RecordCodec.decodeHeader(value)
+            let (header, payloadRange) = try RecordCodec.decodeHeader(value, principals: &principals)
             return try body(header, value.extracting(payloadRange)) == .continue ? .continue : .stop
           }
         }
