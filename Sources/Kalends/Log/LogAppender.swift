@@ -13,6 +13,8 @@ package struct LogAppender {
   /// One timestamp for every record of the transaction: the time it was assembled.
   let timestamp: Timestamp
   private var buffer: [UInt8] = []
+  /// The last principal that passed validation: a batch usually has one, validated once.
+  private var validatedPrincipal: Principal?
 
   init(log: Database, head: LogHead, timestamp: Timestamp) {
     self.log = log
@@ -28,14 +30,16 @@ package struct LogAppender {
   /// Validates `draft`, appends it at the next position and returns its header.
   @discardableResult
   package mutating func append(_ draft: RecordDraft, in txn: inout WriteTransaction) throws -> LogRecordHeader {
-    try draft.principal.validate()
+    if draft.principal != validatedPrincipal {
+      try draft.principal.validate()
+      validatedPrincipal = draft.principal
+    }
     guard draft.payload.bytes.count <= RecordCodec.maximumPayloadSize else {
       throw StoreError.invalidInput(
         "a record payload is \(draft.payload.bytes.count) bytes, more than the \(RecordCodec.maximumPayloadSize) allowed"
       )
     }
     let position = head.position.next
-    buffer.removeAll(keepingCapacity: true)
     let hash = RecordCodec.encode(
       into: &buffer, position: position, timestamp: timestamp, draft: draft, previousHash: head.hash)
     do {

@@ -56,16 +56,25 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
       guard count > 0, count <= Self.maximumIdentifierLength else {
         throw .invalidInput("\(typeName) identifier must be 1 to \(Self.maximumIdentifierLength) bytes, got \(count)")
       }
-      guard !id.unicodeScalars.contains(where: Self.isControl) else {
+      guard !Self.containsControlCharacter(id) else {
         throw .invalidInput("\(typeName) identifier must not contain control characters")
       }
     }
   }
 
-  /// Whether `scalar` is a control character (general category Cc): U+0000–U+001F and U+007F–U+009F.
-  /// Unicode's stability policy fixes that set forever, so a range check stands in for the property
-  /// lookup, which cost more than the SHA-256 of a whole record on every append.
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  /// Whether `text` holds a control character (general category Cc): U+0000–U+001F and U+007F–U+009F,
+  /// a set that Unicode's stability policy fixes forever. Checked on the UTF-8 bytes, where those are
+  /// the bytes below 0x20, 0x7F, and 0xC2 followed by 0x80–0x9F, instead of looking up each scalar's
+  /// properties, which cost more than the SHA-256 of a whole record on every append.
+  private static func containsControlCharacter(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      var previous: UInt8 = 0
+      for byte in bytes {
+        if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte <= 0x9F) { return true }
+        previous = byte
+      }
+      return false
+    }
   }
 }

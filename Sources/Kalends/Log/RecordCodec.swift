@@ -1,6 +1,14 @@
 internal import Crypto
 internal import LMDB
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Musl)
+  internal import Musl
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 /// The byte format of log records (docs/log-format.md): encoding in the current version, decoding
 /// of every version ever written.
 enum RecordCodec {
@@ -11,26 +19,57 @@ enum RecordCodec {
   /// The largest payload accepted (16 MiB).
   static let maximumPayloadSize = 16 << 20
 
-  /// Appends the version 1 encoding of a record to `buffer` and returns its hash.
+  /// Replaces the contents of `buffer` with the version 1 encoding of a record and returns its hash.
   static func encode(
     into buffer: inout [UInt8], position: LogPosition, timestamp: Timestamp, draft: RecordDraft,
     previousHash: RecordHash
   ) -> RecordHash {
-    let start = buffer.count
-    let identifier = draft.principal.identifier.utf8
-    buffer.append(currentVersion)
-    appendBigEndian(position.rawValue, to: &buffer)
-    appendBigEndian(UInt64(bitPattern: timestamp.rawValue), to: &buffer)
-    buffer.append(draft.principal.code)
-    appendBigEndian(UInt16(identifier.count), to: &buffer)
-    buffer.append(contentsOf: identifier)
-    appendBigEndian(draft.kind.rawValue, to: &buffer)
-    appendBigEndian(UInt32(draft.payload.bytes.count), to: &buffer)
-    buffer.append(contentsOf: draft.payload.bytes)
-    previousHash.appendBytes(to: &buffer)
-    let hash = buffer.withUnsafeBytes { leafHash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-    hash.appendBytes(to: &buffer)
-    return hash
+    var identifier = draft.principal.identifier
+    let payload = draft.payload.bytes
+    let size = fixedSize + identifier.utf8.count + payload.count
+    // Every byte is written below: only the count changes, and only when the size does.
+    if buffer.count > size {
+      buffer.removeLast(buffer.count - size)
+    } else if buffer.count < size {
+      buffer.append(contentsOf: repeatElement(0, count: size - buffer.count))
+    }
+    return buffer.withUnsafeMutableBytes { bytes in
+      var writer = Writer(bytes: bytes)
+      writer.write(currentVersion)
+      writer.write(position.rawValue)
+      writer.write(UInt64(bitPattern: timestamp.rawValue))
+      writer.write(draft.principal.code)
+      identifier.withUTF8 { identifier in
+        writer.write(UInt16(identifier.count))
+        writer.write(UnsafeRawBufferPointer(identifier))
+      }
+      writer.write(draft.kind.rawValue)
+      writer.write(UInt32(payload.count))
+      payload.withUnsafeBytes { writer.write($0) }
+      previousHash.withBytes { writer.write($0) }
+      let hash = leafHash(UnsafeRawBufferPointer(rebasing: writer.bytes[..<writer.offset]))
+      hash.withBytes { writer.write($0) }
+      assert(writer.offset == size)
+      return hash
+    }
+  }
+
+  /// Writes big-endian numbers and bytes one after the other into memory sized for them.
+  private struct Writer {
+    let bytes: UnsafeMutableRawBufferPointer
+    var offset = 0
+
+    @inline(__always)
+    mutating func write<T: FixedWidthInteger>(_ value: T) {
+      bytes.storeBytes(of: value.bigEndian, toByteOffset: offset, as: T.self)
+      offset += MemoryLayout<T>.size
+    }
+
+    @inline(__always)
+    mutating func write(_ source: UnsafeRawBufferPointer) {
+      UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + source.count)]).copyMemory(from: source)
+      offset += source.count
+    }
   }
 
   /// RFC 6962 leaf hash: `SHA-256(0x00 ‖ bytes)`.
@@ -50,7 +89,7 @@ enum RecordCodec {
   }
 
   /// Decodes the header of a stored record of any known version, and where its payload lies.
-  static func decodeHeader(_ bytes: RawSpan) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
+  static func decodeHeader(_ bytes: RawSpan) throws(StoreError) -> DecodedHeader {
     var principals = PrincipalCache()
     return try decodeHeader(bytes, principals: &principals)
   }
@@ -60,7 +99,7 @@ enum RecordCodec {
   /// same app's identifier once per record.
   static func decodeHeader(
     _ bytes: RawSpan, principals: inout PrincipalCache
-  ) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
+  ) throws(StoreError) -> DecodedHeader {
     guard bytes.byteCount >= 1 else { throw .malformedRecord("empty record") }
     let version = bytes.unsafeLoad(fromByteOffset: 0, as: UInt8.self)
     switch version {
@@ -72,20 +111,20 @@ enum RecordCodec {
 
   /// A copy of the payload of a stored record, or `nil` when the record is malformed.
   static func payload(of bytes: RawSpan) -> [UInt8]? {
-    guard let (_, range) = try? decodeHeader(bytes) else { return nil }
-    return Array(copying: bytes.extracting(range))
+    guard let decoded = try? decodeHeader(bytes) else { return nil }
+    return Array(copying: bytes.extracting(decoded.payload))
   }
 
   /// Decodes a whole stored record, copying its payload.
   static func decode(_ bytes: RawSpan) throws(StoreError) -> LogRecord {
-    let (header, payloadRange) = try decodeHeader(bytes)
-    let payload = Array(copying: bytes.extracting(payloadRange))
-    return LogRecord(header: header, payload: Payload(bytes: payload))
+    let decoded = try decodeHeader(bytes)
+    let payload = Array(copying: bytes.extracting(decoded.payload))
+    return LogRecord(header: decoded.header, payload: Payload(bytes: payload))
   }
 
   private static func decodeVersion1(
     _ bytes: RawSpan, principals: inout PrincipalCache
-  ) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
+  ) throws(StoreError) -> DecodedHeader {
     let count = bytes.byteCount
     guard count >= fixedSize else { throw .malformedRecord("\(count) bytes, shorter than the fixed \(fixedSize)") }
     var offset = 1
@@ -114,7 +153,7 @@ enum RecordCodec {
     let header = LogRecordHeader(
       formatVersion: 1, position: LogPosition(position), timestamp: Timestamp(rawValue: timestamp),
       principal: principal, kind: RecordKind(rawValue: kind), previousHash: previous, hash: hash)
-    return (header, payloadRange)
+    return DecodedHeader(header: header, payload: payloadRange)
   }
 
   @inline(__always)
@@ -134,12 +173,12 @@ enum RecordCodec {
     let w3 = loadBigEndian(bytes, &offset, as: UInt64.self)
     return RecordHash(words: w0, w1, w2, w3)
   }
+}
 
-  @inline(__always)
-  static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {
-    var bigEndian = value.bigEndian
-    withUnsafeBytes(of: &bigEndian) { buffer.append(contentsOf: $0) }
-  }
+/// A decoded record header and where the payload lies in the record's bytes.
+struct DecodedHeader {
+  let header: LogRecordHeader
+  let payload: Range<Int>
 }
 
 /// The principal of the last record decoded, kept to decode the next record's principal without
@@ -156,9 +195,11 @@ struct PrincipalCache {
     case 0 where identifier.byteCount == 0: return .system
     case 1 where identifier.byteCount == 0: return .person
     case 2, 3:
-      let isCached = identifier.withUnsafeBytes { bytes in
-        code == self.code && self.identifier.withUnsafeBytes { bytes.elementsEqual($0) }
-      }
+      let isCached =
+        code == self.code && identifier.byteCount == self.identifier.count
+        && identifier.withUnsafeBytes { bytes in
+          self.identifier.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, bytes.count) == 0 }
+        }
       if isCached { return principal }
       let text = identifier.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
       guard let text, !text.isEmpty else { throw .malformedRecord("principal identifier is not UTF-8 text") }

@@ -47,7 +47,12 @@ public struct RecordHash: Hashable, Sendable, CustomStringConvertible {
   }
 
   func appendBytes(to out: inout [UInt8]) {
-    withUnsafeBytes(of: (w0.bigEndian, w1.bigEndian, w2.bigEndian, w3.bigEndian)) { out.append(contentsOf: $0) }
+    withBytes { out.append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with the 32 digest bytes.
+  func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try withUnsafeBytes(of: (w0.bigEndian, w1.bigEndian, w2.bigEndian, w3.bigEndian), body)
   }
 
   /// Parses 64 hexadecimal digits.

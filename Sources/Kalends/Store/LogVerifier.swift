@@ -56,7 +56,7 @@ struct LogVerifier {
       }
       let header: LogRecordHeader
       do {
-        header = try RecordCodec.decodeHeader(value, principals: &principals).0
+        header = try RecordCodec.decodeHeader(value, principals: &principals).header
       } catch {
         problem = IntegrityProblem(position: expected, kind: .malformedRecord, detail: "\(error)")
         return
