@@ -12,6 +12,8 @@ let package = Package(
   dependencies: [
     .package(name: "Kalends", path: ".."),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    // The same SHA-256 the log uses, to measure the hash alone (the floor under every append).
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     // The raw LMDB baseline, in C against <lmdb.h>: the bare minimum LMDB work each benchmark of our
@@ -21,7 +23,19 @@ let package = Package(
       name: "RawLMDB",
       path: "Sources/RawLMDB",
       linkerSettings: [.linkedLibrary("lmdb")]
-    )
+    ),
+    // What the suites share: scratch directories, the workload records, the raw environment.
+    .target(
+      name: "BenchmarkSupport",
+      dependencies: [.product(name: "Kalends", package: "Kalends"), "RawLMDB"],
+      path: "Sources/BenchmarkSupport"
+    ),
+    // One workload at a time outside the harness, for callgrind and perf.
+    .executableTarget(
+      name: "log-workload",
+      dependencies: ["BenchmarkSupport", "RawLMDB", .product(name: "Kalends", package: "Kalends")],
+      path: "Sources/log-workload"
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
@@ -42,7 +56,9 @@ package.targets += [
     "LogBenchmarks",
     dependencies: [
       .product(name: "Kalends", package: "Kalends"),
+      "BenchmarkSupport",
       "RawLMDB",
+      .product(name: "Crypto", package: "swift-crypto"),
     ]
   )
 ]
