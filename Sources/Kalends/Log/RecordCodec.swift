@@ -97,6 +97,7 @@ enum RecordCodec {
   /// Decodes the header of a stored record, reusing the principal of the record decoded before with
   /// `principals` when it is the same: for scans, which would otherwise decode (and allocate) the
   /// same app's identifier once per record.
+  @inline(__always)
   static func decodeHeader(
     _ bytes: RawSpan, principals: inout PrincipalCache
   ) throws(StoreError) -> DecodedHeader {
@@ -122,6 +123,7 @@ enum RecordCodec {
     return LogRecord(header: decoded.header, payload: Payload(bytes: payload))
   }
 
+  @inline(__always)
   private static func decodeVersion1(
     _ bytes: RawSpan, principals: inout PrincipalCache
   ) throws(StoreError) -> DecodedHeader {
@@ -185,22 +187,27 @@ struct DecodedHeader {
 /// validating and copying its identifier again when it is the same (as it is in long runs of records
 /// written by one app).
 struct PrincipalCache {
-  private var code: UInt8 = 0
+  /// The cached principal's type code; 255, no type, until a client or a policy is decoded.
+  private var code: UInt8 = .max
   private var identifier: [UInt8] = []
   private var principal: Principal = .system
 
   /// The principal stored as type `code` with `identifier` in a version 1 record.
+  @inline(__always)
   mutating func principal(code: UInt8, identifier: RawSpan) throws(StoreError) -> Principal {
+    let isCached =
+      code == self.code && identifier.byteCount == self.identifier.count
+      && identifier.withUnsafeBytes { bytes in
+        self.identifier.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, bytes.count) == 0 }
+      }
+    return isCached ? principal : try decode(code: code, identifier: identifier)
+  }
+
+  private mutating func decode(code: UInt8, identifier: RawSpan) throws(StoreError) -> Principal {
     switch code {
     case 0 where identifier.byteCount == 0: return .system
     case 1 where identifier.byteCount == 0: return .person
     case 2, 3:
-      let isCached =
-        code == self.code && identifier.byteCount == self.identifier.count
-        && identifier.withUnsafeBytes { bytes in
-          self.identifier.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, bytes.count) == 0 }
-        }
-      if isCached { return principal }
       let text = identifier.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
       guard let text, !text.isEmpty else { throw .malformedRecord("principal identifier is not UTF-8 text") }
       self.code = code
