@@ -27,6 +27,8 @@ extension PayloadValue {
     case .bytes(let bytes): .string(bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined())
     case .uuid(let text): .string(text)
     case .timestamp(let time): .string(time.description)
+    case .localDateTime(let text): .string(text)
+    case .message(let fields): .object(fields.map { ($0.name, $0.value.json) })
     case .list(let values): .array(values.map(\.json))
     }
   }

@@ -12,12 +12,15 @@ package struct LogAppender {
   package let initialHead: LogHead
   /// One timestamp for every record of the transaction: the time it was assembled.
   let timestamp: Timestamp
+  /// Applied to each record as it is appended, so later commands of the transaction see it.
+  let projections: ProjectionSet
   private var buffer: [UInt8] = []
   /// The last principal that passed validation: a batch usually has one, validated once.
   private var validatedPrincipal: Principal?
 
-  init(log: Database, head: LogHead, timestamp: Timestamp) {
+  init(log: Database, head: LogHead, timestamp: Timestamp, projections: ProjectionSet) {
     self.log = log
+    self.projections = projections
     self.head = head
     self.initialHead = head
     self.timestamp = timestamp
@@ -54,6 +57,7 @@ package struct LogAppender {
       formatVersion: RecordCodec.currentVersion, position: position, timestamp: timestamp,
       principal: draft.principal, kind: draft.kind, previousHash: head.hash, hash: hash)
     head = LogHead(position: position, hash: hash)
+    try projections.apply(header, payload: draft.payload.bytes.span.bytes, in: &txn)
     return header
   }
 }

@@ -175,6 +175,13 @@ enum RecordCodec {
     let w3 = loadBigEndian(bytes, &offset, as: UInt64.self)
     return RecordHash(words: w0, w1, w2, w3)
   }
+
+  /// Appends `value` to `buffer` in big-endian byte order.
+  @inline(__always)
+  static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {
+    var bigEndian = value.bigEndian
+    withUnsafeBytes(of: &bigEndian) { buffer.append(contentsOf: $0) }
+  }
 }
 
 /// A decoded record header and where the payload lies in the record's bytes.

@@ -57,14 +57,7 @@ public struct RecordHash: Hashable, Sendable, CustomStringConvertible {
 
   /// Parses 64 hexadecimal digits.
   public init?(hex: String) {
-    let utf8 = Array(hex.utf8)
-    guard utf8.count == 64 else { return nil }
-    var bytes = [UInt8]()
-    bytes.reserveCapacity(32)
-    for index in stride(from: 0, to: 64, by: 2) {
-      guard let high = Self.nibble(utf8[index]), let low = Self.nibble(utf8[index + 1]) else { return nil }
-      bytes.append(high << 4 | low)
-    }
+    guard hex.utf8.count == 64, let bytes = Hex.decode(hex) else { return nil }
     self.init(bytes: bytes)
   }
 
@@ -75,15 +68,6 @@ public struct RecordHash: Hashable, Sendable, CustomStringConvertible {
 
   /// The first 12 hexadecimal digits, for tables.
   public var shortHex: String { String(hex.prefix(12)) }
-
-  private static func nibble(_ c: UInt8) -> UInt8? {
-    switch c {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-    default: nil
-    }
-  }
 }
 
 /// Lowercase hexadecimal encoding.
@@ -96,5 +80,27 @@ enum Hex {
       out.append(digits[Int(byte & 0x0f)])
     }
     return String(decoding: out, as: UTF8.self)
+  }
+
+  /// The bytes of an even number of hexadecimal digits (either case); `nil` for anything else.
+  static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    let utf8 = Array(text.utf8)
+    guard utf8.count % 2 == 0 else { return nil }
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(utf8.count / 2)
+    for index in stride(from: 0, to: utf8.count, by: 2) {
+      guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+      bytes.append(high << 4 | low)
+    }
+    return bytes
+  }
+
+  private static func nibble(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 }

@@ -15,6 +15,20 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// Payload: ``RecordSchema/annotationAdded``.
   public static let annotationAdded = RecordKind(rawValue: 2)
 
+  /// A calendar was created or changed. Payload: ``RecordSchema/calendarSaved``.
+  public static let calendarSaved = RecordKind(rawValue: 101)
+  /// A calendar was removed, and with it every item in it. Payload: ``RecordSchema/calendarRemoved``.
+  public static let calendarRemoved = RecordKind(rawValue: 102)
+  /// An event (a single event or a whole series) was created or changed; the payload holds its full
+  /// new state and what the change was. Payload: ``RecordSchema/eventSaved``.
+  public static let eventSaved = RecordKind(rawValue: 201)
+  /// An event (a single event or a whole series) was removed. Payload: ``RecordSchema/itemRemoved``.
+  public static let eventRemoved = RecordKind(rawValue: 202)
+  /// A reminder was created or changed. Payload: ``RecordSchema/reminderSaved``.
+  public static let reminderSaved = RecordKind(rawValue: 301)
+  /// A reminder was removed. Payload: ``RecordSchema/itemRemoved``.
+  public static let reminderRemoved = RecordKind(rawValue: 302)
+
   /// The schema of this kind's payload, if this version knows the kind.
   public var schema: RecordSchema? { RecordSchema.all[self] }
 

@@ -20,10 +20,15 @@ public struct RecordSchema: Sendable {
     case uuid
     /// Microseconds since the Unix epoch, signed, 8 bytes big-endian.
     case timestamp
+    /// A wall-clock date and time: seconds since 1970-01-01T00:00:00 in no particular zone,
+    /// signed, 8 bytes big-endian.
+    case localDateTime
+    /// A nested payload with these fields.
+    case message([Field])
   }
 
   /// One field.
-  public struct Field: Sendable {
+  public struct Field: Sendable, Hashable {
     /// Its tag in the payload (1–255).
     public let tag: UInt8
     /// Its name in JSON output.
@@ -53,9 +58,103 @@ public struct RecordSchema: Sendable {
     name: "annotationAdded",
     fields: [Field(tag: 1, name: "text", type: .string, required: true)])
 
+  static let calendarState: [Field] = [
+    Field(tag: 1, name: "title", type: .string, required: true),
+    Field(tag: 2, name: "color", type: .string, required: false),
+    Field(tag: 3, name: "sourceId", type: .uuid, required: true),
+    Field(tag: 4, name: "sourceTitle", type: .string, required: false),
+    Field(tag: 5, name: "sourceType", type: .unsigned, required: false),
+    Field(tag: 6, name: "allowedEntityTypes", type: .unsigned, required: true),
+    Field(tag: 7, name: "allowsContentModifications", type: .bool, required: true),
+  ]
+
+  static let calendarSaved = RecordSchema(
+    name: "calendarSaved",
+    fields: [
+      Field(tag: 1, name: "id", type: .uuid, required: true),
+      Field(tag: 3, name: "change", type: .unsigned, required: true),
+      Field(tag: 5, name: "state", type: .message(calendarState), required: true),
+    ])
+
+  static let calendarRemoved = RecordSchema(
+    name: "calendarRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)])
+
+  /// The fields an event and a detached occurrence share.
+  static let occurrenceState: [Field] = [
+    Field(tag: 2, name: "title", type: .string, required: false),
+    Field(tag: 3, name: "start", type: .localDateTime, required: true),
+    Field(tag: 4, name: "end", type: .localDateTime, required: true),
+    Field(tag: 5, name: "allDay", type: .bool, required: false),
+    Field(tag: 6, name: "timeZone", type: .string, required: false),
+    Field(tag: 7, name: "location", type: .string, required: false),
+    Field(tag: 8, name: "notes", type: .string, required: false),
+    Field(tag: 9, name: "url", type: .string, required: false),
+    Field(tag: 10, name: "availability", type: .unsigned, required: false),
+    Field(tag: 11, name: "status", type: .unsigned, required: false),
+    Field(tag: 12, name: "alarm", type: .signed, required: false),
+  ]
+
+  static let eventState: [Field] =
+    [Field(tag: 1, name: "externalId", type: .string, required: true)] + occurrenceState + [
+      Field(tag: 13, name: "recurrenceRule", type: .string, required: false),
+      Field(tag: 14, name: "exceptionDate", type: .localDateTime, required: false),
+      Field(tag: 15, name: "recurrenceDate", type: .localDateTime, required: false),
+      Field(
+        tag: 16, name: "detachedOccurrence",
+        type: .message(
+          [Field(tag: 17, name: "occurrenceDate", type: .localDateTime, required: true)] + occurrenceState),
+        required: false),
+      Field(tag: 18, name: "created", type: .timestamp, required: false),
+    ]
+
+  static let eventSaved = RecordSchema(
+    name: "eventSaved",
+    fields: [
+      Field(tag: 1, name: "id", type: .uuid, required: true),
+      Field(tag: 2, name: "calendarId", type: .uuid, required: true),
+      Field(tag: 3, name: "change", type: .unsigned, required: true),
+      Field(tag: 4, name: "occurrenceDate", type: .localDateTime, required: false),
+      Field(tag: 5, name: "state", type: .message(eventState), required: true),
+      Field(tag: 6, name: "splitFrom", type: .uuid, required: false),
+    ])
+
+  static let reminderState: [Field] = [
+    Field(tag: 1, name: "externalId", type: .string, required: true),
+    Field(tag: 2, name: "title", type: .string, required: false),
+    Field(tag: 3, name: "notes", type: .string, required: false),
+    Field(tag: 4, name: "due", type: .localDateTime, required: false),
+    Field(tag: 5, name: "dueDateOnly", type: .bool, required: false),
+    Field(tag: 6, name: "timeZone", type: .string, required: false),
+    Field(tag: 7, name: "priority", type: .unsigned, required: false),
+    Field(tag: 8, name: "completed", type: .timestamp, required: false),
+    Field(tag: 9, name: "recurrenceRule", type: .string, required: false),
+    Field(tag: 10, name: "alarm", type: .signed, required: false),
+    Field(tag: 18, name: "created", type: .timestamp, required: false),
+  ]
+
+  static let reminderSaved = RecordSchema(
+    name: "reminderSaved",
+    fields: [
+      Field(tag: 1, name: "id", type: .uuid, required: true),
+      Field(tag: 2, name: "calendarId", type: .uuid, required: true),
+      Field(tag: 3, name: "change", type: .unsigned, required: true),
+      Field(tag: 5, name: "state", type: .message(reminderState), required: true),
+    ])
+
+  static let itemRemoved: [Field] = [
+    Field(tag: 1, name: "id", type: .uuid, required: true),
+    Field(tag: 2, name: "calendarId", type: .uuid, required: true),
+  ]
+
   /// Every kind this version knows.
   static let all: [RecordKind: RecordSchema] = [
     .storeCreated: storeCreated,
     .annotationAdded: annotationAdded,
+    .calendarSaved: calendarSaved,
+    .calendarRemoved: calendarRemoved,
+    .eventSaved: eventSaved,
+    .eventRemoved: RecordSchema(name: "eventRemoved", fields: itemRemoved),
+    .reminderSaved: reminderSaved,
+    .reminderRemoved: RecordSchema(name: "reminderRemoved", fields: itemRemoved),
   ]
 }

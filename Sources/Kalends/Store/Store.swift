@@ -22,9 +22,12 @@ public final class Store: Sendable {
   let environment: Environment
   let log: Database
   let meta: Database
+  /// The projections; `nil` only for a store opened read-only whose projections were never built.
+  let projectionSet: ProjectionSet?
 
   private init(
-    path: String, id: StoreID, options: StoreOptions, environment: Environment, log: Database, meta: Database
+    path: String, id: StoreID, options: StoreOptions, environment: Environment, log: Database, meta: Database,
+    projections: ProjectionSet?
   ) {
     self.path = path
     self.id = id
@@ -32,6 +35,15 @@ public final class Store: Sendable {
     self.environment = environment
     self.log = log
     self.meta = meta
+    self.projectionSet = projections
+  }
+
+  /// The projections, or an error saying how to build them.
+  var projections: ProjectionSet {
+    get throws(StoreError) {
+      guard let projectionSet else { throw .projectionsUnavailable }
+      return projectionSet
+    }
   }
 
   // MARK: Opening
@@ -50,8 +62,8 @@ public final class Store: Sendable {
     }
     let environment = try openEnvironment(path, options)
     let id = StoreID.random()
-    let (log, meta) = try StoreError.wrapping {
-      try environment.write { txn -> (Database, Database) in
+    let (log, meta, projections) = try StoreError.wrapping {
+      try environment.write { txn -> (Database, Database, ProjectionSet) in
         let log = try txn.openDatabase(named: MetaKey.logDatabase)
         let meta = try txn.openDatabase(named: MetaKey.metaDatabase)
         if try txn.contains(MetaKey.storeID, in: meta) { throw StoreError.storeAlreadyExists(path: path) }
@@ -61,16 +73,19 @@ public final class Store: Sendable {
         }
         try txn.put(Payload.bigEndianBytes(UInt64(layoutVersion)), forKey: MetaKey.layout, in: meta)
         try txn.put(id.bytes, forKey: MetaKey.storeID, in: meta)
-        var appender = LogAppender(log: log, head: .empty, timestamp: .now())
+        let projections = try ProjectionSet.open(in: &txn)
+        var appender = LogAppender(log: log, head: .empty, timestamp: .now(), projections: projections)
         var payload = Payload()
         payload.append(tag: 1, bytes: id.bytes)
         payload.append(tag: 2, string: softwareVersion)
         try appender.append(RecordDraft(kind: .storeCreated, principal: .system, payload: payload), in: &txn)
         try saveHead(appender.head, meta: meta, in: &txn)
-        return (log, meta)
+        try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
+        return (log, meta, projections)
       }
     }
-    return Store(path: path, id: id, options: options, environment: environment, log: log, meta: meta)
+    return Store(
+      path: path, id: id, options: options, environment: environment, log: log, meta: meta, projections: projections)
   }
 
   /// Opens the existing store in `path`.
@@ -101,7 +116,15 @@ public final class Store: Sendable {
         return (log, meta, id)
       }
     }
-    return Store(path: path, id: opened.2, options: options, environment: environment, log: opened.0, meta: opened.1)
+    let projections: ProjectionSet? = try StoreError.wrapping {
+      if options.readOnly { return try environment.read { txn in try ProjectionSet.open(in: txn) } }
+      return try environment.write { txn in try ProjectionSet.open(in: &txn) }
+    }
+    let store = Store(
+      path: path, id: opened.2, options: options, environment: environment, log: opened.0, meta: opened.1,
+      projections: projections)
+    if !options.readOnly { try store.catchUpProjections() }
+    return store
   }
 
   /// Opens the store in `path`, creating it first when there is none.
@@ -139,9 +162,13 @@ public final class Store: Sendable {
       try environment.write { txn in
         let head = try Self.loadHead(meta: meta, in: txn)
         try checkLogEnd(matches: head, in: txn)
-        var appender = LogAppender(log: log, head: head, timestamp: .now())
+        let projections = try projections
+        var appender = LogAppender(log: log, head: head, timestamp: .now(), projections: projections)
         let result = try body(&txn, &appender)
-        if appender.hasAppended { try Self.saveHead(appender.head, meta: meta, in: &txn) }
+        if appender.hasAppended {
+          try Self.saveHead(appender.head, meta: meta, in: &txn)
+          try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
+        }
         return result
       }
     }

@@ -46,6 +46,11 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case storage(LMDBError)
   /// A file-system operation around the store failed.
   case fileSystem(String)
+  /// The store was opened read-only and its projections were never built, so it cannot answer
+  /// queries (the log itself can still be read and verified).
+  case projectionsUnavailable
+  /// A calendar, event or reminder was refused.
+  case calendar(CalendarError)
 
   /// The broad class of this failure.
   public var category: Category {
@@ -57,6 +62,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       .integrity:
       .integrity
     case .readOnly: .accessRefused
+    case .projectionsUnavailable: .storage
+    case .calendar(let error): error.category
     case .storage(let error): error.indicatesCorruption ? .integrity : .storage
     case .fileSystem: .storage
     }
@@ -92,6 +99,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       error.description
     case .fileSystem(let message):
       message
+    case .calendar(let error):
+      error.description
+    case .projectionsUnavailable:
+      "the store's projections have not been built — open it writable once (for example `kalends rebuild`)"
     }
   }
 

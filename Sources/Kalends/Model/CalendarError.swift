@@ -1,0 +1,81 @@
+/// Why the store refused a calendar, event or reminder, in the spirit of EventKit's `EKError.Code`.
+/// Each case says what to do. A refused write changes nothing.
+public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The item has no calendar.
+  case noCalendar
+  /// The event has no start date.
+  case noStartDate
+  /// The event has no end date.
+  case noEndDate
+  /// The event ends before it starts.
+  case datesInverted
+  /// The calendar does not allow changes to its items.
+  case calendarReadOnly(ObjectID)
+  /// The calendar does not hold events.
+  case calendarDoesNotAllowEvents(ObjectID)
+  /// The calendar does not hold reminders.
+  case calendarDoesNotAllowReminders(ObjectID)
+  /// A recurring event lasts longer than the interval between its occurrences.
+  case durationGreaterThanRecurrence
+  /// A recurring reminder has no due date.
+  case recurringReminderRequiresDueDate
+  /// A reminder's priority is outside 0…9.
+  case priorityIsInvalid(Int)
+  /// The span cannot be used for this change (the reason says why).
+  case invalidSpan(String)
+  /// A recurrence rule is invalid (the part and the reason).
+  case invalidRecurrenceRule(String)
+  /// The time zone is not a known IANA identifier.
+  case invalidTimeZone(String)
+  /// A text field is too long or holds bytes it cannot.
+  case invalidText(field: String, reason: String)
+  /// No calendar with this identifier exists.
+  case calendarNotFound(ObjectID)
+  /// No item with this identifier exists.
+  case itemNotFound(ObjectID)
+  /// The item was removed (at this position); it cannot be saved again.
+  case itemRemoved(ObjectID, at: LogPosition)
+  /// The item changed since it was fetched: fetched at `fetched`, now at `current`.
+  case changedSinceFetched(ObjectID, fetched: LogPosition, current: LogPosition)
+  /// A calendar's allowed entity types cannot change once saved.
+  case entityTypesCannotChange(ObjectID)
+
+  /// The broad class of the failure.
+  public var category: StoreError.Category {
+    switch self {
+    case .calendarNotFound, .itemNotFound: .notFound
+    case .itemRemoved, .changedSinceFetched: .conflict
+    case .calendarReadOnly: .accessRefused
+    default: .invalidInput
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .noCalendar: "the item has no calendar — set its calendar"
+    case .noStartDate: "the event has no start date — set one"
+    case .noEndDate: "the event has no end date — set one"
+    case .datesInverted: "the event ends before it starts — make the end the same as or later than the start"
+    case .calendarReadOnly(let id): "calendar \(id) is read-only — save the item in a calendar that allows changes"
+    case .calendarDoesNotAllowEvents(let id): "calendar \(id) does not hold events — choose an event calendar"
+    case .calendarDoesNotAllowReminders(let id):
+      "calendar \(id) does not hold reminders — choose a reminders list"
+    case .durationGreaterThanRecurrence:
+      "the event lasts longer than the interval between its occurrences — shorten it or recur less often"
+    case .recurringReminderRequiresDueDate: "a recurring reminder needs a due date — set one or remove the rule"
+    case .priorityIsInvalid(let value): "priority \(value) is outside 0…9 — use 0 (none), 1 (high) … 9 (low)"
+    case .invalidSpan(let reason): "\(reason) — use the other span"
+    case .invalidRecurrenceRule(let reason): "invalid recurrence rule: \(reason)"
+    case .invalidTimeZone(let name): "unknown time zone \"\(name)\" — use an IANA name such as Europe/Paris"
+    case .invalidText(let field, let reason): "\(field) \(reason) — shorten or fix it"
+    case .calendarNotFound(let id): "no calendar \(id) — list calendars with `kalends calendar list`"
+    case .itemNotFound(let id): "no item \(id) — check the identifier"
+    case .itemRemoved(let id, let position):
+      "item \(id) was removed at position \(position) — create a new item instead"
+    case .changedSinceFetched(let id, let fetched, let current):
+      "item \(id) changed since it was fetched (version \(fetched), now \(current)) — fetch it again and reapply, or overwrite"
+    case .entityTypesCannotChange(let id):
+      "calendar \(id) already holds one kind of item — create another calendar for the other kind"
+    }
+  }
+}

@@ -1,0 +1,33 @@
+/// A calendar (EventKit's `EKCalendar`): a named container of events, reminders or both.
+///
+/// Named `EventCalendar` so that it never clashes with Foundation's `Calendar`.
+public struct EventCalendar: Hashable, Sendable {
+  /// The stable identifier.
+  public internal(set) var id: ObjectID
+  /// The display name.
+  public var title: String
+  /// The colour, as `#RRGGBB`.
+  public var color: String
+  /// The account it belongs to.
+  public var source: CalendarSource
+  /// The kinds of item it holds; fixed once the calendar is saved.
+  public var allowedEntityTypes: EntityTypes
+  /// Whether items may be added, changed or removed.
+  public var allowsContentModifications: Bool
+  /// The log position that last changed it; `.none` before it is first saved.
+  public internal(set) var version: LogPosition
+
+  /// A new calendar, not yet saved.
+  public init(
+    title: String, color: String = "#1BADF8", source: CalendarSource = .local,
+    allowedEntityTypes: EntityTypes = .events, allowsContentModifications: Bool = true
+  ) {
+    self.id = .random()
+    self.title = title
+    self.color = color
+    self.source = source
+    self.allowedEntityTypes = allowedEntityTypes
+    self.allowsContentModifications = allowsContentModifications
+    self.version = .none
+  }
+}

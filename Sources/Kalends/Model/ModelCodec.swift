@@ -1,0 +1,32 @@
+/// The payload encodings of calendars, events and reminders: their full state, as stored in the
+/// log's save records and in the object projection (field tags: docs/log-format.md).
+enum ModelCodec {
+  // MARK: Calendars
+
+  static func encode(_ calendar: EventCalendar) -> Payload {
+    var state = Payload()
+    state.append(tag: 1, string: calendar.title)
+    state.append(tag: 2, string: calendar.color)
+    state.append(tag: 3, id: calendar.source.id)
+    state.append(tag: 4, string: calendar.source.title)
+    state.append(tag: 5, unsigned: UInt64(calendar.source.kind.rawValue))
+    state.append(tag: 6, unsigned: UInt64(calendar.allowedEntityTypes.rawValue))
+    state.append(tag: 7, bool: calendar.allowsContentModifications)
+    return state
+  }
+
+  static func decodeCalendar(id: ObjectID, version: LogPosition, _ state: PayloadReader) throws(StoreError)
+    -> EventCalendar
+  {
+    var calendar = EventCalendar(title: try state.requiredString(1))
+    calendar.id = id
+    calendar.version = version
+    calendar.color = try state.string(2) ?? calendar.color
+    let kind = CalendarSource.Kind(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(5) ?? 0)) ?? .local
+    calendar.source = CalendarSource(
+      id: try state.requiredObjectID(3), title: try state.string(4) ?? "", kind: kind)
+    calendar.allowedEntityTypes = EntityTypes(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(6) ?? 1))
+    calendar.allowsContentModifications = try state.bool(7) ?? true
+    return calendar
+  }
+}

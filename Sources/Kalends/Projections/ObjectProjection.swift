@@ -1,0 +1,134 @@
+internal import LMDB
+
+/// The current state of every calendar, event and reminder, with its version (the position that
+/// last changed it), and which items each calendar holds.
+///
+/// Databases:
+/// - `objects`: key `type (1 byte: 1 calendar, 2 event, 3 reminder) ‖ id (16)`, value
+///   `version (8) ‖ modified timestamp (8) ‖ live (1) ‖ calendar id (16) ‖ state payload`. A removed
+///   object keeps a tombstone (`live` 0, no state) so that saving it again is refused, not a
+///   silent re-creation.
+/// - `objects.byCalendar`: key `calendar id (16) ‖ type (1) ‖ id (16)`, empty value: the live items
+///   of each calendar.
+struct ObjectProjection: Projection {
+  static let name = "objects"
+  static let version: UInt32 = 1
+  static let databaseNames = ["objects", "objects.byCalendar"]
+
+  let objects: Database
+  let byCalendar: Database
+
+  init(databases: [String: Database]) {
+    objects = databases["objects"]!
+    byCalendar = databases["objects.byCalendar"]!
+  }
+
+  func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
+    switch header.kind {
+    case .calendarSaved:
+      let fields = try PayloadReader(bytes: payload)
+      let id = try fields.requiredObjectID(1)
+      try put(.calendar, id, calendar: id, state: fields.bytes(5) ?? [], header, &txn)
+    case .calendarRemoved:
+      let id = try PayloadReader(bytes: payload).requiredObjectID(1)
+      var items: [[UInt8]] = []
+      try txn.withCursor(on: byCalendar) { cursor in
+        guard try cursor.seek(atLeast: id.bytes) else { return }
+        try cursor.scanForward { key, _ in
+          let bytes = Array(copying: key)
+          guard bytes.starts(with: id.bytes) else { return .stop }
+          items.append(bytes)
+          return .continue
+        }
+      }
+      for key in items {
+        try txn.delete(key, in: byCalendar)
+        try tombstone(Array(key[16...]), calendar: id, header, &txn)
+      }
+      try tombstone(ObjectKind.calendar.key(id), calendar: id, header, &txn)
+    case .eventSaved, .reminderSaved:
+      let fields = try PayloadReader(bytes: payload)
+      let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
+      let id = try fields.requiredObjectID(1)
+      let calendar = try fields.requiredObjectID(2)
+      if let previous = try state(kind, id, in: txn), previous.isLive, previous.calendarID != calendar {
+        try txn.delete(previous.calendarID.bytes + kind.key(id), in: byCalendar)
+      }
+      try put(kind, id, calendar: calendar, state: fields.bytes(5) ?? [], header, &txn)
+      try txn.put([UInt8](), forKey: calendar.bytes + kind.key(id), in: byCalendar)
+    case .eventRemoved, .reminderRemoved:
+      let fields = try PayloadReader(bytes: payload)
+      let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
+      let id = try fields.requiredObjectID(1)
+      let calendar = try state(kind, id, in: txn)?.calendarID ?? fields.requiredObjectID(2)
+      try txn.delete(calendar.bytes + kind.key(id), in: byCalendar)
+      try tombstone(kind.key(id), calendar: calendar, header, &txn)
+    default:
+      break
+    }
+  }
+
+  private func put(
+    _ kind: ObjectKind, _ id: ObjectID, calendar: ObjectID, state: [UInt8], _ header: LogRecordHeader,
+    _ txn: inout WriteTransaction
+  ) throws {
+    try txn.put(
+      StoredObject.encode(header: header, live: true, calendar: calendar, state: state), forKey: kind.key(id),
+      in: objects)
+  }
+
+  private func tombstone(
+    _ key: [UInt8], calendar: ObjectID, _ header: LogRecordHeader, _ txn: inout WriteTransaction
+  ) throws {
+    try txn.put(
+      StoredObject.encode(header: header, live: false, calendar: calendar, state: []), forKey: key, in: objects)
+  }
+
+  /// The stored state of an object, live or removed; `nil` if it never existed.
+  func state(_ kind: ObjectKind, _ id: ObjectID, in txn: borrowing WriteTransaction) throws -> StoredObject? {
+    try txn.withValue(forKey: kind.key(id), in: objects) { try StoredObject(decoding: $0) }
+  }
+
+  /// The stored state of an object, live or removed; `nil` if it never existed.
+  func state(_ kind: ObjectKind, _ id: ObjectID, in txn: borrowing ReadTransaction) throws -> StoredObject? {
+    try txn.withValue(forKey: kind.key(id), in: objects) { try StoredObject(decoding: $0) }
+  }
+}
+
+/// The kinds of object the projection holds.
+enum ObjectKind: UInt8, Sendable {
+  case calendar = 1
+  case event, reminder
+
+  func key(_ id: ObjectID) -> [UInt8] { [rawValue] + id.bytes }
+}
+
+/// One entry of the `objects` database.
+struct StoredObject: Sendable {
+  let version: LogPosition
+  let modified: Timestamp
+  let isLive: Bool
+  let calendarID: ObjectID
+  let state: PayloadReader
+
+  static func encode(header: LogRecordHeader, live: Bool, calendar: ObjectID, state: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(33 + state.count)
+    RecordCodec.appendBigEndian(header.position.rawValue, to: &out)
+    RecordCodec.appendBigEndian(UInt64(bitPattern: header.timestamp.rawValue), to: &out)
+    out.append(live ? 1 : 0)
+    out.append(contentsOf: calendar.bytes)
+    out.append(contentsOf: state)
+    return out
+  }
+
+  init(decoding bytes: RawSpan) throws {
+    guard bytes.byteCount >= 33 else { throw StoreError.malformedPayload("a stored object is truncated") }
+    let all = Array(copying: bytes)
+    version = LogPosition(all[0..<8].reduce(0) { $0 << 8 | UInt64($1) })
+    modified = Timestamp(rawValue: Int64(bitPattern: all[8..<16].reduce(0) { $0 << 8 | UInt64($1) }))
+    isLive = all[16] == 1
+    calendarID = ObjectID(bytes: all[17..<33])!
+    state = try PayloadReader(Payload(bytes: Array(all[33...])))
+  }
+}

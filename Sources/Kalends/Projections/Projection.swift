@@ -1,0 +1,32 @@
+package import LMDB
+
+/// A view of the log kept in its own LMDB databases: the current state of objects, the date-range
+/// index, the permission state.
+///
+/// Projections are disposable: the log is the truth. Each one is applied to every record in the
+/// same write transaction that appends the record, so it is never behind and never inconsistent
+/// after a crash; its checkpoint (the last position applied) and its version are stored in the
+/// store's metadata. When a projection's version changes, or it is new, the store rebuilds it
+/// from the log when opened.
+package protocol Projection: Sendable {
+  /// The stable name: the key of its checkpoint.
+  static var name: String { get }
+  /// Bumped whenever what it stores or how it derives it changes; a store holding another
+  /// version rebuilds the projection when opened.
+  static var version: UInt32 { get }
+  /// The LMDB databases it owns and nobody else writes. Rebuilding empties them.
+  static var databaseNames: [String] { get }
+
+  /// Wraps the opened databases, keyed by their names.
+  init(databases: [String: Database])
+
+  /// Applies one record. Throwing rolls the whole write transaction back.
+  func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws
+}
+
+extension Projection {
+  /// The databases it owns, in ``databaseNames`` order.
+  package func databases(from all: [String: Database]) -> [Database] {
+    Self.databaseNames.compactMap { all[$0] }
+  }
+}

@@ -1,0 +1,58 @@
+package import LMDB
+
+/// Every projection of a store, with the databases they own.
+package struct ProjectionSet: Sendable {
+  /// The projections this version of Kalends maintains, in the order they are applied.
+  static let types: [any Projection.Type] = [ObjectProjection.self]
+
+  /// The projections, in ``types`` order.
+  package let projections: [any Projection]
+  /// Every projection database by name.
+  package let databases: [String: Database]
+
+  /// The names of every projection database.
+  static var databaseNames: [String] {
+    var names: [String] = []
+    for type in types { names += type.databaseNames }
+    return names
+  }
+
+  private init(databases: [String: Database]) {
+    self.databases = databases
+    projections = Self.types.map { $0.init(databases: databases) }
+  }
+
+  /// Opens (creating when missing) every projection database.
+  static func open(in txn: inout WriteTransaction) throws -> ProjectionSet {
+    var databases: [String: Database] = [:]
+    for name in databaseNames {
+      databases[name] = try txn.openDatabase(named: name)
+    }
+    return ProjectionSet(databases: databases)
+  }
+
+  /// Opens the projection databases of a store opened read-only; `nil` when one is missing.
+  static func open(in txn: borrowing ReadTransaction) throws -> ProjectionSet? {
+    var databases: [String: Database] = [:]
+    for name in databaseNames {
+      do {
+        databases[name] = try txn.openDatabase(named: name)
+      } catch LMDBError.notFound {
+        return nil
+      }
+    }
+    return ProjectionSet(databases: databases)
+  }
+
+  /// Applies one record to every projection.
+  func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
+    for projection in projections { try projection.apply(header, payload: payload, in: &txn) }
+  }
+
+  /// Records that every projection has applied the log up to `position`.
+  func saveCheckpoints(at position: LogPosition, meta: Database, in txn: inout WriteTransaction) throws {
+    for type in Self.types {
+      try ProjectionCheckpoint(version: type.version, position: position).save(type.name, meta: meta, in: &txn)
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Kalends
+import LMDB
+import Testing
+
+/// `tools/decode_log.py`, written from docs/log-format.md alone with Python's `lmdb` package, reads
+/// and verifies stores written by Kalends exactly as Kalends does: an independent check that the
+/// format document and the code agree.
+@Suite("Independent decoder (docs/log-format.md)")
+struct IndependentDecoderTests {
+  static let script = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("tools/decode_log.py").path
+
+  /// Runs the decoder and returns its exit status and output lines.
+  func decode(_ arguments: [String]) throws -> (status: Int32, lines: [String], stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", Self.script] + arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: out, as: UTF8.self)
+    return (
+      process.terminationStatus, text.split(separator: "\n").map(String.init), String(decoding: err, as: UTF8.self)
+    )
+  }
+
+  /// A store with every actor type, multi-byte text, a payload whose field lengths need two- and
+  /// three-byte LEB128, repeated tags and a kind this version does not know.
+  func makeVariedStore(at path: String) throws -> Store {
+    let store = try Store.create(at: path, options: StoreOptions(durability: .noSync))
+    var unknown = Payload()
+    unknown.append(tag: 7, bytes: [0xde, 0xad])
+    unknown.append(tag: 7, bytes: [0xbe, 0xef])
+    unknown.append(tag: 200, bytes: [UInt8](repeating: 0x5a, count: 20_000))
+    try store.append(contentsOf: [
+      .annotation("plain"),
+      .annotation("日本語 and émoji 🗓", by: .client("com.example.planner")),
+      .annotation(String(repeating: "long ", count: 40), by: .policy("mdm:school")),
+      RecordDraft(kind: RecordKind(rawValue: 4_242), principal: .system, payload: unknown),
+    ])
+    try store.append(.annotation("", by: .client("a")))
+    return store
+  }
+
+  @Test func theDecoderReadsEveryRecordAsKalendsDoes() throws {
+    let directory = TemporaryDirectory("decoder")
+    let store = try makeVariedStore(at: directory.storePath)
+    let result = try decode([directory.storePath])
+    #expect(result.status == 0, "\(result.stderr)")
+    let head = try store.head().position.rawValue
+    #expect(result.lines.count == Int(head))
+    for line in result.lines {
+      let object = try #require(try json(line) as? [String: Any])
+      let position = try #require(object["position"] as? Int)
+      let record = try store.record(at: LogPosition(UInt64(position)))
+      #expect(object["timestampMicros"] as? Int == Int(record.timestamp.rawValue))
+      #expect(object["kindCode"] as? Int == Int(record.kind.rawValue))
+      #expect(object["kind"] as? String == record.kind.name)
+      #expect(object["previousHash"] as? String == record.previousHash.hex)
+      #expect(object["hash"] as? String == record.hash.hex)
+      let actor = try #require(object["actor"] as? [String: String])
+      #expect(actor["type"] == record.principal.typeName)
+      #expect(actor["id"] == (record.principal.identifier.isEmpty ? nil : record.principal.identifier))
+      let payload = try #require(object["payload"] as? [String: Any])
+      let described = try record.payload.describe(as: record.kind)
+      #expect(Set(payload.keys) == Set(described.map(\.name)), "position \(position)")
+      for (name, value) in described {
+        switch value {
+        case .string(let text), .uuid(let text): #expect(payload[name] as? String == text)
+        case .bytes(let bytes): #expect(payload[name] as? String == hex(bytes))
+        case .list(let values):
+          let expected = values.compactMap { if case .bytes(let b) = $0 { hex(b) } else { nil } }
+          #expect(payload[name] as? [String] == expected)
+        default: Issue.record("unexpected field type in \(name)")
+        }
+      }
+    }
+  }
+
+  @Test func theDecoderVerifiesAnIntactStoreWithTheSameHead() throws {
+    let directory = TemporaryDirectory("decoder")
+    let store = try makeVariedStore(at: directory.storePath)
+    let result = try decode(["--verify", directory.storePath])
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try #require(try json(result.lines.joined()) as? [String: Any])
+    let head = try store.head()
+    #expect(object["intact"] as? Bool == true)
+    #expect(object["verifiedHead"] as? Int == Int(head.position.rawValue))
+    #expect(object["verifiedHeadHash"] as? String == head.hash.hex)
+    #expect(object["recordsChecked"] as? Int == Int(head.position.rawValue))
+  }
+
+  @Test func theDecoderAndKalendsFindTheSameFirstDamage() throws {
+    for damage in ["flip", "delete", "deleteLast"] {
+      let directory = TemporaryDirectory("decoder")
+      do { _ = try makeVariedStore(at: directory.storePath) }
+      switch damage {
+      case "flip": try corrupt(position: 4, in: directory.storePath)
+      case "delete": try deleteRecord(position: 3, in: directory.storePath)
+      default: try deleteRecord(position: 6, in: directory.storePath)
+      }
+      let ours = try Store.open(at: directory.storePath).verify()
+      let problem = try #require(ours.problem, "\(damage)")
+      let result = try decode(["--verify", directory.storePath])
+      #expect(result.status == 69, "\(damage)")
+      let object = try #require(try json(result.lines.joined()) as? [String: Any])
+      let theirs = try #require(object["problem"] as? [String: Any])
+      #expect(theirs["position"] as? Int == Int(problem.position.rawValue), "\(damage)")
+      #expect(theirs["kind"] as? String == problem.kind.rawValue, "\(damage)")
+      #expect(object["recordsChecked"] as? Int == ours.recordsChecked, "\(damage)")
+    }
+  }
+
+  private func deleteRecord(position: UInt64, in path: String) throws {
+    let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
+    let log = try environment.openDatabase(named: "log", options: [])
+    let deleted = try environment.write { txn in try txn.delete(BigEndianKey(position), in: log) }
+    #expect(deleted)
+  }
+}
+
+/// Lowercase hexadecimal, as the decoder prints opaque bytes.
+private func hex(_ bytes: [UInt8]) -> String {
+  bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+}

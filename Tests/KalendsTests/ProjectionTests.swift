@@ -1,0 +1,86 @@
+import Kalends
+import LMDB
+import Testing
+
+@Suite("Projections")
+struct ProjectionTests {
+  func populate(_ store: Store) throws -> [EventCalendar] {
+    let events = EventStore(store: store)
+    var calendars = try (0..<30).map { try events.save(EventCalendar(title: "Calendar \($0)")) }
+    for index in stride(from: 0, to: 30, by: 3) { try events.remove(calendars[index]) }
+    for index in stride(from: 1, to: 30, by: 3) {
+      calendars[index].title += " (renamed)"
+      calendars[index] = try events.save(calendars[index])
+    }
+    return try events.calendars()
+  }
+
+  /// Writes `checkpoint` as the object projection's stored checkpoint and empties its state,
+  /// through LMDB directly.
+  func replaceObjectsCheckpoint(with checkpoint: [UInt8], in path: String) throws {
+    let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
+    let meta = try environment.openDatabase(named: "meta", options: [])
+    let objects = try environment.openDatabase(named: "objects", options: [])
+    try environment.write { txn in
+      try txn.put(checkpoint, forKey: "projection:objects", in: meta)
+      try txn.removeAll(in: objects)
+    }
+  }
+
+  @Test func everyWriteLeavesEveryProjectionAtTheHead() throws {
+    try withStore { store, _ in
+      _ = try populate(store)
+      let head = try store.head().position
+      #expect(try store.projectionCheckpoints() == ["objects": head])
+    }
+  }
+
+  @Test func aRebuildFromTheLogGivesTheSameState() throws {
+    try withStore { store, _ in
+      let before = try populate(store)
+      #expect(before.count == 20)
+      let replayed = try store.rebuildProjections()
+      #expect(replayed == Int(try store.head().position.rawValue))
+      #expect(try EventStore(store: store).calendars() == before)
+      #expect(try store.projectionCheckpoints() == ["objects": try store.head().position])
+    }
+  }
+
+  @Test func aProjectionOfAnotherVersionIsRebuiltWhenTheStoreOpens() throws {
+    let directory = TemporaryDirectory()
+    let before: [EventCalendar]
+    do { before = try populate(try Store.create(at: directory.storePath)) }
+    // Pretend the stored projection came from another version, and damage its state.
+    try replaceObjectsCheckpoint(with: [0, 0, 0, 99] + [UInt8](repeating: 0, count: 8), in: directory.storePath)
+    let reopened = try Store.open(at: directory.storePath)
+    #expect(try EventStore(store: reopened).calendars() == before)
+    #expect(try reopened.projectionCheckpoints() == ["objects": try reopened.head().position])
+  }
+
+  @Test func aProjectionBehindTheLogCatchesUpWhenTheStoreOpens() throws {
+    let directory = TemporaryDirectory()
+    let before: [EventCalendar]
+    do { before = try populate(try Store.create(at: directory.storePath)) }
+    // Rewind the checkpoint to 5 and empty the state: only records 6… are applied again, so the
+    // state must be exactly what those records imply.
+    try replaceObjectsCheckpoint(with: [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 5], in: directory.storePath)
+    let reopened = try Store.open(at: directory.storePath)
+    let titles = try EventStore(store: reopened).calendars().map(\.title)
+    #expect(titles == before.map(\.title).filter { !["Calendar 1", "Calendar 2", "Calendar 4"].contains($0) })
+    #expect(try reopened.rebuildProjections() > 0)
+    #expect(try EventStore(store: reopened).calendars() == before)
+  }
+
+  @Test func aWriteThatFailsLeavesTheProjectionsUntouched() throws {
+    try withStore { store, _ in
+      let events = EventStore(store: store)
+      let saved = try events.save(EventCalendar(title: "Work"))
+      var stale = saved
+      stale.title = "Changed"
+      _ = try events.save(stale)  // now `stale` is outdated too
+      #expect(throws: StoreError.self) { try events.save(stale) }
+      #expect(try events.calendars().map(\.title) == ["Changed"])
+      #expect(try store.projectionCheckpoints()["objects"] == (try store.head().position))
+    }
+  }
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Reads and verifies a Kalends store with Python's `lmdb` package alone.
+
+Written from docs/log-format.md and nothing else, so that the tests can use it as an independent
+oracle for the Swift implementation, and so that anyone can audit a store without Kalends.
+
+    tools/decode_log.py STORE [--from POSITION]   one JSON object per record, a line each
+    tools/decode_log.py --verify STORE            the verification result, as one JSON object
+
+Exit status: 0 when the store decodes (and, with --verify, is intact), 69 when it is damaged,
+66 when there is no store, 64 for a usage error.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import struct
+import sys
+import uuid
+
+try:
+    import lmdb
+except ImportError:  # pragma: no cover - reported, not raised
+    sys.stderr.write("error: the Python lmdb package is missing — run tools/setup\n")
+    sys.exit(70)
+
+ACTORS = {0: "system", 1: "person", 2: "client", 3: "policy"}
+MAX_PAYLOAD = 16 << 20
+FIXED = 1 + 8 + 8 + 1 + 2 + 2 + 4 + 32 + 32
+
+# The schemas of §4, (kind -> (name, {tag: (field name, type)})).
+KINDS = {
+    1: ("storeCreated", {1: ("storeId", "uuid"), 2: ("software", "string")}),
+    2: ("annotationAdded", {1: ("text", "string")}),
+}
+
+
+class Malformed(Exception):
+    pass
+
+
+def decode_record(value):
+    """Decodes one stored record (format version 1) into a dict; raises Malformed."""
+    if len(value) < 1:
+        raise Malformed("empty record")
+    version = value[0]
+    if version != 1:
+        raise Malformed(f"unknown record format version {version}")
+    if len(value) < FIXED:
+        raise Malformed(f"{len(value)} bytes, shorter than the fixed {FIXED}")
+    position, timestamp, actor_type, n = struct.unpack_from(">QqBH", value, 1)
+    if n > len(value) - FIXED:
+        raise Malformed(f"actor identifier of {n} bytes runs past the end")
+    actor_id = value[20 : 20 + n]
+    kind, p = struct.unpack_from(">HI", value, 20 + n)
+    if p != len(value) - FIXED - n:
+        raise Malformed(f"payload length {p} does not match the record size")
+    payload = value[26 + n : 26 + n + p]
+    previous = value[26 + n + p : 58 + n + p]
+    stored_hash = value[58 + n + p :]
+    if actor_type in (0, 1) and n == 0:
+        actor = {"type": ACTORS[actor_type]}
+    elif actor_type in (2, 3) and n > 0:
+        try:
+            actor = {"type": ACTORS[actor_type], "id": actor_id.decode("utf-8")}
+        except UnicodeDecodeError:
+            raise Malformed("actor identifier is not UTF-8 text")
+    else:
+        raise Malformed(f"unknown actor type {actor_type} with {n} identifier bytes")
+    return {
+        "formatVersion": version,
+        "position": position,
+        "timestampMicros": timestamp,
+        "actor": actor,
+        "kindCode": kind,
+        "payloadFields": decode_fields(payload),
+        "previousHash": previous.hex(),
+        "hash": stored_hash.hex(),
+        "computedHash": hashlib.sha256(b"\x00" + value[: 58 + n + p]).hexdigest(),
+    }
+
+
+def decode_fields(payload):
+    """The payload's (tag, value bytes) fields in order; raises Malformed."""
+    fields, offset = [], 0
+    while offset < len(payload):
+        tag = payload[offset]
+        offset += 1
+        if tag == 0:
+            raise Malformed(f"field tag 0 at byte {offset - 1}")
+        length, shift = 0, 0
+        while True:
+            if offset >= len(payload):
+                raise Malformed(f"field {tag} length runs past the end")
+            if shift >= 63:
+                raise Malformed(f"field {tag} length is too long")
+            byte = payload[offset]
+            offset += 1
+            length |= (byte & 0x7F) << shift
+            shift += 7
+            if byte & 0x80 == 0:
+                break
+        if length > len(payload) - offset:
+            raise Malformed(f"field {tag} claims {length} bytes")
+        fields.append((tag, payload[offset : offset + length]))
+        offset += length
+    return fields
+
+
+def typed(value, kind):
+    if kind == "uuid" and len(value) == 16:
+        return str(uuid.UUID(bytes=value))
+    if kind == "string":
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    if kind in ("unsigned", "signed", "timestamp") and len(value) == 8:
+        return struct.unpack(">Q" if kind == "unsigned" else ">q", value)[0]
+    if kind == "bool" and len(value) == 1 and value[0] <= 1:
+        return value[0] == 1
+    return value.hex()
+
+
+def describe(record):
+    """The record as JSON: header fields, kind name and payload fields named by their schema."""
+    name, schema = KINDS.get(record["kindCode"], (f"kind#{record['kindCode']}", {}))
+    payload = {}
+    for tag, value in record["payloadFields"]:
+        field, kind = schema.get(tag, (f"tag{tag}", "bytes"))
+        decoded = typed(value, kind)
+        if field in payload:
+            existing = payload[field]
+            payload[field] = (existing if isinstance(existing, list) else [existing]) + [decoded]
+        else:
+            payload[field] = decoded
+    return {
+        "position": record["position"],
+        "timestampMicros": record["timestampMicros"],
+        "actor": record["actor"],
+        "kind": name,
+        "kindCode": record["kindCode"],
+        "payload": payload,
+        "formatVersion": record["formatVersion"],
+        "previousHash": record["previousHash"],
+        "hash": record["hash"],
+    }
+
+
+def open_store(path):
+    if not os.path.exists(os.path.join(path, "data.mdb")):
+        sys.stderr.write(f"error: no store at {path} — check the path\n")
+        sys.exit(66)
+    env = lmdb.open(path, readonly=True, lock=True, max_dbs=64, subdir=True, map_size=1 << 20)
+    try:
+        log = env.open_db(b"log", create=False)
+        meta = env.open_db(b"meta", create=False)
+    except lmdb.NotFoundError:
+        sys.stderr.write(f"error: {path} is not a Kalends store (it has no log) — check the path\n")
+        sys.exit(69)
+    return env, log, meta
+
+
+def verify(path):
+    env, log, meta = open_store(path)
+    problem, checked, head, head_hash = None, 0, 0, bytes(32)
+    with env.begin() as txn:
+        store_id = txn.get(b"storeId", db=meta)
+        recorded_head = txn.get(b"head", db=meta)
+        recorded_hash = txn.get(b"headHash", db=meta)
+        recorded = struct.unpack(">Q", recorded_head)[0] if recorded_head and len(recorded_head) == 8 else 0
+        for key, value in txn.cursor(db=log):
+            expected = head + 1
+            if len(key) != 8:
+                problem = (expected, "unexpectedKey")
+                break
+            (number,) = struct.unpack(">Q", key)
+            if number != expected:
+                problem = (expected, "missingRecord" if number > expected else "unexpectedKey")
+                break
+            try:
+                record = decode_record(bytes(value))
+            except Malformed:
+                problem = (expected, "malformedRecord")
+                break
+            if record["position"] != expected:
+                problem = (expected, "positionMismatch")
+                break
+            if bytes.fromhex(record["previousHash"]) != head_hash:
+                problem = (expected, "brokenChain")
+                break
+            if record["hash"] != record["computedHash"]:
+                problem = (expected, "hashMismatch")
+                break
+            if expected == 1:
+                fields = dict(record["payloadFields"])
+                if record["kindCode"] != 1 or record["actor"] != {"type": "system"} or fields.get(1) != store_id:
+                    problem = (expected, "genesisMismatch")
+                    break
+            head, head_hash = expected, bytes.fromhex(record["hash"])
+            checked += 1
+        if problem is None:
+            if recorded > head:
+                problem = (head + 1, "missingRecord")
+            elif recorded < head:
+                problem = (recorded + 1, "headMismatch")
+            elif recorded_hash != head_hash and head > 0:
+                problem = (recorded, "headMismatch")
+    result = {
+        "intact": problem is None,
+        "recordsChecked": checked,
+        "verifiedHead": head,
+        "verifiedHeadHash": head_hash.hex(),
+        "recordedHead": recorded,
+    }
+    if problem:
+        result["problem"] = {"position": problem[0], "kind": problem[1]}
+    print(json.dumps(result))
+    return 0 if problem is None else 69
+
+
+def dump(path, start):
+    env, log, _ = open_store(path)
+    with env.begin() as txn:
+        cursor = txn.cursor(db=log)
+        if not cursor.set_range(struct.pack(">Q", start)):
+            return 0
+        for _, value in cursor:
+            try:
+                print(json.dumps(describe(decode_record(bytes(value))), ensure_ascii=False))
+            except Malformed as error:
+                sys.stderr.write(f"error: a stored record is malformed: {error} — run --verify\n")
+                return 69
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("store")
+    parser.add_argument("--verify", action="store_true", help="check the whole chain")
+    parser.add_argument("--from", dest="start", type=int, default=1, help="first position to print")
+    arguments = parser.parse_args()
+    sys.exit(verify(arguments.store) if arguments.verify else dump(arguments.store, arguments.start))
+
+
+if __name__ == "__main__":
+    main()
