@@ -19,14 +19,17 @@ enum RecordCodec {
   /// The largest payload accepted (16 MiB).
   static let maximumPayloadSize = 16 << 20
 
-  /// Replaces the contents of `buffer` with the version 1 encoding of a record and returns its hash.
+  /// Replaces the contents of `buffer` with `0x00 ‖ record`: the version 1 encoding of a record
+  /// behind its leaf hash's prefix, so that the hashed bytes are contiguous and hashed in one call
+  /// (two updates cost swift-crypto more than the byte). Returns the record's hash; the record to
+  /// store is `buffer[1...]`.
   static func encode(
     into buffer: inout [UInt8], position: LogPosition, timestamp: Timestamp, draft: RecordDraft,
     previousHash: RecordHash
   ) -> RecordHash {
     var identifier = draft.principal.identifier
     let payload = draft.payload.bytes
-    let size = fixedSize + identifier.utf8.count + payload.count
+    let size = 1 + fixedSize + identifier.utf8.count + payload.count
     // Every byte is written below: only the count changes, and only when the size does.
     if buffer.count > size {
       buffer.removeLast(buffer.count - size)
@@ -35,6 +38,7 @@ enum RecordCodec {
     }
     return buffer.withUnsafeMutableBytes { bytes in
       var writer = Writer(bytes: bytes)
+      writer.write(UInt8(0x00))
       writer.write(currentVersion)
       writer.write(position.rawValue)
       writer.write(UInt64(bitPattern: timestamp.rawValue))
@@ -47,7 +51,8 @@ enum RecordCodec {
       writer.write(UInt32(payload.count))
       payload.withUnsafeBytes { writer.write($0) }
       previousHash.withBytes { writer.write($0) }
-      let hash = leafHash(UnsafeRawBufferPointer(rebasing: writer.bytes[..<writer.offset]))
+      let hashed = UnsafeRawBufferPointer(rebasing: writer.bytes[..<writer.offset])
+      let hash = RecordHash(digest: SHA256.hash(data: hashed))
       hash.withBytes { writer.write($0) }
       assert(writer.offset == size)
       return hash
