@@ -30,6 +30,18 @@ let package = Package(
       dependencies: [.product(name: "Kalends", package: "Kalends"), "RawLMDB"],
       path: "Sources/BenchmarkSupport"
     ),
+    // SHA-256 through OpenSSL's libcrypto (libssl-dev), a yardstick for swift-crypto's.
+    .target(
+      name: "LibcryptoSHA256",
+      path: "Sources/LibcryptoSHA256",
+      linkerSettings: [.linkedLibrary("crypto")]
+    ),
+    // BoringSSL's SHA-256 as swift-crypto links it, called from C without the Swift wrapper. Only in
+    // executables that also link Crypto, which brings the symbol.
+    .target(
+      name: "BoringSSLSHA256",
+      path: "Sources/BoringSSLSHA256"
+    ),
     // One workload at a time outside the harness, for callgrind and perf.
     .executableTarget(
       name: "log-workload",
@@ -58,7 +70,19 @@ package.targets += [
       .product(name: "Kalends", package: "Kalends"),
       "BenchmarkSupport",
       "RawLMDB",
+      "LibcryptoSHA256",
+      "BoringSSLSHA256",
       .product(name: "Crypto", package: "swift-crypto"),
     ]
-  )
+  ),
+  benchmarkSuite(
+    "HashBenchmarks",
+    dependencies: [
+      .product(name: "Kalends", package: "Kalends"),
+      "BenchmarkSupport",
+      "LibcryptoSHA256",
+      "BoringSSLSHA256",
+      .product(name: "Crypto", package: "swift-crypto"),
+    ]
+  ),
 ]

@@ -1,7 +1,9 @@
 import Benchmark
 import BenchmarkSupport
+import BoringSSLSHA256
 import Crypto
 import Kalends
+import LibcryptoSHA256
 import RawLMDB
 
 // The log's three hot paths, each measured on our layer (`Kalends.Store`) and on the bare minimum
@@ -76,20 +78,26 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  // MARK: The floor under appends: the record's SHA-256
+  // MARK: The floor of the format: raw LMDB and the hash chain
 
-  // What every append pays before LMDB sees the record: `SHA-256(0x00 ‖ record)` over a record of the
-  // workload's size, through swift-crypto as the log does. Not a target; it explains the batch ratio.
-  let record = [UInt8](repeating: UInt8(ascii: "x"), count: Workload.encodedSize(of: Workload.draft(1)) - 32)
-  Benchmark(
-    "Record hash/SHA-256",
-    configuration: .init(metrics: metrics, warmupIterations: 5, scalingFactor: .kilo, maxDuration: .seconds(3))
-  ) { benchmark in
-    for _ in benchmark.scaledIterations {
-      var hasher = SHA256()
-      withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
-      record.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-      blackHole(hasher.finalize())
+  // Raw LMDB's batch plus what the log format requires of every record and nothing else: its
+  // position, the previous hash, and SHA-256(0x00 ‖ record) in one call, through three SHA-256 call
+  // paths (see HashBenchmarks). Not targets; they show how much of the batch ratio the hash alone
+  // accounts for.
+  let implementations = [
+    ("libcrypto low-level", libcryptoSHA256), ("BoringSSL direct", boringSSLSHA256),
+    ("swift-crypto one-shot", swiftCryptoSHA256),
+  ]
+  for (name, sha256) in implementations {
+    let chained = RawFixture(label: "batch-chained", durability: RAW_LMDB_SYNC_NONE)
+    Benchmark("Batch append 1000/raw LMDB + hash chain, \(name)", configuration: batch) { _ in
+      chained.environment!.appendChainedBatch(
+        firstKey: chained.nextKey, count: batchSize, value: chained.value, sha256: sha256)
+      chained.nextKey += UInt64(batchSize)
+    } setup: {
+      try chained.setUp()
+    } teardown: {
+      chained.tearDown()
     }
   }
 
@@ -124,6 +132,19 @@ let benchmarks: @Sendable () -> Void = {
     try replayRaw.setUp(raw: true)
   } teardown: {
     replayRaw.tearDown()
+  }
+}
+
+/// OpenSSL's low-level SHA-256 calls, the cheapest shape of libcrypto (see HashBenchmarks).
+let libcryptoSHA256: raw_lmdb_sha256 = { data, size, digest in libcrypto_sha256_context(data, size, digest) }
+
+/// BoringSSL's one-shot `SHA256()` as swift-crypto links it, without swift-crypto's Swift wrapper.
+let boringSSLSHA256: raw_lmdb_sha256 = { data, size, digest in boringssl_sha256_oneshot(data, size, digest) }
+
+/// swift-crypto's one-shot SHA-256, as `RecordCodec.encode` calls it.
+let swiftCryptoSHA256: raw_lmdb_sha256 = { data, size, digest in
+  SHA256.hash(data: UnsafeRawBufferPointer(start: data, count: size)).withUnsafeBytes {
+    UnsafeMutableRawPointer(digest!).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
   }
 }
 

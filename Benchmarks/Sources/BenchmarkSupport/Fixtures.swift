@@ -64,6 +64,15 @@ public final class RawEnvironment: @unchecked Sendable {
       value.withUnsafeBytes { raw_lmdb_append_batch(handle, firstKey, count, $0.baseAddress, $0.count) })
   }
 
+  /// One transaction of `count` records built from the record template `value` and chained with
+  /// `sha256`, as the log format requires (see `raw_lmdb_append_batch_chained`).
+  public func appendChainedBatch(firstKey: UInt64, count: Int, value: [UInt8], sha256: raw_lmdb_sha256) {
+    Self.mustSucceed(
+      value.withUnsafeBytes {
+        raw_lmdb_append_batch_chained(handle, firstKey, count, $0.baseAddress, $0.count, sha256)
+      })
+  }
+
   public func scan() -> (count: Int, checksum: UInt64) {
     var count = 0
     var checksum: UInt64 = 0
