@@ -42,6 +42,13 @@ let package = Package(
       name: "BoringSSLSHA256",
       path: "Sources/BoringSSLSHA256"
     ),
+    // The recurrence benchmarks' expansions outside the harness: summaries to compare with
+    // python-dateutil, and a driver for callgrind and perf.
+    .executableTarget(
+      name: "recurrence-workload",
+      dependencies: ["BenchmarkSupport", .product(name: "Kalends", package: "Kalends")],
+      path: "Sources/recurrence-workload"
+    ),
     // One workload at a time outside the harness, for callgrind and perf.
     .executableTarget(
       name: "log-workload",
@@ -62,7 +69,7 @@ func benchmarkSuite(_ name: String, dependencies: [Target.Dependency] = []) -> T
   )
 }
 
-// One suite per area. Later issues add `RangeQueryBenchmarks` and `RecurrenceBenchmarks` here.
+// One suite per area. A later issue adds `RangeQueryBenchmarks` here.
 package.targets += [
   benchmarkSuite(
     "LogBenchmarks",
@@ -84,5 +91,9 @@ package.targets += [
       "BoringSSLSHA256",
       .product(name: "Crypto", package: "swift-crypto"),
     ]
+  ),
+  benchmarkSuite(
+    "RecurrenceBenchmarks",
+    dependencies: [.product(name: "Kalends", package: "Kalends"), "BenchmarkSupport"]
   ),
 ]
