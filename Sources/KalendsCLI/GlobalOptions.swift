@@ -11,6 +11,13 @@ struct GlobalOptions: ParsableArguments {
       valueName: "path"))
   var store: String?
 
+  @Option(
+    name: .customLong("as"),
+    help: ArgumentHelp(
+      "Act as this registered app (its access is checked and recorded); default: the person who owns the store.",
+      valueName: "client"))
+  var client: String?
+
   /// The store path this invocation uses.
   var storePath: String {
     if let store, !store.isEmpty { return store }
@@ -24,6 +31,13 @@ struct GlobalOptions: ParsableArguments {
   /// Opens the existing store.
   func openStore(readOnly: Bool = false) throws -> Store {
     try Store.open(at: storePath, options: StoreOptions(readOnly: readOnly))
+  }
+
+  /// The calendars, events and reminders of the existing store, as the person or, with `--as`, as
+  /// a client session (opened writable, so that its refusals are recorded).
+  func openEventStore(readOnly: Bool = false) throws -> EventStore {
+    guard let client else { return EventStore(store: try openStore(readOnly: readOnly)) }
+    return try EventStore(store: try openStore()).session(for: client)
   }
 }
 

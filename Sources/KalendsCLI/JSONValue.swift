@@ -24,6 +24,23 @@ enum JSONValue {
     }
   }
 
+  /// The value as one table cell: text as is, lists joined by commas, nothing for null.
+  var cellText: String {
+    switch self {
+    case .null: ""
+    case .string(let text): text
+    case .array(let items): items.map(\.cellText).joined(separator: ", ")
+    case .object(let fields): fields.map { "\($0.0) \($0.1.cellText)" }.joined(separator: ", ")
+    default: rendered()
+    }
+  }
+
+  /// A string, or null for `nil`.
+  static func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+
+  /// An integer.
+  static func number(_ value: some BinaryInteger) -> JSONValue { .number(Double(value)) }
+
   private func write(to out: inout String) {
     switch self {
     case .null: out += "null"

@@ -15,7 +15,11 @@ struct KalendsCommand: ParsableCommand {
       68 access refused, 69 integrity failure, 70 storage failure.
       """,
     version: Store.softwareVersion,
-    subcommands: [InitCommand.self, StatusCommand.self, LogCommand.self, VerifyCommand.self]
+    subcommands: [
+      InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
+      EventsCommand.self, ClientCommand.self, AccessCommand.self, LogCommand.self, VerifyCommand.self,
+      RebuildCommand.self, BenchCommand.self,
+    ]
   )
 
   /// Runs the command, printing failures as one `error: …` line with the exit status of their class.

@@ -1,17 +1,22 @@
 import Foundation
 
-/// A progress line on standard error when it is a terminal; silent when piped.
+/// A progress bar on standard error when it is a terminal; silent when piped.
 final class ProgressLine {
   private let label: String
   private let enabled = isatty(STDERR_FILENO) == 1
   private var shown = false
+
+  /// The bar's width in characters.
+  static let width = 30
 
   init(label: String) { self.label = label }
 
   func update(done: Int, total: Int) {
     guard enabled else { return }
     let percent = total > 0 ? min(100, done * 100 / total) : 100
-    FileHandle.standardError.write(Data("\r\(label) \(done)/\(total) (\(percent)%)".utf8))
+    let filled = percent * Self.width / 100
+    let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: Self.width - filled)
+    FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(percent)% \(done)/\(total)".utf8))
     shown = true
   }
 

@@ -59,4 +59,9 @@ extension String {
   func rightPadded(to width: Int) -> String {
     count >= width ? self : self + String(repeating: " ", count: width - count)
   }
+
+  /// The text on one line: every line break becomes a space.
+  func replacingNewlines() -> String {
+    String(map { $0.isNewline ? " " : $0 })
+  }
 }

@@ -15,7 +15,7 @@ enum RecordTable {
         record.hash.shortHex,
       ]
     }
-    return layout([header] + rows)
+    return TextTable.columns([header] + rows)
   }
 
   /// Every field of one record, one per line.
@@ -32,29 +32,12 @@ enum RecordTable {
     }
     lines.append(("previousHash", record.previousHash.hex))
     lines.append(("hash", record.hash.hex))
-    let width = lines.map(\.0.count).max() ?? 0
-    return lines.map { $0.0.rightPadded(to: width) + "  " + $0.1 }.joined(separator: "\n")
+    return TextTable.fields(lines)
   }
 
   private static func summary(_ fields: [(name: String, value: PayloadValue)]) -> String {
     let text = fields.map { "\($0.name)=\($0.value.json.plainText)" }.joined(separator: " ")
     let flat = text.replacingNewlines()
     return flat.count > 60 ? String(flat.prefix(59)) + "…" : flat
-  }
-
-  private static func layout(_ rows: [[String]]) -> String {
-    guard let columns = rows.first?.count else { return "" }
-    let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
-    return rows.map { row in
-      row.enumerated().map { column, cell in
-        column == columns - 1 ? cell : cell.rightPadded(to: widths[column])
-      }.joined(separator: "  ")
-    }.joined(separator: "\n")
-  }
-}
-
-extension String {
-  fileprivate func replacingNewlines() -> String {
-    String(map { $0.isNewline ? " " : $0 })
   }
 }

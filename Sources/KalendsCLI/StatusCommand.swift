@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Kalends
 
 /// `kalends status`: what the store is and how big.
@@ -27,9 +26,7 @@ struct StatusCommand: ParsableCommand {
     switch format {
     case .json: print(JSONValue.object(fields).rendered())
     case .table:
-      let rows = fields.map { ($0.0, $0.1.plainText) }
-      let width = rows.map(\.0.count).max() ?? 0
-      for (name, value) in rows { print(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value) }
+      print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) }))
     }
   }
 }

@@ -6,18 +6,33 @@ import Kalends
 struct VerifyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "verify",
-    abstract: "Check every record and link of the hash chain; report the first broken position.",
-    discussion: "Exits 0 when the log is intact and 69 (integrity failure) at the first problem.")
+    abstract: "Check the hash chain, then rebuild the projections aside and compare them with the live ones.",
+    discussion: """
+      Walks every record and link of the chain and reports the first broken position. When the log \
+      is intact, rebuilds every projection from it into scratch databases (the store is only read) \
+      and compares digests, naming any projection database that diverges. Exits 0 when both hold \
+      and 69 (integrity failure) otherwise.
+      """)
 
   @OptionGroup var global: GlobalOptions
 
   @Option(help: "Output format.") var format: ObjectFormat = .table
+
+  @Flag(help: "Check the hash chain only, not the projections.") var logOnly = false
 
   func run() throws {
     let store = try global.openStore(readOnly: true)
     let progress = ProgressLine(label: "verifying")
     let report = try store.verify { checked, head in progress.update(done: checked, total: Int(head.rawValue)) }
     progress.finish()
+    var projections: ProjectionVerification?
+    if report.isIntact && !logOnly {
+      let rebuilding = ProgressLine(label: "rebuilding aside")
+      projections = try store.verifyProjections { done, head in
+        rebuilding.update(done: done, total: Int(head.rawValue))
+      }
+      rebuilding.finish()
+    }
     switch format {
     case .json:
       var fields: [(String, JSONValue)] = [
@@ -38,12 +53,18 @@ struct VerifyCommand: ParsableCommand {
             ])
           ))
       }
+      if let projections {
+        fields.append(("projections", Self.json(projections)))
+      }
       print(JSONValue.object(fields).rendered())
     case .table:
       if report.isIntact {
         print(
           "ok: \(report.recordsChecked) records verified, head \(report.verifiedHead.position) \(report.verifiedHead.hash)"
         )
+      }
+      if let projections, projections.isConsistent {
+        print("ok: \(projections.live.count) projection databases equal a rebuild at position \(projections.position)")
       }
     }
     if let problem = report.problem {
@@ -52,5 +73,36 @@ struct VerifyCommand: ParsableCommand {
           + "\(report.recordsChecked) records before it verified — restore from a backup",
         status: .integrity)
     }
+    if let projections, !projections.isConsistent {
+      let names = projections.divergent.map { name in
+        "\(name) (live \(projections.live[name].map(String.init(describing:)) ?? "missing"), rebuilt \(projections.rebuilt[name].map(String.init(describing:)) ?? "missing"))"
+      }
+      KalendsCommand.fail(
+        "projections differ from a rebuild of the log at position \(projections.position): "
+          + names.joined(separator: "; ") + " — run kalends rebuild",
+        status: .integrity)
+    }
+  }
+
+  static func json(_ verification: ProjectionVerification) -> JSONValue {
+    .object([
+      ("consistent", .bool(verification.isConsistent)),
+      ("position", .number(Double(verification.position.rawValue))),
+      ("divergent", .array(verification.divergent.map { .string($0) })),
+      (
+        "databases",
+        .object(
+          verification.live.keys.sorted().map { name in
+            (
+              name,
+              .object([
+                ("entries", .number(Double(verification.live[name]?.entries ?? 0))),
+                ("sha256", .string(verification.live[name]?.sha256 ?? "")),
+                ("rebuiltSha256", .string(verification.rebuilt[name]?.sha256 ?? "")),
+              ])
+            )
+          })
+      ),
+    ])
   }
 }

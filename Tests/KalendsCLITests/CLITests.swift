@@ -6,7 +6,10 @@ struct CLITests {
   @Test func helpListsEverySubcommandWithADescription() throws {
     let result = try CLI.run(["--help"])
     #expect(result.status == 0)
-    for command in ["init", "status", "log", "verify"] {
+    for command in [
+      "init", "status", "calendar", "event", "reminder", "events", "client", "access", "log", "verify", "rebuild",
+      "bench",
+    ] {
       let line = result.stdout.split(separator: "\n").first {
         $0.trimmingCharacters(in: .whitespaces).hasPrefix(command + " ")
       }
@@ -15,6 +18,15 @@ struct CLITests {
     }
     let log = try CLI.run(["log", "--help"])
     for command in ["tail", "show", "head", "annotate"] { #expect(log.stdout.contains("  \(command) ")) }
+    let groups = [
+      "calendar": ["create", "list", "update", "remove"], "event": ["add", "show", "list", "update", "remove"],
+      "reminder": ["add", "list", "complete", "remove"],
+    ]
+    for (group, commands) in groups {
+      let help = try CLI.run([group, "--help"])
+      #expect(help.status == 0)
+      for command in commands { #expect(help.stdout.contains("  \(command) "), "\(group) \(command)") }
+    }
   }
 
   @Test func initAnnotateTailShowAndVerifyWorkTogether() throws {

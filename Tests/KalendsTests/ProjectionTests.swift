@@ -31,7 +31,7 @@ struct ProjectionTests {
     try withStore { store, _ in
       _ = try populate(store)
       let head = try store.head().position
-      #expect(try store.projectionCheckpoints() == ["objects": head])
+      #expect(try store.projectionCheckpoints() == ["objects": head, "range": head, "permissions": head])
     }
   }
 
@@ -42,7 +42,11 @@ struct ProjectionTests {
       let replayed = try store.rebuildProjections()
       #expect(replayed == Int(try store.head().position.rawValue))
       #expect(try EventStore(store: store).calendars() == before)
-      #expect(try store.projectionCheckpoints() == ["objects": try store.head().position])
+      #expect(
+        try store.projectionCheckpoints() == [
+          "objects": try store.head().position, "range": try store.head().position,
+          "permissions": try store.head().position,
+        ])
     }
   }
 
@@ -54,7 +58,11 @@ struct ProjectionTests {
     try replaceObjectsCheckpoint(with: [0, 0, 0, 99] + [UInt8](repeating: 0, count: 8), in: directory.storePath)
     let reopened = try Store.open(at: directory.storePath)
     #expect(try EventStore(store: reopened).calendars() == before)
-    #expect(try reopened.projectionCheckpoints() == ["objects": try reopened.head().position])
+    #expect(
+      try reopened.projectionCheckpoints() == [
+        "objects": try reopened.head().position, "range": try reopened.head().position,
+        "permissions": try reopened.head().position,
+      ])
   }
 
   @Test func aProjectionBehindTheLogCatchesUpWhenTheStoreOpens() throws {

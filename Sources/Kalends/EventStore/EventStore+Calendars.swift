@@ -2,31 +2,60 @@ internal import LMDB
 
 extension EventStore {
   /// Every live calendar holding any of `types`, sorted by title.
+  ///
+  /// A client session sees the calendars of the services it has full access to; with write-only
+  /// access to calendars it sees one virtual calendar for new events instead of the event calendars.
   public func calendars(for types: EntityTypes = [.events, .reminders]) throws(StoreError) -> [EventCalendar] {
-    try read { txn, objects in
-      var calendars: [EventCalendar] = []
-      try txn.withCursor(on: objects.objects) { cursor in
-        guard try cursor.seek(atLeast: [ObjectKind.calendar.rawValue]) else { return }
-        try cursor.scanForward { key, value in
-          guard key.byteCount == 17, key.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == ObjectKind.calendar.rawValue
-          else { return .stop }
-          let stored = try StoredObject(decoding: value)
-          guard stored.isLive else { return .continue }
-          let calendar = try ModelCodec.decodeCalendar(id: stored.calendarID, version: stored.version, stored.state)
-          if !calendar.allowedEntityTypes.isDisjoint(with: types) { calendars.append(calendar) }
-          return .continue
-        }
-      }
-      return calendars.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+    var types = types
+    var virtual: [EventCalendar] = []
+    if types.contains(.events), try !canRead(.calendars, "list calendars") {
+      types.remove(.events)
+      if let target = try defaultCalendarForNewEvents() { virtual = [Self.virtualCalendar(for: target)] }
     }
+    if types.contains(.reminders), try !canRead(.reminders, "list reminder lists") { types.remove(.reminders) }
+    guard !types.isEmpty else { return virtual }
+    return try virtual
+      + read { txn, objects in
+        var calendars: [EventCalendar] = []
+        try txn.withCursor(on: objects.objects) { cursor in
+          guard try cursor.seek(atLeast: [ObjectKind.calendar.rawValue]) else { return }
+          try cursor.scanForward { key, value in
+            guard key.byteCount == 17, key.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == ObjectKind.calendar.rawValue
+            else { return .stop }
+            let stored = try StoredObject(decoding: value)
+            guard stored.isLive else { return .continue }
+            let calendar = try ModelCodec.decodeCalendar(id: stored.calendarID, version: stored.version, stored.state)
+            if !calendar.allowedEntityTypes.isDisjoint(with: types) { calendars.append(calendar) }
+            return .continue
+          }
+        }
+        return calendars.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+      }
   }
 
   /// The live calendar `id`, or `nil`.
   public func calendar(withID id: ObjectID) throws(StoreError) -> EventCalendar? {
-    try read { txn, objects in
+    let calendar: EventCalendar? = try read { txn, objects in
       guard let stored = try objects.state(.calendar, id, in: txn), stored.isLive else { return nil }
       return try ModelCodec.decodeCalendar(id: id, version: stored.version, stored.state)
     }
+    guard let calendar, sessionClient != nil else { return calendar }
+    let visible = try calendars(for: calendar.allowedEntityTypes)
+    return visible.first { $0.id == id }
+  }
+
+  /// Where a write-only session's new events go: the first writable event calendar by title.
+  func defaultCalendarForNewEvents() throws(StoreError) -> EventCalendar? {
+    try EventStore(store: store).calendars(for: .events).first { $0.allowsContentModifications }
+  }
+
+  /// What a write-only session sees of `calendar`: one calendar for new events, nothing more.
+  static func virtualCalendar(for calendar: EventCalendar) -> EventCalendar {
+    var virtual = EventCalendar(title: "Calendar", allowedEntityTypes: .events)
+    virtual.id = calendar.id
+    virtual.version = calendar.version
+    virtual.source = calendar.source
+    return virtual
   }
 
   /// Creates or changes a calendar and returns it as saved (with its new version).
@@ -37,7 +66,8 @@ extension EventStore {
       throw .calendar(.invalidText(field: "allowed entity types", reason: "is empty"))
     }
     let actor = self.actor
-    return try write { txn, appender, objects in
+    let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
+    return try write(.change(service, "save a calendar")) { txn, appender, objects in
       var change = ItemChange.created
       if let stored = try objects.state(.calendar, calendar.id, in: txn) {
         try Self.checkVersion(calendar.id, fetched: calendar.version, stored: stored, overwrite: overwrite)
@@ -61,7 +91,8 @@ extension EventStore {
   /// Removes a calendar and every event and reminder in it (one record).
   public func remove(_ calendar: EventCalendar, overwrite: Bool = false) throws(StoreError) {
     let actor = self.actor
-    try write { txn, appender, objects in
+    let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
+    try write(.change(service, "remove a calendar")) { txn, appender, objects in
       guard let stored = try objects.state(.calendar, calendar.id, in: txn) else {
         throw StoreError.calendar(.calendarNotFound(calendar.id))
       }

@@ -1,4 +1,5 @@
 internal import LMDB
+import Synchronization
 
 /// The calendar store with EventKit's semantics (`EKEventStore`): calendars, events and reminders,
 /// every change appended to the log as one fact and applied to the projections in the same
@@ -13,13 +14,27 @@ public final class EventStore: Sendable {
   public let store: Store
   /// Who the changes are recorded as made by.
   public let actor: Principal
+  /// For a client session: the position of the last decision made outside the app when the session
+  /// opened; a later one ends the session.
+  let sessionStart: LogPosition
+  /// A client session's refused calls, coalesced per service and minute.
+  let refusals = Mutex(RefusalCounter())
 
   /// A facade over `store`, recording changes as made by `actor` (by default the person who owns
-  /// the store).
+  /// the store, with full rights). For a client use ``session(for:)``, which enforces its access.
   public init(store: Store, actor: Principal = .person) {
     self.store = store
     self.actor = actor
+    self.sessionStart = LogPosition(UInt64.max)
   }
+
+  init(store: Store, client: String, sessionStart: LogPosition) {
+    self.store = store
+    self.actor = .client(client)
+    self.sessionStart = sessionStart
+  }
+
+  deinit { flushRefusals() }
 
   /// Opens (or creates) the store at `path`.
   public convenience init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
@@ -35,17 +50,24 @@ public final class EventStore: Sendable {
     return objects
   }
 
-  /// Runs `body` in one write transaction of the store with the object projection at hand.
+  /// Runs `body` in one write transaction of the store with the object projection at hand, after
+  /// checking inside that transaction that this session may do `need`.
   func write<R>(
-    _ body: (inout WriteTransaction, inout LogAppender, ObjectProjection) throws -> R
+    _ need: AccessNeed, _ body: (inout WriteTransaction, inout LogAppender, ObjectProjection) throws -> R
   ) throws(StoreError) -> R {
     let objects = try objects()
-    return try StoreError.wrapping {
-      try store.write { txn, appender in try body(&txn, &appender, objects) }
+    return try recordingRefusal { () throws(StoreError) -> R in
+      try StoreError.wrapping {
+        try store.write { txn, appender in
+          try checkAccess(need, in: txn)
+          return try body(&txn, &appender, objects)
+        }
+      }
     }
   }
 
-  /// Runs `body` in a read snapshot with the object projection at hand.
+  /// Runs `body` in a read snapshot with the object projection at hand. Callers check read access
+  /// first with ``canRead(_:_:)``.
   func read<R>(_ body: (borrowing ReadTransaction, ObjectProjection) throws -> R) throws(StoreError) -> R {
     let objects = try objects()
     return try StoreError.wrapping { try store.environment.read { txn in try body(txn, objects) } }

@@ -29,6 +29,19 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// A reminder was removed. Payload: ``RecordSchema/itemRemoved``.
   public static let reminderRemoved = RecordKind(rawValue: 302)
 
+  /// A client (an app) was registered or its name or usage descriptions changed.
+  /// Payload: ``RecordSchema/clientRegistered``.
+  public static let clientRegistered = RecordKind(rawValue: 401)
+  /// A client asked for access to a service; the payload says what it got and whether the person
+  /// was asked. Payload: ``RecordSchema/accessRequested``.
+  public static let accessRequested = RecordKind(rawValue: 402)
+  /// A client's status for a service changed (a prompt answered, settings, a policy, a reset, a
+  /// request without a usage description). Payload: ``RecordSchema/accessDecided``.
+  public static let accessDecided = RecordKind(rawValue: 403)
+  /// Calls of a client were refused for lack of access (coalesced per client, service and minute).
+  /// Payload: ``RecordSchema/accessAttemptRefused``.
+  public static let accessAttemptRefused = RecordKind(rawValue: 404)
+
   /// The schema of this kind's payload, if this version knows the kind.
   public var schema: RecordSchema? { RecordSchema.all[self] }
 

@@ -147,6 +147,48 @@ public struct RecordSchema: Sendable {
   ]
 
   /// Every kind this version knows.
+  static let clientRegistered = RecordSchema(
+    name: "clientRegistered",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 2, name: "name", type: .string, required: true),
+      Field(tag: 3, name: "calendarsFullUsage", type: .string, required: false),
+      Field(tag: 4, name: "calendarsWriteOnlyUsage", type: .string, required: false),
+      Field(tag: 5, name: "remindersFullUsage", type: .string, required: false),
+      Field(tag: 6, name: "contactsUsage", type: .string, required: false),
+    ])
+
+  static let accessRequested = RecordSchema(
+    name: "accessRequested",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 2, name: "service", type: .unsigned, required: true),
+      Field(tag: 3, name: "level", type: .unsigned, required: true),
+      Field(tag: 4, name: "status", type: .unsigned, required: true),
+      Field(tag: 5, name: "prompted", type: .bool, required: true),
+    ])
+
+  static let accessDecided = RecordSchema(
+    name: "accessDecided",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 2, name: "service", type: .unsigned, required: true),
+      Field(tag: 3, name: "status", type: .unsigned, required: true),
+      Field(tag: 4, name: "previousStatus", type: .unsigned, required: true),
+      Field(tag: 5, name: "reason", type: .unsigned, required: true),
+    ])
+
+  static let accessAttemptRefused = RecordSchema(
+    name: "accessAttemptRefused",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 2, name: "service", type: .unsigned, required: true),
+      Field(tag: 3, name: "status", type: .unsigned, required: true),
+      Field(tag: 4, name: "operation", type: .string, required: true),
+      Field(tag: 5, name: "count", type: .unsigned, required: true),
+      Field(tag: 6, name: "minute", type: .signed, required: true),
+    ])
+
   static let all: [RecordKind: RecordSchema] = [
     .storeCreated: storeCreated,
     .annotationAdded: annotationAdded,
@@ -156,5 +198,9 @@ public struct RecordSchema: Sendable {
     .eventRemoved: RecordSchema(name: "eventRemoved", fields: itemRemoved),
     .reminderSaved: reminderSaved,
     .reminderRemoved: RecordSchema(name: "reminderRemoved", fields: itemRemoved),
+    .clientRegistered: clientRegistered,
+    .accessRequested: accessRequested,
+    .accessDecided: accessDecided,
+    .accessAttemptRefused: accessAttemptRefused,
   ]
 }

@@ -35,6 +35,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case itemNotFound(ObjectID)
   /// The item was removed (at this position); it cannot be saved again.
   case itemRemoved(ObjectID, at: LogPosition)
+  /// The occurrence is not one of the series'.
+  case occurrenceNotFound(ObjectID, LocalDateTime)
   /// The item changed since it was fetched: fetched at `fetched`, now at `current`.
   case changedSinceFetched(ObjectID, fetched: LogPosition, current: LogPosition)
   /// A calendar's allowed entity types cannot change once saved.
@@ -43,7 +45,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The broad class of the failure.
   public var category: StoreError.Category {
     switch self {
-    case .calendarNotFound, .itemNotFound: .notFound
+    case .calendarNotFound, .itemNotFound, .occurrenceNotFound: .notFound
     case .itemRemoved, .changedSinceFetched: .conflict
     case .calendarReadOnly: .accessRefused
     default: .invalidInput
@@ -72,6 +74,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .itemNotFound(let id): "no item \(id) — check the identifier"
     case .itemRemoved(let id, let position):
       "item \(id) was removed at position \(position) — create a new item instead"
+    case .occurrenceNotFound(let id, let date): "event \(id) has no occurrence at \(date) — check the date"
     case .changedSinceFetched(let id, let fetched, let current):
       "item \(id) changed since it was fetched (version \(fetched), now \(current)) — fetch it again and reapply, or overwrite"
     case .entityTypesCannotChange(let id):

@@ -1,13 +1,38 @@
 /// The stable identifier of a calendar, event or reminder: a random UUID that never changes, not
 /// even when an event moves to another calendar (EventKit's `calendarItemIdentifier`, made stable).
+///
+/// Held inline as two big-endian halves, so identifiers cost no allocation and compare like their
+/// bytes.
 public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The first and last 8 bytes, big-endian.
+  let high: UInt64
+  let low: UInt64
+
   /// The 16 bytes.
-  public let bytes: [UInt8]
+  public var bytes: [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(16)
+    withUnsafeBytes(of: high.bigEndian) { out.append(contentsOf: $0) }
+    withUnsafeBytes(of: low.bigEndian) { out.append(contentsOf: $0) }
+    return out
+  }
 
   /// Wraps 16 bytes; `nil` for any other count.
   public init?(bytes: some Collection<UInt8>) {
     guard bytes.count == 16 else { return nil }
-    self.bytes = Array(bytes)
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    for (index, byte) in bytes.enumerated() {
+      if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+    }
+    self.high = high
+    self.low = low
+  }
+
+  /// The 16 bytes at `offset` of `span`.
+  init(_ span: RawSpan, at offset: Int) {
+    high = UInt64(bigEndian: span.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    low = UInt64(bigEndian: span.unsafeLoadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
   }
 
   /// Parses the UUID text form (`1B4E28BA-2FA1-41D2-883F-0016D3CCA427`, any case, dashes optional).
@@ -25,5 +50,5 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible 
   /// The canonical text: an uppercase UUID, as EventKit prints identifiers.
   public var description: String { StoreID(bytes: bytes)!.description.uppercased() }
 
-  public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+  public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 }

@@ -31,16 +31,7 @@ struct ObjectProjection: Projection {
       try put(.calendar, id, calendar: id, state: fields.bytes(5) ?? [], header, &txn)
     case .calendarRemoved:
       let id = try PayloadReader(bytes: payload).requiredObjectID(1)
-      var items: [[UInt8]] = []
-      try txn.withCursor(on: byCalendar) { cursor in
-        guard try cursor.seek(atLeast: id.bytes) else { return }
-        try cursor.scanForward { key, _ in
-          let bytes = Array(copying: key)
-          guard bytes.starts(with: id.bytes) else { return .stop }
-          items.append(bytes)
-          return .continue
-        }
-      }
+      let items = try txn.withCursor(on: byCalendar) { try Self.keys(withPrefix: id.bytes, &$0) }
       for key in items {
         try txn.delete(key, in: byCalendar)
         try tombstone(Array(key[16...]), calendar: id, header, &txn)
@@ -82,6 +73,28 @@ struct ObjectProjection: Projection {
   ) throws {
     try txn.put(
       StoredObject.encode(header: header, live: false, calendar: calendar, state: []), forKey: key, in: objects)
+  }
+
+  /// The identifiers of the live items of `kind` in the calendar `calendar`, in key order.
+  func items(_ kind: ObjectKind, inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction) throws -> [ObjectID]
+  {
+    let prefix = calendar.bytes + [kind.rawValue]
+    return try txn.withCursor(on: byCalendar) { try Self.keys(withPrefix: prefix, &$0) }.map {
+      ObjectID(bytes: $0[17...])!
+    }
+  }
+
+  /// Every key of the cursor's database that starts with `prefix`.
+  private static func keys(withPrefix prefix: [UInt8], _ cursor: inout Cursor) throws -> [[UInt8]] {
+    var keys: [[UInt8]] = []
+    guard try cursor.seek(atLeast: prefix) else { return keys }
+    try cursor.scanForward { key, _ in
+      let bytes = Array(copying: key)
+      guard bytes.starts(with: prefix) else { return .stop }
+      keys.append(bytes)
+      return .continue
+    }
+    return keys
   }
 
   /// The stored state of an object, live or removed; `nil` if it never existed.

@@ -51,6 +51,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case projectionsUnavailable
   /// A calendar, event or reminder was refused.
   case calendar(CalendarError)
+  /// A privacy operation or a client's call was refused.
+  case access(AccessError)
 
   /// The broad class of this failure.
   public var category: Category {
@@ -64,6 +66,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .readOnly: .accessRefused
     case .projectionsUnavailable: .storage
     case .calendar(let error): error.category
+    case .access(let error): error.category
     case .storage(let error): error.indicatesCorruption ? .integrity : .storage
     case .fileSystem: .storage
     }
@@ -100,6 +103,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .fileSystem(let message):
       message
     case .calendar(let error):
+      error.description
+    case .access(let error):
       error.description
     case .projectionsUnavailable:
       "the store's projections have not been built — open it writable once (for example `kalends rebuild`)"

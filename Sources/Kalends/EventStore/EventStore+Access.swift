@@ -1,0 +1,125 @@
+internal import LMDB
+import Synchronization
+
+/// What a call needs of a client's access.
+enum AccessNeed: Sendable {
+  /// Read the service's data.
+  case read(Service, String)
+  /// Add new items (write-only access suffices for calendars).
+  case add(Service, String)
+  /// Change or remove existing items, or manage containers.
+  case change(Service, String)
+
+  var service: Service {
+    switch self {
+    case .read(let service, _), .add(let service, _), .change(let service, _): service
+    }
+  }
+
+  var operation: String {
+    switch self {
+    case .read(_, let operation), .add(_, let operation), .change(_, let operation): operation
+    }
+  }
+
+  /// Whether `status` allows it.
+  func isAllowed(by status: AuthorizationStatus) -> Bool {
+    switch (self, status) {
+    case (_, .fullAccess): true
+    case (.add(.calendars, _), .writeOnly): true
+    default: false
+    }
+  }
+}
+
+extension EventStore {
+  /// The client this session acts for; `nil` for the owner (and policies, the system).
+  var sessionClient: String? {
+    if case .client(let id) = actor { return id }
+    return nil
+  }
+
+  /// The permission projection.
+  func permissions() throws(StoreError) -> PermissionProjection {
+    guard
+      let permissions = try store.projections.projections.first(where: { $0 is PermissionProjection })
+        as? PermissionProjection
+    else { throw .projectionsUnavailable }
+    return permissions
+  }
+
+  /// Inside a write transaction: throws unless this session may do `need` (the owner may do anything).
+  func checkAccess(_ need: AccessNeed, in txn: borrowing WriteTransaction) throws {
+    guard let client = sessionClient else { return }
+    let permissions = try permissions()
+    let changed = try permissions.lastExternalChange(client, in: txn)
+    if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
+    let status = try permissions.state(client, need.service, in: txn).status
+    guard need.isAllowed(by: status) else {
+      throw StoreError.access(
+        .accessDenied(client: client, service: need.service, status: status, operation: need.operation))
+    }
+  }
+
+  /// Whether this session sees the service's data: `true` with full access (and for the owner),
+  /// `false` with write-only access (which sees nothing); throws, recording the refusal, otherwise.
+  func canRead(_ service: Service, _ operation: String) throws(StoreError) -> Bool {
+    guard let client = sessionClient else { return true }
+    let permissions = try permissions()
+    let sessionStart = self.sessionStart
+    let status: AuthorizationStatus = try StoreError.wrapping {
+      try store.environment.read { txn in
+        let changed = try permissions.lastExternalChange(client, in: txn)
+        if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
+        return try permissions.state(client, service, in: txn).status
+      }
+    }
+    switch status {
+    case .fullAccess: return true
+    case .writeOnly where service == .calendars: return false
+    default:
+      return try recordingRefusal { () throws(StoreError) -> Bool in
+        throw .access(.accessDenied(client: client, service: service, status: status, operation: operation))
+      }
+    }
+  }
+
+  /// Runs `body`; when it is refused for lack of access, records the refusal (coalesced) and rethrows.
+  func recordingRefusal<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
+    do {
+      return try body()
+    } catch .access(.accessDenied(let client, let service, let status, let operation)) {
+      recordRefusal(client, service, status, operation)
+      throw .access(.accessDenied(client: client, service: service, status: status, operation: operation))
+    }
+  }
+
+  private func recordRefusal(_ client: String, _ service: Service, _ status: AuthorizationStatus, _ operation: String) {
+    let minute = Timestamp.now().rawValue.floorDividedWithRemainder(by: 60_000_000).quotient
+    let due = refusals.withLock { $0.refuse(service, status: status, operation: operation, minute: minute) }
+    appendRefusals(client, due.map { (service, $0) })
+  }
+
+  /// Records the refusals still counted (called when the session ends).
+  func flushRefusals() {
+    guard let client = sessionClient else { return }
+    let due = refusals.withLock { $0.drain() }
+    appendRefusals(client, due)
+  }
+
+  private func appendRefusals(_ client: String, _ due: [(Service, RefusalCounter.Pending)]) {
+    guard !due.isEmpty, !store.options.readOnly else { return }
+    let drafts = due.map { service, pending in
+      var payload = Payload()
+      payload.append(tag: 1, string: client)
+      payload.append(tag: 2, unsigned: UInt64(service.rawValue))
+      payload.append(tag: 3, unsigned: UInt64(pending.status.rawValue))
+      payload.append(tag: 4, string: pending.operation)
+      payload.append(tag: 5, unsigned: UInt64(pending.count))
+      payload.append(tag: 6, signed: pending.minute)
+      return RecordDraft(kind: .accessAttemptRefused, principal: .client(client), payload: payload)
+    }
+    // Recording a refusal must never turn the refusal into another error.
+    _ = try? store.append(contentsOf: drafts)
+  }
+}

@@ -1,0 +1,82 @@
+internal import LMDB
+
+extension EventStore {
+  /// The events and occurrences overlapping the predicate's window, as index entries, sorted by
+  /// start, then identifier, then occurrence.
+  public func instances(matching predicate: EventPredicate) throws(StoreError) -> [EventInstance] {
+    var results: [EventInstance] = []
+    try enumerateInstances(matching: predicate) { instance in
+      results.append(instance)
+      return true
+    }
+    return results
+  }
+
+  /// Calls `body` with each instance overlapping the predicate's window, in the order of
+  /// ``instances(matching:)``, without building the whole list: the window is read a week at a
+  /// time. Return `false` from `body` to stop. All of it is read from one snapshot.
+  public func enumerateInstances(
+    matching predicate: EventPredicate, _ body: (EventInstance) throws -> Bool
+  ) throws(StoreError) {
+    guard try canRead(.calendars, "query events") else { return }
+    let range = try rangeProjection()
+    let calendars = predicate.calendars.isEmpty ? try calendars(for: .events).map(\.id) : predicate.calendars
+    try StoreError.wrapping {
+      try store.environment.read { txn in
+        var sliceStart = predicate.start
+        while sliceStart < predicate.end {
+          let sliceEnd = min(predicate.end, sliceStart.saturatingAdd(Self.slice))
+          let query = RangeQuery(
+            range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
+            zone: predicate.viewerZone)
+          var slice: [EventInstance] = []
+          for calendar in calendars { try query.instances(in: calendar, txn, into: &slice) }
+          // An instance belongs to the slice it starts in; the first slice also takes those running into it.
+          if sliceStart != predicate.start { slice.removeAll { $0.start < sliceStart } }
+          slice.sort(by: EventInstance.precedes)
+          for instance in slice where !(try body(instance)) { return }
+          sliceStart = sliceEnd
+        }
+      }
+    }
+  }
+
+  /// The events and occurrences overlapping the predicate's window, sorted like
+  /// ``instances(matching:)``: single events as stored, occurrences of a series with their own
+  /// times and ``Event/occurrenceDate``, detached occurrences with their own fields.
+  public func events(matching predicate: EventPredicate) throws(StoreError) -> [Event] {
+    var results: [Event] = []
+    try enumerateEvents(matching: predicate) { event in
+      results.append(event)
+      return true
+    }
+    return results
+  }
+
+  /// Calls `body` with each event or occurrence of ``events(matching:)`` in order, a week of the
+  /// window at a time. Return `false` to stop.
+  public func enumerateEvents(matching predicate: EventPredicate, _ body: (Event) throws -> Bool) throws(StoreError) {
+    var series: [ObjectID: Event] = [:]
+    try enumerateInstances(matching: predicate) { instance in
+      if series[instance.id] == nil {
+        guard let event = try event(withID: instance.id) else { return true }
+        series[instance.id] = event
+      }
+      guard let event = series[instance.id] else { return true }
+      guard instance.isRecurring else { return try body(event) }
+      guard let occurrence = try SeriesEditor.occurrence(of: event, at: instance.occurrenceDate, checked: false)
+      else { return true }
+      return try body(occurrence)
+    }
+  }
+
+  /// The length of the slices a window is read in.
+  static let slice: Int64 = 7 * 86_400
+
+  /// The date-range index.
+  func rangeProjection() throws(StoreError) -> RangeProjection {
+    guard let range = try store.projections.projections.first(where: { $0 is RangeProjection }) as? RangeProjection
+    else { throw .projectionsUnavailable }
+    return range
+  }
+}

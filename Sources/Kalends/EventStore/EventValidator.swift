@@ -1,0 +1,48 @@
+/// The checks an event must pass before it is saved, in the order EventKit reports them.
+enum EventValidator {
+  /// `event` checked and normalised: an all-day event is floating and spans whole days (its start
+  /// goes to midnight, its end to the next midnight, at least one day after the start).
+  static func validated(_ event: Event) throws(StoreError) -> Event {
+    guard event.calendarID != nil else { throw .calendar(.noCalendar) }
+    guard var start = event.start else { throw .calendar(.noStartDate) }
+    guard var end = event.end else { throw .calendar(.noEndDate) }
+    guard end >= start else { throw .calendar(.datesInverted) }
+    try EventStore.checkText(event.title, field: "the title")
+    try EventStore.checkText(event.location, field: "the location")
+    try EventStore.checkText(event.notes, field: "the notes")
+    try EventStore.checkText(event.url, field: "the URL")
+    try EventStore.checkText(event.externalID, field: "the external identifier")
+    var checked = event
+    if event.isAllDay {
+      let day: Int64 = 86_400
+      let firstDay = start.dayNumber
+      let lastDay = end.isMidnight ? end.dayNumber : end.dayNumber + 1
+      start = LocalDateTime(unchecked: firstDay * day)
+      end = LocalDateTime(unchecked: max(lastDay, firstDay + 1) * day)
+      checked.start = start
+      checked.end = end
+      checked.timeZone = nil
+    }
+    _ = try SeriesEditor.recurrenceSet(of: checked)
+    if !checked.recurrenceRules.isEmpty {
+      let duration = end.wallClockSeconds - start.wallClockSeconds
+      for rule in checked.recurrenceRules where duration > shortestInterval(of: rule) {
+        throw .calendar(.durationGreaterThanRecurrence)
+      }
+    }
+    return checked
+  }
+
+  /// The shortest time between two periods of `rule`, in seconds: a day, a week, 28 days or
+  /// 365 days, times the interval (EventKit's check, which ignores BY-parts).
+  static func shortestInterval(of rule: RecurrenceRule) -> Int64 {
+    let days: Int64 =
+      switch rule.frequency {
+      case .daily: 1
+      case .weekly: 7
+      case .monthly: 28
+      case .yearly: 365
+      }
+    return days * 86_400 * Int64(rule.interval)
+  }
+}

@@ -1,0 +1,50 @@
+/// Why a privacy operation or a client's call was refused. Each case says what to do.
+public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// No client with this identifier is registered.
+  case clientNotRegistered(String)
+  /// The client identifier is not valid.
+  case invalidClientID(String)
+  /// The client may not do this with the service in its current status.
+  case accessDenied(client: String, service: Service, status: AuthorizationStatus, operation: String)
+  /// The client asked for a level without the usage description that explains it; the request was
+  /// denied and recorded.
+  case missingUsageDescription(client: String, usage: String)
+  /// Write-only access exists for calendars only.
+  case levelNotAvailable(Service, AccessLevel)
+  /// A policy restricts the service for this client; the person cannot change it until it is lifted.
+  case restrictedByPolicy(client: String, service: Service)
+  /// The service is not restricted for this client, so there is nothing to lift.
+  case notRestricted(client: String, service: Service)
+  /// The session ended because access was changed from outside the app at this position.
+  case sessionTerminated(client: String, at: LogPosition)
+  /// Only the person who owns the store may do this, not a client session.
+  case ownerOnly(String)
+
+  /// The broad class of the failure.
+  public var category: StoreError.Category {
+    switch self {
+    case .clientNotRegistered: .notFound
+    case .invalidClientID, .levelNotAvailable, .notRestricted: .invalidInput
+    default: .accessRefused
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .clientNotRegistered(let id): "no client \(id) is registered — register it first (kalends client register)"
+    case .invalidClientID(let id): "\"\(id)\" is not a client identifier — use 1–255 bytes of printable text"
+    case .accessDenied(let client, let service, let status, let operation):
+      "\(client) may not \(operation): its \(service) access is \(status) — request access, or change it in settings"
+    case .missingUsageDescription(let client, let usage):
+      "\(client) has no \(usage) usage description, so the request was denied — register one and ask again after a reset"
+    case .levelNotAvailable(let service, let level):
+      "\(level) access does not exist for \(service) — ask for full access"
+    case .restrictedByPolicy(let client, let service):
+      "a policy restricts \(service) for \(client) — only lifting the policy changes it"
+    case .notRestricted(let client, let service): "\(service) is not restricted for \(client) — nothing to lift"
+    case .sessionTerminated(let client, let position):
+      "the session of \(client) ended: its access changed at position \(position) — open a new session"
+    case .ownerOnly(let what): "only the store's owner may \(what) — run it without --as"
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/// The keys of the date-range index (docs/projections.md): sortable encodings of calendars, time
+/// domains, duration classes and times.
+enum RangeKey {
+  /// Which clock an instance's times are on.
+  enum Domain: UInt8, Sendable {
+    /// UTC seconds: events with a time zone.
+    case absolute = 0
+    /// Wall-clock seconds, placed in the viewer's zone at query time: floating and all-day events.
+    case wallClock = 1
+  }
+
+  /// Instances longer than this (in seconds) are kept apart, so that one long event does not make
+  /// every query seek back by its length.
+  static let longDuration: Int64 = 7 * 86_400
+
+  /// Whether an instance of `duration` seconds goes to the long class.
+  static func durationClass(_ duration: Int64) -> UInt8 { duration > longDuration ? 1 : 0 }
+
+  /// A signed time as 8 bytes that sort like the number (big-endian, sign bit flipped).
+  static func append(_ time: Int64, to key: inout [UInt8]) {
+    let flipped = UInt64(bitPattern: time) ^ (1 << 63)
+    withUnsafeBytes(of: flipped.bigEndian) { key.append(contentsOf: $0) }
+  }
+
+  /// The time at `offset` of `bytes`, encoded by ``append(_:to:)``.
+  static func time(in bytes: RawSpan, at offset: Int) -> Int64 {
+    Int64(bitPattern: UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ (1 << 63))
+  }
+
+  /// The time at `offset` of `bytes`, encoded by ``append(_:to:)``.
+  static func time(in bytes: [UInt8], at offset: Int) -> Int64 {
+    var value: UInt64 = 0
+    for byte in bytes[offset..<offset + 8] { value = value << 8 | UInt64(byte) }
+    return Int64(bitPattern: value ^ (1 << 63))
+  }
+
+  /// `calendar ‖ domain ‖ class`: the prefix of one run of instances sorted by start.
+  static func run(_ calendar: ObjectID, _ domain: Domain, _ durationClass: UInt8) -> [UInt8] {
+    var key = calendar.bytes
+    key.append(domain.rawValue)
+    key.append(durationClass)
+    return key
+  }
+
+  /// An instance key: `calendar (16) ‖ domain (1) ‖ class (1) ‖ start (8) ‖ item (16) ‖ occurrence (8)`.
+  static func instance(
+    _ calendar: ObjectID, _ domain: Domain, start: Int64, end: Int64, item: ObjectID, occurrence: LocalDateTime
+  ) -> [UInt8] {
+    var key = run(calendar, domain, durationClass(end - start))
+    key.reserveCapacity(50)
+    append(start, to: &key)
+    key.append(contentsOf: item.bytes)
+    append(occurrence.wallClockSeconds, to: &key)
+    return key
+  }
+
+  /// Byte offsets within an instance key.
+  static let startOffset = 18
+  static let itemOffset = 26
+  static let occurrenceOffset = 42
+  static let instanceLength = 50
+}

@@ -1,0 +1,121 @@
+internal import LMDB
+
+/// Answers "what overlaps `[from, to)` in this calendar" from the date-range index, inside one
+/// read snapshot.
+///
+/// Per calendar and clock: one seek into the ordinary instances at `from` minus the longest
+/// ordinary instance of that calendar (so nothing that started earlier and still runs is missed),
+/// a scan to `to`, and a scan of the few long instances. Wall-clock instances are scanned with a
+/// margin wider than any UTC offset and then placed exactly in the viewer's zone. Past the horizon
+/// the open series are expanded lazily.
+struct RangeQuery {
+  let range: RangeProjection
+  let from: Int64
+  let to: Int64
+  let zone: ZoneRules
+
+  /// More than the widest UTC offset (±14 h, rounded up generously).
+  static let zoneMargin: Int64 = 26 * 3_600
+
+  /// Appends the instances of `calendar` that overlap the window to `results` (unsorted).
+  func instances(
+    in calendar: ObjectID, _ txn: borrowing ReadTransaction, into results: inout [EventInstance]
+  ) throws {
+    guard from < to else { return }
+    let horizon = try range.horizon(in: txn)
+    for domain in [RangeKey.Domain.absolute, .wallClock] {
+      let margin = domain == .absolute ? 0 : Self.zoneMargin
+      let longest = try maxDuration(calendar, domain, txn)
+      try txn.withCursor(on: range.instances) { cursor in
+        try scan(
+          RangeKey.run(calendar, domain, 0), from: from.saturatingAdd(-(margin + longest)),
+          before: to.saturatingAdd(margin), domain, calendar, &cursor, &results)
+        try scan(
+          RangeKey.run(calendar, domain, 1), from: .min, before: to.saturatingAdd(margin), domain, calendar,
+          &cursor, &results)
+      }
+    }
+    if to.saturatingAdd(Self.zoneMargin) > horizon {
+      try expandOpenSeries(in: calendar, after: horizon, txn, into: &results)
+    }
+  }
+
+  /// Scans one run of instances with starts in `[lower, upper)` on its clock.
+  private func scan(
+    _ prefix: [UInt8], from lower: Int64, before upper: Int64, _ domain: RangeKey.Domain, _ calendar: ObjectID,
+    _ cursor: inout Cursor, _ results: inout [EventInstance]
+  ) throws {
+    var seek = prefix
+    RangeKey.append(lower, to: &seek)
+    guard try cursor.seek(atLeast: seek) else { return }
+    let (high, low) = (calendar.high, calendar.low)
+    let tail = (UInt16(prefix[16]) << 8) | UInt16(prefix[17])
+    let (from, to, zone) = (self.from, self.to, self.zone)
+    _ = try cursor.scanForward { key, value in
+      guard key.byteCount == RangeKey.instanceLength,
+        UInt64(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self)) == high,
+        UInt64(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 8, as: UInt64.self)) == low,
+        UInt16(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 16, as: UInt16.self)) == tail
+      else { return .stop }
+      let keyStart = RangeKey.time(in: key, at: RangeKey.startOffset)
+      guard keyStart < upper else { return .stop }
+      let keyEnd = RangeKey.time(in: value, at: 0)
+      let start = domain == .absolute ? keyStart : zone.resolve(wallClock: keyStart)
+      let end = domain == .absolute ? keyEnd : max(start, zone.resolve(wallClock: keyEnd))
+      guard Self.overlaps(start, end, from, to) else { return .continue }
+      let flags = value.unsafeLoad(fromByteOffset: 8, as: UInt8.self)
+      results.append(
+        EventInstance(
+          id: ObjectID(key, at: RangeKey.itemOffset), calendarID: calendar,
+          occurrenceDate: LocalDateTime(unchecked: RangeKey.time(in: key, at: RangeKey.occurrenceOffset)),
+          start: start, end: end, isRecurring: flags & RangeProjection.recurringFlag != 0,
+          isDetached: flags & RangeProjection.detachedFlag != 0,
+          isAllDay: flags & RangeProjection.allDayFlag != 0))
+      return .continue
+    }
+  }
+
+  /// The occurrences of `calendar`'s open series that start (on their clock) at or after the
+  /// horizon and overlap the window.
+  private func expandOpenSeries(
+    in calendar: ObjectID, after horizon: Int64, _ txn: borrowing ReadTransaction,
+    into results: inout [EventInstance]
+  ) throws {
+    var series: [(ObjectID, [UInt8])] = []
+    try txn.withCursor(on: range.open) { cursor in
+      guard try cursor.seek(atLeast: calendar.bytes) else { return }
+      _ = try cursor.scanForward { key, value in
+        guard key.byteCount == 32, ObjectID(key, at: 0) == calendar else { return .stop }
+        series.append((ObjectID(key, at: 16), Array(copying: value)))
+        return .continue
+      }
+    }
+    for (id, state) in series {
+      let event = try ModelCodec.decodeEvent(
+        id: id, calendarID: calendar, version: .none, modified: nil, PayloadReader(Payload(bytes: state)))
+      let domain = RangeProjection.domain(of: event)
+      for occurrence in try event.recurrenceSet().occurrences(from: from, to: to, viewerZone: zone) {
+        let clock = domain == .absolute ? occurrence.start : occurrence.local.wallClockSeconds
+        guard clock >= horizon, event.detachedOccurrences[occurrence.local] == nil else { continue }
+        results.append(
+          EventInstance(
+            id: id, calendarID: calendar, occurrenceDate: occurrence.local, start: occurrence.start,
+            end: occurrence.end, isRecurring: true, isDetached: false, isAllDay: event.isAllDay))
+      }
+    }
+  }
+
+  /// The longest ordinary instance of `calendar` on `domain`'s clock.
+  private func maxDuration(
+    _ calendar: ObjectID, _ domain: RangeKey.Domain, _ txn: borrowing ReadTransaction
+  ) throws -> Int64 {
+    try txn.value(forKey: RangeProjection.maxDurationKey(calendar, domain), in: range.meta).map {
+      RangeKey.time(in: $0, at: 0)
+    } ?? 0
+  }
+
+  /// RFC 4791 §9.9: `[start, end)` overlaps `[from, to)`; a zero-length event when `from <= start < to`.
+  static func overlaps(_ start: Int64, _ end: Int64, _ from: Int64, _ to: Int64) -> Bool {
+    start < to && (end > from || (end == start && start >= from))
+  }
+}

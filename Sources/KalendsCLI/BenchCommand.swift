@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `kalends bench`: benchmark data.
+struct BenchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Build deterministic benchmark data.",
+    subcommands: [BenchGenerateCommand.self])
+}

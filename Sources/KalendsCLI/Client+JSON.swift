@@ -1,0 +1,18 @@
+import Kalends
+
+extension Client {
+  /// The client as documented in the README's JSON shapes.
+  var jsonFields: [(String, JSONValue)] {
+    [
+      ("id", .string(id)),
+      ("name", .string(name)),
+      (
+        "usageDescriptions",
+        .object(
+          Client.Usage.allCases.compactMap { usage in usageDescriptions[usage].map { (usage.description, .string($0)) }
+          })
+      ),
+      ("version", .number(Double(version.rawValue))),
+    ]
+  }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import Kalends
+
+/// `kalends client list`: the registered apps.
+struct ClientListCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "list", abstract: "List the registered apps.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Option(help: "Output format.") var format: ObjectFormat = .table
+
+  func run() throws {
+    let clients = try global.openEventStore(readOnly: true).clients()
+    format.write(
+      clients, json: \.jsonFields,
+      columns: [
+        ("ID", \.id), ("NAME", \.name),
+        ("USAGE", { $0.usageDescriptions.keys.map(\.description).sorted().joined(separator: ", ") }),
+      ])
+  }
+}

@@ -1,0 +1,43 @@
+import Kalends
+
+extension Event {
+  /// The event as documented in the README's JSON shapes: times as RFC 3339 with the offset of
+  /// ``timeZone`` (floating times without one, all-day ones as dates).
+  var jsonFields: [(String, JSONValue)] {
+    func time(_ local: LocalDateTime?) -> JSONValue { .text(local.map(text(of:))) }
+    return [
+      ("id", .string(id.description)),
+      ("externalId", .string(externalID)),
+      ("calendarId", .text(calendarID?.description)),
+      ("title", .string(title)),
+      ("start", time(start)),
+      ("end", time(end)),
+      ("allDay", .bool(isAllDay)),
+      ("timeZone", .text(timeZone)),
+      ("location", .text(location)),
+      ("notes", .text(notes)),
+      ("url", .text(url)),
+      ("availability", .string(String(describing: availability))),
+      ("status", .string(String(describing: status))),
+      ("alarms", AlarmArgument.json(alarms)),
+      ("recurrenceRules", .array(recurrenceRules.map { .string($0.description) })),
+      ("exceptionDates", .array(exceptionDates.sorted().map(time))),
+      ("recurrenceDates", .array(recurrenceDates.sorted().map(time))),
+      ("occurrenceDate", time(occurrenceDate)),
+      ("isDetached", .bool(isDetached)),
+      ("version", .number(version.rawValue)),
+      ("created", .text(creationDate?.description)),
+      ("lastModified", .text(lastModifiedDate?.description)),
+    ]
+  }
+
+  /// `local` written as the event writes its times: a date when all-day, else with its zone's offset.
+  func text(of local: LocalDateTime) -> String {
+    DateArgument.text(local, isDate: isAllDay, zone: timeZone)
+  }
+
+  /// Table text that reads better than the JSON value's.
+  var tableCells: [String: String] {
+    ["alarms": AlarmArgument.text(alarms)]
+  }
+}

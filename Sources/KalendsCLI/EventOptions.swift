@@ -1,0 +1,85 @@
+import ArgumentParser
+import Kalends
+
+/// The event fields `event add` and `event update` share. An empty value clears a field.
+struct EventOptions: ParsableArguments {
+  /// `--availability`.
+  enum AvailabilityName: String, CaseIterable, ExpressibleByArgument {
+    case busy, free, tentative, unavailable
+
+    var value: Event.Availability {
+      switch self {
+      case .busy: .busy
+      case .free: .free
+      case .tentative: .tentative
+      case .unavailable: .unavailable
+      }
+    }
+  }
+
+  /// `--status`.
+  enum StatusName: String, CaseIterable, ExpressibleByArgument {
+    case none, confirmed, tentative, canceled
+
+    var value: Event.Status {
+      switch self {
+      case .none: .none
+      case .confirmed: .confirmed
+      case .tentative: .tentative
+      case .canceled: .canceled
+      }
+    }
+  }
+
+  @Option(
+    help: ArgumentHelp(
+      "The end, in the same form as --start; exclusive (an all-day event on March 29 ends 2026-03-30).",
+      valueName: "date"))
+  var end: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The IANA time zone of the times, such as Europe/Berlin (without it, wall-clock times are floating).",
+      valueName: "zone"))
+  var tz: String?
+
+  @Flag(help: "Make it an all-day event on the dates of --start and --end.")
+  var allDay = false
+
+  @Option(help: "Where it takes place.") var location: String?
+  @Option(help: "Free text.") var notes: String?
+  @Option(help: "A link.") var url: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "A recurrence rule in RRULE text, such as 'FREQ=WEEKLY;COUNT=5' (repeatable).", valueName: "rule"))
+  var rrule: [String] = []
+
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: ArgumentHelp("An alarm relative to the start: -15m, -1h, -2d (repeatable).", valueName: "offset"))
+  var alarm: [String] = []
+
+  @Option(help: "How it shows when others look for free time.") var availability: AvailabilityName?
+  @Option(help: "The organizer's status.") var status: StatusName?
+
+  /// Whether any field is given.
+  var isEmpty: Bool {
+    end == nil && tz == nil && !allDay && location == nil && notes == nil && url == nil && rrule.isEmpty
+      && alarm.isEmpty && availability == nil && status == nil
+  }
+
+  /// The options parsed, with the title and start the command itself takes.
+  func edit(calendar: String?, title: String?, start: String?) throws(CLIError) -> EventEdit {
+    let timing = EventTiming(
+      start: try start.map { text throws(CLIError) in try DateArgument(text, option: "--start") },
+      end: try end.map { text throws(CLIError) in try DateArgument(text, option: "--end") },
+      zone: try DateArgument.zone(tz), allDay: allDay)
+    return EventEdit(
+      calendarID: try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") },
+      title: title, timing: timing, location: location, notes: notes, url: url,
+      rules: rrule.isEmpty ? nil : try RecurrenceRuleArgument.parse(rrule),
+      alarms: alarm.isEmpty ? nil : try alarm.filter { !$0.isEmpty }.map(AlarmArgument.parse),
+      availability: availability?.value, status: status?.value)
+  }
+}

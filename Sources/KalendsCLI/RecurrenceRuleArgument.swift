@@ -1,0 +1,17 @@
+import Kalends
+
+/// `--rrule` values: RRULE text, with or without the `RRULE:` prefix; an empty value stands for none.
+enum RecurrenceRuleArgument {
+  /// The rules `texts` give, or an error naming `--rrule` and the part at fault.
+  static func parse(_ texts: [String]) throws(CLIError) -> [RecurrenceRule] {
+    var rules: [RecurrenceRule] = []
+    for text in texts where !text.isEmpty {
+      do {
+        rules.append(try RecurrenceRule(parsing: text))
+      } catch {
+        throw .invalidInput("--rrule: \(error)")
+      }
+    }
+    return rules
+  }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Kalends
+
+/// `kalends reminder remove`: removes a reminder.
+struct ReminderRemoveCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a reminder.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "The reminder's id.") var id: String
+
+  @OptionGroup var change: ChangeOptions
+
+  func run() throws {
+    let id = try ObjectID(argument: id)
+    let store = try global.openEventStore()
+    let reminder = try store.existingReminder(id)
+    try change.check(id, fetched: reminder.version)
+    try store.remove(reminder, overwrite: change.force)
+    print("removed reminder \(id) (\(reminder.title))")
+  }
+}

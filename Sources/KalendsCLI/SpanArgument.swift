@@ -1,0 +1,12 @@
+import ArgumentParser
+import Kalends
+
+/// `--span this|future`: which occurrences of a recurring event a change or removal affects.
+enum SpanArgument: String, CaseIterable, ExpressibleByArgument {
+  /// Only the occurrence: a change detaches it, a removal adds an exception date.
+  case this
+  /// The occurrence and every later one: a change splits the series, a removal ends it there.
+  case future
+
+  var span: Span { self == .this ? .thisEvent : .futureEvents }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import Kalends
+
+/// Asks the person on the terminal, as iOS's permission alert does.
+struct TerminalPrompter: ConsentPrompter {
+  func answer(_ request: ConsentRequest) -> ConsentAnswer {
+    let what = request.level == .full ? "full access to your \(request.service)" : "to add events to your calendars"
+    let choices = request.service == .calendars && request.level == .full ? "allow/write-only/deny" : "allow/deny"
+    var text = "“\(request.client.name)” would like \(what)"
+    if request.isUpgrade { text += " (it can already add events)" }
+    text += ".\n  \(request.usageDescription)\n[\(choices)]? "
+    FileHandle.standardError.write(Data(text.utf8))
+    while let line = readLine() {
+      if let answer = ConsentAnswer(rawValue: line.trimmingCharacters(in: .whitespaces).lowercased()) { return answer }
+      FileHandle.standardError.write(Data("please answer \(choices): ".utf8))
+    }
+    return .deny
+  }
+}

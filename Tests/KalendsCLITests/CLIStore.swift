@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// A fresh store in a temporary directory, driven through the `kalends` executable.
+final class CLIStore {
+  let directory = TemporaryDirectory("items")
+
+  init() throws {
+    let created = try CLI.run(["init", "--store", directory.storePath])
+    try #require(created.status == 0, "\(created.stderr)")
+  }
+
+  /// Runs `kalends` with `arguments` on this store.
+  @discardableResult
+  func run(_ arguments: [String]) throws -> CLI.Result {
+    try CLI.run(arguments + ["--store", directory.storePath])
+  }
+
+  /// Runs a command that must succeed and print one JSON object.
+  func object(_ arguments: [String]) throws -> [String: Any] {
+    let result = try run(arguments + ["--format", "json"])
+    try #require(result.status == 0, "\(arguments): \(result.stderr)")
+    return try #require(try json(result.stdout) as? [String: Any])
+  }
+
+  /// Runs a command that must succeed and print a JSON array of objects.
+  func objects(_ arguments: [String]) throws -> [[String: Any]] {
+    let result = try run(arguments + ["--format", "json"])
+    try #require(result.status == 0, "\(arguments): \(result.stderr)")
+    return try #require(try json(result.stdout) as? [[String: Any]])
+  }
+
+  /// The id of a new calendar; `arguments` follow its title.
+  func calendar(_ title: String, _ arguments: [String] = []) throws -> String {
+    try #require(try object(["calendar", "create", title] + arguments)["id"] as? String)
+  }
+
+  /// The log's last position and hash, to show that a command wrote nothing.
+  func head() throws -> String {
+    let result = try run(["log", "head"])
+    try #require(result.status == 0, "\(result.stderr)")
+    return result.stdout
+  }
+}

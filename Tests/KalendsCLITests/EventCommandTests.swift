@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+
+@Suite("Command line: events")
+struct EventCommandTests {
+  @Test func aSingleEventIsAddedShownUpdatedAndRemoved() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    let added = try store.object([
+      "event", "add", "--calendar", calendar, "--title", "Review", "--start", "2026-03-29T09:30:00",
+      "--end", "2026-03-29T10:00:00", "--tz", "Europe/Berlin", "--location", "Room 1", "--alarm", "-15m",
+      "--alarm", "-1d", "--availability", "tentative", "--status", "confirmed", "--url", "https://example.com",
+    ])
+    let id = try #require(added["id"] as? String)
+    #expect(added["calendarId"] as? String == calendar)
+    #expect(added["start"] as? String == "2026-03-29T09:30:00+02:00")
+    #expect(added["end"] as? String == "2026-03-29T10:00:00+02:00")
+    #expect(added["timeZone"] as? String == "Europe/Berlin" && added["allDay"] as? Bool == false)
+    #expect(added["location"] as? String == "Room 1" && added["notes"] is NSNull)
+    #expect(added["availability"] as? String == "tentative" && added["status"] as? String == "confirmed")
+    #expect(added["alarms"] as? [[String: Int]] == [["relativeOffset": -900], ["relativeOffset": -86_400]])
+    #expect(added["recurrenceRules"] as? [String] == [] && added["occurrenceDate"] is NSNull)
+    #expect((added["externalId"] as? String)?.count == 36 && added["created"] as? String != nil)
+
+    let shown = try store.object(["event", "show", id])
+    #expect(NSDictionary(dictionary: shown) == NSDictionary(dictionary: added), "show prints what add saved")
+    let table = try store.run(["event", "show", id]).stdout
+    #expect(table.split(separator: "\n").contains { $0.hasPrefix("alarms ") && $0.hasSuffix("  -15m, -1d") })
+    #expect(!table.contains("notes"), "empty fields stay out of the table")
+
+    let version = try #require(added["version"] as? Int)
+    let updated = try store.object([
+      "event", "update", id, "--title", "Design review", "--start", "2026-03-29T11:00:00", "--location", "",
+      "--if-version", String(version),
+    ])
+    #expect(updated["id"] as? String == id && updated["title"] as? String == "Design review")
+    #expect(updated["start"] as? String == "2026-03-29T11:00:00+02:00")
+    #expect(updated["end"] as? String == "2026-03-29T11:30:00+02:00", "the end moves with the start")
+    #expect(updated["location"] is NSNull, "an empty value clears")
+    #expect(updated["availability"] as? String == "tentative", "fields not given stay")
+    #expect((updated["version"] as? Int ?? 0) > version)
+
+    let head = try store.head()
+    let stale = try store.run(["event", "update", id, "--title", "Mine", "--if-version", String(version)])
+    #expect(stale.status == 67)
+    #expect(stale.stderr.hasPrefix("error: item \(id) changed since it was fetched"))
+    let staleRemoval = try store.run(["event", "remove", id, "--if-version", String(version)])
+    #expect(staleRemoval.status == 67)
+    #expect(try store.head() == head, "a conflict writes nothing")
+    #expect(try store.object(["event", "show", id])["title"] as? String == "Design review")
+
+    let removed = try store.run(["event", "remove", id])
+    #expect(removed.status == 0 && removed.stdout == "removed event \(id)\n")
+    let gone = try store.run(["event", "show", id])
+    #expect(gone.status == 66 && gone.stderr.hasPrefix("error: no item \(id)"))
+  }
+
+  @Test func occurrencesOfASeriesAreShownChangedAndRemovedBySpan() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    let series = try store.object([
+      "event", "add", "--calendar", calendar, "--title", "Standup", "--start", "2026-03-29T09:00:00",
+      "--end", "2026-03-29T09:15:00", "--tz", "Europe/Berlin", "--rrule", "FREQ=WEEKLY;COUNT=5",
+    ])
+    let id = try #require(series["id"] as? String)
+    #expect(series["recurrenceRules"] as? [String] == ["FREQ=WEEKLY;COUNT=5"])
+
+    // The same occurrence, named by its date, its wall-clock start, or its instant.
+    for name in ["2026-04-05", "2026-04-05T09:00:00", "2026-04-05T07:00:00Z"] {
+      let occurrence = try store.object(["event", "show", id, "--occurrence", name])
+      #expect(occurrence["occurrenceDate"] as? String == "2026-04-05T09:00:00+02:00", "\(name)")
+      #expect(occurrence["start"] as? String == "2026-04-05T09:00:00+02:00")
+      #expect(occurrence["isDetached"] as? Bool == false)
+    }
+    let notOne = try store.run(["event", "show", id, "--occurrence", "2026-04-06"])
+    #expect(notOne.status == 66)
+    #expect(try store.run(["event", "show", id, "--occurrence", "2026-04-05T10:00:00"]).status == 66)
+
+    let head = try store.head()
+    let spanless = try store.run(["event", "update", id, "--occurrence", "2026-04-05", "--title", "Moved"])
+    #expect(spanless.status == 65 && spanless.stderr.hasPrefix("error: --span: event \(id) repeats"))
+    #expect(try store.head() == head)
+
+    let detached = try store.object([
+      "event", "update", id, "--occurrence", "2026-04-05", "--span", "this", "--title", "Moved",
+      "--start", "2026-04-05T10:00:00",
+    ])
+    #expect(detached["id"] as? String == id && detached["isDetached"] as? Bool == true)
+    #expect(detached["occurrenceDate"] as? String == "2026-04-05T09:00:00+02:00")
+    #expect(detached["start"] as? String == "2026-04-05T10:00:00+02:00")
+    #expect(try store.object(["event", "show", id])["title"] as? String == "Standup", "the series stays")
+    let again = try store.object([
+      "event", "update", id, "--occurrence", "2026-04-05", "--span", "this", "--notes", "x",
+    ])
+    #expect(again["title"] as? String == "Moved" && again["notes"] as? String == "x", "a detached one changes again")
+
+    let removed = try store.run(["event", "remove", id, "--occurrence", "2026-04-12", "--span", "this"])
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(removed.stdout.contains("2026-04-12T09:00:00+02:00"))
+    #expect(try store.object(["event", "show", id])["exceptionDates"] as? [String] == ["2026-04-12T09:00:00+02:00"])
+    #expect(try store.run(["event", "show", id, "--occurrence", "2026-04-12"]).status == 66)
+
+    let continued = try store.object([
+      "event", "update", id, "--occurrence", "2026-04-19", "--span", "future", "--title", "Later",
+    ])
+    let newID = try #require(continued["id"] as? String)
+    #expect(newID != id, "a split prints the new series")
+    #expect(continued["start"] as? String == "2026-04-19T09:00:00+02:00")
+    #expect(continued["recurrenceRules"] as? [String] == ["FREQ=WEEKLY;COUNT=2"])
+    let ended = try store.object(["event", "show", id])
+    #expect(ended["recurrenceRules"] as? [String] == ["FREQ=WEEKLY;UNTIL=20260419T065959Z"])
+    let listed = try store.objects(["event", "list", "--calendar", calendar])
+    #expect(listed.compactMap { $0["id"] as? String } == [id, newID])
+
+    let ending = try store.run(["event", "remove", newID, "--occurrence", "2026-04-26", "--span", "future"])
+    #expect(ending.status == 0 && ending.stdout.contains("from 2026-04-26T09:00:00+02:00 on"))
+    #expect(try store.object(["event", "show", newID])["recurrenceRules"] as? [String] != ["FREQ=WEEKLY;COUNT=2"])
+    #expect(try store.run(["event", "remove", id]).stdout == "removed event \(id)\n", "no occurrence: the series")
+    #expect(try store.run(["event", "show", id]).status == 66)
+  }
+
+  @Test func datesComeInAndGoOutAsRFC3339() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    func add(_ arguments: [String]) throws -> [String: Any] {
+      try store.object(["event", "add", "--calendar", calendar, "--title", "T"] + arguments)
+    }
+    let day = try add(["--start", "2026-03-29"])
+    #expect(day["start"] as? String == "2026-03-29" && day["end"] as? String == "2026-03-30")
+    #expect(day["allDay"] as? Bool == true && day["timeZone"] is NSNull)
+    let days = try add(["--start", "2026-03-29", "--end", "2026-04-01"])
+    #expect(days["end"] as? String == "2026-04-01", "an all-day end is exclusive")
+    let allDay = try add(["--start", "2026-03-29T09:00:00", "--end", "2026-03-30T17:00:00", "--all-day"])
+    #expect(allDay["start"] as? String == "2026-03-29" && allDay["end"] as? String == "2026-03-31")
+
+    let floating = try add(["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00"])
+    #expect(floating["start"] as? String == "2026-03-29T09:00:00" && floating["timeZone"] is NSNull)
+    let overnight = try add(["--start", "2026-03-29T22:00:00", "--end", "2026-03-30T02:00:00", "--tz", "UTC"])
+    let overnightID = try #require(overnight["id"] as? String)
+    let overnightDays = try store.object(["event", "update", overnightID, "--all-day"])
+    #expect(overnightDays["start"] as? String == "2026-03-29" && overnightDays["end"] as? String == "2026-03-31")
+    let utc = try add(["--start", "2026-03-29T09:00:00+02:00", "--end", "2026-03-29T10:00:00+02:00"])
+    #expect(utc["start"] as? String == "2026-03-29T07:00:00Z" && utc["timeZone"] as? String == "UTC")
+    let converted = try add([
+      "--start", "2026-03-29T07:00:00Z", "--end", "2026-03-29T08:00:00Z", "--tz", "America/New_York",
+    ])
+    #expect(converted["start"] as? String == "2026-03-29T03:00:00-04:00")
+    #expect(converted["timeZone"] as? String == "America/New_York")
+
+    let id = try #require(converted["id"] as? String)
+    let moved = try store.object(["event", "update", id, "--tz", "Asia/Tokyo"])
+    #expect(moved["start"] as? String == "2026-03-29T03:00:00+09:00", "--tz alone keeps the wall clock")
+    let instant = try store.object(["event", "update", id, "--start", "2026-03-29T00:00:00Z"])
+    #expect(instant["start"] as? String == "2026-03-29T09:00:00+09:00", "an instant lands in the event's zone")
+    #expect(instant["end"] as? String == "2026-03-29T10:00:00+09:00")
+    let whole = try store.object(["event", "update", id, "--start", "2026-04-01"])
+    #expect(whole["allDay"] as? Bool == true && whole["end"] as? String == "2026-04-02")
+    #expect(whole["timeZone"] is NSNull)
+  }
+
+  @Test(arguments: [
+    (["--start", "2026-03-32"], "error: --start: \"2026-03-32\" is not a date or time — write 2026-03-29"),
+    (["--start", "29.3.2026"], "error: --start: "),
+    (["--start", "2026-03-29T09:00:00", "--end", "tomorrow"], "error: --end: "),
+    (["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00", "--tz", "Mars/Olympus"], "error: --tz: "),
+    (
+      ["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00", "--rrule", "FREQ=FORTNIGHTLY"],
+      "error: --rrule: "
+    ),
+    (
+      ["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00", "--rrule", "FREQ=DAILY;BYDAY=9XX"],
+      "error: --rrule: "
+    ),
+    (
+      ["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00Z"], "error: --start and --end: one has an offset"
+    ),
+    (["--start", "2026-03-29", "--end", "2026-03-29T10:00:00"], "error: --start and --end: give both as dates"),
+    (["--start", "2026-03-29T09:00:00"], "error: --end is required"),
+    (["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T08:00:00"], "error: the event ends before it starts"),
+    (["--start", "2026-03-29", "--alarm", "soon"], "error: --alarm: "),
+    (
+      ["--start", "2026-03-29T09:00:00", "--end", "2026-03-30T10:00:00", "--rrule", "FREQ=DAILY"],
+      "error: the event lasts longer"
+    ),
+  ])
+  func invalidInputIsRefusedWithStatus65AndWritesNothing(_ arguments: [String], _ message: String) throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    let head = try store.head()
+    let result = try store.run(["event", "add", "--calendar", calendar, "--title", "T"] + arguments)
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(try store.head() == head)
+  }
+
+  @Test func updatesAndRemovalsOfWhatIsNotThereAreRefused() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    let single = try #require(
+      try store.object(["event", "add", "--calendar", calendar, "--title", "T", "--start", "2026-03-29"])["id"]
+        as? String)
+    let head = try store.head()
+    let missing = "00000000-0000-4000-8000-0000000000AA"
+    #expect(try store.run(["event", "update", missing, "--title", "X"]).status == 66)
+    #expect(try store.run(["event", "remove", missing]).status == 66)
+    #expect(try store.run(["event", "update", "not-an-id", "--title", "X"]).status == 65)
+    let notSeries = try store.run(["event", "show", single, "--occurrence", "2026-03-29"])
+    #expect(notSeries.status == 65 && notSeries.stderr.contains("does not repeat"))
+    #expect(try store.run(["event", "update", single, "--calendar", missing]).status == 66)
+    #expect(try store.run(["event", "update", single]).status == 64, "nothing to change")
+    #expect(try store.head() == head)
+  }
+}
