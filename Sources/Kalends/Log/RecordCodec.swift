@@ -94,9 +94,10 @@ enum RecordCodec {
   }
 
   /// Decodes the header of a stored record of any known version, and where its payload lies.
-  static func decodeHeader(_ bytes: RawSpan) throws(StoreError) -> DecodedHeader {
+  static func decodeHeader(_ bytes: RawSpan) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
     var principals = PrincipalCache()
-    return try decodeHeader(bytes, principals: &principals)
+    let decoded = try decodeHeader(bytes, principals: &principals)
+    return (decoded.header, decoded.payload)
   }
 
   /// Decodes the header of a stored record, reusing the principal of the record decoded before with
@@ -117,15 +118,15 @@ enum RecordCodec {
 
   /// A copy of the payload of a stored record, or `nil` when the record is malformed.
   static func payload(of bytes: RawSpan) -> [UInt8]? {
-    guard let decoded = try? decodeHeader(bytes) else { return nil }
-    return Array(copying: bytes.extracting(decoded.payload))
+    guard let (_, range) = try? decodeHeader(bytes) else { return nil }
+    return Array(copying: bytes.extracting(range))
   }
 
   /// Decodes a whole stored record, copying its payload.
   static func decode(_ bytes: RawSpan) throws(StoreError) -> LogRecord {
-    let decoded = try decodeHeader(bytes)
-    let payload = Array(copying: bytes.extracting(decoded.payload))
-    return LogRecord(header: decoded.header, payload: Payload(bytes: payload))
+    let (header, payloadRange) = try decodeHeader(bytes)
+    let payload = Array(copying: bytes.extracting(payloadRange))
+    return LogRecord(header: header, payload: Payload(bytes: payload))
   }
 
   @inline(__always)
