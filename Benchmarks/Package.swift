@@ -12,6 +12,8 @@ let package = Package(
   dependencies: [
     .package(name: "Kalends", path: ".."),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    // The same SHA-256 the log uses, to measure the hash alone (the floor under every append).
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     // The raw LMDB baseline, in C against <lmdb.h>: the bare minimum LMDB work each benchmark of our
@@ -21,7 +23,38 @@ let package = Package(
       name: "RawLMDB",
       path: "Sources/RawLMDB",
       linkerSettings: [.linkedLibrary("lmdb")]
-    )
+    ),
+    // What the suites share: scratch directories, the workload records, the raw environment.
+    .target(
+      name: "BenchmarkSupport",
+      dependencies: [.product(name: "Kalends", package: "Kalends"), "RawLMDB"],
+      path: "Sources/BenchmarkSupport"
+    ),
+    // SHA-256 through OpenSSL's libcrypto (libssl-dev), a yardstick for swift-crypto's.
+    .target(
+      name: "LibcryptoSHA256",
+      path: "Sources/LibcryptoSHA256",
+      linkerSettings: [.linkedLibrary("crypto")]
+    ),
+    // BoringSSL's SHA-256 as swift-crypto links it, called from C without the Swift wrapper. Only in
+    // executables that also link Crypto, which brings the symbol.
+    .target(
+      name: "BoringSSLSHA256",
+      path: "Sources/BoringSSLSHA256"
+    ),
+    // The recurrence benchmarks' expansions outside the harness: summaries to compare with
+    // python-dateutil, and a driver for callgrind and perf.
+    .executableTarget(
+      name: "recurrence-workload",
+      dependencies: ["BenchmarkSupport", .product(name: "Kalends", package: "Kalends")],
+      path: "Sources/recurrence-workload"
+    ),
+    // One workload at a time outside the harness, for callgrind and perf.
+    .executableTarget(
+      name: "log-workload",
+      dependencies: ["BenchmarkSupport", "RawLMDB", .product(name: "Kalends", package: "Kalends")],
+      path: "Sources/log-workload"
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
@@ -36,13 +69,31 @@ func benchmarkSuite(_ name: String, dependencies: [Target.Dependency] = []) -> T
   )
 }
 
-// One suite per area. Later issues add `RangeQueryBenchmarks` and `RecurrenceBenchmarks` here.
+// One suite per area. A later issue adds `RangeQueryBenchmarks` here.
 package.targets += [
   benchmarkSuite(
     "LogBenchmarks",
     dependencies: [
       .product(name: "Kalends", package: "Kalends"),
+      "BenchmarkSupport",
       "RawLMDB",
+      "LibcryptoSHA256",
+      "BoringSSLSHA256",
+      .product(name: "Crypto", package: "swift-crypto"),
     ]
-  )
+  ),
+  benchmarkSuite(
+    "HashBenchmarks",
+    dependencies: [
+      .product(name: "Kalends", package: "Kalends"),
+      "BenchmarkSupport",
+      "LibcryptoSHA256",
+      "BoringSSLSHA256",
+      .product(name: "Crypto", package: "swift-crypto"),
+    ]
+  ),
+  benchmarkSuite(
+    "RecurrenceBenchmarks",
+    dependencies: [.product(name: "Kalends", package: "Kalends"), "BenchmarkSupport"]
+  ),
 ]

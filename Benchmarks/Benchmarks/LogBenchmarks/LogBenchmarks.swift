@@ -1,5 +1,9 @@
 import Benchmark
+import BenchmarkSupport
+import BoringSSLSHA256
+import Crypto
 import Kalends
+import LibcryptoSHA256
 import RawLMDB
 
 // The log's three hot paths, each measured on our layer (`Kalends.Store`) and on the bare minimum
@@ -62,7 +66,8 @@ let benchmarks: @Sendable () -> Void = {
       batchStore.tearDown()
     }
 
-    let batchRaw = RawFixture(label: "batch-raw", durability: durability == .full ? RAW_LMDB_SYNC_FULL : RAW_LMDB_SYNC_NONE)
+    let batchRaw = RawFixture(
+      label: "batch-raw", durability: durability == .full ? RAW_LMDB_SYNC_FULL : RAW_LMDB_SYNC_NONE)
     Benchmark("\(prefix) 1000/raw LMDB", configuration: batch) { _ in
       batchRaw.environment!.appendBatch(firstKey: batchRaw.nextKey, count: batchSize, value: batchRaw.value)
       batchRaw.nextKey += UInt64(batchSize)
@@ -70,6 +75,29 @@ let benchmarks: @Sendable () -> Void = {
       try batchRaw.setUp()
     } teardown: {
       batchRaw.tearDown()
+    }
+  }
+
+  // MARK: The floor of the format: raw LMDB and the hash chain
+
+  // Raw LMDB's batch plus what the log format requires of every record and nothing else: its
+  // position, the previous hash, and SHA-256(0x00 ‖ record) in one call, through three SHA-256 call
+  // paths (see HashBenchmarks). Not targets; they show how much of the batch ratio the hash alone
+  // accounts for.
+  let implementations = [
+    ("libcrypto low-level", libcryptoSHA256), ("BoringSSL direct", boringSSLSHA256),
+    ("swift-crypto one-shot", swiftCryptoSHA256),
+  ]
+  for (name, sha256) in implementations {
+    let chained = RawFixture(label: "batch-chained", durability: RAW_LMDB_SYNC_NONE)
+    Benchmark("Batch append 1000/raw LMDB + hash chain, \(name)", configuration: batch) { _ in
+      chained.environment!.appendChainedBatch(
+        firstKey: chained.nextKey, count: batchSize, value: chained.value, sha256: sha256)
+      chained.nextKey += UInt64(batchSize)
+    } setup: {
+      try chained.setUp()
+    } teardown: {
+      chained.tearDown()
     }
   }
 
@@ -104,6 +132,19 @@ let benchmarks: @Sendable () -> Void = {
     try replayRaw.setUp(raw: true)
   } teardown: {
     replayRaw.tearDown()
+  }
+}
+
+/// OpenSSL's low-level SHA-256 calls, the cheapest shape of libcrypto (see HashBenchmarks).
+let libcryptoSHA256: raw_lmdb_sha256 = { data, size, digest in libcrypto_sha256_context(data, size, digest) }
+
+/// BoringSSL's one-shot `SHA256()` as swift-crypto links it, without swift-crypto's Swift wrapper.
+let boringSSLSHA256: raw_lmdb_sha256 = { data, size, digest in boringssl_sha256_oneshot(data, size, digest) }
+
+/// swift-crypto's one-shot SHA-256, as `RecordCodec.encode` calls it.
+let swiftCryptoSHA256: raw_lmdb_sha256 = { data, size, digest in
+  SHA256.hash(data: UnsafeRawBufferPointer(start: data, count: size)).withUnsafeBytes {
+    UnsafeMutableRawPointer(digest!).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
   }
 }
 
@@ -180,15 +221,8 @@ final class ReplayFixture: @unchecked Sendable {
   func setUp(raw openRaw: Bool) throws {
     let directory = ScratchDirectory(label)
     self.directory = directory
-    let options = StoreOptions(durability: .noSync, initialMapSize: Workload.mapSize)
-    var filled: Store? = try Store.create(at: directory.storePath, options: options)
-    let chunk = 10_000
-    for start in stride(from: 0, to: replayedRecords, by: chunk) {
-      try filled!.append(contentsOf: (start..<min(start + chunk, replayedRecords)).map(Workload.draft))
-    }
-    try filled!.sync()
+    try Workload.fillStore(at: directory.storePath, records: replayedRecords)
     if openRaw {
-      filled = nil  // closes the store's environment before LMDB opens the file again
       let raw = try RawEnvironment(path: directory.storePath, durability: RAW_LMDB_SYNC_NONE)
       self.raw = raw
       let expected = Workload.encodedSize(of: Workload.draft(1))
@@ -197,7 +231,8 @@ final class ReplayFixture: @unchecked Sendable {
       let last = try raw.lastKey()
       guard last == UInt64(replayedRecords + 1) else { fatalError("the log ends at \(last)") }
     } else {
-      store = filled
+      store = try Store.open(
+        at: directory.storePath, options: StoreOptions(durability: .noSync, initialMapSize: Workload.mapSize))
     }
   }
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <lmdb.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct raw_lmdb {
   MDB_env *env;
@@ -94,6 +95,39 @@ int raw_lmdb_append_batch(raw_lmdb *raw, uint64_t first_key, size_t count, const
       return rc;
     }
   }
+  return mdb_txn_commit(txn);
+}
+
+int raw_lmdb_append_batch_chained(raw_lmdb *raw, uint64_t first_key, size_t count, const void *value,
+                                  size_t size, raw_lmdb_sha256 sha256) {
+  if (size < 1 + 8 + 64) return EINVAL;
+  unsigned char *prefixed = calloc(1, 1 + size);  // 0x00 ‖ record
+  if (prefixed == NULL) return ENOMEM;
+  unsigned char *record = prefixed + 1;
+  memcpy(record, value, size);
+  memset(record + size - 32, 0, 32);  // the first record chains to 32 zero bytes
+  MDB_txn *txn;
+  int rc = mdb_txn_begin(raw->env, NULL, 0, &txn);
+  if (rc) {
+    free(prefixed);
+    return rc;
+  }
+  unsigned char key_bytes[8];
+  for (size_t i = 0; i < count; i++) {
+    big_endian(first_key + i, key_bytes);
+    memcpy(record + 1, key_bytes, sizeof key_bytes);
+    memcpy(record + size - 64, record + size - 32, 32);  // the previous record's hash
+    sha256(prefixed, 1 + size - 32, record + size - 32);
+    MDB_val k = {sizeof key_bytes, key_bytes};
+    MDB_val v = {size, record};
+    rc = mdb_put(txn, raw->dbi, &k, &v, MDB_APPEND);
+    if (rc) {
+      mdb_txn_abort(txn);
+      free(prefixed);
+      return rc;
+    }
+  }
+  free(prefixed);
   return mdb_txn_commit(txn);
 }
 

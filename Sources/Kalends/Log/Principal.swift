@@ -56,9 +56,25 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
       guard count > 0, count <= Self.maximumIdentifierLength else {
         throw .invalidInput("\(typeName) identifier must be 1 to \(Self.maximumIdentifierLength) bytes, got \(count)")
       }
-      guard !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      guard !Self.containsControlCharacter(id) else {
         throw .invalidInput("\(typeName) identifier must not contain control characters")
       }
+    }
+  }
+
+  /// Whether `text` holds a control character (general category Cc): U+0000–U+001F and U+007F–U+009F,
+  /// a set that Unicode's stability policy fixes forever. Checked on the UTF-8 bytes, where those are
+  /// the bytes below 0x20, 0x7F, and 0xC2 followed by 0x80–0x9F, instead of looking up each scalar's
+  /// properties, which cost more than the SHA-256 of a whole record on every append.
+  private static func containsControlCharacter(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      var previous: UInt8 = 0
+      for byte in bytes {
+        if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte <= 0x9F) { return true }
+        previous = byte
+      }
+      return false
     }
   }
 }

@@ -1,6 +1,14 @@
 internal import Crypto
 internal import LMDB
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Musl)
+  internal import Musl
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 /// The byte format of log records (docs/log-format.md): encoding in the current version, decoding
 /// of every version ever written.
 enum RecordCodec {
@@ -11,33 +19,69 @@ enum RecordCodec {
   /// The largest payload accepted (16 MiB).
   static let maximumPayloadSize = 16 << 20
 
-  /// Appends the version 1 encoding of a record to `buffer` and returns its hash.
+  /// Replaces the contents of `buffer` with `0x00 ‖ record`: the version 1 encoding of a record
+  /// behind its leaf hash's prefix, so that the hashed bytes are contiguous and hashed in one call
+  /// (two updates cost swift-crypto more than the byte). Returns the record's hash; the record to
+  /// store is `buffer[1...]`.
   static func encode(
     into buffer: inout [UInt8], position: LogPosition, timestamp: Timestamp, draft: RecordDraft,
     previousHash: RecordHash
   ) -> RecordHash {
-    let start = buffer.count
-    let identifier = draft.principal.identifier.utf8
-    buffer.append(currentVersion)
-    appendBigEndian(position.rawValue, to: &buffer)
-    appendBigEndian(UInt64(bitPattern: timestamp.rawValue), to: &buffer)
-    buffer.append(draft.principal.code)
-    appendBigEndian(UInt16(identifier.count), to: &buffer)
-    buffer.append(contentsOf: identifier)
-    appendBigEndian(draft.kind.rawValue, to: &buffer)
-    appendBigEndian(UInt32(draft.payload.bytes.count), to: &buffer)
-    buffer.append(contentsOf: draft.payload.bytes)
-    previousHash.appendBytes(to: &buffer)
-    let hash = leafHash(buffer[start...])
-    hash.appendBytes(to: &buffer)
-    return hash
+    var identifier = draft.principal.identifier
+    let payload = draft.payload.bytes
+    let size = 1 + fixedSize + identifier.utf8.count + payload.count
+    // Every byte is written below: only the count changes, and only when the size does.
+    if buffer.count > size {
+      buffer.removeLast(buffer.count - size)
+    } else if buffer.count < size {
+      buffer.append(contentsOf: repeatElement(0, count: size - buffer.count))
+    }
+    return buffer.withUnsafeMutableBytes { bytes in
+      var writer = Writer(bytes: bytes)
+      writer.write(UInt8(0x00))
+      writer.write(currentVersion)
+      writer.write(position.rawValue)
+      writer.write(UInt64(bitPattern: timestamp.rawValue))
+      writer.write(draft.principal.code)
+      identifier.withUTF8 { identifier in
+        writer.write(UInt16(identifier.count))
+        writer.write(UnsafeRawBufferPointer(identifier))
+      }
+      writer.write(draft.kind.rawValue)
+      writer.write(UInt32(payload.count))
+      payload.withUnsafeBytes { writer.write($0) }
+      previousHash.withBytes { writer.write($0) }
+      let hashed = UnsafeRawBufferPointer(rebasing: writer.bytes[..<writer.offset])
+      let hash = RecordHash(digest: SHA256.hash(data: hashed))
+      hash.withBytes { writer.write($0) }
+      assert(writer.offset == size)
+      return hash
+    }
+  }
+
+  /// Writes big-endian numbers and bytes one after the other into memory sized for them.
+  private struct Writer {
+    let bytes: UnsafeMutableRawBufferPointer
+    var offset = 0
+
+    @inline(__always)
+    mutating func write<T: FixedWidthInteger>(_ value: T) {
+      bytes.storeBytes(of: value.bigEndian, toByteOffset: offset, as: T.self)
+      offset += MemoryLayout<T>.size
+    }
+
+    @inline(__always)
+    mutating func write(_ source: UnsafeRawBufferPointer) {
+      UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<(offset + source.count)]).copyMemory(from: source)
+      offset += source.count
+    }
   }
 
   /// RFC 6962 leaf hash: `SHA-256(0x00 ‖ bytes)`.
-  static func leafHash(_ bytes: ArraySlice<UInt8>) -> RecordHash {
+  static func leafHash(_ bytes: UnsafeRawBufferPointer) -> RecordHash {
     var hasher = SHA256()
-    hasher.update(data: [0x00])
-    hasher.update(data: bytes)
+    withUnsafeBytes(of: UInt8(0x00)) { hasher.update(bufferPointer: $0) }
+    hasher.update(bufferPointer: bytes)
     return RecordHash(digest: hasher.finalize())
   }
 
@@ -45,19 +89,28 @@ enum RecordCodec {
   static func computedHash(of record: RawSpan) -> RecordHash? {
     guard record.byteCount > 32 else { return nil }
     return record.withUnsafeBytes { buffer in
-      var hasher = SHA256()
-      hasher.update(data: [0x00])
-      hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[..<(buffer.count - 32)]))
-      return RecordHash(digest: hasher.finalize())
+      leafHash(UnsafeRawBufferPointer(rebasing: buffer[..<(buffer.count - 32)]))
     }
   }
 
   /// Decodes the header of a stored record of any known version, and where its payload lies.
   static func decodeHeader(_ bytes: RawSpan) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
+    var principals = PrincipalCache()
+    let decoded = try decodeHeader(bytes, principals: &principals)
+    return (decoded.header, decoded.payload)
+  }
+
+  /// Decodes the header of a stored record, reusing the principal of the record decoded before with
+  /// `principals` when it is the same: for scans, which would otherwise decode (and allocate) the
+  /// same app's identifier once per record.
+  @inline(__always)
+  static func decodeHeader(
+    _ bytes: RawSpan, principals: inout PrincipalCache
+  ) throws(StoreError) -> DecodedHeader {
     guard bytes.byteCount >= 1 else { throw .malformedRecord("empty record") }
     let version = bytes.unsafeLoad(fromByteOffset: 0, as: UInt8.self)
     switch version {
-    case 1: return try decodeVersion1(bytes)
+    case 1: return try decodeVersion1(bytes, principals: &principals)
     default:
       throw .unsupportedRecordVersion(version)
     }
@@ -76,7 +129,10 @@ enum RecordCodec {
     return LogRecord(header: header, payload: Payload(bytes: payload))
   }
 
-  private static func decodeVersion1(_ bytes: RawSpan) throws(StoreError) -> (LogRecordHeader, Range<Int>) {
+  @inline(__always)
+  private static func decodeVersion1(
+    _ bytes: RawSpan, principals: inout PrincipalCache
+  ) throws(StoreError) -> DecodedHeader {
     let count = bytes.byteCount
     guard count >= fixedSize else { throw .malformedRecord("\(count) bytes, shorter than the fixed \(fixedSize)") }
     var offset = 1
@@ -101,21 +157,11 @@ enum RecordCodec {
     let previous = loadHash(bytes, &offset)
     let hash = loadHash(bytes, &offset)
 
-    let principal: Principal
-    switch principalCode {
-    case 0 where identifierCount == 0: principal = .system
-    case 1 where identifierCount == 0: principal = .person
-    case 2, 3:
-      let text = bytes.extracting(identifierRange).withUnsafeBytes { String(validating: $0, as: UTF8.self) }
-      guard let text, !text.isEmpty else { throw .malformedRecord("principal identifier is not UTF-8 text") }
-      principal = principalCode == 2 ? .client(text) : .policy(text)
-    default:
-      throw .malformedRecord("unknown principal type \(principalCode) with \(identifierCount) identifier bytes")
-    }
+    let principal = try principals.principal(code: principalCode, identifier: bytes.extracting(identifierRange))
     let header = LogRecordHeader(
       formatVersion: 1, position: LogPosition(position), timestamp: Timestamp(rawValue: timestamp),
       principal: principal, kind: RecordKind(rawValue: kind), previousHash: previous, hash: hash)
-    return (header, payloadRange)
+    return DecodedHeader(header: header, payload: payloadRange)
   }
 
   @inline(__always)
@@ -136,9 +182,53 @@ enum RecordCodec {
     return RecordHash(words: w0, w1, w2, w3)
   }
 
+  /// Appends `value` to `buffer` in big-endian byte order.
   @inline(__always)
   static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {
     var bigEndian = value.bigEndian
     withUnsafeBytes(of: &bigEndian) { buffer.append(contentsOf: $0) }
+  }
+}
+
+/// A decoded record header and where the payload lies in the record's bytes.
+struct DecodedHeader {
+  let header: LogRecordHeader
+  let payload: Range<Int>
+}
+
+/// The principal of the last record decoded, kept to decode the next record's principal without
+/// validating and copying its identifier again when it is the same (as it is in long runs of records
+/// written by one app).
+struct PrincipalCache {
+  /// The cached principal's type code; 255, no type, until a client or a policy is decoded.
+  private var code: UInt8 = .max
+  private var identifier: [UInt8] = []
+  private var principal: Principal = .system
+
+  /// The principal stored as type `code` with `identifier` in a version 1 record.
+  @inline(__always)
+  mutating func principal(code: UInt8, identifier: RawSpan) throws(StoreError) -> Principal {
+    let isCached =
+      code == self.code && identifier.byteCount == self.identifier.count
+      && identifier.withUnsafeBytes { bytes in
+        self.identifier.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, bytes.count) == 0 }
+      }
+    return isCached ? principal : try decode(code: code, identifier: identifier)
+  }
+
+  private mutating func decode(code: UInt8, identifier: RawSpan) throws(StoreError) -> Principal {
+    switch code {
+    case 0 where identifier.byteCount == 0: return .system
+    case 1 where identifier.byteCount == 0: return .person
+    case 2, 3:
+      let text = identifier.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
+      guard let text, !text.isEmpty else { throw .malformedRecord("principal identifier is not UTF-8 text") }
+      self.code = code
+      self.identifier = Array(copying: identifier)
+      principal = code == 2 ? .client(text) : .policy(text)
+      return principal
+    default:
+      throw .malformedRecord("unknown principal type \(code) with \(identifier.byteCount) identifier bytes")
+    }
   }
 }

@@ -16,15 +16,23 @@ public struct RecordHash: Hashable, Sendable, CustomStringConvertible {
   /// Wraps 32 digest bytes; `nil` for any other count.
   public init?(bytes: some Collection<UInt8>) {
     guard bytes.count == 32 else { return nil }
-    var words = [UInt64](repeating: 0, count: 4)
-    for (index, byte) in bytes.enumerated() {
-      words[index / 8] = words[index / 8] << 8 | UInt64(byte)
+    var iterator = bytes.makeIterator()
+    func word() -> UInt64 {
+      var word: UInt64 = 0
+      for _ in 0..<8 { word = word << 8 | UInt64(iterator.next()!) }
+      return word
     }
-    self.init(words: words[0], words[1], words[2], words[3])
+    let (w0, w1, w2, w3) = (word(), word(), word(), word())
+    self.init(words: w0, w1, w2, w3)
   }
 
   init(digest: SHA256.Digest) {
-    self.init(bytes: Array(digest))!
+    self = digest.withUnsafeBytes { buffer in
+      func word(_ index: Int) -> UInt64 {
+        UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self))
+      }
+      return RecordHash(words: word(0), word(1), word(2), word(3))
+    }
   }
 
   /// The hash that the first record chains to: 32 zero bytes.
@@ -39,9 +47,12 @@ public struct RecordHash: Hashable, Sendable, CustomStringConvertible {
   }
 
   func appendBytes(to out: inout [UInt8]) {
-    for word in [w0, w1, w2, w3] {
-      for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
-    }
+    withBytes { out.append(contentsOf: $0) }
+  }
+
+  /// Calls `body` with the 32 digest bytes.
+  func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try withUnsafeBytes(of: (w0.bigEndian, w1.bigEndian, w2.bigEndian, w3.bigEndian), body)
   }
 
   /// Parses 64 hexadecimal digits.

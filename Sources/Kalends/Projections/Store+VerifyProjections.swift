@@ -25,10 +25,11 @@ extension Store {
           var chunk: [(LogRecordHeader, [UInt8])] = []
           try txn.withCursor(on: log) { cursor in
             guard try cursor.seek(atLeast: BigEndianKey(next.rawValue)) else { return }
+            var principals = PrincipalCache()
             _ = try cursor.scanForward { key, value in
-              let (header, range) = try RecordCodec.decodeHeader(value)
-              guard header.position <= head.position else { return .stop }
-              chunk.append((header, Array(copying: value.extracting(range))))
+              let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
+              guard decoded.header.position <= head.position else { return .stop }
+              chunk.append((decoded.header, Array(copying: value.extracting(decoded.payload))))
               return chunk.count < Self.replayChunk ? .continue : .stop
             }
           }

@@ -36,9 +36,10 @@ extension Store {
           var chunk: [(LogRecordHeader, [UInt8])] = []
           try txn.withCursor(on: log) { cursor in
             guard try cursor.seek(atLeast: BigEndianKey(start.rawValue + 1)) else { return }
+            var principals = PrincipalCache()
             try cursor.scanForward { _, value in
-              let (header, range) = try RecordCodec.decodeHeader(value)
-              chunk.append((header, Array(copying: value.extracting(range))))
+              let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
+              chunk.append((decoded.header, Array(copying: value.extracting(decoded.payload))))
               return chunk.count < Self.replayChunk ? .continue : .stop
             }
           }

@@ -78,9 +78,10 @@ struct RangeProjection: Projection {
     return LocalDateTime(year: min(reached, 9_999), month: 1, day: 1)!.wallClockSeconds
   }
 
-  /// The stored horizon; `Int64.min` before the first record.
+  /// The stored horizon; `Int64.min` before the first record. Read in place: every record appended
+  /// reads it, and a copy would be an allocation per record.
   func horizon(in txn: borrowing WriteTransaction) throws -> Int64 {
-    try txn.value(forKey: Self.horizonKey, in: meta).map { RangeKey.time(in: $0, at: 0) } ?? .min
+    try txn.withValue(forKey: Self.horizonKey, in: meta) { RangeKey.time(in: $0, at: 0) } ?? .min
   }
 
   /// The stored horizon; `Int64.min` before the first record.

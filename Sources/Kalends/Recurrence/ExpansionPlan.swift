@@ -39,6 +39,10 @@ struct ExpansionPlan: Sendable {
   var hasWeekNumbers: Bool { weekNumbers | negativeWeekNumbers != 0 }
   var hasMonthDays: Bool { monthDays | negativeMonthDays != 0 }
   var hasDays: Bool { weekdays != 0 || !ordinals.isEmpty }
+  /// The days every filter but `BYMONTH` lets through, as a weekday mask (bit `w`, Monday = 0), when
+  /// that is all they depend on (no ordinals, month days, year days or week numbers); nil otherwise.
+  /// Expanders then pick days by weekday alone, the common case (`BYDAY=MO,WE,FR`, or no filter).
+  let weekdayMask: UInt8?
 
   init(rule: RecurrenceRule, start: LocalDateTime, end: End) {
     let (startYear, startMonth, startDay) = CivilDate.fromDays(start.dayNumber)
@@ -77,6 +81,8 @@ struct ExpansionPlan: Sendable {
     self.weekdays = weekdays.reduce(0) { $0 | UInt8(1) << $1 }
     ordinals = rule.byDay.compactMap { day in day.ordinal.map { (day.weekday.rawValue, $0) } }
     setPositions = rule.bySetPosition
+    let onlyWeekdays = ordinals.isEmpty && monthDays.isEmpty && rule.byYearDay.isEmpty && rule.byWeekNumber.isEmpty
+    weekdayMask = onlyWeekdays ? (self.weekdays == 0 ? 0x7F : self.weekdays) : nil
     let hours = rule.byHour.isEmpty ? [start.hour] : rule.byHour
     let minutes = rule.byMinute.isEmpty ? [start.minute] : rule.byMinute
     let seconds = rule.bySecond.isEmpty ? [start.second] : rule.bySecond

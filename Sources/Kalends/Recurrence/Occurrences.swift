@@ -15,6 +15,7 @@ public struct Occurrences: Sequence, Sendable {
     private let to: Int64
     private let duration: Int64
     private let resolver: ZoneRules
+    private var resolution = ZoneRules.ResolutionCache()
     /// Whether the end is the start plus the duration (zoned timed series) rather than the wall-clock
     /// end resolved on its own (floating and all-day series).
     private let elapsedEnd: Bool
@@ -30,9 +31,12 @@ public struct Occurrences: Sequence, Sendable {
     private let exceptionDates: [Int64]
     private var exceptionIndex: Int
     private var last: Int64 = .min
-    /// Resolved occurrences not yet returned, ascending by (start, local).
+    /// Resolved occurrences not yet returned, ascending by (start, local): `buffer[bufferIndex..<bufferEnd]`.
+    /// Slots are overwritten in place rather than inserted and removed, which cost more than the
+    /// rest of an occurrence.
     private var buffer: [Occurrence] = []
     private var bufferIndex = 0
+    private var bufferEnd = 0
 
     init(_ occurrences: Occurrences) {
       let set = occurrences.set
@@ -78,15 +82,11 @@ public struct Occurrences: Sequence, Sendable {
         let upcoming = peek()
         // No later wall-clock time can start before `frontier`, so buffered occurrences up to it are final.
         let frontier = upcoming.map { $0 - maximumOffset } ?? .max
-        if bufferIndex < buffer.count, buffer[bufferIndex].start <= frontier {
-          defer {
-            bufferIndex += 1
-            if bufferIndex == buffer.count {
-              buffer.removeAll(keepingCapacity: true)
-              bufferIndex = 0
-            }
-          }
-          return buffer[bufferIndex]
+        if bufferIndex < bufferEnd, buffer[bufferIndex].start <= frontier {
+          let occurrence = buffer[bufferIndex]
+          bufferIndex += 1
+          if bufferIndex == bufferEnd { (bufferIndex, bufferEnd) = (0, 0) }
+          return occurrence
         }
         guard let local = upcoming, frontier < to else { return nil }
         consume(local)
@@ -94,13 +94,18 @@ public struct Occurrences: Sequence, Sendable {
         last = local
         while exceptionIndex < exceptionDates.count, exceptionDates[exceptionIndex] < local { exceptionIndex += 1 }
         if exceptionIndex < exceptionDates.count, exceptionDates[exceptionIndex] == local { continue }
-        let start = resolver.resolve(wallClock: local)
-        let end = elapsedEnd ? start + duration : resolver.resolve(wallClock: local + duration)
+        let start = resolver.resolve(wallClock: local, cache: &resolution)
+        let end = elapsedEnd ? start + duration : resolver.resolve(wallClock: local + duration, cache: &resolution)
         guard start < to, end > from || (end == start && start >= from) else { continue }
         let occurrence = Occurrence(local: LocalDateTime(unchecked: local), start: start, end: end)
-        var index = buffer.count
-        while index > bufferIndex, buffer[index - 1].start > start { index -= 1 }
-        buffer.insert(occurrence, at: index)
+        if bufferEnd == buffer.count { buffer.append(occurrence) }
+        var index = bufferEnd
+        while index > bufferIndex, buffer[index - 1].start > start {
+          buffer[index] = buffer[index - 1]
+          index -= 1
+        }
+        buffer[index] = occurrence
+        bufferEnd += 1
       }
     }
 

@@ -47,30 +47,57 @@ struct PosixTimeZoneRule: Sendable {
     return (daylight.start.local(in: year) - standardOffset, daylight.end.local(in: year) - daylight.offset)
   }
 
+  /// The transitions of the years before, of and after a year, which resolving a time of that year
+  /// examines: kept by a caller that resolves many times of the same years.
+  struct NearbyTransitions: Sendable {
+    fileprivate var year: Int64 = .min
+    fileprivate var previous: (start: Int64, end: Int64) = (0, 0)
+    fileprivate var current: (start: Int64, end: Int64) = (0, 0)
+    fileprivate var next: (start: Int64, end: Int64) = (0, 0)
+  }
+
   /// The offset in effect at `utc` (seconds since 1970).
   func offset(atUTC utc: Int64) -> Int64 {
-    latest(before: utc, boundary: { transition, _ in transition })
+    var nearby = NearbyTransitions()
+    return latest(before: utc, nearby: &nearby, boundary: { transition, _ in transition })
   }
 
   /// The UTC instant of a wall-clock time: in a gap, the offset before it; in an overlap, the first.
   func resolve(local: Int64) -> Int64 {
-    local - latest(before: local, boundary: { transition, widest in transition + widest })
+    var nearby = NearbyTransitions()
+    return resolve(local: local, nearby: &nearby)
+  }
+
+  /// `resolve(local:)`, reusing and updating the transitions in `nearby`.
+  func resolve(local: Int64, nearby: inout NearbyTransitions) -> Int64 {
+    local - latest(before: local, nearby: &nearby, boundary: { transition, widest in transition + widest })
   }
 
   /// The offset after the latest transition whose `boundary` is at or before `time`.
-  private func latest(before time: Int64, boundary: (Int64, Int64) -> Int64) -> Int64 {
+  private func latest(
+    before time: Int64, nearby: inout NearbyTransitions, boundary: (Int64, Int64) -> Int64
+  ) -> Int64 {
     guard let daylight else { return standardOffset }
     let widest = max(standardOffset, daylight.offset)
     let year = CivilDate.fromDays((time - standardOffset).floorDividedWithRemainder(by: 86_400).quotient).year
+    if nearby.year != year {
+      nearby.year = year
+      // Never nil: `daylight` is set.
+      nearby.previous = transitions(in: year - 1)!
+      nearby.current = transitions(in: year)!
+      nearby.next = transitions(in: year + 1)!
+    }
     var best = Int64.min
     var offset = standardOffset
-    for candidate in (year - 1)...(year + 1) {
-      guard let (start, end) = transitions(in: candidate) else { continue }
-      let startBoundary = boundary(start, widest)
-      let endBoundary = boundary(end, widest)
+    func consider(_ transitions: (start: Int64, end: Int64)) {
+      let startBoundary = boundary(transitions.start, widest)
+      let endBoundary = boundary(transitions.end, widest)
       if startBoundary <= time, startBoundary > best { (best, offset) = (startBoundary, daylight.offset) }
       if endBoundary <= time, endBoundary > best { (best, offset) = (endBoundary, standardOffset) }
     }
+    consider(nearby.previous)
+    consider(nearby.current)
+    consider(nearby.next)
     return offset
   }
 

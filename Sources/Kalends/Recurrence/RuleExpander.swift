@@ -161,19 +161,7 @@ struct RuleExpander {
       }
     case .weekly, .daily:
       guard day <= lastPeriodDay else { return finish() }
-      let count: Int64 = plan.frequency == .weekly ? 7 : 1
-      var (y, m, d) = CivilDate.fromDays(day)
-      var length = CivilDate.daysInMonth(year: y, month: m)
-      for number in day..<(day + count) where number <= lastDay {
-        if matches(number, year: y, month: m, monthDay: d, monthLength: length) { days.append(number) }
-        d += 1
-        if d > length {
-          d = 1
-          m += 1
-          if m > 12 { (y, m) = (y + 1, 1) }
-          length = CivilDate.daysInMonth(year: y, month: m)
-        }
-      }
+      fillDays(from: day, count: plan.frequency == .weekly ? 7 : 1)
     }
     if !plan.setPositions.isEmpty { selectPositions() }
     if plan.setPositions.isEmpty ? days.isEmpty : selected.isEmpty {
@@ -204,10 +192,48 @@ struct RuleExpander {
     }
   }
 
+  /// Adds the matching days among the `count` days from `first` (a week or a day).
+  private mutating func fillDays(from first: Int64, count: Int64) {
+    let end = min(first + count, lastDay + 1)
+    var weekday = CivilDate.weekday(first)
+    if let mask = plan.weekdayMask, plan.months == 0 {
+      for number in first..<end {
+        if mask & (1 << UInt8(weekday)) != 0 { days.append(number) }
+        weekday = weekday == 6 ? 0 : weekday + 1
+      }
+      return
+    }
+    var (y, m, d) = CivilDate.fromDays(first)
+    var length = CivilDate.daysInMonth(year: y, month: m)
+    for number in first..<end {
+      if matches(number, weekday: weekday, year: y, month: m, monthDay: d, monthLength: length) { days.append(number) }
+      weekday = weekday == 6 ? 0 : weekday + 1
+      d += 1
+      if d > length {
+        d = 1
+        m += 1
+        if m > 12 { (y, m) = (y + 1, 1) }
+        length = CivilDate.daysInMonth(year: y, month: m)
+      }
+    }
+  }
+
+  /// Adds the matching days of a month (whose `BYMONTH` its callers have checked).
   private mutating func fillMonth(year: Int64, month: Int64, first: Int64, length: Int64) {
+    var weekday = CivilDate.weekday(first)
+    if let mask = plan.weekdayMask {
+      for number in first..<(first + length) {
+        if mask & (1 << UInt8(weekday)) != 0 { days.append(number) }
+        weekday = weekday == 6 ? 0 : weekday + 1
+      }
+      return
+    }
     for offset in 0..<length {
       let number = first + offset
-      if matches(number, year: year, month: month, monthDay: offset + 1, monthLength: length) { days.append(number) }
+      if matches(number, weekday: weekday, year: year, month: month, monthDay: offset + 1, monthLength: length) {
+        days.append(number)
+      }
+      weekday = weekday == 6 ? 0 : weekday + 1
     }
   }
 
@@ -224,10 +250,11 @@ struct RuleExpander {
     }
   }
 
+  /// Whether day `number` (whose weekday, Monday = 0, is `weekday`) passes every `BYxxx` filter.
   @inline(__always)
-  private mutating func matches(_ number: Int64, year: Int64, month: Int64, monthDay: Int64, monthLength: Int64)
-    -> Bool
-  {
+  private mutating func matches(
+    _ number: Int64, weekday: Int, year: Int64, month: Int64, monthDay: Int64, monthLength: Int64
+  ) -> Bool {
     if plan.months != 0, plan.months & (1 << UInt16(month)) == 0 { return false }
     if plan.hasMonthDays,
       plan.monthDays & (1 << UInt32(monthDay)) == 0,
@@ -235,7 +262,7 @@ struct RuleExpander {
     {
       return false
     }
-    if plan.hasDays, plan.weekdays & (1 << UInt8(CivilDate.weekday(number))) == 0, !ordinalDays.contains(number) {
+    if plan.hasDays, plan.weekdays & (1 << UInt8(weekday)) == 0, !ordinalDays.contains(number) {
       return false
     }
     if plan.hasYearDays {

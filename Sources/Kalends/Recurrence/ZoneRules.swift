@@ -77,6 +77,20 @@ public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
 
   func resolve(wallClock: Int64) -> Int64 { table.resolve(local: wallClock) }
 
+  /// What resolving a run of nearby wall-clock times carries from one to the next: where the last
+  /// one fell among the zone's transitions, and the POSIX rule's transitions around its year. One
+  /// caller (an occurrence iterator) owns it; it starts over when used with another zone.
+  struct ResolutionCache {
+    fileprivate var table: ObjectIdentifier?
+    fileprivate var index = 0
+    fileprivate var nearby = PosixTimeZoneRule.NearbyTransitions()
+  }
+
+  /// `resolve(wallClock:)`, faster for ascending times: it starts from where the last one fell.
+  func resolve(wallClock: Int64, cache: inout ResolutionCache) -> Int64 {
+    table.resolve(local: wallClock, cache: &cache)
+  }
+
   /// The smallest and largest offsets the zone ever uses, bounding `wall clock − instant`.
   var offsetBounds: (minimum: Int64, maximum: Int64) { (table.minimumOffset, table.maximumOffset) }
 
@@ -142,6 +156,36 @@ public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
 
     func resolve(local: Int64) -> Int64 {
       local - offset(at: local, in: localTransitions) { local - $0.resolve(local: local) }
+    }
+
+    /// `resolve(local:)`, trying the transition interval of the last call and the next one before
+    /// searching, and keeping the POSIX rule's transitions of the last year.
+    func resolve(local: Int64, cache: inout ResolutionCache) -> Int64 {
+      if cache.table != ObjectIdentifier(self) { cache = ResolutionCache(table: ObjectIdentifier(self)) }
+      let list = localTransitions
+      guard let last = list.last else {
+        return footer.map { $0.resolve(local: local, nearby: &cache.nearby) } ?? local - initialOffset
+      }
+      if local > last, let footer { return footer.resolve(local: local, nearby: &cache.nearby) }
+      // `low`: the first transition after `local` (bisect_right), as `offset(at:in:)` finds it.
+      var low = cache.index
+      func isFirstAfter(_ index: Int) -> Bool {
+        (index == 0 || list[index - 1] <= local) && (index == list.count || local < list[index])
+      }
+      if !isFirstAfter(low) {
+        if low < list.count, isFirstAfter(low + 1) {
+          low += 1
+        } else {
+          low = 0
+          var high = list.count
+          while low < high {
+            let middle = (low + high) / 2
+            if local < list[middle] { high = middle } else { low = middle + 1 }
+          }
+        }
+      }
+      cache.index = low
+      return local - (low == 0 ? initialOffset : offsets[low - 1])
     }
 
     @inline(__always)

@@ -34,6 +34,7 @@ struct LogVerifier {
     var head = LogHead.empty
     var checked = 0
     var problem: IntegrityProblem?
+    var principals = PrincipalCache()
 
     init(storeID: StoreID) { self.storeID = storeID }
 
@@ -55,7 +56,7 @@ struct LogVerifier {
       }
       let header: LogRecordHeader
       do {
-        header = try RecordCodec.decodeHeader(value).0
+        header = try RecordCodec.decodeHeader(value, principals: &principals).header
       } catch {
         problem = IntegrityProblem(position: expected, kind: .malformedRecord, detail: "\(error)")
         return

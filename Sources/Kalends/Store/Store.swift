@@ -187,7 +187,14 @@ public final class Store: Sendable {
       try write { txn, appender in
         var headers: [LogRecordHeader] = []
         headers.reserveCapacity(drafts.count)
-        for draft in drafts { headers.append(try appender.append(draft, in: &txn)) }
+        // Arrays (the usual case) are walked through their buffer by code specialised for it; other
+        // collections through the generic iterator, which costs a witness call per draft.
+        let walked: Void? = try drafts.withContiguousStorageIfAvailable { buffer in
+          for draft in buffer { headers.append(try appender.append(draft, in: &txn)) }
+        }
+        if walked == nil {
+          for draft in drafts { headers.append(try appender.append(draft, in: &txn)) }
+        }
         return headers
       }
     }
@@ -253,9 +260,10 @@ public final class Store: Sendable {
       try environment.read { txn in
         try txn.withCursor(on: log) { cursor in
           guard try cursor.seek(atLeast: BigEndianKey(position.rawValue)) else { return 0 }
+          var principals = PrincipalCache()
           return try cursor.scanForward { _, value in
-            let (header, payloadRange) = try RecordCodec.decodeHeader(value)
-            return try body(header, value.extracting(payloadRange)) == .continue ? .continue : .stop
+            let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
+            return try body(decoded.header, value.extracting(decoded.payload)) == .continue ? .continue : .stop
           }
         }
       }

@@ -32,6 +32,17 @@ int raw_lmdb_put_commit(raw_lmdb *raw, uint64_t key, const void *value, size_t s
 /// of the same `size` bytes, commit.
 int raw_lmdb_append_batch(raw_lmdb *raw, uint64_t first_key, size_t count, const void *value, size_t size);
 
+/// A SHA-256 implementation: hashes `size` bytes at `data` into the 32 bytes at `digest`.
+typedef void (*raw_lmdb_sha256)(const void *data, size_t size, uint8_t *digest);
+
+/// What `raw_lmdb_append_batch` does plus the least work the log format requires of every record:
+/// the value is a record template of `size` bytes ending in two 32-byte hashes; each record gets
+/// its position (big-endian, at byte 1), the previous record's hash, and its own hash computed by
+/// `sha256` over `0x00 ‖ record without its hash` (one call on contiguous bytes). The chain starts
+/// from 32 zero bytes in every call.
+int raw_lmdb_append_batch_chained(raw_lmdb *raw, uint64_t first_key, size_t count, const void *value,
+                                  size_t size, raw_lmdb_sha256 sha256);
+
 /// One read transaction: a cursor from the first entry to the last, reading the first byte of every
 /// value. Sets `count` to the entries visited and `checksum` to the sum of their sizes and first bytes.
 int raw_lmdb_scan(raw_lmdb *raw, size_t *count, uint64_t *checksum);

@@ -1,12 +1,12 @@
 import Foundation
-import Kalends
-import RawLMDB
+public import Kalends
+public import RawLMDB
 
 /// A directory under the system temporary directory (`$TMPDIR`), removed by ``remove()``.
-struct ScratchDirectory: Sendable {
-  let path: String
+public struct ScratchDirectory: Sendable {
+  public let path: String
 
-  init(_ label: String) {
+  public init(_ label: String) {
     let template = NSTemporaryDirectory() + "kalends-bench-\(label)-XXXXXX"
     var bytes = Array(template.utf8CString)
     guard let created = mkdtemp(&bytes) else { fatalError("mkdtemp failed for \(template)") }
@@ -14,17 +14,17 @@ struct ScratchDirectory: Sendable {
   }
 
   /// Where a store goes inside the directory.
-  var storePath: String { path + "/store" }
+  public var storePath: String { path + "/store" }
 
-  func remove() { try? FileManager.default.removeItem(atPath: path) }
+  public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// The records every benchmark appends: ~100-byte payloads written by an app, as most records will be.
-enum Workload {
-  static let principal = Principal.client("com.example.planner")
+public enum Workload {
+  public static let principal = Principal.client("com.example.planner")
 
   /// A note of about 100 payload bytes (tag, length, 100 bytes of text).
-  static func draft(_ index: Int) -> RecordDraft {
+  public static func draft(_ index: Int) -> RecordDraft {
     let prefix = "note \(index): "
     return .annotation(prefix + String(repeating: "x", count: max(0, 100 - prefix.utf8.count)), by: principal)
   }
@@ -33,61 +33,70 @@ enum Workload {
   /// (version 1, position 8, timestamp 8, principal type 1, identifier length 2, kind 2, payload
   /// length 4, previous hash 32, hash 32) plus the identifier and the payload. The raw baselines store values of this size;
   /// `ReplayFixture` checks it against a record the store actually wrote.
-  static func encodedSize(of draft: RecordDraft) -> Int {
+  public static func encodedSize(of draft: RecordDraft) -> Int {
     90 + draft.principal.identifier.utf8.count + draft.payload.bytes.count
   }
 
   /// A map large enough that no benchmark grows it (growth is a rare, separate event).
-  static let mapSize = 4 << 30
+  public static let mapSize = 4 << 30
 }
 
 /// An open raw LMDB environment from the C baseline, closed by ``close()``.
-final class RawEnvironment: @unchecked Sendable {
+public final class RawEnvironment: @unchecked Sendable {
   // One benchmark uses it at a time, from one thread.
   private let handle: OpaquePointer
 
-  init(path: String, durability: raw_lmdb_durability) throws {
+  public init(path: String, durability: raw_lmdb_durability) throws {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     var handle: OpaquePointer?
     try Self.check(raw_lmdb_open(path, durability, Workload.mapSize, "log", &handle))
     self.handle = handle!
   }
 
-  func close() { raw_lmdb_close(handle) }
+  public func close() { raw_lmdb_close(handle) }
 
-  func putCommit(key: UInt64, value: [UInt8]) {
+  public func putCommit(key: UInt64, value: [UInt8]) {
     Self.mustSucceed(value.withUnsafeBytes { raw_lmdb_put_commit(handle, key, $0.baseAddress, $0.count) })
   }
 
-  func appendBatch(firstKey: UInt64, count: Int, value: [UInt8]) {
+  public func appendBatch(firstKey: UInt64, count: Int, value: [UInt8]) {
     Self.mustSucceed(
       value.withUnsafeBytes { raw_lmdb_append_batch(handle, firstKey, count, $0.baseAddress, $0.count) })
   }
 
-  func scan() -> (count: Int, checksum: UInt64) {
+  /// One transaction of `count` records built from the record template `value` and chained with
+  /// `sha256`, as the log format requires (see `raw_lmdb_append_batch_chained`).
+  public func appendChainedBatch(firstKey: UInt64, count: Int, value: [UInt8], sha256: raw_lmdb_sha256) {
+    Self.mustSucceed(
+      value.withUnsafeBytes {
+        raw_lmdb_append_batch_chained(handle, firstKey, count, $0.baseAddress, $0.count, sha256)
+      })
+  }
+
+  public func scan() -> (count: Int, checksum: UInt64) {
     var count = 0
     var checksum: UInt64 = 0
     Self.mustSucceed(raw_lmdb_scan(handle, &count, &checksum))
     return (count, checksum)
   }
 
-  func lastKey() throws -> UInt64 {
+  public func lastKey() throws -> UInt64 {
     var key: UInt64 = 0
     try Self.check(raw_lmdb_last_key(handle, &key))
     return key
   }
 
-  func valueSize(key: UInt64) throws -> Int {
+  public func valueSize(key: UInt64) throws -> Int {
     var size = 0
     try Self.check(raw_lmdb_value_size(handle, key, &size))
     return size
   }
 
-  func sync() throws { try Self.check(raw_lmdb_sync(handle)) }
+  public func sync() throws { try Self.check(raw_lmdb_sync(handle)) }
 
-  struct Failure: Error, CustomStringConvertible {
-    let code: Int32
-    var description: String { "LMDB error \(code): " + String(cString: raw_lmdb_strerror(code)) }
+  public struct Failure: Error, CustomStringConvertible {
+    public let code: Int32
+    public var description: String { "LMDB error \(code): " + String(cString: raw_lmdb_strerror(code)) }
   }
 
   private static func check(_ code: Int32) throws {
@@ -96,5 +105,18 @@ final class RawEnvironment: @unchecked Sendable {
 
   private static func mustSucceed(_ code: Int32) {
     if code != 0 { fatalError("\(Failure(code: code))") }
+  }
+}
+
+extension Workload {
+  /// Creates a store in `path` holding `records` workload records after its first (the store's
+  /// creation), appended in batches of 10,000 without syncing, then flushed once.
+  public static func fillStore(at path: String, records: Int) throws {
+    let store = try Store.create(at: path, options: StoreOptions(durability: .noSync, initialMapSize: mapSize))
+    let chunk = 10_000
+    for start in stride(from: 0, to: records, by: chunk) {
+      try store.append(contentsOf: (start..<min(start + chunk, records)).map(draft))
+    }
+    try store.sync()
   }
 }
