@@ -19,6 +19,8 @@ struct PermissionProjection: Projection {
     "permissions.timeline",
   ]
 
+  static let kinds: Set<RecordKind> = [.clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused]
+
   let clients: Database
   let status: Database
   let external: Database

@@ -14,6 +14,9 @@ struct ObjectProjection: Projection {
   static let name = "objects"
   static let version: UInt32 = 1
   static let databaseNames = ["objects", "objects.byCalendar"]
+  static let kinds: Set<RecordKind> = [
+    .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved,
+  ]
 
   let objects: Database
   let byCalendar: Database

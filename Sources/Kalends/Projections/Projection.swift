@@ -16,6 +16,8 @@ package protocol Projection: Sendable {
   static var version: UInt32 { get }
   /// The LMDB databases it owns and nobody else writes. Rebuilding empties them.
   static var databaseNames: [String] { get }
+  /// The record kinds it applies; records of other kinds never reach it.
+  static var kinds: Set<RecordKind> { get }
 
   /// Wraps the opened databases, keyed by their names.
   init(databases: [String: Database])

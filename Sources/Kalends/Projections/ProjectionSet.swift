@@ -17,9 +17,18 @@ package struct ProjectionSet: Sendable {
     return names
   }
 
+  /// The projections that apply each record kind, in ``types`` order.
+  private let byKind: [RecordKind: [any Projection]]
+
   private init(databases: [String: Database]) {
     self.databases = databases
-    projections = Self.types.map { $0.init(databases: databases) }
+    let projections = Self.types.map { $0.init(databases: databases) }
+    self.projections = projections
+    var byKind: [RecordKind: [any Projection]] = [:]
+    for projection in projections {
+      for kind in type(of: projection).kinds { byKind[kind, default: []].append(projection) }
+    }
+    self.byKind = byKind
   }
 
   /// Opens (creating when missing) every projection database.
@@ -44,9 +53,10 @@ package struct ProjectionSet: Sendable {
     return ProjectionSet(databases: databases)
   }
 
-  /// Applies one record to every projection.
+  /// Applies one record to every projection of its kind (most records reach none or one).
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
-    for projection in projections { try projection.apply(header, payload: payload, in: &txn) }
+    guard let targets = byKind[header.kind] else { return }
+    for projection in targets { try projection.apply(header, payload: payload, in: &txn) }
   }
 
   /// Records that every projection has applied the log up to `position`.

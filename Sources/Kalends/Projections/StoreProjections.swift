@@ -45,7 +45,8 @@ extension Store {
           }
           var last = start
           for (header, payload) in chunk {
-            for (projection, checkpoint) in behind where checkpoint < header.position {
+            for (projection, checkpoint) in behind
+            where checkpoint < header.position && type(of: projection).kinds.contains(header.kind) {
               try projection.apply(header, payload: payload.span.bytes, in: &txn)
             }
             last = header.position

@@ -14,13 +14,15 @@ internal import LMDB
 /// - `range.items`: key `item (16) ‖ database (1) ‖ key`: every key an item owns, to remove them.
 /// - `range.meta`: the horizon, and the longest ordinary instance per calendar and clock.
 ///
-/// The horizon is January 1 three years after the latest record's year, or two years after the
-/// latest-starting event's year (at most ten years after the record's). It is derived from the log
-/// alone, so a rebuild produces the same bytes.
+/// The horizon is January 1 three years after the year of the latest event record (a save or a
+/// removal of an event or a calendar), or two years after the latest-starting event's year (at most
+/// ten years after the record's). It is derived from the log alone, so a rebuild produces the same
+/// bytes; records of other kinds never reach this projection.
 struct RangeProjection: Projection {
   static let name = "range"
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   static let databaseNames = ["range.instances", "range.open", "range.items", "range.meta"]
+  static let kinds: Set<RecordKind> = [.eventSaved, .eventRemoved, .calendarRemoved]
 
   /// Flags of an instance.
   static let recurringFlag: UInt8 = 1
@@ -59,7 +61,7 @@ struct RangeProjection: Projection {
       try moveHorizon(for: header.timestamp, &txn)
       try removeCalendar(try PayloadReader(bytes: payload).requiredObjectID(1), &txn)
     default:
-      try moveHorizon(for: header.timestamp, &txn)
+      break
     }
   }
 
