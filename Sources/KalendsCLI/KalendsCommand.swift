@@ -17,7 +17,8 @@ struct KalendsCommand: ParsableCommand {
     version: Store.softwareVersion,
     subcommands: [
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
-      EventsCommand.self, LogCommand.self, VerifyCommand.self, RebuildCommand.self, BenchCommand.self,
+      EventsCommand.self, ImportCommand.self, ExportCommand.self, LogCommand.self, VerifyCommand.self,
+      RebuildCommand.self, BenchCommand.self,
     ]
   )
 

@@ -51,13 +51,15 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case projectionsUnavailable
   /// A calendar, event or reminder was refused.
   case calendar(CalendarError)
+  /// An iCalendar file could not be read or imported (the line and the reason); nothing was imported.
+  case iCalendar(ICalendarError)
 
   /// The broad class of this failure.
   public var category: Category {
     switch self {
     case .storeNotFound, .recordNotFound: .notFound
     case .storeAlreadyExists: .conflict
-    case .invalidInput: .invalidInput
+    case .invalidInput, .iCalendar: .invalidInput
     case .notAStore, .unsupportedStoreFormat, .malformedRecord, .malformedPayload, .unsupportedRecordVersion,
       .integrity:
       .integrity
@@ -101,6 +103,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       message
     case .calendar(let error):
       error.description
+    case .iCalendar(let error):
+      "\(error) (nothing was imported)"
     case .projectionsUnavailable:
       "the store's projections have not been built — open it writable once (for example `kalends rebuild`)"
     }
