@@ -6,7 +6,10 @@ struct CLITests {
   @Test func helpListsEverySubcommandWithADescription() throws {
     let result = try CLI.run(["--help"])
     #expect(result.status == 0)
-    for command in ["init", "status", "calendar", "event", "reminder", "events", "log", "verify", "rebuild", "bench"] {
+    for command in [
+      "init", "status", "calendar", "event", "reminder", "events", "import", "export", "log", "verify", "rebuild",
+      "bench",
+    ] {
       let line = result.stdout.split(separator: "\n").first {
         $0.trimmingCharacters(in: .whitespaces).hasPrefix(command + " ")
       }
