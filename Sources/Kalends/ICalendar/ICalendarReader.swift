@@ -53,6 +53,7 @@ struct ICalendarReader {
   {
     var masters: [String: (event: Event, line: Int)] = [:]
     var order: [String] = []
+    var seen: Set<String> = []
     var overrides: [String: [Override]] = [:]
     for component in components {
       let uid = Self.uid(of: component)
@@ -62,12 +63,12 @@ struct ICalendarReader {
             event: try event(component, uid: uid), line: component.line, recurrenceID: recurrenceID,
             time: try ICalendarTime.parse(recurrenceID),
             thisAndFuture: recurrenceID.parameter("RANGE")?.uppercased() == "THISANDFUTURE"))
-        if masters[uid] == nil && !order.contains(uid) { order.append(uid) }
+        if seen.insert(uid).inserted { order.append(uid) }
         continue
       }
       let read = try event(component, uid: uid)
       if let existing = masters[uid], existing.event.sequence > read.sequence { continue }
-      if masters[uid] == nil && !order.contains(uid) { order.append(uid) }
+      if seen.insert(uid).inserted { order.append(uid) }
       masters[uid] = (read, component.line)
     }
     for uid in order {
