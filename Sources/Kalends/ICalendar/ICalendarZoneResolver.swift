@@ -75,10 +75,11 @@ struct ICalendarZoneResolver {
 
   private static let zones = Mutex<[ZoneRules]?>(nil)
 
-  /// Every zone of `zone1970.tab`, then the fixed-offset `Etc/GMT±h` zones, loaded once.
+  /// The main zone of every Windows zone (the well-known ones), every zone of `zone1970.tab`, then
+  /// the fixed-offset `Etc/GMT±h` zones, loaded once.
   private static func allZones() -> [ZoneRules] {
     if let loaded = zones.withLock({ $0 }) { return loaded }
-    var names: [String] = ["UTC"]
+    var names: [String] = ["UTC"] + Set(WindowsTimeZones.ianaByWindowsName.values).sorted()
     for directory in ["/usr/share/zoneinfo", "/usr/lib/zoneinfo", "/usr/share/lib/zoneinfo"] {
       guard let table = FileManager.default.contents(atPath: directory + "/zone1970.tab") else { continue }
       for line in String(decoding: table, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
@@ -88,7 +89,8 @@ struct ICalendarZoneResolver {
       break
     }
     names += (-14...12).filter { $0 != 0 }.map { "Etc/GMT" + ($0 > 0 ? "+\($0)" : "\($0)") }
-    let loaded = names.compactMap(iana)
+    var unique: Set<String> = []
+    let loaded = names.filter { unique.insert($0).inserted }.compactMap(iana)
     zones.withLock { $0 = loaded }
     return loaded
   }
