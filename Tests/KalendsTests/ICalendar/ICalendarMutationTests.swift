@@ -69,7 +69,7 @@ struct ICalendarMutationTests {
           }
           let took = clock.now - began
           slowest = max(slowest, took)
-          #expect(took < .seconds(2), "\(name) #\(iteration) took \(took)")
+          #expect(took < .seconds(10), "\(name) #\(iteration) took \(took): a hang?")
         }
       }
       let verification = try store.verifyProjections()
