@@ -17,8 +17,8 @@ struct KalendsCommand: ParsableCommand {
     version: Store.softwareVersion,
     subcommands: [
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
-      EventsCommand.self, ClientCommand.self, AccessCommand.self, AuditCommand.self, DemoCommand.self, LogCommand.self,
-      VerifyCommand.self,
+      EventsCommand.self, ImportCommand.self, ExportCommand.self, ClientCommand.self, AccessCommand.self,
+      AuditCommand.self, DemoCommand.self, LogCommand.self, VerifyCommand.self,
       RebuildCommand.self, BenchCommand.self,
     ]
   )

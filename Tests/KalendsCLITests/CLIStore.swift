@@ -17,6 +17,7 @@ final class CLIStore {
   }
 
   /// Runs a command that must succeed and print one JSON object.
+  @discardableResult
   func object(_ arguments: [String]) throws -> [String: Any] {
     let result = try run(arguments + ["--format", "json"])
     try #require(result.status == 0, "\(arguments): \(result.stderr)")

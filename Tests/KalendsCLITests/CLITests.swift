@@ -7,8 +7,8 @@ struct CLITests {
     let result = try CLI.run(["--help"])
     #expect(result.status == 0)
     for command in [
-      "init", "status", "calendar", "event", "reminder", "events", "client", "access", "audit", "demo", "log", "verify",
-      "rebuild",
+      "init", "status", "calendar", "event", "reminder", "events", "import", "export", "client", "access", "audit",
+      "demo", "log", "verify", "rebuild",
       "bench",
     ] {
       let line = result.stdout.split(separator: "\n").first {

@@ -71,7 +71,7 @@ struct ProjectionTests {
     do { before = try populate(try Store.create(at: directory.storePath)) }
     // Rewind the checkpoint to 5 and empty the state: only records 6… are applied again, so the
     // state must be exactly what those records imply.
-    try replaceObjectsCheckpoint(with: [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 5], in: directory.storePath)
+    try replaceObjectsCheckpoint(with: [0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 5], in: directory.storePath)  // version 2
     let reopened = try Store.open(at: directory.storePath)
     let titles = try EventStore(store: reopened).calendars().map(\.title)
     #expect(titles == before.map(\.title).filter { !["Calendar 1", "Calendar 2", "Calendar 4"].contains($0) })

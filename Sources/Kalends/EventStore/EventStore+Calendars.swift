@@ -77,15 +77,23 @@ extension EventStore {
         }
         change = .modified
       }
-      var payload = Payload()
-      payload.append(tag: 1, id: calendar.id)
-      payload.append(tag: 3, unsigned: change.rawValue)
-      payload.append(tag: 5, message: ModelCodec.encode(calendar))
-      let header = try appender.append(RecordDraft(kind: .calendarSaved, principal: actor, payload: payload), in: &txn)
-      var saved = calendar
-      saved.version = header.position
-      return saved
+      return try Self.appendSaved(calendar, change: change, actor, &txn, &appender)
     }
+  }
+
+  /// Appends a `calendarSaved` record with the full state of `calendar` and returns it as saved.
+  static func appendSaved(
+    _ calendar: EventCalendar, change: ItemChange, _ actor: Principal, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
+  ) throws -> EventCalendar {
+    var payload = Payload()
+    payload.append(tag: 1, id: calendar.id)
+    payload.append(tag: 3, unsigned: change.rawValue)
+    payload.append(tag: 5, message: ModelCodec.encode(calendar))
+    let header = try appender.append(RecordDraft(kind: .calendarSaved, principal: actor, payload: payload), in: &txn)
+    var saved = calendar
+    saved.version = header.position
+    return saved
   }
 
   /// Removes a calendar and every event and reminder in it (one record).

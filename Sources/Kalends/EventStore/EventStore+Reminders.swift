@@ -38,17 +38,7 @@ extension EventStore {
   /// date (unless one is set); un-completing clears it.
   @discardableResult
   public func save(_ reminder: Reminder, overwrite: Bool = false) throws(StoreError) -> Reminder {
-    guard reminder.calendarID != nil else { throw .calendar(.noCalendar) }
-    guard (0...9).contains(reminder.priority) else { throw .calendar(.priorityIsInvalid(reminder.priority)) }
-    if !reminder.recurrenceRules.isEmpty && reminder.dueDate == nil {
-      throw .calendar(.recurringReminderRequiresDueDate)
-    }
-    try Self.checkText(reminder.title, field: "the title")
-    try Self.checkText(reminder.notes, field: "the notes")
-    try Self.checkText(reminder.externalID, field: "the external identifier")
-    if let zone = reminder.timeZone {
-      guard (try? ZoneRules.named(zone)) != nil else { throw .calendar(.invalidTimeZone(zone)) }
-    }
+    try Self.check(reminder)
     let actor = self.actor
     return try write(.change(.reminders, "save a reminder")) { txn, appender, objects in
       let calendar = try liveCalendar(reminder.calendarID, objects: objects, in: txn)
@@ -71,19 +61,45 @@ extension EventStore {
       } else {
         saved.creationDate = appender.timestamp
       }
-      if saved.isCompleted && saved.completionDate == nil { saved.completionDate = appender.timestamp }
-      if !saved.isCompleted { saved.completionDate = nil }
-      var payload = Payload()
-      payload.append(tag: 1, id: saved.id)
-      payload.append(tag: 2, id: calendar.id)
-      payload.append(tag: 3, unsigned: change.rawValue)
-      payload.append(tag: 5, message: ModelCodec.encode(saved))
-      let header = try appender.append(
-        RecordDraft(kind: .reminderSaved, principal: actor, payload: payload), in: &txn)
-      saved.version = header.position
-      saved.lastModifiedDate = header.timestamp
-      return saved
+      return try Self.appendSaved(saved, change: change, actor, &txn, &appender)
     }
+  }
+
+  /// The checks a reminder must pass before it is saved.
+  static func check(_ reminder: Reminder) throws(StoreError) {
+    guard reminder.calendarID != nil else { throw .calendar(.noCalendar) }
+    guard (0...9).contains(reminder.priority) else { throw .calendar(.priorityIsInvalid(reminder.priority)) }
+    if !reminder.recurrenceRules.isEmpty && reminder.dueDate == nil {
+      throw .calendar(.recurringReminderRequiresDueDate)
+    }
+    try checkText(reminder.title, field: "the title")
+    try checkText(reminder.notes, field: "the notes")
+    try checkText(reminder.externalID, field: "the external identifier")
+    for property in reminder.additionalProperties { try checkText(property, field: "an iCalendar property") }
+    guard reminder.sequence >= 0 else { throw .calendar(.invalidText(field: "the sequence", reason: "is negative")) }
+    if let zone = reminder.timeZone {
+      guard (try? ZoneRules.named(zone)) != nil else { throw .calendar(.invalidTimeZone(zone)) }
+    }
+  }
+
+  /// Appends a `reminderSaved` record with the full state of `reminder` (completion stamped or
+  /// cleared) and returns it as saved.
+  static func appendSaved(
+    _ reminder: Reminder, change: ItemChange, _ actor: Principal, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
+  ) throws -> Reminder {
+    var saved = reminder
+    if saved.isCompleted && saved.completionDate == nil { saved.completionDate = appender.timestamp }
+    if !saved.isCompleted { saved.completionDate = nil }
+    var payload = Payload()
+    payload.append(tag: 1, id: saved.id)
+    payload.append(tag: 2, id: saved.calendarID!)
+    payload.append(tag: 3, unsigned: change.rawValue)
+    payload.append(tag: 5, message: ModelCodec.encode(saved))
+    let header = try appender.append(RecordDraft(kind: .reminderSaved, principal: actor, payload: payload), in: &txn)
+    saved.version = header.position
+    saved.lastModifiedDate = header.timestamp
+    return saved
   }
 
   /// Removes a reminder.

@@ -12,6 +12,9 @@ enum EventValidator {
     try EventStore.checkText(event.notes, field: "the notes")
     try EventStore.checkText(event.url, field: "the URL")
     try EventStore.checkText(event.externalID, field: "the external identifier")
+    for property in event.additionalProperties { try EventStore.checkText(property, field: "an iCalendar property") }
+    for category in event.categories { try EventStore.checkText(category, field: "a category") }
+    guard event.sequence >= 0 else { throw .calendar(.invalidText(field: "the sequence", reason: "is negative")) }
     var checked = event
     if event.isAllDay {
       let day: Int64 = 86_400

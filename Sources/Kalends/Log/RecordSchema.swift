@@ -92,6 +92,9 @@ public struct RecordSchema: Sendable {
     Field(tag: 10, name: "availability", type: .unsigned, required: false),
     Field(tag: 11, name: "status", type: .unsigned, required: false),
     Field(tag: 12, name: "alarm", type: .signed, required: false),
+    Field(tag: 19, name: "sequence", type: .unsigned, required: false),
+    Field(tag: 20, name: "property", type: .string, required: false),
+    Field(tag: 21, name: "category", type: .string, required: false),
   ]
 
   static let eventState: [Field] =
@@ -130,6 +133,8 @@ public struct RecordSchema: Sendable {
     Field(tag: 9, name: "recurrenceRule", type: .string, required: false),
     Field(tag: 10, name: "alarm", type: .signed, required: false),
     Field(tag: 18, name: "created", type: .timestamp, required: false),
+    Field(tag: 19, name: "sequence", type: .unsigned, required: false),
+    Field(tag: 20, name: "property", type: .string, required: false),
   ]
 
   static let reminderSaved = RecordSchema(

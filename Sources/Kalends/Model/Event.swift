@@ -53,6 +53,14 @@ public struct Event: Hashable, Sendable {
   public var status: Status
   /// Alarms relative to the start.
   public var alarms: [Alarm]
+  /// Free-form categories (iCalendar's `CATEGORIES`).
+  public var categories: [String]
+  /// iCalendar's `SEQUENCE`: the revision its organizer gave it. An import replaces an event only
+  /// with a higher one.
+  public var sequence: Int
+  /// iCalendar properties Kalends does not model (`X-` and unknown ones), as unfolded content lines
+  /// (`X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC`), kept from an import and written again on export.
+  public var additionalProperties: [String]
   /// The recurrence rules; empty for a single event.
   public var recurrenceRules: [RecurrenceRule]
   /// Original starts of occurrences removed from the series (iCalendar's `EXDATE`).
@@ -93,6 +101,9 @@ public struct Event: Hashable, Sendable {
     self.availability = .busy
     self.status = .none
     self.alarms = []
+    self.categories = []
+    self.sequence = 0
+    self.additionalProperties = []
     self.recurrenceRules = []
     self.exceptionDates = []
     self.recurrenceDates = []

@@ -30,6 +30,9 @@ extension ModelCodec {
     state.append(tag: 10, unsigned: UInt64(event.availability.rawValue))
     state.append(tag: 11, unsigned: UInt64(event.status.rawValue))
     for alarm in event.alarms { state.append(tag: 12, signed: alarm.relativeOffset) }
+    if event.sequence != 0 { state.append(tag: 19, unsigned: UInt64(clamping: event.sequence)) }
+    for property in event.additionalProperties { state.append(tag: 20, string: property) }
+    for category in event.categories { state.append(tag: 21, string: category) }
   }
 
   static func decodeEvent(
@@ -80,6 +83,9 @@ extension ModelCodec {
     event.availability = Event.Availability(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(10) ?? 1)) ?? .busy
     event.status = Event.Status(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(11) ?? 0)) ?? .none
     event.alarms = try state.signedList(12).map(Alarm.init(relativeOffset:))
+    event.sequence = Int(clamping: try state.unsigned(19) ?? 0)
+    event.additionalProperties = try state.strings(20)
+    event.categories = try state.strings(21)
     return event
   }
 
@@ -109,6 +115,8 @@ extension ModelCodec {
     if let completed = reminder.completionDate { state.append(tag: 8, signed: completed.rawValue) }
     for rule in reminder.recurrenceRules { state.append(tag: 9, string: rule.description) }
     for alarm in reminder.alarms { state.append(tag: 10, signed: alarm.relativeOffset) }
+    if reminder.sequence != 0 { state.append(tag: 19, unsigned: UInt64(clamping: reminder.sequence)) }
+    for property in reminder.additionalProperties { state.append(tag: 20, string: property) }
     if let created = reminder.creationDate { state.append(tag: 18, signed: created.rawValue) }
     return state
   }
@@ -132,6 +140,8 @@ extension ModelCodec {
       throw .malformedPayload("a stored recurrence rule does not parse: \(error)")
     }
     reminder.alarms = try state.signedList(10).map(Alarm.init(relativeOffset:))
+    reminder.sequence = Int(clamping: try state.unsigned(19) ?? 0)
+    reminder.additionalProperties = try state.strings(20)
     reminder.creationDate = try state.signed(18).map(Timestamp.init(rawValue:))
     reminder.version = version
     reminder.lastModifiedDate = modified

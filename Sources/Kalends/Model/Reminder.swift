@@ -27,6 +27,12 @@ public struct Reminder: Hashable, Sendable {
   public var recurrenceRules: [RecurrenceRule]
   /// Alarms relative to the due date.
   public var alarms: [Alarm]
+  /// iCalendar's `SEQUENCE`: the revision its organizer gave it. An import replaces a reminder only
+  /// with a higher one.
+  public var sequence: Int
+  /// iCalendar properties Kalends does not model (`X-`, `PERCENT-COMPLETE`, …), as unfolded content
+  /// lines, kept from an import and written again on export.
+  public var additionalProperties: [String]
   /// When it was first saved.
   public internal(set) var creationDate: Timestamp?
   /// When it was last saved.
@@ -49,6 +55,8 @@ public struct Reminder: Hashable, Sendable {
     self.completionDate = nil
     self.recurrenceRules = []
     self.alarms = []
+    self.sequence = 0
+    self.additionalProperties = []
     self.creationDate = nil
     self.lastModifiedDate = nil
     self.version = .none

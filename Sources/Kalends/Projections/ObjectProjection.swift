@@ -1,3 +1,4 @@
+internal import Crypto
 internal import LMDB
 
 /// The current state of every calendar, event and reminder, with its version (the position that
@@ -10,20 +11,25 @@ internal import LMDB
 ///   silent re-creation.
 /// - `objects.byCalendar`: key `calendar id (16) ‖ type (1) ‖ id (16)`, empty value: the live items
 ///   of each calendar.
+/// - `objects.byExternalID`: key `calendar id (16) ‖ type (2 event, 3 reminder) (1) ‖ the first 16
+///   bytes of SHA-256(external identifier) ‖ id (16)`, empty value: the live events and reminders
+///   of each calendar by external identifier (iCalendar's `UID`), for imports.
 struct ObjectProjection: Projection {
   static let name = "objects"
-  static let version: UInt32 = 1
-  static let databaseNames = ["objects", "objects.byCalendar"]
+  static let version: UInt32 = 2
+  static let databaseNames = ["objects", "objects.byCalendar", "objects.byExternalID"]
   static let kinds: Set<RecordKind> = [
     .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved,
   ]
 
   let objects: Database
   let byCalendar: Database
+  let byExternalID: Database
 
   init(databases: [String: Database]) {
     objects = databases["objects"]!
     byCalendar = databases["objects.byCalendar"]!
+    byExternalID = databases["objects.byExternalID"]!
   }
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
@@ -35,6 +41,8 @@ struct ObjectProjection: Projection {
     case .calendarRemoved:
       let id = try PayloadReader(bytes: payload).requiredObjectID(1)
       let items = try txn.withCursor(on: byCalendar) { try Self.keys(withPrefix: id.bytes, &$0) }
+      let external = try txn.withCursor(on: byExternalID) { try Self.keys(withPrefix: id.bytes, &$0) }
+      for key in external { try txn.delete(key, in: byExternalID) }
       for key in items {
         try txn.delete(key, in: byCalendar)
         try tombstone(Array(key[16...]), calendar: id, header, &txn)
@@ -45,20 +53,54 @@ struct ObjectProjection: Projection {
       let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
       let id = try fields.requiredObjectID(1)
       let calendar = try fields.requiredObjectID(2)
-      if let previous = try state(kind, id, in: txn), previous.isLive, previous.calendarID != calendar {
-        try txn.delete(previous.calendarID.bytes + kind.key(id), in: byCalendar)
+      if let previous = try state(kind, id, in: txn), previous.isLive {
+        if previous.calendarID != calendar { try txn.delete(previous.calendarID.bytes + kind.key(id), in: byCalendar) }
+        try removeExternalID(of: previous, kind, id, &txn)
       }
-      try put(kind, id, calendar: calendar, state: fields.bytes(5) ?? [], header, &txn)
+      let state = fields.bytes(5) ?? []
+      try put(kind, id, calendar: calendar, state: state, header, &txn)
       try txn.put([UInt8](), forKey: calendar.bytes + kind.key(id), in: byCalendar)
+      if let external = try PayloadReader(Payload(bytes: state)).string(1) {
+        try txn.put([UInt8](), forKey: Self.externalKey(calendar, kind, external) + id.bytes, in: byExternalID)
+      }
     case .eventRemoved, .reminderRemoved:
       let fields = try PayloadReader(bytes: payload)
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
       let id = try fields.requiredObjectID(1)
-      let calendar = try state(kind, id, in: txn)?.calendarID ?? fields.requiredObjectID(2)
+      let previous = try state(kind, id, in: txn)
+      let calendar = try previous?.calendarID ?? fields.requiredObjectID(2)
       try txn.delete(calendar.bytes + kind.key(id), in: byCalendar)
+      if let previous, previous.isLive { try removeExternalID(of: previous, kind, id, &txn) }
       try tombstone(kind.key(id), calendar: calendar, header, &txn)
     default:
       break
+    }
+  }
+
+  /// Deletes the `objects.byExternalID` entry of a live stored item.
+  private func removeExternalID(
+    of stored: StoredObject, _ kind: ObjectKind, _ id: ObjectID, _ txn: inout WriteTransaction
+  ) throws {
+    guard let external = try stored.state.string(1) else { return }
+    try txn.delete(Self.externalKey(stored.calendarID, kind, external) + id.bytes, in: byExternalID)
+  }
+
+  /// The prefix of the `objects.byExternalID` keys of `external` in `calendar`.
+  static func externalKey(_ calendar: ObjectID, _ kind: ObjectKind, _ external: String) -> [UInt8] {
+    calendar.bytes + [kind.rawValue] + Array(SHA256.hash(data: Array(external.utf8)).prefix(16))
+  }
+
+  /// The live items of `kind` in `calendar` whose external identifier is `external`.
+  func items(
+    _ kind: ObjectKind, externalID external: String, inCalendar calendar: ObjectID, in txn: borrowing WriteTransaction
+  ) throws -> [(ObjectID, StoredObject)] {
+    let prefix = Self.externalKey(calendar, kind, external)
+    let keys = try txn.withCursor(on: byExternalID) { try Self.keys(withPrefix: prefix, &$0) }
+    return try keys.compactMap { key in
+      let id = ObjectID(bytes: key[33...])!
+      guard let stored = try state(kind, id, in: txn), stored.isLive, try stored.state.string(1) == external
+      else { return nil }
+      return (id, stored)
     }
   }
 

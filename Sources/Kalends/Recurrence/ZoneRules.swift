@@ -91,6 +91,12 @@ public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
     table.resolve(local: wallClock, cache: &cache)
   }
 
+  /// The instants in `[from, to)` (UTC seconds, before the year 2200) at which the offset changes,
+  /// with the offsets before and after: what a VTIMEZONE of the zone lists.
+  func transitions(fromUTC from: Int64, toUTC to: Int64) -> [(utc: Int64, before: Int64, after: Int64)] {
+    table.transitions(from: from, to: to)
+  }
+
   /// The smallest and largest offsets the zone ever uses, bounding `wall clock − instant`.
   var offsetBounds: (minimum: Int64, maximum: Int64) { (table.minimumOffset, table.maximumOffset) }
 
@@ -152,6 +158,23 @@ public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
 
     func offset(atUTC utc: Int64) -> Int64 {
       offset(at: utc, in: utcTransitions) { $0.offset(atUTC: utc) }
+    }
+
+    func transitions(from: Int64, to: Int64) -> [(utc: Int64, before: Int64, after: Int64)] {
+      var low = 0
+      var high = utcTransitions.count
+      while low < high {
+        let middle = (low + high) / 2
+        if utcTransitions[middle] < from { low = middle + 1 } else { high = middle }
+      }
+      var result: [(utc: Int64, before: Int64, after: Int64)] = []
+      var index = low
+      while index < utcTransitions.count, utcTransitions[index] < to {
+        let before = index == 0 ? initialOffset : offsets[index - 1]
+        if before != offsets[index] { result.append((utcTransitions[index], before, offsets[index])) }
+        index += 1
+      }
+      return result
     }
 
     func resolve(local: Int64) -> Int64 {

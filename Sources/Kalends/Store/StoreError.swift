@@ -53,13 +53,15 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case calendar(CalendarError)
   /// A privacy operation or a client's call was refused.
   case access(AccessError)
+  /// An iCalendar file could not be read or imported (the line and the reason); nothing was imported.
+  case iCalendar(ICalendarError)
 
   /// The broad class of this failure.
   public var category: Category {
     switch self {
     case .storeNotFound, .recordNotFound: .notFound
     case .storeAlreadyExists: .conflict
-    case .invalidInput: .invalidInput
+    case .invalidInput, .iCalendar: .invalidInput
     case .notAStore, .unsupportedStoreFormat, .malformedRecord, .malformedPayload, .unsupportedRecordVersion,
       .integrity:
       .integrity
@@ -106,6 +108,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       error.description
     case .access(let error):
       error.description
+    case .iCalendar(let error):
+      "\(error) (nothing was imported)"
     case .projectionsUnavailable:
       "the store's projections have not been built — open it writable once (for example `kalends rebuild`)"
     }
