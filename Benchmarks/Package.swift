@@ -42,6 +42,26 @@ let package = Package(
       name: "BoringSSLSHA256",
       path: "Sources/BoringSSLSHA256"
     ),
+    // SQLite's C API from the system (Debian's libsqlite3-dev, which tools/bench-range installs when
+    // missing): the peer the range queries are compared with.
+    .systemLibrary(
+      name: "CSQLite",
+      path: "Sources/CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    // The range and audit suites' fixtures: cached big stores, query windows, the SQLite peer.
+    .target(
+      name: "RangeSupport",
+      dependencies: [.product(name: "Kalends", package: "Kalends"), "BenchmarkSupport", "RawLMDB", "CSQLite"],
+      path: "Sources/RangeSupport"
+    ),
+    // The range and audit fixtures outside the harness: builds the cached stores, prints summaries.
+    .executableTarget(
+      name: "range-workload",
+      dependencies: ["RangeSupport", .product(name: "Kalends", package: "Kalends")],
+      path: "Sources/range-workload"
+    ),
     // The recurrence benchmarks' expansions outside the harness: summaries to compare with
     // python-dateutil, and a driver for callgrind and perf.
     .executableTarget(
@@ -69,7 +89,7 @@ func benchmarkSuite(_ name: String, dependencies: [Target.Dependency] = []) -> T
   )
 }
 
-// One suite per area. A later issue adds `RangeQueryBenchmarks` here.
+// One suite per area.
 package.targets += [
   benchmarkSuite(
     "LogBenchmarks",
@@ -95,5 +115,13 @@ package.targets += [
   benchmarkSuite(
     "RecurrenceBenchmarks",
     dependencies: [.product(name: "Kalends", package: "Kalends"), "BenchmarkSupport"]
+  ),
+  benchmarkSuite(
+    "RangeBenchmarks",
+    dependencies: [.product(name: "Kalends", package: "Kalends"), "BenchmarkSupport", "RangeSupport"]
+  ),
+  benchmarkSuite(
+    "AuditBenchmarks",
+    dependencies: [.product(name: "Kalends", package: "Kalends"), "BenchmarkSupport", "RangeSupport"]
   ),
 ]

@@ -196,3 +196,29 @@ int raw_lmdb_value_size(raw_lmdb *raw, uint64_t key, size_t *size) {
 int raw_lmdb_sync(raw_lmdb *raw) { return mdb_env_sync(raw->env, 1); }
 
 const char *raw_lmdb_strerror(int code) { return mdb_strerror(code); }
+
+int raw_lmdb_database_stat(const char *path, const char *database, size_t *pages, size_t *entries,
+                           unsigned int *page_size) {
+  MDB_env *env = NULL;
+  int rc = mdb_env_create(&env);
+  if (rc) return rc;
+  rc = mdb_env_set_maxdbs(env, 64);
+  if (!rc) rc = mdb_env_set_maxreaders(env, 126);
+  if (!rc) rc = mdb_env_open(env, path, MDB_NOTLS | MDB_RDONLY, 0600);
+  MDB_txn *txn = NULL;
+  if (!rc) rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn);
+  if (!rc) {
+    MDB_dbi dbi = 0;
+    MDB_stat stat;
+    rc = mdb_dbi_open(txn, database, 0, &dbi);
+    if (!rc) rc = mdb_stat(txn, dbi, &stat);
+    if (!rc) {
+      *pages = stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages;
+      *entries = stat.ms_entries;
+      *page_size = stat.ms_psize;
+    }
+    mdb_txn_abort(txn);
+  }
+  mdb_env_close(env);
+  return rc;
+}

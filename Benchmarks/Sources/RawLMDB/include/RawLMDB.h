@@ -58,4 +58,10 @@ int raw_lmdb_sync(raw_lmdb *raw);
 
 const char *raw_lmdb_strerror(int code);
 
+/// LMDB's statistics of the named database `database` in the environment at `path` (opened read-only
+/// with MDB_NOTLS and 64 named databases): its pages (branch + leaf + overflow), entries and the page
+/// size. Measures an index's size on disk.
+int raw_lmdb_database_stat(const char *path, const char *database, size_t *pages, size_t *entries,
+                           unsigned int *page_size);
+
 #endif

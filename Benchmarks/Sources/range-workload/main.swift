@@ -1,0 +1,64 @@
+// The range and audit benchmarks' fixtures outside package-benchmark (see Benchmarks/README.md).
+//
+//   range-workload prepare [audit]   build the cached stores (the 1M-event calendar, its SQLite peer,
+//                                    and with `audit` the 10M-record audit log) when missing
+//   range-workload summary           JSON for tools/bench-range: results per query of every window
+//                                    set, the count check against SQLite, records, index sizes
+//   range-workload query LENGTH SCOPE TIMES
+//                                    run Kalends' instances(matching:) over TIMES windows (week|month,
+//                                    one|all), for perf and callgrind
+
+import Foundation
+import Kalends
+import RangeSupport
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let clock = ContinuousClock()
+
+switch arguments.first {
+case "prepare":
+  let fixture = try RangeFixture.shared()
+  for windows in RangeWindows.all() { try fixture.checkCounts(windows) }
+  if arguments.dropFirst().first == "audit" { _ = try AuditStore.cachedPath() }
+case "summary":
+  let fixture = try RangeFixture.shared()
+  var sets: [String: Any] = [:]
+  for windows in RangeWindows.all() {
+    let checked = try fixture.checkCounts(windows)
+    let counts = try windows.windows.prefix(1_000).map {
+      try fixture.events.instances(matching: RangeWindows.predicate($0, fixture.calendars)).count
+    }.sorted()
+    sets[windows.name] = [
+      "mean": Double(counts.reduce(0, +)) / Double(counts.count), "p50": counts[counts.count / 2],
+      "min": counts.first!, "max": counts.last!, "checked": checked,
+    ]
+  }
+  var report: [String: Any] = [
+    "windows": sets, "records": Int(try fixture.store.head().position.rawValue),
+    "sqliteRows": try fixture.sqlite.rowCount(), "indexBefore": try IndexSize.json(fixture.storePath),
+  ]
+  if let data = FileManager.default.contents(atPath: BenchCache.reportPath("rebuilt-index-size")) {
+    report["indexAfterRebuild"] = try JSONSerialization.jsonObject(with: data)
+  }
+  let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+  print(String(decoding: data, as: UTF8.self))
+case "query":
+  guard arguments.count == 4, let length = RangeWindows.Length(rawValue: arguments[1]), let times = Int(arguments[3])
+  else {
+    FileHandle.standardError.write(Data("usage: range-workload query week|month one|all TIMES\n".utf8))
+    exit(64)
+  }
+  let windows = RangeWindows(length, arguments[2] == "all" ? .allCalendars : .oneCalendar)
+  let fixture = try RangeFixture.shared()
+  let started = clock.now
+  var results = 0
+  for index in 0..<times {
+    let window = windows.windows[index % windows.windows.count]
+    results += try fixture.events.instances(matching: RangeWindows.predicate(window, fixture.calendars)).count
+  }
+  let elapsed = clock.now - started
+  print("\(times) queries, \(results) results, \(elapsed / times) per query")
+default:
+  FileHandle.standardError.write(Data("usage: range-workload prepare [audit] | summary | query ...\n".utf8))
+  exit(64)
+}
