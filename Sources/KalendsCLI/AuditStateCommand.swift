@@ -31,16 +31,34 @@ struct AuditWhoCanCommand: ParsableCommand {
 
   @Option(help: "calendars, reminders or contacts.") var service: ServiceArgument
 
+  @Option(
+    help: ArgumentHelp(
+      "A calendar of that service: access is per service, so this checks the calendar and names what each app may do with it.",
+      valueName: "id"))
+  var calendar: String?
+
   @Option(help: ArgumentHelp("The instant (default: now).", valueName: "date")) var at: String?
 
   @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
   func run() throws {
-    let audit = PrivacyAudit(store: try global.openStore(readOnly: true))
+    let store = try global.openStore(readOnly: true)
+    if let calendar {
+      let id = try ObjectID(argument: calendar, option: "--calendar")
+      guard let found = try EventStore(store: store).calendar(withID: id) else {
+        throw StoreError.calendar(.calendarNotFound(id))
+      }
+      let holds: EntityTypes = service == .reminders ? .reminders : .events
+      guard found.allowedEntityTypes.contains(holds) else {
+        throw CLIError.invalidInput("calendar \(id) holds no \(service.rawValue) — pick a calendar of that service")
+      }
+    }
+    let audit = PrivacyAudit(store: store)
     let instant = try at.map { try AuditTime.parse($0, option: "--at") } ?? .now()
-    format.write(
-      try audit.whoCan(service.service, at: instant).map(\.jsonFields),
-      columns: ["client", "service", "status", "decision", "reason"])
+    let rows = try audit.whoCan(service.service, at: instant).map { state in
+      state.jsonFields + [("may", .string(state.status == .fullAccess ? "read and write" : "add events"))]
+    }
+    format.write(rows, columns: ["client", "service", "status", "may", "decision", "reason"])
   }
 }
 

@@ -6,8 +6,8 @@ import Testing
 struct AuditCommandTests {
   /// A scenario: planner asks and is allowed write-only, then upgraded; notes is denied, then the
   /// person allows it in settings; a policy restricts planner; a reset clears notes.
-  func scenario(_ store: CLIStore) throws -> [Int: String] {
-    _ = try store.calendar("Work")
+  func scenario(_ store: CLIStore) throws -> (calendar: String, at: [Int: String]) {
+    let work = try store.calendar("Work")
     _ = try store.object([
       "client", "register", "com.example.planner", "--name", "Planner", "--usage", "calendars-full=Agenda.",
       "--usage", "calendars-write-only=Bookings.",
@@ -35,7 +35,7 @@ struct AuditCommandTests {
     try mark(5)
     _ = try store.object(["access", "reset", "com.example.notes"])
     try mark(6)
-    return instants
+    return (work, instants)
   }
 
   func statuses(_ store: CLIStore, at instant: String) throws -> [String: String] {
@@ -52,7 +52,7 @@ struct AuditCommandTests {
 
   @Test func stateAtEachInstantAndTheHistoryFollowTheScenario() throws {
     let store = try CLIStore()
-    let at = try scenario(store)
+    let (work, at) = try scenario(store)
     let planner = "com.example.planner calendars"
     let notes = "com.example.notes reminders"
     #expect(try statuses(store, at: at[1]!) == [planner: "writeOnly"])
@@ -76,6 +76,10 @@ struct AuditCommandTests {
 
     let whoCan = try store.objects(["audit", "who-can", "--service", "calendars", "--at", at[3]!])
     #expect(whoCan.map { $0["client"] as? String } == ["com.example.planner"])
+    #expect(whoCan.first?["may"] as? String == "read and write")
+    let early = try store.objects(["audit", "who-can", "--service", "calendars", "--at", at[1]!, "--calendar", work])
+    #expect(early.first?["may"] as? String == "add events", "write-only at instant 1")
+    #expect(try store.run(["audit", "who-can", "--service", "reminders", "--calendar", work]).status == 65)
     let csv = try store.run(["audit", "state", "--at", at[4]!, "--format", "csv"])
     #expect(csv.stdout.hasPrefix("client,service,status,decision,reason\n"))
   }
