@@ -130,14 +130,17 @@ struct RangeProjection: Projection {
     guard event.isRecurring else {
       let domain = Self.domain(of: event)
       let (from, to) = try Self.times(start, end, of: event)
-      try put(calendar, domain, from, to, event.id, start, event.isAllDay ? Self.allDayFlag : 0, &txn)
+      let duration = try put(calendar, domain, from, to, event.id, start, event.isAllDay ? Self.allDayFlag : 0, &txn)
+      try raiseMaxDuration(calendar, domain, to: duration, &txn)
       return
     }
     for (local, detached) in event.detachedOccurrences {
       guard let detachedStart = detached.start, let detachedEnd = detached.end else { continue }
       let (from, to) = try Self.times(detachedStart, detachedEnd, of: detached)
       let flags = Self.recurringFlag | Self.detachedFlag | (detached.isAllDay ? Self.allDayFlag : 0)
-      try put(calendar, Self.domain(of: detached), from, to, event.id, local, flags, &txn)
+      let domain = Self.domain(of: detached)
+      let duration = try put(calendar, domain, from, to, event.id, local, flags, &txn)
+      try raiseMaxDuration(calendar, domain, to: duration, &txn)
     }
     if try materialise(event, from: .min, to: horizon, &txn) {
       let key = calendar.bytes + event.id.bytes
@@ -154,18 +157,24 @@ struct RangeProjection: Projection {
     let domain = Self.domain(of: event)
     let flags = Self.recurringFlag | (event.isAllDay ? Self.allDayFlag : 0)
     // On the wall clock the set is read in UTC, so its instants are the wall-clock seconds.
+    var longest: Int64 = 0
     for occurrence in set.occurrences(from: from, to: to) {
       guard occurrence.start >= from, occurrence.start < to else { continue }
       guard event.detachedOccurrences[occurrence.local] == nil else { continue }
-      try put(calendar, domain, occurrence.start, occurrence.end, event.id, occurrence.local, flags, &txn)
+      let duration = try put(
+        calendar, domain, occurrence.start, occurrence.end, event.id, occurrence.local, flags, &txn)
+      longest = max(longest, duration)
     }
+    try raiseMaxDuration(calendar, domain, to: longest, &txn)
     return set.occurrences(from: to, to: .max).contains { $0.start >= to }
   }
 
+  /// Writes one instance and its reverse entry; returns its duration when it is ordinary (class 0),
+  /// else 0, for ``raiseMaxDuration(_:_:to:_:)``.
   private func put(
     _ calendar: ObjectID, _ domain: RangeKey.Domain, _ start: Int64, _ end: Int64, _ item: ObjectID,
     _ occurrence: LocalDateTime, _ flags: UInt8, _ txn: inout WriteTransaction
-  ) throws {
+  ) throws -> Int64 {
     let key = RangeKey.instance(calendar, domain, start: start, end: end, item: item, occurrence: occurrence)
     var value: [UInt8] = []
     value.reserveCapacity(9)
@@ -173,15 +182,21 @@ struct RangeProjection: Projection {
     value.append(flags)
     try txn.put(value, forKey: key, in: instances)
     try txn.put([UInt8](), forKey: Self.itemKey(item, database: 0, key), in: items)
-    if RangeKey.durationClass(end - start) == 0 {
-      let statKey = Self.maxDurationKey(calendar, domain)
-      let current = try txn.value(forKey: statKey, in: meta).map { RangeKey.time(in: $0, at: 0) } ?? 0
-      if end - start > current {
-        var encoded: [UInt8] = []
-        RangeKey.append(end - start, to: &encoded)
-        try txn.put(encoded, forKey: statKey, in: meta)
-      }
-    }
+    return RangeKey.durationClass(end - start) == 0 ? end - start : 0
+  }
+
+  /// Raises the longest ordinary duration kept for `calendar` on `domain`'s clock to `duration`
+  /// (once per event or series, not per instance).
+  private func raiseMaxDuration(
+    _ calendar: ObjectID, _ domain: RangeKey.Domain, to duration: Int64, _ txn: inout WriteTransaction
+  ) throws {
+    guard duration > 0 else { return }
+    let statKey = Self.maxDurationKey(calendar, domain)
+    let current = try txn.value(forKey: statKey, in: meta).map { RangeKey.time(in: $0, at: 0) } ?? 0
+    guard duration > current else { return }
+    var encoded: [UInt8] = []
+    RangeKey.append(duration, to: &encoded)
+    try txn.put(encoded, forKey: statKey, in: meta)
   }
 
   /// The clock of an event's instances.
@@ -202,16 +217,7 @@ struct RangeProjection: Projection {
 
   /// Removes every key `id` owns.
   private func removeItem(_ id: ObjectID, _ txn: inout WriteTransaction) throws {
-    var owned: [[UInt8]] = []
-    try txn.withCursor(on: items) { cursor in
-      guard try cursor.seek(atLeast: id.bytes) else { return }
-      try cursor.scanForward { key, _ in
-        let bytes = Array(copying: key)
-        guard bytes.starts(with: id.bytes) else { return .stop }
-        owned.append(bytes)
-        return .continue
-      }
-    }
+    let owned = try txn.withCursor(on: items) { try $0.keys(withPrefix: id.bytes) }
     for key in owned {
       let target = Array(key[17...])
       _ = try txn.delete(target, in: key[16] == 0 ? instances : open)
@@ -223,15 +229,8 @@ struct RangeProjection: Projection {
   private func removeCalendar(_ calendar: ObjectID, _ txn: inout WriteTransaction) throws {
     var ids = Set<ObjectID>()
     for (database, offset) in [(instances, RangeKey.itemOffset), (open, 16)] {
-      try txn.withCursor(on: database) { cursor in
-        guard try cursor.seek(atLeast: calendar.bytes) else { return }
-        try cursor.scanForward { key, _ in
-          let bytes = Array(copying: key)
-          guard bytes.starts(with: calendar.bytes) else { return .stop }
-          ids.insert(ObjectID(bytes: bytes[offset..<offset + 16])!)
-          return .continue
-        }
-      }
+      let keys = try txn.withCursor(on: database) { try $0.keys(withPrefix: calendar.bytes) }
+      for key in keys { ids.insert(ObjectID(bytes: key[offset..<offset + 16])!) }
     }
     for id in ids { try removeItem(id, &txn) }
     for domain in [RangeKey.Domain.absolute, .wallClock] {
