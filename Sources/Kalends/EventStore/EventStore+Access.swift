@@ -41,11 +41,7 @@ extension EventStore {
 
   /// The permission projection.
   func permissions() throws(StoreError) -> PermissionProjection {
-    guard
-      let permissions = try store.projections.projections.first(where: { $0 is PermissionProjection })
-        as? PermissionProjection
-    else { throw .projectionsUnavailable }
-    return permissions
+    try store.projection(PermissionProjection.self)
   }
 
   /// Inside a write transaction: throws unless this session may do `need` (the owner may do anything).

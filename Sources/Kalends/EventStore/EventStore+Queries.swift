@@ -75,8 +75,6 @@ extension EventStore {
 
   /// The date-range index.
   func rangeProjection() throws(StoreError) -> RangeProjection {
-    guard let range = try store.projections.projections.first(where: { $0 is RangeProjection }) as? RangeProjection
-    else { throw .projectionsUnavailable }
-    return range
+    try store.projection(RangeProjection.self)
   }
 }

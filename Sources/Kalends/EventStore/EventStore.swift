@@ -45,9 +45,7 @@ public final class EventStore: Sendable {
 
   /// The object projection.
   func objects() throws(StoreError) -> ObjectProjection {
-    guard let objects = try store.projections.projections.first(where: { $0 is ObjectProjection }) as? ObjectProjection
-    else { throw .projectionsUnavailable }
-    return objects
+    try store.projection(ObjectProjection.self)
   }
 
   /// Runs `body` in one write transaction of the store with the object projection at hand, after

@@ -182,6 +182,11 @@ enum RecordCodec {
     return RecordHash(words: w0, w1, w2, w3)
   }
 
+  /// The big-endian unsigned number in `bytes` (at most 8 of them).
+  static func readBigEndian(_ bytes: some Collection<UInt8>) -> UInt64 {
+    bytes.reduce(0) { $0 << 8 | UInt64($1) }
+  }
+
   /// Appends `value` to `buffer` in big-endian byte order.
   @inline(__always)
   static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {

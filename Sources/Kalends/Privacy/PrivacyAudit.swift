@@ -16,7 +16,7 @@ public struct PrivacyAudit: Sendable {
   public func history(
     client: String? = nil, service: Service? = nil, since: Timestamp? = nil, until: Timestamp? = nil
   ) throws(StoreError) -> [AuditEntry] {
-    let permissions = try permissionProjection()
+    let permissions = try store.projection(PermissionProjection.self)
     return try StoreError.wrapping {
       try store.environment.read { txn in
         var entries: [AuditEntry] = []
@@ -32,17 +32,9 @@ public struct PrivacyAudit: Sendable {
         }
         if let client {
           let prefix = Array(client.utf8) + [0]
-          var positions: [UInt64] = []
-          try txn.withCursor(on: permissions.history) { cursor in
-            guard try cursor.seek(atLeast: prefix) else { return }
-            _ = try cursor.scanForward { key, _ in
-              let bytes = Array(copying: key)
-              guard bytes.count == prefix.count + 8, bytes.starts(with: prefix) else { return .stop }
-              positions.append(bytes[prefix.count...].reduce(0) { $0 << 8 | UInt64($1) })
-              return .continue
-            }
-          }
-          for position in positions {
+          let keys = try txn.withCursor(on: permissions.history) { try $0.keys(withPrefix: prefix) }
+          for key in keys where key.count == prefix.count + 8 {
+            let position = RecordCodec.readBigEndian(key[prefix.count...])
             _ = try txn.withValue(forKey: BigEndianKey(position), in: store.log) { try keep($0) }
           }
         } else {
@@ -62,7 +54,7 @@ public struct PrivacyAudit: Sendable {
   /// The status of every client registered by `instant`, for every service, at `instant`, with
   /// the decision it rests on; by client, then service.
   public func state(at instant: Timestamp) throws(StoreError) -> [AccessState] {
-    let permissions = try permissionProjection()
+    let permissions = try store.projection(PermissionProjection.self)
     return try StoreError.wrapping {
       try store.environment.read { txn in
         var states: [AccessState] = []
@@ -90,14 +82,6 @@ public struct PrivacyAudit: Sendable {
     .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused,
   ]
 
-  private func permissionProjection() throws(StoreError) -> PermissionProjection {
-    guard
-      let permissions = try store.projections.projections.first(where: { $0 is PermissionProjection })
-        as? PermissionProjection
-    else { throw .projectionsUnavailable }
-    return permissions
-  }
-
   private func firstRecordTime(
     of client: String, _ permissions: PermissionProjection, _ txn: borrowing ReadTransaction
   ) throws -> Timestamp? {
@@ -107,7 +91,7 @@ public struct PrivacyAudit: Sendable {
       guard try cursor.seek(atLeast: prefix) else { return }
       let key = try cursor.currentKey()
       guard key.count == prefix.count + 8, key.starts(with: prefix) else { return }
-      position = key[prefix.count...].reduce(0) { $0 << 8 | UInt64($1) }
+      position = RecordCodec.readBigEndian(key[prefix.count...])
     }
     guard let position else { return nil }
     return try txn.withValue(forKey: BigEndianKey(position), in: store.log) {
@@ -129,7 +113,7 @@ public struct PrivacyAudit: Sendable {
       let key = try cursor.currentKey()
       guard key.count == prefix.count + 16, key.starts(with: prefix) else { return }
       let value = try cursor.currentValue()
-      let position = key[(prefix.count + 8)...].reduce(0) { $0 << 8 | UInt64($1) }
+      let position = RecordCodec.readBigEndian(key[(prefix.count + 8)...])
       found = AccessState(
         client: client, service: service, status: AuthorizationStatus(rawValue: value[0]) ?? .notDetermined,
         decision: LogPosition(position), reason: DecisionReason(rawValue: value[1]))

@@ -40,8 +40,8 @@ struct ObjectProjection: Projection {
       try put(.calendar, id, calendar: id, state: fields.bytes(5) ?? [], header, &txn)
     case .calendarRemoved:
       let id = try PayloadReader(bytes: payload).requiredObjectID(1)
-      let items = try txn.withCursor(on: byCalendar) { try Self.keys(withPrefix: id.bytes, &$0) }
-      let external = try txn.withCursor(on: byExternalID) { try Self.keys(withPrefix: id.bytes, &$0) }
+      let items = try txn.withCursor(on: byCalendar) { try $0.keys(withPrefix: id.bytes) }
+      let external = try txn.withCursor(on: byExternalID) { try $0.keys(withPrefix: id.bytes) }
       for key in external { try txn.delete(key, in: byExternalID) }
       for key in items {
         try txn.delete(key, in: byCalendar)
@@ -95,7 +95,7 @@ struct ObjectProjection: Projection {
     _ kind: ObjectKind, externalID external: String, inCalendar calendar: ObjectID, in txn: borrowing WriteTransaction
   ) throws -> [(ObjectID, StoredObject)] {
     let prefix = Self.externalKey(calendar, kind, external)
-    let keys = try txn.withCursor(on: byExternalID) { try Self.keys(withPrefix: prefix, &$0) }
+    let keys = try txn.withCursor(on: byExternalID) { try $0.keys(withPrefix: prefix) }
     return try keys.compactMap { key in
       let id = ObjectID(bytes: key[33...])!
       guard let stored = try state(kind, id, in: txn), stored.isLive, try stored.state.string(1) == external
@@ -124,22 +124,9 @@ struct ObjectProjection: Projection {
   func items(_ kind: ObjectKind, inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction) throws -> [ObjectID]
   {
     let prefix = calendar.bytes + [kind.rawValue]
-    return try txn.withCursor(on: byCalendar) { try Self.keys(withPrefix: prefix, &$0) }.map {
+    return try txn.withCursor(on: byCalendar) { try $0.keys(withPrefix: prefix) }.map {
       ObjectID(bytes: $0[17...])!
     }
-  }
-
-  /// Every key of the cursor's database that starts with `prefix`.
-  private static func keys(withPrefix prefix: [UInt8], _ cursor: inout Cursor) throws -> [[UInt8]] {
-    var keys: [[UInt8]] = []
-    guard try cursor.seek(atLeast: prefix) else { return keys }
-    try cursor.scanForward { key, _ in
-      let bytes = Array(copying: key)
-      guard bytes.starts(with: prefix) else { return .stop }
-      keys.append(bytes)
-      return .continue
-    }
-    return keys
   }
 
   /// The stored state of an object, live or removed; `nil` if it never existed.
@@ -183,8 +170,8 @@ struct StoredObject: Sendable {
   init(decoding bytes: RawSpan) throws {
     guard bytes.byteCount >= 33 else { throw StoreError.malformedPayload("a stored object is truncated") }
     let all = Array(copying: bytes)
-    version = LogPosition(all[0..<8].reduce(0) { $0 << 8 | UInt64($1) })
-    modified = Timestamp(rawValue: Int64(bitPattern: all[8..<16].reduce(0) { $0 << 8 | UInt64($1) }))
+    version = LogPosition(RecordCodec.readBigEndian(all[0..<8]))
+    modified = Timestamp(rawValue: Int64(bitPattern: RecordCodec.readBigEndian(all[8..<16])))
     isLive = all[16] == 1
     calendarID = ObjectID(bytes: all[17..<33])!
     state = try PayloadReader(Payload(bytes: Array(all[33...])))

@@ -82,6 +82,14 @@ extension Store {
     return try catchUpProjections(progress: progress)
   }
 
+  /// The store's projection of type `type`.
+  func projection<P: Projection>(_ type: P.Type) throws(StoreError) -> P {
+    guard let found = try projections.projections.lazy.compactMap({ $0 as? P }).first else {
+      throw .projectionsUnavailable
+    }
+    return found
+  }
+
   /// The checkpoint of every projection, by name.
   public func projectionCheckpoints() throws(StoreError) -> [String: LogPosition] {
     try StoreError.wrapping {

@@ -29,9 +29,7 @@ enum RangeKey {
 
   /// The time at `offset` of `bytes`, encoded by ``append(_:to:)``.
   static func time(in bytes: [UInt8], at offset: Int) -> Int64 {
-    var value: UInt64 = 0
-    for byte in bytes[offset..<offset + 8] { value = value << 8 | UInt64(byte) }
-    return Int64(bitPattern: value ^ (1 << 63))
+    Int64(bitPattern: RecordCodec.readBigEndian(bytes[offset..<offset + 8]) ^ (1 << 63))
   }
 
   /// `calendar ‖ domain ‖ class`: the prefix of one run of instances sorted by start.
