@@ -1,12 +1,8 @@
 import ArgumentParser
 import Kalends
 
-/// `kalends access restrict`: a policy restricts an app.
-struct AccessRestrictCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "restrict",
-    abstract: "Restrict an app's access by a policy; the person cannot change it until it is lifted.")
-
+/// What `access restrict` and `access unrestrict` share: which app, which service, which policy.
+struct PolicyOptions: ParsableArguments {
   @OptionGroup var global: GlobalOptions
 
   @Argument(help: "The app's identifier.") var client: String
@@ -17,9 +13,23 @@ struct AccessRestrictCommand: ParsableCommand {
 
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
-  func run() throws {
-    let result = try global.openEventStore().restrict(client, service: service.service, policy: policy)
+  /// Applies `change` to the store and prints the resulting status.
+  func run(_ change: (EventStore, String, Service, String) throws -> AuthorizationStatus) throws {
+    let result = try change(try global.openEventStore(), client, service.service, policy)
     format.write(statusJSON(client: client, service: service.service, status: result))
+  }
+}
+
+/// `kalends access restrict`: a policy restricts an app.
+struct AccessRestrictCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "restrict",
+    abstract: "Restrict an app's access by a policy; the person cannot change it until it is lifted.")
+
+  @OptionGroup var options: PolicyOptions
+
+  func run() throws {
+    try options.run { store, client, service, policy in try store.restrict(client, service: service, policy: policy) }
   }
 }
 
@@ -29,18 +39,11 @@ struct AccessUnrestrictCommand: ParsableCommand {
     commandName: "unrestrict",
     abstract: "Lift a policy's restriction: the app's access returns to the person's decision.")
 
-  @OptionGroup var global: GlobalOptions
-
-  @Argument(help: "The app's identifier.") var client: String
-
-  @Option(help: "calendars, reminders or contacts.") var service: ServiceArgument
-
-  @Option(help: "The policy's name, recorded as the decision's actor.") var policy = "device-management"
-
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+  @OptionGroup var options: PolicyOptions
 
   func run() throws {
-    let result = try global.openEventStore().liftRestriction(client, service: service.service, policy: policy)
-    format.write(statusJSON(client: client, service: service.service, status: result))
+    try options.run { store, client, service, policy in
+      try store.liftRestriction(client, service: service, policy: policy)
+    }
   }
 }
