@@ -33,3 +33,9 @@ func withStore<R>(
 func note(_ index: Int) -> RecordDraft {
   .annotation("note \(index): " + String(repeating: "x", count: 90))
 }
+
+/// The named fields of a record's payload (the first of a repeated field).
+func namedFields(_ record: LogRecord) throws -> [String: PayloadValue] {
+  Dictionary(
+    try record.payload.describe(as: record.kind).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+}

@@ -38,8 +38,5 @@ struct EventFixture {
   func lastRecords(_ count: Int) throws -> [LogRecord] { try store.lastRecords(count) }
 
   /// The named fields of a record's payload.
-  func fields(_ record: LogRecord) throws -> [String: PayloadValue] {
-    Dictionary(
-      try record.payload.describe(as: record.kind).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-  }
+  func fields(_ record: LogRecord) throws -> [String: PayloadValue] { try namedFields(record) }
 }

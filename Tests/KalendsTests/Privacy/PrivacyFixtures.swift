@@ -53,11 +53,7 @@ struct PrivacyFixture {
   /// The named fields of the last `count` records.
   func lastRecords(_ count: Int) throws -> [(kind: RecordKind, principal: Principal, fields: [String: PayloadValue])] {
     try store.lastRecords(count).map { record in
-      (
-        record.kind, record.principal,
-        Dictionary(
-          try record.payload.describe(as: record.kind).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
-      )
+      (record.kind, record.principal, try namedFields(record))
     }
   }
 }

@@ -48,8 +48,7 @@ struct SessionTests {
       // The session has ended: what it counted is recorded.
       let refusals = try store.records(from: before.next, limit: 100).filter { $0.kind == .accessAttemptRefused }
       let counts = try refusals.map { record -> (UInt64, UInt64) in
-        let fields = Dictionary(
-          try record.payload.describe(as: record.kind).map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let fields = try namedFields(record)
         guard case .unsigned(let service) = fields["service"], case .unsigned(let count) = fields["count"] else {
           return (0, 0)
         }
