@@ -39,3 +39,14 @@ func namedFields(_ record: LogRecord) throws -> [String: PayloadValue] {
   Dictionary(
     try record.payload.describe(as: record.kind).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
 }
+
+/// Runs the asynchronous `body` with a new store in a temporary directory, removed afterwards.
+@discardableResult
+func withStore<R>(
+  _ options: StoreOptions = StoreOptions(durability: .noSync), _ body: (Store, String) async throws -> R
+) async throws -> R {
+  let directory = TemporaryDirectory()
+  let result = try await body(try Store.create(at: directory.storePath, options: options), directory.storePath)
+  withExtendedLifetime(directory) {}
+  return result
+}

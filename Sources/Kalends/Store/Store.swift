@@ -168,6 +168,8 @@ public final class Store: Sendable {
         if appender.hasAppended {
           try Self.saveHead(appender.head, meta: meta, in: &txn)
           try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
+          LocalCommits.register(
+            id, first: head.position.next, last: appender.head.position, lastHash: appender.head.hash)
         }
         return result
       }

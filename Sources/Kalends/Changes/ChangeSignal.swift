@@ -1,0 +1,130 @@
+internal import Foundation
+import Synchronization
+
+/// Wakes the subscribers of one store directory in this process when the store may have changed,
+/// whichever process wrote it.
+///
+/// One watcher thread per store directory, running while it has subscribers: on Linux it waits on
+/// an inotify watch of `data.mdb` — LMDB writes its pages and, last, the meta page that publishes
+/// the commit with `pwrite`, so every commit by any process raises `IN_MODIFY` right after it is
+/// visible — and otherwise on a timer. Each wake bumps a generation counter and resumes the
+/// waiting subscribers, which then read the log head (one read transaction) and fetch what is new.
+/// The writer does nothing for it. A slow timer (1 s) bumps the generation too, as a safety net
+/// for a missed event (a `data.mdb` replaced by a restore, an exhausted inotify limit).
+final class ChangeSignal: Sendable {
+  /// How often the watcher wakes without an event: a safety net with inotify, the only means without.
+  static let safetyInterval: Int32 = 1_000
+  static let pollingInterval: Int32 = 5
+
+  private struct Waiter {
+    var seen: UInt64
+    var continuation: CheckedContinuation<Void, Never>
+  }
+
+  private struct State {
+    var generation: UInt64 = 0
+    var subscribers = 0
+    var watching = false
+    var nextWaiter: UInt64 = 0
+    var pending: Set<UInt64> = []
+    var cancelled: Set<UInt64> = []
+    var waiters: [UInt64: Waiter] = [:]
+  }
+
+  private static let registry = Mutex<[String: ChangeSignal]>([:])
+
+  /// The signal of the store in `directory`, shared by every subscriber in this process.
+  static func shared(for directory: String) -> ChangeSignal {
+    let key = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+    return registry.withLock { all in
+      if let signal = all[key] { return signal }
+      let signal = ChangeSignal(directory: key)
+      all[key] = signal
+      return signal
+    }
+  }
+
+  let directory: String
+  private let state = Mutex(State())
+
+  private init(directory: String) { self.directory = directory }
+
+  /// The current generation: a wait with it returns at the next wake.
+  var generation: UInt64 { state.withLock { $0.generation } }
+
+  /// Adds a subscriber, starting the watcher thread when it is the first.
+  func subscribe() {
+    let start = state.withLock { state -> Bool in
+      state.subscribers += 1
+      guard !state.watching else { return false }
+      state.watching = true
+      return true
+    }
+    if start {
+      // Watch before the subscriber first looks at the head, so no commit falls in between.
+      let watcher = FileWatcher(path: directory + "/data.mdb")
+      let thread = Thread { [self] in watch(watcher) }
+      thread.name = "kalends-changes"
+      thread.start()
+    }
+  }
+
+  /// Removes a subscriber; the watcher stops within a safety interval after the last one.
+  func unsubscribe() {
+    state.withLock { $0.subscribers -= 1 }
+  }
+
+  /// Returns once the generation is past `seen`, or when the task is cancelled.
+  func wait(after seen: UInt64) async {
+    let id = state.withLock { state -> UInt64 in
+      state.nextWaiter += 1
+      state.pending.insert(state.nextWaiter)
+      return state.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let now = state.withLock { state -> Bool in
+          state.pending.remove(id)
+          if state.generation > seen || state.cancelled.remove(id) != nil { return true }
+          state.waiters[id] = Waiter(seen: seen, continuation: continuation)
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = state.withLock { state -> Waiter? in
+        if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+        if state.pending.contains(id) { state.cancelled.insert(id) }
+        return nil
+      }
+      waiter?.continuation.resume()
+    }
+  }
+
+  /// Starts a new generation and wakes every waiter.
+  func bump() {
+    let woken = state.withLock { state -> [Waiter] in
+      state.generation += 1
+      let woken = Array(state.waiters.values)
+      state.waiters.removeAll(keepingCapacity: true)
+      return woken
+    }
+    for waiter in woken { waiter.continuation.resume() }
+  }
+
+  /// The watcher thread: waits for a change of `data.mdb` (or the timer), bumps, and stops when no
+  /// subscriber is left.
+  private func watch(_ watcher: FileWatcher) {
+    defer { watcher.close() }
+    while true {
+      watcher.wait(milliseconds: watcher.isWatching ? Self.safetyInterval : Self.pollingInterval)
+      bump()
+      let stop = state.withLock { state -> Bool in
+        guard state.subscribers <= 0 else { return false }
+        state.watching = false
+        return true
+      }
+      if stop { return }
+    }
+  }
+}

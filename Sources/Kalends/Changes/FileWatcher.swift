@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Blocks until a file is modified (Linux inotify) or a timeout passes.
+///
+/// Where inotify is unavailable (another platform, or the per-user limit of watches reached),
+/// ``isWatching`` is false and ``wait(milliseconds:)`` only sleeps: the caller polls.
+struct FileWatcher: Sendable {
+  private let descriptor: Int32
+
+  /// Watches `path` for modifications.
+  init(path: String) {
+    #if os(Linux)
+      let descriptor = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
+      if descriptor >= 0, inotify_add_watch(descriptor, path, UInt32(IN_MODIFY)) < 0 {
+        Glibc.close(descriptor)
+        self.descriptor = -1
+      } else {
+        self.descriptor = descriptor
+      }
+    #else
+      self.descriptor = -1
+    #endif
+  }
+
+  /// Whether modifications wake ``wait(milliseconds:)``.
+  var isWatching: Bool { descriptor >= 0 }
+
+  /// Waits for a modification or `milliseconds`, then drains the pending events.
+  func wait(milliseconds: Int32) {
+    #if os(Linux)
+      guard descriptor >= 0 else {
+        usleep(UInt32(milliseconds) * 1_000)
+        return
+      }
+      var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      _ = poll(&request, 1, milliseconds)
+      withUnsafeTemporaryAllocation(byteCount: 4_096, alignment: 8) { buffer in
+        while read(descriptor, buffer.baseAddress, buffer.count) > 0 {}
+      }
+    #else
+      usleep(UInt32(milliseconds) * 1_000)
+    #endif
+  }
+
+  /// Stops watching.
+  func close() {
+    #if os(Linux)
+      if descriptor >= 0 { Glibc.close(descriptor) }
+    #endif
+  }
+}
