@@ -4,7 +4,7 @@ import Kalends
 
 /// `kalends`: the command-line interface to a Kalends store.
 @main
-struct KalendsCommand: ParsableCommand {
+struct KalendsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "kalends",
     abstract: "An event-sourced calendar store: every change is a fact in a hash-chained log.",
@@ -19,15 +19,19 @@ struct KalendsCommand: ParsableCommand {
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
       EventsCommand.self, ImportCommand.self, ExportCommand.self, ClientCommand.self, AccessCommand.self,
       AuditCommand.self, DemoCommand.self, LogCommand.self, VerifyCommand.self,
-      RebuildCommand.self, BenchCommand.self,
+      RebuildCommand.self, BenchCommand.self, WatchCommand.self,
     ]
   )
 
   /// Runs the command, printing failures as one `error: …` line with the exit status of their class.
-  static func main() {
+  static func main() async {
     do {
       var command = try parseAsRoot()
-      try command.run()
+      if var asynchronous = command as? any AsyncParsableCommand {
+        try await asynchronous.run()
+      } else {
+        try command.run()
+      }
     } catch let error as StoreError {
       fail(error.description, status: ExitStatus(error.category))
     } catch let error as CLIError {

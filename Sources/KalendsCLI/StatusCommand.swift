@@ -1,10 +1,12 @@
 import ArgumentParser
+import Foundation
 import Kalends
 
 /// `kalends status`: what the store is and how big.
 struct StatusCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "status", abstract: "Show the store's identity, head, size and readers.")
+    commandName: "status",
+    abstract: "Show the store's identity, head, size, readers, and how far each saved watch cursor is behind.")
 
   @OptionGroup var global: GlobalOptions
 
@@ -23,10 +25,30 @@ struct StatusCommand: ParsableCommand {
         ("mapBytes", .number(Double(status.mapSize))),
         ("readers", .number(Double(status.readers))),
       ]
+    let cursors = try store.changeCursors().map { cursor in
+      let lag = try store.lag(of: cursor.position)
+      return (cursor, lag)
+    }
     switch format {
-    case .json: print(JSONValue.object(fields).rendered())
+    case .json:
+      let cursorFields: JSONValue = .array(
+        cursors.map { cursor, lag in
+          .object([
+            ("name", .string(cursor.name)), ("position", .number(Double(cursor.position.rawValue))),
+            ("savedAt", .string(cursor.savedAt.description)), ("behindRecords", .number(Double(lag.records))),
+            ("behindSeconds", .number((lag.seconds * 1000).rounded() / 1000)),
+          ])
+        })
+      print(JSONValue.object(fields + [("cursors", cursorFields)]).rendered())
     case .table:
-      print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) }))
+      let cursorRows = cursors.map { cursor, lag in
+        (
+          "cursor \(cursor.name)",
+          "at \(cursor.position), \(lag.records) behind the head"
+            + (lag.records > 0 ? String(format: " (oldest unhandled change %.1f s ago)", lag.seconds) : "")
+        )
+      }
+      print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) } + cursorRows))
     }
   }
 }

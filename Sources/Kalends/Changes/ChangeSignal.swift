@@ -9,8 +9,10 @@ import Synchronization
 /// the commit with `pwrite`, so every commit by any process raises `IN_MODIFY` right after it is
 /// visible — and otherwise on a timer. Each wake bumps a generation counter and resumes the
 /// waiting subscribers, which then read the log head (one read transaction) and fetch what is new.
-/// The writer does nothing for it. A slow timer (1 s) bumps the generation too, as a safety net
-/// for a missed event (a `data.mdb` replaced by a restore, an exhausted inotify limit).
+/// The writer does nothing for it. The watcher reads the head (one read transaction) at each event
+/// and wakes the subscribers only when it moved, at most once per millisecond; a slow timer
+/// (1 s) does the same as a safety net for a missed event (a `data.mdb` replaced by a restore, an
+/// exhausted inotify limit).
 final class ChangeSignal: Sendable {
   /// How often the watcher wakes without an event: a safety net with inotify, the only means without.
   static let safetyInterval: Int32 = 1_000
@@ -52,8 +54,9 @@ final class ChangeSignal: Sendable {
   /// The current generation: a wait with it returns at the next wake.
   var generation: UInt64 { state.withLock { $0.generation } }
 
-  /// Adds a subscriber, starting the watcher thread when it is the first.
-  func subscribe() {
+  /// Adds a subscriber, starting the watcher thread when it is the first; `head` reads the log
+  /// head (the watcher wakes subscribers only when it moved).
+  func subscribe(head: @escaping @Sendable () -> UInt64) {
     let start = state.withLock { state -> Bool in
       state.subscribers += 1
       guard !state.watching else { return false }
@@ -61,9 +64,11 @@ final class ChangeSignal: Sendable {
       return true
     }
     if start {
-      // Watch before the subscriber first looks at the head, so no commit falls in between.
+      // Watch, and read the head, before the subscriber first looks at it: a commit after that
+      // look moves the head past what the watcher knows, so it cannot go unannounced.
       let watcher = FileWatcher(path: directory + "/data.mdb")
-      let thread = Thread { [self] in watch(watcher) }
+      let known = head()
+      let thread = Thread { [self] in watch(watcher, known: known, head: head) }
       thread.name = "kalends-changes"
       thread.start()
     }
@@ -112,13 +117,25 @@ final class ChangeSignal: Sendable {
     for waiter in woken { waiter.continuation.resume() }
   }
 
-  /// The watcher thread: waits for a change of `data.mdb` (or the timer), bumps, and stops when no
-  /// subscriber is left.
-  private func watch(_ watcher: FileWatcher) {
+  /// The watcher thread: waits for a change of `data.mdb` (or the timer), and when the head moved
+  /// bumps — at most once per ``minimumInterval``, so that a fast writer wakes each subscriber a
+  /// bounded number of times per second (its next notice covers everything since) — and stops when
+  /// no subscriber is left.
+  private func watch(_ watcher: FileWatcher, known: UInt64, head: @Sendable () -> UInt64) {
     defer { watcher.close() }
+    var lastHead = known
+    var lastBump: UInt64 = 0
     while true {
-      watcher.wait(milliseconds: watcher.isWatching ? Self.safetyInterval : Self.pollingInterval)
-      bump()
+      let woken = watcher.wait(milliseconds: watcher.isWatching ? Self.safetyInterval : Self.pollingInterval)
+      let elapsed = Self.monotonicNanoseconds() &- lastBump
+      if elapsed < Self.minimumInterval { usleep(UInt32((Self.minimumInterval - elapsed) / 1_000)) }
+      let current = head()
+      // The safety timer wakes everyone regardless: whatever was missed, it is found within a second.
+      if current != lastHead || (!woken && watcher.isWatching) {
+        lastHead = current
+        lastBump = Self.monotonicNanoseconds()
+        bump()
+      }
       let stop = state.withLock { state -> Bool in
         guard state.subscribers <= 0 else { return false }
         state.watching = false
@@ -126,5 +143,14 @@ final class ChangeSignal: Sendable {
       }
       if stop { return }
     }
+  }
+
+  /// The shortest time between two wakes of the subscribers, in nanoseconds.
+  static let minimumInterval: UInt64 = 1_000_000
+
+  private static func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
   }
 }

@@ -45,7 +45,7 @@ final class ChangeSubscription {
     delivered = cursor
     catchUpEnd = head
     signal = ChangeSignal.shared(for: store.path)
-    signal.subscribe()
+    signal.subscribe { [store] in (try? store.head().position.rawValue) ?? 0 }
   }
 
   deinit { signal.unsubscribe() }

@@ -29,20 +29,24 @@ struct FileWatcher: Sendable {
   /// Whether modifications wake ``wait(milliseconds:)``.
   var isWatching: Bool { descriptor >= 0 }
 
-  /// Waits for a modification or `milliseconds`, then drains the pending events.
-  func wait(milliseconds: Int32) {
+  /// Waits for a modification or `milliseconds`, then drains the pending events. Returns whether
+  /// a modification (rather than the timeout) ended the wait.
+  @discardableResult
+  func wait(milliseconds: Int32) -> Bool {
     #if os(Linux)
       guard descriptor >= 0 else {
         usleep(UInt32(milliseconds) * 1_000)
-        return
+        return false
       }
       var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      _ = poll(&request, 1, milliseconds)
+      let ready = poll(&request, 1, milliseconds) > 0
       withUnsafeTemporaryAllocation(byteCount: 4_096, alignment: 8) { buffer in
         while read(descriptor, buffer.baseAddress, buffer.count) > 0 {}
       }
+      return ready
     #else
       usleep(UInt32(milliseconds) * 1_000)
+      return false
     #endif
   }
 
