@@ -48,7 +48,10 @@ struct BenchChangesCommand: AsyncParsableCommand {
     ] {
       var rates: [Int: [Double]] = [:]
       for round in 0..<rounds {
-        for subscribers in [0, 1, 50] {
+        // Rotate the order each round so that no count always runs first (or last).
+        let counts = [0, 1, 50]
+        for offset in 0..<counts.count {
+          let subscribers = counts[(offset + round) % counts.count]
           let path = directory + "/throughput-\(label)-\(round)-\(subscribers)"
           rates[subscribers, default: []].append(
             try await ChangeThroughputProbe.run(

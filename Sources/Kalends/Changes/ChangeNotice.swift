@@ -29,7 +29,8 @@ public struct ChangeNotice: Hashable, Sendable {
   /// Whether it replays history from before the subscription started (catching up), rather than a
   /// live change.
   public let isCatchUp: Bool
-  /// The log head when it was built; `head - positions.upperBound` is how far behind it is.
+  /// The log head as its subscriber knew it when it was built (read from the log, or the last
+  /// commit the process's watcher announced); `head - positions.upperBound` is how far behind it is.
   public let head: LogPosition
   /// When the last record it covers was appended.
   public let lastTimestamp: Timestamp

@@ -27,6 +27,9 @@ final class ChangeSubscription {
   /// The head when the subscription started: records up to it are history (catch-up).
   private let catchUpEnd: LogPosition
   private var finished = false
+  /// The wake generation of a look that read through the head: until the generation moves past
+  /// it, there is nothing new (any later commit bumps it).
+  private var idleGeneration: UInt64?
 
   /// Subscribes from `start` (`nil`: from the next record appended).
   init(store: Store, viewer: ChangeViewer, from start: LogPosition?, options: ChangeStreamOptions) throws(StoreError) {
@@ -45,7 +48,13 @@ final class ChangeSubscription {
     delivered = cursor
     catchUpEnd = head
     signal = ChangeSignal.shared(for: store.path)
-    signal.subscribe { [store] in (try? store.head().position.rawValue) ?? 0 }
+    signal.subscribe(
+      head: { [store] in (try? store.head().position.rawValue) ?? 0 },
+      read: { [store] (range) throws(StoreError) -> [DecodedRecord] in
+        try StoreError.wrapping {
+          try store.environment.read { txn in try DecodedRecord.read(range, log: store.log, in: txn) }
+        }
+      })
   }
 
   deinit { signal.unsubscribe() }
@@ -56,6 +65,14 @@ final class ChangeSubscription {
     while !finished {
       if Task.isCancelled { return nil }
       let seen = signal.generation
+      // The last notice read through the head and nothing woke us since: no need to look.
+      if let idle = idleGeneration {
+        idleGeneration = nil
+        if idle == seen {
+          await signal.wait(after: seen)
+          continue
+        }
+      }
       let step: Step
       do {
         step = try look()
@@ -64,7 +81,9 @@ final class ChangeSubscription {
         throw error
       }
       switch step {
-      case .notice(let notice): return notice
+      case .notice(let notice):
+        if notice.positions.upperBound == notice.head { idleGeneration = seen }
+        return notice
       case .skipped: continue
       case .idle: await signal.wait(after: seen)
       }
@@ -72,9 +91,19 @@ final class ChangeSubscription {
     return nil
   }
 
-  /// Reads what is new in one snapshot.
+  /// Reads what is new: for the owner, live, from the records the watcher decoded once for every
+  /// subscriber of this process; otherwise (catching up, a client session, a cursor older than
+  /// the watcher's cache) from the log, in one snapshot.
   private func look() throws(StoreError) -> Step {
-    try StoreError.wrapping {
+    if viewer.client == nil, cursor >= catchUpEnd, let records = signal.cached(after: cursor) {
+      guard let last = records.last else { return .idle }
+      let everything = ChangeViewer.Visibility(calendars: true, events: true, reminders: true, onlyClient: nil)
+      if records.count > options.maxPendingRecords {
+        return .notice(refetchAll(upTo: last.position, head: last.position, timestamp: last.timestamp))
+      }
+      return notice(records[...], head: last.position, catchingUp: false, everything)
+    }
+    return try StoreError.wrapping {
       try store.environment.read { txn -> Step in
         let head = try Store.loadHead(meta: store.meta, in: txn).position
         let visibility = try viewer.visibility(store, in: txn)
@@ -84,77 +113,83 @@ final class ChangeSubscription {
         if catchingUp {
           upTo = LogPosition(min(catchUpEnd.rawValue, cursor.rawValue + UInt64(options.catchUpBatch)))
         } else if head.rawValue - cursor.rawValue > UInt64(options.maxPendingRecords) {
-          if visibility.seesItems { return .notice(try refetchAll(upTo: head, head: head, in: txn)) }
+          if visibility.seesItems {
+            let timestamp = try txn.withValue(forKey: BigEndianKey(head.rawValue), in: store.log) { bytes in
+              var principals = PrincipalCache()
+              return try RecordCodec.decodeHeader(bytes, principals: &principals).header.timestamp
+            }
+            return .notice(refetchAll(upTo: head, head: head, timestamp: timestamp ?? Timestamp(rawValue: 0)))
+          }
           upTo = LogPosition(cursor.rawValue + UInt64(options.maxPendingRecords))
         }
-        return try read(upTo: upTo, head: head, catchingUp: catchingUp, visibility, in: txn)
+        let records = try DecodedRecord.read(cursor.next...upTo, log: store.log, in: txn)
+        return notice(records[...], head: head, catchingUp: catchingUp, visibility)
       }
     }
   }
 
-  /// Collects the visible changes of `cursor+1 ... upTo`.
-  private func read(
-    upTo: LogPosition, head: LogPosition, catchingUp: Bool, _ visibility: ChangeViewer.Visibility,
-    in txn: borrowing ReadTransaction
-  ) throws -> Step {
+  /// The notice for `records` (the next ones after the cursor), or `.skipped` when none is visible.
+  private func notice(
+    _ records: ArraySlice<DecodedRecord>, head: LogPosition, catchingUp: Bool,
+    _ visibility: ChangeViewer.Visibility
+  ) -> Step {
+    guard let last = records.last else { return .idle }
+    let upTo = last.position
     let range = cursor.next...upTo
-    let commits = LocalCommits.commits(store.id, endingIn: range)
     var changes: [ChangedObject: ChangeKind] = [:]
-    var overflow = false
-    var local: UInt64 = 0
-    var lastTimestamp = Timestamp(rawValue: 0)
-    try txn.withCursor(on: store.log) { logCursor in
-      guard try logCursor.seek(atLeast: BigEndianKey(range.lowerBound.rawValue)) else { return }
-      var principals = PrincipalCache()
-      try logCursor.scanForward { _, value in
-        let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-        let header = decoded.header
-        if let commit = commits[header.position], commit.lastHash == header.hash {
-          local += commit.last.rawValue - max(commit.first.rawValue, range.lowerBound.rawValue) + 1
-        }
-        lastTimestamp = header.timestamp
-        if !overflow, let (object, kind) = try ChangeExtractor.change(header, value.extracting(decoded.payload)),
-          visibility.allows(object)
-        {
-          changes[object] = changes[object].map { $0.followed(by: kind) } ?? kind
-          if changes.count > options.maxObjects { overflow = true }
-        }
-        return header.position < upTo ? .continue : .stop
+    for record in records {
+      guard let object = record.object, let kind = record.kind, visibility.allows(object) else { continue }
+      changes[object] = changes[object].map { $0.followed(by: kind) } ?? kind
+      if changes.count > options.maxObjects {
+        return .notice(refetchAll(upTo: upTo, head: head, timestamp: last.timestamp, records: records))
       }
     }
-    if overflow { return .notice(try refetchAll(upTo: upTo, head: head, in: txn)) }
+    let origin = origin(of: range, records)
     cursor = upTo
     guard !changes.isEmpty else { return .skipped }
     let covered = delivered.next...upTo
-    let origin = Self.origin(local: local, of: range)
     delivered = upTo
     return .notice(
       ChangeNotice(
         positions: covered, changes: changes, refetchAll: false, origin: origin, isCatchUp: catchingUp, head: head,
-        lastTimestamp: lastTimestamp))
+        lastTimestamp: last.timestamp))
   }
 
   /// A notice covering everything up to `upTo` that says: refetch everything.
-  private func refetchAll(upTo: LogPosition, head: LogPosition, in txn: borrowing ReadTransaction) throws
-    -> ChangeNotice
-  {
-    let timestamp = try txn.withValue(forKey: BigEndianKey(upTo.rawValue), in: store.log) { bytes in
-      var principals = PrincipalCache()
-      return try RecordCodec.decodeHeader(bytes, principals: &principals).header.timestamp
-    }
+  private func refetchAll(
+    upTo: LogPosition, head: LogPosition, timestamp: Timestamp, records: ArraySlice<DecodedRecord>? = nil
+  ) -> ChangeNotice {
     let covered = delivered.next...upTo
     let range = cursor.next...upTo
-    let commits = LocalCommits.commits(store.id, endingIn: range)
-    let local = commits.values.reduce(UInt64(0)) { sum, commit in
-      sum + commit.last.rawValue - max(commit.first.rawValue, range.lowerBound.rawValue) + 1
+    let source: ChangeNotice.Origin
+    if let records {
+      source = origin(of: range, records)
+    } else {
+      // Not read: count the commits this process registered in the range, without their hashes.
+      let local = LocalCommits.commits(store.id, endingIn: range).values.reduce(UInt64(0)) { sum, commit in
+        sum + commit.last.rawValue - max(commit.first.rawValue, range.lowerBound.rawValue) + 1
+      }
+      source = Self.origin(local: local, of: range)
     }
-    let origin = Self.origin(local: local, of: range)
     let catchingUp = cursor < catchUpEnd
     cursor = upTo
     delivered = upTo
     return ChangeNotice(
-      positions: covered, changes: [:], refetchAll: true, origin: origin, isCatchUp: catchingUp, head: head,
-      lastTimestamp: timestamp ?? Timestamp(rawValue: 0))
+      positions: covered, changes: [:], refetchAll: true, origin: source, isCatchUp: catchingUp, head: head,
+      lastTimestamp: timestamp)
+  }
+
+  /// Where the records of `range` came from: the commits this process registered whose last
+  /// record is there with the registered hash.
+  private func origin(of range: ClosedRange<LogPosition>, _ records: ArraySlice<DecodedRecord>) -> ChangeNotice.Origin {
+    let commits = LocalCommits.commits(store.id, endingIn: range)
+    guard !commits.isEmpty else { return .otherProcess }
+    var local: UInt64 = 0
+    for record in records {
+      guard let commit = commits[record.position], commit.lastHash == record.hash else { continue }
+      local += commit.last.rawValue - max(commit.first.rawValue, range.lowerBound.rawValue) + 1
+    }
+    return Self.origin(local: local, of: range)
   }
 
   /// Whether `local` of the positions of `range` being this process's makes it all, none or some.

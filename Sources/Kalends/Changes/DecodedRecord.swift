@@ -1,0 +1,32 @@
+internal import LMDB
+
+/// What a subscription needs of one record: where, which, when, and the object it changes.
+struct DecodedRecord: Sendable {
+  let position: LogPosition
+  let hash: RecordHash
+  let timestamp: Timestamp
+  let object: ChangedObject?
+  let kind: ChangeKind?
+
+  /// The records `range` of the log, in one snapshot.
+  static func read(_ range: ClosedRange<LogPosition>, log: Database, in txn: borrowing ReadTransaction) throws
+    -> [DecodedRecord]
+  {
+    var records: [DecodedRecord] = []
+    try txn.withCursor(on: log) { cursor in
+      guard try cursor.seek(atLeast: BigEndianKey(range.lowerBound.rawValue)) else { return }
+      var principals = PrincipalCache()
+      try cursor.scanForward { _, value in
+        let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
+        let header = decoded.header
+        let change = try ChangeExtractor.change(header, value.extracting(decoded.payload))
+        records.append(
+          DecodedRecord(
+            position: header.position, hash: header.hash, timestamp: header.timestamp, object: change?.0,
+            kind: change?.1))
+        return header.position < range.upperBound ? .continue : .stop
+      }
+    }
+    return records
+  }
+}
