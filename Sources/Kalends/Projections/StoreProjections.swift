@@ -12,6 +12,7 @@ extension Store {
   func catchUpProjections(progress: ((Int, LogPosition) -> Void)? = nil) throws(StoreError) -> Int {
     let projections = try projections
     return try StoreError.wrapping {
+      let loaded = try bulkLoadProjections(projections, progress: progress)
       var applied = 0
       while true {
         let done: Bool = try environment.write { txn in
@@ -59,7 +60,7 @@ extension Store {
           progress?(Int(last.rawValue), head.position)
           return last >= head.position
         }
-        if done { return applied }
+        if done { return max(loaded, applied) }
       }
     }
   }
