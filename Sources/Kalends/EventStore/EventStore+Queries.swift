@@ -10,11 +10,10 @@ extension EventStore {
     return try StoreError.wrapping {
       try store.environment.read { txn in
         var results: [EventInstance] = []
+        var runEnds: [Int] = []
         let query = RangeQuery(range: range, from: predicate.start, to: predicate.end, zone: predicate.viewerZone)
-        try query.instances(in: calendars, txn, into: &results)
-        // A few runs, each sorted by start: the sort merges them.
-        results.sort(by: EventInstance.precedes)
-        return results
+        try query.instances(in: calendars, txn, into: &results, runEnds: &runEnds)
+        return InstanceRuns.merged(results, runEnds: runEnds)
       }
     }
   }
@@ -37,7 +36,8 @@ extension EventStore {
             range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
             zone: predicate.viewerZone)
           var slice: [EventInstance] = []
-          try query.instances(in: calendars, txn, into: &slice)
+          var runEnds: [Int] = []
+          try query.instances(in: calendars, txn, into: &slice, runEnds: &runEnds)
           // An instance belongs to the slice it starts in; the first slice also takes those running into it.
           if sliceStart != predicate.start { slice.removeAll { $0.start < sliceStart } }
           slice.sort(by: EventInstance.precedes)

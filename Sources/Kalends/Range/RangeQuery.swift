@@ -18,9 +18,11 @@ struct RangeQuery {
   static let zoneMargin: Int64 = 26 * 3_600
 
   /// Appends the instances of `calendars` that overlap the window to `results`: per calendar, its
-  /// runs in key order, each sorted by start (so the whole is a few sorted runs, not sorted).
+  /// runs in key order, each mostly sorted by start (so the whole is a few runs, not sorted). The
+  /// end of each run in `results` is appended to `runEnds`.
   func instances(
-    in calendars: [ObjectID], _ txn: borrowing ReadTransaction, into results: inout [EventInstance]
+    in calendars: [ObjectID], _ txn: borrowing ReadTransaction, into results: inout [EventInstance],
+    runEnds: inout [Int]
   ) throws {
     guard from < to else { return }
     let horizon = try range.horizon(in: txn)
@@ -35,11 +37,13 @@ struct RangeQuery {
             try scan(
               RangeKey.run(calendar, domain, durationClass), from: from.saturatingAdd(-(margin + longest)),
               before: to.saturatingAdd(margin), domain, calendar, &cursor, &results)
+            runEnds.append(results.count)
           }
         }
       }
       if to.saturatingAdd(Self.zoneMargin) > horizon {
         try expandOpenSeries(in: calendar, after: horizon, txn, into: &results)
+        runEnds.append(results.count)
       }
     }
   }
