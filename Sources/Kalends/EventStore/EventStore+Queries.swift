@@ -4,12 +4,18 @@ extension EventStore {
   /// The events and occurrences overlapping the predicate's window, as index entries, sorted by
   /// start, then identifier, then occurrence.
   public func instances(matching predicate: EventPredicate) throws(StoreError) -> [EventInstance] {
-    var results: [EventInstance] = []
-    try enumerateInstances(matching: predicate) { instance in
-      results.append(instance)
-      return true
+    guard try canRead(.calendars, "query events") else { return [] }
+    let range = try rangeProjection()
+    let calendars = predicate.calendars.isEmpty ? try calendars(for: .events).map(\.id) : predicate.calendars
+    return try StoreError.wrapping {
+      try store.environment.read { txn in
+        var results: [EventInstance] = []
+        var runEnds: [Int] = []
+        let query = RangeQuery(range: range, from: predicate.start, to: predicate.end, zone: predicate.viewerZone)
+        try query.instances(in: calendars, txn, into: &results, runEnds: &runEnds)
+        return InstanceRuns.merged(results, runEnds: runEnds)
+      }
     }
-    return results
   }
 
   /// Calls `body` with each instance overlapping the predicate's window, in the order of
@@ -30,7 +36,8 @@ extension EventStore {
             range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
             zone: predicate.viewerZone)
           var slice: [EventInstance] = []
-          for calendar in calendars { try query.instances(in: calendar, txn, into: &slice) }
+          var runEnds: [Int] = []
+          try query.instances(in: calendars, txn, into: &slice, runEnds: &runEnds)
           // An instance belongs to the slice it starts in; the first slice also takes those running into it.
           if sliceStart != predicate.start { slice.removeAll { $0.start < sliceStart } }
           slice.sort(by: EventInstance.precedes)

@@ -87,9 +87,20 @@ public struct Event: Hashable, Sendable {
     calendarID: ObjectID?, title: String, start: LocalDateTime?, end: LocalDateTime?, timeZone: String?,
     isAllDay: Bool = false
   ) {
-    self.id = .random()
+    self.init(
+      id: .random(), externalID: ObjectID.random().description, calendarID: calendarID, title: title, start: start,
+      end: end, timeZone: timeZone, isAllDay: isAllDay)
+  }
+
+  /// An event whose identifiers are known (decoded from the store): draws no random identifier,
+  /// which costs a system call.
+  init(
+    id: ObjectID, externalID: String, calendarID: ObjectID?, title: String, start: LocalDateTime?,
+    end: LocalDateTime?, timeZone: String?, isAllDay: Bool
+  ) {
+    self.id = id
     self.calendarID = calendarID
-    self.externalID = ObjectID.random().description
+    self.externalID = externalID
     self.title = title
     self.start = start
     self.end = end

@@ -38,7 +38,7 @@ extension ModelCodec {
   static func decodeEvent(
     id: ObjectID, calendarID: ObjectID, version: LogPosition, modified: Timestamp?, _ state: PayloadReader
   ) throws(StoreError) -> Event {
-    var event = try decodeOccurrenceFields(state)
+    var event = try decodeOccurrenceFields(state, id: id)
     event.id = id
     event.calendarID = calendarID
     event.externalID = try state.requiredString(1)
@@ -54,7 +54,7 @@ extension ModelCodec {
     event.recurrenceDates = try state.signedList(15).map(wallClock)
     for nested in try state.messages(16) {
       guard let date = try nested.signed(17) else { throw .malformedPayload("a detached occurrence has no date") }
-      var detached = try decodeOccurrenceFields(nested)
+      var detached = try decodeOccurrenceFields(nested, id: id)
       detached.id = id
       detached.calendarID = calendarID
       detached.externalID = event.externalID
@@ -71,9 +71,9 @@ extension ModelCodec {
     return event
   }
 
-  private static func decodeOccurrenceFields(_ state: PayloadReader) throws(StoreError) -> Event {
+  private static func decodeOccurrenceFields(_ state: PayloadReader, id: ObjectID) throws(StoreError) -> Event {
     var event = Event(
-      calendarID: nil, title: try state.string(2) ?? "",
+      id: id, externalID: "", calendarID: nil, title: try state.string(2) ?? "",
       start: try wallClock(state.signed(3)),
       end: try wallClock(state.signed(4)), timeZone: try state.string(6),
       isAllDay: try state.bool(5) ?? false)

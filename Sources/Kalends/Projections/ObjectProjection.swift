@@ -32,6 +32,8 @@ struct ObjectProjection: Projection {
     byExternalID = databases["objects.byExternalID"]!
   }
 
+  func makeBulkLoader() -> (any ProjectionBulkLoader)? { ObjectBulkLoader(self) }
+
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     switch header.kind {
     case .calendarSaved:

@@ -24,9 +24,15 @@ package protocol Projection: Sendable {
 
   /// Applies one record. Throwing rolls the whole write transaction back.
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws
+
+  /// A loader that rebuilds the projection from the whole log in memory, or `nil` to rebuild it by
+  /// applying records one by one.
+  func makeBulkLoader() -> (any ProjectionBulkLoader)?
 }
 
 extension Projection {
+  func makeBulkLoader() -> (any ProjectionBulkLoader)? { nil }
+
   /// The databases it owns, in ``databaseNames`` order.
   package func databases(from all: [String: Database]) -> [Database] {
     Self.databaseNames.compactMap { all[$0] }

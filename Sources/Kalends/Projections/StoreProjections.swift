@@ -6,12 +6,14 @@ extension Store {
   static let replayChunk = 20_000
 
   /// Brings every projection up to the head of the log: a projection that is new, or whose stored
-  /// version differs from this Kalends', is emptied and rebuilt from position 1. Returns how many
-  /// records were applied. Called when a writable store is opened.
+  /// version differs from this Kalends', is emptied and rebuilt from position 1 (in bulk when it
+  /// has a loader: ``bulkLoadProjections(_:progress:)``). Returns how many records were replayed.
+  /// Called when a writable store is opened.
   @discardableResult
   func catchUpProjections(progress: ((Int, LogPosition) -> Void)? = nil) throws(StoreError) -> Int {
     let projections = try projections
     return try StoreError.wrapping {
+      let loaded = try bulkLoadProjections(projections, progress: progress)
       var applied = 0
       while true {
         let done: Bool = try environment.write { txn in
@@ -59,13 +61,14 @@ extension Store {
           progress?(Int(last.rawValue), head.position)
           return last >= head.position
         }
-        if done { return applied }
+        if done { return max(loaded, applied) }
       }
     }
   }
 
   /// Drops every projection and rebuilds it from the log, in chunks of committed transactions
-  /// (an interrupted rebuild resumes where it stopped the next time the store is opened).
+  /// (an interrupted rebuild is finished the next time the store is opened); `objects` and `range`
+  /// are loaded in bulk.
   /// `progress` is called with the position reached and the head. Returns the records replayed.
   @discardableResult
   public func rebuildProjections(progress: ((Int, LogPosition) -> Void)? = nil) throws(StoreError) -> Int {

@@ -9,18 +9,25 @@ enum RangeKey {
     case wallClock = 1
   }
 
-  /// Instances longer than this (in seconds) are kept apart, so that one long event does not make
-  /// every query seek back by its length.
-  static let longDuration: Int64 = 7 * 86_400
+  /// Instances are kept in four duration classes: up to 2 hours, up to a day, up to 7 days, longer.
+  /// Each class keeps its own longest duration per calendar and clock, so a query seeks back
+  /// only by what its class needs: one three-day event does not make every query rescan three days
+  /// of meetings, and one six-week event does not make it rescan six weeks.
+  static let classCount: UInt8 = 4
 
-  /// Whether an instance of `duration` seconds goes to the long class.
-  static func durationClass(_ duration: Int64) -> UInt8 { duration > longDuration ? 1 : 0 }
+  /// The duration class of an instance of `duration` seconds.
+  static func durationClass(_ duration: Int64) -> UInt8 {
+    duration <= 2 * 3_600 ? 0 : duration <= 86_400 ? 1 : duration <= 7 * 86_400 ? 2 : 3
+  }
 
   /// A signed time as 8 bytes that sort like the number (big-endian, sign bit flipped).
   static func append(_ time: Int64, to key: inout [UInt8]) {
     let flipped = UInt64(bitPattern: time) ^ (1 << 63)
     withUnsafeBytes(of: flipped.bigEndian) { key.append(contentsOf: $0) }
   }
+
+  /// The 8 bytes ``append(_:to:)`` writes for `time`, as a value to store in place.
+  static func sortable(_ time: Int64) -> UInt64 { (UInt64(bitPattern: time) ^ (1 << 63)).bigEndian }
 
   /// The time at `offset` of `bytes`, encoded by ``append(_:to:)``.
   static func time(in bytes: RawSpan, at offset: Int) -> Int64 {

@@ -11,8 +11,10 @@ internal import LMDB
 /// - `range.open`: key `calendar (16) ‖ item (16)`, value the event's state: the recurring series
 ///   that still have occurrences at or after the horizon, expanded lazily by queries past it and
 ///   materialised further when the horizon moves.
-/// - `range.items`: key `item (16) ‖ database (1) ‖ key`: every key an item owns, to remove them.
-/// - `range.meta`: the horizon, and the longest ordinary instance per calendar and clock.
+/// - `range.items`: key `item (16)`, value `calendar (16) ‖ the event's state`, for every item that
+///   owns keys in `range.instances` or `range.open`: a save or removal recomputes the item's keys
+///   from it (``RangeItemEntries``) to delete them.
+/// - `range.meta`: the horizon, and the longest instance per calendar, clock and duration class.
 ///
 /// The horizon is January 1 three years after the year of the latest event record (a save or a
 /// removal of an event or a calendar), or two years after the latest-starting event's year (at most
@@ -20,7 +22,7 @@ internal import LMDB
 /// bytes; records of other kinds never reach this projection.
 struct RangeProjection: Projection {
   static let name = "range"
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
   static let databaseNames = ["range.instances", "range.open", "range.items", "range.meta"]
   static let kinds: Set<RecordKind> = [.eventSaved, .eventRemoved, .calendarRemoved]
 
@@ -52,11 +54,12 @@ struct RangeProjection: Projection {
         id: id, calendarID: calendar, version: header.position, modified: header.timestamp,
         PayloadReader(Payload(bytes: state)))
       try moveHorizon(for: header.timestamp, reaching: event.start, &txn)
-      try removeItem(id, &txn)
-      try index(event, state: state, horizon: horizon(in: txn), &txn)
+      let horizon = try horizon(in: txn)
+      try removeItem(id, horizon: horizon, &txn)
+      try index(event, state: state, horizon: horizon, &txn)
     case .eventRemoved:
       try moveHorizon(for: header.timestamp, &txn)
-      try removeItem(try PayloadReader(bytes: payload).requiredObjectID(1), &txn)
+      try removeItem(try PayloadReader(bytes: payload).requiredObjectID(1), horizon: horizon(in: txn), &txn)
     case .calendarRemoved:
       try moveHorizon(for: header.timestamp, &txn)
       try removeCalendar(try PayloadReader(bytes: payload).requiredObjectID(1), &txn)
@@ -64,6 +67,8 @@ struct RangeProjection: Projection {
       break
     }
   }
+
+  func makeBulkLoader() -> (any ProjectionBulkLoader)? { RangeBulkLoader(self) }
 
   // MARK: Horizon
 
@@ -88,7 +93,7 @@ struct RangeProjection: Projection {
 
   /// The stored horizon; `Int64.min` before the first record.
   func horizon(in txn: borrowing ReadTransaction) throws -> Int64 {
-    try txn.value(forKey: Self.horizonKey, in: meta).map { RangeKey.time(in: $0, at: 0) } ?? .min
+    try txn.withValue(forKey: Self.horizonKey, in: meta) { RangeKey.time(in: $0, at: 0) } ?? .min
   }
 
   /// Moves the horizon forward for a record at `timestamp`, materialising the open series up to it.
@@ -114,89 +119,61 @@ struct RangeProjection: Projection {
       let id = ObjectID(bytes: key[16..<32])!
       let event = try ModelCodec.decodeEvent(
         id: id, calendarID: calendar, version: .none, modified: nil, PayloadReader(Payload(bytes: state)))
-      let stillOpen = try materialise(event, from: current, to: next, &txn)
+      var added: [RangeItemEntries.Instance] = []
+      let stillOpen = try RangeItemEntries.occurrences(of: event, from: current, to: next, into: &added)
+      try put(added, calendar: calendar, item: id, &txn)
       if !stillOpen {
         _ = try txn.delete(key, in: open)
-        _ = try txn.delete(Self.itemKey(id, database: 1, key), in: items)
+        if try !RangeItemEntries.hasInstances(event, before: next) { _ = try txn.delete(id.bytes, in: items) }
       }
     }
   }
 
   // MARK: Indexing
 
-  /// Indexes every instance of `event` before `horizon`, and lists it as open when it goes on.
+  /// Indexes every instance of `event` before `horizon`, lists it as open when it goes on, and
+  /// keeps its state in `range.items` when it owns a key.
   private func index(_ event: Event, state: [UInt8], horizon: Int64, _ txn: inout WriteTransaction) throws {
-    guard let calendar = event.calendarID, let start = event.start, let end = event.end else { return }
-    guard event.isRecurring else {
-      let domain = Self.domain(of: event)
-      let (from, to) = try Self.times(start, end, of: event)
-      let duration = try put(calendar, domain, from, to, event.id, start, event.isAllDay ? Self.allDayFlag : 0, &txn)
-      try raiseMaxDuration(calendar, domain, to: duration, &txn)
-      return
-    }
-    for (local, detached) in event.detachedOccurrences {
-      guard let detachedStart = detached.start, let detachedEnd = detached.end else { continue }
-      let (from, to) = try Self.times(detachedStart, detachedEnd, of: detached)
-      let flags = Self.recurringFlag | Self.detachedFlag | (detached.isAllDay ? Self.allDayFlag : 0)
-      let domain = Self.domain(of: detached)
-      let duration = try put(calendar, domain, from, to, event.id, local, flags, &txn)
-      try raiseMaxDuration(calendar, domain, to: duration, &txn)
-    }
-    if try materialise(event, from: .min, to: horizon, &txn) {
-      let key = calendar.bytes + event.id.bytes
-      try txn.put(state, forKey: key, in: open)
-      try txn.put([UInt8](), forKey: Self.itemKey(event.id, database: 1, key), in: items)
+    guard let entries = try RangeItemEntries(event, horizon: horizon) else { return }
+    try put(entries.instances, calendar: entries.calendar, item: event.id, &txn)
+    if entries.isOpen { try txn.put(state, forKey: entries.calendar.bytes + event.id.bytes, in: open) }
+    if entries.isOpen || !entries.instances.isEmpty {
+      try txn.put(entries.calendar.bytes + state, forKey: event.id.bytes, in: items)
     }
   }
 
-  /// Indexes the occurrences of the series `event` whose start (on its clock) is in `[from, to)`,
-  /// except detached ones, and returns whether it has occurrences at or after `to`.
-  private func materialise(_ event: Event, from: Int64, to: Int64, _ txn: inout WriteTransaction) throws -> Bool {
-    guard let calendar = event.calendarID else { return false }
-    let set = try event.recurrenceSet()
-    let domain = Self.domain(of: event)
-    let flags = Self.recurringFlag | (event.isAllDay ? Self.allDayFlag : 0)
-    // On the wall clock the set is read in UTC, so its instants are the wall-clock seconds.
-    var longest: Int64 = 0
-    for occurrence in set.occurrences(from: from, to: to) {
-      guard occurrence.start >= from, occurrence.start < to else { continue }
-      guard event.detachedOccurrences[occurrence.local] == nil else { continue }
-      let duration = try put(
-        calendar, domain, occurrence.start, occurrence.end, event.id, occurrence.local, flags, &txn)
-      longest = max(longest, duration)
-    }
-    try raiseMaxDuration(calendar, domain, to: longest, &txn)
-    return set.occurrences(from: to, to: .max).contains { $0.start >= to }
-  }
-
-  /// Writes one instance and its reverse entry; returns its duration when it is ordinary (class 0),
-  /// else 0, for ``raiseMaxDuration(_:_:to:_:)``.
+  /// Writes instances of `item` and raises the longest duration of each run they fall in.
   private func put(
-    _ calendar: ObjectID, _ domain: RangeKey.Domain, _ start: Int64, _ end: Int64, _ item: ObjectID,
-    _ occurrence: LocalDateTime, _ flags: UInt8, _ txn: inout WriteTransaction
-  ) throws -> Int64 {
-    let key = RangeKey.instance(calendar, domain, start: start, end: end, item: item, occurrence: occurrence)
+    _ added: [RangeItemEntries.Instance], calendar: ObjectID, item: ObjectID, _ txn: inout WriteTransaction
+  ) throws {
+    var longest: [RunKey: Int64] = [:]
     var value: [UInt8] = []
     value.reserveCapacity(9)
-    RangeKey.append(end, to: &value)
-    value.append(flags)
-    try txn.put(value, forKey: key, in: instances)
-    try txn.put([UInt8](), forKey: Self.itemKey(item, database: 0, key), in: items)
-    return RangeKey.durationClass(end - start) == 0 ? end - start : 0
+    for instance in added {
+      let key = RangeKey.instance(
+        calendar, instance.domain, start: instance.start, end: instance.end, item: item,
+        occurrence: LocalDateTime(unchecked: instance.occurrence))
+      value.removeAll(keepingCapacity: true)
+      RangeKey.append(instance.end, to: &value)
+      value.append(instance.flags)
+      try txn.put(value, forKey: key, in: instances)
+      let run = RunKey(domain: instance.domain, durationClass: instance.durationClass)
+      longest[run] = max(longest[run] ?? 0, instance.end - instance.start)
+    }
+    for (run, duration) in longest {
+      let statKey = Self.maxDurationKey(calendar, run.domain, run.durationClass)
+      let current = try txn.withValue(forKey: statKey, in: meta) { RangeKey.time(in: $0, at: 0) }
+      if let current, current >= duration { continue }
+      var encoded: [UInt8] = []
+      RangeKey.append(duration, to: &encoded)
+      try txn.put(encoded, forKey: statKey, in: meta)
+    }
   }
 
-  /// Raises the longest ordinary duration kept for `calendar` on `domain`'s clock to `duration`
-  /// (once per event or series, not per instance).
-  private func raiseMaxDuration(
-    _ calendar: ObjectID, _ domain: RangeKey.Domain, to duration: Int64, _ txn: inout WriteTransaction
-  ) throws {
-    guard duration > 0 else { return }
-    let statKey = Self.maxDurationKey(calendar, domain)
-    let current = try txn.value(forKey: statKey, in: meta).map { RangeKey.time(in: $0, at: 0) } ?? 0
-    guard duration > current else { return }
-    var encoded: [UInt8] = []
-    RangeKey.append(duration, to: &encoded)
-    try txn.put(encoded, forKey: statKey, in: meta)
+  /// A clock and a duration class: with a calendar, one run of `range.instances`.
+  struct RunKey: Hashable {
+    let domain: RangeKey.Domain
+    let durationClass: UInt8
   }
 
   /// The clock of an event's instances.
@@ -215,36 +192,47 @@ struct RangeProjection: Projection {
 
   // MARK: Removal
 
-  /// Removes every key `id` owns.
-  private func removeItem(_ id: ObjectID, _ txn: inout WriteTransaction) throws {
-    let owned = try txn.withCursor(on: items) { try $0.keys(withPrefix: id.bytes) }
-    for key in owned {
-      let target = Array(key[17...])
-      _ = try txn.delete(target, in: key[16] == 0 ? instances : open)
-      _ = try txn.delete(key, in: items)
+  /// Removes every key `id` owns, recomputed from its state in `range.items` up to `horizon` (every
+  /// open series is materialised up to the current horizon).
+  private func removeItem(_ id: ObjectID, horizon: Int64, _ txn: inout WriteTransaction) throws {
+    guard let stored = try txn.value(forKey: id.bytes, in: items) else { return }
+    let calendar = ObjectID(bytes: stored[0..<16])!
+    let event = try ModelCodec.decodeEvent(
+      id: id, calendarID: calendar, version: .none, modified: nil, PayloadReader(Payload(bytes: Array(stored[16...]))))
+    if let entries = try RangeItemEntries(event, horizon: horizon) {
+      for instance in entries.instances {
+        let key = RangeKey.instance(
+          calendar, instance.domain, start: instance.start, end: instance.end, item: id,
+          occurrence: LocalDateTime(unchecked: instance.occurrence))
+        _ = try txn.delete(key, in: instances)
+      }
     }
+    _ = try txn.delete(calendar.bytes + id.bytes, in: open)
+    _ = try txn.delete(id.bytes, in: items)
   }
 
-  /// Removes every item of `calendar`.
+  /// Removes every item of `calendar`: its instances, its open series, their states and its
+  /// longest durations.
   private func removeCalendar(_ calendar: ObjectID, _ txn: inout WriteTransaction) throws {
     var ids = Set<ObjectID>()
     for (database, offset) in [(instances, RangeKey.itemOffset), (open, 16)] {
       let keys = try txn.withCursor(on: database) { try $0.keys(withPrefix: calendar.bytes) }
-      for key in keys { ids.insert(ObjectID(bytes: key[offset..<offset + 16])!) }
+      for key in keys {
+        ids.insert(ObjectID(bytes: key[offset..<offset + 16])!)
+        _ = try txn.delete(key, in: database)
+      }
     }
-    for id in ids { try removeItem(id, &txn) }
-    for domain in [RangeKey.Domain.absolute, .wallClock] {
-      _ = try txn.delete(Self.maxDurationKey(calendar, domain), in: meta)
-    }
+    for id in ids { _ = try txn.delete(id.bytes, in: items) }
+    let stats = try txn.withCursor(on: meta) { try $0.keys(withPrefix: Self.maxDurationPrefix + calendar.bytes) }
+    for key in stats { _ = try txn.delete(key, in: meta) }
   }
 
   // MARK: Keys
 
-  static func itemKey(_ item: ObjectID, database: UInt8, _ key: [UInt8]) -> [UInt8] {
-    item.bytes + [database] + key
-  }
+  static let maxDurationPrefix = Array("maxDuration".utf8)
 
-  static func maxDurationKey(_ calendar: ObjectID, _ domain: RangeKey.Domain) -> [UInt8] {
-    Array("maxDuration".utf8) + calendar.bytes + [domain.rawValue]
+  /// `maxDuration ‖ calendar (16) ‖ clock (1) ‖ class (1)`: the longest instance of that run.
+  static func maxDurationKey(_ calendar: ObjectID, _ domain: RangeKey.Domain, _ durationClass: UInt8) -> [UInt8] {
+    maxDurationPrefix + calendar.bytes + [domain.rawValue, durationClass]
   }
 }

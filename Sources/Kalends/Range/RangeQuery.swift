@@ -3,9 +3,9 @@ internal import LMDB
 /// Answers "what overlaps `[from, to)` in this calendar" from the date-range index, inside one
 /// read snapshot.
 ///
-/// Per calendar and clock: one seek into the ordinary instances at `from` minus the longest
-/// ordinary instance of that calendar (so nothing that started earlier and still runs is missed),
-/// a scan to `to`, and a scan of the few long instances. Wall-clock instances are scanned with a
+/// Per calendar, clock and duration class: one seek at `from` minus the longest instance of that run
+/// (so nothing that started earlier and still runs is missed) and a scan to `to`; runs that never
+/// held an instance are skipped. Wall-clock instances are scanned with a
 /// margin wider than any UTC offset and then placed exactly in the viewer's zone. Past the horizon
 /// the open series are expanded lazily.
 struct RangeQuery {
@@ -17,26 +17,34 @@ struct RangeQuery {
   /// More than the widest UTC offset (±14 h, rounded up generously).
   static let zoneMargin: Int64 = 26 * 3_600
 
-  /// Appends the instances of `calendar` that overlap the window to `results` (unsorted).
+  /// Appends the instances of `calendars` that overlap the window to `results`: per calendar, its
+  /// runs in key order, each mostly sorted by start (so the whole is a few runs, not sorted). The
+  /// end of each run in `results` is appended to `runEnds`.
   func instances(
-    in calendar: ObjectID, _ txn: borrowing ReadTransaction, into results: inout [EventInstance]
+    in calendars: [ObjectID], _ txn: borrowing ReadTransaction, into results: inout [EventInstance],
+    runEnds: inout [Int]
   ) throws {
     guard from < to else { return }
     let horizon = try range.horizon(in: txn)
-    for domain in [RangeKey.Domain.absolute, .wallClock] {
-      let margin = domain == .absolute ? 0 : Self.zoneMargin
-      let longest = try maxDuration(calendar, domain, txn)
-      try txn.withCursor(on: range.instances) { cursor in
-        try scan(
-          RangeKey.run(calendar, domain, 0), from: from.saturatingAdd(-(margin + longest)),
-          before: to.saturatingAdd(margin), domain, calendar, &cursor, &results)
-        try scan(
-          RangeKey.run(calendar, domain, 1), from: .min, before: to.saturatingAdd(margin), domain, calendar,
-          &cursor, &results)
+    var runs: [(RangeKey.Domain, UInt8, Int64)] = []
+    for calendar in calendars {
+      runs.removeAll(keepingCapacity: true)
+      try longestDurations(of: calendar, txn, into: &runs)
+      if !runs.isEmpty {
+        try txn.withCursor(on: range.instances) { cursor in
+          for (domain, durationClass, longest) in runs {
+            let margin = domain == .absolute ? 0 : Self.zoneMargin
+            try scan(
+              RangeKey.run(calendar, domain, durationClass), from: from.saturatingAdd(-(margin + longest)),
+              before: to.saturatingAdd(margin), domain, calendar, &cursor, &results)
+            runEnds.append(results.count)
+          }
+        }
       }
-    }
-    if to.saturatingAdd(Self.zoneMargin) > horizon {
-      try expandOpenSeries(in: calendar, after: horizon, txn, into: &results)
+      if to.saturatingAdd(Self.zoneMargin) > horizon {
+        try expandOpenSeries(in: calendar, after: horizon, txn, into: &results)
+        runEnds.append(results.count)
+      }
     }
   }
 
@@ -105,13 +113,23 @@ struct RangeQuery {
     }
   }
 
-  /// The longest ordinary instance of `calendar` on `domain`'s clock.
-  private func maxDuration(
-    _ calendar: ObjectID, _ domain: RangeKey.Domain, _ txn: borrowing ReadTransaction
-  ) throws -> Int64 {
-    try txn.value(forKey: RangeProjection.maxDurationKey(calendar, domain), in: range.meta).map {
-      RangeKey.time(in: $0, at: 0)
-    } ?? 0
+  /// The runs of `calendar` that hold instances, in key order, with the longest instance of each:
+  /// `(clock, duration class, longest)`, read from `range.meta` with one seek.
+  private func longestDurations(
+    of calendar: ObjectID, _ txn: borrowing ReadTransaction, into runs: inout [(RangeKey.Domain, UInt8, Int64)]
+  ) throws {
+    let prefix = RangeProjection.maxDurationPrefix + calendar.bytes
+    try txn.withCursor(on: range.meta) { cursor in
+      guard try cursor.seek(atLeast: prefix) else { return }
+      _ = try cursor.scanForward { key, value in
+        guard key.byteCount == prefix.count + 2, key.withUnsafeBytes({ $0.starts(with: prefix) }),
+          let domain = RangeKey.Domain(rawValue: key.unsafeLoad(fromByteOffset: prefix.count, as: UInt8.self))
+        else { return .stop }
+        runs.append(
+          (domain, key.unsafeLoad(fromByteOffset: prefix.count + 1, as: UInt8.self), RangeKey.time(in: value, at: 0)))
+        return .continue
+      }
+    }
   }
 
   /// RFC 4791 §9.9: `[start, end)` overlaps `[from, to)`; a zero-length event when `from <= start < to`.

@@ -1,0 +1,20 @@
+package import LMDB
+
+/// Builds a projection from the whole log in memory and writes its databases in key order, for a
+/// rebuild into empty databases: one sequential `MDB_APPEND` per entry instead of a random B-tree
+/// insert (and the later updates and deletions) per change.
+///
+/// A loader must leave exactly the bytes that applying every record with ``Projection/apply(_:payload:in:)``
+/// leaves: `Store.verifyProjections()` and the rebuild tests compare their digests.
+package protocol ProjectionBulkLoader {
+  /// Takes the next record of the projection's kinds, in log order.
+  mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws
+
+  /// Resolves what is to be written, in key order, once every record is applied.
+  mutating func prepare() throws
+
+  /// Writes up to `limit` more entries into the projection's databases (empty when the first call
+  /// starts); returns whether everything is written. A transaction that is rolled back must be
+  /// retried with the loader as it was before the call.
+  mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool
+}
