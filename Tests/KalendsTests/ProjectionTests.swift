@@ -92,3 +92,28 @@ struct ProjectionTests {
     }
   }
 }
+
+@Suite("Projections: writes while another process rebuilds")
+struct ProjectionGuardTests {
+  @Test func aWriteIsRefusedWhileAProjectionIsNotAtTheHead() throws {
+    try withStore { store, _ in
+      let fixture = try EventFixture(store)
+      // What a bulk load in another process leaves between its chunks: the range projection
+      // marked as loading (version 0).
+      try store.write { txn, _ in
+        try ProjectionCheckpoint(version: 0, position: .none).save("range", meta: store.meta, in: &txn)
+      }
+      let head = try store.head().position
+      let refused = StoreError.projectionsBehind("range", at: .none, head: head)
+      #expect(throws: refused) { try fixture.events.save(try fixture.meeting(), span: .thisEvent) }
+      #expect(throws: refused) { try store.append(.annotation("x")) }
+      #expect(try store.head().position == head, "nothing was written")
+      #expect(refused.category == .conflict)
+      // Once the projection is rebuilt, writes go through again.
+      try store.rebuildProjections()
+      let saved = try fixture.events.save(try fixture.meeting(), span: .thisEvent)
+      #expect(saved.version == head.next)
+      #expect(try store.verifyProjections().divergent.isEmpty)
+    }
+  }
+}

@@ -1,4 +1,4 @@
-internal import LMDB
+package import LMDB
 
 /// Which version of a projection is stored and the last log position applied to it.
 ///
@@ -13,7 +13,7 @@ package struct ProjectionCheckpoint: Hashable, Sendable {
   /// The metadata key of a projection's checkpoint.
   static func key(_ name: String) -> String { "projection:" + name }
 
-  init(version: UInt32, position: LogPosition) {
+  package init(version: UInt32, position: LogPosition) {
     self.version = version
     self.position = position
   }
@@ -40,7 +40,7 @@ package struct ProjectionCheckpoint: Hashable, Sendable {
     try txn.value(forKey: key(name), in: meta).flatMap(ProjectionCheckpoint.init(bytes:))
   }
 
-  func save(_ name: String, meta: Database, in txn: inout WriteTransaction) throws {
+  package func save(_ name: String, meta: Database, in txn: inout WriteTransaction) throws {
     try txn.put(bytes, forKey: Self.key(name), in: meta)
   }
 }

@@ -60,6 +60,19 @@ package struct ProjectionSet: Sendable {
   }
 
   /// Records that every projection has applied the log up to `position`.
+  /// Throws ``StoreError/projectionsBehind(_:at:head:)`` unless every projection is at `head` in
+  /// this Kalends' version: a write must not apply its records to a projection another process is
+  /// rebuilding or catching up (committed in chunks), nor to one of another version.
+  func checkCurrent(at head: LogPosition, meta: Database, in txn: borrowing WriteTransaction) throws {
+    for type in Self.types {
+      let checkpoint = try ProjectionCheckpoint.load(type.name, meta: meta, in: txn)
+      guard let checkpoint, checkpoint.version == type.version, checkpoint.position == head else {
+        throw StoreError.projectionsBehind(
+          type.name, at: checkpoint?.version == type.version ? checkpoint?.position ?? .none : .none, head: head)
+      }
+    }
+  }
+
   func saveCheckpoints(at position: LogPosition, meta: Database, in txn: inout WriteTransaction) throws {
     for type in Self.types {
       try ProjectionCheckpoint(version: type.version, position: position).save(type.name, meta: meta, in: &txn)

@@ -21,7 +21,7 @@ public final class Store: Sendable {
 
   let environment: Environment
   let log: Database
-  let meta: Database
+  package let meta: Database
   /// The projections; `nil` only for a store opened read-only whose projections were never built.
   let projectionSet: ProjectionSet?
 
@@ -163,6 +163,7 @@ public final class Store: Sendable {
         let head = try Self.loadHead(meta: meta, in: txn)
         try checkLogEnd(matches: head, in: txn)
         let projections = try projections
+        try projections.checkCurrent(at: head.position, meta: meta, in: txn)
         var appender = LogAppender(log: log, head: head, timestamp: .now(), projections: projections)
         let result = try body(&txn, &appender)
         if appender.hasAppended {

@@ -49,6 +49,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The store was opened read-only and its projections were never built, so it cannot answer
   /// queries (the log itself can still be read and verified).
   case projectionsUnavailable
+  /// A write was refused because the projection named is not at the log head in this Kalends'
+  /// version: another process is rebuilding or catching it up (or runs another version). Retry.
+  case projectionsBehind(String, at: LogPosition, head: LogPosition)
   /// A calendar, event or reminder was refused.
   case calendar(CalendarError)
   /// A privacy operation or a client's call was refused.
@@ -67,6 +70,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       .integrity
     case .readOnly: .accessRefused
     case .projectionsUnavailable: .storage
+    case .projectionsBehind: .conflict
     case .calendar(let error): error.category
     case .access(let error): error.category
     case .storage(let error): error.indicatesCorruption ? .integrity : .storage
@@ -112,6 +116,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "\(error) (nothing was imported)"
     case .projectionsUnavailable:
       "the store's projections have not been built — open it writable once (for example `kalends rebuild`)"
+    case .projectionsBehind(let name, let position, let head):
+      "nothing was written: the projection \(name) is at \(position), not at the head \(head) — another process is "
+        + "rebuilding or catching it up (or runs another version of Kalends); retry when it has finished"
     }
   }
 
