@@ -1,34 +1,92 @@
-/// The object a record changes and how, read from its kind and payload (docs/log-format.md).
+/// The object a record changes and how, read from its kind and payload (docs/log-format.md)
+/// in place: two fields, found by walking the field headers, without copying the payload.
 enum ChangeExtractor {
   /// `nil` for records that change no object (the store's creation, annotations, refused
   /// attempts, which are facts for the audit but change nothing a subscriber holds).
   static func change(_ header: LogRecordHeader, _ payload: RawSpan) throws(StoreError) -> (ChangedObject, ChangeKind)? {
     switch header.kind {
-    case .calendarSaved:
-      let fields = try PayloadReader(bytes: payload)
-      return (.calendar(try fields.requiredObjectID(1)), try savedKind(fields))
-    case .eventSaved:
-      let fields = try PayloadReader(bytes: payload)
-      return (.event(try fields.requiredObjectID(1)), try savedKind(fields))
-    case .reminderSaved:
-      let fields = try PayloadReader(bytes: payload)
-      return (.reminder(try fields.requiredObjectID(1)), try savedKind(fields))
+    case .calendarSaved, .eventSaved, .reminderSaved:
+      let (id, change) = try fields(payload)
+      let object = try objectID(id, payload, header)
+      let kind: ChangeKind = try unsigned(change, payload, header) == ItemChange.created.rawValue ? .added : .modified
+      switch header.kind {
+      case .calendarSaved: return (.calendar(object), kind)
+      case .eventSaved: return (.event(object), kind)
+      default: return (.reminder(object), kind)
+      }
     case .calendarRemoved:
-      return (.calendar(try PayloadReader(bytes: payload).requiredObjectID(1)), .removed)
+      return (.calendar(try objectID(try fields(payload).first, payload, header)), .removed)
     case .eventRemoved:
-      return (.event(try PayloadReader(bytes: payload).requiredObjectID(1)), .removed)
+      return (.event(try objectID(try fields(payload).first, payload, header)), .removed)
     case .reminderRemoved:
-      return (.reminder(try PayloadReader(bytes: payload).requiredObjectID(1)), .removed)
+      return (.reminder(try objectID(try fields(payload).first, payload, header)), .removed)
     case .clientRegistered:
-      return (.client(try PayloadReader(bytes: payload).requiredString(1)), .added)
+      return (.client(try string(try fields(payload).first, payload, header)), .added)
     case .accessRequested, .accessDecided:
-      return (.client(try PayloadReader(bytes: payload).requiredString(1)), .accessChanged)
+      return (.client(try string(try fields(payload).first, payload, header)), .accessChanged)
     default:
       return nil
     }
   }
 
-  private static func savedKind(_ fields: PayloadReader) throws(StoreError) -> ChangeKind {
-    try fields.unsigned(3) == ItemChange.created.rawValue ? .added : .modified
+  /// Where the first values of fields 1 and 3 are in `payload`.
+  private static func fields(_ payload: RawSpan) throws(StoreError) -> (first: Range<Int>?, third: Range<Int>?) {
+    var first: Range<Int>?
+    var third: Range<Int>?
+    var offset = 0
+    let count = payload.byteCount
+    while offset < count, first == nil || third == nil {
+      let tag = payload.unsafeLoad(fromByteOffset: offset, as: UInt8.self)
+      offset += 1
+      guard tag != 0 else { throw .malformedPayload("field tag 0 at byte \(offset - 1)") }
+      var length: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        guard offset < count else { throw .malformedPayload("field \(tag) length runs past the end") }
+        let byte = payload.unsafeLoad(fromByteOffset: offset, as: UInt8.self)
+        offset += 1
+        guard shift < 63 else { throw .malformedPayload("field \(tag) length is too long") }
+        length |= UInt64(byte & 0x7f) << shift
+        shift += 7
+        if byte & 0x80 == 0 { break }
+      }
+      guard length <= UInt64(count - offset) else {
+        throw .malformedPayload("field \(tag) claims \(length) bytes, \(count - offset) remain")
+      }
+      let end = offset + Int(length)
+      if tag == 1, first == nil { first = offset..<end }
+      if tag == 3, third == nil { third = offset..<end }
+      offset = end
+    }
+    return (first, third)
+  }
+
+  private static func objectID(_ range: Range<Int>?, _ payload: RawSpan, _ header: LogRecordHeader) throws(StoreError)
+    -> ObjectID
+  {
+    guard let range, range.count == 16 else { throw missing("an identifier", header) }
+    return ObjectID(payload, at: range.lowerBound)
+  }
+
+  private static func unsigned(_ range: Range<Int>?, _ payload: RawSpan, _ header: LogRecordHeader) throws(StoreError)
+    -> UInt64
+  {
+    guard let range, range.count == 8 else { throw missing("its change", header) }
+    var value: UInt64 = 0
+    for index in range { value = value << 8 | UInt64(payload.unsafeLoad(fromByteOffset: index, as: UInt8.self)) }
+    return value
+  }
+
+  private static func string(_ range: Range<Int>?, _ payload: RawSpan, _ header: LogRecordHeader) throws(StoreError)
+    -> String
+  {
+    guard let range else { throw missing("a client", header) }
+    let bytes = payload.extracting(range).withUnsafeBytes { Array($0) }
+    guard let text = String(validating: bytes, as: UTF8.self) else { throw missing("a valid client", header) }
+    return text
+  }
+
+  private static func missing(_ what: String, _ header: LogRecordHeader) -> StoreError {
+    .malformedPayload("the \(header.kind) record at \(header.position) has no \(what)")
   }
 }
