@@ -18,7 +18,7 @@ struct KalendsCommand: ParsableCommand {
     subcommands: [
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
       EventsCommand.self, ImportCommand.self, ExportCommand.self, ClientCommand.self, AccessCommand.self,
-      AuditCommand.self, DemoCommand.self, LogCommand.self, VerifyCommand.self,
+      AuditCommand.self, DemoCommand.self, LogCommand.self, VerifyCommand.self, BackupCommand.self,
       RebuildCommand.self, BenchCommand.self,
     ]
   )

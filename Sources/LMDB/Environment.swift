@@ -1,5 +1,13 @@
 internal import CLMDB
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Musl)
+  internal import Musl
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 /// An open LMDB environment: one memory-mapped file holding named databases, shared safely by
 /// threads and processes.
 ///
@@ -195,8 +203,22 @@ public final class Environment: @unchecked Sendable {
 
   /// Writes a consistent copy of the environment into the existing, empty directory `destination`
   /// while readers and writers go on. With `compacting`, free pages are left out.
+  ///
+  /// The copy reads in its own snapshot, so it holds off map growth in this process while it runs,
+  /// and adopts a map grown by another process before it starts.
   public func copy(to destination: String, compacting: Bool = true) throws(LMDBError) {
-    try MDBValue.check(mdb_env_copy2(handle, destination, compacting ? UInt32(MDB_CP_COMPACT) : 0))
+    while true {
+      remapLock.lockShared()
+      let rc = mdb_env_copy2(handle, destination, compacting ? UInt32(MDB_CP_COMPACT) : 0)
+      remapLock.unlock()
+      if rc == MDB_MAP_RESIZED {
+        unlink(destination + "/data.mdb")  // the copy created it before it found the map resized
+        try adoptMapSizeFromOtherProcess()
+        continue
+      }
+      try MDBValue.check(rc)
+      return
+    }
   }
 
   // MARK: Map growth
