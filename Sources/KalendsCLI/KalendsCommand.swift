@@ -19,7 +19,7 @@ struct KalendsCommand: ParsableCommand {
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
       EventsCommand.self, ImportCommand.self, ExportCommand.self, ClientCommand.self, AccessCommand.self,
       AuditCommand.self, DemoCommand.self, LogCommand.self, VerifyCommand.self, BackupCommand.self,
-      RebuildCommand.self, BenchCommand.self,
+      RebuildCommand.self, BenchCommand.self, TortureCommand.self,
     ]
   )
 
