@@ -25,6 +25,7 @@ struct KalendsCommand: ParsableCommand {
 
   /// Runs the command, printing failures as one `error: …` line with the exit status of their class.
   static func main() {
+    MemoryFaultGuard.install()
     do {
       var command = try parseAsRoot()
       try command.run()
