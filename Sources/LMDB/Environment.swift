@@ -147,6 +147,7 @@ public final class Environment: @unchecked Sendable {
         try growMap(beyond: mapSizeAtStart)
         continue
       }
+      if commit == EIO { throw causeOfFailedCommit() }
       try MDBValue.check(commit)
       return result
     }
