@@ -26,6 +26,7 @@ struct KalendsCommand: ParsableCommand {
   /// Runs the command, printing failures as one `error: …` line with the exit status of their class.
   static func main() {
     MemoryFaultGuard.install()
+    rejectArgumentsThatAreNotUTF8()
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -35,6 +36,15 @@ struct KalendsCommand: ParsableCommand {
       fail(error.message, status: error.status)
     } catch {
       exit(withError: error)
+    }
+  }
+
+  /// Swift repairs arguments that are not UTF-8 with U+FFFD; refuse them instead, before they
+  /// reach the store as text nobody typed.
+  static func rejectArgumentsThatAreNotUTF8() {
+    for index in 1..<Int(CommandLine.argc) {
+      guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+      fail("argument \(index) is not valid UTF-8 — pass text in UTF-8", status: .invalidInput)
     }
   }
 

@@ -24,8 +24,9 @@ extension EventStore {
     try StoreError.wrapping {
       try store.environment.read { txn in
         var sliceStart = predicate.start
+        var sliceLength = Self.slice
         while sliceStart < predicate.end {
-          let sliceEnd = min(predicate.end, sliceStart.saturatingAdd(Self.slice))
+          let sliceEnd = min(predicate.end, sliceStart.saturatingAdd(sliceLength))
           let query = RangeQuery(
             range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
             zone: predicate.viewerZone)
@@ -36,6 +37,9 @@ extension EventStore {
           slice.sort(by: EventInstance.precedes)
           for instance in slice where !(try body(instance)) { return }
           sliceStart = sliceEnd
+          // An empty slice doubles the next one, up to 16 weeks, so that a window of centuries over
+          // sparse series (or a rule that never matches) costs few expansions; instances reset it.
+          sliceLength = slice.isEmpty ? min(sliceLength.saturatingAdd(sliceLength), 16 * Self.slice) : Self.slice
         }
       }
     }
