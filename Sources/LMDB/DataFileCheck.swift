@@ -15,20 +15,34 @@
 /// magic and version, page numbers inside the file and the committed size, each page's own number
 /// in its header, page types, the bounds of the pointer and node areas, every node and its data
 /// inside its page, overflow runs inside the file, no page reached twice. It does not check key
-/// order or the values themselves (the log's hash chain does that). Run it while no process writes
-/// the environment, or accept that it may report pages a concurrent commit just rewrote.
-public enum DataFileCheck {
-  /// The first damage found in `directory/data.mdb`, or `nil` when its page structure is sound.
+/// order or the values themselves (the log's hash chain does that).
+///
+/// Use ``Environment/checkPages()``, which pins a snapshot so that concurrent writers do not reuse
+/// the pages being read.
+enum DataFileCheck {
+  /// The first damage found in `directory/data.mdb` in the tree of the meta page of transaction
+  /// `snapshot` (or of the newest meta page), or `nil` when its page structure is sound.
   ///
   /// Throws only when the file cannot be read at all (it is missing, unreadable).
-  public static func run(directory: String) throws(LMDBError) -> PageDamage? {
+  static func run(directory: String, snapshot: UInt64?) throws(LMDBError) -> PageDamage? {
     let descriptor = open(directory + "/data.mdb", O_RDONLY)
     guard descriptor >= 0 else { throw LMDBError.system(errno: errno) }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw LMDBError.system(errno: errno) }
     var walk = Walk(descriptor: descriptor, fileSize: Int(status.st_size))
-    return walk.run()
+    return walk.run(snapshot: snapshot)
+  }
+}
+
+extension Environment {
+  /// Checks the page structure of `data.mdb` with plain reads (``DataFileCheck``) while a read
+  /// snapshot is held, so that writers in this or other processes may go on: the pages of that
+  /// snapshot are not reused while it is open. Returns the first damage, or `nil`.
+  public func checkPages() throws(LMDBError) -> PageDamage? {
+    try withRawSnapshot { transactionID throws(LMDBError) in
+      try DataFileCheck.run(directory: path, snapshot: transactionID)
+    }
   }
 }
 
@@ -67,7 +81,7 @@ private struct Walk {
   }
 
   /// The current meta page's trees, walked in order; the first damage found.
-  mutating func run() -> PageDamage? {
+  mutating func run(snapshot: UInt64?) -> PageDamage? {
     guard fileSize >= 2 * Self.headerSize + 136 else {
       return PageDamage(page: 0, database: nil, lastIntactKey: nil, reason: "the file is too short to hold a meta page")
     }
@@ -85,6 +99,10 @@ private struct Walk {
         return PageDamage(page: page, database: nil, lastIntactKey: nil, reason: "the meta page lies beyond the file")
       }
       if let problem = Self.checkMeta(bytes, page: page) { return problem }
+      if Self.u64(bytes, 144) == snapshot {
+        best = bytes
+        break
+      }
       if best == nil || Self.u64(bytes, 144) > Self.u64(best!, 144) { best = bytes }
     }
     let chosen = best!

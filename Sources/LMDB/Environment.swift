@@ -153,6 +153,30 @@ public final class Environment: @unchecked Sendable {
     }
   }
 
+  /// Runs `body` with the transaction ID of a read snapshot held open meanwhile, without reading
+  /// any database: only the meta pages are touched, so this is safe on a damaged file.
+  func withRawSnapshot<R>(_ body: (UInt64) throws(LMDBError) -> R) throws(LMDBError) -> R {
+    while true {
+      remapLock.lockShared()
+      var txn: OpaquePointer?
+      let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+      if rc == MDB_MAP_RESIZED {
+        remapLock.unlock()
+        try adoptMapSizeFromOtherProcess()
+        continue
+      }
+      guard rc == 0, let txn else {
+        remapLock.unlock()
+        throw LMDBError(code: rc)
+      }
+      defer {
+        mdb_txn_abort(txn)
+        remapLock.unlock()
+      }
+      return try body(UInt64(mdb_txn_id(txn)))
+    }
+  }
+
   // MARK: Databases
 
   /// Opens a database in its own transaction: with ``DatabaseOptions/create`` in a write

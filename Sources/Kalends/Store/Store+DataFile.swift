@@ -13,7 +13,9 @@ extension Store {
     guard FileManager.default.fileExists(atPath: path + "/data.mdb") else { throw .storeNotFound(path: path) }
     let damage: PageDamage?
     do {
-      damage = try DataFileCheck.run(directory: path)
+      damage = try Environment(path: path, options: StoreOptions(readOnly: true).environmentOptions).checkPages()
+    } catch .invalid {
+      throw .notAStore(path: path, reason: "data.mdb is not an LMDB file")
     } catch {
       throw .storage(error)
     }
