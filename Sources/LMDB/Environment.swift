@@ -74,15 +74,15 @@ public final class Environment: @unchecked Sendable {
       var txn: OpaquePointer?
       let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
       if rc == MDB_MAP_RESIZED {
-        remapLock.unlock()
+        remapLock.unlockShared()
         try adoptMapSizeFromOtherProcess()
         continue
       }
       guard rc == 0, let txn else {
-        remapLock.unlock()
+        remapLock.unlockShared()
         throw LMDBError(code: rc)
       }
-      defer { remapLock.unlock() }
+      defer { remapLock.unlockShared() }
       let transaction = ReadTransaction(handle: txn)
       let result: R
       do {
@@ -110,12 +110,12 @@ public final class Environment: @unchecked Sendable {
       var txn: OpaquePointer?
       let rc = mdb_txn_begin(handle, nil, 0, &txn)
       if rc == MDB_MAP_RESIZED {
-        remapLock.unlock()
+        remapLock.unlockShared()
         try adoptMapSizeFromOtherProcess()
         continue
       }
       guard rc == 0, let txn else {
-        remapLock.unlock()
+        remapLock.unlockShared()
         throw LMDBError(code: rc)
       }
       var transaction = WriteTransaction(handle: txn)
@@ -124,7 +124,7 @@ public final class Environment: @unchecked Sendable {
         result = try body(&transaction)
       } catch {
         mdb_txn_abort(txn)
-        remapLock.unlock()
+        remapLock.unlockShared()
         if transaction.failure == .mapFull {
           try growMap(beyond: mapSizeAtStart)
           continue
@@ -134,7 +134,7 @@ public final class Environment: @unchecked Sendable {
       if let failure = transaction.failure {
         // The body swallowed an error; LMDB will not commit a failed transaction.
         mdb_txn_abort(txn)
-        remapLock.unlock()
+        remapLock.unlockShared()
         if failure == .mapFull {
           try growMap(beyond: mapSizeAtStart)
           continue
@@ -142,7 +142,7 @@ public final class Environment: @unchecked Sendable {
         throw failure
       }
       let commit = mdb_txn_commit(txn)
-      remapLock.unlock()
+      remapLock.unlockShared()
       if commit == MDB_MAP_FULL {
         try growMap(beyond: mapSizeAtStart)
         continue
@@ -161,17 +161,17 @@ public final class Environment: @unchecked Sendable {
       var txn: OpaquePointer?
       let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
       if rc == MDB_MAP_RESIZED {
-        remapLock.unlock()
+        remapLock.unlockShared()
         try adoptMapSizeFromOtherProcess()
         continue
       }
       guard rc == 0, let txn else {
-        remapLock.unlock()
+        remapLock.unlockShared()
         throw LMDBError(code: rc)
       }
       defer {
         mdb_txn_abort(txn)
-        remapLock.unlock()
+        remapLock.unlockShared()
       }
       return try body(UInt64(mdb_txn_id(txn)))
     }
@@ -235,7 +235,7 @@ public final class Environment: @unchecked Sendable {
     while true {
       remapLock.lockShared()
       let rc = mdb_env_copy2(handle, destination, compacting ? UInt32(MDB_CP_COMPACT) : 0)
-      remapLock.unlock()
+      remapLock.unlockShared()
       if rc == MDB_MAP_RESIZED {
         unlink(destination + "/data.mdb")  // the copy created it before it found the map resized
         try adoptMapSizeFromOtherProcess()
@@ -262,7 +262,7 @@ public final class Environment: @unchecked Sendable {
     guard remapLock.tryLockExclusive(timeoutNanoseconds: Self.remapTimeoutNanoseconds) else {
       throw LMDBError.mapFull
     }
-    defer { remapLock.unlock() }
+    defer { remapLock.unlockExclusive() }
     let current = currentMapSize()
     guard current <= observed else { return }  // another thread already grew it
     guard current < options.maximumMapSize else { throw LMDBError.mapFull }
@@ -276,7 +276,7 @@ public final class Environment: @unchecked Sendable {
     guard remapLock.tryLockExclusive(timeoutNanoseconds: Self.remapTimeoutNanoseconds) else {
       throw LMDBError.mapResized
     }
-    defer { remapLock.unlock() }
+    defer { remapLock.unlockExclusive() }
     try MDBValue.check(mdb_env_set_mapsize(handle, 0))
   }
 }
