@@ -273,6 +273,8 @@ public final class Environment: @unchecked Sendable {
   }
 
   private func adoptMapSizeFromOtherProcess() throws(LMDBError) {
+    // A transaction of this thread is still open around this one: the map cannot move under it.
+    guard !remapLock.isHeldSharedByCurrentThread else { throw LMDBError.mapResized }
     guard remapLock.tryLockExclusive(timeoutNanoseconds: Self.remapTimeoutNanoseconds) else {
       throw LMDBError.mapResized
     }

@@ -41,6 +41,9 @@ final class ReadWriteLock: @unchecked Sendable {
     set { pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: newValue)) }
   }
 
+  /// Whether the current thread holds the lock shared (an exclusive lock would wait for itself).
+  var isHeldSharedByCurrentThread: Bool { depth > 0 }
+
   func lockShared() {
     let held = depth
     if held == 0 {
