@@ -27,7 +27,11 @@ enum EventValidator {
       checked.timeZone = nil
     }
     let set = try SeriesEditor.recurrenceSet(of: checked)
-    if checked.isRecurring { try checkIndexedOccurrences(of: set) }
+    // Rules with COUNTs small enough in total cannot exceed the limit: no need to expand them.
+    let countedAtMost = checked.recurrenceRules.reduce(checked.recurrenceDates.count) { total, rule in
+      total + (rule.count ?? maximumIndexedOccurrences + 1)
+    }
+    if checked.isRecurring && countedAtMost > maximumIndexedOccurrences { try checkIndexedOccurrences(of: set) }
     if !checked.recurrenceRules.isEmpty {
       let duration = end.wallClockSeconds - start.wallClockSeconds
       for rule in checked.recurrenceRules where duration > shortestInterval(of: rule) {
