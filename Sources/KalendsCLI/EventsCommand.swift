@@ -10,8 +10,8 @@ struct EventsCommand: ParsableCommand {
       The window is [--from, --to): an event overlaps it when it starts before --to and ends after \
       --from; one of zero duration when it starts at or after --from (RFC 4791 §9.9). Dates and \
       wall-clock times are read in --tz (default UTC), which is also where floating and all-day \
-      events are placed. Recurring series are expanded; no window is too long (use --format jsonl \
-      to stream a long one).
+      events are placed. Recurring series are expanded; no window is too long (json and jsonl are \
+      streamed, a table is built in memory first).
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -45,8 +45,14 @@ struct EventsCommand: ParsableCommand {
         return true
       }
     case .json:
-      let events = try store.events(matching: predicate)
-      print(JSONValue.array(events.map { JSONValue.object(Self.fields($0, zone)) }).rendered())
+      // Streamed like jsonl, so a window of centuries costs output, not memory.
+      var separator = "["
+      try store.enumerateEvents(matching: predicate) { event in
+        print(separator + JSONValue.object(Self.fields(event, zone)).rendered(), terminator: "")
+        separator = ","
+        return true
+      }
+      print(separator == "[" ? "[]" : "]")
     case .table:
       let events = try store.events(matching: predicate)
       let header = ["START", "END", "TITLE", "ID", "OCCURRENCE"]

@@ -18,13 +18,15 @@ struct KalendsCommand: AsyncParsableCommand {
     subcommands: [
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
       EventsCommand.self, ImportCommand.self, ExportCommand.self, ClientCommand.self, AccessCommand.self,
-      AuditCommand.self, DemoCommand.self, LogCommand.self, VerifyCommand.self,
-      RebuildCommand.self, BenchCommand.self, WatchCommand.self,
+      AuditCommand.self, DemoCommand.self, LogCommand.self, VerifyCommand.self, BackupCommand.self,
+      RebuildCommand.self, BenchCommand.self, WatchCommand.self, TortureCommand.self,
     ]
   )
 
   /// Runs the command, printing failures as one `error: …` line with the exit status of their class.
   static func main() async {
+    MemoryFaultGuard.install()
+    rejectArgumentsThatAreNotUTF8()
     do {
       var command = try parseAsRoot()
       if var asynchronous = command as? any AsyncParsableCommand {
@@ -38,6 +40,15 @@ struct KalendsCommand: AsyncParsableCommand {
       fail(error.message, status: error.status)
     } catch {
       exit(withError: error)
+    }
+  }
+
+  /// Swift repairs arguments that are not UTF-8 with U+FFFD; refuse them instead, before they
+  /// reach the store as text nobody typed.
+  static func rejectArgumentsThatAreNotUTF8() {
+    for index in 1..<Int(CommandLine.argc) {
+      guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+      fail("argument \(index) is not valid UTF-8 — pass text in UTF-8", status: .invalidInput)
     }
   }
 

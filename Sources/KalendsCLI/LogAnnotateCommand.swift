@@ -25,14 +25,29 @@ struct LogAnnotateCommand: ParsableCommand {
     if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be 1 or more") }
   }
 
+  /// The lines of standard input, each of which must be UTF-8 (not repaired into U+FFFD).
+  static func standardInputLines() throws -> [String] {
+    let bytes = FileHandle.standardInput.readDataToEndOfFile()
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    return try lines.enumerated().map { index, line in
+      let text = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
+      guard let decoded = String(validating: text, as: UTF8.self) else {
+        throw CLIError.invalidInput("line \(index + 1) of standard input is not valid UTF-8 — pass text in UTF-8")
+      }
+      return decoded
+    }
+  }
+
   func run() throws {
     var texts = notes
-    if texts.isEmpty {
-      while let line = readLine(strippingNewline: true) { texts.append(line) }
-    }
+    if texts.isEmpty { texts = try Self.standardInputLines() }
     guard !texts.isEmpty else { throw CLIError.invalidInput("no notes given") }
     for (index, text) in texts.enumerated() where text.isEmpty {
       throw CLIError.invalidInput("note \(index + 1) is empty")
+    }
+    for (index, text) in texts.enumerated() where text.utf8.contains(0) {
+      throw CLIError.invalidInput("note \(index + 1) holds a NUL character — remove it")
     }
     let store = try global.openStore()
     let size = batchSize ?? texts.count

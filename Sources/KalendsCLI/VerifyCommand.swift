@@ -8,7 +8,9 @@ struct VerifyCommand: ParsableCommand {
     commandName: "verify",
     abstract: "Check the hash chain, then rebuild the projections aside and compare them with the live ones.",
     discussion: """
-      Walks every record and link of the chain and reports the first broken position. When the log \
+      First reads every page of the data file and checks its structure, so that a damaged file \
+      gives an error rather than a crash. Then walks every record and link of the chain and reports \
+      the first broken position. When the log \
       is intact, rebuilds every projection from it into scratch databases (the store is only read) \
       and compares digests, naming any projection database that diverges. Exits 0 when both hold \
       and 69 (integrity failure) otherwise.
@@ -21,6 +23,20 @@ struct VerifyCommand: ParsableCommand {
   @Flag(help: "Check the hash chain only, not the projections.") var logOnly = false
 
   func run() throws {
+    if let damage = try Store.checkDataFile(at: global.storePath) {
+      if format == .json {
+        print(
+          JSONValue.object([
+            ("intact", .bool(false)), ("recordsChecked", .number(0)),
+            ("problem", Self.json(damage)),
+          ]).rendered())
+      }
+      KalendsCommand.fail(
+        "the data file is damaged: \(damage.detail)"
+          + (damage.position == .none ? "" : "; the log is readable up to position \(damage.position.rawValue - 1)")
+          + " — restore from a backup (kalends backup)",
+        status: .integrity)
+    }
     let store = try global.openStore(readOnly: true)
     let progress = ProgressLine(label: "verifying")
     let report = try store.verify { checked, head in progress.update(done: checked, total: Int(head.rawValue)) }
@@ -43,15 +59,7 @@ struct VerifyCommand: ParsableCommand {
         ("recordedHead", .number(Double(report.recordedHead.position.rawValue))),
       ]
       if let problem = report.problem {
-        fields.append(
-          (
-            "problem",
-            .object([
-              ("position", .number(Double(problem.position.rawValue))),
-              ("kind", .string(problem.kind.rawValue)),
-              ("detail", .string(problem.detail)),
-            ])
-          ))
+        fields.append(("problem", Self.json(problem)))
       }
       if let projections {
         fields.append(("projections", Self.json(projections)))
@@ -82,6 +90,14 @@ struct VerifyCommand: ParsableCommand {
           + names.joined(separator: "; ") + " — run kalends rebuild",
         status: .integrity)
     }
+  }
+
+  static func json(_ problem: IntegrityProblem) -> JSONValue {
+    .object([
+      ("position", .number(Double(problem.position.rawValue))),
+      ("kind", .string(problem.kind.rawValue)),
+      ("detail", .string(problem.detail)),
+    ])
   }
 
   static func json(_ verification: ProjectionVerification) -> JSONValue {

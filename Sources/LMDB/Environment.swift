@@ -1,5 +1,13 @@
 internal import CLMDB
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Musl)
+  internal import Musl
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 /// An open LMDB environment: one memory-mapped file holding named databases, shared safely by
 /// threads and processes.
 ///
@@ -66,15 +74,15 @@ public final class Environment: @unchecked Sendable {
       var txn: OpaquePointer?
       let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
       if rc == MDB_MAP_RESIZED {
-        remapLock.unlock()
+        remapLock.unlockShared()
         try adoptMapSizeFromOtherProcess()
         continue
       }
       guard rc == 0, let txn else {
-        remapLock.unlock()
+        remapLock.unlockShared()
         throw LMDBError(code: rc)
       }
-      defer { remapLock.unlock() }
+      defer { remapLock.unlockShared() }
       let transaction = ReadTransaction(handle: txn)
       let result: R
       do {
@@ -102,12 +110,12 @@ public final class Environment: @unchecked Sendable {
       var txn: OpaquePointer?
       let rc = mdb_txn_begin(handle, nil, 0, &txn)
       if rc == MDB_MAP_RESIZED {
-        remapLock.unlock()
+        remapLock.unlockShared()
         try adoptMapSizeFromOtherProcess()
         continue
       }
       guard rc == 0, let txn else {
-        remapLock.unlock()
+        remapLock.unlockShared()
         throw LMDBError(code: rc)
       }
       var transaction = WriteTransaction(handle: txn)
@@ -116,7 +124,7 @@ public final class Environment: @unchecked Sendable {
         result = try body(&transaction)
       } catch {
         mdb_txn_abort(txn)
-        remapLock.unlock()
+        remapLock.unlockShared()
         if transaction.failure == .mapFull {
           try growMap(beyond: mapSizeAtStart)
           continue
@@ -126,7 +134,7 @@ public final class Environment: @unchecked Sendable {
       if let failure = transaction.failure {
         // The body swallowed an error; LMDB will not commit a failed transaction.
         mdb_txn_abort(txn)
-        remapLock.unlock()
+        remapLock.unlockShared()
         if failure == .mapFull {
           try growMap(beyond: mapSizeAtStart)
           continue
@@ -134,13 +142,38 @@ public final class Environment: @unchecked Sendable {
         throw failure
       }
       let commit = mdb_txn_commit(txn)
-      remapLock.unlock()
+      remapLock.unlockShared()
       if commit == MDB_MAP_FULL {
         try growMap(beyond: mapSizeAtStart)
         continue
       }
+      if commit == EIO { throw causeOfFailedCommit() }
       try MDBValue.check(commit)
       return result
+    }
+  }
+
+  /// Runs `body` with the transaction ID of a read snapshot held open meanwhile, without reading
+  /// any database: only the meta pages are touched, so this is safe on a damaged file.
+  func withRawSnapshot<R>(_ body: (UInt64) throws(LMDBError) -> R) throws(LMDBError) -> R {
+    while true {
+      remapLock.lockShared()
+      var txn: OpaquePointer?
+      let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+      if rc == MDB_MAP_RESIZED {
+        remapLock.unlockShared()
+        try adoptMapSizeFromOtherProcess()
+        continue
+      }
+      guard rc == 0, let txn else {
+        remapLock.unlockShared()
+        throw LMDBError(code: rc)
+      }
+      defer {
+        mdb_txn_abort(txn)
+        remapLock.unlockShared()
+      }
+      return try body(UInt64(mdb_txn_id(txn)))
     }
   }
 
@@ -195,8 +228,22 @@ public final class Environment: @unchecked Sendable {
 
   /// Writes a consistent copy of the environment into the existing, empty directory `destination`
   /// while readers and writers go on. With `compacting`, free pages are left out.
+  ///
+  /// The copy reads in its own snapshot, so it holds off map growth in this process while it runs,
+  /// and adopts a map grown by another process before it starts.
   public func copy(to destination: String, compacting: Bool = true) throws(LMDBError) {
-    try MDBValue.check(mdb_env_copy2(handle, destination, compacting ? UInt32(MDB_CP_COMPACT) : 0))
+    while true {
+      remapLock.lockShared()
+      let rc = mdb_env_copy2(handle, destination, compacting ? UInt32(MDB_CP_COMPACT) : 0)
+      remapLock.unlockShared()
+      if rc == MDB_MAP_RESIZED {
+        unlink(destination + "/data.mdb")  // the copy created it before it found the map resized
+        try adoptMapSizeFromOtherProcess()
+        continue
+      }
+      try MDBValue.check(rc)
+      return
+    }
   }
 
   // MARK: Map growth
@@ -215,7 +262,7 @@ public final class Environment: @unchecked Sendable {
     guard remapLock.tryLockExclusive(timeoutNanoseconds: Self.remapTimeoutNanoseconds) else {
       throw LMDBError.mapFull
     }
-    defer { remapLock.unlock() }
+    defer { remapLock.unlockExclusive() }
     let current = currentMapSize()
     guard current <= observed else { return }  // another thread already grew it
     guard current < options.maximumMapSize else { throw LMDBError.mapFull }
@@ -226,10 +273,12 @@ public final class Environment: @unchecked Sendable {
   }
 
   private func adoptMapSizeFromOtherProcess() throws(LMDBError) {
+    // A transaction of this thread is still open around this one: the map cannot move under it.
+    guard !remapLock.isHeldSharedByCurrentThread else { throw LMDBError.mapResized }
     guard remapLock.tryLockExclusive(timeoutNanoseconds: Self.remapTimeoutNanoseconds) else {
       throw LMDBError.mapResized
     }
-    defer { remapLock.unlock() }
+    defer { remapLock.unlockExclusive() }
     try MDBValue.check(mdb_env_set_mapsize(handle, 0))
   }
 }

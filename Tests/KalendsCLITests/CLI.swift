@@ -21,9 +21,9 @@ enum CLI {
   }
 
   /// Starts `kalends` with `arguments`; the caller waits.
-  static func start(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> (
-    Process, Pipe, Pipe
-  ) {
+  static func start(
+    _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:]
+  ) throws -> (Process, Pipe, Pipe) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -39,14 +39,18 @@ enum CLI {
     process.standardInput = input
     try process.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    if let stdinBytes { input.fileHandleForWriting.write(Data(stdinBytes)) }
     try input.fileHandleForWriting.close()
     return (process, output, errors)
   }
 
   /// Runs `kalends` with `arguments` to completion.
   @discardableResult
-  static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
-    let (process, output, errors) = try start(arguments, stdin: stdin, environment: environment)
+  static func run(
+    _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:]
+  ) throws -> Result {
+    let (process, output, errors) = try start(
+      arguments, stdin: stdin, stdinBytes: stdinBytes, environment: environment)
     return finish(process, output, errors)
   }
 

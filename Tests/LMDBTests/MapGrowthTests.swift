@@ -1,4 +1,6 @@
+import Foundation
 import LMDB
+import Synchronization
 import Testing
 
 @Suite("Map growth")
@@ -89,5 +91,42 @@ struct MapGrowthTests {
       #expect(try environment.read { try $0.statistics(of: db).entries } == 4 * 50 * 100)
       withExtendedLifetime(directory) {}
     }
+  }
+
+  /// Short transactions on other threads that overlap one another keep the environment busy; a
+  /// write that must grow the map still gets its turn at once instead of waiting for a moment when
+  /// none runs (it used to starve until its 30-second timeout and fail with mapFull).
+  @Test func aBigWriteGrowsTheMapWhileOtherThreadsKeepReading() throws {
+    let directory = TemporaryDirectory()
+    let environment = try Environment(
+      path: directory.path, options: EnvironmentOptions(mapSize: 1 << 20, durability: .noSync))
+    let db = try environment.openDatabase(named: "db")
+    let reads = Atomic<Int>(0)
+    let stop = Atomic<Bool>(false)
+    let done = DispatchSemaphore(value: 0)
+    for _ in 0..<3 {
+      Thread.detachNewThread {
+        defer { done.signal() }
+        while !stop.load(ordering: .relaxed) {
+          _ = try? environment.read { txn in
+            usleep(2_000)
+            return try txn.statistics(of: db).entries
+          }
+          reads.add(1, ordering: .relaxed)
+        }
+      }
+    }
+    while reads.load(ordering: .relaxed) < 30 { usleep(1_000) }
+    let started = ContinuousClock.now
+    try environment.write { txn in
+      for index in 1...4_000 as ClosedRange<UInt64> {
+        try txn.put([UInt8](repeating: 4, count: 1_000), forKey: BigEndianKey(index), in: db)
+      }
+    }
+    let elapsed = ContinuousClock.now - started
+    stop.store(true, ordering: .relaxed)
+    for _ in 0..<3 { done.wait() }
+    #expect(elapsed < .seconds(10), "the big write waited \(elapsed) for the map to grow")
+    #expect(try environment.read { try $0.statistics(of: db).entries } == 4_000)
   }
 }

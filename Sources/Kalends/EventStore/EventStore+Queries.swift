@@ -24,14 +24,24 @@ extension EventStore {
   public func enumerateInstances(
     matching predicate: EventPredicate, _ body: (EventInstance) throws -> Bool
   ) throws(StoreError) {
+    try enumerateInstances(matching: predicate) { instance, _ in try body(instance) }
+  }
+
+  /// ``enumerateInstances(matching:_:)``, lending `body` the snapshot it reads from, so that it can
+  /// read more without opening a transaction inside another (which fails when another process grew
+  /// the map meanwhile).
+  func enumerateInstances(
+    matching predicate: EventPredicate, _ body: (EventInstance, borrowing ReadTransaction) throws -> Bool
+  ) throws(StoreError) {
     guard try canRead(.calendars, "query events") else { return }
     let range = try rangeProjection()
     let calendars = predicate.calendars.isEmpty ? try calendars(for: .events).map(\.id) : predicate.calendars
     try StoreError.wrapping {
       try store.environment.read { txn in
         var sliceStart = predicate.start
+        var sliceLength = Self.slice
         while sliceStart < predicate.end {
-          let sliceEnd = min(predicate.end, sliceStart.saturatingAdd(Self.slice))
+          let sliceEnd = min(predicate.end, sliceStart.saturatingAdd(sliceLength))
           let query = RangeQuery(
             range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
             zone: predicate.viewerZone)
@@ -41,8 +51,11 @@ extension EventStore {
           // An instance belongs to the slice it starts in; the first slice also takes those running into it.
           if sliceStart != predicate.start { slice.removeAll { $0.start < sliceStart } }
           slice.sort(by: EventInstance.precedes)
-          for instance in slice where !(try body(instance)) { return }
+          for instance in slice where !(try body(instance, txn)) { return }
           sliceStart = sliceEnd
+          // An empty slice doubles the next one, up to 16 weeks, so that a window of centuries over
+          // sparse series (or a rule that never matches) costs few expansions; instances reset it.
+          sliceLength = slice.isEmpty ? min(sliceLength.saturatingAdd(sliceLength), 16 * Self.slice) : Self.slice
         }
       }
     }
@@ -64,10 +77,11 @@ extension EventStore {
   /// window at a time. Return `false` to stop.
   public func enumerateEvents(matching predicate: EventPredicate, _ body: (Event) throws -> Bool) throws(StoreError) {
     var series: [ObjectID: Event] = [:]
-    try enumerateInstances(matching: predicate) { instance in
+    let objects = try objects()
+    try enumerateInstances(matching: predicate) { instance, txn in
       if series[instance.id] == nil {
-        guard let event = try event(withID: instance.id) else { return true }
-        series[instance.id] = event
+        guard let stored = try objects.state(.event, instance.id, in: txn), stored.isLive else { return true }
+        series[instance.id] = try Self.decodeEvent(instance.id, stored)
       }
       guard let event = series[instance.id] else { return true }
       guard instance.isRecurring else { return try body(event) }

@@ -92,11 +92,19 @@ public final class EventStore: Sendable {
     }
   }
 
-  /// Checks a text field: valid for the log, at most 1 MiB.
+  /// Checks a text field: at most 1 MiB, and no control characters but tab, line feed and carriage
+  /// return (iCalendar cannot carry the others, and a NUL cuts the text short in C tools).
   static func checkText(_ text: String?, field: String) throws(StoreError) {
     guard let text else { return }
     if text.utf8.count > 1 << 20 {
       throw .calendar(.invalidText(field: field, reason: "is longer than 1 MiB"))
+    }
+    if let byte = text.utf8.first(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) {
+      throw .calendar(
+        .invalidText(
+          field: field,
+          reason: "holds the control character U+00\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16, uppercase: true))"
+        ))
     }
   }
 }

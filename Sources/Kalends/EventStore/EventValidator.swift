@@ -26,7 +26,12 @@ enum EventValidator {
       checked.end = end
       checked.timeZone = nil
     }
-    _ = try SeriesEditor.recurrenceSet(of: checked)
+    let set = try SeriesEditor.recurrenceSet(of: checked)
+    // Rules with COUNTs small enough in total cannot exceed the limit: no need to expand them.
+    let countedAtMost = checked.recurrenceRules.reduce(checked.recurrenceDates.count) { total, rule in
+      total + (rule.count ?? maximumIndexedOccurrences + 1)
+    }
+    if checked.isRecurring && countedAtMost > maximumIndexedOccurrences { try checkIndexedOccurrences(of: set) }
     if !checked.recurrenceRules.isEmpty {
       let duration = end.wallClockSeconds - start.wallClockSeconds
       for rule in checked.recurrenceRules where duration > shortestInterval(of: rule) {
@@ -34,6 +39,26 @@ enum EventValidator {
       }
     }
     return checked
+  }
+
+  /// The most occurrences of one series that the date-range index materialises (those before its
+  /// horizon, at most ten years ahead); a series with more is refused, so that no save writes
+  /// millions of index entries or runs for minutes.
+  static let maximumIndexedOccurrences = 100_000
+
+  /// Refuses a series with more than ``maximumIndexedOccurrences`` occurrences before the latest
+  /// horizon a record written now can have. Stops counting there, so the check is bounded too.
+  static func checkIndexedOccurrences(of set: RecurrenceSet) throws(StoreError) {
+    let bound = RangeProjection.horizon(for: .now(), reaching: .max)
+    var count = 0
+    for _ in set.occurrences(from: .min, to: bound) {
+      count += 1
+      if count > maximumIndexedOccurrences {
+        throw .calendar(
+          .tooManyOccurrences(
+            limit: maximumIndexedOccurrences, before: LocalDateTime(wallClockSeconds: bound) ?? .max))
+      }
+    }
   }
 
   /// The shortest time between two periods of `rule`, in seconds: a day, a week, 28 days or

@@ -41,6 +41,9 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case changedSinceFetched(ObjectID, fetched: LogPosition, current: LogPosition)
   /// A calendar's allowed entity types cannot change once saved.
   case entityTypesCannotChange(ObjectID)
+  /// A series has more occurrences before `before` than the date-range index holds for one series
+  /// (``EventValidator/maximumIndexedOccurrences``), such as a daily rule starting in year 1.
+  case tooManyOccurrences(limit: Int, before: LocalDateTime)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
@@ -79,6 +82,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
       "item \(id) changed since it was fetched (version \(fetched), now \(current)) — fetch it again and reapply, or overwrite"
     case .entityTypesCannotChange(let id):
       "calendar \(id) already holds one kind of item — create another calendar for the other kind"
+    case .tooManyOccurrences(let limit, let before):
+      "the series has more than \(limit) occurrences before \(before) — start it later, or end it with COUNT or UNTIL"
     }
   }
 }

@@ -18,6 +18,9 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
     case genesisMismatch
     /// The head recorded in the metadata disagrees with the log.
     case headMismatch
+    /// A page of the data file is damaged (overwritten, or cut off by a truncation), so LMDB cannot
+    /// read it safely; the position is the first record on or after it (`0` outside the log).
+    case damagedPage
   }
 
   /// The first position that is wrong.

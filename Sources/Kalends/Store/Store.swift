@@ -141,13 +141,16 @@ public final class Store: Sendable {
   }
 
   private static func openEnvironment(_ path: String, _ options: StoreOptions) throws(StoreError) -> Environment {
+    let environment: Environment
     do {
-      return try Environment(path: path, options: options.environmentOptions)
+      environment = try Environment(path: path, options: options.environmentOptions)
     } catch .invalid {
       throw .notAStore(path: path, reason: "data.mdb is not an LMDB file")
     } catch {
       throw .storage(error)
     }
+    try checkFileLength(environment, path: path)
+    return environment
   }
 
   // MARK: Writing

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `kalends torture`: the crash and concurrency harness's writer and checker (hidden; driven by
+/// `tools/crash-harness`).
+struct TortureCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "torture",
+    abstract: "Run the crash harness's mixed workload, and check a store against what it acknowledged.",
+    shouldDisplay: false,
+    subcommands: [TortureWriterCommand.self, TortureCheckCommand.self])
+}

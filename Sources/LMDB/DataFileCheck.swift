@@ -1,0 +1,268 @@
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Musl)
+  internal import Musl
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
+/// Checks the page structure of an environment's `data.mdb` with plain reads, before LMDB maps it.
+///
+/// LMDB trusts its pages: a page overwritten with garbage or a file cut short makes it read outside
+/// the file or the page, and the process dies of a memory fault. This check reads every page
+/// reachable from the current meta page — the free list, the main database and every named
+/// database, down to the overflow pages — and verifies what LMDB relies on: meta pages with the
+/// magic and version, page numbers inside the file and the committed size, each page's own number
+/// in its header, page types, the bounds of the pointer and node areas, every node and its data
+/// inside its page, overflow runs inside the file, no page reached twice. It does not check key
+/// order or the values themselves (the log's hash chain does that).
+///
+/// Use ``Environment/checkPages()``, which pins a snapshot so that concurrent writers do not reuse
+/// the pages being read.
+enum DataFileCheck {
+  /// The first damage found in `directory/data.mdb` in the tree of the meta page of transaction
+  /// `snapshot` (or of the newest meta page), or `nil` when its page structure is sound.
+  ///
+  /// Throws only when the file cannot be read at all (it is missing, unreadable).
+  static func run(directory: String, snapshot: UInt64?) throws(LMDBError) -> PageDamage? {
+    let descriptor = open(directory + "/data.mdb", O_RDONLY)
+    guard descriptor >= 0 else { throw LMDBError.system(errno: errno) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw LMDBError.system(errno: errno) }
+    var walk = Walk(descriptor: descriptor, fileSize: Int(status.st_size))
+    return walk.run(snapshot: snapshot)
+  }
+}
+
+extension Environment {
+  /// Checks the page structure of `data.mdb` with plain reads (``DataFileCheck``) while a read
+  /// snapshot is held, so that writers in this or other processes may go on: the pages of that
+  /// snapshot are not reused while it is open. Returns the first damage, or `nil`.
+  public func checkPages() throws(LMDBError) -> PageDamage? {
+    try withRawSnapshot { transactionID throws(LMDBError) in
+      try DataFileCheck.run(directory: path, snapshot: transactionID)
+    }
+  }
+}
+
+/// One pass over a data file; stops at the first damage.
+private struct Walk {
+  // LMDB's on-disk layout on a 64-bit platform (lmdb.h, mdb.c 0.9).
+  static let headerSize = 16
+  static let nodeSize = 8
+  static let branch: UInt16 = 0x01
+  static let leaf: UInt16 = 0x02
+  static let overflow: UInt16 = 0x04
+  static let meta: UInt16 = 0x08
+  static let leaf2: UInt16 = 0x20
+  static let bigData: UInt16 = 0x01
+  static let subData: UInt16 = 0x02
+  static let dupData: UInt16 = 0x04
+  static let magic: UInt32 = 0xBEEF_C0DE
+  static let dataVersion: UInt32 = 1
+  static let noPage = UInt64.max
+  static let databaseRecordSize = 48
+
+  let descriptor: Int32
+  let fileSize: Int
+  var pageSize = 4096
+  var lastPage = 0
+  var visited = Set<Int>()
+  var buffer: [UInt8] = []
+  /// The named databases found in the main database: name and `MDB_db` record.
+  var named: [(String, [UInt8])] = []
+  /// Whether the tree being walked is the main database, the only one that names databases.
+  var walkingMain = false
+
+  init(descriptor: Int32, fileSize: Int) {
+    self.descriptor = descriptor
+    self.fileSize = fileSize
+  }
+
+  /// The current meta page's trees, walked in order; the first damage found.
+  mutating func run(snapshot: UInt64?) -> PageDamage? {
+    guard fileSize >= 2 * Self.headerSize + 136 else {
+      return PageDamage(page: 0, database: nil, lastIntactKey: nil, reason: "the file is too short to hold a meta page")
+    }
+    guard let first = read(at: 0, count: 160) else {
+      return PageDamage(page: 0, database: nil, lastIntactKey: nil, reason: "the first meta page cannot be read")
+    }
+    pageSize = Int(Self.u32(first, 40))
+    guard [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536].contains(pageSize) else {
+      return PageDamage(
+        page: 0, database: nil, lastIntactKey: nil, reason: "the meta page gives an invalid page size \(pageSize)")
+    }
+    var best: [UInt8]?
+    for page in 0..<2 {
+      guard let bytes = read(at: page * pageSize, count: 160) else {
+        return PageDamage(page: page, database: nil, lastIntactKey: nil, reason: "the meta page lies beyond the file")
+      }
+      if let problem = Self.checkMeta(bytes, page: page) { return problem }
+      if Self.u64(bytes, 144) == snapshot {
+        best = bytes
+        break
+      }
+      if best == nil || Self.u64(bytes, 144) > Self.u64(best!, 144) { best = bytes }
+    }
+    let chosen = best!
+    lastPage = Int(clamping: Self.u64(chosen, 136))
+    let committed = (lastPage + 1).multipliedReportingOverflow(by: pageSize)
+    guard !committed.overflow, committed.partialValue <= fileSize else {
+      return PageDamage(
+        page: lastPage, database: nil, lastIntactKey: nil,
+        reason:
+          "the file is \(fileSize) bytes but its committed pages reach \(committed.partialValue): it was truncated")
+    }
+    if let problem = walkTree(root: Self.u64(chosen, 80), database: "(free)") { return problem }
+    walkingMain = true
+    if let problem = walkTree(root: Self.u64(chosen, 128), database: nil) { return problem }
+    walkingMain = false
+    for (name, record) in named {
+      if let problem = walkTree(root: Self.u64(record, 40), database: name) { return problem }
+    }
+    return nil
+  }
+
+  static func checkMeta(_ bytes: [UInt8], page: Int) -> PageDamage? {
+    func damage(_ reason: String) -> PageDamage {
+      PageDamage(page: page, database: nil, lastIntactKey: nil, reason: reason)
+    }
+    guard u16(bytes, 10) & meta != 0 else { return damage("a meta page is not marked as one") }
+    guard u32(bytes, 16) == magic else { return damage("a meta page lacks LMDB's magic number") }
+    guard u32(bytes, 20) == dataVersion else { return damage("a meta page has data version \(u32(bytes, 20))") }
+    return nil
+  }
+
+  /// Walks the tree rooted at `root` depth first, in key order.
+  mutating func walkTree(root: UInt64, database: String?) -> PageDamage? {
+    guard root != Self.noPage else { return nil }
+    var lastKey: [UInt8]? = nil
+    return walkPage(root, from: 0, depth: 0, database: database, lastKey: &lastKey)
+  }
+
+  mutating func walkPage(
+    _ number: UInt64, from parent: Int, depth: Int, database: String?, lastKey: inout [UInt8]?
+  ) -> PageDamage? {
+    let lastIntact = lastKey
+    func damage(_ page: Int, _ reason: String) -> PageDamage {
+      PageDamage(page: page, database: database, lastIntactKey: lastIntact, reason: reason)
+    }
+    guard number >= 2, number <= UInt64(lastPage) else {
+      return damage(parent, "it points to page \(number), outside the committed pages 2…\(lastPage)")
+    }
+    let page = Int(number)
+    guard depth < 64 else { return damage(page, "the tree is deeper than any LMDB tree can be") }
+    guard visited.insert(page).inserted else { return damage(page, "the page is reached twice") }
+    guard let bytes = read(at: page * pageSize, count: pageSize) else {
+      return damage(page, "the page lies beyond the end of the file")
+    }
+    guard Self.u64(bytes, 0) == number else {
+      return damage(page, "the page's header says it is page \(Self.u64(bytes, 0))")
+    }
+    let flags = Self.u16(bytes, 10)
+    let isBranch = flags & Self.branch != 0
+    let isLeaf = flags & Self.leaf != 0
+    guard isBranch != isLeaf, flags & (Self.overflow | Self.meta | Self.leaf2) == 0 else {
+      return damage(page, "the page has the invalid type flags 0x\(String(flags, radix: 16))")
+    }
+    let lower = Int(Self.u16(bytes, 12))
+    let upper = Int(Self.u16(bytes, 14))
+    guard lower >= Self.headerSize, lower <= upper, upper <= pageSize, (lower - Self.headerSize) % 2 == 0 else {
+      return damage(page, "its free-space bounds \(lower)…\(upper) are impossible")
+    }
+    let count = (lower - Self.headerSize) / 2
+    if isBranch && count == 0 { return damage(page, "a branch page has no children") }
+    for index in 0..<count {
+      let offset = Int(Self.u16(bytes, Self.headerSize + 2 * index))
+      guard offset >= upper, offset + Self.nodeSize <= pageSize else {
+        return damage(page, "node \(index) starts at \(offset), outside the node area \(upper)…\(pageSize)")
+      }
+      let low = UInt64(Self.u16(bytes, offset))
+      let high = UInt64(Self.u16(bytes, offset + 2))
+      let nodeFlags = Self.u16(bytes, offset + 4)
+      let keySize = Int(Self.u16(bytes, offset + 6))
+      let keyStart = offset + Self.nodeSize
+      guard keyStart + keySize <= pageSize else { return damage(page, "node \(index)'s key runs past the page") }
+      if isBranch {
+        let child = low | high << 16 | UInt64(nodeFlags) << 32
+        if let problem = walkPage(child, from: page, depth: depth + 1, database: database, lastKey: &lastKey) {
+          return problem
+        }
+        continue
+      }
+      let dataSize = Int(low | high << 16)
+      let dataStart = keyStart + keySize
+      if nodeFlags & Self.bigData != 0 {
+        guard dataStart + 8 <= pageSize else {
+          return damage(page, "node \(index)'s overflow reference runs past the page")
+        }
+        if let problem = checkOverflow(Self.u64(bytes, dataStart), from: page, dataSize: dataSize, damage: damage) {
+          return problem
+        }
+      } else {
+        guard dataStart + dataSize <= pageSize else { return damage(page, "node \(index)'s value runs past the page") }
+      }
+      if nodeFlags & Self.dupData != 0 {
+        return damage(page, "node \(index) holds duplicates, which no database here uses")
+      }
+      if nodeFlags & Self.subData != 0 {
+        guard walkingMain, dataSize == Self.databaseRecordSize, nodeFlags & Self.bigData == 0 else {
+          return damage(page, "node \(index) claims a named database where none can be")
+        }
+        let name = String(decoding: bytes[keyStart..<dataStart], as: UTF8.self)
+        named.append((name, Array(bytes[dataStart..<dataStart + dataSize])))
+      }
+      lastKey = Array(bytes[keyStart..<dataStart])
+    }
+    return nil
+  }
+
+  mutating func checkOverflow(
+    _ number: UInt64, from parent: Int, dataSize: Int, damage: (Int, String) -> PageDamage
+  ) -> PageDamage? {
+    guard number >= 2, number <= UInt64(lastPage) else {
+      return damage(parent, "a value points to overflow page \(number), outside the committed pages 2…\(lastPage)")
+    }
+    let page = Int(number)
+    guard let header = read(at: page * pageSize, count: Self.headerSize) else {
+      return damage(page, "the overflow page lies beyond the end of the file")
+    }
+    guard Self.u64(header, 0) == number, Self.u16(header, 10) & Self.overflow != 0 else {
+      return damage(page, "the page is not the overflow page its value points to")
+    }
+    let pages = Int(Self.u32(header, 12))
+    guard pages >= 1, page + pages - 1 <= lastPage, pages * pageSize >= Self.headerSize + dataSize else {
+      return damage(page, "the overflow run of \(pages) pages cannot hold a \(dataSize)-byte value")
+    }
+    for run in page..<page + pages where !visited.insert(run).inserted {
+      return damage(run, "the page is reached twice")
+    }
+    return nil
+  }
+
+  /// `count` bytes at `offset`, or `nil` when the file ends before.
+  mutating func read(at offset: Int, count: Int) -> [UInt8]? {
+    guard offset >= 0, offset + count <= fileSize else { return nil }
+    if buffer.count != count { buffer = [UInt8](repeating: 0, count: count) }
+    var done = 0
+    while done < count {
+      let got = buffer.withUnsafeMutableBytes { raw in
+        pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset + done))
+      }
+      if got <= 0 { return nil }
+      done += got
+    }
+    return buffer
+  }
+
+  static func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
+
+  static func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+    (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) }
+  }
+
+  static func u64(_ bytes: [UInt8], _ at: Int) -> UInt64 {
+    (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * $1) }
+  }
+}
