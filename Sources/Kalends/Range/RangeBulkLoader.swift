@@ -65,7 +65,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       let fields = try PayloadReader(bytes: payload)
       let id = try fields.requiredObjectID(1)
       let calendar = try fields.requiredObjectID(2)
-      let state = fields.bytes(5) ?? []
+      let state = try RangeState.timing(fields.bytes(5) ?? [])
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
       let start = try ModelCodec.wallClock(PayloadReader(Payload(bytes: state)).signed(3))
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp, reaching: start))

@@ -8,10 +8,10 @@ internal import LMDB
 /// - `range.instances`: key ``RangeKey/instance(_:_:start:end:item:occurrence:)``, value
 ///   `end (8, same clock as the start) ‖ flags (1)`. Zoned events are on UTC seconds; floating and
 ///   all-day ones on wall-clock seconds, placed in the viewer's zone by the query.
-/// - `range.open`: key `calendar (16) ‖ item (16)`, value the event's state: the recurring series
+/// - `range.open`: key `calendar (16) ‖ item (16)`, value the event's timing state (`RangeState`: what places its instances, no text): the recurring series
 ///   that still have occurrences at or after the horizon, expanded lazily by queries past it and
 ///   materialised further when the horizon moves.
-/// - `range.items`: key `item (16)`, value `calendar (16) ‖ the event's state`, for every item that
+/// - `range.items`: key `item (16)`, value `calendar (16) ‖ the event's timing state`, for every item that
 ///   owns keys in `range.instances` or `range.open`: a save or removal recomputes the item's keys
 ///   from it (``RangeItemEntries``) to delete them.
 /// - `range.meta`: the horizon, and the longest instance per calendar, clock and duration class.
@@ -22,7 +22,7 @@ internal import LMDB
 /// bytes; records of other kinds never reach this projection.
 struct RangeProjection: Projection {
   static let name = "range"
-  static let version: UInt32 = 3
+  static let version: UInt32 = 4
   static let databaseNames = ["range.instances", "range.open", "range.items", "range.meta"]
   static let kinds: Set<RecordKind> = [.eventSaved, .eventRemoved, .calendarRemoved]
 
@@ -49,7 +49,7 @@ struct RangeProjection: Projection {
       let fields = try PayloadReader(bytes: payload)
       let id = try fields.requiredObjectID(1)
       let calendar = try fields.requiredObjectID(2)
-      let state = fields.bytes(5) ?? []
+      let state = try RangeState.timing(fields.bytes(5) ?? [])
       let event = try ModelCodec.decodeEvent(
         id: id, calendarID: calendar, version: header.position, modified: header.timestamp,
         PayloadReader(Payload(bytes: state)))
