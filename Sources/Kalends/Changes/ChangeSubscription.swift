@@ -76,6 +76,10 @@ final class ChangeSubscription {
       let step: Step
       do {
         step = try look()
+      } catch .storage(.mapResized) {
+        // Another process grew the map while this one's other threads kept it busy: transient.
+        try? await Task.sleep(for: .milliseconds(1))
+        continue
       } catch {
         finished = true
         throw error

@@ -42,7 +42,7 @@ final class NoticeCollector: Sendable {
 
   /// Waits up to `seconds` until `condition` holds for the notices so far; returns whether it did.
   @discardableResult
-  func wait(seconds: Double = 10, until condition: ([ChangeNotice]) -> Bool) async -> Bool {
+  func wait(seconds: Double = 30, until condition: ([ChangeNotice]) -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
       if condition(notices) { return true }
@@ -53,7 +53,7 @@ final class NoticeCollector: Sendable {
 
   /// Waits until the notices cover `position`.
   @discardableResult
-  func wait(seconds: Double = 10, through position: LogPosition) async -> Bool {
+  func wait(seconds: Double = 30, through position: LogPosition) async -> Bool {
     await wait(seconds: seconds) { notices in (notices.last?.positions.upperBound ?? .none) >= position }
   }
 
