@@ -1,4 +1,5 @@
 import Foundation
+import Kalends
 import Testing
 
 /// A data file damaged outside Kalends (bytes overwritten, the file cut short) must give a clear
@@ -69,7 +70,7 @@ struct DataFileDamageTests {
     let pristine = try Self.writtenStore()
     var outcomes: [Int32: Int] = [:]
     for seed in 1...40 as ClosedRange<UInt64> {
-      var random = SplitMix(seed: seed)
+      var random = SeededGenerator(seed: seed)
       let copy = TemporaryDirectory("damaged")
       try FileManager.default.createDirectory(atPath: copy.storePath, withIntermediateDirectories: true)
       try FileManager.default.copyItem(atPath: pristine.storePath + "/data.mdb", toPath: copy.storePath + "/data.mdb")
@@ -98,18 +99,5 @@ struct DataFileDamageTests {
     let rebuilt = try CLI.run(["rebuild", "--store", directory.storePath])
     #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
     #expect(try Self.verify(directory.storePath).status == 0)
-  }
-}
-
-/// SplitMix64, so each damage is the same on every run.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -47,7 +47,7 @@ struct RecordFormatTests {
   }
 
   @Test func randomMutationsOfStoredRecordsNeverCrashTheDecoderOrTheVerifier() throws {
-    var generator = SplitMix64(seed: 0x6b61_6c65_6e64_73)
+    var generator = SeededGenerator(seed: 0x6b61_6c65_6e64_73)
     for round in 0..<40 {
       let directory = TemporaryDirectory()
       do {
@@ -133,18 +133,5 @@ struct RecordFormatTests {
     #expect(RecordKind(name: "annotationAdded") == .annotationAdded)
     #expect(RecordKind(name: "nothing") == nil)
     #expect(RecordKind(rawValue: 777).description == "kind#777")
-  }
-}
-
-/// A small deterministic generator, so a failing mutation round can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
   }
 }

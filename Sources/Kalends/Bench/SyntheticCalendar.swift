@@ -26,7 +26,7 @@ public struct SyntheticCalendar: Sendable {
 
   /// The calendars, with identifiers derived from the seed.
   public func calendars() -> [EventCalendar] {
-    var random = Generator(seed: seed)
+    var random = SeededGenerator(seed: seed)
     return (1...Self.calendarCount).map { index in
       var calendar = EventCalendar(title: "Calendar \(index)")
       calendar.id = random.objectID()
@@ -37,7 +37,7 @@ public struct SyntheticCalendar: Sendable {
   /// Calls `body` with the events in batches of `batchSize`, in a fixed order.
   public func forEachBatch(of batchSize: Int = 1_000, _ body: ([Event]) throws -> Void) rethrows {
     let calendars = calendars().map(\.id)
-    var random = Generator(seed: seed &+ 0x5EED)
+    var random = SeededGenerator(seed: seed &+ 0x5EED)
     var batch: [Event] = []
     batch.reserveCapacity(batchSize)
     for index in 0..<events {
@@ -70,7 +70,7 @@ public struct SyntheticCalendar: Sendable {
 
   static let zones = ["Europe/Berlin", "America/New_York", "America/Los_Angeles", "Asia/Tokyo", "UTC", "Europe/London"]
 
-  private static func event(_ index: Int, _ calendars: [ObjectID], _ random: inout Generator) -> Event {
+  private static func event(_ index: Int, _ calendars: [ObjectID], _ random: inout SeededGenerator) -> Event {
     let calendar = calendars[random.below(calendars.count)]
     let day = Int64(random.below(dayCount))
     let kind = random.below(100)
@@ -117,32 +117,5 @@ public struct SyntheticCalendar: Sendable {
       }
     }
     return event
-  }
-
-  /// SplitMix64: small, fast and the same everywhere.
-  struct Generator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    /// A version 4 UUID from the stream.
-    mutating func objectID() -> ObjectID {
-      var bytes: [UInt8] = []
-      for _ in 0..<2 { withUnsafeBytes(of: next().bigEndian) { bytes.append(contentsOf: $0) } }
-      bytes[6] = bytes[6] & 0x0F | 0x40
-      bytes[8] = bytes[8] & 0x3F | 0x80
-      return ObjectID(bytes: bytes)!
-    }
   }
 }
