@@ -69,6 +69,24 @@ public final class Environment: @unchecked Sendable {
   /// Do not keep anything the transaction lends beyond `body`. Never start a write from inside
   /// `body` that might need to grow the map while this snapshot is open.
   public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+    let txn = try beginReadOnly()
+    defer { remapLock.unlockShared() }
+    let transaction = ReadTransaction(handle: txn)
+    let result: R
+    do {
+      result = try body(transaction)
+    } catch {
+      mdb_txn_abort(txn)
+      throw error
+    }
+    // Committing (not aborting) a read transaction keeps database handles it opened.
+    try MDBValue.check(mdb_txn_commit(txn))
+    return result
+  }
+
+  /// Begins a read-only transaction with the remap lock held shared (the caller releases it),
+  /// first adopting a map that another process grew when LMDB asks for it.
+  private func beginReadOnly() throws(LMDBError) -> OpaquePointer {
     while true {
       remapLock.lockShared()
       var txn: OpaquePointer?
@@ -82,18 +100,7 @@ public final class Environment: @unchecked Sendable {
         remapLock.unlockShared()
         throw LMDBError(code: rc)
       }
-      defer { remapLock.unlockShared() }
-      let transaction = ReadTransaction(handle: txn)
-      let result: R
-      do {
-        result = try body(transaction)
-      } catch {
-        mdb_txn_abort(txn)
-        throw error
-      }
-      // Committing (not aborting) a read transaction keeps database handles it opened.
-      try MDBValue.check(mdb_txn_commit(txn))
-      return result
+      return txn
     }
   }
 
@@ -156,25 +163,12 @@ public final class Environment: @unchecked Sendable {
   /// Runs `body` with the transaction ID of a read snapshot held open meanwhile, without reading
   /// any database: only the meta pages are touched, so this is safe on a damaged file.
   func withRawSnapshot<R>(_ body: (UInt64) throws(LMDBError) -> R) throws(LMDBError) -> R {
-    while true {
-      remapLock.lockShared()
-      var txn: OpaquePointer?
-      let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
-      if rc == MDB_MAP_RESIZED {
-        remapLock.unlockShared()
-        try adoptMapSizeFromOtherProcess()
-        continue
-      }
-      guard rc == 0, let txn else {
-        remapLock.unlockShared()
-        throw LMDBError(code: rc)
-      }
-      defer {
-        mdb_txn_abort(txn)
-        remapLock.unlockShared()
-      }
-      return try body(UInt64(mdb_txn_id(txn)))
+    let txn = try beginReadOnly()
+    defer {
+      mdb_txn_abort(txn)
+      remapLock.unlockShared()
     }
+    return try body(UInt64(mdb_txn_id(txn)))
   }
 
   // MARK: Databases
