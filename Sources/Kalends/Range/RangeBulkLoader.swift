@@ -62,10 +62,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
     switch header.kind {
     case .eventSaved:
-      let fields = try PayloadReader(bytes: payload)
-      let id = try fields.requiredObjectID(1)
-      let calendar = try fields.requiredObjectID(2)
-      let state = try RangeState.timing(fields.bytes(5) ?? [])
+      let (id, calendar, state) = try RangeState.saved(payload)
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
       let start = try ModelCodec.wallClock(PayloadReader(Payload(bytes: state)).signed(3))
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp, reaching: start))

@@ -46,10 +46,7 @@ struct RangeProjection: Projection {
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     switch header.kind {
     case .eventSaved:
-      let fields = try PayloadReader(bytes: payload)
-      let id = try fields.requiredObjectID(1)
-      let calendar = try fields.requiredObjectID(2)
-      let state = try RangeState.timing(fields.bytes(5) ?? [])
+      let (id, calendar, state) = try RangeState.saved(payload)
       let event = try ModelCodec.decodeEvent(
         id: id, calendarID: calendar, version: header.position, modified: header.timestamp,
         PayloadReader(Payload(bytes: state)))

@@ -25,4 +25,10 @@ enum RangeState {
     }
     return kept.bytes
   }
+
+  /// The item, its calendar and its timing state, from an `eventSaved` record's payload.
+  static func saved(_ payload: RawSpan) throws(StoreError) -> (id: ObjectID, calendar: ObjectID, state: [UInt8]) {
+    let fields = try PayloadReader(bytes: payload)
+    return (try fields.requiredObjectID(1), try fields.requiredObjectID(2), try timing(fields.bytes(5) ?? []))
+  }
 }
