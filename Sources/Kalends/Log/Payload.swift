@@ -51,31 +51,7 @@ public struct Payload: Hashable, Sendable {
 
   /// The fields in order. Throws when the bytes are not a well-formed field sequence.
   public func fields() throws(StoreError) -> [PayloadField] {
-    var fields: [PayloadField] = []
-    var offset = 0
-    while offset < bytes.count {
-      let tag = bytes[offset]
-      offset += 1
-      guard tag != 0 else { throw .malformedPayload("field tag 0 at byte \(offset - 1)") }
-      var length: UInt64 = 0
-      var shift: UInt64 = 0
-      while true {
-        guard offset < bytes.count else { throw .malformedPayload("field \(tag) length runs past the end") }
-        let byte = bytes[offset]
-        offset += 1
-        guard shift < 63 else { throw .malformedPayload("field \(tag) length is too long") }
-        length |= UInt64(byte & 0x7f) << shift
-        shift += 7
-        if byte & 0x80 == 0 { break }
-      }
-      guard length <= UInt64(bytes.count - offset) else {
-        throw .malformedPayload("field \(tag) claims \(length) bytes, \(bytes.count - offset) remain")
-      }
-      let end = offset + Int(length)
-      fields.append(PayloadField(tag: tag, value: Array(bytes[offset..<end])))
-      offset = end
-    }
-    return fields
+    try PayloadSpan.scan(bytes, 0..<bytes.count).map { PayloadField(tag: $0.tag, value: Array(bytes[$0.range])) }
   }
 
   /// The first value of `tag`, or `nil`.

@@ -2,27 +2,36 @@ internal import LMDB
 
 /// Typed access to the fields of a ``Payload`` by tag: the first value, or every value of a
 /// repeated tag. A field of the wrong size reads as a malformed payload, never as a default.
+///
+/// The reader keeps the payload's bytes once and an index of where each field is: reading a field
+/// copies only that field (and a number or a flag nothing at all), and a nested message shares the
+/// same bytes. Payloads have a few dozen fields at most, so a lookup is a short linear scan.
 struct PayloadReader {
-  private var fields: [UInt8: [[UInt8]]] = [:]
+  private let storage: [UInt8]
+  private let spans: [PayloadSpan]
 
   init(_ payload: Payload) throws(StoreError) {
-    for field in try payload.fields() { fields[field.tag, default: []].append(field.value) }
+    storage = payload.bytes
+    spans = try PayloadSpan.scan(storage, 0..<storage.count)
   }
 
   init(bytes: RawSpan) throws(StoreError) {
     try self.init(Payload(bytes: Array(copying: bytes)))
   }
 
-  func has(_ tag: UInt8) -> Bool { fields[tag] != nil }
+  /// A reader of the nested message in `range` of `storage` (already validated as one field).
+  private init(nested storage: [UInt8], _ range: Range<Int>) throws(StoreError) {
+    self.storage = storage
+    spans = try PayloadSpan.scan(storage, range)
+  }
 
-  func bytes(_ tag: UInt8) -> [UInt8]? { fields[tag]?.first }
+  func has(_ tag: UInt8) -> Bool { first(tag) != nil }
+
+  func bytes(_ tag: UInt8) -> [UInt8]? { first(tag).map { Array(storage[$0]) } }
 
   func string(_ tag: UInt8) throws(StoreError) -> String? {
-    guard let value = bytes(tag) else { return nil }
-    guard let text = String(validating: value, as: UTF8.self) else {
-      throw .malformedPayload("field \(tag) is not UTF-8 text")
-    }
-    return text
+    guard let range = first(tag) else { return nil }
+    return try text(range, tag)
   }
 
   func requiredString(_ tag: UInt8) throws(StoreError) -> String {
@@ -32,18 +41,13 @@ struct PayloadReader {
 
   func strings(_ tag: UInt8) throws(StoreError) -> [String] {
     var out: [String] = []
-    for value in fields[tag] ?? [] {
-      guard let text = String(validating: value, as: UTF8.self) else {
-        throw .malformedPayload("field \(tag) is not UTF-8 text")
-      }
-      out.append(text)
-    }
+    for span in spans where span.tag == tag { out.append(try text(span.range, tag)) }
     return out
   }
 
   func unsigned(_ tag: UInt8) throws(StoreError) -> UInt64? {
-    guard let value = bytes(tag) else { return nil }
-    return try Self.number(value, tag)
+    guard let range = first(tag) else { return nil }
+    return try number(range, tag)
   }
 
   func signed(_ tag: UInt8) throws(StoreError) -> Int64? {
@@ -52,19 +56,23 @@ struct PayloadReader {
 
   func signedList(_ tag: UInt8) throws(StoreError) -> [Int64] {
     var out: [Int64] = []
-    for value in fields[tag] ?? [] { out.append(Int64(bitPattern: try Self.number(value, tag))) }
+    for span in spans where span.tag == tag { out.append(Int64(bitPattern: try number(span.range, tag))) }
     return out
   }
 
   func bool(_ tag: UInt8) throws(StoreError) -> Bool? {
-    guard let value = bytes(tag) else { return nil }
-    guard value.count == 1, value[0] <= 1 else { throw .malformedPayload("field \(tag) is not a boolean") }
-    return value[0] == 1
+    guard let range = first(tag) else { return nil }
+    guard range.count == 1, storage[range.lowerBound] <= 1 else {
+      throw .malformedPayload("field \(tag) is not a boolean")
+    }
+    return storage[range.lowerBound] == 1
   }
 
   func objectID(_ tag: UInt8) throws(StoreError) -> ObjectID? {
-    guard let value = bytes(tag) else { return nil }
-    guard let id = ObjectID(bytes: value) else { throw .malformedPayload("field \(tag) is not a 16-byte identifier") }
+    guard let range = first(tag) else { return nil }
+    guard let id = ObjectID(bytes: storage[range]) else {
+      throw .malformedPayload("field \(tag) is not a 16-byte identifier")
+    }
     return id
   }
 
@@ -75,13 +83,28 @@ struct PayloadReader {
 
   func messages(_ tag: UInt8) throws(StoreError) -> [PayloadReader] {
     var out: [PayloadReader] = []
-    for value in fields[tag] ?? [] { out.append(try PayloadReader(Payload(bytes: value))) }
+    for span in spans where span.tag == tag { out.append(try PayloadReader(nested: storage, span.range)) }
     return out
   }
 
-  private static func number(_ value: [UInt8], _ tag: UInt8) throws(StoreError) -> UInt64 {
-    guard value.count == 8 else { throw .malformedPayload("field \(tag) is \(value.count) bytes, not 8") }
-    return value.reduce(0) { $0 << 8 | UInt64($1) }
+  /// Where the first value of `tag` is.
+  private func first(_ tag: UInt8) -> Range<Int>? {
+    for span in spans where span.tag == tag { return span.range }
+    return nil
+  }
+
+  private func text(_ range: Range<Int>, _ tag: UInt8) throws(StoreError) -> String {
+    guard let text = String(validating: storage[range], as: UTF8.self) else {
+      throw .malformedPayload("field \(tag) is not UTF-8 text")
+    }
+    return text
+  }
+
+  private func number(_ range: Range<Int>, _ tag: UInt8) throws(StoreError) -> UInt64 {
+    guard range.count == 8 else { throw .malformedPayload("field \(tag) is \(range.count) bytes, not 8") }
+    var value: UInt64 = 0
+    for byte in storage[range] { value = value << 8 | UInt64(byte) }
+    return value
   }
 }
 

@@ -1,8 +1,14 @@
+internal import Crypto
 internal import LMDB
 
-/// Rebuilds the `objects` projection from the whole log: applies every record to in-memory maps
-/// with the projection's own rules (``ObjectProjection``), then writes the three databases in key
-/// order.
+/// Rebuilds the `objects` projection from the whole log: keeps the last change of every object
+/// (its state bytes in one arena, not an allocation each), resolves at the end the items that a
+/// calendar's removal took with it, and writes the three databases in key order.
+///
+/// It leaves the bytes ``ObjectProjection`` leaves record by record. `objects.byCalendar` and
+/// `objects.byExternalID` list exactly the live items, so they are derived from the final states;
+/// an item is removed with its calendar when the first removal of that calendar follows its last
+/// save (the tombstone carries that removal's position and time, as the projection writes it).
 struct ObjectBulkLoader: ProjectionBulkLoader {
   let projection: ObjectProjection
 
@@ -14,120 +20,184 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     static func < (a: Key, b: Key) -> Bool { (a.kind, a.id) < (b.kind, b.id) }
   }
 
-  /// The stored value of an object, with what later records need of it.
+  /// The last change of an object.
   private struct Stored {
-    let value: [UInt8]
-    let isLive: Bool
-    let calendar: ObjectID
-    /// The external identifier of a live item's state.
-    let external: String?
+    var position: UInt64
+    var timestamp: Int64
+    var isLive: Bool
+    var calendar: ObjectID
+    /// Its state in ``arena`` (empty for a tombstone).
+    var state: Range<Int>
+    /// Its external identifier in ``arena``, when it is a live item with one.
+    var external: Range<Int>?
   }
 
-  private var objects: [Key: Stored] = [:]
-  /// `objects.byCalendar` by calendar.
-  private var byCalendar: [ObjectID: Set<Key>] = [:]
-  /// `objects.byExternalID` by calendar: the keys after the calendar.
-  private var byExternalID: [ObjectID: Set<[UInt8]>] = [:]
+  private var slots: [Key: Int] = [:]
+  private var keys: [Key] = []
+  private var stored: [Stored] = []
+  private var arena: [UInt8] = []
+  /// The removals of each calendar, in log order: `(position, timestamp)`.
+  private var removals: [ObjectID: [(UInt64, Int64)]] = [:]
 
   init(_ projection: ObjectProjection) { self.projection = projection }
 
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
+    let fields = try PayloadFieldIndex(payload)
     switch header.kind {
     case .calendarSaved:
-      let fields = try PayloadReader(bytes: payload)
-      let id = try fields.requiredObjectID(1)
-      put(Key(kind: ObjectKind.calendar.rawValue, id: id), calendar: id, state: fields.bytes(5) ?? [], nil, header)
+      let id = try fields.requiredObjectID(1, in: payload)
+      let state = keep(fields[5], of: payload)
+      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: true, calendar: id, state: state, nil)
     case .calendarRemoved:
-      let id = try PayloadReader(bytes: payload).requiredObjectID(1)
-      byExternalID[id] = nil
-      for key in byCalendar.removeValue(forKey: id) ?? [] { tombstone(key, calendar: id, header) }
-      tombstone(Key(kind: ObjectKind.calendar.rawValue, id: id), calendar: id, header)
+      let id = try fields.requiredObjectID(1, in: payload)
+      removals[id, default: []].append((header.position.rawValue, header.timestamp.rawValue))
+      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: false, calendar: id, state: 0..<0, nil)
     case .eventSaved, .reminderSaved:
-      let fields = try PayloadReader(bytes: payload)
       let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
-      let id = try fields.requiredObjectID(1)
-      let calendar = try fields.requiredObjectID(2)
-      let key = Key(kind: kind.rawValue, id: id)
-      if let previous = objects[key], previous.isLive {
-        if previous.calendar != calendar { byCalendar[previous.calendar]?.remove(key) }
-        removeExternalID(of: previous, kind, id)
-      }
-      let state = fields.bytes(5) ?? []
-      let external = try PayloadReader(Payload(bytes: state)).string(1)
-      put(key, calendar: calendar, state: state, external, header)
-      byCalendar[calendar, default: []].insert(key)
-      if let external {
-        byExternalID[calendar, default: []].insert(Self.externalKey(calendar, kind, external, id))
-      }
+      let id = try fields.requiredObjectID(1, in: payload)
+      let calendar = try fields.requiredObjectID(2, in: payload)
+      let state = keep(fields[5], of: payload)
+      let external = try externalID(in: state)
+      set(Key(kind: kind.rawValue, id: id), header, live: true, calendar: calendar, state: state, external)
     case .eventRemoved, .reminderRemoved:
-      let fields = try PayloadReader(bytes: payload)
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
-      let id = try fields.requiredObjectID(1)
-      let key = Key(kind: kind.rawValue, id: id)
-      let previous = objects[key]
-      let calendar = try previous?.calendar ?? fields.requiredObjectID(2)
-      byCalendar[calendar]?.remove(key)
-      if let previous, previous.isLive { removeExternalID(of: previous, kind, id) }
-      tombstone(key, calendar: calendar, header)
+      let key = Key(kind: kind.rawValue, id: try fields.requiredObjectID(1, in: payload))
+      let calendar = try slots[key].map { stored[$0].calendar } ?? fields.requiredObjectID(2, in: payload)
+      set(key, header, live: false, calendar: calendar, state: 0..<0, nil)
     default:
       break
     }
   }
 
-  /// The `objects.byExternalID` key of `external` and `id`, without the leading calendar.
-  private static func externalKey(_ calendar: ObjectID, _ kind: ObjectKind, _ external: String, _ id: ObjectID)
-    -> [UInt8]
-  {
-    Array(ObjectProjection.externalKey(calendar, kind, external).dropFirst(16)) + id.bytes
+  /// Copies `range` of `payload` into the arena and returns where it is there.
+  private mutating func keep(_ range: Range<Int>?, of payload: RawSpan) -> Range<Int> {
+    guard let range, !range.isEmpty else { return arena.count..<arena.count }
+    let start = arena.count
+    payload.extracting(range).withUnsafeBytes { arena.append(contentsOf: $0) }
+    return start..<arena.count
   }
 
-  private mutating func removeExternalID(of stored: Stored, _ kind: ObjectKind, _ id: ObjectID) {
-    guard let external = stored.external else { return }
-    byExternalID[stored.calendar]?.remove(Self.externalKey(stored.calendar, kind, external, id))
+  /// The external identifier (field 1) of the state in `range` of the arena, checked as UTF-8.
+  private func externalID(in range: Range<Int>) throws(StoreError) -> Range<Int>? {
+    var found: Range<Int>?
+    let failure: StoreError? = arena.withUnsafeBytes { buffer in
+      do throws(StoreError) {
+        try PayloadSpan.scan(buffer, range) { span in
+          if span.tag == 1, found == nil { found = span.range }
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
+    guard let found else { return nil }
+    guard String(validating: arena[found], as: UTF8.self) != nil else {
+      throw .malformedPayload("field 1 is not UTF-8 text")
+    }
+    return found
   }
 
-  private mutating func put(
-    _ key: Key, calendar: ObjectID, state: [UInt8], _ external: String?, _ header: LogRecordHeader
+  private mutating func set(
+    _ key: Key, _ header: LogRecordHeader, live: Bool, calendar: ObjectID, state: Range<Int>, _ external: Range<Int>?
   ) {
-    let value = StoredObject.encode(header: header, live: true, calendar: calendar, state: state)
-    objects[key] = Stored(value: value, isLive: true, calendar: calendar, external: external)
+    let change = Stored(
+      position: header.position.rawValue, timestamp: header.timestamp.rawValue, isLive: live, calendar: calendar,
+      state: state, external: external)
+    if let slot = slots[key] {
+      stored[slot] = change
+    } else {
+      slots[key] = stored.count
+      keys.append(key)
+      stored.append(change)
+    }
   }
 
-  private mutating func tombstone(_ key: Key, calendar: ObjectID, _ header: LogRecordHeader) {
-    let value = StoredObject.encode(header: header, live: false, calendar: calendar, state: [])
-    objects[key] = Stored(value: value, isLive: false, calendar: calendar, external: nil)
-  }
-
-  // The output in key order: `objects`, then `objects.byCalendar`, then `objects.byExternalID`.
-  private var output: [(database: Database, key: [UInt8], value: [UInt8])] = []
+  // The output in key order.
+  private var order: [Int] = []
+  private var byCalendar: [(calendar: ObjectID, key: Key)] = []
+  private var byExternalID: [(calendar: ObjectID, kind: UInt8, hash: (UInt64, UInt64), id: ObjectID)] = []
+  private var phase = 0
   private var written = 0
 
   mutating func prepare() throws {
-    output.reserveCapacity(objects.count * 3)
-    for (key, stored) in objects.sorted(by: { $0.key < $1.key }) {
-      output.append((projection.objects, [key.kind] + key.id.bytes, stored.value))
+    slots = [:]
+    let calendarKind = ObjectKind.calendar.rawValue
+    for slot in stored.indices where stored[slot].isLive && keys[slot].kind != calendarKind {
+      // Taken with its calendar when that calendar was removed after the item's last save.
+      guard let times = removals[stored[slot].calendar],
+        let removal = times.first(where: { $0.0 > stored[slot].position })
+      else { continue }
+      stored[slot] = Stored(
+        position: removal.0, timestamp: removal.1, isLive: false, calendar: stored[slot].calendar, state: 0..<0,
+        external: nil)
     }
-    objects = [:]
-    for (calendar, keys) in byCalendar.sorted(by: { $0.key < $1.key }) {
-      for key in keys.sorted() {
-        output.append((projection.byCalendar, calendar.bytes + [key.kind] + key.id.bytes, []))
+    removals = [:]
+    order = keys.indices.sorted { keys[$0] < keys[$1] }
+    for slot in order where stored[slot].isLive && keys[slot].kind != calendarKind {
+      let key = keys[slot]
+      byCalendar.append((stored[slot].calendar, key))
+      if let external = stored[slot].external {
+        let digest = Array(SHA256.hash(data: arena[external]).prefix(16))
+        byExternalID.append(
+          (
+            stored[slot].calendar, key.kind,
+            (RecordCodec.readBigEndian(digest[0..<8]), RecordCodec.readBigEndian(digest[8..<16])),
+            key.id
+          ))
       }
     }
-    byCalendar = [:]
-    for (calendar, keys) in byExternalID.sorted(by: { $0.key < $1.key }) {
-      for key in keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-        output.append((projection.byExternalID, calendar.bytes + key, []))
-      }
+    byCalendar.sort { ($0.calendar, $0.key) < ($1.calendar, $1.key) }
+    byExternalID.sort {
+      ($0.calendar, $0.kind, $0.hash.0, $0.hash.1, $0.id) < ($1.calendar, $1.kind, $1.hash.0, $1.hash.1, $1.id)
     }
-    byExternalID = [:]
   }
 
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
-    let end = min(output.count, written + limit)
-    for entry in output[written..<end] {
-      try txn.put(entry.value, forKey: entry.key, in: entry.database, options: .append)
+    var budget = limit
+    var key: [UInt8] = []
+    var value: [UInt8] = []
+    while budget > 0 {
+      switch phase {
+      case 0 where written < order.count:
+        let slot = order[written]
+        let object = stored[slot]
+        key.removeAll(keepingCapacity: true)
+        key.append(keys[slot].kind)
+        key.append(contentsOf: keys[slot].id.bytes)
+        value.removeAll(keepingCapacity: true)
+        RecordCodec.appendBigEndian(object.position, to: &value)
+        RecordCodec.appendBigEndian(UInt64(bitPattern: object.timestamp), to: &value)
+        value.append(object.isLive ? 1 : 0)
+        value.append(contentsOf: object.calendar.bytes)
+        value.append(contentsOf: arena[object.state])
+        try txn.put(value, forKey: key, in: projection.objects, options: .append)
+      case 1 where written < byCalendar.count:
+        let entry = byCalendar[written]
+        key.removeAll(keepingCapacity: true)
+        key.append(contentsOf: entry.calendar.bytes)
+        key.append(entry.key.kind)
+        key.append(contentsOf: entry.key.id.bytes)
+        try txn.put([UInt8](), forKey: key, in: projection.byCalendar, options: .append)
+      case 2 where written < byExternalID.count:
+        let entry = byExternalID[written]
+        key.removeAll(keepingCapacity: true)
+        key.append(contentsOf: entry.calendar.bytes)
+        key.append(entry.kind)
+        RecordCodec.appendBigEndian(entry.hash.0, to: &key)
+        RecordCodec.appendBigEndian(entry.hash.1, to: &key)
+        key.append(contentsOf: entry.id.bytes)
+        try txn.put([UInt8](), forKey: key, in: projection.byExternalID, options: .append)
+      case 0, 1, 2:
+        phase += 1
+        written = 0
+        continue
+      default:
+        return true
+      }
+      written += 1
+      budget -= 1
     }
-    written = end
-    return written == output.count
+    return false
   }
 }

@@ -1,4 +1,6 @@
+internal import Foundation
 internal import LMDB
+import Synchronization
 
 /// Rebuilds the date-range index from the whole log: resolves the final state of every item first,
 /// then indexes each live item once up to the final horizon and writes every database in key order.
@@ -12,15 +14,11 @@ internal import LMDB
 struct RangeBulkLoader: ProjectionBulkLoader {
   let projection: RangeProjection
 
-  /// The current state of a live item (decoded only when it is indexed or retired).
+  /// A live item: its calendar and its timing state in ``arena``.
   private struct Item {
+    let id: ObjectID
     let calendar: ObjectID
-    let state: [UInt8]
-
-    func event(_ id: ObjectID) throws -> Event {
-      try ModelCodec.decodeEvent(
-        id: id, calendarID: calendar, version: .none, modified: nil, PayloadReader(Payload(bytes: state)))
-    }
+    let state: Range<Int>
   }
 
   /// A calendar, a clock and a duration class: one run of `range.instances`.
@@ -54,7 +52,11 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   }
 
   private var horizon = Int64.min
-  private var live: [ObjectID: Item] = [:]
+  /// The live items by identifier: their slot in ``items`` (`nil` there once removed).
+  private var slots: [ObjectID: Int] = [:]
+  private var items: [Item?] = []
+  /// Every timing state read, one after the other.
+  private var arena: [UInt8] = []
   private var longest: [Run: Int64] = [:]
 
   init(_ projection: RangeProjection) { self.projection = projection }
@@ -62,34 +64,73 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
     switch header.kind {
     case .eventSaved:
-      let (id, calendar, state) = try RangeState.saved(payload)
+      let fields = try PayloadFieldIndex(payload)
+      let id = try fields.requiredObjectID(1, in: payload)
+      let calendar = try fields.requiredObjectID(2, in: payload)
+      let start = arena.count
+      if let state = fields[5] {
+        let failure: StoreError? = payload.withUnsafeBytes { bytes in
+          do throws(StoreError) {
+            try RangeState.appendTiming(of: bytes, state, to: &arena)
+            return nil
+          } catch {
+            return error
+          }
+        }
+        if let failure { throw failure }
+      }
+      let item = Item(id: id, calendar: calendar, state: start..<arena.count)
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
-      let start = try ModelCodec.wallClock(PayloadReader(Payload(bytes: state)).signed(3))
-      horizon = max(horizon, RangeProjection.horizon(for: header.timestamp, reaching: start))
-      if let previous = live.updateValue(Item(calendar: calendar, state: state), forKey: id) {
-        try retire(previous, id)
+      let eventStart = try Self.start(of: item, arena)
+      horizon = max(horizon, RangeProjection.horizon(for: header.timestamp, reaching: eventStart))
+      if let slot = slots[id] {
+        if let previous = items[slot] { try retire(previous) }
+        items[slot] = item
+      } else {
+        slots[id] = items.count
+        items.append(item)
       }
     case .eventRemoved:
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp))
-      let id = try PayloadReader(bytes: payload).requiredObjectID(1)
-      if let previous = live.removeValue(forKey: id) { try retire(previous, id) }
+      let id = try PayloadFieldIndex(payload).requiredObjectID(1, in: payload)
+      if let slot = slots.removeValue(forKey: id), let previous = items[slot] {
+        items[slot] = nil
+        try retire(previous)
+      }
     case .calendarRemoved:
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp))
-      let calendar = try PayloadReader(bytes: payload).requiredObjectID(1)
-      live = live.filter { $0.value.calendar != calendar }
+      let calendar = try PayloadFieldIndex(payload).requiredObjectID(1, in: payload)
+      for (id, slot) in slots where items[slot]?.calendar == calendar {
+        items[slot] = nil
+        slots[id] = nil
+      }
       longest = longest.filter { $0.key.calendar != calendar }
     default:
       break
     }
   }
 
-  /// Counts the instances a replaced or removed state had indexed in the longest durations.
-  private mutating func retire(_ item: Item, _ id: ObjectID) throws {
-    guard let entries = try RangeItemEntries(item.event(id), horizon: horizon) else { return }
-    for instance in entries.instances { raise(entries.calendar, instance) }
+  /// The start of `item`, read from its timing state.
+  private static func start(of item: Item, _ arena: [UInt8]) throws(StoreError) -> LocalDateTime? {
+    let timing = arena.span.bytes.extracting(item.state)
+    return try ModelCodec.wallClock(PayloadFieldIndex(timing).signed(3, in: timing))
   }
 
-  private mutating func raise(_ calendar: ObjectID, _ instance: RangeItemEntries.Instance) {
+  /// The event of `item`, decoded from its timing state.
+  private static func event(_ item: Item, _ arena: [UInt8]) throws -> Event {
+    try ModelCodec.decodeEvent(
+      id: item.id, calendarID: item.calendar, version: .none, modified: nil,
+      PayloadReader(Payload(bytes: Array(arena[item.state]))))
+  }
+
+  /// Counts the instances a replaced or removed state had indexed in the longest durations.
+  private mutating func retire(_ item: Item) throws {
+    guard let entries = try RangeItemEntries(Self.event(item, arena), horizon: horizon) else { return }
+    for instance in entries.instances { Self.raise(&longest, entries.calendar, instance) }
+  }
+
+  private static func raise(_ longest: inout [Run: Int64], _ calendar: ObjectID, _ instance: RangeItemEntries.Instance)
+  {
     let run = Run(calendar: calendar, domain: instance.domain.rawValue, durationClass: instance.durationClass)
     let duration = instance.end - instance.start
     if let current = longest[run], current >= duration { return }
@@ -99,31 +140,95 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   // The output, in key order, and how much of it is written.
   private var calendars: [ObjectID] = []
   private var entries: [Entry] = []
-  private var openSeries: [(ObjectID, ObjectID, [UInt8])] = []
-  private var states: [(ObjectID, ObjectID, [UInt8])] = []
+  /// Open series and indexed items: slots of ``items``, by calendar then item and by item.
+  private var openSeries: [Int] = []
+  private var states: [Int] = []
   private var written = 0
 
+  /// What one worker of ``prepare()`` indexed: its entries sorted, its open series and indexed
+  /// items (slots), and the longest durations it saw.
+  private struct Part: Sendable {
+    var entries: [Entry] = []
+    var openSeries: [Int] = []
+    var states: [Int] = []
+    var longest: [Run: Int64] = [:]
+  }
+
   mutating func prepare() throws {
-    calendars = Set(live.values.map(\.calendar)).sorted()
+    slots = [:]
+    calendars = Set(items.lazy.compactMap { $0?.calendar }).sorted()
     let calendarIndex = Dictionary(uniqueKeysWithValues: calendars.enumerated().map { ($1, UInt32($0)) })
-    for (id, item) in live {
-      guard let indexed = try RangeItemEntries(item.event(id), horizon: horizon) else { continue }
+    // The items are indexed by as many workers as there are cores, each sorting its own entries.
+    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, items.count / 10_000))
+    let (items, arena, horizon) = (self.items, self.arena, self.horizon)
+    let parts = Mutex<[Int: Result<Part, any Error>]>([:])
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      let range = (items.count * worker / workers)..<(items.count * (worker + 1) / workers)
+      let part = Result { () throws -> Part in
+        try Self.index(items, range, arena, horizon, calendarIndex)
+      }
+      parts.withLock { $0[worker] = part }
+    }
+    var sorted: [[Entry]] = []
+    for worker in 0..<workers {
+      let part = try parts.withLock { $0[worker]! }.get()
+      sorted.append(part.entries)
+      openSeries += part.openSeries
+      states += part.states
+      longest.merge(part.longest) { max($0, $1) }
+    }
+    entries = Self.merged(sorted)
+    openSeries.sort { (items[$0]!.calendar, items[$0]!.id) < (items[$1]!.calendar, items[$1]!.id) }
+    states.sort { items[$0]!.id < items[$1]!.id }
+  }
+
+  /// Indexes the live items in `range` of `items` up to `horizon`.
+  private static func index(
+    _ items: [Item?], _ range: Range<Int>, _ arena: [UInt8], _ horizon: Int64, _ calendarIndex: [ObjectID: UInt32]
+  ) throws -> Part {
+    var part = Part()
+    for slot in range {
+      guard let item = items[slot], let indexed = try RangeItemEntries(event(item, arena), horizon: horizon) else {
+        continue
+      }
       let number = calendarIndex[indexed.calendar]! << 16
       for instance in indexed.instances {
-        raise(indexed.calendar, instance)
-        entries.append(
+        raise(&part.longest, indexed.calendar, instance)
+        part.entries.append(
           Entry(
             run: number | UInt32(instance.domain.rawValue) << 8 | UInt32(instance.durationClass),
-            start: instance.start, itemHigh: id.high, itemLow: id.low, occurrence: instance.occurrence,
+            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low, occurrence: instance.occurrence,
             end: instance.end, flags: instance.flags))
       }
-      if indexed.isOpen { openSeries.append((indexed.calendar, id, item.state)) }
-      if indexed.isOpen || !indexed.instances.isEmpty { states.append((id, indexed.calendar, item.state)) }
+      if indexed.isOpen { part.openSeries.append(slot) }
+      if indexed.isOpen || !indexed.instances.isEmpty { part.states.append(slot) }
     }
-    live = [:]
-    entries.sort()
-    openSeries.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-    states.sort { $0.0 < $1.0 }
+    part.entries.sort()
+    return part
+  }
+
+  /// The sorted runs merged into one sorted array.
+  private static func merged(_ runs: [[Entry]]) -> [Entry] {
+    var runs = runs
+    while runs.count > 1 {
+      let (a, b) = (runs.removeLast(), runs.removeLast())
+      var out: [Entry] = []
+      out.reserveCapacity(a.count + b.count)
+      var (i, j) = (0, 0)
+      while i < a.count, j < b.count {
+        if b[j] < a[i] {
+          out.append(b[j])
+          j += 1
+        } else {
+          out.append(a[i])
+          i += 1
+        }
+      }
+      out.append(contentsOf: a[i...])
+      out.append(contentsOf: b[j...])
+      runs.insert(out, at: 0)
+    }
+    return runs.first ?? []
   }
 
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
@@ -133,11 +238,17 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       written = end
       return false
     }
-    for (calendar, id, state) in openSeries {
-      try txn.put(state, forKey: calendar.bytes + id.bytes, in: projection.open, options: .append)
+    for slot in openSeries {
+      let item = items[slot]!
+      try txn.put(arena[item.state], forKey: item.calendar.bytes + item.id.bytes, in: projection.open, options: .append)
     }
-    for (id, calendar, state) in states {
-      try txn.put(calendar.bytes + state, forKey: id.bytes, in: projection.items, options: .append)
+    var value: [UInt8] = []
+    for slot in states {
+      let item = items[slot]!
+      value.removeAll(keepingCapacity: true)
+      value.append(contentsOf: item.calendar.bytes)
+      value.append(contentsOf: arena[item.state])
+      try txn.put(value, forKey: item.id.bytes, in: projection.items, options: .append)
     }
     try writeMeta(&txn)
     return true

@@ -8,6 +8,11 @@ enum RangeState {
   static let eventTags: Set<UInt8> = [1, 3, 4, 5, 6, 13, 14, 15, 16]
   /// Fields of a detached occurrence kept.
   static let occurrenceTags: Set<UInt8> = [17, 3, 4, 5, 6]
+  /// ``eventTags`` and ``occurrenceTags`` as bit masks (every tag is below 32).
+  private static let eventMask: UInt32 = eventTags.reduce(0) { $0 | 1 << UInt32($1) }
+  private static let occurrenceMask: UInt32 = occurrenceTags.reduce(0) { $0 | 1 << UInt32($1) }
+
+  private static func keeps(_ tag: UInt8, _ mask: UInt32) -> Bool { tag < 32 && mask & (1 << UInt32(tag)) != 0 }
 
   /// `state` with only the fields that place instances, in their order.
   static func timing(_ state: [UInt8]) throws(StoreError) -> [UInt8] {
@@ -24,6 +29,39 @@ enum RangeState {
       }
     }
     return kept.bytes
+  }
+
+  /// Appends to `out` the timing state of the event state in `range` of `bytes`: the bytes
+  /// ``timing(_:)`` returns, without decoding the fields into copies.
+  static func appendTiming(
+    of bytes: UnsafeRawBufferPointer, _ range: Range<Int>, to out: inout [UInt8]
+  ) throws(StoreError) {
+    try PayloadSpan.scan(bytes, range) { field throws(StoreError) in
+      guard keeps(field.tag, eventMask) else { return }
+      guard field.tag == 16 else {
+        appendField(field.tag, bytes, field.range, to: &out)
+        return
+      }
+      var occurrence: [UInt8] = []
+      try PayloadSpan.scan(bytes, field.range) { inner in
+        if keeps(inner.tag, occurrenceMask) { appendField(inner.tag, bytes, inner.range, to: &occurrence) }
+      }
+      occurrence.withUnsafeBytes { appendField(16, $0, 0..<$0.count, to: &out) }
+    }
+  }
+
+  /// Appends one field as ``Payload/append(tag:bytes:)`` encodes it.
+  private static func appendField(
+    _ tag: UInt8, _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, to out: inout [UInt8]
+  ) {
+    out.append(tag)
+    var length = UInt64(range.count)
+    repeat {
+      let low = UInt8(length & 0x7f)
+      length >>= 7
+      out.append(length == 0 ? low : low | 0x80)
+    } while length != 0
+    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
   }
 
   /// The item, its calendar and its timing state, from an `eventSaved` record's payload.

@@ -77,3 +77,74 @@ struct BulkRebuildTests {
     }
   }
 }
+
+@Suite("Bulk rebuilds of random histories")
+struct RandomHistoryRebuildTests {
+  /// Random saves, moves between calendars, removals of items and of calendars holding them, of
+  /// events and reminders, with titles reused as external identifiers: the bulk loaders resolve the
+  /// final states at the end, so every order of these must leave the bytes of record-by-record
+  /// application.
+  @Test(arguments: [1, 2, 3, 4] as [UInt64])
+  func aRebuildOfARandomHistoryLeavesTheSameBytes(seed: UInt64) throws {
+    try withStore { store, _ in
+      let events = EventStore(store: store)
+      var random = SeededGenerator(seed: seed)
+      var calendars: [EventCalendar] = []
+      var lists: [EventCalendar] = []
+      var saved: [Event] = []
+      var reminders: [Reminder] = []
+      for step in 0..<400 {
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0...1 where calendars.count < 6:
+          calendars.append(try events.save(EventCalendar(title: "Calendar \(step)")))
+        case 2...3 where lists.count < 3:
+          lists.append(try events.save(EventCalendar(title: "List \(step)", allowedEntityTypes: .reminders)))
+        case 4 where calendars.count > 1:
+          let removed = calendars.remove(at: Int.random(in: 0..<calendars.count, using: &random))
+          try events.remove(removed)
+          saved.removeAll { $0.calendarID == removed.id }
+        case 5 where lists.count > 1:
+          let removed = lists.remove(at: Int.random(in: 0..<lists.count, using: &random))
+          try events.remove(removed)
+          reminders.removeAll { $0.calendarID == removed.id }
+        case 6...7 where !saved.isEmpty:
+          var event = saved.remove(at: Int.random(in: 0..<saved.count, using: &random))
+          if Bool.random(using: &random), let calendar = calendars.randomElement(using: &random) {
+            event.calendarID = calendar.id
+          }
+          event.title = "Moved \(step)"
+          event.start = local(2026, 1 + step % 12, 1 + step % 27, 9)
+          event.end = local(2026, 1 + step % 12, 1 + step % 27, 10 + step % 3)
+          saved.append(try events.save(event, span: .futureEvents))
+        case 8 where !saved.isEmpty:
+          let event = saved.remove(at: Int.random(in: 0..<saved.count, using: &random))
+          try events.remove(event, span: .futureEvents)
+        case 9 where !reminders.isEmpty:
+          let reminder = reminders.remove(at: Int.random(in: 0..<reminders.count, using: &random))
+          if Bool.random(using: &random) {
+            try events.remove(reminder)
+          } else {
+            var changed = reminder
+            changed.calendarID = lists.randomElement(using: &random)?.id ?? changed.calendarID
+            reminders.append(try events.save(changed))
+          }
+        case 10...11 where !lists.isEmpty:
+          let list = lists.randomElement(using: &random)!
+          reminders.append(try events.save(Reminder(calendarID: list.id, title: "Task \(step % 7)")))
+        default:
+          guard let calendar = calendars.randomElement(using: &random) else { continue }
+          var event = Event(
+            calendarID: calendar.id, title: "Event \(step % 9)", start: local(2026, 1 + step % 12, 1 + step % 28, 8),
+            end: local(2026, 1 + step % 12, 1 + step % 28, 9),
+            timeZone: Bool.random(using: &random) ? "Europe/Berlin" : nil)
+          if step % 5 == 0 { event.recurrenceRules = [try rule("FREQ=WEEKLY;COUNT=\(1 + step % 30)")] }
+          saved.append(try events.save(event, span: .futureEvents))
+        }
+      }
+      let inline = try store.projectionDigests()
+      #expect((inline["objects"]?.entries ?? 0) > 100)
+      #expect(try store.rebuildProjections() == Int(try store.head().position.rawValue))
+      #expect(try store.projectionDigests() == inline)
+    }
+  }
+}
