@@ -38,6 +38,24 @@ public struct Cursor: ~Copyable {
     return true
   }
 
+  /// Stores `value` under `key` through this cursor (a cursor of a write transaction) and leaves
+  /// it on the new entry. With ``PutOptions/append``, a run of puts in key order fills pages one
+  /// after the other without searching the tree for each.
+  public mutating func put(
+    _ value: some LMDBBytes, forKey key: some LMDBBytes, options: PutOptions = []
+  ) throws(LMDBError) {
+    let handle = self.handle
+    let rc = key.withLMDBBytes { key in
+      value.withLMDBBytes { value in
+        MDBValue.with(key) { key in
+          MDBValue.with(value) { value in mdb_cursor_put(handle, &key, &value, options.rawValue) }
+        }
+      }
+    }
+    try MDBValue.check(rc)
+    isPositioned = true
+  }
+
   /// Moves to the first entry.
   public mutating func first() throws(LMDBError) -> Bool { try move(MDB_FIRST) }
 

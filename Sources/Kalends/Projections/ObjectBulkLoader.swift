@@ -117,7 +117,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   private var order: [Int] = []
   private var byCalendar: [(calendar: ObjectID, key: Key)] = []
   private var byExternalID: [(calendar: ObjectID, kind: UInt8, hash: (UInt64, UInt64), id: ObjectID)] = []
-  private var phase = 0
+  /// How many entries are written: `objects`, then `objects.byCalendar`, then `objects.byExternalID`.
   private var written = 0
 
   mutating func prepare() throws {
@@ -157,47 +157,57 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     var budget = limit
     var key: [UInt8] = []
     var value: [UInt8] = []
-    while budget > 0 {
-      switch phase {
-      case 0 where written < order.count:
-        let slot = order[written]
-        let object = stored[slot]
-        key.removeAll(keepingCapacity: true)
-        key.append(keys[slot].kind)
-        key.append(contentsOf: keys[slot].id.bytes)
-        value.removeAll(keepingCapacity: true)
-        RecordCodec.appendBigEndian(object.position, to: &value)
-        RecordCodec.appendBigEndian(UInt64(bitPattern: object.timestamp), to: &value)
-        value.append(object.isLive ? 1 : 0)
-        value.append(contentsOf: object.calendar.bytes)
-        value.append(contentsOf: arena[object.state])
-        try txn.put(value, forKey: key, in: projection.objects, options: .append)
-      case 1 where written < byCalendar.count:
-        let entry = byCalendar[written]
-        key.removeAll(keepingCapacity: true)
-        key.append(contentsOf: entry.calendar.bytes)
-        key.append(entry.key.kind)
-        key.append(contentsOf: entry.key.id.bytes)
-        try txn.put([UInt8](), forKey: key, in: projection.byCalendar, options: .append)
-      case 2 where written < byExternalID.count:
-        let entry = byExternalID[written]
-        key.removeAll(keepingCapacity: true)
-        key.append(contentsOf: entry.calendar.bytes)
-        key.append(entry.kind)
-        RecordCodec.appendBigEndian(entry.hash.0, to: &key)
-        RecordCodec.appendBigEndian(entry.hash.1, to: &key)
-        key.append(contentsOf: entry.id.bytes)
-        try txn.put([UInt8](), forKey: key, in: projection.byExternalID, options: .append)
-      case 0, 1, 2:
-        phase += 1
-        written = 0
-        continue
-      default:
-        return true
+    if written < order.count {
+      let end = min(order.count, written + budget)
+      try txn.withCursor(on: projection.objects) { cursor in
+        for slot in order[written..<end] {
+          let object = stored[slot]
+          key.removeAll(keepingCapacity: true)
+          key.append(keys[slot].kind)
+          key.append(contentsOf: keys[slot].id.bytes)
+          value.removeAll(keepingCapacity: true)
+          RecordCodec.appendBigEndian(object.position, to: &value)
+          RecordCodec.appendBigEndian(UInt64(bitPattern: object.timestamp), to: &value)
+          value.append(object.isLive ? 1 : 0)
+          value.append(contentsOf: object.calendar.bytes)
+          value.append(contentsOf: arena[object.state])
+          try cursor.put(value, forKey: key, options: .append)
+        }
       }
-      written += 1
-      budget -= 1
+      budget -= end - written
+      written = end
     }
-    return false
+    let calendarsDone = written - order.count
+    if budget > 0, calendarsDone < byCalendar.count {
+      let end = min(byCalendar.count, calendarsDone + budget)
+      try txn.withCursor(on: projection.byCalendar) { cursor in
+        for entry in byCalendar[calendarsDone..<end] {
+          key.removeAll(keepingCapacity: true)
+          key.append(contentsOf: entry.calendar.bytes)
+          key.append(entry.key.kind)
+          key.append(contentsOf: entry.key.id.bytes)
+          try cursor.put([UInt8](), forKey: key, options: .append)
+        }
+      }
+      budget -= end - calendarsDone
+      written += end - calendarsDone
+    }
+    let externalDone = written - order.count - byCalendar.count
+    if budget > 0, externalDone < byExternalID.count {
+      let end = min(byExternalID.count, externalDone + budget)
+      try txn.withCursor(on: projection.byExternalID) { cursor in
+        for entry in byExternalID[externalDone..<end] {
+          key.removeAll(keepingCapacity: true)
+          key.append(contentsOf: entry.calendar.bytes)
+          key.append(entry.kind)
+          RecordCodec.appendBigEndian(entry.hash.0, to: &key)
+          RecordCodec.appendBigEndian(entry.hash.1, to: &key)
+          key.append(contentsOf: entry.id.bytes)
+          try cursor.put([UInt8](), forKey: key, options: .append)
+        }
+      }
+      written += end - externalDone
+    }
+    return written == order.count + byCalendar.count + byExternalID.count
   }
 }

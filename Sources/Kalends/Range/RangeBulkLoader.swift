@@ -139,7 +139,10 @@ struct RangeBulkLoader: ProjectionBulkLoader {
 
   // The output, in key order, and how much of it is written.
   private var calendars: [ObjectID] = []
-  private var entries: [Entry] = []
+  /// Each worker's entries, sorted: merged as they are written.
+  private var parts: [[Entry]] = []
+  /// How many entries of each part are written.
+  private var heads: [Int] = []
   /// Open series and indexed items: slots of ``items``, by calendar then item and by item.
   private var openSeries: [Int] = []
   private var states: [Int] = []
@@ -158,8 +161,9 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     slots = [:]
     calendars = Set(items.lazy.compactMap { $0?.calendar }).sorted()
     let calendarIndex = Dictionary(uniqueKeysWithValues: calendars.enumerated().map { ($1, UInt32($0)) })
-    // The items are indexed by as many workers as there are cores, each sorting its own entries.
-    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, items.count / 10_000))
+    // The items are indexed by as many workers as there are cores (small stores too, so that the
+    // tests run the merge), each sorting its own entries.
+    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, items.count / 16))
     let (items, arena, horizon) = (self.items, self.arena, self.horizon)
     let parts = Mutex<[Int: Result<Part, any Error>]>([:])
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
@@ -169,15 +173,14 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       }
       parts.withLock { $0[worker] = part }
     }
-    var sorted: [[Entry]] = []
     for worker in 0..<workers {
       let part = try parts.withLock { $0[worker]! }.get()
-      sorted.append(part.entries)
+      self.parts.append(part.entries)
       openSeries += part.openSeries
       states += part.states
       longest.merge(part.longest) { max($0, $1) }
     }
-    entries = Self.merged(sorted)
+    heads = Array(repeating: 0, count: workers)
     openSeries.sort { (items[$0]!.calendar, items[$0]!.id) < (items[$1]!.calendar, items[$1]!.id) }
     states.sort { items[$0]!.id < items[$1]!.id }
   }
@@ -187,10 +190,28 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     _ items: [Item?], _ range: Range<Int>, _ arena: [UInt8], _ horizon: Int64, _ calendarIndex: [ObjectID: UInt32]
   ) throws -> Part {
     var part = Part()
+    // Virtual memory: pages are touched only as entries are appended, and the array never grows
+    // by copying on stores with up to a dozen instances per item.
+    part.entries.reserveCapacity(range.count * 12)
+    var single = SingleEventTiming()
     for slot in range {
-      guard let item = items[slot], let indexed = try RangeItemEntries(event(item, arena), horizon: horizon) else {
+      guard let item = items[slot] else { continue }
+      switch try single.read(arena.span.bytes.extracting(item.state)) {
+      case .notIndexed:
         continue
+      case .single(let instance):
+        raise(&part.longest, item.calendar, instance)
+        part.entries.append(
+          Entry(
+            run: calendarIndex[item.calendar]! << 16 | UInt32(instance.domain.rawValue) << 8
+              | UInt32(instance.durationClass), start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
+            occurrence: instance.occurrence, end: instance.end, flags: instance.flags))
+        part.states.append(slot)
+        continue
+      case .series:
+        break
       }
+      guard let indexed = try RangeItemEntries(event(item, arena), horizon: horizon) else { continue }
       let number = calendarIndex[indexed.calendar]! << 16
       for instance in indexed.instances {
         raise(&part.longest, indexed.calendar, instance)
@@ -207,80 +228,74 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     return part
   }
 
-  /// The sorted runs merged into one sorted array.
-  private static func merged(_ runs: [[Entry]]) -> [Entry] {
-    var runs = runs
-    while runs.count > 1 {
-      let (a, b) = (runs.removeLast(), runs.removeLast())
-      var out: [Entry] = []
-      out.reserveCapacity(a.count + b.count)
-      var (i, j) = (0, 0)
-      while i < a.count, j < b.count {
-        if b[j] < a[i] {
-          out.append(b[j])
-          j += 1
-        } else {
-          out.append(a[i])
-          i += 1
-        }
-      }
-      out.append(contentsOf: a[i...])
-      out.append(contentsOf: b[j...])
-      runs.insert(out, at: 0)
-    }
-    return runs.first ?? []
-  }
-
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
-    let end = min(entries.count, written + limit)
-    if written < end {
-      try writeInstances(entries[written..<end], &txn)
-      written = end
+    if zip(parts, heads).contains(where: { $1 < $0.count }) {
+      try writeInstances(limit, &txn)
       return false
     }
-    for slot in openSeries {
-      let item = items[slot]!
-      try txn.put(arena[item.state], forKey: item.calendar.bytes + item.id.bytes, in: projection.open, options: .append)
+    let (items, arena) = (self.items, self.arena)
+    try txn.withCursor(on: projection.open) { cursor in
+      for slot in openSeries {
+        let item = items[slot]!
+        try cursor.put(arena[item.state], forKey: item.calendar.bytes + item.id.bytes, options: .append)
+      }
     }
-    var value: [UInt8] = []
-    for slot in states {
-      let item = items[slot]!
-      value.removeAll(keepingCapacity: true)
-      value.append(contentsOf: item.calendar.bytes)
-      value.append(contentsOf: arena[item.state])
-      try txn.put(value, forKey: item.id.bytes, in: projection.items, options: .append)
+    try txn.withCursor(on: projection.items) { cursor in
+      var value: [UInt8] = []
+      for slot in states {
+        let item = items[slot]!
+        value.removeAll(keepingCapacity: true)
+        value.append(contentsOf: item.calendar.bytes)
+        value.append(contentsOf: arena[item.state])
+        try cursor.put(value, forKey: item.id.bytes, options: .append)
+      }
     }
     try writeMeta(&txn)
     return true
   }
 
-  private func writeInstances(_ entries: ArraySlice<Entry>, _ txn: inout WriteTransaction) throws {
+  /// The next entry in key order across the parts (removed from them), or `nil` at the end.
+  private mutating func nextEntry() -> Entry? {
+    var best = -1
+    for part in parts.indices where heads[part] < parts[part].count {
+      if best < 0 || parts[part][heads[part]] < parts[best][heads[best]] { best = part }
+    }
+    guard best >= 0 else { return nil }
+    heads[best] += 1
+    return parts[best][heads[best] - 1]
+  }
+
+  /// Writes up to `limit` more instances, merging the parts.
+  private mutating func writeInstances(_ limit: Int, _ txn: inout WriteTransaction) throws {
     var key = [UInt8](repeating: 0, count: RangeKey.instanceLength)
     var value = [UInt8](repeating: 0, count: 9)
     var run = UInt32.max
-    for entry in entries {
-      if entry.run != run {
-        run = entry.run
-        let calendar = calendars[Int(run >> 16)]
-        key.withUnsafeMutableBytes { bytes in
-          bytes.storeBytes(of: calendar.high.bigEndian, toByteOffset: 0, as: UInt64.self)
-          bytes.storeBytes(of: calendar.low.bigEndian, toByteOffset: 8, as: UInt64.self)
-          bytes[16] = UInt8(truncatingIfNeeded: run >> 8)
-          bytes[17] = UInt8(truncatingIfNeeded: run)
+    try txn.withCursor(on: projection.instances) { cursor in
+      for _ in 0..<limit {
+        guard let entry = nextEntry() else { break }
+        if entry.run != run {
+          run = entry.run
+          let calendar = calendars[Int(run >> 16)]
+          key.withUnsafeMutableBytes { bytes in
+            bytes.storeBytes(of: calendar.high.bigEndian, toByteOffset: 0, as: UInt64.self)
+            bytes.storeBytes(of: calendar.low.bigEndian, toByteOffset: 8, as: UInt64.self)
+            bytes[16] = UInt8(truncatingIfNeeded: run >> 8)
+            bytes[17] = UInt8(truncatingIfNeeded: run)
+          }
         }
+        key.withUnsafeMutableBytes { bytes in
+          bytes.storeBytes(of: RangeKey.sortable(entry.start), toByteOffset: RangeKey.startOffset, as: UInt64.self)
+          bytes.storeBytes(of: entry.itemHigh.bigEndian, toByteOffset: RangeKey.itemOffset, as: UInt64.self)
+          bytes.storeBytes(of: entry.itemLow.bigEndian, toByteOffset: RangeKey.itemOffset + 8, as: UInt64.self)
+          bytes.storeBytes(
+            of: RangeKey.sortable(entry.occurrence), toByteOffset: RangeKey.occurrenceOffset, as: UInt64.self)
+        }
+        value.withUnsafeMutableBytes { bytes in
+          bytes.storeBytes(of: RangeKey.sortable(entry.end), toByteOffset: 0, as: UInt64.self)
+          bytes[8] = entry.flags
+        }
+        try cursor.put(value, forKey: key, options: .append)
       }
-      key.withUnsafeMutableBytes { bytes in
-        bytes.storeBytes(of: RangeKey.sortable(entry.start), toByteOffset: RangeKey.startOffset, as: UInt64.self)
-        bytes.storeBytes(of: entry.itemHigh.bigEndian, toByteOffset: RangeKey.itemOffset, as: UInt64.self)
-        bytes.storeBytes(of: entry.itemLow.bigEndian, toByteOffset: RangeKey.itemOffset + 8, as: UInt64.self)
-        bytes.storeBytes(
-          of: RangeKey.sortable(entry.occurrence), toByteOffset: RangeKey.occurrenceOffset, as: UInt64.self)
-      }
-      value.withUnsafeMutableBytes { bytes in
-        bytes.storeBytes(of: RangeKey.sortable(entry.end), toByteOffset: 0, as: UInt64.self)
-        bytes[8] = entry.flags
-      }
-      try txn.put(value, forKey: key, in: projection.instances, options: .append)
     }
   }
 
