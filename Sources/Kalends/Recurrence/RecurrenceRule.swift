@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An RFC 5545 recurrence rule (RRULE): a validated value with every part as a property.
 ///
 /// Lists are kept sorted and free of duplicates, so two rules that mean the same thing compare
@@ -125,8 +127,23 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
   /// Parses and validates RRULE text, with or without the `RRULE:` prefix; names and values are
   /// case-insensitive and parts may come in any order.
   public init(parsing text: String) throws(RecurrenceRuleError) {
+    if let parsed = Self.parsed.withLock({ $0[text] }) {
+      self = parsed
+      return
+    }
     self = try RecurrenceRuleParser.parse(text)
+    let parsed = self
+    Self.parsed.withLock { cache in
+      if cache.count >= Self.parsedCapacity { cache.removeAll(keepingCapacity: true) }
+      cache[text] = parsed
+    }
   }
+
+  /// Rules parsed lately, by text: a store repeats a few rule texts over many series, and reading
+  /// each one again (decoding events, rebuilding the index) would parse it again. Only valid rules
+  /// are kept; the cache starts over when full.
+  private static let parsed = Mutex<[String: RecurrenceRule]>([:])
+  private static let parsedCapacity = 1_024
 
   /// Canonical RRULE text without the `RRULE:` prefix: parts in a fixed order, lists sorted,
   /// `INTERVAL=1` and `WKST=MO` omitted.
