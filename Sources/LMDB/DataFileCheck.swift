@@ -23,15 +23,27 @@ enum DataFileCheck {
   /// The first damage found in `directory/data.mdb` in the tree of the meta page of transaction
   /// `snapshot` (or of the newest meta page), or `nil` when its page structure is sound.
   ///
-  /// Throws only when the file cannot be read at all (it is missing, unreadable).
-  static func run(directory: String, snapshot: UInt64?) throws(LMDBError) -> PageDamage? {
+  /// Throws only when the file cannot be read at all (it is missing, unreadable). Returns
+  /// ``Outcome/overtaken`` when `requireSnapshot` is set and neither meta page is the snapshot's
+  /// any more (writers committed twice since it was taken).
+  static func run(directory: String, snapshot: UInt64?, requireSnapshot: Bool = false) throws(LMDBError) -> Outcome {
     let descriptor = open(directory + "/data.mdb", O_RDONLY)
     guard descriptor >= 0 else { throw LMDBError.system(errno: errno) }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw LMDBError.system(errno: errno) }
     var walk = Walk(descriptor: descriptor, fileSize: Int(status.st_size))
-    return walk.run(snapshot: snapshot)
+    return walk.run(snapshot: snapshot, requireSnapshot: requireSnapshot)
+  }
+
+  /// What a check found.
+  enum Outcome {
+    /// The structure is sound.
+    case sound
+    /// The first damage.
+    case damaged(PageDamage)
+    /// The snapshot's meta page was overwritten before it was read: check again.
+    case overtaken
   }
 }
 
@@ -39,10 +51,21 @@ extension Environment {
   /// Checks the page structure of `data.mdb` with plain reads (``DataFileCheck``) while a read
   /// snapshot is held, so that writers in this or other processes may go on: the pages of that
   /// snapshot are not reused while it is open. Returns the first damage, or `nil`.
+  ///
+  /// Writers that commit twice while the meta pages are read overwrite the snapshot's meta page;
+  /// the check then starts again on a newer snapshot (and after 20 tries reads the newest meta).
   public func checkPages() throws(LMDBError) -> PageDamage? {
-    try withRawSnapshot { transactionID throws(LMDBError) in
-      try DataFileCheck.run(directory: path, snapshot: transactionID)
+    for attempt in 0..<20 {
+      let outcome = try withRawSnapshot { transactionID throws(LMDBError) in
+        try DataFileCheck.run(directory: path, snapshot: transactionID, requireSnapshot: attempt < 19)
+      }
+      switch outcome {
+      case .sound: return nil
+      case .damaged(let damage): return damage
+      case .overtaken: continue
+      }
     }
+    return nil
   }
 }
 
@@ -65,7 +88,7 @@ private struct Walk {
   static let databaseRecordSize = 48
 
   let descriptor: Int32
-  let fileSize: Int
+  var fileSize: Int
   var pageSize = 4096
   var lastPage = 0
   var visited = Set<Int>()
@@ -74,14 +97,24 @@ private struct Walk {
   var named: [(String, [UInt8])] = []
   /// Whether the tree being walked is the main database, the only one that names databases.
   var walkingMain = false
+  /// Whether the snapshot's meta page had been overwritten when it was looked for.
+  var overtaken = false
 
   init(descriptor: Int32, fileSize: Int) {
     self.descriptor = descriptor
     self.fileSize = fileSize
   }
 
-  /// The current meta page's trees, walked in order; the first damage found.
-  mutating func run(snapshot: UInt64?) -> PageDamage? {
+  /// The trees of the snapshot's meta page (else the newest), walked in order.
+  mutating func run(snapshot: UInt64?, requireSnapshot: Bool) -> DataFileCheck.Outcome {
+    let damage = walk(snapshot: snapshot, requireSnapshot: requireSnapshot)
+    if overtaken { return .overtaken }
+    return damage.map { .damaged($0) } ?? .sound
+  }
+
+  /// The first damage found (`nil`, with ``overtaken`` set, when the snapshot is required and its
+  /// meta page was overwritten).
+  private mutating func walk(snapshot: UInt64?, requireSnapshot: Bool) -> PageDamage? {
     guard fileSize >= 2 * Self.headerSize + 136 else {
       return PageDamage(page: 0, database: nil, lastIntactKey: nil, reason: "the file is too short to hold a meta page")
     }
@@ -106,6 +139,14 @@ private struct Walk {
       if best == nil || Self.u64(bytes, 144) > Self.u64(best!, 144) { best = bytes }
     }
     let chosen = best!
+    if requireSnapshot, let snapshot, Self.u64(chosen, 144) != snapshot {
+      overtaken = true
+      return nil
+    }
+    // The file only grows, and a commit writes its pages before its meta page: sized after the
+    // meta page was read, the file holds every page that meta page commits.
+    var status = stat()
+    if fstat(descriptor, &status) == 0 { fileSize = max(fileSize, Int(status.st_size)) }
     lastPage = Int(clamping: Self.u64(chosen, 136))
     let committed = (lastPage + 1).multipliedReportingOverflow(by: pageSize)
     guard !committed.overflow, committed.partialValue <= fileSize else {
