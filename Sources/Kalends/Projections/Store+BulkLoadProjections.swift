@@ -1,4 +1,6 @@
+internal import Foundation
 internal import LMDB
+import Synchronization
 
 extension Store {
   /// How many entries one transaction of a bulk load writes: a transaction's list of dirty pages
@@ -6,9 +8,10 @@ extension Store {
   static let bulkLoadChunk = 250_000
 
   /// Rebuilds every projection that starts from nothing (new, of another version, or emptied by a
-  /// rebuild) and has a bulk loader: one write transaction empties them, marks them as loading
-  /// (version 0, so an interrupted load starts over at the next open) and reads the log up to the
-  /// head once into the loaders; each loader then writes its databases in key order, in chunks of
+  /// rebuild) and has a bulk loader: one write transaction empties them and marks them as loading
+  /// (version 0, so an interrupted load starts over at the next open, and writes are refused
+  /// meanwhile); each loader reads the log up to the head and prepares its output on a thread of
+  /// its own, then writes its databases in key order, in chunks of
   /// ``bulkLoadChunk`` entries, the last of which saves its checkpoint. Returns the records read
   /// (0 when no projection needed it); the caller catches up the others record by record.
   func bulkLoadProjections(
@@ -27,28 +30,46 @@ extension Store {
         try ProjectionCheckpoint(version: 0, position: .none).save(kind.name, meta: meta, in: &txn)
         loading.append((projection, loader))
       }
-      guard !loading.isEmpty else { return head }
-      try txn.withCursor(on: log) { cursor in
-        guard try cursor.first() else { return }
-        var principals = PrincipalCache()
-        try cursor.scanForward { _, value in
-          let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-          let header = decoded.header
-          guard header.position <= head.position else { return .stop }
-          for index in loading.indices where type(of: loading[index].0).kinds.contains(header.kind) {
-            try loading[index].1.apply(header, payload: value.extracting(decoded.payload))
-          }
-          if header.position.rawValue % UInt64(Self.replayChunk) == 0 {
-            progress?(Int(header.position.rawValue), head.position)
-          }
-          return .continue
-        }
-      }
       return head
     }
     guard !loading.isEmpty else { return 0 }
+    // Each loader reads the log up to the head in its own snapshot and prepares its output on its
+    // own thread (the log is immutable up to the head; nothing else writes while the projections
+    // are loading, see `ProjectionSet.checkCurrent`).
+    let loaders = loading.map { LoaderBox($0.1) }
+    let kinds = loading.map { type(of: $0.0).kinds }
+    let log = self.log
+    let environment = self.environment
+    let reporter = ProgressBox(progress)
+    let failures = Mutex<[any Error]>([])
+    DispatchQueue.concurrentPerform(iterations: loaders.count) { index in
+      do {
+        try environment.read { txn in
+          try txn.withCursor(on: log) { cursor in
+            guard try cursor.first() else { return }
+            var principals = PrincipalCache()
+            try cursor.scanForward { _, value in
+              let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
+              let header = decoded.header
+              guard header.position <= head.position else { return .stop }
+              if kinds[index].contains(header.kind) {
+                try loaders[index].loader.apply(header, payload: value.extracting(decoded.payload))
+              }
+              if index == 0, header.position.rawValue % UInt64(Self.replayChunk) == 0 {
+                reporter.report(Int(header.position.rawValue), head.position)
+              }
+              return .continue
+            }
+          }
+        }
+        try loaders[index].loader.prepare()
+      } catch {
+        failures.withLock { $0.append(error) }
+      }
+    }
+    if let failure = failures.withLock({ $0.first }) { throw failure }
+    for index in loading.indices { loading[index].1 = loaders[index].loader }
     for index in loading.indices {
-      try loading[index].1.prepare()
       let kind = type(of: loading[index].0)
       var done = false
       while !done {
@@ -66,4 +87,20 @@ extension Store {
     progress?(Int(head.position.rawValue), head.position)
     return Int(head.position.rawValue)
   }
+}
+
+/// A bulk loader handed to the thread that fills it (one thread at a time uses it).
+private final class LoaderBox: @unchecked Sendable {
+  var loader: any ProjectionBulkLoader
+
+  init(_ loader: any ProjectionBulkLoader) { self.loader = loader }
+}
+
+/// The caller's progress callback, called from the thread of the first loader only.
+private final class ProgressBox: @unchecked Sendable {
+  let progress: ((Int, LogPosition) -> Void)?
+
+  init(_ progress: ((Int, LogPosition) -> Void)?) { self.progress = progress }
+
+  func report(_ position: Int, _ head: LogPosition) { progress?(position, head) }
 }
