@@ -154,8 +154,13 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     var entries: [Entry] = []
     var openSeries: [Int] = []
     var states: [Int] = []
-    var longest: [Run: Int64] = [:]
+    /// The longest instance of each run seen, by ``runSlot(_:)`` (`Int64.min`: none).
+    var longest: [Int64]
   }
+
+  /// Where a run (calendar number, clock, class) is in arrays of `calendars.count << 3` slots; in
+  /// key order.
+  private static func runSlot(_ run: UInt32) -> Int { Int(run >> 16) << 3 | Int(run >> 8 & 1) << 2 | Int(run & 3) }
 
   mutating func prepare() throws {
     slots = [:]
@@ -178,7 +183,10 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       self.parts.append(part.entries)
       openSeries += part.openSeries
       states += part.states
-      longest.merge(part.longest) { max($0, $1) }
+      for (slot, duration) in part.longest.enumerated() where duration != .min {
+        let run = Run(calendar: calendars[slot >> 3], domain: UInt8(slot >> 2 & 1), durationClass: UInt8(slot & 3))
+        longest[run] = max(longest[run] ?? .min, duration)
+      }
     }
     heads = Array(repeating: 0, count: workers)
     openSeries.sort { (items[$0]!.calendar, items[$0]!.id) < (items[$1]!.calendar, items[$1]!.id) }
@@ -189,7 +197,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   private static func index(
     _ items: [Item?], _ range: Range<Int>, _ arena: [UInt8], _ horizon: Int64, _ calendarIndex: [ObjectID: UInt32]
   ) throws -> Part {
-    var part = Part()
+    var part = Part(longest: Array(repeating: .min, count: calendarIndex.count << 3))
     // Virtual memory: pages are touched only as entries are appended, and the array never grows
     // by copying on stores with up to a dozen instances per item.
     part.entries.reserveCapacity(range.count * 12)
@@ -200,11 +208,12 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       case .notIndexed:
         continue
       case .single(let instance):
-        raise(&part.longest, item.calendar, instance)
+        let run =
+          calendarIndex[item.calendar]! << 16 | UInt32(instance.domain.rawValue) << 8 | UInt32(instance.durationClass)
+        part.longest[Self.runSlot(run)] = max(part.longest[Self.runSlot(run)], instance.end - instance.start)
         part.entries.append(
           Entry(
-            run: calendarIndex[item.calendar]! << 16 | UInt32(instance.domain.rawValue) << 8
-              | UInt32(instance.durationClass), start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
+            run: run, start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
             occurrence: instance.occurrence, end: instance.end, flags: instance.flags))
         part.states.append(slot)
         continue
@@ -214,11 +223,12 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       guard let indexed = try RangeItemEntries(event(item, arena), horizon: horizon) else { continue }
       let number = calendarIndex[indexed.calendar]! << 16
       for instance in indexed.instances {
-        raise(&part.longest, indexed.calendar, instance)
+        let run = number | UInt32(instance.domain.rawValue) << 8 | UInt32(instance.durationClass)
+        part.longest[Self.runSlot(run)] = max(part.longest[Self.runSlot(run)], instance.end - instance.start)
         part.entries.append(
           Entry(
-            run: number | UInt32(instance.domain.rawValue) << 8 | UInt32(instance.durationClass),
-            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low, occurrence: instance.occurrence,
+            run: run, start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
+            occurrence: instance.occurrence,
             end: instance.end, flags: instance.flags))
       }
       if indexed.isOpen { part.openSeries.append(slot) }
@@ -232,16 +242,15 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   /// clock and class, `runs` slots), then each run sorted, which is a fraction of the comparisons
   /// of one sort of them all.
   private static func sorted(_ entries: [Entry], runs: Int) -> [Entry] {
-    func slot(_ run: UInt32) -> Int { Int(run >> 16) << 3 | Int(run >> 8 & 1) << 2 | Int(run & 3) }
     var starts = [Int](repeating: 0, count: runs + 1)
-    for entry in entries { starts[slot(entry.run) + 1] += 1 }
+    for entry in entries { starts[runSlot(entry.run) + 1] += 1 }
     for index in 0..<runs { starts[index + 1] += starts[index] }
     var next = starts
     var out = [Entry](unsafeUninitializedCapacity: entries.count) { buffer, count in
       for entry in entries {
-        let position = next[slot(entry.run)]
+        let position = next[runSlot(entry.run)]
         (buffer.baseAddress! + position).initialize(to: entry)
-        next[slot(entry.run)] = position + 1
+        next[runSlot(entry.run)] = position + 1
       }
       count = entries.count
     }
