@@ -10,9 +10,9 @@ extension Store {
   /// Rebuilds every projection that starts from nothing (new, of another version, or emptied by a
   /// rebuild) and has a bulk loader: one write transaction empties them and marks them as loading
   /// (version 0, so an interrupted load starts over at the next open, and writes are refused
-  /// meanwhile); each loader reads the log up to the head and prepares its output on a thread of
-  /// its own, then writes its databases in key order, in chunks of
-  /// ``bulkLoadChunk`` entries, the last of which saves its checkpoint. Returns the records read
+  /// meanwhile); each loader, on a thread of its own, reads the log up to the head, prepares its
+  /// output and writes its databases in key order, in chunks of ``bulkLoadChunk`` entries, the last
+  /// of which saves its checkpoint. Returns the records read
   /// (0 when no projection needed it); the caller catches up the others record by record.
   func bulkLoadProjections(
     _ projections: ProjectionSet, progress: ((Int, LogPosition) -> Void)?
@@ -33,11 +33,13 @@ extension Store {
       return head
     }
     guard !loading.isEmpty else { return 0 }
-    // Each loader reads the log up to the head in its own snapshot and prepares its output on its
-    // own thread (the log is immutable up to the head; nothing else writes while the projections
-    // are loading, see `ProjectionSet.checkCurrent`).
+    // Each loader reads the log up to the head in its own snapshot, prepares its output and writes
+    // it on its own thread (the log is immutable up to the head; nothing else writes while the
+    // projections are loading, see `ProjectionSet.checkCurrent`).
     let loaders = loading.map { LoaderBox($0.1) }
     let kinds = loading.map { type(of: $0.0).kinds }
+    let checkpoints = loading.map { (name: type(of: $0.0).name, version: type(of: $0.0).version) }
+    let metaDatabase = self.meta
     let log = self.log
     let environment = self.environment
     let reporter = ProgressBox(progress)
@@ -63,27 +65,25 @@ extension Store {
           }
         }
         try loaders[index].loader.prepare()
+        // Written as soon as prepared: one loader writes while the other still prepares (LMDB
+        // serialises the write transactions).
+        var done = false
+        while !done {
+          let before = loaders[index].loader
+          try environment.write { txn in
+            loaders[index].loader = before
+            done = try loaders[index].loader.write(in: &txn, limit: Self.bulkLoadChunk)
+            if done {
+              try ProjectionCheckpoint(version: checkpoints[index].version, position: head.position).save(
+                checkpoints[index].name, meta: metaDatabase, in: &txn)
+            }
+          }
+        }
       } catch {
         failures.withLock { $0.append(error) }
       }
     }
     if let failure = failures.withLock({ $0.first }) { throw failure }
-    for index in loading.indices { loading[index].1 = loaders[index].loader }
-    for index in loading.indices {
-      let kind = type(of: loading[index].0)
-      var done = false
-      while !done {
-        let before = loading[index].1
-        try environment.write { txn in
-          loading[index].1 = before
-          done = try loading[index].1.write(in: &txn, limit: Self.bulkLoadChunk)
-          if done {
-            try ProjectionCheckpoint(version: kind.version, position: head.position).save(
-              kind.name, meta: meta, in: &txn)
-          }
-        }
-      }
-    }
     progress?(Int(head.position.rawValue), head.position)
     return Int(head.position.rawValue)
   }
