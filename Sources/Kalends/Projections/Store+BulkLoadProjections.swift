@@ -45,6 +45,9 @@ extension Store {
     let reporter = ProgressBox(progress)
     let failures = Mutex<[any Error]>([])
     DispatchQueue.concurrentPerform(iterations: loaders.count) { index in
+      // The loader is used from a local variable: through the box, every call would pay for a
+      // dynamic exclusivity check.
+      var loader = loaders[index].loader
       do {
         try environment.read { txn in
           try txn.withCursor(on: log) { cursor in
@@ -55,7 +58,7 @@ extension Store {
               let header = decoded.header
               guard header.position <= head.position else { return .stop }
               if kinds[index].contains(header.kind) {
-                try loaders[index].loader.apply(header, payload: value.extracting(decoded.payload))
+                try loader.apply(header, payload: value.extracting(decoded.payload))
               }
               if index == 0, header.position.rawValue % UInt64(Self.replayChunk) == 0 {
                 reporter.report(Int(header.position.rawValue), head.position)
@@ -64,15 +67,15 @@ extension Store {
             }
           }
         }
-        try loaders[index].loader.prepare()
+        try loader.prepare()
         // Written as soon as prepared: one loader writes while the other still prepares (LMDB
         // serialises the write transactions).
         var done = false
         while !done {
-          let before = loaders[index].loader
+          let before = loader
           try environment.write { txn in
-            loaders[index].loader = before
-            done = try loaders[index].loader.write(in: &txn, limit: Self.bulkLoadChunk)
+            loader = before
+            done = try loader.write(in: &txn, limit: Self.bulkLoadChunk)
             if done {
               try ProjectionCheckpoint(version: checkpoints[index].version, position: head.position).save(
                 checkpoints[index].name, meta: metaDatabase, in: &txn)
