@@ -41,6 +41,12 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
 
   init(_ projection: ObjectProjection) { self.projection = projection }
 
+  mutating func reserve(records: Int, bytes: Int) {
+    arena.reserveCapacity(bytes)
+    keys.reserveCapacity(records)
+    stored.reserveCapacity(records)
+  }
+
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
     let fields = try PayloadFieldIndex(payload)
     switch header.kind {
@@ -92,7 +98,9 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     }
     if let failure { throw failure }
     guard let found else { return nil }
-    guard String(validating: arena[found], as: UTF8.self) != nil else {
+    do {
+      _ = try UTF8Span(validating: arena.span.extracting(found))
+    } catch {
       throw .malformedPayload("field 1 is not UTF-8 text")
     }
     return found

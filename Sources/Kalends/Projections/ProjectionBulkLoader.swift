@@ -7,6 +7,10 @@ package import LMDB
 /// A loader must leave exactly the bytes that applying every record with ``Projection/apply(_:payload:in:)``
 /// leaves: `Store.verifyProjections()` and the rebuild tests compare their digests.
 package protocol ProjectionBulkLoader {
+  /// Told before the first record how many records the log holds and how many bytes they take at
+  /// most, to reserve memory once (address space only: pages are touched as they fill).
+  mutating func reserve(records: Int, bytes: Int)
+
   /// Takes the next record of the projection's kinds, in log order.
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws
 
@@ -17,4 +21,8 @@ package protocol ProjectionBulkLoader {
   /// starts); returns whether everything is written. A transaction that is rolled back must be
   /// retried with the loader as it was before the call.
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool
+}
+
+extension ProjectionBulkLoader {
+  package mutating func reserve(records: Int, bytes: Int) {}
 }

@@ -50,6 +50,9 @@ extension Store {
       var loader = loaders[index].loader
       do {
         try environment.read { txn in
+          let size = try txn.statistics(of: log)
+          loader.reserve(
+            records: size.entries, bytes: (size.leafPages + size.overflowPages) * size.pageSize)
           try txn.withCursor(on: log) { cursor in
             guard try cursor.first() else { return }
             var principals = PrincipalCache()

@@ -61,6 +61,11 @@ struct RangeBulkLoader: ProjectionBulkLoader {
 
   init(_ projection: RangeProjection) { self.projection = projection }
 
+  mutating func reserve(records: Int, bytes: Int) {
+    arena.reserveCapacity(bytes)
+    items.reserveCapacity(records)
+  }
+
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
     switch header.kind {
     case .eventSaved:
