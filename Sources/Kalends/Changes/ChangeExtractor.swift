@@ -1,5 +1,6 @@
 /// The object a record changes and how, read from its kind and payload (docs/log-format.md)
-/// in place: two fields, found by walking the field headers, without copying the payload.
+/// in place: two fields, found by walking the field headers (``PayloadFieldIndex``), without copying
+/// the payload.
 enum ChangeExtractor {
   /// `nil` for records that change no object (the store's creation, annotations, refused
   /// attempts, which are facts for the audit but change nothing a subscriber holds).
@@ -31,34 +32,8 @@ enum ChangeExtractor {
 
   /// Where the first values of fields 1 and 3 are in `payload`.
   private static func fields(_ payload: RawSpan) throws(StoreError) -> (first: Range<Int>?, third: Range<Int>?) {
-    var first: Range<Int>?
-    var third: Range<Int>?
-    var offset = 0
-    let count = payload.byteCount
-    while offset < count, first == nil || third == nil {
-      let tag = payload.unsafeLoad(fromByteOffset: offset, as: UInt8.self)
-      offset += 1
-      guard tag != 0 else { throw .malformedPayload("field tag 0 at byte \(offset - 1)") }
-      var length: UInt64 = 0
-      var shift: UInt64 = 0
-      while true {
-        guard offset < count else { throw .malformedPayload("field \(tag) length runs past the end") }
-        let byte = payload.unsafeLoad(fromByteOffset: offset, as: UInt8.self)
-        offset += 1
-        guard shift < 63 else { throw .malformedPayload("field \(tag) length is too long") }
-        length |= UInt64(byte & 0x7f) << shift
-        shift += 7
-        if byte & 0x80 == 0 { break }
-      }
-      guard length <= UInt64(count - offset) else {
-        throw .malformedPayload("field \(tag) claims \(length) bytes, \(count - offset) remain")
-      }
-      let end = offset + Int(length)
-      if tag == 1, first == nil { first = offset..<end }
-      if tag == 3, third == nil { third = offset..<end }
-      offset = end
-    }
-    return (first, third)
+    let index = try PayloadFieldIndex(payload)
+    return (index[1], index[3])
   }
 
   private static func objectID(_ range: Range<Int>?, _ payload: RawSpan, _ header: LogRecordHeader) throws(StoreError)

@@ -15,14 +15,19 @@ public struct Payload: Hashable, Sendable {
   /// Appends a field with raw value bytes.
   public mutating func append(tag: UInt8, bytes value: some Collection<UInt8>) {
     precondition(tag != 0, "payload tag 0 is reserved")
+    Self.appendHeader(tag: tag, length: value.count, to: &bytes)
+    bytes.append(contentsOf: value)
+  }
+
+  /// Appends a field's tag and its length (unsigned LEB128) to `bytes`.
+  static func appendHeader(tag: UInt8, length count: Int, to bytes: inout [UInt8]) {
     bytes.append(tag)
-    var length = UInt64(value.count)
+    var length = UInt64(count)
     repeat {
       let low = UInt8(length & 0x7f)
       length >>= 7
       bytes.append(length == 0 ? low : low | 0x80)
     } while length != 0
-    bytes.append(contentsOf: value)
   }
 
   /// Appends a UTF-8 string field.

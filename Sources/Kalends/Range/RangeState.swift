@@ -54,13 +54,7 @@ enum RangeState {
   private static func appendField(
     _ tag: UInt8, _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, to out: inout [UInt8]
   ) {
-    out.append(tag)
-    var length = UInt64(range.count)
-    repeat {
-      let low = UInt8(length & 0x7f)
-      length >>= 7
-      out.append(length == 0 ? low : low | 0x80)
-    } while length != 0
+    Payload.appendHeader(tag: tag, length: range.count, to: &out)
     out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
   }
 
