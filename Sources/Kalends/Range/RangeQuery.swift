@@ -39,7 +39,7 @@ struct RangeQuery {
     var runs: [Run] = []
     var side: [EventInstance] = []
     var sideEnds: [Int] = []
-    for calendar in calendars {
+    for (position, calendar) in calendars.enumerated() {
       runs.removeAll(keepingCapacity: true)
       side.removeAll(keepingCapacity: true)
       sideEnds.removeAll(keepingCapacity: true)
@@ -54,14 +54,17 @@ struct RangeQuery {
         let main = runs.firstIndex { $0.domain == .absolute && $0.durationClass == 0 } ?? 0
         try txn.withCursor(on: range.instances) { cursor in
           var unused = 0
+          var none = ResultCapacity.none
           for index in runs.indices where index != main {
-            try scan(runs[index], of: calendar, &cursor, into: &side, mergingIn: [], at: &unused)
+            try scan(runs[index], of: calendar, &cursor, into: &side, mergingIn: [], at: &unused, sizing: &none)
             sideEnds.append(side.count)
           }
           let merged = InstanceRuns.merged(side, runEnds: sideEnds)
           var next = 0
+          var sizing = ResultCapacity(
+            from: from, to: to, calendarStart: results.count, calendarsAfter: calendars.count - 1 - position)
           try scan(
-            runs[main], of: calendar, &cursor, into: &results, mergingIn: merged, at: &next)
+            runs[main], of: calendar, &cursor, into: &results, mergingIn: merged, at: &next, sizing: &sizing)
           results.append(contentsOf: merged[next...])
         }
       }
@@ -71,10 +74,11 @@ struct RangeQuery {
   }
 
   /// Appends the instances of one run that overlap the window to `results`, with those of `side`
-  /// (sorted) from `next` on that precede each merged in before it.
+  /// (sorted) from `next` on that precede each merged in before it; `sizing` reserves the result's
+  /// room on the way.
   private func scan(
     _ run: Run, of calendar: ObjectID, _ cursor: inout Cursor, into results: inout [EventInstance],
-    mergingIn side: [EventInstance], at next: inout Int
+    mergingIn side: [EventInstance], at next: inout Int, sizing: inout ResultCapacity
   ) throws {
     let domain = run.domain
     let margin = domain == .absolute ? 0 : Self.zoneMargin
@@ -92,6 +96,7 @@ struct RangeQuery {
       else { return .stop }
       let keyStart = RangeKey.time(in: key, at: RangeKey.startOffset)
       guard keyStart < upper else { return .stop }
+      if keyStart >= sizing.checkpoint { sizing.reserve(&results, reaching: keyStart) }
       let keyEnd = RangeKey.time(in: value, at: 0)
       let start = domain == .absolute ? keyStart : zone.resolve(wallClock: keyStart)
       let end = domain == .absolute ? keyEnd : max(start, zone.resolve(wallClock: keyEnd))
