@@ -47,18 +47,6 @@ enum RangeKey {
     return key
   }
 
-  /// `calendar ‖ domain ‖ class ‖ start`: where a scan of one run from `start` seeks to.
-  static func seek(_ calendar: ObjectID, _ domain: Domain, _ durationClass: UInt8, _ start: Int64) -> [UInt8] {
-    var key: [UInt8] = []
-    key.reserveCapacity(startOffset + 8)
-    withUnsafeBytes(of: calendar.high.bigEndian) { key.append(contentsOf: $0) }
-    withUnsafeBytes(of: calendar.low.bigEndian) { key.append(contentsOf: $0) }
-    key.append(domain.rawValue)
-    key.append(durationClass)
-    append(start, to: &key)
-    return key
-  }
-
   /// An instance key: `calendar (16) ‖ domain (1) ‖ class (1) ‖ start (8) ‖ item (16) ‖ occurrence (8)`.
   static func instance(
     _ calendar: ObjectID, _ domain: Domain, start: Int64, end: Int64, item: ObjectID, occurrence: LocalDateTime

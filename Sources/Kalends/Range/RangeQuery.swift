@@ -36,9 +36,14 @@ struct RangeQuery {
     let horizon = try range.horizon(in: txn)
     var results: [EventInstance] = []
     var calendarEnds: [Int] = []
+    calendarEnds.reserveCapacity(calendars.count)
+    let runCount = 2 * Int(RangeKey.classCount)
     var runs: [Run] = []
+    runs.reserveCapacity(runCount)
     var side: [EventInstance] = []
+    side.reserveCapacity(64)
     var sideEnds: [Int] = []
+    sideEnds.reserveCapacity(runCount + 1)
     for (position, calendar) in calendars.enumerated() {
       runs.removeAll(keepingCapacity: true)
       side.removeAll(keepingCapacity: true)
@@ -83,7 +88,7 @@ struct RangeQuery {
     let domain = run.domain
     let margin = domain == .absolute ? 0 : Self.zoneMargin
     let upper = to.saturatingAdd(margin)
-    let seek = RangeKey.seek(calendar, domain, run.durationClass, from.saturatingAdd(-(margin + run.longest)))
+    let seek = RunSeekKey(calendar, domain, run.durationClass, start: from.saturatingAdd(-(margin + run.longest)))
     guard try cursor.seek(atLeast: seek) else { return }
     let (high, low) = (calendar.high, calendar.low)
     let tail = UInt16(domain.rawValue) << 8 | UInt16(run.durationClass)
@@ -152,7 +157,10 @@ struct RangeQuery {
   private func longestDurations(
     of calendar: ObjectID, _ txn: borrowing ReadTransaction, into runs: inout [Run]
   ) throws {
-    let prefix = RangeProjection.maxDurationPrefix + calendar.bytes
+    var prefix = RangeProjection.maxDurationPrefix
+    prefix.reserveCapacity(prefix.count + 16)
+    withUnsafeBytes(of: calendar.high.bigEndian) { prefix.append(contentsOf: $0) }
+    withUnsafeBytes(of: calendar.low.bigEndian) { prefix.append(contentsOf: $0) }
     try txn.withCursor(on: range.meta) { cursor in
       guard try cursor.seek(atLeast: prefix) else { return }
       _ = try cursor.scanForward { key, value in
