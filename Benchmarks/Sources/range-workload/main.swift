@@ -6,7 +6,8 @@
 //                                    set, the count check against SQLite, records, index sizes
 //   range-workload query LENGTH SCOPE TIMES
 //                                    run Kalends' instances(matching:) over TIMES windows (week|month,
-//                                    one|all), for perf and callgrind
+//                                    one|all), for perf and callgrind; prints the mean and
+//                                    quartiles per query
 
 import Foundation
 import Kalends
@@ -52,12 +53,22 @@ case "query":
   let fixture = try RangeFixture.shared()
   let started = clock.now
   var results = 0
+  var durations: [Duration] = []
+  durations.reserveCapacity(times)
   for index in 0..<times {
     let window = windows.windows[index % windows.windows.count]
+    let queryStarted = clock.now
     results += try fixture.events.instances(matching: RangeWindows.predicate(window, fixture.calendars)).count
+    durations.append(clock.now - queryStarted)
   }
   let elapsed = clock.now - started
-  print("\(times) queries, \(results) results, \(elapsed / times) per query")
+  durations.sort()
+  func percentile(_ p: Int) -> Double {
+    let duration = durations[min(durations.count - 1, durations.count * p / 100)]
+    return Double(duration.components.attoseconds) / 1e12 + Double(duration.components.seconds) * 1e6
+  }
+  let quartiles = [25, 50, 75, 99].map { "p\($0) \(Int(percentile($0).rounded())) µs" }.joined(separator: ", ")
+  print("\(times) queries, \(results) results, \(elapsed / times) per query; \(quartiles)")
 default:
   FileHandle.standardError.write(Data("usage: range-workload prepare [audit] | summary | query ...\n".utf8))
   exit(64)

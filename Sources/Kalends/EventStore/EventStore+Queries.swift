@@ -9,11 +9,8 @@ extension EventStore {
     let calendars = predicate.calendars.isEmpty ? try calendars(for: .events).map(\.id) : predicate.calendars
     return try StoreError.wrapping {
       try store.environment.read { txn in
-        var results: [EventInstance] = []
-        var runEnds: [Int] = []
         let query = RangeQuery(range: range, from: predicate.start, to: predicate.end, zone: predicate.viewerZone)
-        try query.instances(in: calendars, txn, into: &results, runEnds: &runEnds)
-        return InstanceRuns.merged(results, runEnds: runEnds)
+        return try query.instances(in: calendars, txn)
       }
     }
   }
@@ -45,12 +42,9 @@ extension EventStore {
           let query = RangeQuery(
             range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
             zone: predicate.viewerZone)
-          var slice: [EventInstance] = []
-          var runEnds: [Int] = []
-          try query.instances(in: calendars, txn, into: &slice, runEnds: &runEnds)
+          var slice = try query.instances(in: calendars, txn)
           // An instance belongs to the slice it starts in; the first slice also takes those running into it.
           if sliceStart != predicate.start { slice.removeAll { $0.start < sliceStart } }
-          slice.sort(by: EventInstance.precedes)
           for instance in slice where !(try body(instance, txn)) { return }
           sliceStart = sliceEnd
           // An empty slice doubles the next one, up to 16 weeks, so that a window of centuries over

@@ -1,16 +1,17 @@
 /// Merges the runs a range query reads (one per calendar, clock and duration class, each sorted by
-/// start but for the rare wall-clock instance around a daylight-saving change) into the order of
-/// ``EventInstance/precedes(_:_:)``, without sorting the whole: the smallest runs are merged first,
-/// so the big run of short events of a calendar is moved once.
+/// start but for the rare wall-clock instance around a daylight-saving change; or one per calendar,
+/// sorted) into the order of ``EventInstance/precedes(_:_:)``, without sorting the whole: the
+/// smallest runs are merged first, so the biggest is moved once.
 enum InstanceRuns {
   /// `instances` in order, given where each of its runs ends (ascending; the last is its count).
-  static func merged(_ instances: [EventInstance], runEnds: [Int]) -> [EventInstance] {
+  /// With `sorted`, the runs are known to be in order already and are not checked.
+  static func merged(_ instances: [EventInstance], runEnds: [Int], sorted: Bool = false) -> [EventInstance] {
     var runs: [ArraySlice<EventInstance>] = []
     var start = 0
     var inPlace = true
     for end in runEnds where end > start {
       var run = instances[start..<end]
-      if !isSorted(run) {
+      if !sorted, !isSorted(run) {
         run = ArraySlice(run.sorted(by: EventInstance.precedes))
         inPlace = false
       }

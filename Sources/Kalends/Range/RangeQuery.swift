@@ -17,47 +17,81 @@ struct RangeQuery {
   /// More than the widest UTC offset (±14 h, rounded up generously).
   static let zoneMargin: Int64 = 26 * 3_600
 
-  /// Appends the instances of `calendars` that overlap the window to `results`: per calendar, its
-  /// runs in key order, each mostly sorted by start (so the whole is a few runs, not sorted). The
-  /// end of each run in `results` is appended to `runEnds`.
-  func instances(
-    in calendars: [ObjectID], _ txn: borrowing ReadTransaction, into results: inout [EventInstance],
-    runEnds: inout [Int]
-  ) throws {
-    guard from < to else { return }
-    let horizon = try range.horizon(in: txn)
-    var runs: [(RangeKey.Domain, UInt8, Int64)] = []
-    for calendar in calendars {
-      runs.removeAll(keepingCapacity: true)
-      try longestDurations(of: calendar, txn, into: &runs)
-      if !runs.isEmpty {
-        try txn.withCursor(on: range.instances) { cursor in
-          for (domain, durationClass, longest) in runs {
-            let margin = domain == .absolute ? 0 : Self.zoneMargin
-            try scan(
-              RangeKey.run(calendar, domain, durationClass), from: from.saturatingAdd(-(margin + longest)),
-              before: to.saturatingAdd(margin), domain, calendar, &cursor, &results)
-            runEnds.append(results.count)
-          }
-        }
-      }
-      if to.saturatingAdd(Self.zoneMargin) > horizon {
-        try expandOpenSeries(in: calendar, after: horizon, txn, into: &results)
-        runEnds.append(results.count)
-      }
-    }
+  /// One run of the index: a calendar's instances on one clock in one duration class, in key order.
+  private struct Run {
+    let domain: RangeKey.Domain
+    let durationClass: UInt8
+    /// The longest instance of the run, in seconds.
+    let longest: Int64
   }
 
-  /// Scans one run of instances with starts in `[lower, upper)` on its clock.
+  /// The instances of `calendars` that overlap the window, in the order of
+  /// ``EventInstance/precedes(_:_:)``.
+  ///
+  /// Per calendar, the small runs (long events, wall-clock ones, the open series past the horizon)
+  /// are read and merged first; the run of short zoned events, nearly all of a calendar, is then
+  /// read straight into the result with them merged in on the way, so it is copied only once.
+  func instances(in calendars: [ObjectID], _ txn: borrowing ReadTransaction) throws -> [EventInstance] {
+    guard from < to else { return [] }
+    let horizon = try range.horizon(in: txn)
+    var results: [EventInstance] = []
+    var calendarEnds: [Int] = []
+    calendarEnds.reserveCapacity(calendars.count)
+    let runCount = 2 * Int(RangeKey.classCount)
+    var runs: [Run] = []
+    runs.reserveCapacity(runCount)
+    var side: [EventInstance] = []
+    side.reserveCapacity(64)
+    var sideEnds: [Int] = []
+    sideEnds.reserveCapacity(runCount + 1)
+    for (position, calendar) in calendars.enumerated() {
+      runs.removeAll(keepingCapacity: true)
+      side.removeAll(keepingCapacity: true)
+      sideEnds.removeAll(keepingCapacity: true)
+      try longestDurations(of: calendar, txn, into: &runs)
+      if to.saturatingAdd(Self.zoneMargin) > horizon {
+        try expandOpenSeries(in: calendar, after: horizon, txn, into: &side)
+        sideEnds.append(side.count)
+      }
+      if runs.isEmpty {
+        results.append(contentsOf: InstanceRuns.merged(side, runEnds: sideEnds))
+      } else {
+        let main = runs.firstIndex { $0.domain == .absolute && $0.durationClass == 0 } ?? 0
+        try txn.withCursor(on: range.instances) { cursor in
+          var unused = 0
+          var none = ResultCapacity.none
+          for index in runs.indices where index != main {
+            try scan(runs[index], of: calendar, &cursor, into: &side, mergingIn: [], at: &unused, sizing: &none)
+            sideEnds.append(side.count)
+          }
+          let merged = InstanceRuns.merged(side, runEnds: sideEnds)
+          var next = 0
+          var sizing = ResultCapacity(
+            from: from, to: to, calendarStart: results.count, calendarsAfter: calendars.count - 1 - position)
+          try scan(
+            runs[main], of: calendar, &cursor, into: &results, mergingIn: merged, at: &next, sizing: &sizing)
+          results.append(contentsOf: merged[next...])
+        }
+      }
+      calendarEnds.append(results.count)
+    }
+    return InstanceRuns.merged(results, runEnds: calendarEnds, sorted: true)
+  }
+
+  /// Appends the instances of one run that overlap the window to `results`, with those of `side`
+  /// (sorted) from `next` on that precede each merged in before it; `sizing` reserves the result's
+  /// room on the way.
   private func scan(
-    _ prefix: [UInt8], from lower: Int64, before upper: Int64, _ domain: RangeKey.Domain, _ calendar: ObjectID,
-    _ cursor: inout Cursor, _ results: inout [EventInstance]
+    _ run: Run, of calendar: ObjectID, _ cursor: inout Cursor, into results: inout [EventInstance],
+    mergingIn side: [EventInstance], at next: inout Int, sizing: inout ResultCapacity
   ) throws {
-    var seek = prefix
-    RangeKey.append(lower, to: &seek)
+    let domain = run.domain
+    let margin = domain == .absolute ? 0 : Self.zoneMargin
+    let upper = to.saturatingAdd(margin)
+    let seek = RunSeekKey(calendar, domain, run.durationClass, start: from.saturatingAdd(-(margin + run.longest)))
     guard try cursor.seek(atLeast: seek) else { return }
     let (high, low) = (calendar.high, calendar.low)
-    let tail = (UInt16(prefix[16]) << 8) | UInt16(prefix[17])
+    let tail = UInt16(domain.rawValue) << 8 | UInt16(run.durationClass)
     let (from, to, zone) = (self.from, self.to, self.zone)
     _ = try cursor.scanForward { key, value in
       guard key.byteCount == RangeKey.instanceLength,
@@ -67,18 +101,23 @@ struct RangeQuery {
       else { return .stop }
       let keyStart = RangeKey.time(in: key, at: RangeKey.startOffset)
       guard keyStart < upper else { return .stop }
+      if keyStart >= sizing.checkpoint { sizing.reserve(&results, reaching: keyStart) }
       let keyEnd = RangeKey.time(in: value, at: 0)
       let start = domain == .absolute ? keyStart : zone.resolve(wallClock: keyStart)
       let end = domain == .absolute ? keyEnd : max(start, zone.resolve(wallClock: keyEnd))
       guard Self.overlaps(start, end, from, to) else { return .continue }
       let flags = value.unsafeLoad(fromByteOffset: 8, as: UInt8.self)
-      results.append(
-        EventInstance(
-          id: ObjectID(key, at: RangeKey.itemOffset), calendarID: calendar,
-          occurrenceDate: LocalDateTime(unchecked: RangeKey.time(in: key, at: RangeKey.occurrenceOffset)),
-          start: start, end: end, isRecurring: flags & RangeProjection.recurringFlag != 0,
-          isDetached: flags & RangeProjection.detachedFlag != 0,
-          isAllDay: flags & RangeProjection.allDayFlag != 0))
+      let instance = EventInstance(
+        id: ObjectID(key, at: RangeKey.itemOffset), calendarID: calendar,
+        occurrenceDate: LocalDateTime(unchecked: RangeKey.time(in: key, at: RangeKey.occurrenceOffset)),
+        start: start, end: end, isRecurring: flags & RangeProjection.recurringFlag != 0,
+        isDetached: flags & RangeProjection.detachedFlag != 0,
+        isAllDay: flags & RangeProjection.allDayFlag != 0)
+      while next < side.count, EventInstance.precedes(side[next], instance) {
+        results.append(side[next])
+        next += 1
+      }
+      results.append(instance)
       return .continue
     }
   }
@@ -113,12 +152,15 @@ struct RangeQuery {
     }
   }
 
-  /// The runs of `calendar` that hold instances, in key order, with the longest instance of each:
-  /// `(clock, duration class, longest)`, read from `range.meta` with one seek.
+  /// The runs of `calendar` that hold instances, in key order, with the longest instance of each,
+  /// read from `range.meta` with one seek.
   private func longestDurations(
-    of calendar: ObjectID, _ txn: borrowing ReadTransaction, into runs: inout [(RangeKey.Domain, UInt8, Int64)]
+    of calendar: ObjectID, _ txn: borrowing ReadTransaction, into runs: inout [Run]
   ) throws {
-    let prefix = RangeProjection.maxDurationPrefix + calendar.bytes
+    var prefix = RangeProjection.maxDurationPrefix
+    prefix.reserveCapacity(prefix.count + 16)
+    withUnsafeBytes(of: calendar.high.bigEndian) { prefix.append(contentsOf: $0) }
+    withUnsafeBytes(of: calendar.low.bigEndian) { prefix.append(contentsOf: $0) }
     try txn.withCursor(on: range.meta) { cursor in
       guard try cursor.seek(atLeast: prefix) else { return }
       _ = try cursor.scanForward { key, value in
@@ -126,7 +168,9 @@ struct RangeQuery {
           let domain = RangeKey.Domain(rawValue: key.unsafeLoad(fromByteOffset: prefix.count, as: UInt8.self))
         else { return .stop }
         runs.append(
-          (domain, key.unsafeLoad(fromByteOffset: prefix.count + 1, as: UInt8.self), RangeKey.time(in: value, at: 0)))
+          Run(
+            domain: domain, durationClass: key.unsafeLoad(fromByteOffset: prefix.count + 1, as: UInt8.self),
+            longest: RangeKey.time(in: value, at: 0)))
         return .continue
       }
     }
