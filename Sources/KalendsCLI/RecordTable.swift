@@ -11,7 +11,7 @@ enum RecordTable {
         record.timestamp.description,
         record.principal.description,
         record.kind.name,
-        summary(try record.payload.describe(as: record.kind)),
+        summary(record.kind, try record.payload.describe(as: record.kind)),
         record.hash.shortHex,
       ]
     }
@@ -28,16 +28,34 @@ enum RecordTable {
       ("format", "version \(record.header.formatVersion)"),
     ]
     for field in try record.payload.describe(as: record.kind) {
-      lines.append(("payload." + field.name, field.value.json.plainText))
+      lines.append(("payload." + field.name, text(record.kind, field.name, field.value)))
     }
     lines.append(("previousHash", record.previousHash.hex))
     lines.append(("hash", record.hash.hex))
     return TextTable.fields(lines)
   }
 
-  private static func summary(_ fields: [(name: String, value: PayloadValue)]) -> String {
-    let text = fields.map { "\($0.name)=\($0.value.json.plainText)" }.joined(separator: " ")
+  private static func summary(_ kind: RecordKind, _ fields: [(name: String, value: PayloadValue)]) -> String {
+    let text = fields.map { "\($0.name)=\(Self.text(kind, $0.name, $0.value))" }.joined(separator: " ")
     let flat = text.replacingNewlines()
     return flat.count > 60 ? String(flat.prefix(59)) + "…" : flat
+  }
+
+  /// A field's value for people: the privacy records' services, levels, statuses and reasons by
+  /// name (`service=calendars status=denied`), where the stored form (and `--format json`) has
+  /// their numbers; anything else as its JSON text.
+  static func text(_ kind: RecordKind, _ name: String, _ value: PayloadValue) -> String {
+    guard [.accessRequested, .accessDecided, .accessAttemptRefused].contains(kind), case .unsigned(let number) = value,
+      let raw = UInt8(exactly: number)
+    else { return value.json.plainText }
+    let named: String? =
+      switch name {
+      case "service": Service(rawValue: raw)?.description
+      case "level": AccessLevel(rawValue: raw)?.description
+      case "status", "previousStatus": AuthorizationStatus(rawValue: raw)?.description
+      case "reason": DecisionReason(rawValue: raw)?.description
+      default: nil
+      }
+    return named ?? value.json.plainText
   }
 }

@@ -84,6 +84,24 @@ struct AuditCommandTests {
     #expect(csv.stdout.hasPrefix("client,service,status,decision,reason\n"))
   }
 
+  /// The record views for people name the privacy enums; JSON keeps the stored numbers.
+  @Test func logViewsNameServicesStatusesAndReasons() throws {
+    let store = try CLIStore()
+    _ = try scenario(store)
+    let tail = try store.run(["log", "tail", "-n", "20"])
+    #expect(tail.status == 0, "\(tail.stderr)")
+    #expect(tail.stdout.contains("service=reminders status=denied"), "\(tail.stdout)")
+    #expect(tail.stdout.contains("service=calendars level=write-on"), "\(tail.stdout)")
+    #expect(!tail.stdout.contains("service=1"), "\(tail.stdout)")
+    let last = try #require(try store.objects(["log", "tail", "-n", "1"]).first)
+    let position = try #require(last["position"] as? Int)
+    let shown = try store.run(["log", "show", String(position)])
+    #expect(shown.stdout.contains("payload.reason          reset"), "\(shown.stdout)")
+    #expect(shown.stdout.contains("payload.previousStatus  fullAccess"), "\(shown.stdout)")
+    let payload = try #require(last["payload"] as? [String: Any])
+    #expect(payload["reason"] as? Int != nil, "JSON keeps the stored number: \(payload)")
+  }
+
   @Test func auditVerifyFailsAfterAnyRecordIsAlteredRemovedOrReordered() throws {
     for damage in ["alter", "remove", "reorder"] {
       let store = try CLIStore()
