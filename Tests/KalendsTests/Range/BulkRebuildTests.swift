@@ -148,3 +148,28 @@ struct RandomHistoryRebuildTests {
     }
   }
 }
+
+@Suite("Interrupted bulk loads")
+struct InterruptedBulkLoadTests {
+  /// What a bulk load killed between its chunks leaves: one projection loaded and checkpointed,
+  /// another marked as loading (version 0) with whatever it had written. The next open empties that
+  /// one and loads it again; the result is the bytes of record-by-record application.
+  @Test func aLoadInterruptedBetweenChunksStartsOverAtTheNextOpen() throws {
+    let directory = TemporaryDirectory()
+    let options = StoreOptions(durability: .noSync)
+    let inline: [String: ProjectionDigest]
+    do {
+      let store = try Store.create(at: directory.storePath, options: options)
+      try BulkRebuildTests().writeHistory(try EventFixture(store))
+      inline = try store.projectionDigests()
+      try store.write { txn, _ in
+        try ProjectionCheckpoint(version: 0, position: .none).save("range", meta: store.meta, in: &txn)
+      }
+    }
+    let reopened = try Store.open(at: directory.storePath, options: options)
+    let head = try reopened.head().position
+    #expect(try reopened.projectionCheckpoints()["range"] == head)
+    #expect(try reopened.projectionDigests() == inline)
+    #expect(try reopened.verifyProjections().isConsistent)
+  }
+}
