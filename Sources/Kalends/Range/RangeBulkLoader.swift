@@ -69,21 +69,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
     switch header.kind {
     case .eventSaved:
-      let fields = try PayloadFieldIndex(payload)
-      let id = try fields.requiredObjectID(1, in: payload)
-      let calendar = try fields.requiredObjectID(2, in: payload)
       let start = arena.count
-      if let state = fields[5] {
-        let failure: StoreError? = payload.withUnsafeBytes { bytes in
-          do throws(StoreError) {
-            try RangeState.appendTiming(of: bytes, state, to: &arena)
-            return nil
-          } catch {
-            return error
-          }
-        }
-        if let failure { throw failure }
-      }
+      let (id, calendar) = try RangeState.saved(payload, appendingTimingTo: &arena)
       let item = Item(id: id, calendar: calendar, state: start..<arena.count)
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
       let eventStart = try Self.start(of: item, arena)

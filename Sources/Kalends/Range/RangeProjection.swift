@@ -46,7 +46,8 @@ struct RangeProjection: Projection {
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     switch header.kind {
     case .eventSaved:
-      let (id, calendar, state) = try RangeState.saved(payload)
+      var state: [UInt8] = []
+      let (id, calendar) = try RangeState.saved(payload, appendingTimingTo: &state)
       let event = try ModelCodec.decodeEvent(
         id: id, calendarID: calendar, version: header.position, modified: header.timestamp,
         PayloadReader(Payload(bytes: state)))

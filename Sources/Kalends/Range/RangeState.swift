@@ -14,26 +14,10 @@ enum RangeState {
 
   private static func keeps(_ tag: UInt8, _ mask: UInt32) -> Bool { tag < 32 && mask & (1 << UInt32(tag)) != 0 }
 
-  /// `state` with only the fields that place instances, in their order.
-  static func timing(_ state: [UInt8]) throws(StoreError) -> [UInt8] {
-    var kept = Payload()
-    for field in try Payload(bytes: state).fields() where eventTags.contains(field.tag) {
-      if field.tag == 16 {
-        var occurrence = Payload()
-        for inner in try Payload(bytes: field.value).fields() where occurrenceTags.contains(inner.tag) {
-          occurrence.append(tag: inner.tag, bytes: inner.value)
-        }
-        kept.append(tag: 16, message: occurrence)
-      } else {
-        kept.append(tag: field.tag, bytes: field.value)
-      }
-    }
-    return kept.bytes
-  }
-
-  /// Appends to `out` the timing state of the event state in `range` of `bytes`: the bytes
-  /// ``timing(_:)`` returns, without decoding the fields into copies.
-  static func appendTiming(
+  /// Appends to `out` the timing state of the event state in `range` of `bytes`: only the fields
+  /// that place instances, in their order, each encoded as ``Payload`` encodes it, without decoding
+  /// the fields into copies.
+  private static func appendTiming(
     of bytes: UnsafeRawBufferPointer, _ range: Range<Int>, to out: inout [UInt8]
   ) throws(StoreError) {
     try PayloadSpan.scan(bytes, range) { field throws(StoreError) in
@@ -58,9 +42,23 @@ enum RangeState {
     out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
   }
 
-  /// The item, its calendar and its timing state, from an `eventSaved` record's payload.
-  static func saved(_ payload: RawSpan) throws(StoreError) -> (id: ObjectID, calendar: ObjectID, state: [UInt8]) {
-    let fields = try PayloadReader(bytes: payload)
-    return (try fields.requiredObjectID(1), try fields.requiredObjectID(2), try timing(fields.bytes(5) ?? []))
+  /// The item and its calendar, from an `eventSaved` record's payload, appending its timing state
+  /// to `out` (the inline projection passes an empty array, the bulk loader its arena).
+  static func saved(_ payload: RawSpan, appendingTimingTo out: inout [UInt8]) throws(StoreError) -> (
+    id: ObjectID, calendar: ObjectID
+  ) {
+    let fields = try PayloadFieldIndex(payload)
+    let saved = (try fields.requiredObjectID(1, in: payload), try fields.requiredObjectID(2, in: payload))
+    guard let state = fields[5] else { return saved }
+    let failure: StoreError? = payload.withUnsafeBytes { bytes in
+      do throws(StoreError) {
+        try appendTiming(of: bytes, state, to: &out)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
+    return saved
   }
 }
