@@ -1,4 +1,3 @@
-internal import Crypto
 internal import LMDB
 
 /// Rebuilds the `objects` projection from the whole log: keeps the last change of every object
@@ -124,7 +123,9 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   // The output in key order.
   private var order: [Int] = []
   private var byCalendar: [(calendar: ObjectID, key: Key)] = []
-  private var byExternalID: [(calendar: ObjectID, kind: UInt8, hash: (UInt64, UInt64), id: ObjectID)] = []
+  /// The live items with an external identifier, by ``ObjectProjection/externalDigest(_:)`` (as
+  /// two numbers, so that they sort like its bytes).
+  private var byExternalID: [(calendar: ObjectID, kind: UInt8, digest: (UInt64, UInt64), id: ObjectID)] = []
   /// How many entries are written: `objects`, then `objects.byCalendar`, then `objects.byExternalID`.
   private var written = 0
 
@@ -146,7 +147,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       let key = keys[slot]
       byCalendar.append((stored[slot].calendar, key))
       if let external = stored[slot].external {
-        let digest = Array(SHA256.hash(data: arena[external]).prefix(16))
+        let digest = ObjectProjection.externalDigest(arena[external])
         byExternalID.append(
           (
             stored[slot].calendar, key.kind,
@@ -157,65 +158,62 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     }
     byCalendar.sort { ($0.calendar, $0.key) < ($1.calendar, $1.key) }
     byExternalID.sort {
-      ($0.calendar, $0.kind, $0.hash.0, $0.hash.1, $0.id) < ($1.calendar, $1.kind, $1.hash.0, $1.hash.1, $1.id)
+      ($0.calendar, $0.kind, $0.digest.0, $0.digest.1, $0.id) < ($1.calendar, $1.kind, $1.digest.0, $1.digest.1, $1.id)
     }
   }
 
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
+    let databases = [
+      (projection.objects, order.count), (projection.byCalendar, byCalendar.count),
+      (projection.byExternalID, byExternalID.count),
+    ]
     var budget = limit
     var key: [UInt8] = []
     var value: [UInt8] = []
-    if written < order.count {
-      let end = min(order.count, written + budget)
-      try txn.withCursor(on: projection.objects) { cursor in
-        for slot in order[written..<end] {
-          let object = stored[slot]
-          key.removeAll(keepingCapacity: true)
-          key.append(keys[slot].kind)
-          key.append(contentsOf: keys[slot].id.bytes)
-          value.removeAll(keepingCapacity: true)
-          RecordCodec.appendBigEndian(object.position, to: &value)
-          RecordCodec.appendBigEndian(UInt64(bitPattern: object.timestamp), to: &value)
-          value.append(object.isLive ? 1 : 0)
-          value.append(contentsOf: object.calendar.bytes)
-          value.append(contentsOf: arena[object.state])
+    var before = 0
+    for (phase, (database, count)) in databases.enumerated() {
+      let done = max(0, written - before)
+      before += count
+      guard budget > 0, done < count else { continue }
+      let end = min(count, done + budget)
+      try txn.withCursor(on: database) { cursor in
+        for index in done..<end {
+          entry(phase, index, key: &key, value: &value)
           try cursor.put(value, forKey: key, options: .append)
         }
       }
-      budget -= end - written
-      written = end
+      budget -= end - done
+      written += end - done
     }
-    let calendarsDone = written - order.count
-    if budget > 0, calendarsDone < byCalendar.count {
-      let end = min(byCalendar.count, calendarsDone + budget)
-      try txn.withCursor(on: projection.byCalendar) { cursor in
-        for entry in byCalendar[calendarsDone..<end] {
-          key.removeAll(keepingCapacity: true)
-          key.append(contentsOf: entry.calendar.bytes)
-          key.append(entry.key.kind)
-          key.append(contentsOf: entry.key.id.bytes)
-          try cursor.put([UInt8](), forKey: key, options: .append)
-        }
-      }
-      budget -= end - calendarsDone
-      written += end - calendarsDone
+    return written == before
+  }
+
+  /// Key and value of entry `index` of output `phase` (0: `objects`, 1: `objects.byCalendar`,
+  /// 2: `objects.byExternalID`).
+  private func entry(_ phase: Int, _ index: Int, key: inout [UInt8], value: inout [UInt8]) {
+    key.removeAll(keepingCapacity: true)
+    value.removeAll(keepingCapacity: true)
+    switch phase {
+    case 0:
+      let slot = order[index]
+      let object = stored[slot]
+      key.append(keys[slot].kind)
+      key.append(contentsOf: keys[slot].id.bytes)
+      StoredObject.append(
+        position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
+        state: arena[object.state], to: &value)
+    case 1:
+      let entry = byCalendar[index]
+      key.append(contentsOf: entry.calendar.bytes)
+      key.append(entry.key.kind)
+      key.append(contentsOf: entry.key.id.bytes)
+    default:
+      let entry = byExternalID[index]
+      key.append(contentsOf: entry.calendar.bytes)
+      key.append(entry.kind)
+      RecordCodec.appendBigEndian(entry.digest.0, to: &key)
+      RecordCodec.appendBigEndian(entry.digest.1, to: &key)
+      key.append(contentsOf: entry.id.bytes)
     }
-    let externalDone = written - order.count - byCalendar.count
-    if budget > 0, externalDone < byExternalID.count {
-      let end = min(byExternalID.count, externalDone + budget)
-      try txn.withCursor(on: projection.byExternalID) { cursor in
-        for entry in byExternalID[externalDone..<end] {
-          key.removeAll(keepingCapacity: true)
-          key.append(contentsOf: entry.calendar.bytes)
-          key.append(entry.kind)
-          RecordCodec.appendBigEndian(entry.hash.0, to: &key)
-          RecordCodec.appendBigEndian(entry.hash.1, to: &key)
-          key.append(contentsOf: entry.id.bytes)
-          try cursor.put([UInt8](), forKey: key, options: .append)
-        }
-      }
-      written += end - externalDone
-    }
-    return written == order.count + byCalendar.count + byExternalID.count
   }
 }

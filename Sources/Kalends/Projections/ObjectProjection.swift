@@ -89,7 +89,13 @@ struct ObjectProjection: Projection {
 
   /// The prefix of the `objects.byExternalID` keys of `external` in `calendar`.
   static func externalKey(_ calendar: ObjectID, _ kind: ObjectKind, _ external: String) -> [UInt8] {
-    calendar.bytes + [kind.rawValue] + Array(SHA256.hash(data: Array(external.utf8)).prefix(16))
+    calendar.bytes + [kind.rawValue] + externalDigest(Array(external.utf8)[...])
+  }
+
+  /// What stands for an external identifier (its UTF-8 bytes) in `objects.byExternalID` keys: the
+  /// first 16 bytes of its SHA-256.
+  static func externalDigest(_ utf8: ArraySlice<UInt8>) -> [UInt8] {
+    Array(SHA256.hash(data: utf8).prefix(16))
   }
 
   /// The live items of `kind` in `calendar` whose external identifier is `external`.
@@ -161,12 +167,22 @@ struct StoredObject: Sendable {
   static func encode(header: LogRecordHeader, live: Bool, calendar: ObjectID, state: [UInt8]) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(33 + state.count)
-    RecordCodec.appendBigEndian(header.position.rawValue, to: &out)
-    RecordCodec.appendBigEndian(UInt64(bitPattern: header.timestamp.rawValue), to: &out)
+    append(
+      position: header.position.rawValue, timestamp: header.timestamp.rawValue, live: live, calendar: calendar,
+      state: state, to: &out)
+    return out
+  }
+
+  /// Appends the stored form of an object changed by the record at `position` and `timestamp`.
+  static func append(
+    position: UInt64, timestamp: Int64, live: Bool, calendar: ObjectID, state: some Collection<UInt8>,
+    to out: inout [UInt8]
+  ) {
+    RecordCodec.appendBigEndian(position, to: &out)
+    RecordCodec.appendBigEndian(UInt64(bitPattern: timestamp), to: &out)
     out.append(live ? 1 : 0)
     out.append(contentsOf: calendar.bytes)
     out.append(contentsOf: state)
-    return out
   }
 
   init(decoding bytes: RawSpan) throws {
