@@ -181,11 +181,16 @@ struct RangeProjection: Projection {
 
   /// Start and end of an event on its clock.
   static func times(_ start: LocalDateTime, _ end: LocalDateTime, of event: Event) throws -> (Int64, Int64) {
-    guard domain(of: event) == .absolute, let name = event.timeZone else {
-      return (start.wallClockSeconds, end.wallClockSeconds)
-    }
-    let zone = try ZoneRules.named(name)
-    return (zone.resolve(start), max(zone.resolve(start), zone.resolve(end)))
+    guard domain(of: event) == .absolute, let name = event.timeZone else { return times(start, end, in: nil) }
+    return times(start, end, in: try ZoneRules.named(name))
+  }
+
+  /// Start and end on the clock of `zone`'s instants, or on the wall clock when `zone` is `nil` (a
+  /// floating or all-day event); the end never before the start.
+  static func times(_ start: LocalDateTime, _ end: LocalDateTime, in zone: ZoneRules?) -> (Int64, Int64) {
+    guard let zone else { return (start.wallClockSeconds, end.wallClockSeconds) }
+    let from = zone.resolve(start)
+    return (from, max(from, zone.resolve(end)))
   }
 
   // MARK: Removal

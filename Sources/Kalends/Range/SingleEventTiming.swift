@@ -31,19 +31,13 @@ struct SingleEventTiming {
       }
       isAllDay = state.unsafeLoad(fromByteOffset: range.lowerBound, as: UInt8.self) == 1
     }
-    let flags = isAllDay ? RangeProjection.allDayFlag : 0
-    guard !isAllDay, let zoneRange = fields[6] else {
-      return .single(
-        .init(
-          domain: .wallClock, start: start.wallClockSeconds, end: end.wallClockSeconds,
-          occurrence: start.wallClockSeconds, flags: flags))
-    }
-    let zone = try self.zone(state.extracting(zoneRange))
-    let from = zone.resolve(start)
+    // On the wall clock when floating or all-day, as `RangeProjection.domain(of:)` says.
+    let zone = try isAllDay ? nil : fields[6].map { try self.zone(state.extracting($0)) }
+    let (from, to) = RangeProjection.times(start, end, in: zone)
     return .single(
       .init(
-        domain: .absolute, start: from, end: max(from, zone.resolve(end)), occurrence: start.wallClockSeconds,
-        flags: flags))
+        domain: zone == nil ? .wallClock : .absolute, start: from, end: to, occurrence: start.wallClockSeconds,
+        flags: isAllDay ? RangeProjection.allDayFlag : 0))
   }
 
   /// The rules of the zone named by `name` (UTF-8).
