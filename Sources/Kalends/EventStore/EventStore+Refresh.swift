@@ -39,44 +39,55 @@ extension EventStore {
   /// saved; `false` (refetch) when it, or its calendar, was removed or this session can no longer
   /// read reminders. See ``refresh(_:)-(inout Event)``.
   public func refresh(_ reminder: inout Reminder) throws(StoreError) -> Bool {
-    guard reminder.version != .none else { return false }
-    let latest: Reminder?
-    do {
-      latest = try self.reminder(withID: reminder.id)
-    } catch .access {
-      return false
-    }
-    guard let latest else { return false }
-    guard latest.version != reminder.version else { return true }
-    let base = try fetchedState(.reminderSaved, reminder.id, at: reminder.version) {
-      (id, fields, header) throws(StoreError) -> Reminder in
-      try ModelCodec.decodeReminder(
-        id: id, calendarID: try fields.requiredObjectID(2), version: header.position, modified: header.timestamp,
-        try PayloadReader(Payload(bytes: fields.bytes(5) ?? [])))
-    }
-    reminder = base.map { LocalEdits.reminder.apply(local: reminder, base: $0, to: latest) } ?? latest
+    let id = reminder.id
+    let updated = try refreshed(
+      reminder, id, at: reminder.version, .reminderSaved, edits: .reminder, versionOf: \.version,
+      fetch: { () throws(StoreError) -> Reminder? in try self.reminder(withID: id) },
+      decode: { (id, fields, header) throws(StoreError) -> Reminder in
+        try ModelCodec.decodeReminder(
+          id: id, calendarID: try fields.requiredObjectID(2), version: header.position, modified: header.timestamp,
+          try PayloadReader(Payload(bytes: fields.bytes(5) ?? [])))
+      })
+    guard let updated else { return false }
+    reminder = updated
     return true
   }
 
   /// Brings a fetched calendar up to date, keeping the fields the caller changed and has not
   /// saved; `false` (refetch) when it was removed or this session can no longer see it.
   public func refresh(_ calendar: inout EventCalendar) throws(StoreError) -> Bool {
-    guard calendar.version != .none else { return false }
-    let latest: EventCalendar?
-    do {
-      latest = try self.calendar(withID: calendar.id)
-    } catch .access {
-      return false
-    }
-    guard let latest else { return false }
-    guard latest.version != calendar.version else { return true }
-    let base = try fetchedState(.calendarSaved, calendar.id, at: calendar.version) {
-      (id, fields, header) throws(StoreError) -> EventCalendar in
-      try ModelCodec.decodeCalendar(
-        id: id, version: header.position, try PayloadReader(Payload(bytes: fields.bytes(5) ?? [])))
-    }
-    calendar = base.map { LocalEdits.calendar.apply(local: calendar, base: $0, to: latest) } ?? latest
+    let id = calendar.id
+    let updated = try refreshed(
+      calendar, id, at: calendar.version, .calendarSaved, edits: .calendar, versionOf: \.version,
+      fetch: { () throws(StoreError) -> EventCalendar? in try self.calendar(withID: id) },
+      decode: { (id, fields, header) throws(StoreError) -> EventCalendar in
+        try ModelCodec.decodeCalendar(
+          id: id, version: header.position, try PayloadReader(Payload(bytes: fields.bytes(5) ?? [])))
+      })
+    guard let updated else { return false }
+    calendar = updated
     return true
+  }
+
+  /// `local` (fetched at `version`) brought up to the state `fetch` returns, with the fields the
+  /// caller changed since kept; `nil` — refetch — when it was never saved, is gone, or this session
+  /// can no longer read it.
+  private func refreshed<T>(
+    _ local: T, _ id: ObjectID, at version: LogPosition, _ kind: RecordKind, edits: LocalEdits<T>,
+    versionOf: KeyPath<T, LogPosition>,
+    fetch: () throws(StoreError) -> T?, decode: (ObjectID, PayloadReader, LogRecordHeader) throws(StoreError) -> T
+  ) throws(StoreError) -> T? {
+    guard version != .none else { return nil }
+    let latest: T?
+    do {
+      latest = try fetch()
+    } catch .access {
+      return nil
+    }
+    guard let latest else { return nil }
+    guard latest[keyPath: versionOf] != version else { return local }
+    let base = try fetchedState(kind, id, at: version, decode: decode)
+    return base.map { edits.apply(local: local, base: $0, to: latest) } ?? latest
   }
 
   /// The state an object was fetched at: the record at `version`, when it is a `kind` record for `id`.
