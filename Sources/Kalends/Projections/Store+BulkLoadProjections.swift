@@ -35,7 +35,8 @@ extension Store {
     guard !loading.isEmpty else { return 0 }
     // Each loader reads the log up to the head in its own snapshot, prepares its output and writes
     // it on its own thread (the log is immutable up to the head; nothing else writes while the
-    // projections are loading, see `ProjectionSet.checkCurrent`).
+    // projections are loading, see `ProjectionSet.checkCurrent`). Every loader decoding the record
+    // headers itself costs less than handing records from one reader to the others.
     let loaders = loading.map { LoaderBox($0.1) }
     let kinds = loading.map { type(of: $0.0).kinds }
     let checkpoints = loading.map { (name: type(of: $0.0).name, version: type(of: $0.0).version) }
@@ -95,9 +96,9 @@ extension Store {
   }
 }
 
-/// A bulk loader handed to the thread that fills it (one thread at a time uses it).
+/// A bulk loader handed to the thread that fills it (which works on its own copy).
 private final class LoaderBox: @unchecked Sendable {
-  var loader: any ProjectionBulkLoader
+  let loader: any ProjectionBulkLoader
 
   init(_ loader: any ProjectionBulkLoader) { self.loader = loader }
 }

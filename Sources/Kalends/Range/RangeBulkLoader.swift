@@ -118,15 +118,10 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   /// Counts the instances a replaced or removed state had indexed in the longest durations.
   private mutating func retire(_ item: Item) throws {
     guard let entries = try RangeItemEntries(Self.event(item, arena), horizon: horizon) else { return }
-    for instance in entries.instances { Self.raise(&longest, entries.calendar, instance) }
-  }
-
-  private static func raise(_ longest: inout [Run: Int64], _ calendar: ObjectID, _ instance: RangeItemEntries.Instance)
-  {
-    let run = Run(calendar: calendar, domain: instance.domain.rawValue, durationClass: instance.durationClass)
-    let duration = instance.end - instance.start
-    if let current = longest[run], current >= duration { return }
-    longest[run] = duration
+    for instance in entries.instances {
+      let run = Run(calendar: entries.calendar, domain: instance.domain.rawValue, durationClass: instance.durationClass)
+      longest[run] = max(longest[run] ?? .min, instance.end - instance.start)
+    }
   }
 
   // The output, in key order, and how much of it is written.
