@@ -40,7 +40,7 @@ struct BenchGenerateCommand: ParsableCommand {
     progress.finish()
     let seconds = Date().timeIntervalSince(started)
     let head = try store.head().position
-    let instances = try store.projectionDigests()["range.instances"]?.entries ?? 0
+    let instances = try store.indexedInstanceCount()
     switch format {
     case .json:
       print(

@@ -248,7 +248,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   }
 
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
-    if zip(parts, heads).contains(where: { $1 < $0.count }) {
+    if zip(parts, heads).contains(where: { $1 < $0.count }) || !block.isEmpty {
       try writeInstances(limit, &txn)
       return false
     }
@@ -284,38 +284,57 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     return parts[best][heads[best] - 1]
   }
 
-  /// Writes up to `limit` more instances, merging the parts.
+  /// The records of the block being filled, and its run.
+  private var block: [UInt8] = []
+  private var blockRun = UInt32.max
+
+  /// Writes up to `limit` more instances, merging the parts, in blocks (``InstanceBlocks``): a
+  /// block is written when it ends (at a cut, at its maximum size, or at the end of its run), so
+  /// the one being filled may carry over to the next call.
   private mutating func writeInstances(_ limit: Int, _ txn: inout WriteTransaction) throws {
-    var key = [UInt8](repeating: 0, count: RangeKey.instanceLength)
-    var value = [UInt8](repeating: 0, count: 9)
-    var run = UInt32.max
+    block.reserveCapacity(InstanceBlocks.maxRecords * InstanceBlocks.recordLength)
+    var record = [UInt8](repeating: 0, count: InstanceBlocks.recordLength)
     try txn.withCursor(on: projection.instances) { cursor in
       for _ in 0..<limit {
-        guard let entry = nextEntry() else { break }
-        if entry.run != run {
-          run = entry.run
-          let calendar = calendars[Int(run >> 16)]
-          key.withUnsafeMutableBytes { bytes in
-            bytes.storeBytes(of: calendar.high.bigEndian, toByteOffset: 0, as: UInt64.self)
-            bytes.storeBytes(of: calendar.low.bigEndian, toByteOffset: 8, as: UInt64.self)
-            bytes[16] = UInt8(truncatingIfNeeded: run >> 8)
-            bytes[17] = UInt8(truncatingIfNeeded: run)
-          }
+        guard let entry = nextEntry() else {
+          try flushBlock(&cursor)
+          break
         }
-        key.withUnsafeMutableBytes { bytes in
-          bytes.storeBytes(of: RangeKey.sortable(entry.start), toByteOffset: RangeKey.startOffset, as: UInt64.self)
-          bytes.storeBytes(of: entry.itemHigh.bigEndian, toByteOffset: RangeKey.itemOffset, as: UInt64.self)
-          bytes.storeBytes(of: entry.itemLow.bigEndian, toByteOffset: RangeKey.itemOffset + 8, as: UInt64.self)
-          bytes.storeBytes(
-            of: RangeKey.sortable(entry.occurrence), toByteOffset: RangeKey.occurrenceOffset, as: UInt64.self)
+        if entry.run != blockRun {
+          try flushBlock(&cursor)
+          blockRun = entry.run
         }
-        value.withUnsafeMutableBytes { bytes in
-          bytes.storeBytes(of: RangeKey.sortable(entry.end), toByteOffset: 0, as: UInt64.self)
-          bytes[8] = entry.flags
+        let (high, low) = (entry.itemHigh.bigEndian, entry.itemLow.bigEndian)
+        let stored = RangeKey.sortable(entry.occurrence)
+        record.withUnsafeMutableBytes { bytes in
+          bytes.storeBytes(of: RangeKey.sortable(entry.start), toByteOffset: 0, as: UInt64.self)
+          bytes.storeBytes(of: high, toByteOffset: InstanceBlocks.itemOffset, as: UInt64.self)
+          bytes.storeBytes(of: low, toByteOffset: InstanceBlocks.itemOffset + 8, as: UInt64.self)
+          bytes.storeBytes(of: stored, toByteOffset: InstanceBlocks.occurrenceOffset, as: UInt64.self)
+          bytes.storeBytes(of: RangeKey.sortable(entry.end), toByteOffset: InstanceBlocks.endOffset, as: UInt64.self)
+          bytes[InstanceBlocks.flagsOffset] = entry.flags
         }
-        try cursor.put(value, forKey: key, options: .append)
+        block.append(contentsOf: record)
+        if InstanceBlocks.isCut(high, low, stored)
+          || block.count == InstanceBlocks.maxRecords * InstanceBlocks.recordLength
+        {
+          try flushBlock(&cursor)
+        }
       }
     }
+  }
+
+  /// Writes the block being filled, keyed by its run and last record.
+  private mutating func flushBlock(_ cursor: inout Cursor) throws {
+    guard !block.isEmpty else { return }
+    let calendar = calendars[Int(blockRun >> 16)]
+    var key = calendar.bytes
+    key.reserveCapacity(InstanceBlocks.blockKeyLength)
+    key.append(UInt8(truncatingIfNeeded: blockRun >> 8))
+    key.append(UInt8(truncatingIfNeeded: blockRun))
+    key.append(contentsOf: block[(block.count - InstanceBlocks.recordLength)...].prefix(InstanceBlocks.keyLength))
+    try cursor.put(block, forKey: key, options: .append)
+    block.removeAll(keepingCapacity: true)
   }
 
   /// The horizon, then the longest duration of every run, in key order (`horizon` < `maxDuration…`).

@@ -47,21 +47,6 @@ enum RangeKey {
     return key
   }
 
-  /// An instance key: `calendar (16) ‖ domain (1) ‖ class (1) ‖ start (8) ‖ item (16) ‖ occurrence (8)`.
-  static func instance(
-    _ calendar: ObjectID, _ domain: Domain, start: Int64, end: Int64, item: ObjectID, occurrence: LocalDateTime
-  ) -> [UInt8] {
-    var key = run(calendar, domain, durationClass(end - start))
-    key.reserveCapacity(50)
-    append(start, to: &key)
-    key.append(contentsOf: item.bytes)
-    append(occurrence.wallClockSeconds, to: &key)
-    return key
-  }
-
-  /// Byte offsets within an instance key.
+  /// Where the start is in a key of a run's instances (``run(_:_:_:)`` ‖ start ‖ …).
   static let startOffset = 18
-  static let itemOffset = 26
-  static let occurrenceOffset = 42
-  static let instanceLength = 50
 }

@@ -5,9 +5,10 @@ internal import LMDB
 /// "what overlaps `[start, end)` in these calendars" is a few cursor seeks (docs/projections.md).
 ///
 /// Databases:
-/// - `range.instances`: key ``RangeKey/instance(_:_:start:end:item:occurrence:)``, value
-///   `end (8, same clock as the start) ‖ flags (1)`. Zoned events are on UTC seconds; floating and
-///   all-day ones on wall-clock seconds, placed in the viewer's zone by the query.
+/// - `range.instances`: the instances of each run (calendar, clock, duration class) in blocks of
+///   records `start ‖ item ‖ occurrence ‖ end ‖ flags`, keyed by the run and the last record's key
+///   (``InstanceBlocks``). Zoned events are on UTC seconds; floating and all-day ones on wall-clock
+///   seconds, placed in the viewer's zone by the query.
 /// - `range.open`: key `calendar (16) ‖ item (16)`, value the event's timing state (`RangeState`: what places its instances, no text): the recurring series
 ///   that still have occurrences at or after the horizon, expanded lazily by queries past it and
 ///   materialised further when the horizon moves.
@@ -22,7 +23,7 @@ internal import LMDB
 /// bytes; records of other kinds never reach this projection.
 struct RangeProjection: Projection {
   static let name = "range"
-  static let version: UInt32 = 4
+  static let version: UInt32 = 5
   static let databaseNames = ["range.instances", "range.open", "range.items", "range.meta"]
   static let kinds: Set<RecordKind> = [.eventSaved, .eventRemoved, .calendarRemoved]
 
@@ -145,16 +146,11 @@ struct RangeProjection: Projection {
     _ added: [RangeItemEntries.Instance], calendar: ObjectID, item: ObjectID, _ txn: inout WriteTransaction
   ) throws {
     var longest: [RunKey: Int64] = [:]
-    var value: [UInt8] = []
-    value.reserveCapacity(9)
     for instance in added {
-      let key = RangeKey.instance(
-        calendar, instance.domain, start: instance.start, end: instance.end, item: item,
-        occurrence: LocalDateTime(unchecked: instance.occurrence))
-      value.removeAll(keepingCapacity: true)
-      RangeKey.append(instance.end, to: &value)
-      value.append(instance.flags)
-      try txn.put(value, forKey: key, in: instances)
+      let record = InstanceBlocks.record(
+        start: instance.start, item: item, occurrence: instance.occurrence, end: instance.end, flags: instance.flags)
+      try InstanceBlocks.edit(
+        record, in: RangeKey.run(calendar, instance.domain, instance.durationClass), removing: false, instances, &txn)
       let run = RunKey(domain: instance.domain, durationClass: instance.durationClass)
       longest[run] = max(longest[run] ?? 0, instance.end - instance.start)
     }
@@ -204,10 +200,10 @@ struct RangeProjection: Projection {
       id: id, calendarID: calendar, version: .none, modified: nil, PayloadReader(Payload(bytes: Array(stored[16...]))))
     if let entries = try RangeItemEntries(event, horizon: horizon) {
       for instance in entries.instances {
-        let key = RangeKey.instance(
-          calendar, instance.domain, start: instance.start, end: instance.end, item: id,
-          occurrence: LocalDateTime(unchecked: instance.occurrence))
-        _ = try txn.delete(key, in: instances)
+        let record = InstanceBlocks.record(
+          start: instance.start, item: id, occurrence: instance.occurrence, end: instance.end, flags: instance.flags)
+        try InstanceBlocks.edit(
+          record, in: RangeKey.run(calendar, instance.domain, instance.durationClass), removing: true, instances, &txn)
       }
     }
     _ = try txn.delete(calendar.bytes + id.bytes, in: open)
@@ -218,12 +214,23 @@ struct RangeProjection: Projection {
   /// longest durations.
   private func removeCalendar(_ calendar: ObjectID, _ txn: inout WriteTransaction) throws {
     var ids = Set<ObjectID>()
-    for (database, offset) in [(instances, RangeKey.itemOffset), (open, 16)] {
-      let keys = try txn.withCursor(on: database) { try $0.keys(withPrefix: calendar.bytes) }
-      for key in keys {
-        ids.insert(ObjectID(bytes: key[offset..<offset + 16])!)
-        _ = try txn.delete(key, in: database)
+    var blocks: [[UInt8]] = []
+    try txn.withCursor(on: instances) { cursor in
+      guard try cursor.seek(atLeast: calendar.bytes) else { return }
+      try cursor.scanForward { key, value in
+        guard key.withUnsafeBytes({ $0.starts(with: calendar.bytes) }) else { return .stop }
+        blocks.append(Array(copying: key))
+        for offset in stride(from: InstanceBlocks.itemOffset, to: value.byteCount, by: InstanceBlocks.recordLength) {
+          ids.insert(ObjectID(value, at: offset))
+        }
+        return .continue
       }
+    }
+    for key in blocks { _ = try txn.delete(key, in: instances) }
+    let series = try txn.withCursor(on: open) { try $0.keys(withPrefix: calendar.bytes) }
+    for key in series {
+      ids.insert(ObjectID(bytes: key[16..<32])!)
+      _ = try txn.delete(key, in: open)
     }
     for id in ids { _ = try txn.delete(id.bytes, in: items) }
     let stats = try txn.withCursor(on: meta) { try $0.keys(withPrefix: Self.maxDurationPrefix + calendar.bytes) }

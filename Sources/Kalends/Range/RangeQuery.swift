@@ -94,30 +94,36 @@ struct RangeQuery {
     let tail = UInt16(domain.rawValue) << 8 | UInt16(run.durationClass)
     let (from, to, zone) = (self.from, self.to, self.zone)
     _ = try cursor.scanForward { key, value in
-      guard key.byteCount == RangeKey.instanceLength,
+      guard key.byteCount == InstanceBlocks.blockKeyLength,
         UInt64(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self)) == high,
         UInt64(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 8, as: UInt64.self)) == low,
         UInt16(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 16, as: UInt16.self)) == tail
       else { return .stop }
-      let keyStart = RangeKey.time(in: key, at: RangeKey.startOffset)
-      guard keyStart < upper else { return .stop }
-      if keyStart >= sizing.checkpoint { sizing.reserve(&results, reaching: keyStart) }
-      let keyEnd = RangeKey.time(in: value, at: 0)
-      let start = domain == .absolute ? keyStart : zone.resolve(wallClock: keyStart)
-      let end = domain == .absolute ? keyEnd : max(start, zone.resolve(wallClock: keyEnd))
-      guard Self.overlaps(start, end, from, to) else { return .continue }
-      let flags = value.unsafeLoad(fromByteOffset: 8, as: UInt8.self)
-      let instance = EventInstance(
-        id: ObjectID(key, at: RangeKey.itemOffset), calendarID: calendar,
-        occurrenceDate: LocalDateTime(unchecked: RangeKey.time(in: key, at: RangeKey.occurrenceOffset)),
-        start: start, end: end, isRecurring: flags & RangeProjection.recurringFlag != 0,
-        isDetached: flags & RangeProjection.detachedFlag != 0,
-        isAllDay: flags & RangeProjection.allDayFlag != 0)
-      while next < side.count, EventInstance.precedes(side[next], instance) {
-        results.append(side[next])
-        next += 1
+      var offset = 0
+      while offset < value.byteCount {
+        let record = offset
+        offset += InstanceBlocks.recordLength
+        let recordStart = RangeKey.time(in: value, at: record)
+        guard recordStart < upper else { return .stop }
+        if recordStart >= sizing.checkpoint { sizing.reserve(&results, reaching: recordStart) }
+        let recordEnd = RangeKey.time(in: value, at: record + InstanceBlocks.endOffset)
+        let start = domain == .absolute ? recordStart : zone.resolve(wallClock: recordStart)
+        let end = domain == .absolute ? recordEnd : max(start, zone.resolve(wallClock: recordEnd))
+        guard Self.overlaps(start, end, from, to) else { continue }
+        let flags = value.unsafeLoad(fromByteOffset: record + InstanceBlocks.flagsOffset, as: UInt8.self)
+        let instance = EventInstance(
+          id: ObjectID(value, at: record + InstanceBlocks.itemOffset), calendarID: calendar,
+          occurrenceDate: LocalDateTime(
+            unchecked: RangeKey.time(in: value, at: record + InstanceBlocks.occurrenceOffset)),
+          start: start, end: end, isRecurring: flags & RangeProjection.recurringFlag != 0,
+          isDetached: flags & RangeProjection.detachedFlag != 0,
+          isAllDay: flags & RangeProjection.allDayFlag != 0)
+        while next < side.count, EventInstance.precedes(side[next], instance) {
+          results.append(side[next])
+          next += 1
+        }
+        results.append(instance)
       }
-      results.append(instance)
       return .continue
     }
   }
