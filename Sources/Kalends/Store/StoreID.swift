@@ -11,8 +11,11 @@ public struct StoreID: Hashable, Sendable, CustomStringConvertible {
 
   /// A new random identity.
   public static func random() -> StoreID {
+    // Two words from the system's generator: one `getrandom` call each, where a byte at a time
+    // made sixteen (a fifth of the time of saving events in bulk).
     var generator = SystemRandomNumberGenerator()
-    var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let words = (generator.next(), generator.next())
+    var bytes = withUnsafeBytes(of: words) { Array($0) }
     bytes[6] = bytes[6] & 0x0f | 0x40
     bytes[8] = bytes[8] & 0x3f | 0x80
     return StoreID(bytes: bytes)!
