@@ -220,8 +220,8 @@ struct RangeProjection: Projection {
       try cursor.scanForward { key, value in
         guard key.withUnsafeBytes({ $0.starts(with: calendar.bytes) }) else { return .stop }
         blocks.append(Array(copying: key))
-        for offset in stride(from: InstanceBlocks.itemOffset, to: value.byteCount, by: InstanceBlocks.recordLength) {
-          ids.insert(ObjectID(value, at: offset))
+        for record in 0..<value.byteCount / InstanceBlocks.recordLength {
+          ids.insert(ObjectID(value, at: record * InstanceBlocks.recordLength + InstanceBlocks.itemOffset))
         }
         return .continue
       }

@@ -99,8 +99,8 @@ struct RangeQuery {
         UInt64(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 8, as: UInt64.self)) == low,
         UInt16(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 16, as: UInt16.self)) == tail
       else { return .stop }
-      var offset = 0
-      while offset < value.byteCount {
+      var offset = 0  // whole records only: a damaged block is read as far as it goes
+      while offset + InstanceBlocks.recordLength <= value.byteCount {
         let record = offset
         offset += InstanceBlocks.recordLength
         let recordStart = RangeKey.time(in: value, at: record)
