@@ -51,6 +51,11 @@ enum InstanceBlocks {
       bytes.loadUnaligned(fromByteOffset: offset + occurrenceOffset, as: UInt64.self))
   }
 
+  /// Whether a block of `count` records whose last record `isCut` ends there; a run's last block
+  /// also ends at its last record. The one rule of inline edits and bulk loads.
+  @inline(__always)
+  static func endsBlock(count: Int, lastIsCut: Bool) -> Bool { lastIsCut || count == maxRecords }
+
   /// The record of one instance.
   static func record(
     start: Int64, item: ObjectID, occurrence: Int64, end: Int64, flags: UInt8
@@ -73,7 +78,8 @@ enum InstanceBlocks {
     var offset = 0
     while offset < records.count {
       let next = offset + recordLength
-      if isCut(records, record: offset) || next - start == maxRecords * recordLength || next == records.count {
+      let count = (next - start) / recordLength
+      if endsBlock(count: count, lastIsCut: isCut(records, record: offset)) || next == records.count {
         ends.append(next)
         start = next
       }
@@ -177,7 +183,8 @@ enum InstanceBlocks {
       var moved = try found ? cursor.previous() : cursor.last()
       while moved {
         let block = try cursor.withCurrent { key, value -> (key: [UInt8], value: [UInt8])? in
-          guard inRun(key), !value.withUnsafeBytes({ isCut($0, record: $0.count - recordLength) }) else { return nil }
+          // Before the target, a block's last key is below it: the stretch goes on unless it is a cut.
+          guard inRun(key), goesOn(value) else { return nil }
           return (Array(copying: key), Array(copying: value))
         }
         guard let block else { break }

@@ -32,14 +32,15 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
   }
 
-  /// One instance, in key order once sorted (`run` numbers the runs in key order).
+  /// One instance, in key order once sorted (`run` numbers the runs in key order). The 32-bit run
+  /// after the 64-bit fields keeps it 48 bytes.
   private struct Entry: Comparable {
-    let run: UInt32
     let start: Int64
     let itemHigh: UInt64
     let itemLow: UInt64
     let occurrence: Int64
     let end: Int64
+    let run: UInt32
     let flags: UInt8
 
     static func < (a: Entry, b: Entry) -> Bool {
@@ -200,8 +201,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
         part.longest[Self.runSlot(run)] = max(part.longest[Self.runSlot(run)], instance.end - instance.start)
         part.entries.append(
           Entry(
-            run: run, start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
-            occurrence: instance.occurrence, end: instance.end, flags: instance.flags))
+            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
+            occurrence: instance.occurrence, end: instance.end, run: run, flags: instance.flags))
         part.states.append(slot)
         continue
       case .series:
@@ -214,37 +215,94 @@ struct RangeBulkLoader: ProjectionBulkLoader {
         part.longest[Self.runSlot(run)] = max(part.longest[Self.runSlot(run)], instance.end - instance.start)
         part.entries.append(
           Entry(
-            run: run, start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
-            occurrence: instance.occurrence,
-            end: instance.end, flags: instance.flags))
+            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
+            occurrence: instance.occurrence, end: instance.end, run: run, flags: instance.flags))
       }
       if indexed.isOpen { part.openSeries.append(slot) }
       if indexed.isOpen || !indexed.instances.isEmpty { part.states.append(slot) }
     }
-    part.entries = Self.sorted(part.entries, runs: calendarIndex.count << 3)
+    Self.sort(&part.entries, runs: calendarIndex.count << 3)
     return part
   }
 
-  /// `entries` in key order: distributed by run first (a counting sort on the calendar's number,
-  /// clock and class, `runs` slots), then each run sorted, which is a fraction of the comparisons
-  /// of one sort of them all.
-  private static func sorted(_ entries: [Entry], runs: Int) -> [Entry] {
+  /// Puts `entries` in key order, in place (no second copy of them): distributed by run first (a
+  /// counting sort on the calendar's number, clock and class, `runs` slots, moving each entry
+  /// straight to its run's next free slot), then each run by ``sortRun(_:scratch:)``.
+  private static func sort(_ entries: inout [Entry], runs: Int) {
     var starts = [Int](repeating: 0, count: runs + 1)
     for entry in entries { starts[runSlot(entry.run) + 1] += 1 }
     for index in 0..<runs { starts[index + 1] += starts[index] }
     var next = starts
-    var out = [Entry](unsafeUninitializedCapacity: entries.count) { buffer, count in
-      for entry in entries {
-        let position = next[runSlot(entry.run)]
-        (buffer.baseAddress! + position).initialize(to: entry)
-        next[runSlot(entry.run)] = position + 1
+    entries.withUnsafeMutableBufferPointer { entries in
+      for slot in 0..<runs {
+        while next[slot] < starts[slot + 1] {
+          var entry = entries[next[slot]]
+          var home = runSlot(entry.run)
+          while home != slot {
+            swap(&entry, &entries[next[home]])
+            next[home] += 1
+            home = runSlot(entry.run)
+          }
+          entries[next[slot]] = entry
+          next[slot] += 1
+        }
       }
-      count = entries.count
+      let longestRun = (0..<runs).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
+      let scratch = UnsafeMutableBufferPointer<Entry>.allocate(capacity: max(1, longestRun))
+      defer { scratch.deallocate() }
+      for slot in 0..<runs where starts[slot + 1] - starts[slot] > 1 {
+        sortRun(UnsafeMutableBufferPointer(rebasing: entries[starts[slot]..<starts[slot + 1]]), scratch: scratch)
+      }
     }
-    for index in 0..<runs where starts[index + 1] - starts[index] > 1 {
-      out[starts[index]..<starts[index + 1]].sort()
+  }
+
+  /// Sorts the entries of one run by start, item and occurrence: a least-significant-digit radix
+  /// sort on the start, a byte at a time over the bits that vary within the run (a pass moves every
+  /// entry once, where a comparison sort moves each about log₂ n times), then each group of equal
+  /// starts by item and occurrence. `scratch` holds at least as many entries as `run`.
+  private static func sortRun(_ run: UnsafeMutableBufferPointer<Entry>, scratch: UnsafeMutableBufferPointer<Entry>) {
+    var (low, high) = (Int64.max, Int64.min)
+    for entry in run { (low, high) = (min(low, entry.start), max(high, entry.start)) }
+    let span = UInt64(bitPattern: high &- low)
+    var (source, target) = (run.baseAddress!, scratch.baseAddress!)
+    var counts = [Int](repeating: 0, count: 256)
+    var shift: UInt64 = 0
+    while shift < 64 && span >> shift != 0 {
+      for index in 0..<256 { counts[index] = 0 }
+      for index in 0..<run.count {
+        counts[Int(UInt64(bitPattern: source[index].start &- low) >> shift & 255)] += 1
+      }
+      var position = 0
+      for index in 0..<256 { (counts[index], position) = (position, position + counts[index]) }
+      for index in 0..<run.count {
+        let digit = Int(UInt64(bitPattern: source[index].start &- low) >> shift & 255)
+        (target + counts[digit]).initialize(to: source[index])
+        counts[digit] += 1
+      }
+      swap(&source, &target)
+      shift += 8
     }
-    return out
+    if source != run.baseAddress! { run.baseAddress!.update(from: source, count: run.count) }
+    // Equal starts: by item and occurrence (insertion sort for the usual small groups).
+    var first = 0
+    while first < run.count {
+      var next = first + 1
+      while next < run.count && run[next].start == run[first].start { next += 1 }
+      if next - first > 32 {
+        run[first..<next].sort()
+      } else if next - first > 1 {
+        for index in (first + 1)..<next {
+          let entry = run[index]
+          var slot = index
+          while slot > first && entry < run[slot - 1] {
+            run[slot] = run[slot - 1]
+            slot -= 1
+          }
+          run[slot] = entry
+        }
+      }
+      first = next
+    }
   }
 
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
@@ -315,9 +373,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
           bytes[InstanceBlocks.flagsOffset] = entry.flags
         }
         block.append(contentsOf: record)
-        if InstanceBlocks.isCut(high, low, stored)
-          || block.count == InstanceBlocks.maxRecords * InstanceBlocks.recordLength
-        {
+        let count = block.count / InstanceBlocks.recordLength
+        if InstanceBlocks.endsBlock(count: count, lastIsCut: InstanceBlocks.isCut(high, low, stored)) {
           try flushBlock(&cursor)
         }
       }

@@ -82,6 +82,31 @@ struct BulkRebuildTests {
 
 @Suite("The instance blocks of the date-range index")
 struct InstanceBlockTests {
+  /// The bulk loader sorts each run by start a byte at a time over the bits that vary, then orders
+  /// equal starts by item: a run with many equal starts (small and large groups) and starts
+  /// centuries apart must come out as record-by-record application leaves it.
+  @Test func equalStartsAndStartsCenturiesApartSortLikeRecordByRecord() throws {
+    try withStore { store, _ in
+      let fixture = try EventFixture(store)
+      func save(_ start: LocalDateTime) throws {
+        let end = LocalDateTime(wallClockSeconds: start.wallClockSeconds + 3_600)
+        _ = try fixture.events.save(
+          Event(calendarID: fixture.calendar.id, title: "t", start: start, end: end, timeZone: "UTC"),
+          span: .thisEvent)
+      }
+      for _ in 0..<40 { try save(local(2026, 1, 1, 10)) }
+      for _ in 0..<5 { try save(local(2026, 1, 2, 10)) }
+      for year in [1601, 1999, 2026, 2700, 9000] { try save(local(year, 6, 1, 9)) }
+      let inline = try store.projectionDigests()
+      #expect(try store.indexedInstanceCount() == 50)
+      try store.rebuildProjections()
+      #expect(try store.projectionDigests() == inline)
+      let found = try fixture.events.instances(matching: EventPredicate(start: utc(2026, 1, 1), end: utc(2026, 1, 3)))
+      #expect(found.count == 45)
+      #expect(found.map(\.id) == found.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(\.id))
+    }
+  }
+
   /// Hundreds of instances in one run (one calendar, one clock, one duration class), saved in a
   /// random order, then some removed and some moved. After every edit, the blocks they are packed
   /// in (cuts chosen by content, stretches longer than a block split by count) must be those a
