@@ -17,6 +17,12 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible 
     return out
   }
 
+  /// Appends the 16 bytes to `bytes` (no array of their own).
+  func append(to bytes: inout [UInt8]) {
+    withUnsafeBytes(of: high.bigEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: low.bigEndian) { bytes.append(contentsOf: $0) }
+  }
+
   /// Wraps 16 bytes; `nil` for any other count.
   public init?(bytes: some Collection<UInt8>) {
     guard bytes.count == 16 else { return nil }

@@ -198,22 +198,22 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       let slot = order[index]
       let object = stored[slot]
       key.append(keys[slot].kind)
-      key.append(contentsOf: keys[slot].id.bytes)
+      keys[slot].id.append(to: &key)
       StoredObject.append(
         position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
         state: arena[object.state], to: &value)
     case 1:
       let entry = byCalendar[index]
-      key.append(contentsOf: entry.calendar.bytes)
+      entry.calendar.append(to: &key)
       key.append(entry.key.kind)
-      key.append(contentsOf: entry.key.id.bytes)
+      entry.key.id.append(to: &key)
     default:
       let entry = byExternalID[index]
-      key.append(contentsOf: entry.calendar.bytes)
+      entry.calendar.append(to: &key)
       key.append(entry.kind)
       RecordCodec.appendBigEndian(entry.digest.0, to: &key)
       RecordCodec.appendBigEndian(entry.digest.1, to: &key)
-      key.append(contentsOf: entry.id.bytes)
+      entry.id.append(to: &key)
     }
   }
 }

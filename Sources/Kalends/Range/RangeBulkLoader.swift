@@ -32,26 +32,6 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
   }
 
-  /// One instance, in key order once sorted (`run` numbers the runs in key order). The 32-bit run
-  /// after the 64-bit fields keeps it 48 bytes.
-  private struct Entry: Comparable {
-    let start: Int64
-    let itemHigh: UInt64
-    let itemLow: UInt64
-    let occurrence: Int64
-    let end: Int64
-    let run: UInt32
-    let flags: UInt8
-
-    static func < (a: Entry, b: Entry) -> Bool {
-      (a.run, a.start, a.itemHigh, a.itemLow, a.occurrence) < (b.run, b.start, b.itemHigh, b.itemLow, b.occurrence)
-    }
-
-    static func == (a: Entry, b: Entry) -> Bool {
-      (a.run, a.start, a.itemHigh, a.itemLow, a.occurrence) == (b.run, b.start, b.itemHigh, b.itemLow, b.occurrence)
-    }
-  }
-
   private var horizon = Int64.min
   /// The live items by identifier: their slot in ``items`` (`nil` there once removed).
   private var slots: [ObjectID: Int] = [:]
@@ -127,10 +107,10 @@ struct RangeBulkLoader: ProjectionBulkLoader {
 
   // The output, in key order, and how much of it is written.
   private var calendars: [ObjectID] = []
-  /// Each worker's entries, sorted: merged as they are written.
-  private var parts: [[Entry]] = []
-  /// How many entries of each part are written.
-  private var heads: [Int] = []
+  /// The blocks of `range.instances`, packed in runs order by the workers, and how many of them
+  /// (counting from the first part) are written.
+  private var encoded: [EncodedBlocks] = []
+  private var writtenBlocks = (part: 0, block: 0)
   /// Open series and indexed items: slots of ``items``, by calendar then item and by item.
   private var openSeries: [Int] = []
   private var states: [Int] = []
@@ -139,16 +119,14 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   /// What one worker of ``prepare()`` indexed: its entries sorted, its open series and indexed
   /// items (slots), and the longest durations it saw.
   private struct Part: Sendable {
-    var entries: [Entry] = []
+    var entries: [InstanceEntry] = []
+    /// Where each run starts in ``entries`` (by ``InstanceEntry/runSlot(_:)``).
+    var runStarts: [Int] = []
     var openSeries: [Int] = []
     var states: [Int] = []
     /// The longest instance of each run seen, by ``runSlot(_:)`` (`Int64.min`: none).
     var longest: [Int64]
   }
-
-  /// Where a run (calendar number, clock, class) is in arrays of `calendars.count << 3` slots; in
-  /// key order.
-  private static func runSlot(_ run: UInt32) -> Int { Int(run >> 16) << 3 | Int(run >> 8 & 1) << 2 | Int(run & 3) }
 
   mutating func prepare() throws {
     slots = [:]
@@ -166,9 +144,12 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       }
       parts.withLock { $0[worker] = part }
     }
+    var entries: [[InstanceEntry]] = []
+    var runStarts: [[Int]] = []
     for worker in 0..<workers {
       let part = try parts.withLock { $0[worker]! }.get()
-      self.parts.append(part.entries)
+      entries.append(part.entries)
+      runStarts.append(part.runStarts)
       openSeries += part.openSeries
       states += part.states
       for (slot, duration) in part.longest.enumerated() where duration != .min {
@@ -176,7 +157,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
         longest[run] = max(longest[run] ?? .min, duration)
       }
     }
-    heads = Array(repeating: 0, count: workers)
+    parts.withLock { $0 = [:] }
+    encoded = Self.pack(entries, runStarts, calendars, workers: workers)
     openSeries.sort { (items[$0]!.calendar, items[$0]!.id) < (items[$1]!.calendar, items[$1]!.id) }
     states.sort { items[$0]!.id < items[$1]!.id }
   }
@@ -198,9 +180,10 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       case .single(let instance):
         let run =
           calendarIndex[item.calendar]! << 16 | UInt32(instance.domain.rawValue) << 8 | UInt32(instance.durationClass)
-        part.longest[Self.runSlot(run)] = max(part.longest[Self.runSlot(run)], instance.end - instance.start)
+        part.longest[InstanceEntry.runSlot(run)] = max(
+          part.longest[InstanceEntry.runSlot(run)], instance.end - instance.start)
         part.entries.append(
-          Entry(
+          InstanceEntry(
             start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
             occurrence: instance.occurrence, end: instance.end, run: run, flags: instance.flags))
         part.states.append(slot)
@@ -212,186 +195,100 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       let number = calendarIndex[indexed.calendar]! << 16
       for instance in indexed.instances {
         let run = number | UInt32(instance.domain.rawValue) << 8 | UInt32(instance.durationClass)
-        part.longest[Self.runSlot(run)] = max(part.longest[Self.runSlot(run)], instance.end - instance.start)
+        part.longest[InstanceEntry.runSlot(run)] = max(
+          part.longest[InstanceEntry.runSlot(run)], instance.end - instance.start)
         part.entries.append(
-          Entry(
+          InstanceEntry(
             start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
             occurrence: instance.occurrence, end: instance.end, run: run, flags: instance.flags))
       }
       if indexed.isOpen { part.openSeries.append(slot) }
       if indexed.isOpen || !indexed.instances.isEmpty { part.states.append(slot) }
     }
-    Self.sort(&part.entries, runs: calendarIndex.count << 3)
+    part.runStarts = InstanceEntry.sort(&part.entries, runs: calendarIndex.count << 3)
     return part
   }
 
-  /// Puts `entries` in key order, in place (no second copy of them): distributed by run first (a
-  /// counting sort on the calendar's number, clock and class, `runs` slots, moving each entry
-  /// straight to its run's next free slot), then each run by ``sortRun(_:scratch:)``.
-  private static func sort(_ entries: inout [Entry], runs: Int) {
-    var starts = [Int](repeating: 0, count: runs + 1)
-    for entry in entries { starts[runSlot(entry.run) + 1] += 1 }
-    for index in 0..<runs { starts[index + 1] += starts[index] }
-    var next = starts
-    entries.withUnsafeMutableBufferPointer { entries in
-      for slot in 0..<runs {
-        while next[slot] < starts[slot + 1] {
-          var entry = entries[next[slot]]
-          var home = runSlot(entry.run)
-          while home != slot {
-            swap(&entry, &entries[next[home]])
-            next[home] += 1
-            home = runSlot(entry.run)
-          }
-          entries[next[slot]] = entry
-          next[slot] += 1
-        }
-      }
-      let longestRun = (0..<runs).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
-      let scratch = UnsafeMutableBufferPointer<Entry>.allocate(capacity: max(1, longestRun))
-      defer { scratch.deallocate() }
-      for slot in 0..<runs where starts[slot + 1] - starts[slot] > 1 {
-        sortRun(UnsafeMutableBufferPointer(rebasing: entries[starts[slot]..<starts[slot + 1]]), scratch: scratch)
+  /// Packs the workers' sorted entries into blocks: the runs are split into `workers` stretches of
+  /// about as many entries each, packed side by side.
+  private static func pack(
+    _ entries: [[InstanceEntry]], _ runStarts: [[Int]], _ calendars: [ObjectID], workers: Int
+  ) -> [EncodedBlocks] {
+    let runs = calendars.count << 3
+    let total = entries.reduce(0) { $0 + $1.count }
+    // Run slot boundaries: stretch `k` ends at the first run whose end passes `total·(k+1)/workers`.
+    var bounds = [0]
+    var done = 0
+    for slot in 0..<runs {
+      done += runStarts.reduce(0) { $0 + $1[slot + 1] - $1[slot] }
+      if bounds.count < workers, done >= total * bounds.count / workers, slot + 1 < runs {
+        bounds.append(slot + 1)
       }
     }
-  }
-
-  /// Sorts the entries of one run by start, item and occurrence: a least-significant-digit radix
-  /// sort on the start, a byte at a time over the bits that vary within the run (a pass moves every
-  /// entry once, where a comparison sort moves each about log₂ n times), then each group of equal
-  /// starts by item and occurrence. `scratch` holds at least as many entries as `run`.
-  private static func sortRun(_ run: UnsafeMutableBufferPointer<Entry>, scratch: UnsafeMutableBufferPointer<Entry>) {
-    var (low, high) = (Int64.max, Int64.min)
-    for entry in run { (low, high) = (min(low, entry.start), max(high, entry.start)) }
-    let span = UInt64(bitPattern: high &- low)
-    var (source, target) = (run.baseAddress!, scratch.baseAddress!)
-    var counts = [Int](repeating: 0, count: 256)
-    var shift: UInt64 = 0
-    while shift < 64 && span >> shift != 0 {
-      for index in 0..<256 { counts[index] = 0 }
-      for index in 0..<run.count {
-        counts[Int(UInt64(bitPattern: source[index].start &- low) >> shift & 255)] += 1
-      }
-      var position = 0
-      for index in 0..<256 { (counts[index], position) = (position, position + counts[index]) }
-      for index in 0..<run.count {
-        let digit = Int(UInt64(bitPattern: source[index].start &- low) >> shift & 255)
-        (target + counts[digit]).initialize(to: source[index])
-        counts[digit] += 1
-      }
-      swap(&source, &target)
-      shift += 8
+    bounds.append(runs)
+    let (stretches, slots) = (bounds.count - 1, bounds)
+    let packed = Mutex<[Int: EncodedBlocks]>([:])
+    DispatchQueue.concurrentPerform(iterations: stretches) { stretch in
+      let blocks = EncodedBlocks(
+        merging: entries, runStarts: runStarts, slots: slots[stretch]..<slots[stretch + 1], calendars: calendars)
+      packed.withLock { $0[stretch] = blocks }
     }
-    if source != run.baseAddress! { run.baseAddress!.update(from: source, count: run.count) }
-    // Equal starts: by item and occurrence (insertion sort for the usual small groups).
-    var first = 0
-    while first < run.count {
-      var next = first + 1
-      while next < run.count && run[next].start == run[first].start { next += 1 }
-      if next - first > 32 {
-        run[first..<next].sort()
-      } else if next - first > 1 {
-        for index in (first + 1)..<next {
-          let entry = run[index]
-          var slot = index
-          while slot > first && entry < run[slot - 1] {
-            run[slot] = run[slot - 1]
-            slot -= 1
-          }
-          run[slot] = entry
-        }
-      }
-      first = next
-    }
+    return (0..<stretches).map { stretch in packed.withLock { $0[stretch]! } }
   }
 
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
-    if zip(parts, heads).contains(where: { $1 < $0.count }) || !block.isEmpty {
+    if writtenBlocks.part < encoded.count {
       try writeInstances(limit, &txn)
       return false
     }
     let (items, arena) = (self.items, self.arena)
     try txn.withCursor(on: projection.open) { cursor in
+      var key: [UInt8] = []
       for slot in openSeries {
         let item = items[slot]!
-        try cursor.put(arena[item.state], forKey: item.calendar.bytes + item.id.bytes, options: .append)
+        key.removeAll(keepingCapacity: true)
+        item.calendar.append(to: &key)
+        item.id.append(to: &key)
+        try cursor.put(arena[item.state], forKey: key, options: .append)
       }
     }
     try txn.withCursor(on: projection.items) { cursor in
+      var key: [UInt8] = []
       var value: [UInt8] = []
       for slot in states {
         let item = items[slot]!
+        key.removeAll(keepingCapacity: true)
+        item.id.append(to: &key)
         value.removeAll(keepingCapacity: true)
-        value.append(contentsOf: item.calendar.bytes)
+        item.calendar.append(to: &value)
         value.append(contentsOf: arena[item.state])
-        try cursor.put(value, forKey: item.id.bytes, options: .append)
+        try cursor.put(value, forKey: key, options: .append)
       }
     }
     try writeMeta(&txn)
     return true
   }
 
-  /// The next entry in key order across the parts (removed from them), or `nil` at the end.
-  private mutating func nextEntry() -> Entry? {
-    var best = -1
-    for part in parts.indices where heads[part] < parts[part].count {
-      if best < 0 || parts[part][heads[part]] < parts[best][heads[best]] { best = part }
-    }
-    guard best >= 0 else { return nil }
-    heads[best] += 1
-    return parts[best][heads[best] - 1]
-  }
-
-  /// The records of the block being filled, and its run.
-  private var block: [UInt8] = []
-  private var blockRun = UInt32.max
-
-  /// Writes up to `limit` more instances, merging the parts, in blocks (``InstanceBlocks``): a
-  /// block is written when it ends (at a cut, at its maximum size, or at the end of its run), so
-  /// the one being filled may carry over to the next call.
+  /// Appends the next packed blocks, about `limit` instances of them.
   private mutating func writeInstances(_ limit: Int, _ txn: inout WriteTransaction) throws {
-    block.reserveCapacity(InstanceBlocks.maxRecords * InstanceBlocks.recordLength)
-    var record = [UInt8](repeating: 0, count: InstanceBlocks.recordLength)
+    let encoded = self.encoded
+    var position = writtenBlocks
     try txn.withCursor(on: projection.instances) { cursor in
-      for _ in 0..<limit {
-        guard let entry = nextEntry() else {
-          try flushBlock(&cursor)
-          break
+      var instances = 0
+      while instances < limit, position.part < encoded.count {
+        let blocks = encoded[position.part]
+        guard position.block < blocks.count else {
+          position = (position.part + 1, 0)
+          continue
         }
-        if entry.run != blockRun {
-          try flushBlock(&cursor)
-          blockRun = entry.run
-        }
-        let (high, low) = (entry.itemHigh.bigEndian, entry.itemLow.bigEndian)
-        let stored = RangeKey.sortable(entry.occurrence)
-        record.withUnsafeMutableBytes { bytes in
-          bytes.storeBytes(of: RangeKey.sortable(entry.start), toByteOffset: 0, as: UInt64.self)
-          bytes.storeBytes(of: high, toByteOffset: InstanceBlocks.itemOffset, as: UInt64.self)
-          bytes.storeBytes(of: low, toByteOffset: InstanceBlocks.itemOffset + 8, as: UInt64.self)
-          bytes.storeBytes(of: stored, toByteOffset: InstanceBlocks.occurrenceOffset, as: UInt64.self)
-          bytes.storeBytes(of: RangeKey.sortable(entry.end), toByteOffset: InstanceBlocks.endOffset, as: UInt64.self)
-          bytes[InstanceBlocks.flagsOffset] = entry.flags
-        }
-        block.append(contentsOf: record)
-        let count = block.count / InstanceBlocks.recordLength
-        if InstanceBlocks.endsBlock(count: count, lastIsCut: InstanceBlocks.isCut(high, low, stored)) {
-          try flushBlock(&cursor)
-        }
+        let (key, value) = blocks.block(position.block)
+        try cursor.put(value, forKey: key, options: .append)
+        instances += value.count / InstanceBlocks.recordLength
+        position.block += 1
       }
     }
-  }
-
-  /// Writes the block being filled, keyed by its run and last record.
-  private mutating func flushBlock(_ cursor: inout Cursor) throws {
-    guard !block.isEmpty else { return }
-    let calendar = calendars[Int(blockRun >> 16)]
-    var key = calendar.bytes
-    key.reserveCapacity(InstanceBlocks.blockKeyLength)
-    key.append(UInt8(truncatingIfNeeded: blockRun >> 8))
-    key.append(UInt8(truncatingIfNeeded: blockRun))
-    key.append(contentsOf: block[(block.count - InstanceBlocks.recordLength)...].prefix(InstanceBlocks.keyLength))
-    try cursor.put(block, forKey: key, options: .append)
-    block.removeAll(keepingCapacity: true)
+    writtenBlocks = position
+    if position.part == encoded.count { self.encoded = [] }
   }
 
   /// The horizon, then the longest duration of every run, in key order (`horizon` < `maxDuration…`).

@@ -1,0 +1,111 @@
+/// One instance of the date-range index as a rebuild holds it before it is packed into blocks
+/// (``InstanceBlocks``): its run (calendar number, clock and duration class, numbered in key
+/// order), its key within the run and its end. 48 bytes: the 32-bit run comes after the 64-bit
+/// fields.
+struct InstanceEntry: Comparable, Sendable {
+  let start: Int64
+  let itemHigh: UInt64
+  let itemLow: UInt64
+  let occurrence: Int64
+  let end: Int64
+  /// `calendar number << 16 | clock << 8 | duration class`.
+  let run: UInt32
+  let flags: UInt8
+
+  static func < (a: InstanceEntry, b: InstanceEntry) -> Bool {
+    (a.run, a.start, a.itemHigh, a.itemLow, a.occurrence) < (b.run, b.start, b.itemHigh, b.itemLow, b.occurrence)
+  }
+
+  static func == (a: InstanceEntry, b: InstanceEntry) -> Bool {
+    (a.run, a.start, a.itemHigh, a.itemLow, a.occurrence) == (b.run, b.start, b.itemHigh, b.itemLow, b.occurrence)
+  }
+
+  /// Where a run (calendar number, clock, class) is in arrays of `calendars.count << 3` slots; in
+  /// key order.
+  static func runSlot(_ run: UInt32) -> Int { Int(run >> 16) << 3 | Int(run >> 8 & 1) << 2 | Int(run & 3) }
+
+  /// Puts `entries` in key order, in place (no second copy of them): distributed by run first (a
+  /// counting sort on the calendar's number, clock and class, `runs` slots, moving each entry
+  /// straight to its run's next free slot), then each run by ``sortRun(_:scratch:)``. Returns where
+  /// each run starts (`runs + 1` offsets, the last one `entries.count`).
+  @discardableResult
+  static func sort(_ entries: inout [InstanceEntry], runs: Int) -> [Int] {
+    var starts = [Int](repeating: 0, count: runs + 1)
+    for entry in entries { starts[runSlot(entry.run) + 1] += 1 }
+    for index in 0..<runs { starts[index + 1] += starts[index] }
+    var next = starts
+    entries.withUnsafeMutableBufferPointer { entries in
+      for slot in 0..<runs {
+        while next[slot] < starts[slot + 1] {
+          var entry = entries[next[slot]]
+          var home = runSlot(entry.run)
+          while home != slot {
+            swap(&entry, &entries[next[home]])
+            next[home] += 1
+            home = runSlot(entry.run)
+          }
+          entries[next[slot]] = entry
+          next[slot] += 1
+        }
+      }
+      let longestRun = (0..<runs).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
+      let scratch = UnsafeMutableBufferPointer<InstanceEntry>.allocate(capacity: max(1, longestRun))
+      defer { scratch.deallocate() }
+      for slot in 0..<runs where starts[slot + 1] - starts[slot] > 1 {
+        sortRun(UnsafeMutableBufferPointer(rebasing: entries[starts[slot]..<starts[slot + 1]]), scratch: scratch)
+      }
+    }
+    return starts
+  }
+
+  /// Sorts the entries of one run by start, item and occurrence: a least-significant-digit radix
+  /// sort on the start, a byte at a time over the bits that vary within the run (a pass moves every
+  /// entry once, where a comparison sort moves each about log₂ n times), then each group of equal
+  /// starts by item and occurrence. `scratch` holds at least as many entries as `run`.
+  private static func sortRun(
+    _ run: UnsafeMutableBufferPointer<InstanceEntry>, scratch: UnsafeMutableBufferPointer<InstanceEntry>
+  ) {
+    var (low, high) = (Int64.max, Int64.min)
+    for entry in run { (low, high) = (min(low, entry.start), max(high, entry.start)) }
+    let span = UInt64(bitPattern: high &- low)
+    var (source, target) = (run.baseAddress!, scratch.baseAddress!)
+    var counts = [Int](repeating: 0, count: 256)
+    var shift: UInt64 = 0
+    while shift < 64 && span >> shift != 0 {
+      for index in 0..<256 { counts[index] = 0 }
+      for index in 0..<run.count {
+        counts[Int(UInt64(bitPattern: source[index].start &- low) >> shift & 255)] += 1
+      }
+      var position = 0
+      for index in 0..<256 { (counts[index], position) = (position, position + counts[index]) }
+      for index in 0..<run.count {
+        let digit = Int(UInt64(bitPattern: source[index].start &- low) >> shift & 255)
+        (target + counts[digit]).initialize(to: source[index])
+        counts[digit] += 1
+      }
+      swap(&source, &target)
+      shift += 8
+    }
+    if source != run.baseAddress! { run.baseAddress!.update(from: source, count: run.count) }
+    // Equal starts: by item and occurrence (insertion sort for the usual small groups).
+    var first = 0
+    while first < run.count {
+      var next = first + 1
+      while next < run.count && run[next].start == run[first].start { next += 1 }
+      if next - first > 32 {
+        run[first..<next].sort()
+      } else if next - first > 1 {
+        for index in (first + 1)..<next {
+          let entry = run[index]
+          var slot = index
+          while slot > first && entry < run[slot - 1] {
+            run[slot] = run[slot - 1]
+            slot -= 1
+          }
+          run[slot] = entry
+        }
+      }
+      first = next
+    }
+  }
+}
