@@ -111,9 +111,10 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   /// (counting from the first part) are written.
   private var encoded: [EncodedBlocks] = []
   private var writtenBlocks = (part: 0, block: 0)
-  /// Open series and indexed items: slots of ``items``, by calendar then item and by item.
-  private var openSeries: [Int] = []
-  private var states: [Int] = []
+  /// Open series and indexed items, with the keys they are written under (sorted by value, not
+  /// through ``items``): slots of ``items``, by calendar then item and by item.
+  private var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
+  private var states: [(id: ObjectID, slot: Int)] = []
   private var written = 0
 
   /// What one worker of ``prepare()`` indexed: its entries sorted, its open series and indexed
@@ -122,8 +123,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     var entries: [InstanceEntry] = []
     /// Where each run starts in ``entries`` (by ``InstanceEntry/runSlot(_:)``).
     var runStarts: [Int] = []
-    var openSeries: [Int] = []
-    var states: [Int] = []
+    var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
+    var states: [(id: ObjectID, slot: Int)] = []
     /// The longest instance of each run seen, by ``runSlot(_:)`` (`Int64.min`: none).
     var longest: [Int64]
   }
@@ -159,8 +160,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
     parts.withLock { $0 = [:] }
     encoded = Self.pack(entries, runStarts, calendars, workers: workers)
-    openSeries.sort { (items[$0]!.calendar, items[$0]!.id) < (items[$1]!.calendar, items[$1]!.id) }
-    states.sort { items[$0]!.id < items[$1]!.id }
+    openSeries.sort { ($0.calendar, $0.id) < ($1.calendar, $1.id) }
+    states.sort { $0.id < $1.id }
   }
 
   /// Indexes the live items in `range` of `items` up to `horizon`.
@@ -186,7 +187,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
           InstanceEntry(
             start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
             occurrence: instance.occurrence, end: instance.end, run: run, flags: instance.flags))
-        part.states.append(slot)
+        part.states.append((item.id, slot))
         continue
       case .series:
         break
@@ -202,8 +203,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
             start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
             occurrence: instance.occurrence, end: instance.end, run: run, flags: instance.flags))
       }
-      if indexed.isOpen { part.openSeries.append(slot) }
-      if indexed.isOpen || !indexed.instances.isEmpty { part.states.append(slot) }
+      if indexed.isOpen { part.openSeries.append((item.calendar, item.id, slot)) }
+      if indexed.isOpen || !indexed.instances.isEmpty { part.states.append((item.id, slot)) }
     }
     part.runStarts = InstanceEntry.sort(&part.entries, runs: calendarIndex.count << 3)
     return part
@@ -244,7 +245,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     let (items, arena) = (self.items, self.arena)
     try txn.withCursor(on: projection.open) { cursor in
       var key: [UInt8] = []
-      for slot in openSeries {
+      for (_, _, slot) in openSeries {
         let item = items[slot]!
         key.removeAll(keepingCapacity: true)
         item.calendar.append(to: &key)
@@ -255,7 +256,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     try txn.withCursor(on: projection.items) { cursor in
       var key: [UInt8] = []
       var value: [UInt8] = []
-      for slot in states {
+      for (_, slot) in states {
         let item = items[slot]!
         key.removeAll(keepingCapacity: true)
         item.id.append(to: &key)
