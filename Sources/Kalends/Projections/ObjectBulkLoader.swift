@@ -44,6 +44,8 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     arena.reserveCapacity(bytes)
     keys.reserveCapacity(records)
     stored.reserveCapacity(records)
+    // A dictionary that grows rehashes every key each time it doubles.
+    slots.reserveCapacity(records)
   }
 
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
@@ -142,7 +144,8 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         external: nil)
     }
     removals = [:]
-    order = keys.indices.sorted { keys[$0] < keys[$1] }
+    // Sorted by value: comparisons through `keys` would each read two random places of it.
+    order = keys.enumerated().map { ($1, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     for slot in order where stored[slot].isLive && keys[slot].kind != calendarKind {
       let key = keys[slot]
       byCalendar.append((stored[slot].calendar, key))

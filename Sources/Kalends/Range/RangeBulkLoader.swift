@@ -45,6 +45,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   mutating func reserve(records: Int, bytes: Int) {
     arena.reserveCapacity(bytes)
     items.reserveCapacity(records)
+    // A dictionary that grows rehashes every key each time it doubles.
+    slots.reserveCapacity(records)
   }
 
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
