@@ -43,19 +43,14 @@ struct EncodedBlocks: Sendable {
         let entry = parts[best][heads[best]]
         heads[best] += 1
         left -= 1
-        let (high, low) = (entry.itemHigh.bigEndian, entry.itemLow.bigEndian)
-        let occurrence = RangeKey.sortable(entry.occurrence)
-        record.withUnsafeMutableBytes { bytes in
-          bytes.storeBytes(of: RangeKey.sortable(entry.start), toByteOffset: 0, as: UInt64.self)
-          bytes.storeBytes(of: high, toByteOffset: InstanceBlocks.itemOffset, as: UInt64.self)
-          bytes.storeBytes(of: low, toByteOffset: InstanceBlocks.itemOffset + 8, as: UInt64.self)
-          bytes.storeBytes(of: occurrence, toByteOffset: InstanceBlocks.occurrenceOffset, as: UInt64.self)
-          bytes.storeBytes(of: RangeKey.sortable(entry.end), toByteOffset: InstanceBlocks.endOffset, as: UInt64.self)
-          bytes[InstanceBlocks.flagsOffset] = entry.flags
+        let isCut = record.withUnsafeMutableBytes { bytes in
+          InstanceBlocks.write(
+            start: entry.start, itemHigh: entry.itemHigh, itemLow: entry.itemLow, occurrence: entry.occurrence,
+            end: entry.end, flags: entry.flags, to: bytes)
         }
         values.append(contentsOf: record)
         inBlock += 1
-        if InstanceBlocks.endsBlock(count: inBlock, lastIsCut: InstanceBlocks.isCut(high, low, occurrence))
+        if InstanceBlocks.endsBlock(count: inBlock, lastIsCut: isCut)
           || left == 0
         {
           ends.append(values.count)

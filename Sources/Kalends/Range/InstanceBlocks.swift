@@ -60,14 +60,29 @@ enum InstanceBlocks {
   static func record(
     start: Int64, item: ObjectID, occurrence: Int64, end: Int64, flags: UInt8
   ) -> [UInt8] {
-    var record: [UInt8] = []
-    record.reserveCapacity(recordLength)
-    RangeKey.append(start, to: &record)
-    record.append(contentsOf: item.bytes)
-    RangeKey.append(occurrence, to: &record)
-    RangeKey.append(end, to: &record)
-    record.append(flags)
+    var record = [UInt8](repeating: 0, count: recordLength)
+    record.withUnsafeMutableBytes { bytes in
+      _ = write(
+        start: start, itemHigh: item.high, itemLow: item.low, occurrence: occurrence, end: end, flags: flags, to: bytes)
+    }
     return record
+  }
+
+  /// Writes the record of one instance into the first ``recordLength`` bytes of `bytes`; returns
+  /// whether it ends its block (``isCut(_:_:_:)``).
+  @inline(__always)
+  static func write(
+    start: Int64, itemHigh: UInt64, itemLow: UInt64, occurrence: Int64, end: Int64, flags: UInt8,
+    to bytes: UnsafeMutableRawBufferPointer
+  ) -> Bool {
+    let (high, low, stored) = (itemHigh.bigEndian, itemLow.bigEndian, RangeKey.sortable(occurrence))
+    bytes.storeBytes(of: RangeKey.sortable(start), toByteOffset: 0, as: UInt64.self)
+    bytes.storeBytes(of: high, toByteOffset: itemOffset, as: UInt64.self)
+    bytes.storeBytes(of: low, toByteOffset: itemOffset + 8, as: UInt64.self)
+    bytes.storeBytes(of: stored, toByteOffset: occurrenceOffset, as: UInt64.self)
+    bytes.storeBytes(of: RangeKey.sortable(end), toByteOffset: endOffset, as: UInt64.self)
+    bytes[flagsOffset] = flags
+    return isCut(high, low, stored)
   }
 
   /// Where the blocks end (byte offsets into `records`) that `records` splits into: whole records
