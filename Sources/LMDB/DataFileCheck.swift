@@ -14,8 +14,9 @@
 /// database, down to the overflow pages — and verifies what LMDB relies on: meta pages with the
 /// magic and version, page numbers inside the file and the committed size, each page's own number
 /// in its header, page types, the bounds of the pointer and node areas, every node and its data
-/// inside its page, overflow runs inside the file, no page reached twice. It does not check key
-/// order or the values themselves (the log's hash chain does that).
+/// inside its page, overflow runs inside the file, no page reached twice, keys in order (bytewise,
+/// as every database here compares them), and each named database's catalog record against its
+/// tree. It does not check the values themselves (the log's hash chain does that).
 ///
 /// Use ``Environment/checkPages()``, which pins a snapshot so that concurrent writers do not reuse
 /// the pages being read.
@@ -97,6 +98,28 @@ private struct Walk {
   var named: [(String, [UInt8])] = []
   /// Whether the tree being walked is the main database, the only one that names databases.
   var walkingMain = false
+  /// Whether the tree being walked has LMDB's integer keys (its free list: transaction numbers in
+  /// the machine's order) rather than keys compared byte by byte.
+  var integerKeys = false
+  /// The separator of the branch just entered: the next leaf key must not sort before it.
+  var lowerBound: [UInt8]?
+  /// The catalog page holding each named database's record.
+  var catalogPages: [String: Int] = [:]
+  /// What the tree being walked holds, for comparison with its record.
+  var counted = TreeCounts()
+
+  /// A tree's depth, pages and entries, as an `MDB_db` record states them.
+  struct TreeCounts: Equatable, CustomStringConvertible {
+    var depth = 0
+    var branchPages = 0
+    var leafPages = 0
+    var overflowPages = 0
+    var entries = 0
+
+    var description: String {
+      "depth \(depth), \(branchPages) branch, \(leafPages) leaf and \(overflowPages) overflow pages, \(entries) entries"
+    }
+  }
   /// Whether the snapshot's meta page had been overwritten when it was looked for.
   var overtaken = false
 
@@ -161,6 +184,29 @@ private struct Walk {
     walkingMain = false
     for (name, record) in named {
       if let problem = walkTree(root: Self.u64(record, 40), database: name) { return problem }
+      if let problem = checkRecord(record, of: name) { return problem }
+    }
+    return nil
+  }
+
+  /// Compares the `MDB_db` record of the named database `name` in the main database with the tree
+  /// just walked: a record overwritten in place would make LMDB refuse to open the database (its
+  /// flags) or mislead it (its depth sizes the cursor's page stack).
+  func checkRecord(_ record: [UInt8], of name: String) -> PageDamage? {
+    func damage(_ reason: String) -> PageDamage {
+      PageDamage(page: catalogPages[name] ?? 0, database: nil, lastIntactKey: nil, reason: reason)
+    }
+    let flags = Self.u16(record, 4)
+    guard flags == 0 else {
+      return damage(
+        "the catalog gives the database \(name) the flags 0x\(String(flags, radix: 16)), which none here use")
+    }
+    let recorded = TreeCounts(
+      depth: Int(Self.u16(record, 6)), branchPages: Int(clamping: Self.u64(record, 8)),
+      leafPages: Int(clamping: Self.u64(record, 16)), overflowPages: Int(clamping: Self.u64(record, 24)),
+      entries: Int(clamping: Self.u64(record, 32)))
+    guard recorded == counted else {
+      return damage("the catalog's record of the database \(name) (\(recorded)) does not match its tree (\(counted))")
     }
     return nil
   }
@@ -177,6 +223,9 @@ private struct Walk {
 
   /// Walks the tree rooted at `root` depth first, in key order.
   mutating func walkTree(root: UInt64, database: String?) -> PageDamage? {
+    counted = TreeCounts()
+    lowerBound = nil
+    integerKeys = database == "(free)"
     guard root != Self.noPage else { return nil }
     var lastKey: [UInt8]? = nil
     return walkPage(root, from: 0, depth: 0, database: database, lastKey: &lastKey)
@@ -214,6 +263,9 @@ private struct Walk {
     }
     let count = (lower - Self.headerSize) / 2
     if isBranch && count == 0 { return damage(page, "a branch page has no children") }
+    counted.depth = max(counted.depth, depth + 1)
+    if isBranch { counted.branchPages += 1 } else { counted.leafPages += 1 }
+    if isLeaf { counted.entries += count }
     for index in 0..<count {
       let offset = Int(Self.u16(bytes, Self.headerSize + 2 * index))
       guard offset >= upper, offset + Self.nodeSize <= pageSize else {
@@ -227,6 +279,15 @@ private struct Walk {
       guard keyStart + keySize <= pageSize else { return damage(page, "node \(index)'s key runs past the page") }
       if isBranch {
         let child = low | high << 16 | UInt64(nodeFlags) << 32
+        // Every key below child `index` sorts at or after its separator, every key before it sorts
+        // before: LMDB's searches would otherwise miss keys that are there.
+        if index > 0 {
+          let separator = bytes[keyStart..<keyStart + keySize]
+          if let lastKey, !precedes(lastKey, separator) {
+            return damage(page, "node \(index)'s key sorts before keys on its left")
+          }
+          lowerBound = Array(separator)
+        }
         if let problem = walkPage(child, from: page, depth: depth + 1, database: database, lastKey: &lastKey) {
           return problem
         }
@@ -253,8 +314,22 @@ private struct Walk {
         }
         let name = String(decoding: bytes[keyStart..<dataStart], as: UTF8.self)
         named.append((name, Array(bytes[dataStart..<dataStart + dataSize])))
+        catalogPages[name] = page
+      } else if walkingMain {
+        // The main database is LMDB's catalog here: every database the store uses is named.
+        return damage(page, "node \(index) of the catalog of named databases is not a database")
       }
-      lastKey = Array(bytes[keyStart..<dataStart])
+      let key = bytes[keyStart..<dataStart]
+      if let lastKey, !precedes(lastKey, key) {
+        return damage(page, "node \(index)'s key does not sort after the key before it")
+      }
+      if let bound = lowerBound {
+        guard !precedes(key, bound) else {
+          return damage(page, "node \(index)'s key sorts before its branch's separator")
+        }
+        lowerBound = nil
+      }
+      lastKey = Array(key)
     }
     return nil
   }
@@ -279,7 +354,14 @@ private struct Walk {
     for run in page..<page + pages where !visited.insert(run).inserted {
       return damage(run, "the page is reached twice")
     }
+    counted.overflowPages += pages
     return nil
+  }
+
+  /// Whether key `a` sorts before key `b` in the tree being walked.
+  func precedes(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+    guard integerKeys, a.count == 8, b.count == 8 else { return a.lexicographicallyPrecedes(b) }
+    return a.reversed().lexicographicallyPrecedes(b.reversed())  // little-endian integers
   }
 
   /// `count` bytes at `offset`, or `nil` when the file ends before.

@@ -179,7 +179,7 @@ public final class Environment: @unchecked Sendable {
     if options.contains(.create) && !self.options.readOnly {
       return try write { txn in try txn.openDatabase(named: name, options: options) }
     }
-    return try read { txn in try txn.openDatabase(named: name) }
+    return try read { txn in try txn.openDatabase(named: name, options: options.subtracting(.create)) }
   }
 
   // MARK: Maintenance

@@ -33,10 +33,11 @@ public struct ReadTransaction: ~Copyable {
     try TransactionOperations.statistics(handle, database)
   }
 
-  /// Opens an existing named database (`nil`: the unnamed one). Fails with ``LMDBError/notFound``
-  /// when it does not exist.
-  public func openDatabase(named name: String?) throws(LMDBError) -> Database {
-    try TransactionOperations.openDatabase(handle, name, [])
+  /// Opens an existing named database (`nil`: the unnamed one) created with `options`. Fails with
+  /// ``LMDBError/notFound`` when it does not exist, ``LMDBError/incompatible`` when it was created
+  /// with other options.
+  public func openDatabase(named name: String?, options: DatabaseOptions = []) throws(LMDBError) -> Database {
+    try TransactionOperations.openDatabase(handle, name, options)
   }
 }
 

@@ -40,6 +40,16 @@ enum TransactionOperations {
       rc = mdb_dbi_open(txn, nil, options.rawValue, &dbi)
     }
     try MDBValue.check(rc)
+    // LMDB adopts the flags stored in the catalog: a database opened with others (or whose
+    // catalog record was overwritten) would compare its keys in another order.
+    var stored: UInt32 = 0
+    try MDBValue.check(mdb_dbi_flags(txn, dbi, &stored))
+    guard stored & Self.persistentFlags == options.rawValue & Self.persistentFlags else { throw .incompatible }
     return Database(dbi: dbi, name: name)
   }
+
+  /// The flags LMDB keeps with a database (all but `MDB_CREATE`).
+  static let persistentFlags = DatabaseOptions([
+    .reverseKey, .duplicateSort, .integerKey, .duplicateFixed, .integerDuplicate, .reverseDuplicate,
+  ]).rawValue
 }

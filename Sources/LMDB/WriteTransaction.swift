@@ -99,6 +99,7 @@ public struct WriteTransaction: ~Copyable {
   }
 
   /// Opens a named database (`nil`: the unnamed one), creating it with ``DatabaseOptions/create``.
+  /// Fails with ``LMDBError/incompatible`` when it exists with other options.
   public mutating func openDatabase(
     named name: String?, options: DatabaseOptions = .create
   ) throws(LMDBError) -> Database {

@@ -90,6 +90,55 @@ struct DataFileDamageTests {
     #expect((outcomes[69] ?? 0) >= 30, "most random damage hits pages in use: \(outcomes)")
   }
 
+  /// Overwrites bytes of the current catalog (LMDB's main database) of the store's data file:
+  /// `offset` bytes after the name `name` of a named database's node.
+  static func damageCatalog(_ path: String, at name: String, offset: Int, with bytes: [UInt8]) throws {
+    let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb")))
+    func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(file[at + $1]) << (8 * $1) } }
+    let pageSize = Int(file[40]) | Int(file[41]) << 8 | Int(file[42]) << 16
+    let meta = u64(144) >= u64(pageSize + 144) ? 0 : pageSize
+    let root = u64(meta + 128) * pageSize
+    let upper = root + (Int(file[root + 14]) | Int(file[root + 15]) << 8)
+    let key = Array(name.utf8)
+    let at = try #require((upper...(root + pageSize - key.count)).first { Array(file[$0..<$0 + key.count]) == key })
+    try damage(path) { handle, _ in
+      try handle.seek(toOffset: UInt64(at + offset))
+      handle.write(Data(bytes))
+    }
+  }
+
+  @Test func aProjectionNameDamagedInLMDBsCatalogIsAProjectionToRebuild() throws {
+    let directory = try Self.writtenStore()
+    // Still in key order in the catalog: the store reads as one without that database.
+    try Self.damageCatalog(directory.storePath, at: "objects.byCalendar", offset: 17, with: Array("R".utf8))
+    let damaged = try Self.verify(directory.storePath)
+    #expect(damaged.status == 69)
+    #expect(damaged.stderr.contains("objects.byCalendar (live missing"), "\(damaged.stderr)")
+    #expect(damaged.stderr.contains("kalends rebuild"), "\(damaged.stderr)")
+    #expect(try CLI.run(["rebuild", "--store", directory.storePath]).status == 0)
+    #expect(try Self.verify(directory.storePath).status == 0)
+  }
+
+  @Test func aCatalogNameOutOfOrderIsADamagedPage() throws {
+    let directory = try Self.writtenStore()
+    try Self.damageCatalog(directory.storePath, at: "objects.byCalendar", offset: 0, with: Array("OBJECTS".utf8))
+    let damaged = try Self.verify(directory.storePath)
+    #expect(damaged.status == 69)
+    #expect(damaged.stderr.contains("does not sort after"), "\(damaged.stderr)")
+  }
+
+  @Test func aDatabaseFlagDamagedInLMDBsCatalogIsAnIntegrityFailure() throws {
+    let directory = try Self.writtenStore()
+    // The record follows the name; its flags are 4 bytes in. MDB_INTEGERKEY makes LMDB refuse it.
+    try Self.damageCatalog(directory.storePath, at: "objects.byCalendar", offset: 18 + 4, with: [0x08])
+    let damaged = try Self.verify(directory.storePath)
+    #expect(damaged.status == 69)
+    #expect(damaged.stderr.contains("objects.byCalendar"), "\(damaged.stderr)")
+    let events = try CLI.run(["events", "--from", "2026-01-01", "--to", "2026-02-01", "--store", directory.storePath])
+    #expect(events.status == 69, "\(events.stderr)")
+    #expect(events.stderr.contains("catalog"), "\(events.stderr)")
+  }
+
   @Test func projectionsDifferingFromTheLogAreRebuiltFromIt() throws {
     let directory = try Self.writtenStore()
     try corruptProjection("objects", in: directory.storePath)

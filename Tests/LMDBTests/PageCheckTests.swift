@@ -48,6 +48,53 @@ struct PageCheckTests {
     #expect(lastIntact > 0 && lastIntact < 2_500, "the keys before the damaged page were read")
   }
 
+  /// Where the named database `name`'s record starts in the current catalog (the main database's
+  /// root page, of the newer meta page), and that page.
+  func catalogRecord(_ name: String, in path: String) throws -> (offset: Int, page: Int) {
+    let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb")))
+    func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(file[at + $1]) << (8 * $1) } }
+    let meta = u64(144) >= u64(4096 + 144) ? 0 : 4096
+    let root = u64(meta + 128)
+    let page = Array(file[root * 4096..<(root + 1) * 4096])
+    let key = bytes(name)
+    let upper = Int(page[14]) | Int(page[15]) << 8  // where the node area starts
+    let at = try #require((upper...(4096 - key.count)).first { Array(page[$0..<$0 + key.count]) == key })
+    return (root * 4096 + at + key.count, root)
+  }
+
+  @Test(arguments: [
+    (-4, [UInt8(0)], "is not a database"),  // the node's F_SUBDATA flag cleared
+    (4, [UInt8(0x08)], "the flags 0x8"),  // MDB_INTEGERKEY: LMDB would refuse to open it
+    (6, [UInt8(9)], "does not match its tree"),  // the depth, which sizes LMDB's cursor stack
+    (32, [UInt8(0x11)], "does not match its tree"),  // the entry count
+  ])
+  func aDamagedCatalogRecordIsReportedAtItsPage(offset: Int, replacement: [UInt8], reason: String) throws {
+    let directory = TemporaryDirectory()
+    try filled(directory.path)
+    let record = try catalogRecord("small", in: directory.path)
+    // A node's flags sit 4 bytes into its 8-byte header, before the key; the record follows the key.
+    let at = offset < 0 ? record.offset - bytes("small").count - 8 + 4 : record.offset + offset
+    try overwrite(directory.path, at: UInt64(at), with: replacement)
+    let environment = try Environment(path: directory.path, options: EnvironmentOptions(maxDatabases: 8))
+    let damage = try #require(try environment.checkPages())
+    #expect(damage.page == record.page)
+    #expect(damage.reason.contains(reason), "\(damage.reason)")
+  }
+
+  @Test func aKeyOverwrittenOutOfOrderIsReported() throws {
+    let directory = TemporaryDirectory()
+    try filled(directory.path)
+    let file = try Data(contentsOf: URL(fileURLWithPath: directory.path + "/data.mdb"))
+    // Key 2500 (big-endian 0x09C4) and its value: make the key sort after every other key.
+    let node = try #require(file.range(of: Data([0, 0, 0, 0, 0, 0, 0x09, 0xC4] + bytes("value 2500"))))
+    try overwrite(directory.path, at: UInt64(node.lowerBound), with: [0xFF])
+    let environment = try Environment(path: directory.path, options: EnvironmentOptions(maxDatabases: 8))
+    let damage = try #require(try environment.checkPages())
+    #expect(damage.database == "small")
+    #expect(damage.page == node.lowerBound / 4096)
+    #expect(damage.reason.contains("sort"), "\(damage.reason)")
+  }
+
   @Test func aFileCutShortIsReportedAsTruncated() throws {
     let directory = TemporaryDirectory()
     try filled(directory.path)

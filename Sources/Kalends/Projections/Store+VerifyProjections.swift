@@ -5,11 +5,11 @@ extension Store {
   /// Rebuilds every projection from the log into scratch databases (a temporary LMDB environment,
   /// removed afterwards) and compares their digests with the live ones, both at the same head.
   /// The live store is only read. `progress` is called after each chunk with the records applied
-  /// and the head.
+  /// and the head. A live database that is missing (never built, or its name in LMDB's catalog
+  /// damaged) counts as divergent.
   public func verifyProjections(
     progress: ((Int, LogPosition) -> Void)? = nil
   ) throws(StoreError) -> ProjectionVerification {
-    let projections = try projections
     let directory = NSTemporaryDirectory() + "kalends-verify-\(StoreID.random())"
     return try StoreError.wrapping {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -19,7 +19,7 @@ extension Store {
       let rebuilt = try scratch.write { txn in try ProjectionSet.open(in: &txn) }
       return try environment.read { txn in
         let head = try Self.loadHead(meta: meta, in: txn)
-        let live = try Self.digests(of: projections.databases, in: txn)
+        let live = try Self.digests(of: projectionSet?.databases ?? Self.presentProjectionDatabases(in: txn), in: txn)
         var next = LogPosition(1)
         while next <= head.position {
           var chunk: [(LogRecordHeader, [UInt8])] = []
@@ -46,6 +46,21 @@ extension Store {
         return ProjectionVerification(position: head.position, live: live, rebuilt: rebuiltDigests)
       }
     }
+  }
+}
+
+extension Store {
+  /// The projection databases that exist in a store opened read-only whose set is incomplete.
+  fileprivate static func presentProjectionDatabases(in txn: borrowing ReadTransaction) throws -> [String: Database] {
+    var databases: [String: Database] = [:]
+    for name in ProjectionSet.databaseNames {
+      do {
+        databases[name] = try txn.openDatabase(named: name)
+      } catch LMDBError.notFound {
+        continue
+      }
+    }
+    return databases
   }
 }
 

@@ -31,9 +31,8 @@ struct EncodedBlocks: Sendable {
       let limits = parts.indices.map { runStarts[$0][slot + 1] }
       var left = zip(heads, limits).reduce(0) { $0 + $1.1 - $1.0 }
       guard left > 0 else { continue }
-      var prefix = calendars[slot >> 3].bytes
-      prefix.append(UInt8(slot >> 2 & 1))
-      prefix.append(UInt8(slot & 3))
+      let run = InstanceEntry.run(ofSlot: slot)
+      let prefix = calendars[run.calendar].bytes + [run.clock, run.durationClass]
       var inBlock = 0
       while left > 0 {
         var best = -1

@@ -24,6 +24,11 @@ struct InstanceEntry: Comparable, Sendable {
   /// key order.
   static func runSlot(_ run: UInt32) -> Int { Int(run >> 16) << 3 | Int(run >> 8 & 1) << 2 | Int(run & 3) }
 
+  /// The run in a slot of ``runSlot(_:)``: the calendar's number, the clock and the duration class.
+  static func run(ofSlot slot: Int) -> (calendar: Int, clock: UInt8, durationClass: UInt8) {
+    (slot >> 3, UInt8(slot >> 2 & 1), UInt8(slot & 3))
+  }
+
   /// Puts `entries` in key order, in place (no second copy of them): distributed by run first (a
   /// counting sort on the calendar's number, clock and class, `runs` slots, moving each entry
   /// straight to its run's next free slot), then each run by ``sortRun(_:scratch:)``. Returns where

@@ -156,7 +156,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       openSeries += part.openSeries
       states += part.states
       for (slot, duration) in part.longest.enumerated() where duration != .min {
-        let run = Run(calendar: calendars[slot >> 3], domain: UInt8(slot >> 2 & 1), durationClass: UInt8(slot & 3))
+        let (calendar, clock, durationClass) = InstanceEntry.run(ofSlot: slot)
+        let run = Run(calendar: calendars[calendar], domain: clock, durationClass: durationClass)
         longest[run] = max(longest[run] ?? .min, duration)
       }
     }

@@ -94,6 +94,21 @@ public final class Store: Sendable {
   public static func open(at path: String, options: StoreOptions = StoreOptions()) throws(StoreError) -> Store {
     guard FileManager.default.fileExists(atPath: path + "/data.mdb") else { throw .storeNotFound(path: path) }
     let environment = try openEnvironment(path, options)
+    do {
+      return try open(environment, at: path, options: options)
+    } catch .storage(.incompatible) {
+      // Kalends opens every database with the flags it was created with: LMDB's catalog entry of
+      // one of them was overwritten.
+      throw .integrity(
+        IntegrityProblem(
+          position: .none, kind: .damagedPage,
+          detail: "LMDB's catalog of databases is damaged (a database's flags no longer match)"))
+    }
+  }
+
+  private static func open(
+    _ environment: Environment, at path: String, options: StoreOptions
+  ) throws(StoreError) -> Store {
     let opened: (Database, Database, StoreID) = try StoreError.wrapping {
       try environment.read { txn in
         let log: Database
