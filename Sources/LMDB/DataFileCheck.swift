@@ -329,7 +329,12 @@ private struct Walk {
         }
         lowerBound = nil
       }
-      lastKey = Array(key)
+      if lastKey == nil {
+        lastKey = Array(key)
+      } else {
+        lastKey!.removeAll(keepingCapacity: true)
+        lastKey!.append(contentsOf: key)
+      }
     }
     return nil
   }
@@ -359,9 +364,22 @@ private struct Walk {
   }
 
   /// Whether key `a` sorts before key `b` in the tree being walked.
-  func precedes(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
-    guard integerKeys, a.count == 8, b.count == 8 else { return a.lexicographicallyPrecedes(b) }
-    return a.reversed().lexicographicallyPrecedes(b.reversed())  // little-endian integers
+  func precedes(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+    a.withUnsafeBytes { a in b.withUnsafeBytes { b in Self.precedes(a, b, integerKeys: integerKeys) } }
+  }
+
+  func precedes(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
+    a.withUnsafeBytes { a in b.withUnsafeBytes { b in Self.precedes(a, b, integerKeys: integerKeys) } }
+  }
+
+  static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, integerKeys: Bool) -> Bool {
+    if integerKeys, a.count == 8, b.count == 8 {  // the machine's unsigned integers (little-endian)
+      return UInt64(littleEndian: a.loadUnaligned(as: UInt64.self))
+        < UInt64(littleEndian: b.loadUnaligned(as: UInt64.self))
+    }
+    let common = min(a.count, b.count)
+    let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+    return order < 0 || (order == 0 && a.count < b.count)
   }
 
   /// `count` bytes at `offset`, or `nil` when the file ends before.
