@@ -49,6 +49,16 @@ enum DataFileCheck {
 }
 
 extension Environment {
+  /// Checks the page structure of the data file in `directory` without opening it (plain reads, no
+  /// snapshot), for a file that LMDB refuses to open: a damaged meta page can make it ask for a map
+  /// of exabytes. Returns the first damage, or `nil`.
+  public static func checkPages(inDirectory directory: String) throws(LMDBError) -> PageDamage? {
+    switch try DataFileCheck.run(directory: directory, snapshot: nil) {
+    case .damaged(let damage): damage
+    case .sound, .overtaken: nil
+    }
+  }
+
   /// Checks the page structure of `data.mdb` with plain reads (``DataFileCheck``) while a read
   /// snapshot is held, so that writers in this or other processes may go on: the pages of that
   /// snapshot are not reused while it is open. Returns the first damage, or `nil`.
@@ -170,13 +180,20 @@ private struct Walk {
     // meta page was read, the file holds every page that meta page commits.
     var status = stat()
     if fstat(descriptor, &status) == 0 { fileSize = max(fileSize, Int(status.st_size)) }
-    lastPage = Int(clamping: Self.u64(chosen, 136))
-    let committed = (lastPage + 1).multipliedReportingOverflow(by: pageSize)
-    guard !committed.overflow, committed.partialValue <= fileSize else {
+    let last = Self.u64(chosen, 136)
+    let committed = Int(clamping: last).multipliedReportingOverflow(by: pageSize)
+    guard last < UInt64(Int.max), !committed.overflow, committed.partialValue <= Int.max - pageSize else {
+      return PageDamage(
+        page: chosen == first ? 0 : 1, database: nil, lastIntactKey: nil,
+        reason: "the meta page gives the last page \(last), beyond any file")
+    }
+    lastPage = Int(last)
+    guard committed.partialValue + pageSize <= fileSize else {
       return PageDamage(
         page: lastPage, database: nil, lastIntactKey: nil,
         reason:
-          "the file is \(fileSize) bytes but its committed pages reach \(committed.partialValue): it was truncated")
+          "the file is \(fileSize) bytes but its committed pages reach \(committed.partialValue + pageSize): it was truncated"
+      )
     }
     if let problem = walkTree(root: Self.u64(chosen, 80), database: "(free)") { return problem }
     walkingMain = true

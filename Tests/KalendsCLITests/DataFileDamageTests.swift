@@ -127,6 +127,21 @@ struct DataFileDamageTests {
     #expect(damaged.stderr.contains("does not sort after"), "\(damaged.stderr)")
   }
 
+  @Test func aMetaPageAskingForAnImpossibleMapIsAnIntegrityFailure() throws {
+    let directory = try Self.writtenStore()
+    // The first meta page's last page and transaction number overwritten: LMDB takes it as the
+    // newest and asks for a map of exabytes.
+    try Self.damage(directory.storePath) { handle, _ in
+      try handle.seek(toOffset: 136)
+      handle.write(Data(repeating: 0xCC, count: 16))
+    }
+    let damaged = try Self.verify(directory.storePath)
+    #expect(damaged.status == 69)
+    #expect(damaged.stderr.contains("meta page"), "\(damaged.stderr)")
+    let events = try CLI.run(["events", "--from", "2026-01-01", "--to", "2026-02-01", "--store", directory.storePath])
+    #expect(events.status == 69, "\(events.stderr)")
+  }
+
   @Test func aDatabaseFlagDamagedInLMDBsCatalogIsAnIntegrityFailure() throws {
     let directory = try Self.writtenStore()
     // The record follows the name; its flags are 4 bytes in. MDB_INTEGERKEY makes LMDB refuse it.

@@ -17,9 +17,19 @@ extension Store {
     } catch .invalid {
       throw .notAStore(path: path, reason: "data.mdb is not an LMDB file")
     } catch {
-      throw .storage(error)
+      guard let found = damageRefusingOpen(path) else { throw .storage(error) }
+      damage = found
     }
-    guard let damage else { return nil }
+    return damage.map(problem)
+  }
+
+  /// The damage that made LMDB refuse to open the data file in `path`, if that is why.
+  static func damageRefusingOpen(_ path: String) -> PageDamage? {
+    (try? Environment.checkPages(inDirectory: path)) ?? nil
+  }
+
+  /// The integrity problem that `damage` is: in the log, at the first position that cannot be read.
+  static func problem(_ damage: PageDamage) -> IntegrityProblem {
     guard damage.database == MetaKey.logDatabase else {
       let place = damage.database.map { "database \($0)" } ?? "LMDB's own pages"
       return IntegrityProblem(

@@ -162,6 +162,7 @@ public final class Store: Sendable {
     } catch .invalid {
       throw .notAStore(path: path, reason: "data.mdb is not an LMDB file")
     } catch {
+      if let damage = damageRefusingOpen(path) { throw .integrity(problem(damage)) }
       throw .storage(error)
     }
     try checkFileLength(environment, path: path)
