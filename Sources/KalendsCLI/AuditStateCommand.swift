@@ -58,6 +58,13 @@ struct AuditWhoCanCommand: ParsableCommand {
     let rows = try audit.whoCan(service.service, at: instant).map { state in
       state.jsonFields + [("may", .string(state.status == .fullAccess ? "read and write" : "add events"))]
     }
+    if rows.isEmpty && format == .table {
+      // A bare header would read as a failure; say what the empty answer means.
+      print(
+        "no app could use \(service.rawValue) at \(instant) — "
+          + "`kalends audit history --service \(service.rawValue)` lists every decision")
+      return
+    }
     format.write(rows, columns: ["client", "service", "status", "may", "decision", "reason"])
   }
 }

@@ -80,6 +80,10 @@ struct AuditCommandTests {
     let early = try store.objects(["audit", "who-can", "--service", "calendars", "--at", at[1]!, "--calendar", work])
     #expect(early.first?["may"] as? String == "add events", "write-only at instant 1")
     #expect(try store.run(["audit", "who-can", "--service", "reminders", "--calendar", work]).status == 65)
+    let nobody = try store.run(["audit", "who-can", "--service", "calendars", "--at", "2000-01-01"])
+    #expect(nobody.status == 0)
+    #expect(nobody.stdout.hasPrefix("no app could use calendars at 2000-01-01T00:00:00"), "\(nobody.stdout)")
+    #expect(try store.objects(["audit", "who-can", "--service", "calendars", "--at", "2000-01-01"]).isEmpty)
     let csv = try store.run(["audit", "state", "--at", at[4]!, "--format", "csv"])
     #expect(csv.stdout.hasPrefix("client,service,status,decision,reason\n"))
   }
