@@ -226,7 +226,7 @@ struct DataFileWalk {
         // before: LMDB's searches would otherwise miss keys that are there.
         if index > 0 {
           let separator = bytes[keyStart..<keyStart + keySize]
-          if let lastKey, !precedes(lastKey, separator) {
+          if let lastKey, !precedes(lastKey[...], separator) {
             return damage(page, "node \(index)'s key sorts before keys on its left")
           }
           lowerBound = Array(separator)
@@ -263,11 +263,11 @@ struct DataFileWalk {
         return damage(page, "node \(index) of the catalog of named databases is not a database")
       }
       let key = bytes[keyStart..<dataStart]
-      if let lastKey, !precedes(lastKey, key) {
+      if let lastKey, !precedes(lastKey[...], key) {
         return damage(page, "node \(index)'s key does not sort after the key before it")
       }
       if let bound = lowerBound {
-        guard !precedes(key, bound) else {
+        guard !precedes(key, bound[...]) else {
           return damage(page, "node \(index)'s key sorts before its branch's separator")
         }
         lowerBound = nil
@@ -307,11 +307,7 @@ struct DataFileWalk {
   }
 
   /// Whether key `a` sorts before key `b` in the tree being walked.
-  func precedes(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
-    a.withUnsafeBytes { a in b.withUnsafeBytes { b in Self.precedes(a, b, integerKeys: integerKeys) } }
-  }
-
-  func precedes(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
+  func precedes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
     a.withUnsafeBytes { a in b.withUnsafeBytes { b in Self.precedes(a, b, integerKeys: integerKeys) } }
   }
 

@@ -42,15 +42,21 @@ package struct ProjectionSet: Sendable {
 
   /// Opens the projection databases of a store opened read-only; `nil` when one is missing.
   static func open(in txn: borrowing ReadTransaction) throws -> ProjectionSet? {
+    let databases = try existingDatabases(in: txn)
+    return databases.count == databaseNames.count ? ProjectionSet(databases: databases) : nil
+  }
+
+  /// The projection databases that exist, by name, in a read-only transaction.
+  static func existingDatabases(in txn: borrowing ReadTransaction) throws -> [String: Database] {
     var databases: [String: Database] = [:]
     for name in databaseNames {
       do {
         databases[name] = try txn.openDatabase(named: name)
       } catch LMDBError.notFound {
-        return nil
+        continue
       }
     }
-    return ProjectionSet(databases: databases)
+    return databases
   }
 
   /// Applies one record to every projection of its kind (most records reach none or one).

@@ -19,7 +19,7 @@ extension Store {
       let rebuilt = try scratch.write { txn in try ProjectionSet.open(in: &txn) }
       return try environment.read { txn in
         let head = try Self.loadHead(meta: meta, in: txn)
-        let live = try Self.digests(of: projectionSet?.databases ?? Self.presentProjectionDatabases(in: txn), in: txn)
+        let live = try Self.digests(of: projectionSet?.databases ?? ProjectionSet.existingDatabases(in: txn), in: txn)
         var next = LogPosition(1)
         while next <= head.position {
           var chunk: [(LogRecordHeader, [UInt8])] = []
@@ -46,21 +46,6 @@ extension Store {
         return ProjectionVerification(position: head.position, live: live, rebuilt: rebuiltDigests)
       }
     }
-  }
-}
-
-extension Store {
-  /// The projection databases that exist in a store opened read-only whose set is incomplete.
-  fileprivate static func presentProjectionDatabases(in txn: borrowing ReadTransaction) throws -> [String: Database] {
-    var databases: [String: Database] = [:]
-    for name in ProjectionSet.databaseNames {
-      do {
-        databases[name] = try txn.openDatabase(named: name)
-      } catch LMDBError.notFound {
-        continue
-      }
-    }
-    return databases
   }
 }
 
