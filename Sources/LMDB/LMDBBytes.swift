@@ -48,3 +48,9 @@ public struct BigEndianKey<Value: FixedWidthInteger & UnsignedInteger & Sendable
     }
   }
 }
+
+extension UnsafeRawBufferPointer: LMDBBytes {
+  public func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
+    try body(RawSpan(_unsafeBytes: self))
+  }
+}

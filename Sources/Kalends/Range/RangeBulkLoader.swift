@@ -109,10 +109,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
 
   // The output, in key order, and how much of it is written.
   private var calendars: [ObjectID] = []
-  /// The blocks of `range.instances`, packed in runs order by the workers, and how many of them
-  /// (counting from the first part) are written.
-  private var encoded: [EncodedBlocks] = []
-  private var writtenBlocks = (part: 0, block: 0)
+  /// The instances, sorted by the workers, merged and packed into blocks as they are written.
+  private var blocks: MergedBlocks?
   /// Open series and indexed items, with the keys they are written under (sorted by value, not
   /// through ``items``): slots of ``items``, by calendar then item and by item.
   private var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
@@ -162,7 +160,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       }
     }
     parts.withLock { $0 = [:] }
-    encoded = Self.pack(entries, runStarts, calendars, workers: workers)
+    blocks = MergedBlocks(entries, runStarts: runStarts, calendars: calendars)
     openSeries.sort { ($0.calendar, $0.id) < ($1.calendar, $1.id) }
     states.sort { $0.id < $1.id }
   }
@@ -213,36 +211,11 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     return part
   }
 
-  /// Packs the workers' sorted entries into blocks: the runs are split into `workers` stretches of
-  /// about as many entries each, packed side by side.
-  private static func pack(
-    _ entries: [[InstanceEntry]], _ runStarts: [[Int]], _ calendars: [ObjectID], workers: Int
-  ) -> [EncodedBlocks] {
-    let runs = calendars.count << 3
-    let total = entries.reduce(0) { $0 + $1.count }
-    // Run slot boundaries: stretch `k` ends at the first run whose end passes `total·(k+1)/workers`.
-    var bounds = [0]
-    var done = 0
-    for slot in 0..<runs {
-      done += runStarts.reduce(0) { $0 + $1[slot + 1] - $1[slot] }
-      if bounds.count < workers, done >= total * bounds.count / workers, slot + 1 < runs {
-        bounds.append(slot + 1)
-      }
-    }
-    bounds.append(runs)
-    let (stretches, slots) = (bounds.count - 1, bounds)
-    let packed = Mutex<[Int: EncodedBlocks]>([:])
-    DispatchQueue.concurrentPerform(iterations: stretches) { stretch in
-      let blocks = EncodedBlocks(
-        merging: entries, runStarts: runStarts, slots: slots[stretch]..<slots[stretch + 1], calendars: calendars)
-      packed.withLock { $0[stretch] = blocks }
-    }
-    return (0..<stretches).map { stretch in packed.withLock { $0[stretch]! } }
-  }
-
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
-    if writtenBlocks.part < encoded.count {
-      try writeInstances(limit, &txn)
+    if var blocks, !blocks.isDone {
+      try txn.withCursor(on: projection.instances) { cursor in _ = try blocks.append(to: &cursor, limit: limit) }
+      // Done, the entries are let go before the other databases are written.
+      self.blocks = blocks.isDone ? nil : blocks
       return false
     }
     let (items, arena) = (self.items, self.arena)
@@ -271,28 +244,6 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
     try writeMeta(&txn)
     return true
-  }
-
-  /// Appends the next packed blocks, about `limit` instances of them.
-  private mutating func writeInstances(_ limit: Int, _ txn: inout WriteTransaction) throws {
-    let encoded = self.encoded
-    var position = writtenBlocks
-    try txn.withCursor(on: projection.instances) { cursor in
-      var instances = 0
-      while instances < limit, position.part < encoded.count {
-        let blocks = encoded[position.part]
-        guard position.block < blocks.count else {
-          position = (position.part + 1, 0)
-          continue
-        }
-        let (key, value) = blocks.block(position.block)
-        try cursor.put(value, forKey: key, options: .append)
-        instances += value.count / InstanceBlocks.recordLength
-        position.block += 1
-      }
-    }
-    writtenBlocks = position
-    if position.part == encoded.count { self.encoded = [] }
   }
 
   /// The horizon, then the longest duration of every run, in key order (`horizon` < `maxDuration…`).

@@ -1,0 +1,100 @@
+internal import LMDB
+
+/// The blocks of `range.instances` as a rebuild writes them (``InstanceBlocks``): the workers'
+/// entries, each part sorted in key order, merged run by run and packed one block at a time into a
+/// small buffer that the writer appends, so that no second copy of the index is held between the
+/// sort and the write (packing ahead of it touched as much fresh memory as the index takes).
+struct MergedBlocks: Sendable {
+  private let parts: [[InstanceEntry]]
+  /// Where each run starts in each part (by ``InstanceEntry/runSlot(_:)``; one more offset than
+  /// there are runs).
+  private let runStarts: [[Int]]
+  private let calendars: [ObjectID]
+  /// The run being written, and the next entry of each part.
+  private var slot = 0
+  private var heads: [Int]
+
+  /// Merges `parts` (each sorted, with `runStarts`); `calendars` are the calendars by number.
+  init(_ parts: [[InstanceEntry]], runStarts: [[Int]], calendars: [ObjectID]) {
+    (self.parts, self.runStarts, self.calendars) = (parts, runStarts, calendars)
+    heads = runStarts.map { $0[0] }
+  }
+
+  /// Whether every block is written.
+  var isDone: Bool { slot >= calendars.count << 3 }
+
+  /// Appends whole blocks through `cursor`, in key order, until `limit` instances or more are
+  /// written or none is left; returns how many were.
+  mutating func append(to cursor: inout Cursor, limit: Int) throws(LMDBError) -> Int {
+    let block = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: InstanceBlocks.maxRecords * InstanceBlocks.recordLength, alignment: 8)
+    let key = UnsafeMutableRawBufferPointer.allocate(byteCount: InstanceBlocks.blockKeyLength, alignment: 8)
+    defer {
+      block.deallocate()
+      key.deallocate()
+    }
+    let prefixLength = InstanceBlocks.blockKeyLength - InstanceBlocks.keyLength
+    var written = 0
+    let (runs, runStarts, calendars) = (calendars.count << 3, self.runStarts, self.calendars)
+    var (slot, heads) = (self.slot, self.heads)
+    try Self.withBuffers(parts[...]) { (parts) throws(LMDBError) in
+      var limits = heads
+      // After a run, each part's head is where the next run starts in it.
+      while slot < runs, written < limit {
+        for part in parts.indices { limits[part] = runStarts[part][slot + 1] }
+        var left = parts.indices.reduce(0) { $0 + limits[$1] - heads[$1] }
+        if left > 0 {
+          let run = InstanceEntry.run(ofSlot: slot)
+          calendars[run.calendar].bytes.withUnsafeBytes { key.copyMemory(from: $0) }
+          key[prefixLength - 2] = run.clock
+          key[prefixLength - 1] = run.durationClass
+        }
+        var count = 0
+        while left > 0 {
+          var best = -1
+          for part in parts.indices where heads[part] < limits[part] {
+            if best < 0 || parts[part][heads[part]] < parts[best][heads[best]] { best = part }
+          }
+          let entry = parts[best][heads[best]]
+          heads[best] += 1
+          left -= 1
+          let offset = count * InstanceBlocks.recordLength
+          let isCut = InstanceBlocks.write(
+            start: entry.start, itemHigh: entry.itemHigh, itemLow: entry.itemLow, occurrence: entry.occurrence,
+            end: entry.end, flags: entry.flags,
+            to: UnsafeMutableRawBufferPointer(rebasing: block[offset..<(offset + InstanceBlocks.recordLength)]))
+          count += 1
+          guard InstanceBlocks.endsBlock(count: count, lastIsCut: isCut) || left == 0 else { continue }
+          UnsafeMutableRawBufferPointer(rebasing: key[prefixLength...]).copyMemory(
+            from: UnsafeRawBufferPointer(rebasing: block[offset..<(offset + InstanceBlocks.keyLength)]))
+          let value = UnsafeRawBufferPointer(rebasing: block[..<(offset + InstanceBlocks.recordLength)])
+          try cursor.put(value, forKey: UnsafeRawBufferPointer(key), options: .append)
+          written += count
+          count = 0
+          // A long run is cut between blocks.
+          if written >= limit && left > 0 { return }
+        }
+        slot += 1
+      }
+    }
+    (self.slot, self.heads) = (slot, heads)
+    return written
+  }
+
+  /// Calls `body` with a view of every part's entries.
+  private static func withBuffers(
+    _ parts: ArraySlice<[InstanceEntry]>, _ collected: [UnsafeBufferPointer<InstanceEntry>] = [],
+    _ body: ([UnsafeBufferPointer<InstanceEntry>]) throws(LMDBError) -> Void
+  ) throws(LMDBError) {
+    guard let first = parts.first else { return try body(collected) }
+    let failure: LMDBError? = first.withUnsafeBufferPointer { buffer in
+      do throws(LMDBError) {
+        try withBuffers(parts.dropFirst(), collected + [buffer], body)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
+  }
+}
