@@ -50,6 +50,31 @@ struct ProjectionTests {
     }
   }
 
+  @Test func aRebuildReplaysPrivacyDecisionsBesideTheBulkLoadsAndLeavesTheSameBytes() throws {
+    try withStore { store, _ in
+      let fixture = try PrivacyFixture(store)
+      _ = try populate(store)
+      let app = try fixture.owner.session(for: PrivacyFixture.planner)
+      #expect(throws: StoreError.self) { try app.event(withID: fixture.existing.id) }
+      #expect(try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow)) == .fullAccess)
+      #expect(try app.requestFullAccess(to: .reminders, prompter: ScriptedPrompter(.deny)) == .denied)
+      try fixture.owner.setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.restrict(PrivacyFixture.planner, service: .reminders, policy: "school")
+      try fixture.owner.register(Client(id: "com.example.other", name: "Other"))
+      try fixture.owner.resetAccess(client: PrivacyFixture.planner, service: .calendars)
+      let before = try store.projectionDigests()
+      let session = { try fixture.owner.session(for: PrivacyFixture.planner) }
+      let statuses = try Service.allCases.map { try session().authorizationStatus(for: $0) }
+      #expect(before["permissions.timeline"]!.entries >= 4 && before["permissions.clients"]!.entries == 2)
+
+      #expect(try store.rebuildProjections() == Int(try store.head().position.rawValue))
+      #expect(try store.projectionDigests() == before)
+      #expect(try Service.allCases.map { try session().authorizationStatus(for: $0) } == statuses)
+      #expect(statuses == [.notDetermined, .restricted, .notDetermined])
+      #expect(try store.projectionCheckpoints().values.allSatisfy { $0 == (try store.head().position) })
+    }
+  }
+
   @Test func aProjectionOfAnotherVersionIsRebuiltWhenTheStoreOpens() throws {
     let directory = TemporaryDirectory()
     let before: [EventCalendar]

@@ -25,8 +25,8 @@ package protocol Projection: Sendable {
   /// Applies one record. Throwing rolls the whole write transaction back.
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws
 
-  /// A loader that rebuilds the projection from the whole log in memory, or `nil` to rebuild it by
-  /// applying records one by one.
+  /// A loader that rebuilds the projection from the whole log in memory, or `nil` to have its
+  /// records applied one by one during the other loaders' scan (``ReplayLoader``).
   func makeBulkLoader() -> (any ProjectionBulkLoader)?
 }
 

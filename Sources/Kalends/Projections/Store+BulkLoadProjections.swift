@@ -8,12 +8,13 @@ extension Store {
   static let bulkLoadChunk = 250_000
 
   /// Rebuilds every projection that starts from nothing (new, of another version, or emptied by a
-  /// rebuild) and has a bulk loader: one write transaction empties them and marks them as loading
-  /// (version 0, so an interrupted load starts over at the next open, and writes are refused
-  /// meanwhile); each loader, on a thread of its own, reads the log up to the head, prepares its
-  /// output and writes its databases in key order, in chunks of ``bulkLoadChunk`` entries, the last
-  /// of which saves its checkpoint. Returns the records read
-  /// (0 when no projection needed it); the caller catches up the others record by record.
+  /// rebuild): one write transaction empties them and marks them as loading (version 0, so an
+  /// interrupted load starts over at the next open, and writes are refused meanwhile); then the
+  /// loaders are shared among as many threads as there are cores (those with a loader of their own
+  /// first, ``ReplayLoader`` for the others), each thread reads the log up to the head once for its
+  /// loaders, and each loader prepares its output and writes its databases in key order, in chunks
+  /// of ``bulkLoadChunk`` entries, the last of which saves its checkpoint. Returns the records read
+  /// (0 when no projection needed it).
   func bulkLoadProjections(
     _ projections: ProjectionSet, progress: ((Int, LogPosition) -> Void)?
   ) throws -> Int {
@@ -25,18 +26,18 @@ extension Store {
         let kind = type(of: projection)
         let checkpoint = try ProjectionCheckpoint.load(kind.name, meta: meta, in: txn)
         let empty = checkpoint == nil || checkpoint!.version != kind.version || checkpoint!.position == .none
-        guard empty, head.position > .none, let loader = projection.makeBulkLoader() else { continue }
+        guard empty, head.position > .none else { continue }
         for database in projection.databases(from: projections.databases) { try txn.removeAll(in: database) }
         try ProjectionCheckpoint(version: 0, position: .none).save(kind.name, meta: meta, in: &txn)
-        loading.append((projection, loader))
+        loading.append((projection, projection.makeBulkLoader() ?? ReplayLoader(projection)))
       }
       return head
     }
     guard !loading.isEmpty else { return 0 }
-    // Each loader reads the log up to the head in its own snapshot, prepares its output and writes
-    // it on its own thread (the log is immutable up to the head; nothing else writes while the
-    // projections are loading, see `ProjectionSet.checkCurrent`). Every loader decoding the record
-    // headers itself costs less than handing records from one reader to the others.
+    // The loaders of their own each start a thread; a replay loader shares the first ones'.
+    loading.sort { !($0.1 is ReplayLoader) && $1.1 is ReplayLoader }
+    let threads = max(1, min(loading.count, ProcessInfo.processInfo.activeProcessorCount))
+    let groups = (0..<threads).map { thread in Array(stride(from: thread, to: loading.count, by: threads)) }
     let loaders = loading.map { LoaderBox($0.1) }
     let kinds = loading.map { type(of: $0.0).kinds }
     let checkpoints = loading.map { (name: type(of: $0.0).name, version: type(of: $0.0).version) }
@@ -45,15 +46,22 @@ extension Store {
     let environment = self.environment
     let reporter = ProgressBox(progress)
     let failures = Mutex<[any Error]>([])
-    DispatchQueue.concurrentPerform(iterations: loaders.count) { index in
-      // The loader is used from a local variable: through the box, every call would pay for a
+    // Each thread reads the log up to the head in its own snapshot (the log is immutable up to the
+    // head; nothing else writes while the projections are loading, see
+    // `ProjectionSet.checkCurrent`). Every thread decoding the record headers itself costs less
+    // than handing records from one reader to the others.
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      let group = groups[thread]
+      // The loaders are used from a local array: through the boxes, every call would pay for a
       // dynamic exclusivity check.
-      var loader = loaders[index].loader
+      var mine = group.map { loaders[$0].loader }
       do {
         try environment.read { txn in
           let size = try txn.statistics(of: log)
-          loader.reserve(
-            records: size.entries, bytes: (size.leafPages + size.overflowPages) * size.pageSize)
+          for index in mine.indices {
+            mine[index].reserve(
+              records: size.entries, bytes: (size.leafPages + size.overflowPages) * size.pageSize)
+          }
           try txn.withCursor(on: log) { cursor in
             guard try cursor.first() else { return }
             var principals = PrincipalCache()
@@ -61,28 +69,35 @@ extension Store {
               let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
               let header = decoded.header
               guard header.position <= head.position else { return .stop }
-              if kinds[index].contains(header.kind) {
-                try loader.apply(header, payload: value.extracting(decoded.payload))
+              for index in mine.indices where kinds[group[index]].contains(header.kind) {
+                try mine[index].apply(header, payload: value.extracting(decoded.payload))
               }
-              if index == 0, header.position.rawValue % UInt64(Self.replayChunk) == 0 {
+              if thread == 0, header.position.rawValue % UInt64(Self.replayChunk) == 0 {
                 reporter.report(Int(header.position.rawValue), head.position)
               }
               return .continue
             }
           }
         }
-        try loader.prepare()
-        // Written as soon as prepared: one loader writes while the other still prepares (LMDB
-        // serialises the write transactions).
-        var done = false
-        while !done {
-          let before = loader
-          try environment.write { txn in
-            loader = before
-            done = try loader.write(in: &txn, limit: Self.bulkLoadChunk)
-            if done {
-              try ProjectionCheckpoint(version: checkpoints[index].version, position: head.position).save(
-                checkpoints[index].name, meta: metaDatabase, in: &txn)
+        // Each loader's memory is let go once it is written.
+        var pending = mine.map { Optional($0) }
+        mine = []
+        for (index, loading) in group.enumerated() {
+          var loader = pending[index]!
+          pending[index] = nil
+          try loader.prepare()
+          // Written as soon as prepared: one loader writes while another still prepares (LMDB
+          // serialises the write transactions).
+          var done = false
+          while !done {
+            let before = loader
+            try environment.write { txn in
+              loader = before
+              done = try loader.write(in: &txn, limit: Self.bulkLoadChunk)
+              if done {
+                try ProjectionCheckpoint(version: checkpoints[loading].version, position: head.position).save(
+                  checkpoints[loading].name, meta: metaDatabase, in: &txn)
+              }
             }
           }
         }

@@ -6,8 +6,9 @@ extension Store {
   static let replayChunk = 20_000
 
   /// Brings every projection up to the head of the log: a projection that is new, or whose stored
-  /// version differs from this Kalends', is emptied and rebuilt from position 1 (in bulk when it
-  /// has a loader: ``bulkLoadProjections(_:progress:)``). Returns how many records were replayed.
+  /// version differs from this Kalends', is emptied and rebuilt from position 1 in bulk
+  /// (``bulkLoadProjections(_:progress:)``); one behind the head catches up record by record.
+  /// Returns how many records were replayed.
   /// Called when a writable store is opened.
   @discardableResult
   func catchUpProjections(progress: ((Int, LogPosition) -> Void)? = nil) throws(StoreError) -> Int {
@@ -67,8 +68,8 @@ extension Store {
   }
 
   /// Drops every projection and rebuilds it from the log, in chunks of committed transactions
-  /// (an interrupted rebuild is finished the next time the store is opened); `objects` and `range`
-  /// are loaded in bulk.
+  /// (an interrupted rebuild is finished the next time the store is opened), every projection
+  /// loaded in bulk.
   /// `progress` is called with the position reached and the head. Returns the records replayed.
   @discardableResult
   public func rebuildProjections(progress: ((Int, LogPosition) -> Void)? = nil) throws(StoreError) -> Int {
