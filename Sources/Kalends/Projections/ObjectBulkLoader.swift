@@ -27,8 +27,9 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     var calendar: ObjectID
     /// Its state in ``arena`` (empty for a tombstone).
     var state: Range<Int>
-    /// Its external identifier in ``arena``, when it is a live item with one.
-    var external: Range<Int>?
+    /// The digest of its external identifier (``ObjectProjection/externalDigestWords(_:)``), when
+    /// it is a live item with one: taken while the state is read, in log order.
+    var external: (UInt64, UInt64)?
   }
 
   private var slots: [Key: Int] = [:]
@@ -64,7 +65,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       let id = try fields.requiredObjectID(1, in: payload)
       let calendar = try fields.requiredObjectID(2, in: payload)
       let state = keep(fields[5], of: payload)
-      let external = try externalID(in: state)
+      let external = try externalDigest(in: state)
       set(Key(kind: kind.rawValue, id: id), header, live: true, calendar: calendar, state: state, external)
     case .eventRemoved, .reminderRemoved:
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
@@ -84,8 +85,9 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     return start..<arena.count
   }
 
-  /// The external identifier (field 1) of the state in `range` of the arena, checked as UTF-8.
-  private func externalID(in range: Range<Int>) throws(StoreError) -> Range<Int>? {
+  /// The digest of the external identifier (field 1) of the state in `range` of the arena, checked
+  /// as UTF-8.
+  private func externalDigest(in range: Range<Int>) throws(StoreError) -> (UInt64, UInt64)? {
     var found: Range<Int>?
     let failure: StoreError? = arena.withUnsafeBytes { buffer in
       do throws(StoreError) {
@@ -104,11 +106,12 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     } catch {
       throw .malformedPayload("field 1 is not UTF-8 text")
     }
-    return found
+    return arena.withUnsafeBytes { ObjectProjection.externalDigestWords(UnsafeRawBufferPointer(rebasing: $0[found])) }
   }
 
   private mutating func set(
-    _ key: Key, _ header: LogRecordHeader, live: Bool, calendar: ObjectID, state: Range<Int>, _ external: Range<Int>?
+    _ key: Key, _ header: LogRecordHeader, live: Bool, calendar: ObjectID, state: Range<Int>,
+    _ external: (UInt64, UInt64)?
   ) {
     let change = Stored(
       position: header.position.rawValue, timestamp: header.timestamp.rawValue, isLive: live, calendar: calendar,
@@ -122,8 +125,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     }
   }
 
-  // The output in key order.
-  private var order: [Int] = []
+  // The output in key order (``keys`` and ``stored`` too, once prepared).
   private var byCalendar: [(calendar: ObjectID, key: Key)] = []
   /// The live items with an external identifier, by ``ObjectProjection/externalDigest(_:)`` (as
   /// two numbers, so that they sort like its bytes).
@@ -134,7 +136,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   mutating func prepare() throws {
     slots = [:]
     let calendarKind = ObjectKind.calendar.rawValue
-    for slot in stored.indices where stored[slot].isLive && keys[slot].kind != calendarKind {
+    for slot in stored.indices where !removals.isEmpty && stored[slot].isLive && keys[slot].kind != calendarKind {
       // Taken with its calendar when that calendar was removed after the item's last save.
       guard let times = removals[stored[slot].calendar],
         let removal = times.first(where: { $0.0 > stored[slot].position })
@@ -144,30 +146,61 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         external: nil)
     }
     removals = [:]
-    // Sorted by value: comparisons through `keys` would each read two random places of it.
-    order = keys.enumerated().map { ($1, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
-    for slot in order where stored[slot].isLive && keys[slot].kind != calendarKind {
-      let key = keys[slot]
-      byCalendar.append((stored[slot].calendar, key))
-      if let external = stored[slot].external {
-        let digest = ObjectProjection.externalDigest(arena[external])
-        byExternalID.append(
-          (
-            stored[slot].calendar, key.kind,
-            (RecordCodec.readBigEndian(digest[0..<8]), RecordCodec.readBigEndian(digest[8..<16])),
-            key.id
-          ))
+    // Sorted by value: comparisons through `keys` would each read two random places of it. Then
+    // both arrays are put in that order once, so that what follows reads them in sequence.
+    let order = keys.enumerated().map { ($1, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    keys = order.map { keys[$0] }
+    stored = order.map { stored[$0] }
+    // Both indexes list the live items, first by calendar: a stable counting sort of them by
+    // calendar (and kind) keeps the order of `objects` within each, without comparing again.
+    let live = keys.indices.filter { stored[$0].isLive && keys[$0].kind != calendarKind }
+    let calendars = Set(live.map { stored[$0].calendar }).sorted()
+    let ranks = Dictionary(uniqueKeysWithValues: calendars.enumerated().map { ($1, $0) })
+    let rank = live.map { ranks[stored[$0].calendar]! }
+    byCalendar = Self.stablyBucketed(live.indices, buckets: calendars.count, by: { rank[$0] }).map {
+      (stored[live[$0]].calendar, keys[live[$0]])
+    }
+    let external = live.indices.filter { stored[live[$0]].external != nil }
+    let grouped = Self.stablyBucketed(external, buckets: calendars.count << 8) {
+      rank[$0] << 8 | Int(keys[live[$0]].kind)
+    }
+    byExternalID = grouped.map { index in
+      let slot = live[index]
+      return (stored[slot].calendar, keys[slot].kind, stored[slot].external!, keys[slot].id)
+    }
+    // Then by digest within each calendar and kind.
+    var first = 0
+    while first < byExternalID.count {
+      var end = first + 1
+      while end < byExternalID.count, byExternalID[end].calendar == byExternalID[first].calendar,
+        byExternalID[end].kind == byExternalID[first].kind
+      {
+        end += 1
       }
+      byExternalID[first..<end].sort { ($0.digest.0, $0.digest.1, $0.id) < ($1.digest.0, $1.digest.1, $1.id) }
+      first = end
     }
-    byCalendar.sort { ($0.calendar, $0.key) < ($1.calendar, $1.key) }
-    byExternalID.sort {
-      ($0.calendar, $0.kind, $0.digest.0, $0.digest.1, $0.id) < ($1.calendar, $1.kind, $1.digest.0, $1.digest.1, $1.id)
+  }
+
+  /// `elements` in the order of their bucket (`0..<buckets`), in their own order within one.
+  private static func stablyBucketed<C: Collection<Int>>(
+    _ elements: C, buckets: Int, by bucket: (Int) -> Int
+  ) -> [Int] {
+    var starts = [Int](repeating: 0, count: buckets + 1)
+    for element in elements { starts[bucket(element) + 1] += 1 }
+    for index in 0..<buckets { starts[index + 1] += starts[index] }
+    var result = [Int](repeating: 0, count: elements.count)
+    for element in elements {
+      let home = bucket(element)
+      result[starts[home]] = element
+      starts[home] += 1
     }
+    return result
   }
 
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
     let databases = [
-      (projection.objects, order.count), (projection.byCalendar, byCalendar.count),
+      (projection.objects, keys.count), (projection.byCalendar, byCalendar.count),
       (projection.byExternalID, byExternalID.count),
     ]
     var budget = limit
@@ -198,10 +231,9 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     value.removeAll(keepingCapacity: true)
     switch phase {
     case 0:
-      let slot = order[index]
-      let object = stored[slot]
-      key.append(keys[slot].kind)
-      keys[slot].id.append(to: &key)
+      let object = stored[index]
+      key.append(keys[index].kind)
+      keys[index].id.append(to: &key)
       StoredObject.append(
         position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
         state: arena[object.state], to: &value)

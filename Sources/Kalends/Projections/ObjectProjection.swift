@@ -98,6 +98,16 @@ struct ObjectProjection: Projection {
     Array(SHA256.hash(data: utf8).prefix(16))
   }
 
+  /// ``externalDigest(_:)`` as two numbers that sort like its bytes, without an array.
+  static func externalDigestWords(_ utf8: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+    SHA256.hash(data: utf8).withUnsafeBytes { digest in
+      (
+        UInt64(bigEndian: digest.loadUnaligned(as: UInt64.self)),
+        UInt64(bigEndian: digest.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+      )
+    }
+  }
+
   /// The live items of `kind` in `calendar` whose external identifier is `external`.
   func items(
     _ kind: ObjectKind, externalID external: String, inCalendar calendar: ObjectID, in txn: borrowing WriteTransaction
@@ -181,7 +191,7 @@ struct StoredObject: Sendable {
     RecordCodec.appendBigEndian(position, to: &out)
     RecordCodec.appendBigEndian(UInt64(bitPattern: timestamp), to: &out)
     out.append(live ? 1 : 0)
-    out.append(contentsOf: calendar.bytes)
+    calendar.append(to: &out)
     out.append(contentsOf: state)
   }
 

@@ -65,16 +65,19 @@ struct RangeItemEntries {
     let domain = RangeProjection.domain(of: event)
     let flags = RangeProjection.recurringFlag | (event.isAllDay ? RangeProjection.allDayFlag : 0)
     let detached = event.detachedOccurrences
-    // On the wall clock the set is read in UTC, so its instants are the wall-clock seconds.
-    for occurrence in set.occurrences(from: from, to: to) {
-      guard occurrence.start >= from, occurrence.start < to else { continue }
+    // On the wall clock the set is read in UTC, so its instants are the wall-clock seconds. One
+    // pass, ascending by start: the first occurrence at or after `to` tells that the series is open
+    // (a second pass from `to` would expand a series with `COUNT` from its start again).
+    for occurrence in set.occurrences(from: from, to: .max) {
+      if occurrence.start >= to { return true }
+      guard occurrence.start >= from else { continue }
       guard detached.isEmpty || detached[occurrence.local] == nil else { continue }
       instances.append(
         Instance(
           domain: domain, start: occurrence.start, end: occurrence.end,
           occurrence: occurrence.local.wallClockSeconds, flags: flags))
     }
-    return set.occurrences(from: to, to: .max).contains { $0.start >= to }
+    return false
   }
 
   /// Whether the series `event` has an indexed instance (a detached occurrence with times, or an
