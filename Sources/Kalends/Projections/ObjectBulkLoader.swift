@@ -199,23 +199,39 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   }
 
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
-    let databases = [
+    let outputs = [
       (projection.objects, keys.count), (projection.byCalendar, byCalendar.count),
       (projection.byExternalID, byExternalID.count),
     ]
     var budget = limit
-    var key: [UInt8] = []
-    var value: [UInt8] = []
     var before = 0
-    for (phase, (database, count)) in databases.enumerated() {
+    for (phase, (database, count)) in outputs.enumerated() {
       let done = max(0, written - before)
       before += count
       guard budget > 0, done < count else { continue }
       let end = min(count, done + budget)
       try txn.withCursor(on: database) { cursor in
-        for index in done..<end {
-          entry(phase, index, key: &key, value: &value)
-          try cursor.put(value, forKey: key, options: .append)
+        // Keys are at most 49 bytes (`objects.byExternalID`), written in place.
+        let key = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 8)
+        defer { key.deallocate() }
+        switch phase {
+        case 0: try writeObjects(done..<end, key, &cursor)
+        case 1:
+          for entry in byCalendar[done..<end] {
+            Self.store(entry.calendar, at: 0, in: key)
+            key[16] = entry.key.kind
+            Self.store(entry.key.id, at: 17, in: key)
+            try cursor.put([UInt8](), forKey: UnsafeRawBufferPointer(rebasing: key[..<33]), options: .append)
+          }
+        default:
+          for entry in byExternalID[done..<end] {
+            Self.store(entry.calendar, at: 0, in: key)
+            key[16] = entry.kind
+            key.storeBytes(of: entry.digest.0.bigEndian, toByteOffset: 17, as: UInt64.self)
+            key.storeBytes(of: entry.digest.1.bigEndian, toByteOffset: 25, as: UInt64.self)
+            Self.store(entry.id, at: 33, in: key)
+            try cursor.put([UInt8](), forKey: UnsafeRawBufferPointer(rebasing: key[..<49]), options: .append)
+          }
         }
       }
       budget -= end - done
@@ -224,31 +240,28 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     return written == before
   }
 
-  /// Key and value of entry `index` of output `phase` (0: `objects`, 1: `objects.byCalendar`,
-  /// 2: `objects.byExternalID`).
-  private func entry(_ phase: Int, _ index: Int, key: inout [UInt8], value: inout [UInt8]) {
-    key.removeAll(keepingCapacity: true)
-    value.removeAll(keepingCapacity: true)
-    switch phase {
-    case 0:
-      let object = stored[index]
-      key.append(keys[index].kind)
-      keys[index].id.append(to: &key)
-      StoredObject.append(
-        position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
-        state: arena[object.state], to: &value)
-    case 1:
-      let entry = byCalendar[index]
-      entry.calendar.append(to: &key)
-      key.append(entry.key.kind)
-      entry.key.id.append(to: &key)
-    default:
-      let entry = byExternalID[index]
-      entry.calendar.append(to: &key)
-      key.append(entry.kind)
-      RecordCodec.appendBigEndian(entry.digest.0, to: &key)
-      RecordCodec.appendBigEndian(entry.digest.1, to: &key)
-      entry.id.append(to: &key)
+  /// Appends `objects` entries `range`: `type ‖ id` → ``StoredObject``.
+  private func writeObjects(
+    _ range: Range<Int>, _ key: UnsafeMutableRawBufferPointer, _ cursor: inout Cursor
+  ) throws {
+    var value: [UInt8] = []
+    try arena.withUnsafeBytes { arena in
+      for index in range {
+        let object = stored[index]
+        key[0] = keys[index].kind
+        Self.store(keys[index].id, at: 1, in: key)
+        value.removeAll(keepingCapacity: true)
+        StoredObject.append(
+          position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
+          state: UnsafeRawBufferPointer(rebasing: arena[object.state]), to: &value)
+        try cursor.put(value, forKey: UnsafeRawBufferPointer(rebasing: key[..<17]), options: .append)
+      }
     }
+  }
+
+  /// Writes the 16 bytes of `id` at `offset` of `buffer`.
+  private static func store(_ id: ObjectID, at offset: Int, in buffer: UnsafeMutableRawBufferPointer) {
+    buffer.storeBytes(of: id.high.bigEndian, toByteOffset: offset, as: UInt64.self)
+    buffer.storeBytes(of: id.low.bigEndian, toByteOffset: offset + 8, as: UInt64.self)
   }
 }

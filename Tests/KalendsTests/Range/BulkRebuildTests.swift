@@ -107,6 +107,32 @@ struct InstanceBlockTests {
     }
   }
 
+  /// A run long enough for the radix sort's wide digits (over 16,384 instances): an hourly series
+  /// of 20,000 occurrences over two years, and single events at random times, a third of them at
+  /// the very start of an occurrence, in the same run.
+  @Test func aLongRunSortsLikeRecordByRecord() throws {
+    try withStore { store, _ in
+      let fixture = try EventFixture(store)
+      let series = try fixture.meeting(
+        zone: "UTC", rrule: "FREQ=DAILY;BYHOUR=\((0..<24).map(String.init).joined(separator: ","));COUNT=20000")
+      let first = try #require(try fixture.events.save(series, span: .futureEvents).start).wallClockSeconds
+      var random = SeededGenerator(seed: 7)
+      for index in 0..<300 {
+        let hour = Int64(random.next() % 20_000)
+        let start = try #require(
+          LocalDateTime(wallClockSeconds: first + hour * 3_600 + (index % 3 == 0 ? 0 : Int64(random.next() % 3_600))))
+        let end = LocalDateTime(wallClockSeconds: start.wallClockSeconds + 3_600)
+        _ = try fixture.events.save(
+          Event(calendarID: fixture.calendar.id, title: "t", start: start, end: end, timeZone: "UTC"),
+          span: .thisEvent)
+      }
+      let inline = try store.projectionDigests()
+      #expect(try store.indexedInstanceCount() == 20_300)
+      try store.rebuildProjections()
+      #expect(try store.projectionDigests() == inline)
+    }
+  }
+
   /// Hundreds of instances in one run (one calendar, one clock, one duration class), saved in a
   /// random order, then some removed and some moved. After every edit, the blocks they are packed
   /// in (cuts chosen by content, stretches longer than a block split by count) must be those a
