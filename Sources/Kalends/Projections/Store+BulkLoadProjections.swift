@@ -3,17 +3,15 @@ internal import LMDB
 import Synchronization
 
 extension Store {
-  /// How many entries one transaction of a bulk load writes: a transaction's list of dirty pages
-  /// stays short (LMDB keeps it sorted), and its progress is committed.
-  static let bulkLoadChunk = 250_000
-
   /// Rebuilds every projection that starts from nothing (new, of another version, or emptied by a
   /// rebuild): one write transaction empties them and marks them as loading (version 0, so an
   /// interrupted load starts over at the next open, and writes are refused meanwhile); then the
   /// loaders are shared among as many threads as there are cores (those with a loader of their own
   /// first, ``ReplayLoader`` for the others), each thread reads the log up to the head once for its
   /// loaders, and each loader prepares its output and writes its databases in key order, in chunks
-  /// of ``bulkLoadChunk`` entries, the last of which saves its checkpoint. Returns the records read
+  /// of `options.bulkLoadChunk` entries (250,000: a transaction's list of dirty pages stays short,
+  /// since LMDB keeps it sorted, and its progress is committed), the last of which saves its
+  /// checkpoint. Returns the records read
   /// (0 when no projection needed it).
   func bulkLoadProjections(
     _ projections: ProjectionSet, progress: ((Int, LogPosition) -> Void)?
@@ -41,7 +39,7 @@ extension Store {
     let loaders = loading.map { LoaderBox($0.1) }
     let kinds = loading.map { type(of: $0.0).kinds }
     let checkpoints = loading.map { (name: type(of: $0.0).name, version: type(of: $0.0).version) }
-    let metaDatabase = self.meta
+    let (metaDatabase, chunk) = (self.meta, options.bulkLoadChunk)
     let log = self.log
     let environment = self.environment
     let reporter = ProgressBox(progress)
@@ -93,7 +91,7 @@ extension Store {
             let before = loader
             try environment.write { txn in
               loader = before
-              done = try loader.write(in: &txn, limit: Self.bulkLoadChunk)
+              done = try loader.write(in: &txn, limit: chunk)
               if done {
                 try ProjectionCheckpoint(version: checkpoints[loading].version, position: head.position).save(
                   checkpoints[loading].name, meta: metaDatabase, in: &txn)

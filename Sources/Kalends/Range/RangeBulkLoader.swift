@@ -115,7 +115,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   /// through ``items``): slots of ``items``, by calendar then item and by item.
   private var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
   private var states: [(id: ObjectID, slot: Int)] = []
-  private var written = 0
+  /// How many of ``states`` are written.
+  private var writtenStates = 0
 
   /// What one worker of ``prepare()`` indexed: its entries sorted, its open series and indexed
   /// items (slots), and the longest durations it saw.
@@ -219,29 +220,38 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       return false
     }
     let (items, arena) = (self.items, self.arena)
-    try txn.withCursor(on: projection.open) { cursor in
-      var key: [UInt8] = []
-      for (_, _, slot) in openSeries {
-        let item = items[slot]!
-        key.removeAll(keepingCapacity: true)
-        item.calendar.append(to: &key)
-        item.id.append(to: &key)
-        try cursor.put(arena[item.state], forKey: key, options: .append)
+    if writtenStates == 0 {
+      try txn.withCursor(on: projection.open) { cursor in
+        var key: [UInt8] = []
+        for (_, _, slot) in openSeries {
+          let item = items[slot]!
+          key.removeAll(keepingCapacity: true)
+          item.calendar.append(to: &key)
+          item.id.append(to: &key)
+          try cursor.put(arena[item.state], forKey: key, options: .append)
+        }
       }
     }
+    // `item` → calendar ‖ timing state, read in place from the arena.
+    let range = writtenStates..<min(states.count, writtenStates + limit)
     try txn.withCursor(on: projection.items) { cursor in
-      var key: [UInt8] = []
+      let key = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
+      defer { key.deallocate() }
       var value: [UInt8] = []
-      for (_, slot) in states {
-        let item = items[slot]!
-        key.removeAll(keepingCapacity: true)
-        item.id.append(to: &key)
-        value.removeAll(keepingCapacity: true)
-        item.calendar.append(to: &value)
-        value.append(contentsOf: arena[item.state])
-        try cursor.put(value, forKey: key, options: .append)
+      try arena.withUnsafeBytes { arena in
+        for (id, slot) in states[range] {
+          let item = items[slot]!
+          key.storeBytes(of: id.high.bigEndian, toByteOffset: 0, as: UInt64.self)
+          key.storeBytes(of: id.low.bigEndian, toByteOffset: 8, as: UInt64.self)
+          value.removeAll(keepingCapacity: true)
+          item.calendar.append(to: &value)
+          value.append(contentsOf: UnsafeRawBufferPointer(rebasing: arena[item.state]))
+          try cursor.put(value, forKey: UnsafeRawBufferPointer(key), options: .append)
+        }
       }
     }
+    writtenStates = range.upperBound
+    guard writtenStates == states.count else { return false }
     try writeMeta(&txn)
     return true
   }

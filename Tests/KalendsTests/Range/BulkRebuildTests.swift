@@ -62,6 +62,31 @@ struct BulkRebuildTests {
     }
   }
 
+  /// Chunks of 7 entries: every loader stops and resumes across transactions in each of its
+  /// databases (`objects` between its three, a run of instances between two blocks, the items, the
+  /// replayed privacy records), and the result is still the bytes of record-by-record application.
+  @Test func aLoadInSmallChunksLeavesTheSameBytes() throws {
+    var options = StoreOptions(durability: .noSync)
+    options.bulkLoadChunk = 7
+    try withStore(options) { store, _ in
+      let fixture = try EventFixture(store)
+      try writeHistory(fixture)
+      _ = try fixture.events.save(try fixture.meeting(rrule: "FREQ=DAILY;COUNT=400"), span: .futureEvents)
+      let privacy = try PrivacyFixture(store)
+      let app = try privacy.owner.session(for: PrivacyFixture.planner)
+      for _ in 0..<3 { #expect(throws: StoreError.self) { try app.event(withID: privacy.existing.id) } }
+      for index in 0..<8 {
+        try privacy.owner.setAccess(
+          index % 2 == 0 ? .denied : .fullAccess, for: PrivacyFixture.planner, service: .reminders)
+      }
+      let inline = try store.projectionDigests()
+      #expect((inline["permissions.history"]?.entries ?? 0) > 7 && (inline["range.items"]?.entries ?? 0) > 7)
+      #expect(try store.rebuildProjections() == Int(try store.head().position.rawValue))
+      #expect(try store.projectionDigests() == inline)
+      #expect(try store.projectionCheckpoints().values.allSatisfy { $0 == (try store.head().position) })
+    }
+  }
+
   @Test func anItemOwnsOneStateEntryAndItsKeysAreRecomputedToRemoveIt() throws {
     try withStore { store, _ in
       let fixture = try EventFixture(store)
