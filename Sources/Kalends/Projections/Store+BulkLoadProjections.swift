@@ -27,7 +27,7 @@ extension Store {
         guard empty, head.position > .none else { continue }
         for database in projection.databases(from: projections.databases) { try txn.removeAll(in: database) }
         try ProjectionCheckpoint(version: 0, position: .none).save(kind.name, meta: meta, in: &txn)
-        loading.append((projection, projection.makeBulkLoader() ?? ReplayLoader(projection)))
+        loading.append((projection, projection.makeBulkLoader() ?? ReplayLoader(projection, log: self.log)))
       }
       return head
     }
