@@ -11,12 +11,14 @@ final class ProgressLine {
 
   init(label: String) { self.label = label }
 
-  func update(done: Int, total: Int) {
+  /// Shows `done` of `total`, after `label` when given (else the one it was made with); a shorter
+  /// line clears what is left of the last one.
+  func update(done: Int, total: Int, label: String? = nil) {
     guard enabled else { return }
     let percent = total > 0 ? min(100, done * 100 / total) : 100
     let filled = percent * Self.width / 100
     let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: Self.width - filled)
-    FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(percent)% \(done)/\(total)".utf8))
+    FileHandle.standardError.write(Data("\r\(label ?? self.label) [\(bar)] \(percent)% \(done)/\(total)\u{1B}[K".utf8))
     shown = true
   }
 

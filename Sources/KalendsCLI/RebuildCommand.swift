@@ -20,8 +20,13 @@ struct RebuildCommand: ParsableCommand {
     let store = try global.openStore()
     let progress = ProgressLine(label: "rebuilding")
     let started = Date()
-    let replayed = try store.rebuildProjections { done, head in
-      progress.update(done: done, total: Int(head.rawValue))
+    let replayed = try store.rebuildProjections { state in
+      switch state {
+      case .reading(let done, let total):
+        progress.update(done: done, total: total, label: "rebuilding: reading the log")
+      case .writing(let done, let total):
+        progress.update(done: done, total: total, label: "rebuilding: indexing and writing projections")
+      }
     }
     progress.finish()
     let seconds = Date().timeIntervalSince(started)

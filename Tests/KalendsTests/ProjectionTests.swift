@@ -1,5 +1,6 @@
 import Kalends
 import LMDB
+import Synchronization
 import Testing
 
 @Suite("Projections")
@@ -72,6 +73,26 @@ struct ProjectionTests {
       #expect(try Service.allCases.map { try session().authorizationStatus(for: $0) } == statuses)
       #expect(statuses == [.notDetermined, .restricted, .notDetermined])
       #expect(try store.projectionCheckpoints().values.allSatisfy { $0 == (try store.head().position) })
+    }
+  }
+
+  @Test func aRebuildReportsReadingThenEachProjectionWritten() throws {
+    try withStore { store, _ in
+      _ = try populate(store)
+      let head = Int(try store.head().position.rawValue)
+      let states = Mutex<[RebuildProgress]>([])
+      try store.rebuildProjections { state in states.withLock { $0.append(state) } }
+      let reported = states.withLock { $0 }
+      // Reading first, up to the head; then the three projections written, one at a time.
+      let reading = reported.prefix { if case .reading = $0 { true } else { false } }
+      #expect(reading.last == .reading(done: head, total: head))
+      let writing = reported.dropFirst(reading.count).map { state -> Int in
+        guard case .writing(let done, 3) = state else { return -1 }
+        return done
+      }
+      // A thread may write its loaders before another has read the log: the count then starts above 0.
+      #expect(writing.last == 3 && writing.count >= 2)
+      #expect(writing == Array((3 - writing.count + 1)...3))
     }
   }
 

@@ -14,7 +14,7 @@ extension Store {
   /// checkpoint. Returns the records read
   /// (0 when no projection needed it).
   func bulkLoadProjections(
-    _ projections: ProjectionSet, progress: ((Int, LogPosition) -> Void)?
+    _ projections: ProjectionSet, progress: ((RebuildProgress) -> Void)?
   ) throws -> Int {
     var loading: [(any Projection, any ProjectionBulkLoader)] = []
     let head = try environment.write { txn in
@@ -42,6 +42,7 @@ extension Store {
     let (metaDatabase, chunk) = (self.meta, options.bulkLoadChunk)
     let log = self.log
     let environment = self.environment
+    let total = Int(head.position.rawValue)
     let reporter = ProgressBox(progress)
     let failures = Mutex<[any Error]>([])
     // Each thread reads the log up to the head in its own snapshot (the log is immutable up to the
@@ -71,12 +72,13 @@ extension Store {
                 try mine[index].apply(header, payload: value.extracting(decoded.payload))
               }
               if thread == 0, header.position.rawValue % UInt64(Self.replayChunk) == 0 {
-                reporter.report(Int(header.position.rawValue), head.position)
+                reporter.report(.reading(done: Int(header.position.rawValue), total: total))
               }
               return .continue
             }
           }
         }
+        reporter.scanned(threads: threads, records: total, loaders: loaders.count)
         // Each loader's memory is let go once it is written.
         var pending = mine.map { Optional($0) }
         mine = []
@@ -98,13 +100,13 @@ extension Store {
               }
             }
           }
+          reporter.wrote(of: loaders.count, threads: threads)
         }
       } catch {
         failures.withLock { $0.append(error) }
       }
     }
     if let failure = failures.withLock({ $0.first }) { throw failure }
-    progress?(Int(head.position.rawValue), head.position)
     return Int(head.position.rawValue)
   }
 }
@@ -116,11 +118,38 @@ private final class LoaderBox: @unchecked Sendable {
   init(_ loader: any ProjectionBulkLoader) { self.loader = loader }
 }
 
-/// The caller's progress callback, called from the thread of the first loader only.
+/// The caller's progress callback, called from the loaders' threads one call at a time, in order:
+/// the records read, then (once every thread has read the log) the loaders written.
 private final class ProgressBox: @unchecked Sendable {
-  let progress: ((Int, LogPosition) -> Void)?
+  private let progress: ((RebuildProgress) -> Void)?
+  /// How many threads have read the log, and how many loaders have written everything.
+  private let counts = Mutex((scanned: 0, written: 0))
 
-  init(_ progress: ((Int, LogPosition) -> Void)?) { self.progress = progress }
+  init(_ progress: ((RebuildProgress) -> Void)?) { self.progress = progress }
 
-  func report(_ position: Int, _ head: LogPosition) { progress?(position, head) }
+  func report(_ state: RebuildProgress) {
+    guard let progress else { return }
+    counts.withLock { _ in progress(state) }
+  }
+
+  /// Counts one more thread that has read the log, of `threads`; the last one reports the reading
+  /// done and the loaders already written, of `loaders`.
+  func scanned(threads: Int, records: Int, loaders: Int) {
+    guard let progress else { return }
+    counts.withLock { counts in
+      counts.scanned += 1
+      guard counts.scanned == threads else { return }
+      progress(.reading(done: records, total: records))
+      progress(.writing(done: counts.written, total: loaders))
+    }
+  }
+
+  /// Counts one more loader written in full, of `total`.
+  func wrote(of total: Int, threads: Int) {
+    guard let progress else { return }
+    counts.withLock { counts in
+      counts.written += 1
+      if counts.scanned == threads { progress(.writing(done: counts.written, total: total)) }
+    }
+  }
 }

@@ -11,7 +11,7 @@ extension Store {
   /// Returns how many records were replayed.
   /// Called when a writable store is opened.
   @discardableResult
-  func catchUpProjections(progress: ((Int, LogPosition) -> Void)? = nil) throws(StoreError) -> Int {
+  func catchUpProjections(progress: ((RebuildProgress) -> Void)? = nil) throws(StoreError) -> Int {
     let projections = try projections
     return try StoreError.wrapping {
       let loaded = try bulkLoadProjections(projections, progress: progress)
@@ -59,7 +59,7 @@ extension Store {
             try ProjectionCheckpoint(version: kind.version, position: last).save(kind.name, meta: meta, in: &txn)
           }
           applied += Int(last.rawValue - start.rawValue)
-          progress?(Int(last.rawValue), head.position)
+          progress?(.reading(done: Int(last.rawValue), total: Int(head.position.rawValue)))
           return last >= head.position
         }
         if done { return max(loaded, applied) }
@@ -70,9 +70,10 @@ extension Store {
   /// Drops every projection and rebuilds it from the log, in chunks of committed transactions
   /// (an interrupted rebuild is finished the next time the store is opened), every projection
   /// loaded in bulk.
-  /// `progress` is called with the position reached and the head. Returns the records replayed.
+  /// `progress` is told how far it is: the records read, then the projections written (called from
+  /// the rebuild's threads, one call at a time). Returns the records replayed.
   @discardableResult
-  public func rebuildProjections(progress: ((Int, LogPosition) -> Void)? = nil) throws(StoreError) -> Int {
+  public func rebuildProjections(progress: ((RebuildProgress) -> Void)? = nil) throws(StoreError) -> Int {
     guard !options.readOnly else { throw .readOnly }
     let projections = try projections
     try StoreError.wrapping {
