@@ -116,12 +116,12 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     let change = Stored(
       position: header.position.rawValue, timestamp: header.timestamp.rawValue, isLive: live, calendar: calendar,
       state: state, external: external)
-    if let slot = slots[key] {
-      stored[slot] = change
-    } else {
-      slots[key] = stored.count
+    let (slot, isNew) = slots.slot(for: key, next: stored.count)
+    if isNew {
       keys.append(key)
       stored.append(change)
+    } else {
+      stored[slot] = change
     }
   }
 

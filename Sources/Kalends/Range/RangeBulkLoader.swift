@@ -58,12 +58,12 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
       let eventStart = try Self.start(of: item, arena)
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp, reaching: eventStart))
-      if let slot = slots[id] {
+      let (slot, isNew) = slots.slot(for: id, next: items.count)
+      if isNew {
+        items.append(item)
+      } else {
         if let previous = items[slot] { try retire(previous) }
         items[slot] = item
-      } else {
-        slots[id] = items.count
-        items.append(item)
       }
     case .eventRemoved:
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp))
