@@ -11,8 +11,7 @@ extension Store {
   /// loaders, and each loader prepares its output and writes its databases in key order, in chunks
   /// of `options.bulkLoadChunk` entries (250,000: a transaction's list of dirty pages stays short,
   /// since LMDB keeps it sorted, and its progress is committed), the last of which saves its
-  /// checkpoint. Returns the records read
-  /// (0 when no projection needed it).
+  /// checkpoint. Returns the records read (0 when no projection needed it).
   func bulkLoadProjections(
     _ projections: ProjectionSet, progress: ((RebuildProgress) -> Void)?
   ) throws -> Int {
