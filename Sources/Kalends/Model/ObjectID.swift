@@ -23,6 +23,12 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible 
     withUnsafeBytes(of: low.bigEndian) { bytes.append(contentsOf: $0) }
   }
 
+  /// Writes the 16 bytes at `offset` of `buffer` (no array of their own).
+  func store(in buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
+    buffer.storeBytes(of: high.bigEndian, toByteOffset: offset, as: UInt64.self)
+    buffer.storeBytes(of: low.bigEndian, toByteOffset: offset + 8, as: UInt64.self)
+  }
+
   /// Wraps 16 bytes; `nil` for any other count.
   public init?(bytes: some Collection<UInt8>) {
     guard bytes.count == 16 else { return nil }

@@ -27,7 +27,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     var calendar: ObjectID
     /// Its state in ``arena`` (empty for a tombstone).
     var state: Range<Int>
-    /// The digest of its external identifier (``ObjectProjection/externalDigestWords(_:)``), when
+    /// The digest of its external identifier (``ObjectProjection/externalDigest(_:)``), when
     /// it is a live item with one: taken while the state is read, in log order.
     var external: (UInt64, UInt64)?
   }
@@ -106,7 +106,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     } catch {
       throw .malformedPayload("field 1 is not UTF-8 text")
     }
-    return arena.withUnsafeBytes { ObjectProjection.externalDigestWords(UnsafeRawBufferPointer(rebasing: $0[found])) }
+    return arena.withUnsafeBytes { ObjectProjection.externalDigest(UnsafeRawBufferPointer(rebasing: $0[found])) }
   }
 
   private mutating func set(
@@ -218,18 +218,18 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         case 0: try writeObjects(done..<end, key, &cursor)
         case 1:
           for entry in byCalendar[done..<end] {
-            Self.store(entry.calendar, at: 0, in: key)
+            entry.calendar.store(in: key, at: 0)
             key[16] = entry.key.kind
-            Self.store(entry.key.id, at: 17, in: key)
+            entry.key.id.store(in: key, at: 17)
             try cursor.put([UInt8](), forKey: UnsafeRawBufferPointer(rebasing: key[..<33]), options: .append)
           }
         default:
           for entry in byExternalID[done..<end] {
-            Self.store(entry.calendar, at: 0, in: key)
+            entry.calendar.store(in: key, at: 0)
             key[16] = entry.kind
             key.storeBytes(of: entry.digest.0.bigEndian, toByteOffset: 17, as: UInt64.self)
             key.storeBytes(of: entry.digest.1.bigEndian, toByteOffset: 25, as: UInt64.self)
-            Self.store(entry.id, at: 33, in: key)
+            entry.id.store(in: key, at: 33)
             try cursor.put([UInt8](), forKey: UnsafeRawBufferPointer(rebasing: key[..<49]), options: .append)
           }
         }
@@ -249,7 +249,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       for index in range {
         let object = stored[index]
         key[0] = keys[index].kind
-        Self.store(keys[index].id, at: 1, in: key)
+        keys[index].id.store(in: key, at: 1)
         value.removeAll(keepingCapacity: true)
         StoredObject.append(
           position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
@@ -257,11 +257,5 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         try cursor.put(value, forKey: UnsafeRawBufferPointer(rebasing: key[..<17]), options: .append)
       }
     }
-  }
-
-  /// Writes the 16 bytes of `id` at `offset` of `buffer`.
-  private static func store(_ id: ObjectID, at offset: Int, in buffer: UnsafeMutableRawBufferPointer) {
-    buffer.storeBytes(of: id.high.bigEndian, toByteOffset: offset, as: UInt64.self)
-    buffer.storeBytes(of: id.low.bigEndian, toByteOffset: offset + 8, as: UInt64.self)
   }
 }

@@ -89,17 +89,16 @@ struct ObjectProjection: Projection {
 
   /// The prefix of the `objects.byExternalID` keys of `external` in `calendar`.
   static func externalKey(_ calendar: ObjectID, _ kind: ObjectKind, _ external: String) -> [UInt8] {
-    calendar.bytes + [kind.rawValue] + externalDigest(Array(external.utf8)[...])
+    var key = calendar.bytes + [kind.rawValue]
+    let digest = Array(external.utf8).withUnsafeBytes { externalDigest($0) }
+    RecordCodec.appendBigEndian(digest.0, to: &key)
+    RecordCodec.appendBigEndian(digest.1, to: &key)
+    return key
   }
 
   /// What stands for an external identifier (its UTF-8 bytes) in `objects.byExternalID` keys: the
-  /// first 16 bytes of its SHA-256.
-  static func externalDigest(_ utf8: ArraySlice<UInt8>) -> [UInt8] {
-    Array(SHA256.hash(data: utf8).prefix(16))
-  }
-
-  /// ``externalDigest(_:)`` as two numbers that sort like its bytes, without an array.
-  static func externalDigestWords(_ utf8: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+  /// first 16 bytes of its SHA-256, as two big-endian numbers (so they sort like those bytes).
+  static func externalDigest(_ utf8: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
     SHA256.hash(data: utf8).withUnsafeBytes { digest in
       (
         UInt64(bigEndian: digest.loadUnaligned(as: UInt64.self)),

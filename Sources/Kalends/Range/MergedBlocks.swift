@@ -45,7 +45,7 @@ struct MergedBlocks: Sendable {
         var left = parts.indices.reduce(0) { $0 + limits[$1] - heads[$1] }
         if left > 0 {
           let run = InstanceEntry.run(ofSlot: slot)
-          calendars[run.calendar].bytes.withUnsafeBytes { key.copyMemory(from: $0) }
+          calendars[run.calendar].store(in: key, at: 0)
           key[prefixLength - 2] = run.clock
           key[prefixLength - 1] = run.durationClass
         }

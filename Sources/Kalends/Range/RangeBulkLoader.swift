@@ -241,8 +241,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       try arena.withUnsafeBytes { arena in
         for (id, slot) in states[range] {
           let item = items[slot]!
-          key.storeBytes(of: id.high.bigEndian, toByteOffset: 0, as: UInt64.self)
-          key.storeBytes(of: id.low.bigEndian, toByteOffset: 8, as: UInt64.self)
+          id.store(in: key, at: 0)
           value.removeAll(keepingCapacity: true)
           item.calendar.append(to: &value)
           value.append(contentsOf: UnsafeRawBufferPointer(rebasing: arena[item.state]))

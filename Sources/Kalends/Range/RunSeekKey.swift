@@ -8,8 +8,7 @@ struct RunSeekKey: LMDBBytes {
   /// The key of `calendar`'s run on `domain` in `durationClass`, at `start`.
   init(_ calendar: ObjectID, _ domain: RangeKey.Domain, _ durationClass: UInt8, start: Int64) {
     withUnsafeMutableBytes(of: &storage) { bytes in
-      bytes.storeBytes(of: calendar.high.bigEndian, toByteOffset: 0, as: UInt64.self)
-      bytes.storeBytes(of: calendar.low.bigEndian, toByteOffset: 8, as: UInt64.self)
+      calendar.store(in: bytes, at: 0)
       bytes[16] = domain.rawValue
       bytes[17] = durationClass
       bytes.storeBytes(of: RangeKey.sortable(start), toByteOffset: RangeKey.startOffset, as: UInt64.self)
