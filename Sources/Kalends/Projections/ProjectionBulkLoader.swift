@@ -17,6 +17,10 @@ package protocol ProjectionBulkLoader {
   /// Resolves what is to be written, in key order, once every record is applied.
   mutating func prepare() throws
 
+  /// Waits, before each write transaction (so that the write lock is not held meanwhile), until the
+  /// next call of ``write(in:limit:)`` has something to write.
+  mutating func awaitNextChunk() throws
+
   /// Writes up to `limit` more entries into the projection's databases (empty when the first call
   /// starts); returns whether everything is written. A transaction that is rolled back must be
   /// retried with the loader as it was before the call.
@@ -25,4 +29,6 @@ package protocol ProjectionBulkLoader {
 
 extension ProjectionBulkLoader {
   package mutating func reserve(records: Int, bytes: Int) {}
+
+  package mutating func awaitNextChunk() throws {}
 }

@@ -89,6 +89,7 @@ extension Store {
           // serialises the write transactions).
           var done = false
           while !done {
+            try loader.awaitNextChunk()
             let before = loader
             try environment.write { txn in
               loader = before

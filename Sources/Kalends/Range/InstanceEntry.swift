@@ -1,16 +1,26 @@
 /// One instance of the date-range index as a rebuild holds it before it is packed into blocks
-/// (``InstanceBlocks``): its run (calendar number, clock and duration class, numbered in key
-/// order), its key within the run and its end. 48 bytes: the 32-bit run comes after the 64-bit
-/// fields.
+/// (``InstanceBlocks``): its run within its calendar (clock and duration class), its key within
+/// the run and its end. 48 bytes.
 struct InstanceEntry: Comparable, Sendable {
   let start: Int64
   let itemHigh: UInt64
   let itemLow: UInt64
   let occurrence: Int64
   let end: Int64
-  /// `calendar number << 16 | clock << 8 | duration class`.
-  let run: UInt32
+  /// The run within the calendar, numbered in key order: `clock << 2 | duration class`.
+  let run: UInt8
   let flags: UInt8
+
+  /// How many runs a calendar has: two clocks, four duration classes.
+  static let runs = 8
+
+  init(
+    start: Int64, itemHigh: UInt64, itemLow: UInt64, occurrence: Int64, end: Int64, clock: UInt8,
+    durationClass: UInt8, flags: UInt8
+  ) {
+    (self.start, self.itemHigh, self.itemLow, self.occurrence, self.end) = (start, itemHigh, itemLow, occurrence, end)
+    (run, self.flags) = (clock << 2 | durationClass, flags)
+  }
 
   static func < (a: InstanceEntry, b: InstanceEntry) -> Bool {
     (a.run, a.start, a.itemHigh, a.itemLow, a.occurrence) < (b.run, b.start, b.itemHigh, b.itemLow, b.occurrence)
@@ -20,44 +30,42 @@ struct InstanceEntry: Comparable, Sendable {
     (a.run, a.start, a.itemHigh, a.itemLow, a.occurrence) == (b.run, b.start, b.itemHigh, b.itemLow, b.occurrence)
   }
 
-  /// Where a run (calendar number, clock, class) is in arrays of `calendars.count << 3` slots; in
-  /// key order.
-  static func runSlot(_ run: UInt32) -> Int { Int(run >> 16) << 3 | Int(run >> 8 & 1) << 2 | Int(run & 3) }
-
-  /// The run in a slot of ``runSlot(_:)``: the calendar's number, the clock and the duration class.
-  static func run(ofSlot slot: Int) -> (calendar: Int, clock: UInt8, durationClass: UInt8) {
-    (slot >> 3, UInt8(slot >> 2 & 1), UInt8(slot & 3))
+  /// The clock and duration class of a run.
+  static func clockAndClass(ofRun run: Int) -> (clock: UInt8, durationClass: UInt8) {
+    (UInt8(run >> 2), UInt8(run & 3))
   }
 
-  /// Puts `entries` in key order, in place (no second copy of them): distributed by run first (a
-  /// counting sort on the calendar's number, clock and class, `runs` slots, moving each entry
-  /// straight to its run's next free slot), then each run by ``sortRun(_:scratch:)``. Returns where
-  /// each run starts (`runs + 1` offsets, the last one `entries.count`).
+  /// Puts the entries of one calendar in key order, in place (no second copy of them): distributed
+  /// by run first (a counting sort, moving each entry straight to its run's next free slot), then
+  /// each run by ``sortRun(_:scratch:)``, with `scratch` grown to the longest run (kept from one call
+  /// to the next: fresh memory for every sort cost more page faults than the sort itself). Returns
+  /// where each run starts (``runs`` + 1 offsets, the last one `entries.count`).
   @discardableResult
-  static func sort(_ entries: inout [InstanceEntry], runs: Int) -> [Int] {
+  static func sort(_ entries: inout [InstanceEntry], scratch: inout [InstanceEntry]) -> [Int] {
     var starts = [Int](repeating: 0, count: runs + 1)
-    for entry in entries { starts[runSlot(entry.run) + 1] += 1 }
+    for entry in entries { starts[Int(entry.run) + 1] += 1 }
     for index in 0..<runs { starts[index + 1] += starts[index] }
     var next = starts
+    let longestRun = (0..<runs).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
+    if scratch.count < longestRun { scratch = Array(repeating: entries[0], count: longestRun) }
     entries.withUnsafeMutableBufferPointer { entries in
       for slot in 0..<runs {
         while next[slot] < starts[slot + 1] {
           var entry = entries[next[slot]]
-          var home = runSlot(entry.run)
+          var home = Int(entry.run)
           while home != slot {
             swap(&entry, &entries[next[home]])
             next[home] += 1
-            home = runSlot(entry.run)
+            home = Int(entry.run)
           }
           entries[next[slot]] = entry
           next[slot] += 1
         }
       }
-      let longestRun = (0..<runs).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
-      let scratch = UnsafeMutableBufferPointer<InstanceEntry>.allocate(capacity: max(1, longestRun))
-      defer { scratch.deallocate() }
-      for slot in 0..<runs where starts[slot + 1] - starts[slot] > 1 {
-        sortRun(UnsafeMutableBufferPointer(rebasing: entries[starts[slot]..<starts[slot + 1]]), scratch: scratch)
+      scratch.withUnsafeMutableBufferPointer { scratch in
+        for slot in 0..<runs where starts[slot + 1] - starts[slot] > 1 {
+          sortRun(UnsafeMutableBufferPointer(rebasing: entries[starts[slot]..<starts[slot + 1]]), scratch: scratch)
+        }
       }
     }
     return starts

@@ -1,27 +1,26 @@
 internal import LMDB
 
-/// The blocks of `range.instances` as a rebuild writes them (``InstanceBlocks``): the workers'
-/// entries, each part sorted in key order, merged run by run and packed one block at a time into a
-/// small buffer that the writer appends, so that no second copy of the index is held between the
-/// sort and the write (packing ahead of it touched as much fresh memory as the index takes).
+/// The blocks of one calendar in `range.instances` as a rebuild writes them (``InstanceBlocks``):
+/// the parts its items were indexed in, each sorted in key order, merged run by run and packed one
+/// block at a time into a small buffer that the writer appends, so that no second copy of the
+/// index is held between the sort and the write.
 struct MergedBlocks: Sendable {
   private let parts: [[InstanceEntry]]
-  /// Where each run starts in each part (by ``InstanceEntry/runSlot(_:)``; one more offset than
-  /// there are runs).
+  /// Where each run starts in each part (``InstanceEntry/runs`` + 1 offsets).
   private let runStarts: [[Int]]
-  private let calendars: [ObjectID]
+  private let calendar: ObjectID
   /// The run being written, and the next entry of each part.
   private var slot = 0
   private var heads: [Int]
 
-  /// Merges `parts` (each sorted, with `runStarts`); `calendars` are the calendars by number.
-  init(_ parts: [[InstanceEntry]], runStarts: [[Int]], calendars: [ObjectID]) {
-    (self.parts, self.runStarts, self.calendars) = (parts, runStarts, calendars)
+  /// Merges `parts` of `calendar` (each sorted, with `runStarts`).
+  init(_ parts: [[InstanceEntry]], runStarts: [[Int]], calendar: ObjectID) {
+    (self.parts, self.runStarts, self.calendar) = (parts, runStarts, calendar)
     heads = runStarts.map { $0[0] }
   }
 
   /// Whether every block is written.
-  var isDone: Bool { slot >= calendars.count << 3 }
+  var isDone: Bool { slot >= InstanceEntry.runs }
 
   /// Appends whole blocks through `cursor`, in key order, until `limit` instances or more are
   /// written or none is left; returns how many were.
@@ -35,7 +34,8 @@ struct MergedBlocks: Sendable {
     }
     let prefixLength = InstanceBlocks.blockKeyLength - InstanceBlocks.keyLength
     var written = 0
-    let (runs, runStarts, calendars) = (calendars.count << 3, self.runStarts, self.calendars)
+    let (runs, runStarts) = (InstanceEntry.runs, self.runStarts)
+    calendar.store(in: key, at: 0)
     var (slot, heads) = (self.slot, self.heads)
     try Self.withBuffers(parts[...]) { (parts) throws(LMDBError) in
       var limits = heads
@@ -44,8 +44,7 @@ struct MergedBlocks: Sendable {
         for part in parts.indices { limits[part] = runStarts[part][slot + 1] }
         var left = parts.indices.reduce(0) { $0 + limits[$1] - heads[$1] }
         if left > 0 {
-          let run = InstanceEntry.run(ofSlot: slot)
-          calendars[run.calendar].store(in: key, at: 0)
+          let run = InstanceEntry.clockAndClass(ofRun: slot)
           key[prefixLength - 2] = run.clock
           key[prefixLength - 1] = run.durationClass
         }

@@ -109,121 +109,168 @@ struct RangeBulkLoader: ProjectionBulkLoader {
 
   // The output, in key order, and how much of it is written.
   private var calendars: [ObjectID] = []
-  /// The instances, sorted by the workers, merged and packed into blocks as they are written.
+  /// The items indexed in the background, and where each calendar's units start in it (one more
+  /// offset than there are calendars).
+  private var indexing: RangeIndexPipeline.Owner?
+  private var unitStarts: [Int] = []
+  /// The calendar whose instances are being written, and its blocks once its units are indexed.
+  private var calendar = 0
   private var blocks: MergedBlocks?
-  /// Open series and indexed items, with the keys they are written under (sorted by value, not
-  /// through ``items``): slots of ``items``, by calendar then item and by item.
-  private var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
+  /// Open series and indexed items (slots of ``items``), sorted by the keys they are written
+  /// under, once every instance is written.
+  private var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)]?
   private var states: [(id: ObjectID, slot: Int)] = []
   /// How many of ``states`` are written.
   private var writtenStates = 0
 
-  /// What one worker of ``prepare()`` indexed: its entries sorted, its open series and indexed
-  /// items (slots), and the longest durations it saw.
-  private struct Part: Sendable {
-    var entries: [InstanceEntry] = []
-    /// Where each run starts in ``entries`` (by ``InstanceEntry/runSlot(_:)``).
-    var runStarts: [Int] = []
-    var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
-    var states: [(id: ObjectID, slot: Int)] = []
-    /// The longest instance of each run seen, by ``runSlot(_:)`` (`Int64.min`: none).
-    var longest: [Int64]
-  }
-
   mutating func prepare() throws {
     slots = [:]
     calendars = Set(items.lazy.compactMap { $0?.calendar }).sorted()
-    let calendarIndex = Dictionary(uniqueKeysWithValues: calendars.enumerated().map { ($1, UInt32($0)) })
-    // The items are indexed by as many workers as there are cores (small stores too, so that the
-    // tests run the merge), each sorting its own entries.
-    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, items.count / 16))
-    let (items, arena, horizon) = (self.items, self.arena, self.horizon)
-    let parts = Mutex<[Int: Result<Part, any Error>]>([:])
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      let range = (items.count * worker / workers)..<(items.count * (worker + 1) / workers)
-      let part = Result { () throws -> Part in
-        try Self.index(items, range, arena, horizon, calendarIndex)
-      }
-      parts.withLock { $0[worker] = part }
+    let calendarIndex = Dictionary(uniqueKeysWithValues: calendars.enumerated().map { ($1, $0) })
+    // The live items grouped by calendar (a counting sort; in log order within a calendar).
+    var numbers = [Int](repeating: -1, count: items.count)
+    var starts = [Int](repeating: 0, count: calendars.count + 1)
+    for (slot, item) in items.enumerated() {
+      guard let item else { continue }
+      numbers[slot] = calendarIndex[item.calendar]!
+      starts[numbers[slot] + 1] += 1
     }
-    var entries: [[InstanceEntry]] = []
-    var runStarts: [[Int]] = []
-    for worker in 0..<workers {
-      let part = try parts.withLock { $0[worker]! }.get()
-      entries.append(part.entries)
-      runStarts.append(part.runStarts)
-      openSeries += part.openSeries
-      states += part.states
-      for (slot, duration) in part.longest.enumerated() where duration != .min {
-        let (calendar, clock, durationClass) = InstanceEntry.run(ofSlot: slot)
-        let run = Run(calendar: calendars[calendar], domain: clock, durationClass: durationClass)
-        longest[run] = max(longest[run] ?? .min, duration)
-      }
+    for index in calendars.indices { starts[index + 1] += starts[index] }
+    var grouped = [Int](repeating: 0, count: starts.last!)
+    var next = starts
+    for (slot, number) in numbers.enumerated() where number >= 0 {
+      grouped[next[number]] = slot
+      next[number] += 1
     }
-    parts.withLock { $0 = [:] }
-    blocks = MergedBlocks(entries, runStarts: runStarts, calendars: calendars)
-    openSeries.sort { ($0.calendar, $0.id) < ($1.calendar, $1.id) }
-    states.sort { $0.id < $1.id }
+    // Units of a bounded number of items, so that a calendar of most of the items is still indexed
+    // on every core (its parts merged as they are written), and small stores too are cut in a few
+    // units per core (so that the tests run the merge).
+    let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+    let unitItems = max(16, min(32_768, grouped.count / (4 * workers)))
+    var units: [RangeIndexPipeline.Unit] = []
+    unitStarts = [0]
+    for number in calendars.indices {
+      let count = starts[number + 1] - starts[number]
+      let pieces = (count + unitItems - 1) / unitItems
+      for piece in 0..<pieces {
+        let slots = (starts[number] + count * piece / pieces)..<(starts[number] + count * (piece + 1) / pieces)
+        units.append(RangeIndexPipeline.Unit(calendar: number, slots: slots))
+      }
+      unitStarts.append(units.count)
+    }
+    let (items, arena, horizon, order) = (self.items, self.arena, self.horizon, grouped)
+    indexing = RangeIndexPipeline.Owner(
+      RangeIndexPipeline(units: units, workers: workers) { unit, entries, scratch in
+        try Self.index(items, order[unit.slots], arena, horizon, into: &entries, scratch: &scratch)
+      })
   }
 
-  /// Indexes the live items in `range` of `items` up to `horizon`.
+  /// Indexes the live items at `slots` of `items` (all of one calendar) up to `horizon`: appends
+  /// their instances to `entries` and sorts them.
   private static func index(
-    _ items: [Item?], _ range: Range<Int>, _ arena: [UInt8], _ horizon: Int64, _ calendarIndex: [ObjectID: UInt32]
-  ) throws -> Part {
-    var part = Part(longest: Array(repeating: .min, count: calendarIndex.count << 3))
-    // Virtual memory: pages are touched only as entries are appended, and the array never grows
-    // by copying on stores with up to a dozen instances per item.
-    part.entries.reserveCapacity(range.count * 12)
+    _ items: [Item?], _ slots: ArraySlice<Int>, _ arena: [UInt8], _ horizon: Int64,
+    into entries: inout [InstanceEntry], scratch: inout [InstanceEntry]
+  ) throws -> RangeIndexPipeline.Part {
+    var part = RangeIndexPipeline.Part()
+    // Room for a dozen instances per item, with some to spare: a buffer handed on from a unit of
+    // about the same size is then reused as it is, rather than replaced by fresh memory.
+    if entries.capacity < slots.count * 12 { entries.reserveCapacity(slots.count * 16) }
     var single = SingleEventTiming()
-    for slot in range {
-      guard let item = items[slot] else { continue }
+    for slot in slots {
+      let item = items[slot]!
       switch try single.read(arena.span.bytes.extracting(item.state)) {
       case .notIndexed:
         continue
       case .single(let instance):
-        let run =
-          calendarIndex[item.calendar]! << 16 | UInt32(instance.domain.rawValue) << 8 | UInt32(instance.durationClass)
-        part.longest[InstanceEntry.runSlot(run)] = max(
-          part.longest[InstanceEntry.runSlot(run)], instance.end - instance.start)
-        part.entries.append(
+        let run = Int(instance.domain.rawValue << 2 | instance.durationClass)
+        part.longest[run] = max(part.longest[run], instance.end - instance.start)
+        entries.append(
           InstanceEntry(
-            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
-            occurrence: instance.occurrence, end: instance.end, run: run, flags: instance.flags))
+            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low, occurrence: instance.occurrence,
+            end: instance.end, clock: instance.domain.rawValue, durationClass: instance.durationClass,
+            flags: instance.flags))
         part.states.append((item.id, slot))
         continue
       case .series:
         break
       }
       guard let indexed = try RangeItemEntries(event(item, arena), horizon: horizon) else { continue }
-      let number = calendarIndex[indexed.calendar]! << 16
       for instance in indexed.instances {
-        let run = number | UInt32(instance.domain.rawValue) << 8 | UInt32(instance.durationClass)
-        part.longest[InstanceEntry.runSlot(run)] = max(
-          part.longest[InstanceEntry.runSlot(run)], instance.end - instance.start)
-        part.entries.append(
+        let run = Int(instance.domain.rawValue << 2 | instance.durationClass)
+        part.longest[run] = max(part.longest[run], instance.end - instance.start)
+        entries.append(
           InstanceEntry(
-            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low,
-            occurrence: instance.occurrence, end: instance.end, run: run, flags: instance.flags))
+            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low, occurrence: instance.occurrence,
+            end: instance.end, clock: instance.domain.rawValue, durationClass: instance.durationClass,
+            flags: instance.flags))
       }
       if indexed.isOpen { part.openSeries.append((item.calendar, item.id, slot)) }
       if indexed.isOpen || !indexed.instances.isEmpty { part.states.append((item.id, slot)) }
     }
-    part.runStarts = InstanceEntry.sort(&part.entries, runs: calendarIndex.count << 3)
+    part.runStarts = InstanceEntry.sort(&entries, scratch: &scratch)
     return part
   }
 
+  /// Waits, outside the write transaction, until the units of the calendar to write next are
+  /// indexed; once every instance is written, sorts the open series and indexed items.
+  mutating func awaitNextChunk() throws {
+    guard let indexing else { return }
+    if calendar < calendars.count {
+      _ = try indexing.pipeline.parts(unitStarts[calendar]..<unitStarts[calendar + 1], wait: true)
+    } else if openSeries == nil {
+      collect()
+    }
+  }
+
+  /// Gathers what the units indexed besides their instances, in key order, and lets the pipeline go.
+  private mutating func collect() {
+    guard let pipeline = indexing?.pipeline else { return }
+    var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
+    for (unit, part) in zip(pipeline.units, pipeline.allSummaries()) {
+      openSeries += part.openSeries
+      states += part.states
+      for (run, duration) in part.longest.enumerated() where duration != .min {
+        let (clock, durationClass) = InstanceEntry.clockAndClass(ofRun: run)
+        let key = Run(calendar: calendars[unit.calendar], domain: clock, durationClass: durationClass)
+        longest[key] = max(longest[key] ?? .min, duration)
+      }
+    }
+    self.openSeries = openSeries.sorted { ($0.calendar, $0.id) < ($1.calendar, $1.id) }
+    states.sort { $0.id < $1.id }
+    indexing = nil
+  }
+
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
-    if var blocks, !blocks.isDone {
-      try txn.withCursor(on: projection.instances) { cursor in _ = try blocks.append(to: &cursor, limit: limit) }
-      // Done, the entries are let go before the other databases are written.
-      self.blocks = blocks.isDone ? nil : blocks
+    if calendar < calendars.count, let pipeline = indexing?.pipeline {
+      // The calendars before this one are written for good (a transaction rolled back is retried
+      // from here).
+      pipeline.release(below: unitStarts[calendar])
+      var written = 0
+      try txn.withCursor(on: projection.instances) { cursor in
+        while calendar < calendars.count, written < limit {
+          if blocks == nil {
+            // The first calendar of a transaction is waited for; a later one that is not indexed
+            // yet is left to the next transaction, so the write lock is not held meanwhile.
+            let units = unitStarts[calendar]..<unitStarts[calendar + 1]
+            guard let parts = try pipeline.parts(units, wait: written == 0) else { break }
+            blocks = MergedBlocks(
+              parts.map(\.entries), runStarts: parts.map(\.runStarts), calendar: calendars[calendar])
+          }
+          written += try blocks!.append(to: &cursor, limit: limit - written)
+          if blocks!.isDone {
+            blocks = nil
+            calendar += 1
+          }
+        }
+      }
       return false
     }
+    if openSeries == nil { collect() }
     let (items, arena) = (self.items, self.arena)
     if writtenStates == 0 {
       try txn.withCursor(on: projection.open) { cursor in
         var key: [UInt8] = []
-        for (_, _, slot) in openSeries {
+        for (_, _, slot) in openSeries ?? [] {
           let item = items[slot]!
           key.removeAll(keepingCapacity: true)
           item.calendar.append(to: &key)

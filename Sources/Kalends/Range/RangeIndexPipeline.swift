@@ -1,0 +1,151 @@
+internal import Foundation
+
+/// The indexing side of a rebuild of `range.instances`, run in the background while the writer
+/// appends: the live items are cut into units (a calendar's items, in slices of a bounded size),
+/// which workers index and sort in order, at most ``lookahead`` units ahead of the one the writer
+/// waits for. The writer reads a calendar's units once they are all indexed, merges them into
+/// blocks (``MergedBlocks``) and releases them; a released unit's buffer is handed to the next
+/// unit indexed, so the index is held a few calendars at a time in memory that stays warm
+/// (indexing all of it up front touched as much fresh memory as the index takes, and the page
+/// faults cost more than the sort).
+final class RangeIndexPipeline: @unchecked Sendable {
+  /// One unit of work: a slice of one calendar's items.
+  struct Unit: Sendable {
+    /// The calendar's number (its place in key order).
+    let calendar: Int
+    /// The unit's items, as a range of the loader's items grouped by calendar.
+    let slots: Range<Int>
+  }
+
+  /// What indexing one unit gave: its instances sorted in key order, where each of the calendar's
+  /// runs starts in them (``InstanceEntry/runSlot(_:)``, 8 runs and one more offset), its open
+  /// series and indexed items (slots of the loader's items), and the longest instance of each run
+  /// (`Int64.min`: none).
+  struct Part: Sendable {
+    var entries: [InstanceEntry] = []
+    var runStarts: [Int] = []
+    var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
+    var states: [(id: ObjectID, slot: Int)] = []
+    var longest = [Int64](repeating: .min, count: 8)
+  }
+
+  let units: [Unit]
+  private let lookahead: Int
+  private let index: @Sendable (Unit, _ entries: inout [InstanceEntry], _ scratch: inout [InstanceEntry]) throws -> Part
+
+  private let condition = NSCondition()
+  /// The units indexed and not released, by number.
+  private var results: [Int: Result<Part, any Error>] = [:]
+  /// What each unit indexed besides its instances, kept after the unit is released.
+  private var summaries: [Part?]
+  /// The next unit a worker takes, the unit the writer waits for or has read, and the units
+  /// released (every unit below it).
+  private var next = 0
+  private var wanted = 0
+  private var released = 0
+  /// Buffers of released units, for the next units indexed.
+  private var buffers: [[InstanceEntry]] = []
+  private var cancelled = false
+
+  /// Starts `workers` threads that index `units` with `index`, which appends a unit's instances,
+  /// sorted, to an empty buffer whose capacity is reused, and returns the rest of the part; it is
+  /// also given a scratch buffer that each worker keeps.
+  init(
+    units: [Unit], workers: Int,
+    index: @escaping @Sendable (Unit, _ entries: inout [InstanceEntry], _ scratch: inout [InstanceEntry]) throws -> Part
+  ) {
+    (self.units, self.index) = (units, index)
+    lookahead = 2 * workers
+    summaries = Array(repeating: nil, count: units.count)
+    for _ in 0..<min(workers, units.count) {
+      let thread = Thread { [self] in work() }
+      thread.stackSize = 1 << 20
+      thread.start()
+    }
+  }
+
+  private func work() {
+    var scratch: [InstanceEntry] = []
+    while true {
+      condition.lock()
+      while !cancelled && next < units.count && next >= wanted + lookahead { condition.wait() }
+      guard !cancelled, next < units.count else {
+        condition.unlock()
+        return
+      }
+      let unit = next
+      next += 1
+      var buffer = buffers.popLast() ?? []
+      condition.unlock()
+      buffer.removeAll(keepingCapacity: true)
+      let result = Result { () throws -> Part in
+        var part = try index(units[unit], &buffer, &scratch)
+        part.entries = buffer
+        return part
+      }
+      buffer = []
+      condition.lock()
+      results[unit] = result
+      if case .success(let part) = result {
+        summaries[unit] = Part(
+          entries: [], openSeries: part.openSeries, states: part.states, longest: part.longest)
+      }
+      condition.broadcast()
+      condition.unlock()
+    }
+  }
+
+  /// The parts of `units`, in order, waiting for them to be indexed when `wait` is true (else `nil`
+  /// when one is not indexed yet); rethrows an error a worker met indexing one.
+  func parts(_ wantedUnits: Range<Int>, wait: Bool) throws -> [Part]? {
+    condition.lock()
+    defer { condition.unlock() }
+    if let last = wantedUnits.last, last > wanted {
+      wanted = last
+      condition.broadcast()
+    }
+    var parts: [Part] = []
+    for unit in wantedUnits {
+      while results[unit] == nil {
+        guard wait, !cancelled else { return nil }
+        condition.wait()
+      }
+      parts.append(try results[unit]!.get())
+    }
+    return parts
+  }
+
+  /// Releases every unit below `unit` (their instances are written); their buffers are reused.
+  func release(below unit: Int) {
+    condition.lock()
+    defer { condition.unlock() }
+    while released < unit {
+      if case .success(let part)? = results.removeValue(forKey: released) { buffers.append(part.entries) }
+      released += 1
+    }
+  }
+
+  /// What every unit indexed besides its instances, in unit order; once every unit is read.
+  func allSummaries() -> [Part] {
+    condition.lock()
+    defer { condition.unlock() }
+    return summaries.map { $0! }
+  }
+
+  /// Stops the workers (once the load is written, or given up).
+  func cancel() {
+    condition.lock()
+    cancelled = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Cancels the pipeline when the last copy of the loader holding it goes.
+  final class Owner: @unchecked Sendable {
+    let pipeline: RangeIndexPipeline
+
+    init(_ pipeline: RangeIndexPipeline) { self.pipeline = pipeline }
+
+    deinit { pipeline.cancel() }
+  }
+}
