@@ -12,7 +12,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   let projection: ObjectProjection
 
   /// `type ‖ id`: the key of `objects`.
-  private struct Key: Hashable, Comparable {
+  private struct Key: Comparable {
     let kind: UInt8
     let id: ObjectID
 
@@ -32,7 +32,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     var external: (UInt64, UInt64)?
   }
 
-  private var slots: [Key: Int] = [:]
+  private var slots = ObjectSlots()
   private var keys: [Key] = []
   private var stored: [Stored] = []
   private var arena: [UInt8] = []
@@ -45,8 +45,8 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     arena.reserveCapacity(bytes)
     keys.reserveCapacity(records)
     stored.reserveCapacity(records)
-    // A dictionary that grows rehashes every key each time it doubles.
-    slots.reserveCapacity(records)
+    // A table that grows rehashes every key each time it doubles.
+    slots = ObjectSlots(capacity: records)
   }
 
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
@@ -70,7 +70,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     case .eventRemoved, .reminderRemoved:
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
       let key = Key(kind: kind.rawValue, id: try fields.requiredObjectID(1, in: payload))
-      let calendar = try slots[key].map { stored[$0].calendar } ?? fields.requiredObjectID(2, in: payload)
+      let calendar = try slots.slot(of: key.kind, key.id).map { stored[$0].calendar } ?? fields.requiredObjectID(2, in: payload)
       set(key, header, live: false, calendar: calendar, state: 0..<0, nil)
     default:
       break
@@ -116,7 +116,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     let change = Stored(
       position: header.position.rawValue, timestamp: header.timestamp.rawValue, isLive: live, calendar: calendar,
       state: state, external: external)
-    let (slot, isNew) = slots.slot(for: key, next: stored.count)
+    let (slot, isNew) = slots.slot(for: key.kind, key.id, next: stored.count)
     if isNew {
       keys.append(key)
       stored.append(change)
@@ -134,7 +134,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   private var written = 0
 
   mutating func prepare() throws {
-    slots = [:]
+    slots = ObjectSlots()
     let calendarKind = ObjectKind.calendar.rawValue
     for slot in stored.indices where !removals.isEmpty && stored[slot].isLive && keys[slot].kind != calendarKind {
       // Taken with its calendar when that calendar was removed after the item's last save.

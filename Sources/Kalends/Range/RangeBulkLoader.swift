@@ -33,8 +33,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   }
 
   private var horizon = Int64.min
-  /// The live items by identifier: their slot in ``items`` (`nil` there once removed).
-  private var slots: [ObjectID: Int] = [:]
+  /// The items by identifier: their slot in ``items`` (`nil` there once removed).
+  private var slots = ObjectSlots()
   private var items: [Item?] = []
   /// Every timing state read, one after the other.
   private var arena: [UInt8] = []
@@ -45,8 +45,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   mutating func reserve(records: Int, bytes: Int) {
     arena.reserveCapacity(bytes)
     items.reserveCapacity(records)
-    // A dictionary that grows rehashes every key each time it doubles.
-    slots.reserveCapacity(records)
+    // A table that grows rehashes every key each time it doubles.
+    slots = ObjectSlots(capacity: records)
   }
 
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
@@ -58,7 +58,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
       let eventStart = try Self.start(of: item, arena)
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp, reaching: eventStart))
-      let (slot, isNew) = slots.slot(for: id, next: items.count)
+      let (slot, isNew) = slots.slot(for: 0, id, next: items.count)
       if isNew {
         items.append(item)
       } else {
@@ -68,17 +68,14 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     case .eventRemoved:
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp))
       let id = try PayloadFieldIndex(payload).requiredObjectID(1, in: payload)
-      if let slot = slots.removeValue(forKey: id), let previous = items[slot] {
+      if let slot = slots.slot(of: 0, id), let previous = items[slot] {
         items[slot] = nil
         try retire(previous)
       }
     case .calendarRemoved:
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp))
       let calendar = try PayloadFieldIndex(payload).requiredObjectID(1, in: payload)
-      for (id, slot) in slots where items[slot]?.calendar == calendar {
-        items[slot] = nil
-        slots[id] = nil
-      }
+      for slot in items.indices where items[slot]?.calendar == calendar { items[slot] = nil }
       longest = longest.filter { $0.key.calendar != calendar }
     default:
       break
@@ -124,7 +121,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   private var writtenStates = 0
 
   mutating func prepare() throws {
-    slots = [:]
+    slots = ObjectSlots()
     calendars = Set(items.lazy.compactMap { $0?.calendar }).sorted()
     let calendarIndex = Dictionary(uniqueKeysWithValues: calendars.enumerated().map { ($1, $0) })
     // The live items grouped by calendar (a counting sort; in log order within a calendar).
