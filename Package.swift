@@ -31,10 +31,12 @@ let package = Package(
       dependencies: ["CLMDB"],
       swiftSettings: strictSettings
     ),
+    .target(name: "CPrefetch"),
     .target(
       name: "Kalends",
       dependencies: [
         "LMDB",
+        "CPrefetch",
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strictSettings

@@ -1,3 +1,4 @@
+internal import CPrefetch
 internal import LMDB
 
 /// Rebuilds the `objects` projection from the whole log: keeps the last change of every object
@@ -70,7 +71,8 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     case .eventRemoved, .reminderRemoved:
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
       let key = Key(kind: kind.rawValue, id: try fields.requiredObjectID(1, in: payload))
-      let calendar = try slots.slot(of: key.kind, key.id).map { stored[$0].calendar } ?? fields.requiredObjectID(2, in: payload)
+      let calendar =
+        try slots.slot(of: key.kind, key.id).map { stored[$0].calendar } ?? fields.requiredObjectID(2, in: payload)
       set(key, header, live: false, calendar: calendar, state: 0..<0, nil)
     default:
       break
@@ -241,12 +243,27 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   }
 
   /// Appends `objects` entries `range`: `type ‖ id` → ``StoredObject``.
+  /// How many entries ahead of the one written a state is asked into the cache.
+  static let prefetchDistance = 8
+
+  /// Asks for the first bytes of `range` of `arena` to be brought into the cache.
+  static func prefetch(_ range: Range<Int>, in arena: UnsafeRawBufferPointer) {
+    guard !range.isEmpty, let base = arena.baseAddress else { return }
+    for offset in stride(from: range.lowerBound, to: min(range.upperBound, range.lowerBound + 256), by: 64) {
+      kalends_prefetch(base + offset)
+    }
+  }
+
   private func writeObjects(
     _ range: Range<Int>, _ key: UnsafeMutableRawBufferPointer, _ cursor: inout Cursor
   ) throws {
     var value: [UInt8] = []
     try arena.withUnsafeBytes { arena in
       for index in range {
+        // The states are in log order, read here in key order: each would be a cache miss.
+        if index + Self.prefetchDistance < range.upperBound {
+          Self.prefetch(stored[index + Self.prefetchDistance].state, in: arena)
+        }
         let object = stored[index]
         key[0] = keys[index].kind
         keys[index].id.store(in: key, at: 1)

@@ -36,8 +36,13 @@ final class RangeIndexPipeline: @unchecked Sendable {
   private let condition = NSCondition()
   /// The units indexed and not released, by number.
   private var results: [Int: Result<Part, any Error>] = [:]
-  /// What each unit indexed besides its instances, kept after the unit is released.
+  /// What each unit indexed besides its instances, kept after the unit is released, and how many
+  /// units are indexed.
   private var summaries: [Part?]
+  private var indexed = 0
+  /// Every unit's open series and indexed items in key order, gathered by the worker that indexed
+  /// the last unit (so that the writer does not sort them after its last instance).
+  private var gathered: Part?
   /// The next unit a worker takes, the unit the writer waits for or has read, and the units
   /// released (every unit below it).
   private var next = 0
@@ -57,6 +62,7 @@ final class RangeIndexPipeline: @unchecked Sendable {
     (self.units, self.index) = (units, index)
     lookahead = 2 * workers
     summaries = Array(repeating: nil, count: units.count)
+    if units.isEmpty { gathered = Part() }
     for _ in 0..<min(workers, units.count) {
       let thread = Thread { [self] in work() }
       thread.stackSize = 1 << 20
@@ -89,10 +95,29 @@ final class RangeIndexPipeline: @unchecked Sendable {
       if case .success(let part) = result {
         summaries[unit] = Part(
           entries: [], openSeries: part.openSeries, states: part.states, longest: part.longest)
+        indexed += 1
       }
+      let isLast = indexed == units.count
+      let summaries = isLast ? self.summaries : []
       condition.broadcast()
       condition.unlock()
+      if isLast { gather(summaries) }
     }
+  }
+
+  /// Sorts the open series of every unit by calendar and item, and its indexed items by item.
+  private func gather(_ summaries: [Part?]) {
+    var all = Part()
+    for part in summaries {
+      all.openSeries += part!.openSeries
+      all.states += part!.states
+    }
+    all.openSeries.sort { ($0.calendar, $0.id) < ($1.calendar, $1.id) }
+    all.states.sort { $0.id < $1.id }
+    condition.lock()
+    gathered = all
+    condition.broadcast()
+    condition.unlock()
   }
 
   /// The parts of `units`, in order, waiting for them to be indexed when `wait` is true (else `nil`
@@ -125,11 +150,13 @@ final class RangeIndexPipeline: @unchecked Sendable {
     }
   }
 
-  /// What every unit indexed besides its instances, in unit order; once every unit is read.
-  func allSummaries() -> [Part] {
+  /// Every unit's open series (sorted by calendar and item) and indexed items (sorted by item), and
+  /// the longest instance of each run of each unit, in unit order; once every unit is read.
+  func summary() -> (gathered: Part, longest: [[Int64]]) {
     condition.lock()
     defer { condition.unlock() }
-    return summaries.map { $0! }
+    while gathered == nil && !cancelled { condition.wait() }
+    return (gathered ?? Part(), summaries.map { $0?.longest ?? [] })
   }
 
   /// Stops the workers (once the load is written, or given up).

@@ -1,0 +1,2 @@
+// The module is the header's inline function; this file gives SwiftPM a source to build.
+#include "CPrefetch.h"
