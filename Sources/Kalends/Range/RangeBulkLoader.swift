@@ -167,7 +167,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   /// their instances to `entries` and sorts them.
   private static func index(
     _ items: [Item?], _ slots: ArraySlice<Int>, _ arena: [UInt8], _ horizon: Int64,
-    into entries: inout [InstanceEntry], scratch: inout [InstanceEntry]
+    into entries: inout [InstanceEntry], scratch: inout InstanceEntry.SortScratch
   ) throws -> RangeIndexPipeline.Part {
     var part = RangeIndexPipeline.Part()
     // Room for a dozen instances per item, with some to spare: a buffer handed on from a unit of

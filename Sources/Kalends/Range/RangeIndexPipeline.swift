@@ -31,7 +31,8 @@ final class RangeIndexPipeline: @unchecked Sendable {
 
   let units: [Unit]
   private let lookahead: Int
-  private let index: @Sendable (Unit, _ entries: inout [InstanceEntry], _ scratch: inout [InstanceEntry]) throws -> Part
+  private let index:
+    @Sendable (Unit, _ entries: inout [InstanceEntry], _ scratch: inout InstanceEntry.SortScratch) throws -> Part
 
   private let condition = NSCondition()
   /// The units indexed and not released, by number.
@@ -57,7 +58,9 @@ final class RangeIndexPipeline: @unchecked Sendable {
   /// also given a scratch buffer that each worker keeps.
   init(
     units: [Unit], workers: Int,
-    index: @escaping @Sendable (Unit, _ entries: inout [InstanceEntry], _ scratch: inout [InstanceEntry]) throws -> Part
+    index:
+      @escaping @Sendable (Unit, _ entries: inout [InstanceEntry], _ scratch: inout InstanceEntry.SortScratch) throws ->
+      Part
   ) {
     (self.units, self.index) = (units, index)
     lookahead = 2 * workers
@@ -71,7 +74,7 @@ final class RangeIndexPipeline: @unchecked Sendable {
   }
 
   private func work() {
-    var scratch: [InstanceEntry] = []
+    var scratch = InstanceEntry.SortScratch()
     while true {
       condition.lock()
       while !cancelled && next < units.count && next >= wanted + lookahead { condition.wait() }
