@@ -31,4 +31,15 @@ struct ObjectSlotsTests {
     #expect(table.slot(of: 2, id) == 1)
     #expect(table.count == 2)
   }
+
+  @Test func aCopyIsAValueOfItsOwn() {
+    var table = ObjectSlots()
+    let (first, second) = (ObjectID.random(), ObjectID.random())
+    _ = table.slot(for: 2, first, next: 0)
+    var copy = table
+    _ = copy.slot(for: 2, second, next: 1)
+    #expect(copy.slot(of: 2, second) == 1 && copy.slot(of: 2, first) == 0)
+    #expect(table.slot(of: 2, second) == nil && table.slot(of: 2, first) == 0)
+    #expect((table.count, copy.count) == (1, 2))
+  }
 }
