@@ -18,7 +18,7 @@ package struct ObjectSlots {
   private struct Entry {
     var high: UInt64
     var low: UInt64
-    var slot: Int
+    var slot: UInt32
     var kind: UInt8
   }
 
@@ -99,17 +99,18 @@ package struct ObjectSlots {
   /// The slot of `id` of `kind`, if it has one.
   package func slot(of kind: UInt8, _ id: ObjectID) -> Int? {
     let (index, _, found) = find(kind, id)
-    return found ? storage.entries[index].slot : nil
+    return found ? Int(storage.entries[index].slot) : nil
   }
 
   /// The slot of `id` of `kind`, after giving it `next` when it has none; whether it was given.
+  /// Slots are below `UInt32.max` (24-byte entries: a third fewer cache lines than with 64-bit slots).
   package mutating func slot(for kind: UInt8, _ id: ObjectID, next: Int) -> (slot: Int, isNew: Bool) {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     if count + 1 > storage.size / 3 * 2 { grow() }
     let (index, tag, found) = find(kind, id)
-    if found { return (storage.entries[index].slot, false) }
+    if found { return (Int(storage.entries[index].slot), false) }
     storage.tags[index] = tag
-    storage.entries[index] = Entry(high: id.high, low: id.low, slot: next, kind: kind)
+    storage.entries[index] = Entry(high: id.high, low: id.low, slot: UInt32(next), kind: kind)
     count += 1
     return (next, true)
   }

@@ -1,7 +1,6 @@
 internal import CPrefetch
 internal import Foundation
 internal import LMDB
-import Synchronization
 
 /// Rebuilds the date-range index from the whole log: resolves the final state of every item first,
 /// then indexes each live item once up to the final horizon and writes every database in key order.
