@@ -67,9 +67,7 @@ final class RangeIndexPipeline: @unchecked Sendable {
     summaries = Array(repeating: nil, count: units.count)
     if units.isEmpty { gathered = Part() }
     for _ in 0..<min(workers, units.count) {
-      let thread = Thread { [self] in work() }
-      thread.stackSize = 1 << 20
-      thread.start()
+      Thread { [self] in work() }.start()
     }
   }
 
