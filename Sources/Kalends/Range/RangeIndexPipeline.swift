@@ -18,7 +18,7 @@ final class RangeIndexPipeline: @unchecked Sendable {
   }
 
   /// What indexing one unit gave: its instances sorted in key order, where each of the calendar's
-  /// runs starts in them (``InstanceEntry/runSlot(_:)``, 8 runs and one more offset), its open
+  /// runs starts in them (``InstanceEntry/runs`` offsets and one more), its open
   /// series and indexed items (slots of the loader's items), and the longest instance of each run
   /// (`Int64.min`: none).
   struct Part: Sendable {
@@ -26,7 +26,7 @@ final class RangeIndexPipeline: @unchecked Sendable {
     var runStarts: [Int] = []
     var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
     var states: [(id: ObjectID, slot: Int)] = []
-    var longest = [Int64](repeating: .min, count: 8)
+    var longest = [Int64](repeating: .min, count: InstanceEntry.runs)
   }
 
   let units: [Unit]
