@@ -183,30 +183,33 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     }
   }
 
-  /// `elements` in the order of their bucket (`0..<buckets`), in their own order within one.
   /// The slots of `keys` in key order. Identifiers are mostly random, so a counting sort on the
   /// kind and the identifier's first 16 bits leaves buckets of a few keys, each then sorted by
   /// comparison (sorting a million keys by comparison alone took twice as long); the keys are
   /// sorted by value, since comparisons through `keys` would each read two random places of it.
   private static func keyOrder(_ keys: [Key]) -> [Int] {
-    var rank = [Int](repeating: -1, count: 256)
+    var present = [Bool](repeating: false, count: 256)
+    for key in keys { present[Int(key.kind)] = true }
+    var rank = [Int](repeating: 0, count: 256)
     var kinds = 0
-    for key in keys where rank[Int(key.kind)] < 0 { rank[Int(key.kind)] = 0 }
-    for kind in 0..<256 where rank[kind] == 0 {
+    for kind in 0..<256 where present[kind] {
       rank[kind] = kinds
       kinds += 1
     }
     func bucket(_ key: Key) -> Int { rank[Int(key.kind)] << 16 | Int(key.id.high >> 48) }
+    // Scattered by value (a counting sort through `stablyBucketed` and indices took three times as
+    // long: every bucket read `keys` at random once more).
     var starts = [Int](repeating: 0, count: (kinds << 16) + 1)
     for key in keys { starts[bucket(key) + 1] += 1 }
     for index in 0..<(kinds << 16) { starts[index + 1] += starts[index] }
-    var sorted = [(key: Key, slot: Int)](
-      repeating: (Key(kind: 0, id: ObjectID(bytes: [UInt8](repeating: 0, count: 16))!), 0), count: keys.count)
     var next = starts
-    for (slot, key) in keys.enumerated() {
-      let home = bucket(key)
-      sorted[next[home]] = (key, slot)
-      next[home] += 1
+    var sorted = [(key: Key, slot: Int)](unsafeUninitializedCapacity: keys.count) { buffer, count in
+      for (slot, key) in keys.enumerated() {
+        let home = bucket(key)
+        (buffer.baseAddress! + next[home]).initialize(to: (key, slot))
+        next[home] += 1
+      }
+      count = keys.count
     }
     for index in 0..<(kinds << 16) where starts[index + 1] - starts[index] > 1 {
       sorted[starts[index]..<starts[index + 1]].sort { $0.key < $1.key }
@@ -214,6 +217,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     return sorted.map(\.slot)
   }
 
+  /// `elements` in the order of their bucket (`0..<buckets`), in their own order within one.
   private static func stablyBucketed<C: Collection<Int>>(
     _ elements: C, buckets: Int, by bucket: (Int) -> Int
   ) -> [Int] {
@@ -271,7 +275,6 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     return written == before
   }
 
-  /// Appends `objects` entries `range`: `type ‖ id` → ``StoredObject``.
   /// How many entries ahead of the one written a state is asked into the cache.
   static let prefetchDistance = 8
 
@@ -283,6 +286,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     }
   }
 
+  /// Appends `objects` entries `range`: `type ‖ id` → ``StoredObject``.
   private func writeObjects(
     _ range: Range<Int>, _ key: UnsafeMutableRawBufferPointer, _ cursor: inout Cursor
   ) throws {

@@ -172,6 +172,15 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     // Room for a dozen instances per item, with some to spare: a buffer handed on from a unit of
     // about the same size is then reused as it is, rather than replaced by fresh memory.
     if entries.capacity < slots.count * 12 { entries.reserveCapacity(slots.count * 16) }
+    /// Appends an instance of `item` and counts it in its run's longest duration.
+    func add(_ instance: RangeItemEntries.Instance, of item: Item) {
+      let entry = InstanceEntry(
+        start: instance.start, itemHigh: item.id.high, itemLow: item.id.low, occurrence: instance.occurrence,
+        end: instance.end, clock: instance.domain.rawValue, durationClass: instance.durationClass,
+        flags: instance.flags)
+      part.longest[Int(entry.run)] = max(part.longest[Int(entry.run)], instance.end - instance.start)
+      entries.append(entry)
+    }
     var single = SingleEventTiming()
     for slot in slots {
       let item = items[slot]!
@@ -179,28 +188,14 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       case .notIndexed:
         continue
       case .single(let instance):
-        let run = Int(instance.domain.rawValue << 2 | instance.durationClass)
-        part.longest[run] = max(part.longest[run], instance.end - instance.start)
-        entries.append(
-          InstanceEntry(
-            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low, occurrence: instance.occurrence,
-            end: instance.end, clock: instance.domain.rawValue, durationClass: instance.durationClass,
-            flags: instance.flags))
+        add(instance, of: item)
         part.states.append((item.id, slot))
         continue
       case .series:
         break
       }
       guard let indexed = try RangeItemEntries(event(item, arena), horizon: horizon) else { continue }
-      for instance in indexed.instances {
-        let run = Int(instance.domain.rawValue << 2 | instance.durationClass)
-        part.longest[run] = max(part.longest[run], instance.end - instance.start)
-        entries.append(
-          InstanceEntry(
-            start: instance.start, itemHigh: item.id.high, itemLow: item.id.low, occurrence: instance.occurrence,
-            end: instance.end, clock: instance.domain.rawValue, durationClass: instance.durationClass,
-            flags: instance.flags))
-      }
+      for instance in indexed.instances { add(instance, of: item) }
       if indexed.isOpen { part.openSeries.append((item.calendar, item.id, slot)) }
       if indexed.isOpen || !indexed.instances.isEmpty { part.states.append((item.id, slot)) }
     }
