@@ -1,3 +1,5 @@
+internal import CPrefetch
+
 #if canImport(Glibc)
   internal import Glibc
 #elseif canImport(Musl)
@@ -94,6 +96,16 @@ package struct ObjectSlots {
       }
       index = (index + 1) & mask
     }
+  }
+
+  /// Asks for the memory a lookup of `id` of `kind` reads first (the tag and entry at its home),
+  /// ahead of the lookup: a loader calls it as soon as it has read a record's identifier and looks
+  /// the identifier up once it has read the rest, instead of waiting on a cache miss there (the
+  /// tag's load was the slowest step of a record in a rebuild).
+  package func prefetch(_ kind: UInt8, _ id: ObjectID) {
+    let index = Int(truncatingIfNeeded: hash(kind, id.high, id.low)) & (storage.size - 1)
+    kalends_prefetch(storage.tags + index)
+    kalends_prefetch(storage.entries + index)
   }
 
   /// The slot of `id` of `kind`, if it has one.

@@ -36,7 +36,9 @@ extension Store {
     let threads = max(1, min(loading.count, ProcessInfo.processInfo.activeProcessorCount))
     let groups = (0..<threads).map { thread in Array(stride(from: thread, to: loading.count, by: threads)) }
     let loaders = loading.map { LoaderBox($0.1) }
-    let kinds = loading.map { type(of: $0.0).kinds }
+    // The kinds each loader applies, as raw values: `Set.contains` would hash every record's kind
+    // with SipHash, for a set of at most a few kinds.
+    let kinds = loading.map { type(of: $0.0).kinds.map(\.rawValue) }
     let checkpoints = loading.map { (name: type(of: $0.0).name, version: type(of: $0.0).version) }
     let (metaDatabase, chunk) = (self.meta, options.bulkLoadChunk)
     let log = self.log
@@ -53,6 +55,7 @@ extension Store {
       // The loaders are used from a local array: through the boxes, every call would pay for a
       // dynamic exclusivity check.
       var mine = group.map { loaders[$0].loader }
+      let applied = group.map { kinds[$0] }
       do {
         try environment.read { txn in
           let size = try txn.statistics(of: log)
@@ -67,7 +70,7 @@ extension Store {
               let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
               let header = decoded.header
               guard header.position <= head.position else { return .stop }
-              for index in mine.indices where kinds[group[index]].contains(header.kind) {
+              for index in mine.indices where applied[index].contains(header.kind.rawValue) {
                 try mine[index].apply(header, payload: value.extracting(decoded.payload))
               }
               if thread == 0, header.position.rawValue % UInt64(Self.replayChunk) == 0 {

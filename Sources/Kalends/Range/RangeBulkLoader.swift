@@ -54,6 +54,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     case .eventSaved:
       let start = arena.count
       let (id, calendar) = try RangeState.saved(payload, appendingTimingTo: &arena)
+      slots.prefetch(0, id)
       let item = Item(id: id, calendar: calendar, state: start..<arena.count)
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
       let eventStart = try Self.start(of: item, arena)
