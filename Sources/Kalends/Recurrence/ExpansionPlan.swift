@@ -43,6 +43,10 @@ struct ExpansionPlan: Sendable {
   /// that is all they depend on (no ordinals, month days, year days or week numbers); nil otherwise.
   /// Expanders then pick days by weekday alone, the common case (`BYDAY=MO,WE,FR`, or no filter).
   let weekdayMask: UInt8?
+  /// Whether every period yields a day: a daily rule without day filters, or a weekly one filtered
+  /// by weekday alone (a week holds every weekday), and no `BYSETPOS`. Expanders then fill several
+  /// periods at once, which changes nothing else: no run of empty periods ever ends such a rule.
+  let periodsNeverEmpty: Bool
 
   init(rule: RecurrenceRule, start: LocalDateTime, end: End) {
     let (startYear, startMonth, startDay) = CivilDate.fromDays(start.dayNumber)
@@ -83,6 +87,9 @@ struct ExpansionPlan: Sendable {
     setPositions = rule.bySetPosition
     let onlyWeekdays = ordinals.isEmpty && monthDays.isEmpty && rule.byYearDay.isEmpty && rule.byWeekNumber.isEmpty
     weekdayMask = onlyWeekdays ? (self.weekdays == 0 ? 0x7F : self.weekdays) : nil
+    periodsNeverEmpty =
+      setPositions.isEmpty && self.months == 0
+      && (frequency == .daily ? weekdayMask == 0x7F : frequency == .weekly && weekdayMask != nil)
     let hours = rule.byHour.isEmpty ? [start.hour] : rule.byHour
     let minutes = rule.byMinute.isEmpty ? [start.minute] : rule.byMinute
     let seconds = rule.bySecond.isEmpty ? [start.second] : rule.bySecond

@@ -50,7 +50,7 @@ struct RuleExpander {
     if plan.frequency == .weekly {
       day = startDay - Int64((CivilDate.weekday(startDay) - plan.weekStart + 7) % 7)
     }
-    days.reserveCapacity(plan.frequency == .yearly ? 366 : 31)
+    days.reserveCapacity(plan.frequency == .yearly ? 366 : Self.batchDays + 7)
     if let target {
       if case .count = plan.end {} else { fastForward(to: target) }
     }
@@ -161,7 +161,17 @@ struct RuleExpander {
       }
     case .weekly, .daily:
       guard day <= lastPeriodDay else { return finish() }
-      fillDays(from: day, count: plan.frequency == .weekly ? 7 : 1)
+      let length: Int64 = plan.frequency == .weekly ? 7 : 1
+      fillDays(from: day, count: length)
+      // A plain daily rule would otherwise fill a period, and clear it, for every occurrence; the
+      // periods run on until `batchDays` days are found, the current period being the last one.
+      if plan.periodsNeverEmpty {
+        let step = length * plan.interval
+        while days.count < Self.batchDays, step <= lastPeriodDay - day {
+          day += step
+          fillDays(from: day, count: length)
+        }
+      }
     }
     if !plan.setPositions.isEmpty { selectPositions() }
     if plan.setPositions.isEmpty ? days.isEmpty : selected.isEmpty {
@@ -171,6 +181,9 @@ struct RuleExpander {
       emptyPeriods = 0
     }
   }
+
+  /// How many days the periods of a rule whose periods are never empty are filled up to at once.
+  private static let batchDays = 64
 
   private mutating func finish() {
     finished = true
