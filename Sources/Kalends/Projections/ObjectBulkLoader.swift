@@ -24,13 +24,14 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   private struct Stored {
     var position: UInt64
     var timestamp: Int64
-    var isLive: Bool
     var calendar: ObjectID
     /// Its state in ``arena`` (empty for a tombstone).
     var state: Range<Int>
     /// The digest of its external identifier (``ObjectProjection/externalDigest(_:)``), when
     /// it is a live item with one: taken while the state is read, in log order.
     var external: (UInt64, UInt64)?
+    /// Last, beside the tag of ``external``: 72 bytes a change instead of 80.
+    var isLive: Bool
   }
 
   private var slots = ObjectSlots()
@@ -64,6 +65,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     case .eventSaved, .reminderSaved:
       let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
       let id = try fields.requiredObjectID(1, in: payload)
+      slots.prefetch(kind.rawValue, id)
       let calendar = try fields.requiredObjectID(2, in: payload)
       let state = keep(fields[5], of: payload)
       let external = try externalDigest(in: state)
@@ -116,8 +118,8 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     _ external: (UInt64, UInt64)?
   ) {
     let change = Stored(
-      position: header.position.rawValue, timestamp: header.timestamp.rawValue, isLive: live, calendar: calendar,
-      state: state, external: external)
+      position: header.position.rawValue, timestamp: header.timestamp.rawValue, calendar: calendar, state: state,
+      external: external, isLive: live)
     let (slot, isNew) = slots.slot(for: key.kind, key.id, next: stored.count)
     if isNew {
       keys.append(key)
@@ -128,10 +130,13 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   }
 
   // The output in key order (``keys`` and ``stored`` too, once prepared).
-  private var byCalendar: [(calendar: ObjectID, key: Key)] = []
-  /// The live items with an external identifier, by ``ObjectProjection/externalDigest(_:)`` (as
-  /// two numbers, so that they sort like its bytes).
-  private var byExternalID: [(calendar: ObjectID, kind: UInt8, digest: (UInt64, UInt64), id: ObjectID)] = []
+  /// The live items by calendar, as places in ``keys`` and ``stored`` (ascending in each calendar).
+  private var byCalendar: [UInt32] = []
+  /// The live items with an external identifier by calendar and kind (each group's calendar, kind
+  /// and end in ``byExternalID``), then by ``ObjectProjection/externalDigest(_:)`` (as two numbers,
+  /// so that they sort like its bytes) and identifier.
+  private var externalGroups: [(calendar: ObjectID, kind: UInt8, end: Int)] = []
+  private var byExternalID: [(digest: (UInt64, UInt64), id: ObjectID)] = []
   /// How many entries are written: `objects`, then `objects.byCalendar`, then `objects.byExternalID`.
   private var written = 0
 
@@ -144,50 +149,78 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         let removal = times.first(where: { $0.0 > stored[slot].position })
       else { continue }
       stored[slot] = Stored(
-        position: removal.0, timestamp: removal.1, isLive: false, calendar: stored[slot].calendar, state: 0..<0,
-        external: nil)
+        position: removal.0, timestamp: removal.1, calendar: stored[slot].calendar, state: 0..<0, external: nil,
+        isLive: false)
     }
     removals = [:]
     // Then both arrays are put in key order once, so that what follows reads them in sequence.
-    let order = Self.keyOrder(keys)
-    keys = order.map { keys[$0] }
-    stored = order.map { stored[$0] }
+    (keys, stored) = Self.inKeyOrder(keys, stored)
     // Both indexes list the live items, first by calendar: a stable counting sort of them by
-    // calendar (and kind) keeps the order of `objects` within each, without comparing again.
-    let live = keys.indices.filter { stored[$0].isLive && keys[$0].kind != calendarKind }
-    let calendars = Set(live.map { stored[$0].calendar }).sorted()
-    let ranks = Dictionary(uniqueKeysWithValues: calendars.enumerated().map { ($1, $0) })
-    let rank = live.map { ranks[stored[$0].calendar]! }
-    byCalendar = Self.stablyBucketed(live.indices, buckets: calendars.count, by: { rank[$0] }).map {
-      (stored[live[$0]].calendar, keys[live[$0]])
+    // calendar (and kind) keeps the order of `objects` within each, without comparing again. The
+    // calendars are few: each item's is found by a binary search of them.
+    var liveCalendars = Set<ObjectID>()
+    for index in keys.indices where isLiveItem(index) { liveCalendars.insert(stored[index].calendar) }
+    let calendars = liveCalendars.sorted()
+    var ranks = [Int32](repeating: -1, count: keys.count)
+    var (liveCount, externalCount) = (0, 0)
+    for index in keys.indices where isLiveItem(index) {
+      var (low, high) = (0, calendars.count - 1)
+      while low < high {
+        let middle = (low + high) / 2
+        if calendars[middle] < stored[index].calendar { low = middle + 1 } else { high = middle }
+      }
+      ranks[index] = Int32(low)
+      liveCount += 1
+      if stored[index].external != nil { externalCount += 1 }
     }
-    let external = live.indices.filter { stored[live[$0]].external != nil }
-    let grouped = Self.stablyBucketed(external, buckets: calendars.count << 8) {
-      rank[$0] << 8 | Int(keys[live[$0]].kind)
+    var calendarStarts = [Int](repeating: 0, count: calendars.count + 1)
+    for rank in ranks where rank >= 0 { calendarStarts[Int(rank) + 1] += 1 }
+    for rank in calendars.indices { calendarStarts[rank + 1] += calendarStarts[rank] }
+    byCalendar = [UInt32](unsafeUninitializedCapacity: liveCount) { buffer, count in
+      for (index, rank) in ranks.enumerated() where rank >= 0 {
+        buffer[calendarStarts[Int(rank)]] = UInt32(index)
+        calendarStarts[Int(rank)] += 1
+      }
+      count = liveCount
     }
-    byExternalID = grouped.map { index in
-      let slot = live[index]
-      return (stored[slot].calendar, keys[slot].kind, stored[slot].external!, keys[slot].id)
+    func group(_ index: Int) -> Int { Int(ranks[index]) << 8 | Int(keys[index].kind) }
+    let groups = calendars.count << 8
+    var groupStarts = [Int](repeating: 0, count: groups + 1)
+    for index in keys.indices where ranks[index] >= 0 && stored[index].external != nil {
+      groupStarts[group(index) + 1] += 1
+    }
+    for group in 0..<groups { groupStarts[group + 1] += groupStarts[group] }
+    externalGroups = []
+    for group in 0..<groups where groupStarts[group + 1] > groupStarts[group] {
+      externalGroups.append((calendars[group >> 8], UInt8(group & 0xFF), groupStarts[group + 1]))
+    }
+    byExternalID = .init(unsafeUninitializedCapacity: externalCount) { buffer, count in
+      for index in keys.indices where ranks[index] >= 0 {
+        guard let digest = stored[index].external else { continue }
+        (buffer.baseAddress! + groupStarts[group(index)]).initialize(to: (digest, keys[index].id))
+        groupStarts[group(index)] += 1
+      }
+      count = externalCount
     }
     // Then by digest within each calendar and kind.
     var first = 0
-    while first < byExternalID.count {
-      var end = first + 1
-      while end < byExternalID.count, byExternalID[end].calendar == byExternalID[first].calendar,
-        byExternalID[end].kind == byExternalID[first].kind
-      {
-        end += 1
-      }
-      byExternalID[first..<end].sort { ($0.digest.0, $0.digest.1, $0.id) < ($1.digest.0, $1.digest.1, $1.id) }
-      first = end
+    for group in externalGroups {
+      byExternalID[first..<group.end].sort { ($0.digest.0, $0.digest.1, $0.id) < ($1.digest.0, $1.digest.1, $1.id) }
+      first = group.end
     }
   }
 
-  /// The slots of `keys` in key order. Identifiers are mostly random, so a counting sort on the
+  /// Whether the object at `index` of ``keys`` and ``stored`` is a live event or reminder.
+  private func isLiveItem(_ index: Int) -> Bool {
+    stored[index].isLive && keys[index].kind != ObjectKind.calendar.rawValue
+  }
+
+  /// `keys` and `stored` in key order. Identifiers are mostly random, so a counting sort on the
   /// kind and the identifier's first 16 bits leaves buckets of a few keys, each then sorted by
-  /// comparison (sorting a million keys by comparison alone took twice as long); the keys are
-  /// sorted by value, since comparisons through `keys` would each read two random places of it.
-  private static func keyOrder(_ keys: [Key]) -> [Int] {
+  /// comparison (sorting a million keys by comparison alone took twice as long). Both arrays are
+  /// scattered straight to their places (through a list of slots, the permuted copies took as much
+  /// fresh memory again, and a rebuild's page faults cost more than its sorting).
+  private static func inKeyOrder(_ keys: [Key], _ stored: [Stored]) -> ([Key], [Stored]) {
     var present = [Bool](repeating: false, count: 256)
     for key in keys { present[Int(key.kind)] = true }
     var rank = [Int](repeating: 0, count: 256)
@@ -197,24 +230,39 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       kinds += 1
     }
     func bucket(_ key: Key) -> Int { rank[Int(key.kind)] << 16 | Int(key.id.high >> 48) }
-    // Scattered by value (a counting sort through `stablyBucketed` and indices took three times as
-    // long: every bucket read `keys` at random once more).
     var starts = [Int](repeating: 0, count: (kinds << 16) + 1)
     for key in keys { starts[bucket(key) + 1] += 1 }
     for index in 0..<(kinds << 16) { starts[index + 1] += starts[index] }
     var next = starts
-    var sorted = [(key: Key, slot: Int)](unsafeUninitializedCapacity: keys.count) { buffer, count in
-      for (slot, key) in keys.enumerated() {
+    var sortedKeys = [Key](unsafeUninitializedCapacity: keys.count) { buffer, count in
+      for key in keys {
         let home = bucket(key)
-        (buffer.baseAddress! + next[home]).initialize(to: (key, slot))
+        (buffer.baseAddress! + next[home]).initialize(to: key)
         next[home] += 1
       }
       count = keys.count
     }
-    for index in 0..<(kinds << 16) where starts[index + 1] - starts[index] > 1 {
-      sorted[starts[index]..<starts[index + 1]].sort { $0.key < $1.key }
+    next = starts
+    var sortedStored = [Stored](unsafeUninitializedCapacity: stored.count) { buffer, count in
+      for (slot, key) in keys.enumerated() {
+        let home = bucket(key)
+        (buffer.baseAddress! + next[home]).initialize(to: stored[slot])
+        next[home] += 1
+      }
+      count = stored.count
     }
-    return sorted.map(\.slot)
+    var order: [Int] = []
+    var moved: [(Key, Stored)] = []
+    for index in 0..<(kinds << 16) where starts[index + 1] - starts[index] > 1 {
+      let bucket = starts[index]..<starts[index + 1]
+      order.removeAll(keepingCapacity: true)
+      order.append(contentsOf: bucket)
+      order.sort { sortedKeys[$0] < sortedKeys[$1] }
+      moved.removeAll(keepingCapacity: true)
+      for place in order { moved.append((sortedKeys[place], sortedStored[place])) }
+      for (place, entry) in zip(bucket, moved) { (sortedKeys[place], sortedStored[place]) = entry }
+    }
+    return (sortedKeys, sortedStored)
   }
 
   /// `elements` in the order of their bucket (`0..<buckets`), in their own order within one.
@@ -252,16 +300,20 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         switch phase {
         case 0: try writeObjects(done..<end, key, &cursor)
         case 1:
-          for entry in byCalendar[done..<end] {
-            entry.calendar.store(in: key, at: 0)
-            key[16] = entry.key.kind
-            entry.key.id.store(in: key, at: 17)
+          for index in byCalendar[done..<end] {
+            let (object, objectKey) = (stored[Int(index)], keys[Int(index)])
+            object.calendar.store(in: key, at: 0)
+            key[16] = objectKey.kind
+            objectKey.id.store(in: key, at: 17)
             try cursor.put([UInt8](), forKey: UnsafeRawBufferPointer(rebasing: key[..<33]), options: .append)
           }
         default:
-          for entry in byExternalID[done..<end] {
-            entry.calendar.store(in: key, at: 0)
-            key[16] = entry.kind
+          var group = externalGroups.firstIndex { $0.end > done }!
+          for index in done..<end {
+            while externalGroups[group].end <= index { group += 1 }
+            let entry = byExternalID[index]
+            externalGroups[group].calendar.store(in: key, at: 0)
+            key[16] = externalGroups[group].kind
             key.storeBytes(of: entry.digest.0.bigEndian, toByteOffset: 17, as: UInt64.self)
             key.storeBytes(of: entry.digest.1.bigEndian, toByteOffset: 25, as: UInt64.self)
             entry.id.store(in: key, at: 33)
