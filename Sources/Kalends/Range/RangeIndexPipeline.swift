@@ -30,6 +30,10 @@ final class RangeIndexPipeline: @unchecked Sendable {
   }
 
   let units: [Unit]
+  /// How many units workers may index ahead of the one the writer waits for: eight per worker.
+  /// With two per worker, the workers stopped while the `objects` loader held the write lock (the
+  /// writer could not take their units), and a core idled for a second of a 1M-event rebuild; with
+  /// eight they go on meanwhile (median 5.51 s -> 5.33 s, alternated, peak memory unchanged).
   private let lookahead: Int
   private let index:
     @Sendable (Unit, _ entries: inout [InstanceEntry], _ scratch: inout InstanceEntry.SortScratch) throws -> Part
@@ -63,7 +67,7 @@ final class RangeIndexPipeline: @unchecked Sendable {
       Part
   ) {
     (self.units, self.index) = (units, index)
-    lookahead = 2 * workers
+    lookahead = 8 * workers
     summaries = Array(repeating: nil, count: units.count)
     if units.isEmpty { gathered = Part() }
     for _ in 0..<min(workers, units.count) {
