@@ -183,6 +183,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       entries.append(entry)
     }
     var single = SingleEventTiming()
+    var spare: [RangeItemEntries.Instance] = []
     for slot in slots {
       let item = items[slot]!
       switch try single.read(arena.span.bytes.extracting(item.state)) {
@@ -195,10 +196,11 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       case .series:
         break
       }
-      guard let indexed = try RangeItemEntries(event(item, arena), horizon: horizon) else { continue }
+      guard let indexed = try RangeItemEntries(event(item, arena), horizon: horizon, reusing: &spare) else { continue }
       for instance in indexed.instances { add(instance, of: item) }
       if indexed.isOpen { part.openSeries.append((item.calendar, item.id, slot)) }
       if indexed.isOpen || !indexed.instances.isEmpty { part.states.append((item.id, slot)) }
+      spare = indexed.instances
     }
     part.runStarts = InstanceEntry.sort(&entries, scratch: &scratch)
     return part

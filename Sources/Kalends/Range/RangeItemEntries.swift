@@ -33,8 +33,17 @@ struct RangeItemEntries {
   /// The entries of `event` with series occurrences starting before `horizon`; `nil` when the event
   /// is not indexed (no calendar, start or end).
   init?(_ event: Event, horizon: Int64) throws {
+    var buffer: [Instance] = []
+    try self.init(event, horizon: horizon, reusing: &buffer)
+  }
+
+  /// The entries of `event`, their instances in `buffer`'s memory (emptied, and left empty): a
+  /// rebuild hands the instances of one series to the next instead of growing an array for each.
+  init?(_ event: Event, horizon: Int64, reusing buffer: inout [Instance]) throws {
     guard let calendar = event.calendarID, let start = event.start, let end = event.end else { return nil }
     self.calendar = calendar
+    buffer.removeAll(keepingCapacity: true)
+    swap(&instances, &buffer)
     guard event.isRecurring else {
       let domain = RangeProjection.domain(of: event)
       let (from, to) = try RangeProjection.times(start, end, of: event)

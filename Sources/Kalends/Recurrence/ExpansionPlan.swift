@@ -72,8 +72,9 @@ struct ExpansionPlan: Sendable {
     self.months = months.reduce(0) { $0 | UInt16(1) << $1 }
     weekNumbers = rule.byWeekNumber.filter { $0 > 0 }.reduce(0) { $0 | UInt64(1) << $1 }
     negativeWeekNumbers = rule.byWeekNumber.filter { $0 < 0 }.reduce(0) { $0 | UInt64(1) << -$1 }
-    var yearDays = [UInt64](repeating: 0, count: 6)
-    var negativeYearDays = [UInt64](repeating: 0, count: 6)
+    // Most rules have no BYYEARDAY: they share one empty mask instead of allocating two.
+    var yearDays = Self.noYearDays
+    var negativeYearDays = Self.noYearDays
     for day in rule.byYearDay {
       if day > 0 { yearDays[day / 64] |= 1 << (day % 64) } else { negativeYearDays[-day / 64] |= 1 << (-day % 64) }
     }
@@ -90,6 +91,11 @@ struct ExpansionPlan: Sendable {
     periodsNeverEmpty =
       setPositions.isEmpty && self.months == 0
       && (frequency == .daily ? weekdayMask == 0x7F : frequency == .weekly && weekdayMask != nil)
+    if rule.byHour.isEmpty && rule.byMinute.isEmpty && rule.bySecond.isEmpty {
+      // The usual case, DTSTART's time of day alone, without the lists below.
+      times = [Int64(start.hour * 3600 + start.minute * 60 + start.second)]
+      return
+    }
     let hours = rule.byHour.isEmpty ? [start.hour] : rule.byHour
     let minutes = rule.byMinute.isEmpty ? [start.minute] : rule.byMinute
     let seconds = rule.bySecond.isEmpty ? [start.second] : rule.bySecond
@@ -102,6 +108,9 @@ struct ExpansionPlan: Sendable {
     }
     self.times = times.sorted()
   }
+
+  /// The year-day masks of a rule without `BYYEARDAY`.
+  private static let noYearDays = [UInt64](repeating: 0, count: 6)
 
   /// Whether `BYSETPOS` asks only for positions beyond the most candidates a period can have, so the
   /// rule yields nothing.
