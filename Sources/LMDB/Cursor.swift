@@ -56,6 +56,24 @@ public struct Cursor: ~Copyable {
     isPositioned = true
   }
 
+  /// Stores a value of `count` bytes under `key`, written in place by `fill` (`MDB_RESERVE`): the
+  /// bytes go straight into the page rather than being copied from a buffer built for them. `fill`
+  /// must write all `count` bytes and may not use the transaction; it is not called when the put
+  /// fails.
+  public mutating func put(
+    reserving count: Int, forKey key: some LMDBBytes, options: PutOptions = [],
+    _ fill: (UnsafeMutableRawBufferPointer) -> Void
+  ) throws(LMDBError) {
+    let handle = self.handle
+    var value = MDB_val(mv_size: count, mv_data: nil)
+    let rc = key.withLMDBBytes { key in
+      MDBValue.with(key) { key in mdb_cursor_put(handle, &key, &value, options.rawValue | UInt32(MDB_RESERVE)) }
+    }
+    try MDBValue.check(rc)
+    isPositioned = true
+    fill(UnsafeMutableRawBufferPointer(start: value.mv_data, count: count))
+  }
+
   /// Moves to the first entry.
   public mutating func first() throws(LMDBError) -> Bool { try move(MDB_FIRST) }
 

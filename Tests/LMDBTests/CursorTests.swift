@@ -197,6 +197,28 @@ struct CursorTests {
     }
   }
 
+  @Test func aReservedPutStoresWhatItsFillWrites() throws {
+    try withTens { environment, db in
+      try environment.write { txn in
+        try txn.withCursor(on: db) { cursor in
+          try cursor.put(reserving: 3, forKey: BigEndianKey(UInt64(110)), options: .append) { buffer in
+            buffer.copyBytes(from: [7, 8, 9])
+          }
+          // A key out of order fails the append, and its fill is not called.
+          var called = false
+          #expect(throws: LMDBError.keyExists) {
+            try cursor.put(reserving: 2, forKey: BigEndianKey(UInt64(15)), options: .append) { _ in called = true }
+          }
+          #expect(!called)
+        }
+      }
+      let stored = try environment.read { txn in try txn.value(forKey: BigEndianKey(UInt64(110)), in: db) }
+      #expect(stored == [7, 8, 9])
+      let skipped = try environment.read { txn in try txn.value(forKey: BigEndianKey(UInt64(15)), in: db) }
+      #expect(skipped == nil)
+    }
+  }
+
   @Test func anEmptyDatabaseHasNoFirstOrLast() throws {
     try withEnvironment { environment, _ in
       let db = try environment.openDatabase(named: "empty")

@@ -342,7 +342,6 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   private func writeObjects(
     _ range: Range<Int>, _ key: UnsafeMutableRawBufferPointer, _ cursor: inout Cursor
   ) throws {
-    var value: [UInt8] = []
     try arena.withUnsafeBytes { arena in
       for index in range {
         // The states are in log order, read here in key order: each would be a cache miss.
@@ -352,11 +351,16 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         let object = stored[index]
         key[0] = keys[index].kind
         keys[index].id.store(in: key, at: 1)
-        value.removeAll(keepingCapacity: true)
-        StoredObject.append(
-          position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
-          state: UnsafeRawBufferPointer(rebasing: arena[object.state]), to: &value)
-        try cursor.put(value, forKey: UnsafeRawBufferPointer(rebasing: key[..<17]), options: .append)
+        let state = UnsafeRawBufferPointer(rebasing: arena[object.state])
+        try cursor.put(
+          reserving: StoredObject.headerLength + state.count, forKey: UnsafeRawBufferPointer(rebasing: key[..<17]),
+          options: .append
+        ) { value in
+          StoredObject.writeHeader(
+            position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
+            to: value)
+          UnsafeMutableRawBufferPointer(rebasing: value[StoredObject.headerLength...]).copyMemory(from: state)
+        }
       }
     }
   }

@@ -187,11 +187,28 @@ struct StoredObject: Sendable {
     position: UInt64, timestamp: Int64, live: Bool, calendar: ObjectID, state: some Collection<UInt8>,
     to out: inout [UInt8]
   ) {
-    RecordCodec.appendBigEndian(position, to: &out)
-    RecordCodec.appendBigEndian(UInt64(bitPattern: timestamp), to: &out)
-    out.append(live ? 1 : 0)
-    calendar.append(to: &out)
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: headerLength))
+    out.withUnsafeMutableBytes { bytes in
+      writeHeader(
+        position: position, timestamp: timestamp, live: live, calendar: calendar,
+        to: UnsafeMutableRawBufferPointer(rebasing: bytes[start...]))
+    }
     out.append(contentsOf: state)
+  }
+
+  /// The bytes before the state: version (8) ‖ modified (8) ‖ live (1) ‖ calendar (16).
+  static let headerLength = 33
+
+  /// Writes the ``headerLength`` bytes before the state at the start of `bytes` (a bulk load writes
+  /// the value in place, in the page LMDB reserves for it).
+  static func writeHeader(
+    position: UInt64, timestamp: Int64, live: Bool, calendar: ObjectID, to bytes: UnsafeMutableRawBufferPointer
+  ) {
+    bytes.storeBytes(of: position.bigEndian, toByteOffset: 0, as: UInt64.self)
+    bytes.storeBytes(of: UInt64(bitPattern: timestamp).bigEndian, toByteOffset: 8, as: UInt64.self)
+    bytes[16] = live ? 1 : 0
+    calendar.store(in: bytes, at: 17)
   }
 
   init(decoding bytes: RawSpan) throws {

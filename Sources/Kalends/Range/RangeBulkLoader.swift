@@ -276,7 +276,6 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     try txn.withCursor(on: projection.items) { cursor in
       let key = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
       defer { key.deallocate() }
-      var value: [UInt8] = []
       try items.withUnsafeBufferPointer { items in
         try arena.withUnsafeBytes { arena in
           let distance = ObjectBulkLoader.prefetchDistance
@@ -292,10 +291,11 @@ struct RangeBulkLoader: ProjectionBulkLoader {
             let (id, slot) = states[index]
             let item = items[slot]!
             id.store(in: key, at: 0)
-            value.removeAll(keepingCapacity: true)
-            item.calendar.append(to: &value)
-            value.append(contentsOf: UnsafeRawBufferPointer(rebasing: arena[item.state]))
-            try cursor.put(value, forKey: UnsafeRawBufferPointer(key), options: .append)
+            let state = UnsafeRawBufferPointer(rebasing: arena[item.state])
+            try cursor.put(reserving: 16 + state.count, forKey: UnsafeRawBufferPointer(key), options: .append) {
+              item.calendar.store(in: $0, at: 0)
+              UnsafeMutableRawBufferPointer(rebasing: $0[16...]).copyMemory(from: state)
+            }
           }
         }
       }
