@@ -265,22 +265,6 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     return (sortedKeys, sortedStored)
   }
 
-  /// `elements` in the order of their bucket (`0..<buckets`), in their own order within one.
-  private static func stablyBucketed<C: Collection<Int>>(
-    _ elements: C, buckets: Int, by bucket: (Int) -> Int
-  ) -> [Int] {
-    var starts = [Int](repeating: 0, count: buckets + 1)
-    for element in elements { starts[bucket(element) + 1] += 1 }
-    for index in 0..<buckets { starts[index + 1] += starts[index] }
-    var result = [Int](repeating: 0, count: elements.count)
-    for element in elements {
-      let home = bucket(element)
-      result[starts[home]] = element
-      starts[home] += 1
-    }
-    return result
-  }
-
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
     let outputs = [
       (projection.objects, keys.count), (projection.byCalendar, byCalendar.count),
