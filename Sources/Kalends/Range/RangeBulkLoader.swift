@@ -203,6 +203,10 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       spare = indexed.instances
     }
     part.runStarts = InstanceEntry.sort(&entries, scratch: &scratch)
+    // Sorted here, on every core, so that the gathering after the last unit merges sorted runs
+    // (the writer's tail waits for it).
+    part.openSeries.sort { $0.id < $1.id }
+    part.states.sort { $0.id < $1.id }
     return part
   }
 

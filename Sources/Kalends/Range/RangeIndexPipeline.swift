@@ -110,7 +110,8 @@ final class RangeIndexPipeline: @unchecked Sendable {
     }
   }
 
-  /// Sorts the open series of every unit by calendar and item, and its indexed items by item.
+  /// Sorts the open series of every unit by calendar and item, and its indexed items by item. Each
+  /// unit's lists come sorted by item (a unit holds one calendar), so the sorts merge runs.
   private func gather(_ summaries: [Part?]) {
     var all = Part()
     for part in summaries {
