@@ -163,6 +163,9 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       })
   }
 
+  /// How many items ahead of the one indexed a worker asks for a timing state.
+  private static let statePrefetchDistance = 4
+
   /// Indexes the live items at `slots` of `items` (all of one calendar) up to `horizon`: appends
   /// their instances to `entries` and sorts them.
   private static func index(
@@ -184,7 +187,14 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
     var single = SingleEventTiming()
     var spare: [RangeItemEntries.Instance] = []
-    for slot in slots {
+    for (position, slot) in zip(slots.indices, slots) {
+      // The states are in log order, a calendar's items among every other's: each would be a
+      // cache miss when it is read.
+      if position + Self.statePrefetchDistance < slots.endIndex,
+        let ahead = items[slots[position + Self.statePrefetchDistance]]
+      {
+        arena.withUnsafeBytes { ObjectBulkLoader.prefetch(ahead.state, in: $0) }
+      }
       let item = items[slot]!
       switch try single.read(arena.span.bytes.extracting(item.state)) {
       case .notIndexed:
