@@ -41,8 +41,8 @@ final class RangeIndexPipeline: @unchecked Sendable {
   private let condition = NSCondition()
   /// The units indexed and not released, by number.
   private var results: [Int: Result<Part, any Error>] = [:]
-  /// What each unit indexed besides its instances, kept after the unit is released, and how many
-  /// units are indexed.
+  /// What each unit indexed besides its instances, kept after the unit is released (its lists only
+  /// until they are gathered), and how many units are indexed.
   private var summaries: [Part?]
   private var indexed = 0
   /// Every unit's open series and indexed items in key order, gathered by the worker that indexed
@@ -122,6 +122,12 @@ final class RangeIndexPipeline: @unchecked Sendable {
     all.states.sort { $0.id < $1.id }
     condition.lock()
     gathered = all
+    // Only the longest durations are read from the summaries from now on: their lists, gathered,
+    // would otherwise be held twice until the load is written.
+    for unit in self.summaries.indices {
+      self.summaries[unit]?.openSeries = []
+      self.summaries[unit]?.states = []
+    }
     condition.broadcast()
     condition.unlock()
   }
