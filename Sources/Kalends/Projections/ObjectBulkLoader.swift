@@ -1,4 +1,3 @@
-internal import CPrefetch
 internal import LMDB
 
 /// Rebuilds the `objects` projection from the whole log: keeps the last change of every object
@@ -311,17 +310,6 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     return written == before
   }
 
-  /// How many entries ahead of the one written a state is asked into the cache.
-  static let prefetchDistance = 8
-
-  /// Asks for the first bytes of `range` of `arena` to be brought into the cache.
-  static func prefetch(_ range: Range<Int>, in arena: UnsafeRawBufferPointer) {
-    guard !range.isEmpty, let base = arena.baseAddress else { return }
-    for offset in stride(from: range.lowerBound, to: min(range.upperBound, range.lowerBound + 256), by: 64) {
-      kalends_prefetch(base + offset)
-    }
-  }
-
   /// Appends `objects` entries `range`: `type ‖ id` → ``StoredObject``.
   private func writeObjects(
     _ range: Range<Int>, _ key: UnsafeMutableRawBufferPointer, _ cursor: inout Cursor
@@ -329,8 +317,8 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     try arena.withUnsafeBytes { arena in
       for index in range {
         // The states are in log order, read here in key order: each would be a cache miss.
-        if index + Self.prefetchDistance < range.upperBound {
-          Self.prefetch(stored[index + Self.prefetchDistance].state, in: arena)
+        if index + Prefetch.distance < range.upperBound {
+          Prefetch.bytes(stored[index + Prefetch.distance].state, of: arena)
         }
         let object = stored[index]
         key[0] = keys[index].kind

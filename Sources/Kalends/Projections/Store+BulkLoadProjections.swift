@@ -1,4 +1,3 @@
-internal import CPrefetch
 internal import Foundation
 internal import LMDB
 import Synchronization
@@ -71,11 +70,7 @@ extension Store {
               // Each line of a record is a cache miss (the log is read once, far larger than any
               // cache): asked for all at once, they are fetched side by side rather than one after
               // the other as decoding reaches them.
-              value.withUnsafeBytes { bytes in
-                for offset in stride(from: 0, to: min(bytes.count, Self.recordPrefetchBytes), by: 64) {
-                  kalends_prefetch(bytes.baseAddress! + offset)
-                }
-              }
+              value.withUnsafeBytes { Prefetch.bytes(0..<$0.count, of: $0, limit: Self.recordPrefetchBytes) }
               let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
               let header = decoded.header
               guard header.position <= head.position else { return .stop }

@@ -193,7 +193,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       if position + Self.statePrefetchDistance < slots.endIndex,
         let ahead = items[slots[position + Self.statePrefetchDistance]]
       {
-        arena.withUnsafeBytes { ObjectBulkLoader.prefetch(ahead.state, in: $0) }
+        arena.withUnsafeBytes { Prefetch.bytes(ahead.state, of: $0) }
       }
       let item = items[slot]!
       switch try single.read(arena.span.bytes.extracting(item.state)) {
@@ -221,7 +221,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   }
 
   /// Waits, outside the write transaction, until the units of the calendar to write next are
-  /// indexed; once every instance is written, sorts the open series and indexed items.
+  /// indexed; once every instance is written, collects the open series and indexed items that the
+  /// workers gathered.
   mutating func awaitNextChunk() throws {
     guard let indexing else { return }
     if calendar < calendars.count {
@@ -292,7 +293,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       defer { key.deallocate() }
       try items.withUnsafeBufferPointer { items in
         try arena.withUnsafeBytes { arena in
-          let distance = ObjectBulkLoader.prefetchDistance
+          let distance = Prefetch.distance
           for index in range {
             // Read in identifier order, the items and their states are each a cache miss away:
             // the item is asked for twice as far ahead as its state.
@@ -300,7 +301,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
               kalends_prefetch(items.baseAddress! + states[index + 2 * distance].slot)
             }
             if index + distance < range.upperBound {
-              ObjectBulkLoader.prefetch(items[states[index + distance].slot]!.state, in: arena)
+              Prefetch.bytes(items[states[index + distance].slot]!.state, of: arena)
             }
             let (id, slot) = states[index]
             let item = items[slot]!
