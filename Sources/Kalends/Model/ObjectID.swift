@@ -41,6 +41,12 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible 
     self.low = low
   }
 
+  /// The 16 bytes at `offset` of `bytes`.
+  init(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+    high = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    low = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+  }
+
   /// The 16 bytes at `offset` of `span`.
   init(_ span: RawSpan, at offset: Int) {
     high = UInt64(bigEndian: span.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self))

@@ -141,8 +141,14 @@ enum InstanceBlocks {
     for end in ends { keys.append(run + records[(end - recordLength)..<(end - recordLength + keyLength)]) }
     for key in stretch.keys where !keys.contains(key) { _ = try txn.delete(key, in: database) }
     var start = 0
+    var coded = [UInt8](repeating: 0, count: maxRecords * InstanceBlockCodec.maxCodedRecordLength)
     for (key, end) in zip(keys, ends) {
-      try txn.put(records[start..<end], forKey: key, in: database)
+      let length = records.withUnsafeBytes { records in
+        coded.withUnsafeMutableBytes {
+          InstanceBlockCodec.encode(UnsafeRawBufferPointer(rebasing: records[start..<end]), into: $0)
+        }
+      }
+      try txn.put(coded[..<length], forKey: key, in: database)
       start = end
     }
   }
@@ -169,15 +175,23 @@ enum InstanceBlocks {
         }
     }
 
-    /// Whether the stretch goes on after `block`: it does not end at a cut, or `removing` takes its
-    /// cut away.
-    private func goesOn(_ block: RawSpan) -> Bool {
-      block.withUnsafeBytes { bytes in
-        let last = bytes.count - recordLength
-        guard isCut(bytes, record: last) else { return true }
+    /// Whether the stretch goes on after the block keyed `key` (its last record's key follows the
+    /// run's prefix): it does not end at a cut, or `removing` takes its cut away.
+    private func goesOn(_ key: RawSpan) -> Bool {
+      key.withUnsafeBytes { bytes in
+        guard isCut(bytes, record: runLength) else { return true }
         return removing
-          && target.withUnsafeBytes { memcmp(bytes.baseAddress! + last, $0.baseAddress! + runLength, keyLength) == 0 }
+          && target.withUnsafeBytes {
+            memcmp(bytes.baseAddress! + runLength, $0.baseAddress! + runLength, keyLength) == 0
+          }
       }
+    }
+
+    /// The fixed records of a stored block.
+    private func decoded(_ block: RawSpan) -> [UInt8] {
+      var records: [UInt8] = []
+      block.withUnsafeBytes { InstanceBlockCodec.decode($0, appendingTo: &records) }
+      return records
     }
 
     /// Reads the blocks from the start of the stretch holding the target to its end: the block
@@ -190,8 +204,8 @@ enum InstanceBlocks {
       if found {
         try cursor.withCurrent { key, value in
           guard inRun(key) else { return }
-          held = (Array(copying: key), Array(copying: value))
-          forward = goesOn(value)
+          held = (Array(copying: key), decoded(value))
+          forward = goesOn(key)
         }
       }
       var before: [(key: [UInt8], value: [UInt8])] = []
@@ -199,8 +213,8 @@ enum InstanceBlocks {
       while moved {
         let block = try cursor.withCurrent { key, value -> (key: [UInt8], value: [UInt8])? in
           // Before the target, a block's last key is below it: the stretch goes on unless it is a cut.
-          guard inRun(key), goesOn(value) else { return nil }
-          return (Array(copying: key), Array(copying: value))
+          guard inRun(key), goesOn(key) else { return nil }
+          return (Array(copying: key), decoded(value))
         }
         guard let block else { break }
         before.append(block)
@@ -219,20 +233,20 @@ enum InstanceBlocks {
           forward = false
           guard inRun(key) else { return }
           keys.append(Array(copying: key))
-          records += Array(copying: value)
-          forward = goesOn(value)
+          records += decoded(value)
+          forward = goesOn(key)
         }
       }
     }
   }
 
-  /// The instances held in `range.instances` (each entry a block of records).
+  /// The instances held in `range.instances` (each entry a coded block of records).
   static func count(in database: Database, _ txn: borrowing ReadTransaction) throws -> Int {
     var total = 0
     try txn.withCursor(on: database) { cursor in
       guard try cursor.first() else { return }
       try cursor.scanForward { _, value in
-        total += value.byteCount / recordLength
+        total += value.withUnsafeBytes { InstanceBlockCodec.count($0) }
         return .continue
       }
     }

@@ -2,7 +2,7 @@ internal import LMDB
 
 /// The blocks of one calendar in `range.instances` as a rebuild writes them (``InstanceBlocks``):
 /// the parts its items were indexed in, each sorted in key order, merged run by run and packed one
-/// block at a time into a small buffer that the writer appends, so that no second copy of the
+/// block at a time into a small buffer that the writer codes (``InstanceBlockCodec``) and appends, so that no second copy of the
 /// index is held between the sort and the write.
 struct MergedBlocks: Sendable {
   private let parts: [[InstanceEntry]]
@@ -27,9 +27,12 @@ struct MergedBlocks: Sendable {
   mutating func append(to cursor: inout Cursor, limit: Int) throws(LMDBError) -> Int {
     let block = UnsafeMutableRawBufferPointer.allocate(
       byteCount: InstanceBlocks.maxRecords * InstanceBlocks.recordLength, alignment: 8)
+    let coded = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: InstanceBlocks.maxRecords * InstanceBlockCodec.maxCodedRecordLength, alignment: 8)
     let key = UnsafeMutableRawBufferPointer.allocate(byteCount: InstanceBlocks.blockKeyLength, alignment: 8)
     defer {
       block.deallocate()
+      coded.deallocate()
       key.deallocate()
     }
     let prefixLength = InstanceBlocks.blockKeyLength - InstanceBlocks.keyLength
@@ -66,8 +69,10 @@ struct MergedBlocks: Sendable {
           guard InstanceBlocks.endsBlock(count: count, lastIsCut: isCut) || left == 0 else { continue }
           UnsafeMutableRawBufferPointer(rebasing: key[prefixLength...]).copyMemory(
             from: UnsafeRawBufferPointer(rebasing: block[offset..<(offset + InstanceBlocks.keyLength)]))
-          let value = UnsafeRawBufferPointer(rebasing: block[..<(offset + InstanceBlocks.recordLength)])
-          try cursor.put(value, forKey: UnsafeRawBufferPointer(key), options: .append)
+          let length = InstanceBlockCodec.encode(
+            UnsafeRawBufferPointer(rebasing: block[..<(offset + InstanceBlocks.recordLength)]), into: coded)
+          try cursor.put(
+            UnsafeRawBufferPointer(rebasing: coded[..<length]), forKey: UnsafeRawBufferPointer(key), options: .append)
           written += count
           count = 0
           // A long run is cut between blocks.

@@ -7,7 +7,7 @@ internal import LMDB
 /// Databases:
 /// - `range.instances`: the instances of each run (calendar, clock, duration class) in blocks of
 ///   records `start ‖ item ‖ occurrence ‖ end ‖ flags`, keyed by the run and the last record's key
-///   (``InstanceBlocks``). Zoned events are on UTC seconds; floating and all-day ones on wall-clock
+///   (``InstanceBlocks``), each record coded against the one before (``InstanceBlockCodec``). Zoned events are on UTC seconds; floating and all-day ones on wall-clock
 ///   seconds, placed in the viewer's zone by the query.
 /// - `range.open`: key `calendar (16) ‖ item (16)`, value the event's timing state (`RangeState`: what places its instances, no text): the recurring series
 ///   that still have occurrences at or after the horizon, expanded lazily by queries past it and
@@ -23,7 +23,7 @@ internal import LMDB
 /// bytes; records of other kinds never reach this projection.
 struct RangeProjection: Projection {
   static let name = "range"
-  static let version: UInt32 = 5
+  static let version: UInt32 = 6
   static let databaseNames = ["range.instances", "range.open", "range.items", "range.meta"]
   static let kinds: Set<RecordKind> = [.eventSaved, .eventRemoved, .calendarRemoved]
 
@@ -220,8 +220,9 @@ struct RangeProjection: Projection {
       try cursor.scanForward { key, value in
         guard key.withUnsafeBytes({ $0.starts(with: calendar.bytes) }) else { return .stop }
         blocks.append(Array(copying: key))
-        for record in 0..<value.byteCount / InstanceBlocks.recordLength {
-          ids.insert(ObjectID(value, at: record * InstanceBlocks.recordLength + InstanceBlocks.itemOffset))
+        value.withUnsafeBytes { block in
+          var reader = InstanceBlockCodec.Reader(block)
+          while let record = reader.next() { ids.insert(record.item) }
         }
         return .continue
       }

@@ -99,31 +99,30 @@ struct RangeQuery {
         UInt64(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 8, as: UInt64.self)) == low,
         UInt16(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 16, as: UInt16.self)) == tail
       else { return .stop }
-      var offset = 0  // whole records only: a damaged block is read as far as it goes
-      while offset + InstanceBlocks.recordLength <= value.byteCount {
-        let record = offset
-        offset += InstanceBlocks.recordLength
-        let recordStart = RangeKey.time(in: value, at: record)
-        guard recordStart < upper else { return .stop }
-        if recordStart >= sizing.checkpoint { sizing.reserve(&results, reaching: recordStart) }
-        let recordEnd = RangeKey.time(in: value, at: record + InstanceBlocks.endOffset)
-        let start = domain == .absolute ? recordStart : zone.resolve(wallClock: recordStart)
-        let end = domain == .absolute ? recordEnd : max(start, zone.resolve(wallClock: recordEnd))
-        guard Self.overlaps(start, end, from, to) else { continue }
-        let flags = value.unsafeLoad(fromByteOffset: record + InstanceBlocks.flagsOffset, as: UInt8.self)
-        let instance = EventInstance(
-          id: ObjectID(value, at: record + InstanceBlocks.itemOffset), calendarID: calendar,
-          occurrenceDate: LocalDateTime(
-            unchecked: RangeKey.time(in: value, at: record + InstanceBlocks.occurrenceOffset)),
-          start: start, end: end, isRecurring: flags & RangeProjection.recurringFlag != 0,
-          isDetached: flags & RangeProjection.detachedFlag != 0,
-          isAllDay: flags & RangeProjection.allDayFlag != 0)
-        while next < side.count, EventInstance.precedes(side[next], instance) {
-          results.append(side[next])
-          next += 1
+      // A damaged block is read as far as its whole records go.
+      let stop = value.withUnsafeBytes { block in
+        var reader = InstanceBlockCodec.Reader(block)
+        while let record = reader.next() {
+          guard record.start < upper else { return true }
+          if record.start >= sizing.checkpoint { sizing.reserve(&results, reaching: record.start) }
+          let start = domain == .absolute ? record.start : zone.resolve(wallClock: record.start)
+          let end = domain == .absolute ? record.end : max(start, zone.resolve(wallClock: record.end))
+          guard Self.overlaps(start, end, from, to) else { continue }
+          let flags = record.flags
+          let instance = EventInstance(
+            id: record.item, calendarID: calendar, occurrenceDate: LocalDateTime(unchecked: record.occurrence),
+            start: start, end: end, isRecurring: flags & RangeProjection.recurringFlag != 0,
+            isDetached: flags & RangeProjection.detachedFlag != 0,
+            isAllDay: flags & RangeProjection.allDayFlag != 0)
+          while next < side.count, EventInstance.precedes(side[next], instance) {
+            results.append(side[next])
+            next += 1
+          }
+          results.append(instance)
         }
-        results.append(instance)
+        return false
       }
+      if stop { return .stop }
       return .continue
     }
   }
