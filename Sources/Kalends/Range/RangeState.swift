@@ -1,11 +1,14 @@
 /// The part of an event's state the date-range index keeps (in `range.open` and `range.items`):
-/// what places its instances — the external identifier, start, end, all-day, zone, rules,
-/// exception and extra dates, and each detached occurrence's original start and times — and not
-/// its title, notes, location or other text, which the object projection already holds. A
-/// description of a few kilobytes per event would otherwise be stored twice more.
+/// what places its instances — start, end, all-day, zone, rules, exception and extra dates, and
+/// each detached occurrence's original start and times — and not its title, notes, location or
+/// other text, which the object projection already holds. A description of a few kilobytes per
+/// event would otherwise be stored twice more. The external identifier is kept empty: an event
+/// state must have one, and the index never reads it (a UUID is 36 bytes a state).
 enum RangeState {
-  /// Top-level fields of the event state kept (docs/log-format.md).
+  /// Top-level fields of the event state kept (docs/log-format.md); the external identifier's
+  /// (``externalIDTag``) empty.
   static let eventTags: Set<UInt8> = [1, 3, 4, 5, 6, 13, 14, 15, 16]
+  static let externalIDTag: UInt8 = 1
   /// Fields of a detached occurrence kept.
   static let occurrenceTags: Set<UInt8> = [17, 3, 4, 5, 6]
   /// ``eventTags`` and ``occurrenceTags`` as bit masks (every tag is below 32).
@@ -22,6 +25,10 @@ enum RangeState {
   ) throws(StoreError) {
     try PayloadSpan.scan(bytes, range) { field throws(StoreError) in
       guard keeps(field.tag, eventMask) else { return }
+      if field.tag == externalIDTag {
+        Payload.appendHeader(tag: field.tag, length: 0, to: &out)
+        return
+      }
       guard field.tag == 16 else {
         appendField(field.tag, bytes, field.range, to: &out)
         return
