@@ -1,17 +1,20 @@
 /// How a block of `range.instances` is stored (docs/projections.md). ``InstanceBlocks`` lays out
 /// and edits blocks as fixed records of ``InstanceBlocks/recordLength`` bytes, the form the block
-/// keys take; a block is stored coded against its own records, about 23 bytes each instead of 41:
+/// keys take; a block is stored coded against its own records, about 24 bytes each instead of 41:
 ///
-/// `start ‖ item (16) ‖ occurrence − start ‖ end − start ‖ flags (1)`
+/// `widths (1) ‖ flags (1) ‖ start ‖ item (16) ‖ occurrence − start ‖ end − start`
 ///
-/// where the first record's start is a signed variable-length integer (zigzag LEB128) and each later
-/// record's is the unsigned difference from the one before (records are in start order); the two
-/// differences from the start are signed. Differences wrap, so every `Int64` round-trips. A fixed
-/// record is `start (8) ‖ item (16) ‖ occurrence (8) ‖ end (8) ‖ flags (1)`, times big-endian with
-/// the sign bit flipped.
+/// where the first record's start is the start itself and each later record's the difference from
+/// the one before (records are in start order), the two differences from the start are zigzag-coded
+/// (small negative numbers stay small), and each of the three integers is stored little-endian in
+/// 1, 2, 4 or 8 bytes, its width given by two bits of the first byte (start, occurrence, end from
+/// the lowest bits up). A reader knows a record's length from its first byte and loads each integer
+/// from one word: no branch per byte. Differences wrap, so every `Int64` round-trips. A fixed record
+/// is `start (8) ‖ item (16) ‖ occurrence (8) ‖ end (8) ‖ flags (1)`, times big-endian with the sign
+/// bit flipped.
 package enum InstanceBlockCodec {
-  /// The most bytes one record takes coded: two 10-byte integers and a third, the item, the flags.
-  package static let maxCodedRecordLength = 10 + 16 + 10 + 10 + 1
+  /// The most bytes one record takes coded: the two leading bytes, three 8-byte integers and the item.
+  package static let maxCodedRecordLength = 2 + 8 + 16 + 8 + 8
 
   /// One instance of a block.
   struct Record: Equatable, Sendable {
@@ -32,19 +35,18 @@ package enum InstanceBlockCodec {
     var record = 0
     while record + InstanceBlocks.recordLength <= records.count {
       let start = time(records, record)
-      if let previous {
-        offset = put(UInt64(bitPattern: start &- previous), output, offset)
-      } else {
-        offset = put(zigzag(start), output, offset)
-      }
+      let first = previous.map { UInt64(bitPattern: start &- $0) } ?? zigzag(start)
       previous = start
+      let occurrence = zigzag(time(records, record + InstanceBlocks.occurrenceOffset) &- start)
+      let end = zigzag(time(records, record + InstanceBlocks.endOffset) &- start)
+      let widths = (width(first), width(occurrence), width(end))
+      output[offset] = UInt8(widths.0 | widths.1 << 2 | widths.2 << 4)
+      output[offset + 1] = records[record + InstanceBlocks.flagsOffset]
+      offset = put(first, code: widths.0, output, offset + 2)
       output.baseAddress!.advanced(by: offset).copyMemory(
         from: records.baseAddress! + record + InstanceBlocks.itemOffset, byteCount: 16)
-      offset += 16
-      offset = put(zigzag(time(records, record + InstanceBlocks.occurrenceOffset) &- start), output, offset)
-      offset = put(zigzag(time(records, record + InstanceBlocks.endOffset) &- start), output, offset)
-      output[offset] = records[record + InstanceBlocks.flagsOffset]
-      offset += 1
+      offset = put(occurrence, code: widths.1, output, offset + 16)
+      offset = put(end, code: widths.2, output, offset)
       record += InstanceBlocks.recordLength
     }
     return offset
@@ -79,28 +81,33 @@ package enum InstanceBlockCodec {
   struct Reader {
     private let block: UnsafeRawBufferPointer
     private var offset = 0
-    private var previous: Int64? = nil
+    /// The last record's start; the first record's is coded whole.
+    private var previous: Int64 = 0
+    private var isFirst = true
 
     init(_ block: UnsafeRawBufferPointer) { self.block = block }
 
     /// The next record, or `nil` after the last one.
     @inline(__always)
     mutating func next() -> Record? {
-      var at = offset
-      guard let first = InstanceBlockCodec.get(block, &at) else { return nil }
-      let start = previous.map { $0 &+ Int64(bitPattern: first) } ?? unzigzag(first)
-      guard at + 16 <= block.count else { return nil }
+      guard offset + 2 <= block.count else { return nil }
+      let widths = Int(block[offset])
+      let (startWidth, occurrenceWidth, endWidth) = (1 << (widths & 3), 1 << (widths >> 2 & 3), 1 << (widths >> 4 & 3))
+      let length = 2 + startWidth + 16 + occurrenceWidth + endWidth
+      guard length <= block.count - offset else { return nil }
+      let flags = block[offset + 1]
+      var at = offset + 2
+      let first = InstanceBlockCodec.get(block, at, startWidth)
+      at += startWidth
       let item = ObjectID(block, at: at)
       at += 16
-      guard let occurrence = InstanceBlockCodec.get(block, &at), let end = InstanceBlockCodec.get(block, &at),
-        at < block.count
-      else { return nil }
-      let flags = block[at]
-      offset = at + 1
-      previous = start
+      let occurrence = InstanceBlockCodec.get(block, at, occurrenceWidth)
+      let end = InstanceBlockCodec.get(block, at + occurrenceWidth, endWidth)
+      let start = isFirst ? unzigzag(first) : previous &+ Int64(bitPattern: first)
+      (offset, previous, isFirst) = (offset + length, start, false)
       return Record(
-        start: start, item: item, occurrence: start &+ unzigzag(occurrence),
-        end: start &+ unzigzag(end), flags: flags)
+        start: start, item: item, occurrence: start &+ unzigzag(occurrence), end: start &+ unzigzag(end),
+        flags: flags)
     }
   }
 
@@ -120,34 +127,30 @@ package enum InstanceBlockCodec {
     Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
   }
 
-  /// Writes `value` as LEB128 at `offset`; returns the offset after it.
+  /// The width code of `value`: 0, 1, 2 or 3 for 1, 2, 4 or 8 bytes.
   @inline(__always)
-  private static func put(_ value: UInt64, _ output: UnsafeMutableRawBufferPointer, _ offset: Int) -> Int {
-    var (value, offset) = (value, offset)
-    while value >= 0x80 {
-      output[offset] = UInt8(truncatingIfNeeded: value) | 0x80
-      value >>= 7
-      offset += 1
-    }
-    output[offset] = UInt8(value)
-    return offset + 1
+  private static func width(_ value: UInt64) -> Int {
+    value < 1 << 8 ? 0 : value < 1 << 16 ? 1 : value < 1 << 32 ? 2 : 3
   }
 
-  /// Reads a LEB128 integer at `offset`, moving it past; `nil` when the block ends first or the
-  /// integer is longer than 10 bytes.
+  /// Writes `value` little-endian in the `1 << code` bytes at `offset`; returns the offset after it.
   @inline(__always)
-  private static func get(_ block: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
-    var (value, shift, at) = (UInt64(0), UInt64(0), offset)
-    while at < block.count, shift < 64 {
-      let byte = block[at]
-      at += 1
-      value |= UInt64(byte & 0x7F) << shift
-      if byte < 0x80 {
-        offset = at
-        return value
-      }
-      shift += 7
+  private static func put(_ value: UInt64, code: Int, _ output: UnsafeMutableRawBufferPointer, _ offset: Int) -> Int {
+    let count = 1 << code
+    for index in 0..<count { output[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    return offset + count
+  }
+
+  /// The little-endian integer in the `width` bytes at `offset` of `block` (inside it): one load,
+  /// masked to its width, when a whole word fits before the block's end.
+  @inline(__always)
+  private static func get(_ block: UnsafeRawBufferPointer, _ offset: Int, _ width: Int) -> UInt64 {
+    if offset + 8 <= block.count {
+      let word = UInt64(littleEndian: block.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      return word & (UInt64.max >> (64 - 8 * width))
     }
-    return nil
+    var value: UInt64 = 0
+    for index in 0..<width { value |= UInt64(block[offset + index]) << (8 * index) }
+    return value
   }
 }

@@ -23,7 +23,7 @@ internal import LMDB
 /// bytes; records of other kinds never reach this projection.
 struct RangeProjection: Projection {
   static let name = "range"
-  static let version: UInt32 = 6
+  static let version: UInt32 = 7
   static let databaseNames = ["range.instances", "range.open", "range.items", "range.meta"]
   static let kinds: Set<RecordKind> = [.eventSaved, .eventRemoved, .calendarRemoved]
 
