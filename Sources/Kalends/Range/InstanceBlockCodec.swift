@@ -17,7 +17,7 @@ package enum InstanceBlockCodec {
   package static let maxCodedRecordLength = 2 + 8 + 16 + 8 + 8
 
   /// One instance of a block.
-  struct Record: Equatable, Sendable {
+  struct Record: Sendable {
     var start: Int64
     var item: ObjectID
     var occurrence: Int64
@@ -34,11 +34,11 @@ package enum InstanceBlockCodec {
     var previous: Int64? = nil
     var record = 0
     while record + InstanceBlocks.recordLength <= records.count {
-      let start = time(records, record)
+      let start = RangeKey.time(in: records, at: record)
       let first = previous.map { UInt64(bitPattern: start &- $0) } ?? zigzag(start)
       previous = start
-      let occurrence = zigzag(time(records, record + InstanceBlocks.occurrenceOffset) &- start)
-      let end = zigzag(time(records, record + InstanceBlocks.endOffset) &- start)
+      let occurrence = zigzag(RangeKey.time(in: records, at: record + InstanceBlocks.occurrenceOffset) &- start)
+      let end = zigzag(RangeKey.time(in: records, at: record + InstanceBlocks.endOffset) &- start)
       let widths = (width(first), width(occurrence), width(end))
       output[offset] = UInt8(widths.0 | widths.1 << 2 | widths.2 << 4)
       output[offset + 1] = records[record + InstanceBlocks.flagsOffset]
@@ -112,12 +112,6 @@ package enum InstanceBlockCodec {
   }
 
   // MARK: Integers
-
-  /// The time at `offset` of a fixed record (sortable, ``RangeKey/sortable(_:)``).
-  @inline(__always)
-  private static func time(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> Int64 {
-    Int64(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ (1 << 63))
-  }
 
   @inline(__always)
   private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }

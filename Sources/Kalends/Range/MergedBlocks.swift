@@ -2,8 +2,8 @@ internal import LMDB
 
 /// The blocks of one calendar in `range.instances` as a rebuild writes them (``InstanceBlocks``):
 /// the parts its items were indexed in, each sorted in key order, merged run by run and packed one
-/// block at a time into a small buffer that the writer codes (``InstanceBlockCodec``) and appends, so that no second copy of the
-/// index is held between the sort and the write.
+/// block at a time into a small buffer that the writer codes (``InstanceBlockCodec``) and appends,
+/// so that no second copy of the index is held between the sort and the write.
 struct MergedBlocks: Sendable {
   private let parts: [[InstanceEntry]]
   /// Where each run starts in each part (``InstanceEntry/runs`` + 1 offsets).

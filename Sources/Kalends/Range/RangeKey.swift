@@ -35,6 +35,12 @@ enum RangeKey {
   }
 
   /// The time at `offset` of `bytes`, encoded by ``append(_:to:)``.
+  @inline(__always)
+  static func time(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Int64 {
+    Int64(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ (1 << 63))
+  }
+
+  /// The time at `offset` of `bytes`, encoded by ``append(_:to:)``.
   static func time(in bytes: [UInt8], at offset: Int) -> Int64 {
     Int64(bitPattern: RecordCodec.readBigEndian(bytes[offset..<offset + 8]) ^ (1 << 63))
   }

@@ -7,8 +7,9 @@ internal import LMDB
 /// Databases:
 /// - `range.instances`: the instances of each run (calendar, clock, duration class) in blocks of
 ///   records `start ‖ item ‖ occurrence ‖ end ‖ flags`, keyed by the run and the last record's key
-///   (``InstanceBlocks``), each record coded against the one before (``InstanceBlockCodec``). Zoned events are on UTC seconds; floating and all-day ones on wall-clock
-///   seconds, placed in the viewer's zone by the query.
+///   (``InstanceBlocks``), each record coded against the one before (``InstanceBlockCodec``).
+///   Zoned events are on UTC seconds; floating and all-day ones on wall-clock seconds, placed in
+///   the viewer's zone by the query.
 /// - `range.open`: key `calendar (16) ‖ item (16)`, value the event's timing state (`RangeState`: what places its instances, no text): the recurring series
 ///   that still have occurrences at or after the horizon, expanded lazily by queries past it and
 ///   materialised further when the horizon moves.

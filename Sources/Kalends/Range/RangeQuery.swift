@@ -100,10 +100,10 @@ struct RangeQuery {
         UInt16(bigEndian: key.unsafeLoadUnaligned(fromByteOffset: 16, as: UInt16.self)) == tail
       else { return .stop }
       // A damaged block is read as far as its whole records go.
-      let stop = value.withUnsafeBytes { block in
+      return value.withUnsafeBytes { block in
         var reader = InstanceBlockCodec.Reader(block)
         while let record = reader.next() {
-          guard record.start < upper else { return true }
+          guard record.start < upper else { return .stop }
           if record.start >= sizing.checkpoint { sizing.reserve(&results, reaching: record.start) }
           let start = domain == .absolute ? record.start : zone.resolve(wallClock: record.start)
           let end = domain == .absolute ? record.end : max(start, zone.resolve(wallClock: record.end))
@@ -120,10 +120,8 @@ struct RangeQuery {
           }
           results.append(instance)
         }
-        return false
+        return .continue
       }
-      if stop { return .stop }
-      return .continue
     }
   }
 
