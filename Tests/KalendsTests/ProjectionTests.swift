@@ -117,12 +117,52 @@ struct ProjectionTests {
     do { before = try populate(try Store.create(at: directory.storePath)) }
     // Rewind the checkpoint to 5 and empty the state: only records 6… are applied again, so the
     // state must be exactly what those records imply.
-    try replaceObjectsCheckpoint(with: [0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 5], in: directory.storePath)  // version 2
+    try replaceObjectsCheckpoint(with: [0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 5], in: directory.storePath)  // version 3
     let reopened = try Store.open(at: directory.storePath)
     let titles = try EventStore(store: reopened).calendars().map(\.title)
     #expect(titles == before.map(\.title).filter { !["Calendar 1", "Calendar 2", "Calendar 4"].contains($0) })
     #expect(try reopened.rebuildProjections() > 0)
     #expect(try EventStore(store: reopened).calendars() == before)
+  }
+
+  @Test func anObjectsStateIsReadFromTheLogRecordThatSavedIt() throws {
+    let directory = TemporaryDirectory()
+    let (first, second): (Event, Event)
+    do {
+      let fixture = try EventFixture(try Store.create(at: directory.storePath))
+      first = try fixture.events.save(try fixture.meeting("First"), span: .thisEvent)
+      var renamed = try fixture.events.save(try fixture.meeting("Second"), span: .thisEvent)
+      renamed.title = "Second, renamed"
+      second = try fixture.events.save(renamed, span: .thisEvent)
+      // The entry holds the version, time, calendar and external identifier's digest, not a copy of
+      // the state: that is the log's.
+      let environment = try Environment(path: directory.storePath, options: EnvironmentOptions(maxDatabases: 64))
+      let objects = try environment.openDatabase(named: "objects", options: [])
+      let entry = try environment.read { txn in try txn.value(forKey: [2] + first.id.bytes, in: objects) }
+      #expect(entry?.count == 33 + 16)
+      #expect(entry.map { Array($0[0..<8]) } == withUnsafeBytes(of: first.version.rawValue.bigEndian, Array.init))
+    }
+    let reopened = try Store.open(at: directory.storePath)
+    #expect(try EventStore(store: reopened).event(withID: second.id)?.title == "Second, renamed")
+    #expect(try EventStore(store: reopened).event(withID: first.id)?.title == "First")
+    // Point the first event's entry at the second's save: the read refuses it rather than
+    // answering with another event's state.
+    let environment = try Environment(path: directory.storePath, options: EnvironmentOptions(maxDatabases: 64))
+    let objects = try environment.openDatabase(named: "objects", options: [])
+    try environment.write { txn in
+      var entry = try txn.value(forKey: [2] + first.id.bytes, in: objects)!
+      entry.replaceSubrange(0..<8, with: withUnsafeBytes(of: second.version.rawValue.bigEndian, Array.init))
+      try txn.put(entry, forKey: [2] + first.id.bytes, in: objects)
+    }
+    #expect {
+      try EventStore(store: reopened).event(withID: first.id)
+    } throws: { error in
+      guard case StoreError.integrity(let problem) = error else { return false }
+      return problem.position == second.version && problem.description.contains("kalends verify")
+    }
+    #expect(try !reopened.verifyProjections().isConsistent)
+    #expect(try reopened.rebuildProjections() > 0)
+    #expect(try EventStore(store: reopened).event(withID: first.id)?.title == "First")
   }
 
   @Test func aWriteThatFailsLeavesTheProjectionsUntouched() throws {

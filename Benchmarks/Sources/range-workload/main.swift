@@ -4,10 +4,11 @@
 //                                    and with `audit` the 10M-record audit log) when missing
 //   range-workload summary           JSON for tools/bench-range: results per query of every window
 //                                    set, the count check against SQLite, records, index sizes
-//   range-workload query LENGTH SCOPE TIMES
-//                                    run Kalends' instances(matching:) over TIMES windows (week|month,
-//                                    one|all), for perf and callgrind; prints the mean and
-//                                    quartiles per query
+//   range-workload query LENGTH SCOPE TIMES [events]
+//                                    run Kalends' instances(matching:) (with `events`,
+//                                    events(matching:), which reads each event's state) over TIMES
+//                                    windows (week|month, one|all), for perf and callgrind; prints
+//                                    the mean and quartiles per query
 
 import Foundation
 import Kalends
@@ -44,11 +45,13 @@ case "summary":
   let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
   print(String(decoding: data, as: UTF8.self))
 case "query":
-  guard arguments.count == 4, let length = RangeWindows.Length(rawValue: arguments[1]), let times = Int(arguments[3])
+  guard (4...5).contains(arguments.count), let length = RangeWindows.Length(rawValue: arguments[1]),
+    let times = Int(arguments[3]), arguments.count == 4 || arguments[4] == "events"
   else {
-    FileHandle.standardError.write(Data("usage: range-workload query week|month one|all TIMES\n".utf8))
+    FileHandle.standardError.write(Data("usage: range-workload query week|month one|all TIMES [events]\n".utf8))
     exit(64)
   }
+  let decoded = arguments.count == 5
   let windows = RangeWindows(length, arguments[2] == "all" ? .allCalendars : .oneCalendar)
   let fixture = try RangeFixture.shared()
   let started = clock.now
@@ -58,7 +61,10 @@ case "query":
   for index in 0..<times {
     let window = windows.windows[index % windows.windows.count]
     let queryStarted = clock.now
-    results += try fixture.events.instances(matching: RangeWindows.predicate(window, fixture.calendars)).count
+    let predicate = RangeWindows.predicate(window, fixture.calendars)
+    results +=
+      try decoded
+      ? fixture.events.events(matching: predicate).count : fixture.events.instances(matching: predicate).count
     durations.append(clock.now - queryStarted)
   }
   let elapsed = clock.now - started

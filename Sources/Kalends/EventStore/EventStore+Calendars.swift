@@ -22,8 +22,9 @@ extension EventStore {
           try cursor.scanForward { key, value in
             guard key.byteCount == 17, key.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == ObjectKind.calendar.rawValue
             else { return .stop }
-            let stored = try StoredObject(decoding: value)
+            var stored = try StoredObject(entry: value)
             guard stored.isLive else { return .continue }
+            stored = try objects.withState(stored, .calendar, stored.calendarID, in: txn)
             let calendar = try ModelCodec.decodeCalendar(id: stored.calendarID, version: stored.version, stored.state)
             if !calendar.allowedEntityTypes.isDisjoint(with: types) { calendars.append(calendar) }
             return .continue

@@ -27,7 +27,7 @@ struct PermissionProjection: Projection {
   let history: Database
   let timeline: Database
 
-  init(databases: [String: Database]) {
+  init(databases: [String: Database], log: Database) {
     clients = databases["permissions.clients"]!
     status = databases["permissions.status"]!
     external = databases["permissions.external"]!

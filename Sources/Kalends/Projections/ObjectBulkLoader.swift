@@ -1,8 +1,9 @@
 internal import LMDB
 
-/// Rebuilds the `objects` projection from the whole log: keeps the last change of every object
-/// (its state bytes in one arena, not an allocation each), resolves at the end the items that a
-/// calendar's removal took with it, and writes the three databases in key order.
+/// Rebuilds the `objects` projection from the whole log: keeps the last change of every object (its
+/// version, time, calendar and external identifier's digest: the state stays in the log), resolves
+/// at the end the items that a calendar's removal took with it, and writes the three databases in
+/// key order.
 ///
 /// It leaves the bytes ``ObjectProjection`` leaves record by record. `objects.byCalendar` and
 /// `objects.byExternalID` list exactly the live items, so they are derived from the final states;
@@ -24,26 +25,22 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     var position: UInt64
     var timestamp: Int64
     var calendar: ObjectID
-    /// Its state in ``arena`` (empty for a tombstone).
-    var state: Range<Int>
     /// The digest of its external identifier (``ObjectProjection/externalDigest(_:)``), when
     /// it is a live item with one: taken while the state is read, in log order.
-    var external: (UInt64, UInt64)?
-    /// Last, beside the tag of ``external``: 72 bytes a change instead of 80.
+    var external: StoredObject.ExternalDigest?
+    /// Last, beside the tag of ``external``: 56 bytes a change instead of 64.
     var isLive: Bool
   }
 
   private var slots = ObjectSlots()
   private var keys: [Key] = []
   private var stored: [Stored] = []
-  private var arena: [UInt8] = []
   /// The removals of each calendar, in log order: `(position, timestamp)`.
   private var removals: [ObjectID: [(UInt64, Int64)]] = [:]
 
   init(_ projection: ObjectProjection) { self.projection = projection }
 
   mutating func reserve(records: Int, bytes: Int) {
-    arena.reserveCapacity(bytes)
     keys.reserveCapacity(records)
     stored.reserveCapacity(records)
     // A table that grows rehashes every key each time it doubles.
@@ -55,44 +52,37 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     switch header.kind {
     case .calendarSaved:
       let id = try fields.requiredObjectID(1, in: payload)
-      let state = keep(fields[5], of: payload)
-      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: true, calendar: id, state: state, nil)
+      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: true, calendar: id, nil)
     case .calendarRemoved:
       let id = try fields.requiredObjectID(1, in: payload)
       removals[id, default: []].append((header.position.rawValue, header.timestamp.rawValue))
-      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: false, calendar: id, state: 0..<0, nil)
+      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: false, calendar: id, nil)
     case .eventSaved, .reminderSaved:
       let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
       let id = try fields.requiredObjectID(1, in: payload)
       slots.prefetch(kind.rawValue, id)
       let calendar = try fields.requiredObjectID(2, in: payload)
-      let state = keep(fields[5], of: payload)
-      let external = try externalDigest(in: state)
-      set(Key(kind: kind.rawValue, id: id), header, live: true, calendar: calendar, state: state, external)
+      let external = try fields[5].flatMap { state throws(StoreError) in try Self.externalDigest(in: state, of: payload)
+      }
+      set(Key(kind: kind.rawValue, id: id), header, live: true, calendar: calendar, external)
     case .eventRemoved, .reminderRemoved:
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
       let key = Key(kind: kind.rawValue, id: try fields.requiredObjectID(1, in: payload))
       let calendar =
         try slots.slot(of: key.kind, key.id).map { stored[$0].calendar } ?? fields.requiredObjectID(2, in: payload)
-      set(key, header, live: false, calendar: calendar, state: 0..<0, nil)
+      set(key, header, live: false, calendar: calendar, nil)
     default:
       break
     }
   }
 
-  /// Copies `range` of `payload` into the arena and returns where it is there.
-  private mutating func keep(_ range: Range<Int>?, of payload: RawSpan) -> Range<Int> {
-    guard let range, !range.isEmpty else { return arena.count..<arena.count }
-    let start = arena.count
-    payload.extracting(range).withUnsafeBytes { arena.append(contentsOf: $0) }
-    return start..<arena.count
-  }
-
-  /// The digest of the external identifier (field 1) of the state in `range` of the arena, checked
-  /// as UTF-8.
-  private func externalDigest(in range: Range<Int>) throws(StoreError) -> (UInt64, UInt64)? {
+  /// The digest of the external identifier (field 1, checked as UTF-8) of the state in `range` of
+  /// `payload`.
+  private static func externalDigest(
+    in range: Range<Int>, of payload: RawSpan
+  ) throws(StoreError) -> StoredObject.ExternalDigest? {
     var found: Range<Int>?
-    let failure: StoreError? = arena.withUnsafeBytes { buffer in
+    let failure: StoreError? = payload.withUnsafeBytes { buffer in
       do throws(StoreError) {
         try PayloadSpan.scan(buffer, range) { span in
           if span.tag == 1, found == nil { found = span.range }
@@ -104,20 +94,20 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     }
     if let failure { throw failure }
     guard let found else { return nil }
-    do {
-      _ = try UTF8Span(validating: arena.span.extracting(found))
-    } catch {
-      throw .malformedPayload("field 1 is not UTF-8 text")
+    let digest = payload.withUnsafeBytes { buffer -> StoredObject.ExternalDigest? in
+      let text = UnsafeRawBufferPointer(rebasing: buffer[found])
+      guard (try? UTF8Span(validating: text.assumingMemoryBound(to: UInt8.self).span)) != nil else { return nil }
+      return ObjectProjection.externalDigest(text)
     }
-    return arena.withUnsafeBytes { ObjectProjection.externalDigest(UnsafeRawBufferPointer(rebasing: $0[found])) }
+    guard let digest else { throw .malformedPayload("field 1 is not UTF-8 text") }
+    return digest
   }
 
   private mutating func set(
-    _ key: Key, _ header: LogRecordHeader, live: Bool, calendar: ObjectID, state: Range<Int>,
-    _ external: (UInt64, UInt64)?
+    _ key: Key, _ header: LogRecordHeader, live: Bool, calendar: ObjectID, _ external: StoredObject.ExternalDigest?
   ) {
     let change = Stored(
-      position: header.position.rawValue, timestamp: header.timestamp.rawValue, calendar: calendar, state: state,
+      position: header.position.rawValue, timestamp: header.timestamp.rawValue, calendar: calendar,
       external: external, isLive: live)
     let (slot, isNew) = slots.slot(for: key.kind, key.id, next: stored.count)
     if isNew {
@@ -148,8 +138,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         let removal = times.first(where: { $0.0 > stored[slot].position })
       else { continue }
       stored[slot] = Stored(
-        position: removal.0, timestamp: removal.1, calendar: stored[slot].calendar, state: 0..<0, external: nil,
-        isLive: false)
+        position: removal.0, timestamp: removal.1, calendar: stored[slot].calendar, external: nil, isLive: false)
     }
     removals = [:]
     // Then both arrays are put in key order once, so that what follows reads them in sequence.
@@ -310,29 +299,21 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     return written == before
   }
 
-  /// Appends `objects` entries `range`: `type ‖ id` → ``StoredObject``.
+  /// Appends `objects` entries `range`: `type ‖ id` → a ``StoredObject`` entry.
   private func writeObjects(
     _ range: Range<Int>, _ key: UnsafeMutableRawBufferPointer, _ cursor: inout Cursor
   ) throws {
-    try arena.withUnsafeBytes { arena in
-      for index in range {
-        // The states are in log order, read here in key order: each would be a cache miss.
-        if index + Prefetch.distance < range.upperBound {
-          Prefetch.bytes(stored[index + Prefetch.distance].state, of: arena)
-        }
-        let object = stored[index]
-        key[0] = keys[index].kind
-        keys[index].id.store(in: key, at: 1)
-        let state = UnsafeRawBufferPointer(rebasing: arena[object.state])
-        try cursor.put(
-          reserving: StoredObject.headerLength + state.count, forKey: UnsafeRawBufferPointer(rebasing: key[..<17]),
-          options: .append
-        ) { value in
-          StoredObject.writeHeader(
-            position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
-            to: value)
-          UnsafeMutableRawBufferPointer(rebasing: value[StoredObject.headerLength...]).copyMemory(from: state)
-        }
+    for index in range {
+      let object = stored[index]
+      key[0] = keys[index].kind
+      keys[index].id.store(in: key, at: 1)
+      try cursor.put(
+        reserving: StoredObject.length(external: object.external),
+        forKey: UnsafeRawBufferPointer(rebasing: key[..<17]), options: .append
+      ) { value in
+        StoredObject.write(
+          position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
+          external: object.external, to: value)
       }
     }
   }

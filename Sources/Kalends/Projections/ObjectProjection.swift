@@ -5,10 +5,12 @@ internal import LMDB
 /// last changed it), and which items each calendar holds.
 ///
 /// Databases:
-/// - `objects`: key `type (1 byte: 1 calendar, 2 event, 3 reminder) ‖ id (16)`, value
-///   `version (8) ‖ modified timestamp (8) ‖ live (1) ‖ calendar id (16) ‖ state payload`. A removed
-///   object keeps a tombstone (`live` 0, no state) so that saving it again is refused, not a
-///   silent re-creation.
+/// - `objects`: key `type (1 byte: 1 calendar, 2 event, 3 reminder) ‖ id (16)`, value a
+///   ``StoredObject`` entry: `version (8) ‖ modified timestamp (8) ‖ live (1) ‖ calendar id (16)`,
+///   and for a live item with an external identifier its digest (16). The state is not copied:
+///   it is field 5 of the log record at `version`, read from the log (the log is the truth, and a
+///   copy doubled what every save wrote). A removed object keeps a tombstone (`live` 0) so that
+///   saving it again is refused, not a silent re-creation.
 /// - `objects.byCalendar`: key `calendar id (16) ‖ type (1) ‖ id (16)`, empty value: the live items
 ///   of each calendar.
 /// - `objects.byExternalID`: key `calendar id (16) ‖ type (2 event, 3 reminder) (1) ‖ the first 16
@@ -16,7 +18,7 @@ internal import LMDB
 ///   of each calendar by external identifier (iCalendar's `UID`), for imports.
 struct ObjectProjection: Projection {
   static let name = "objects"
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
   static let databaseNames = ["objects", "objects.byCalendar", "objects.byExternalID"]
   static let kinds: Set<RecordKind> = [
     .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved,
@@ -25,11 +27,14 @@ struct ObjectProjection: Projection {
   let objects: Database
   let byCalendar: Database
   let byExternalID: Database
+  /// The log, which holds every object's state.
+  let log: Database
 
-  init(databases: [String: Database]) {
+  init(databases: [String: Database], log: Database) {
     objects = databases["objects"]!
     byCalendar = databases["objects.byCalendar"]!
     byExternalID = databases["objects.byExternalID"]!
+    self.log = log
   }
 
   func makeBulkLoader() -> (any ProjectionBulkLoader)? { ObjectBulkLoader(self) }
@@ -37,9 +42,8 @@ struct ObjectProjection: Projection {
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     switch header.kind {
     case .calendarSaved:
-      let fields = try PayloadReader(bytes: payload)
-      let id = try fields.requiredObjectID(1)
-      try put(.calendar, id, calendar: id, state: fields.bytes(5) ?? [], header, &txn)
+      let id = try PayloadReader(bytes: payload).requiredObjectID(1)
+      try put(ObjectKind.calendar.key(id), live: true, calendar: id, external: nil, header, &txn)
     case .calendarRemoved:
       let id = try PayloadReader(bytes: payload).requiredObjectID(1)
       let items = try txn.withCursor(on: byCalendar) { try $0.keys(withPrefix: id.bytes) }
@@ -47,33 +51,35 @@ struct ObjectProjection: Projection {
       for key in external { try txn.delete(key, in: byExternalID) }
       for key in items {
         try txn.delete(key, in: byCalendar)
-        try tombstone(Array(key[16...]), calendar: id, header, &txn)
+        try put(Array(key[16...]), live: false, calendar: id, external: nil, header, &txn)
       }
-      try tombstone(ObjectKind.calendar.key(id), calendar: id, header, &txn)
+      try put(ObjectKind.calendar.key(id), live: false, calendar: id, external: nil, header, &txn)
     case .eventSaved, .reminderSaved:
       let fields = try PayloadReader(bytes: payload)
       let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
       let id = try fields.requiredObjectID(1)
       let calendar = try fields.requiredObjectID(2)
-      if let previous = try state(kind, id, in: txn), previous.isLive {
+      if let previous = try entry(kind, id, in: txn), previous.isLive {
         if previous.calendarID != calendar { try txn.delete(previous.calendarID.bytes + kind.key(id), in: byCalendar) }
         try removeExternalID(of: previous, kind, id, &txn)
       }
-      let state = fields.bytes(5) ?? []
-      try put(kind, id, calendar: calendar, state: state, header, &txn)
+      let external = try PayloadReader(Payload(bytes: fields.bytes(5) ?? [])).string(1).map {
+        Array($0.utf8).withUnsafeBytes(Self.externalDigest)
+      }
+      try put(kind.key(id), live: true, calendar: calendar, external: external, header, &txn)
       try txn.put([UInt8](), forKey: calendar.bytes + kind.key(id), in: byCalendar)
-      if let external = try PayloadReader(Payload(bytes: state)).string(1) {
+      if let external {
         try txn.put([UInt8](), forKey: Self.externalKey(calendar, kind, external) + id.bytes, in: byExternalID)
       }
     case .eventRemoved, .reminderRemoved:
       let fields = try PayloadReader(bytes: payload)
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
       let id = try fields.requiredObjectID(1)
-      let previous = try state(kind, id, in: txn)
+      let previous = try entry(kind, id, in: txn)
       let calendar = try previous?.calendarID ?? fields.requiredObjectID(2)
       try txn.delete(calendar.bytes + kind.key(id), in: byCalendar)
       if let previous, previous.isLive { try removeExternalID(of: previous, kind, id, &txn) }
-      try tombstone(kind.key(id), calendar: calendar, header, &txn)
+      try put(kind.key(id), live: false, calendar: calendar, external: nil, header, &txn)
     default:
       break
     }
@@ -83,14 +89,14 @@ struct ObjectProjection: Projection {
   private func removeExternalID(
     of stored: StoredObject, _ kind: ObjectKind, _ id: ObjectID, _ txn: inout WriteTransaction
   ) throws {
-    guard let external = try stored.state.string(1) else { return }
-    try txn.delete(Self.externalKey(stored.calendarID, kind, external) + id.bytes, in: byExternalID)
+    guard let digest = stored.externalDigest else { return }
+    try txn.delete(Self.externalKey(stored.calendarID, kind, digest) + id.bytes, in: byExternalID)
   }
 
-  /// The prefix of the `objects.byExternalID` keys of `external` in `calendar`.
-  static func externalKey(_ calendar: ObjectID, _ kind: ObjectKind, _ external: String) -> [UInt8] {
+  /// The prefix of the `objects.byExternalID` keys of the external identifier whose digest is
+  /// `digest` in `calendar`.
+  static func externalKey(_ calendar: ObjectID, _ kind: ObjectKind, _ digest: StoredObject.ExternalDigest) -> [UInt8] {
     var key = calendar.bytes + [kind.rawValue]
-    let digest = Array(external.utf8).withUnsafeBytes { externalDigest($0) }
     RecordCodec.appendBigEndian(digest.0, to: &key)
     RecordCodec.appendBigEndian(digest.1, to: &key)
     return key
@@ -98,7 +104,7 @@ struct ObjectProjection: Projection {
 
   /// What stands for an external identifier (its UTF-8 bytes) in `objects.byExternalID` keys: the
   /// first 16 bytes of its SHA-256, as two big-endian numbers (so they sort like those bytes).
-  static func externalDigest(_ utf8: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+  static func externalDigest(_ utf8: UnsafeRawBufferPointer) -> StoredObject.ExternalDigest {
     SHA256.hash(data: utf8).withUnsafeBytes { digest in
       (
         UInt64(bigEndian: digest.loadUnaligned(as: UInt64.self)),
@@ -111,7 +117,7 @@ struct ObjectProjection: Projection {
   func items(
     _ kind: ObjectKind, externalID external: String, inCalendar calendar: ObjectID, in txn: borrowing WriteTransaction
   ) throws -> [(ObjectID, StoredObject)] {
-    let prefix = Self.externalKey(calendar, kind, external)
+    let prefix = Self.externalKey(calendar, kind, Array(external.utf8).withUnsafeBytes(Self.externalDigest))
     let keys = try txn.withCursor(on: byExternalID) { try $0.keys(withPrefix: prefix) }
     return try keys.compactMap { key in
       let id = ObjectID(bytes: key[33...])!
@@ -122,19 +128,12 @@ struct ObjectProjection: Projection {
   }
 
   private func put(
-    _ kind: ObjectKind, _ id: ObjectID, calendar: ObjectID, state: [UInt8], _ header: LogRecordHeader,
+    _ key: [UInt8], live: Bool, calendar: ObjectID, external: StoredObject.ExternalDigest?, _ header: LogRecordHeader,
     _ txn: inout WriteTransaction
   ) throws {
-    try txn.put(
-      StoredObject.encode(header: header, live: true, calendar: calendar, state: state), forKey: kind.key(id),
-      in: objects)
-  }
-
-  private func tombstone(
-    _ key: [UInt8], calendar: ObjectID, _ header: LogRecordHeader, _ txn: inout WriteTransaction
-  ) throws {
-    try txn.put(
-      StoredObject.encode(header: header, live: false, calendar: calendar, state: []), forKey: key, in: objects)
+    let entry = StoredObject.encode(
+      position: header.position, timestamp: header.timestamp, live: live, calendar: calendar, external: external)
+    try txn.put(entry, forKey: key, in: objects)
   }
 
   /// The identifiers of the live items of `kind` in the calendar `calendar`, in key order.
@@ -146,14 +145,72 @@ struct ObjectProjection: Projection {
     }
   }
 
-  /// The stored state of an object, live or removed; `nil` if it never existed.
-  func state(_ kind: ObjectKind, _ id: ObjectID, in txn: borrowing WriteTransaction) throws -> StoredObject? {
-    try txn.withValue(forKey: kind.key(id), in: objects) { try StoredObject(decoding: $0) }
+  /// The `objects` entry of an object, live or removed, without its state; `nil` if it never
+  /// existed.
+  private func entry(_ kind: ObjectKind, _ id: ObjectID, in txn: borrowing WriteTransaction) throws -> StoredObject? {
+    try txn.withValue(forKey: kind.key(id), in: objects) { try StoredObject(entry: $0) }
   }
 
-  /// The stored state of an object, live or removed; `nil` if it never existed.
+  /// The stored object, live (with its state, read from the log) or removed; `nil` if it never
+  /// existed.
+  func state(_ kind: ObjectKind, _ id: ObjectID, in txn: borrowing WriteTransaction) throws -> StoredObject? {
+    guard let stored = try entry(kind, id, in: txn) else { return nil }
+    return try withState(stored, kind, id) { position, body in
+      try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)
+    }
+  }
+
+  /// The stored object, live (with its state, read from the log) or removed; `nil` if it never
+  /// existed.
   func state(_ kind: ObjectKind, _ id: ObjectID, in txn: borrowing ReadTransaction) throws -> StoredObject? {
-    try txn.withValue(forKey: kind.key(id), in: objects) { try StoredObject(decoding: $0) }
+    guard let entry = try txn.withValue(forKey: kind.key(id), in: objects, { try StoredObject(entry: $0) }) else {
+      return nil
+    }
+    return try withState(entry, kind, id, in: txn)
+  }
+
+  /// `stored`, an entry of the object `kind` `id`, with its state read from the log when it is live.
+  func withState(
+    _ stored: StoredObject, _ kind: ObjectKind, _ id: ObjectID, in txn: borrowing ReadTransaction
+  ) throws -> StoredObject {
+    try withState(stored, kind, id) { position, body in
+      try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)
+    }
+  }
+
+  /// `stored` with its state: field 5 of the record at its version, which must be a save of this
+  /// object (`read` calls its closure with that record's bytes, or returns `nil` when it has none).
+  private func withState(
+    _ stored: StoredObject, _ kind: ObjectKind, _ id: ObjectID,
+    read: (LogPosition, (RawSpan) throws -> PayloadReader) throws -> PayloadReader?
+  ) throws -> StoredObject {
+    guard stored.isLive else { return stored }
+    let version = stored.version
+    let state = try read(version) { record in
+      let (header, payloadRange) = try RecordCodec.decodeHeader(record)
+      let payload = record.extracting(payloadRange)
+      let fields = try PayloadFieldIndex(payload)
+      guard header.kind == kind.saveKind, try fields.requiredObjectID(1, in: payload) == id else {
+        throw StoreError.integrity(
+          IntegrityProblem(
+            position: version, kind: .malformedRecord,
+            detail:
+              "the objects projection gives this record as the last save of \(kind) \(id), but it is not (run `kalends verify`, then `kalends rebuild`)"
+          ))
+      }
+      return try fields[5].map { try PayloadReader(bytes: payload.extracting($0)) } ?? PayloadReader(Payload())
+    }
+    guard let state else {
+      throw StoreError.integrity(
+        IntegrityProblem(
+          position: version, kind: .missingRecord,
+          detail:
+            "the objects projection gives this position as the last save of \(kind) \(id), but the log has no record there"
+        ))
+    }
+    var resolved = stored
+    resolved.state = state
+    return resolved
   }
 }
 
@@ -163,61 +220,13 @@ enum ObjectKind: UInt8, Sendable {
   case event, reminder
 
   func key(_ id: ObjectID) -> [UInt8] { [rawValue] + id.bytes }
-}
 
-/// One entry of the `objects` database.
-struct StoredObject: Sendable {
-  let version: LogPosition
-  let modified: Timestamp
-  let isLive: Bool
-  let calendarID: ObjectID
-  let state: PayloadReader
-
-  static func encode(header: LogRecordHeader, live: Bool, calendar: ObjectID, state: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(33 + state.count)
-    append(
-      position: header.position.rawValue, timestamp: header.timestamp.rawValue, live: live, calendar: calendar,
-      state: state, to: &out)
-    return out
-  }
-
-  /// Appends the stored form of an object changed by the record at `position` and `timestamp`.
-  static func append(
-    position: UInt64, timestamp: Int64, live: Bool, calendar: ObjectID, state: some Collection<UInt8>,
-    to out: inout [UInt8]
-  ) {
-    let start = out.count
-    out.append(contentsOf: repeatElement(0, count: headerLength))
-    out.withUnsafeMutableBytes { bytes in
-      writeHeader(
-        position: position, timestamp: timestamp, live: live, calendar: calendar,
-        to: UnsafeMutableRawBufferPointer(rebasing: bytes[start...]))
+  /// The kind of the records that save an object of this kind.
+  var saveKind: RecordKind {
+    switch self {
+    case .calendar: .calendarSaved
+    case .event: .eventSaved
+    case .reminder: .reminderSaved
     }
-    out.append(contentsOf: state)
-  }
-
-  /// The bytes before the state: version (8) ‖ modified (8) ‖ live (1) ‖ calendar (16).
-  static let headerLength = 33
-
-  /// Writes the ``headerLength`` bytes before the state at the start of `bytes` (a bulk load writes
-  /// the value in place, in the page LMDB reserves for it).
-  static func writeHeader(
-    position: UInt64, timestamp: Int64, live: Bool, calendar: ObjectID, to bytes: UnsafeMutableRawBufferPointer
-  ) {
-    bytes.storeBytes(of: position.bigEndian, toByteOffset: 0, as: UInt64.self)
-    bytes.storeBytes(of: UInt64(bitPattern: timestamp).bigEndian, toByteOffset: 8, as: UInt64.self)
-    bytes[16] = live ? 1 : 0
-    calendar.store(in: bytes, at: 17)
-  }
-
-  init(decoding bytes: RawSpan) throws {
-    guard bytes.byteCount >= 33 else { throw StoreError.malformedPayload("a stored object is truncated") }
-    let all = Array(copying: bytes)
-    version = LogPosition(RecordCodec.readBigEndian(all[0..<8]))
-    modified = Timestamp(rawValue: Int64(bitPattern: RecordCodec.readBigEndian(all[8..<16])))
-    isLive = all[16] == 1
-    calendarID = ObjectID(bytes: all[17..<33])!
-    state = try PayloadReader(Payload(bytes: Array(all[33...])))
   }
 }

@@ -19,8 +19,9 @@ package protocol Projection: Sendable {
   /// The record kinds it applies; records of other kinds never reach it.
   static var kinds: Set<RecordKind> { get }
 
-  /// Wraps the opened databases, keyed by their names.
-  init(databases: [String: Database])
+  /// Wraps the opened databases, keyed by their names, and the log (which a projection may read,
+  /// never write).
+  init(databases: [String: Database], log: Database)
 
   /// Applies one record. Throwing rolls the whole write transaction back.
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws

@@ -20,9 +20,9 @@ package struct ProjectionSet: Sendable {
   /// The projections that apply each record kind, in ``types`` order.
   private let byKind: [RecordKind: [any Projection]]
 
-  private init(databases: [String: Database]) {
+  private init(databases: [String: Database], log: Database) {
     self.databases = databases
-    let projections = Self.types.map { $0.init(databases: databases) }
+    let projections = Self.types.map { $0.init(databases: databases, log: log) }
     self.projections = projections
     var byKind: [RecordKind: [any Projection]] = [:]
     for projection in projections {
@@ -31,19 +31,20 @@ package struct ProjectionSet: Sendable {
     self.byKind = byKind
   }
 
-  /// Opens (creating when missing) every projection database.
+  /// Opens (creating when missing) every projection database, and the log they read.
   static func open(in txn: inout WriteTransaction) throws -> ProjectionSet {
     var databases: [String: Database] = [:]
     for name in databaseNames {
       databases[name] = try txn.openDatabase(named: name)
     }
-    return ProjectionSet(databases: databases)
+    return ProjectionSet(databases: databases, log: try txn.openDatabase(named: MetaKey.logDatabase))
   }
 
   /// Opens the projection databases of a store opened read-only; `nil` when one is missing.
   static func open(in txn: borrowing ReadTransaction) throws -> ProjectionSet? {
     let databases = try existingDatabases(in: txn)
-    return databases.count == databaseNames.count ? ProjectionSet(databases: databases) : nil
+    guard databases.count == databaseNames.count else { return nil }
+    return ProjectionSet(databases: databases, log: try txn.openDatabase(named: MetaKey.logDatabase))
   }
 
   /// The projection databases that exist, by name, in a read-only transaction.

@@ -38,7 +38,7 @@ struct RangeProjection: Projection {
   let items: Database
   let meta: Database
 
-  init(databases: [String: Database]) {
+  init(databases: [String: Database], log: Database) {
     instances = databases["range.instances"]!
     open = databases["range.open"]!
     items = databases["range.items"]!
