@@ -205,7 +205,7 @@ struct ObjectProjection: Projection {
         IntegrityProblem(
           position: version, kind: .missingRecord,
           detail:
-            "the objects projection gives this position as the last save of \(kind) \(id), but the log has no record there"
+            "the objects projection gives this position as the last save of \(kind) \(id), but the log has no record there (run `kalends verify`, then `kalends rebuild`)"
         ))
     }
     var resolved = stored
