@@ -70,16 +70,26 @@ extension EventStore {
   /// Calls `body` with each event or occurrence of ``events(matching:)`` in order, a week of the
   /// window at a time. Return `false` to stop.
   public func enumerateEvents(matching predicate: EventPredicate, _ body: (Event) throws -> Bool) throws(StoreError) {
-    var series: [ObjectID: Event] = [:]
+    // Each series is decoded once for all its occurrences and kept by reference, so that an
+    // occurrence is one copy of it, not also one out of the table. A single event is reported
+    // once: it is decoded and handed on without being kept.
+    var series: [ObjectID: DecodedSeries] = [:]
     let objects = try objects()
     try enumerateInstances(matching: predicate) { instance, txn in
-      if series[instance.id] == nil {
+      guard instance.isRecurring else {
         guard let stored = try objects.state(.event, instance.id, in: txn), stored.isLive else { return true }
-        series[instance.id] = try Self.decodeEvent(instance.id, stored)
+        return try body(Self.decodeEvent(instance.id, stored))
       }
-      guard let event = series[instance.id] else { return true }
-      guard instance.isRecurring else { return try body(event) }
-      guard let occurrence = try SeriesEditor.occurrence(of: event, at: instance.occurrenceDate, checked: false)
+      let decoded: DecodedSeries
+      if let known = series[instance.id] {
+        decoded = known
+      } else {
+        guard let stored = try objects.state(.event, instance.id, in: txn), stored.isLive else { return true }
+        decoded = DecodedSeries(try Self.decodeEvent(instance.id, stored))
+        series[instance.id] = decoded
+      }
+      guard
+        let occurrence = try SeriesEditor.occurrence(of: decoded.event, at: instance.occurrenceDate, checked: false)
       else { return true }
       return try body(occurrence)
     }
@@ -92,4 +102,11 @@ extension EventStore {
   func rangeProjection() throws(StoreError) -> RangeProjection {
     try store.projection(RangeProjection.self)
   }
+}
+
+/// A series decoded by ``EventStore/enumerateEvents(matching:_:)``, shared by its occurrences.
+private final class DecodedSeries {
+  let event: Event
+
+  init(_ event: Event) { self.event = event }
 }
