@@ -165,6 +165,29 @@ struct ProjectionTests {
     #expect(try EventStore(store: reopened).event(withID: first.id)?.title == "First")
   }
 
+  @Test func aSavedStateWhoseTextIsNotUTF8IsRefusedAndChangesNothing() throws {
+    try withStore { store, _ in
+      let fixture = try EventFixture(store)
+      let head = try store.head()
+      for text in [[0xFF, 0xFE], [0x61, 0xC0, 0xAF], [0xED, 0xA0, 0x80]] as [[UInt8]] {
+        // An overlong "/" and a UTF-16 surrogate are not UTF-8 either.
+        var state = Payload()
+        state.append(tag: 1, bytes: text)
+        var payload = Payload()
+        payload.append(tag: 1, bytes: ObjectID.random().bytes)
+        payload.append(tag: 2, bytes: fixture.calendar.id.bytes)
+        payload.append(tag: 5, bytes: state.bytes)
+        #expect {
+          try store.append(RecordDraft(kind: .eventSaved, principal: .person, payload: payload))
+        } throws: { error in
+          guard case StoreError.malformedPayload(let reason) = error else { return false }
+          return reason.contains("not UTF-8")
+        }
+      }
+      #expect(try store.head() == head)
+    }
+  }
+
   @Test func aWriteThatFailsLeavesTheProjectionsUntouched() throws {
     try withStore { store, _ in
       let events = EventStore(store: store)

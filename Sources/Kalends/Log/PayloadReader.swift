@@ -94,9 +94,13 @@ struct PayloadReader {
   }
 
   private func text(_ range: Range<Int>, _ tag: UInt8) throws(StoreError) -> String {
-    guard let text = String(validating: storage[range], as: UTF8.self) else {
-      throw .malformedPayload("field \(tag) is not UTF-8 text")
+    // Validated as a span of bytes: `String(validating:as:)` is generic over the collection and the
+    // encoding, and instantiated at run time for each string (a tenth of decoding an event).
+    let text: String? = storage.withUnsafeBufferPointer { buffer in
+      guard let utf8 = try? UTF8Span(validating: UnsafeBufferPointer(rebasing: buffer[range]).span) else { return nil }
+      return String(copying: utf8)
     }
+    guard let text else { throw .malformedPayload("field \(tag) is not UTF-8 text") }
     return text
   }
 
