@@ -62,8 +62,8 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       let id = try fields.requiredObjectID(1, in: payload)
       slots.prefetch(kind.rawValue, id)
       let calendar = try fields.requiredObjectID(2, in: payload)
-      let external = try fields[5].flatMap { state throws(StoreError) in try Self.externalDigest(in: state, of: payload)
-      }
+      var external: StoredObject.ExternalDigest?
+      if let state = fields[5] { external = try Self.externalDigest(in: state, of: payload) }
       set(Key(kind: kind.rawValue, id: id), header, live: true, calendar: calendar, external)
     case .eventRemoved, .reminderRemoved:
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
