@@ -6,9 +6,9 @@
 ///
 /// where the first record's start is the start itself and each later record's the difference from
 /// the one before (records are in start order), the first start and the two differences from the
-/// start are zigzag-coded (small negative numbers stay small), and each of the three integers is stored little-endian in
-/// 1, 2, 4 or 8 bytes, its width given by two bits of the first byte (start, occurrence, end from
-/// the lowest bits up). A reader knows a record's length from its first byte and loads each integer
+/// start are zigzag-coded (small negative numbers stay small), and each of the three integers is
+/// stored little-endian in 1, 2, 4 or 8 bytes, its width given by two bits of the first byte
+/// (start, occurrence, end from the lowest bits up). A reader knows a record's length from its first byte and loads each integer
 /// from one word: no branch per byte. Differences wrap, so every `Int64` round-trips. A fixed record
 /// is `start (8) ‖ item (16) ‖ occurrence (8) ‖ end (8) ‖ flags (1)`, times big-endian with the sign
 /// bit flipped.

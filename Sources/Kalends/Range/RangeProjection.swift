@@ -10,12 +10,13 @@ internal import LMDB
 ///   (``InstanceBlocks``), each record coded against the one before (``InstanceBlockCodec``).
 ///   Zoned events are on UTC seconds; floating and all-day ones on wall-clock seconds, placed in
 ///   the viewer's zone by the query.
-/// - `range.open`: key `calendar (16) ‖ item (16)`, value the event's timing state (`RangeState`: what places its instances, no text): the recurring series
-///   that still have occurrences at or after the horizon, expanded lazily by queries past it and
-///   materialised further when the horizon moves.
-/// - `range.items`: key `item (16)`, value `calendar (16) ‖ the event's timing state`, for every item that
-///   owns keys in `range.instances` or `range.open`: a save or removal recomputes the item's keys
-///   from it (``RangeItemEntries``) to delete them.
+/// - `range.open`: key `calendar (16) ‖ item (16)`, value the event's timing state (`RangeState`:
+///   what places its instances, no text): the recurring series that still have occurrences at or
+///   after the horizon, expanded lazily by queries past it and materialised further when the
+///   horizon moves.
+/// - `range.items`: key `item (16)`, value `calendar (16) ‖ the event's timing state`, for every
+///   item that owns keys in `range.instances` or `range.open`: a save or removal recomputes the
+///   item's keys from it (``RangeItemEntries``) to delete them.
 /// - `range.meta`: the horizon, and the longest instance per calendar, clock and duration class.
 ///
 /// The horizon is January 1 three years after the year of the latest event record (a save or a
