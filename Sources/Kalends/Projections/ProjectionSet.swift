@@ -66,6 +66,19 @@ package struct ProjectionSet: Sendable {
     for projection in targets { try projection.apply(header, payload: payload, in: &txn) }
   }
 
+  /// Applies one record already in the log (a replay), naming the record and the projection when one
+  /// cannot apply it (``StoreError/projection(_:cannotApply:_:)``).
+  func replay(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
+    guard let targets = byKind[header.kind] else { return }
+    for projection in targets {
+      do {
+        try projection.apply(header, payload: payload, in: &txn)
+      } catch {
+        throw StoreError.projection(type(of: projection).name, cannotApply: header.position, error)
+      }
+    }
+  }
+
   /// Records that every projection has applied the log up to `position`.
   /// Throws ``StoreError/projectionsBehind(_:at:head:)`` unless every projection is at `head` in
   /// this Kalends' version: a write must not apply its records to a projection another process is

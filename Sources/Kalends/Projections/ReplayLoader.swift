@@ -55,7 +55,11 @@ struct ReplayLoader: ProjectionBulkLoader {
     }
     for (index, header) in headers.enumerated() {
       let start = index == 0 ? 0 : ends[index - 1]
-      try projection.apply(header, payload: payloads.span.bytes.extracting(start..<ends[index]), in: &txn)
+      do {
+        try projection.apply(header, payload: payloads.span.bytes.extracting(start..<ends[index]), in: &txn)
+      } catch {
+        throw StoreError.projection(type(of: projection).name, cannotApply: header.position, error)
+      }
     }
     applied += wanted.count
     return applied == positions.count

@@ -75,7 +75,11 @@ extension Store {
               let header = decoded.header
               guard header.position <= head.position else { return .stop }
               for index in mine.indices where applied[index].contains(header.kind.rawValue) {
-                try mine[index].apply(header, payload: value.extracting(decoded.payload))
+                do {
+                  try mine[index].apply(header, payload: value.extracting(decoded.payload))
+                } catch {
+                  throw StoreError.projection(checkpoints[group[index]].name, cannotApply: header.position, error)
+                }
               }
               if thread == 0, header.position.rawValue % UInt64(Self.replayChunk) == 0 {
                 reporter.report(.reading(done: Int(header.position.rawValue), total: total))

@@ -35,7 +35,7 @@ extension Store {
           }
           guard let last = chunk.last?.0.position else { break }
           try scratch.write { scratchTxn in
-            for (header, payload) in chunk { try rebuilt.apply(header, payload: payload.span.bytes, in: &scratchTxn) }
+            for (header, payload) in chunk { try rebuilt.replay(header, payload: payload.span.bytes, in: &scratchTxn) }
           }
           progress?(Int(last.rawValue), head.position)
           next = last.next

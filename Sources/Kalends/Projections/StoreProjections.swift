@@ -50,7 +50,11 @@ extension Store {
           for (header, payload) in chunk {
             for (projection, checkpoint) in behind
             where checkpoint < header.position && type(of: projection).kinds.contains(header.kind) {
-              try projection.apply(header, payload: payload.span.bytes, in: &txn)
+              do {
+                try projection.apply(header, payload: payload.span.bytes, in: &txn)
+              } catch {
+                throw StoreError.projection(type(of: projection).name, cannotApply: header.position, error)
+              }
             }
             last = header.position
           }

@@ -14,11 +14,13 @@ internal import LMDB
 struct RangeBulkLoader: ProjectionBulkLoader {
   let projection: RangeProjection
 
-  /// A live item: its calendar and its timing state in ``arena``.
+  /// A live item: its calendar, its timing state in ``arena``, and the position of the record that
+  /// saved it (named when the state cannot be indexed).
   private struct Item {
     let id: ObjectID
     let calendar: ObjectID
     let state: Range<Int>
+    let position: LogPosition
   }
 
   /// A calendar, a clock and a duration class: one run of `range.instances`.
@@ -55,7 +57,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       let start = arena.count
       let (id, calendar) = try RangeState.saved(payload, appendingTimingTo: &arena)
       slots.prefetch(0, id)
-      let item = Item(id: id, calendar: calendar, state: start..<arena.count)
+      let item = Item(id: id, calendar: calendar, state: start..<arena.count, position: header.position)
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
       let eventStart = try Self.start(of: item, arena)
       horizon = max(horizon, RangeProjection.horizon(for: header.timestamp, reaching: eventStart))
@@ -98,7 +100,13 @@ struct RangeBulkLoader: ProjectionBulkLoader {
 
   /// Counts the instances a replaced or removed state had indexed in the longest durations.
   private mutating func retire(_ item: Item) throws {
-    guard let entries = try RangeItemEntries(Self.event(item, arena), horizon: horizon) else { return }
+    let indexed: RangeItemEntries?
+    do {
+      indexed = try RangeItemEntries(Self.event(item, arena), horizon: horizon)
+    } catch {
+      throw StoreError.projection(RangeProjection.name, cannotApply: item.position, error)
+    }
+    guard let entries = indexed else { return }
     for instance in entries.instances {
       let run = Run(calendar: entries.calendar, domain: instance.domain.rawValue, durationClass: instance.durationClass)
       longest[run] = max(longest[run] ?? .min, instance.end - instance.start)
@@ -196,21 +204,27 @@ struct RangeBulkLoader: ProjectionBulkLoader {
         arena.withUnsafeBytes { Prefetch.bytes(ahead.state, of: $0) }
       }
       let item = items[slot]!
-      switch try single.read(arena.span.bytes.extracting(item.state)) {
-      case .notIndexed:
-        continue
-      case .single(let instance):
-        add(instance, of: item)
-        part.states.append((item.id, slot))
-        continue
-      case .series:
-        break
+      do {
+        switch try single.read(arena.span.bytes.extracting(item.state)) {
+        case .notIndexed:
+          continue
+        case .single(let instance):
+          add(instance, of: item)
+          part.states.append((item.id, slot))
+          continue
+        case .series:
+          break
+        }
+        guard let indexed = try RangeItemEntries(event(item, arena), horizon: horizon, reusing: &spare) else {
+          continue
+        }
+        for instance in indexed.instances { add(instance, of: item) }
+        if indexed.isOpen { part.openSeries.append((item.calendar, item.id, slot)) }
+        if indexed.isOpen || !indexed.instances.isEmpty { part.states.append((item.id, slot)) }
+        spare = indexed.instances
+      } catch {
+        throw StoreError.projection(RangeProjection.name, cannotApply: item.position, error)
       }
-      guard let indexed = try RangeItemEntries(event(item, arena), horizon: horizon, reusing: &spare) else { continue }
-      for instance in indexed.instances { add(instance, of: item) }
-      if indexed.isOpen { part.openSeries.append((item.calendar, item.id, slot)) }
-      if indexed.isOpen || !indexed.instances.isEmpty { part.states.append((item.id, slot)) }
-      spare = indexed.instances
     }
     part.runStarts = InstanceEntry.sort(&entries, scratch: &scratch)
     // Sorted here, on every core, so that the gathering after the last unit merges sorted runs
