@@ -60,22 +60,27 @@ extension EventStore {
   /// Whether this session sees the service's data: `true` with full access (and for the owner),
   /// `false` with write-only access (which sees nothing); throws, recording the refusal, otherwise.
   func canRead(_ service: Service, _ operation: String) throws(StoreError) -> Bool {
-    guard let client = sessionClient else { return true }
-    let permissions = try permissions()
-    let sessionStart = self.sessionStart
-    let status: AuthorizationStatus = try StoreError.wrapping {
-      try store.environment.read { txn in
-        let changed = try permissions.lastExternalChange(client, in: txn)
-        if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
-        return try permissions.state(client, service, in: txn).status
-      }
-    }
+    guard let client = sessionClient, let status = try sessionStatus(service) else { return true }
     switch status {
     case .fullAccess: return true
     case .writeOnly where service == .calendars: return false
     default:
       return try recordingRefusal { () throws(StoreError) -> Bool in
         throw .access(.accessDenied(client: client, service: service, status: status, operation: operation))
+      }
+    }
+  }
+
+  /// This session's status for `service`; `nil` for the owner. Throws when the session was ended.
+  func sessionStatus(_ service: Service) throws(StoreError) -> AuthorizationStatus? {
+    guard let client = sessionClient else { return nil }
+    let permissions = try permissions()
+    let sessionStart = self.sessionStart
+    return try StoreError.wrapping {
+      try store.environment.read { txn in
+        let changed = try permissions.lastExternalChange(client, in: txn)
+        if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
+        return try permissions.state(client, service, in: txn).status
       }
     }
   }

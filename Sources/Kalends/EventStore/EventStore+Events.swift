@@ -59,9 +59,20 @@ extension EventStore {
     var validated: [Event] = []
     validated.reserveCapacity(events.count)
     for event in events { validated.append(try EventValidator.validated(event)) }
+    // A write-only session may add only to the calendar behind the one virtual calendar it sees, as
+    // an EventKit app with write-only access holds no other; it is refused before any check of the
+    // calendar it names, so that it learns nothing of the calendars it cannot see.
+    let writeOnly = try sessionStatus(.calendars) == .writeOnly
+    let target = writeOnly ? try defaultCalendarForNewEvents()?.id : nil
     return try write(.add(.calendars, "save an event")) { txn, appender, objects in
       try validated.map { event in
-        try saveValidated(event, span: span, overwrite: overwrite, &txn, &appender, objects)
+        if writeOnly, let calendar = event.calendarID, calendar != target, let client = sessionClient {
+          throw StoreError.access(
+            .accessDenied(
+              client: client, service: .calendars, status: .writeOnly,
+              operation: "add an event to a calendar other than the one for new events"))
+        }
+        return try saveValidated(event, span: span, overwrite: overwrite, &txn, &appender, objects)
       }
     }
   }

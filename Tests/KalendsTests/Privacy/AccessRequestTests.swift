@@ -103,6 +103,45 @@ struct AccessRequestTests {
     }
   }
 
+  @Test func writeOnlyAddsOnlyToTheCalendarBehindItsVirtualCalendar() throws {
+    try withStore { store, _ in
+      let fixture = try PrivacyFixture(store)
+      // "Work" sorts first: it is the calendar for new events; "Zulu" is writable too.
+      let other = try fixture.owner.save(EventCalendar(title: "Zulu"))
+      let app = try fixture.owner.session(for: PrivacyFixture.planner)
+      #expect(try app.requestWriteOnlyAccess(prompter: ScriptedPrompter(.allow)) == .writeOnly)
+      let virtual = try #require(try app.calendars(for: .events).first)
+      #expect(virtual.id == fixture.calendar.id)
+      // Another calendar, and one that does not exist, are refused alike: nothing tells the app
+      // which calendars exist.
+      for calendar in [other.id, ObjectID.random()] {
+        var elsewhere = fixture.newEvent("Elsewhere")
+        elsewhere.calendarID = calendar
+        #expect(
+          throws: StoreError.access(
+            .accessDenied(
+              client: PrivacyFixture.planner, service: .calendars, status: .writeOnly,
+              operation: "add an event to a calendar other than the one for new events"))
+        ) { try app.save(elsewhere, span: .thisEvent) }
+      }
+      // One refused event refuses the batch.
+      var elsewhere = fixture.newEvent("Elsewhere")
+      elsewhere.calendarID = other.id
+      #expect(throws: StoreError.self) { try app.save([fixture.newEvent("Here"), elsewhere], span: .thisEvent) }
+      #expect(try fixture.owner.events(inCalendar: other.id).isEmpty)
+      #expect(try fixture.owner.events(inCalendar: fixture.calendar.id).map(\.title) == ["Review"])
+      var here = fixture.newEvent("Here")
+      here.calendarID = virtual.id
+      _ = try app.save(here, span: .thisEvent)
+      #expect(try fixture.owner.events(inCalendar: fixture.calendar.id).map(\.title).sorted() == ["Here", "Review"])
+      // With full access, any writable calendar.
+      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      let upgraded = try fixture.owner.session(for: PrivacyFixture.planner)
+      _ = try upgraded.save(elsewhere, span: .thisEvent)
+      #expect(try fixture.owner.events(inCalendar: other.id).map(\.title) == ["Elsewhere"])
+    }
+  }
+
   @Test func writeOnlyIsUpgradedByOneMorePromptOnce() throws {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
