@@ -30,6 +30,29 @@ struct CalendarCommandTests {
     #expect(table.dropFirst().allSatisfy { $0.dropFirst(titleColumn).first?.isLetter == true }, "aligned")
   }
 
+  @Test func listAsAnAppShowsTheKindsItMayList() throws {
+    let store = try CLIStore()
+    let work = try store.calendar("Work")
+    _ = try store.calendar("Errands", ["--reminders"])
+    let planner = ["--as", "com.example.planner"]
+    #expect(
+      try store.run([
+        "client", "register", "com.example.planner", "--name", "Planner", "--usage", "calendars-write-only=Bookings.",
+        "--usage", "calendars-full=Agenda.",
+      ]).status == 0)
+    // No access yet: it may list neither kind, and is refused.
+    #expect(try store.run(["calendar", "list"] + planner).status == 68)
+    let request = ["access", "request", "--service", "calendars", "--answer", "allow"] + planner
+    #expect(try store.run(request + ["--level", "write-only"]).status == 0)
+    // Write-only to calendars, nothing for reminders: the one virtual calendar, not a refusal.
+    let writeOnly = try store.objects(["calendar", "list"] + planner)
+    #expect(writeOnly.map { $0["title"] as? String } == ["Calendar"])
+    #expect(writeOnly.map { $0["id"] as? String } == [work])
+    #expect(try store.run(["calendar", "list", "--for", "reminders"] + planner).status == 68)
+    #expect(try store.run(request).status == 0)
+    #expect(try store.objects(["calendar", "list"] + planner).compactMap { $0["title"] as? String } == ["Work"])
+  }
+
   @Test func removeTakesTheCalendarAndItsItemsAway() throws {
     let store = try CLIStore()
     let work = try store.calendar("Work")
