@@ -33,7 +33,9 @@ struct RangeOracleTests {
       var random = SeededGenerator(seed: seed)
       let fixture = try EventFixture(store)
       let other = try fixture.events.save(EventCalendar(title: "Other"))
-      let calendars = [fixture.calendar.id, other.id]
+      // Five calendars: a query of all of them, or of four, merges more than two runs.
+      let more = try ["Third", "Fourth", "Fifth"].map { try fixture.events.save(EventCalendar(title: $0)).id }
+      let calendars = [fixture.calendar.id, other.id] + more
       for _ in 0..<400 { try Self.addRandomEvent(fixture, calendars, &random) }
       let stored = try calendars.flatMap { try fixture.events.events(inCalendar: $0) }
       var compared = 0
@@ -42,7 +44,7 @@ struct RangeOracleTests {
         let year = random.chance(0.1) ? random.int(2040...2070) : random.int(2023...2031)
         let from = utc(year, 1, 1) + Int64(random.int(0...364 * 86_400))
         let to = from + Int64(random.pick([1, 3_600, 86_400, 7 * 86_400, 31 * 86_400, 90 * 86_400]))
-        let scope = random.pick([[], [fixture.calendar.id], [other.id]])
+        let scope = random.pick([[], [], [fixture.calendar.id], [other.id], [other.id] + more])
         let predicate = EventPredicate(start: from, end: to, calendars: scope, viewerZone: zone)
         let indexed = try fixture.events.instances(matching: predicate).map {
           Answer(id: $0.id, occurrence: $0.occurrenceDate, start: $0.start, end: $0.end)
