@@ -34,6 +34,17 @@ package protocol Projection: Sendable {
 extension Projection {
   func makeBulkLoader() -> (any ProjectionBulkLoader)? { nil }
 
+  /// Applies one record already in the log (a replay: catch-up, a rebuild's replay, `verify`),
+  /// naming the record and the projection when it cannot
+  /// (``StoreError/projection(_:cannotApply:_:)``).
+  func replay(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
+    do {
+      try apply(header, payload: payload, in: &txn)
+    } catch {
+      throw StoreError.projection(Self.name, cannotApply: header.position, error)
+    }
+  }
+
   /// The databases it owns, in ``databaseNames`` order.
   package func databases(from all: [String: Database]) -> [Database] {
     Self.databaseNames.compactMap { all[$0] }

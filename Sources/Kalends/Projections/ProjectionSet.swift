@@ -70,13 +70,7 @@ package struct ProjectionSet: Sendable {
   /// cannot apply it (``StoreError/projection(_:cannotApply:_:)``).
   func replay(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     guard let targets = byKind[header.kind] else { return }
-    for projection in targets {
-      do {
-        try projection.apply(header, payload: payload, in: &txn)
-      } catch {
-        throw StoreError.projection(type(of: projection).name, cannotApply: header.position, error)
-      }
-    }
+    for projection in targets { try projection.replay(header, payload: payload, in: &txn) }
   }
 
   /// Records that every projection has applied the log up to `position`.

@@ -55,11 +55,7 @@ struct ReplayLoader: ProjectionBulkLoader {
     }
     for (index, header) in headers.enumerated() {
       let start = index == 0 ? 0 : ends[index - 1]
-      do {
-        try projection.apply(header, payload: payloads.span.bytes.extracting(start..<ends[index]), in: &txn)
-      } catch {
-        throw StoreError.projection(type(of: projection).name, cannotApply: header.position, error)
-      }
+      try projection.replay(header, payload: payloads.span.bytes.extracting(start..<ends[index]), in: &txn)
     }
     applied += wanted.count
     return applied == positions.count

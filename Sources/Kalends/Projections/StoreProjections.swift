@@ -50,11 +50,7 @@ extension Store {
           for (header, payload) in chunk {
             for (projection, checkpoint) in behind
             where checkpoint < header.position && type(of: projection).kinds.contains(header.kind) {
-              do {
-                try projection.apply(header, payload: payload.span.bytes, in: &txn)
-              } catch {
-                throw StoreError.projection(type(of: projection).name, cannotApply: header.position, error)
-              }
+              try projection.replay(header, payload: payload.span.bytes, in: &txn)
             }
             last = header.position
           }

@@ -8,10 +8,10 @@
 /// the one before (records are in start order), the first start and the two differences from the
 /// start are zigzag-coded (small negative numbers stay small), and each of the three integers is
 /// stored little-endian in 1, 2, 4 or 8 bytes, its width given by two bits of the first byte
-/// (start, occurrence, end from the lowest bits up). A reader knows a record's length from its first byte and loads each integer
-/// from one word: no branch per byte. Differences wrap, so every `Int64` round-trips. A fixed record
-/// is `start (8) ‖ item (16) ‖ occurrence (8) ‖ end (8) ‖ flags (1)`, times big-endian with the sign
-/// bit flipped.
+/// (start, occurrence, end from the lowest bits up). A reader knows a record's length from its
+/// first byte and loads each integer from one word: no branch per byte. Differences wrap, so every
+/// `Int64` round-trips. A fixed record is `start (8) ‖ item (16) ‖ occurrence (8) ‖ end (8) ‖
+/// flags (1)`, times big-endian with the sign bit flipped.
 package enum InstanceBlockCodec {
   /// The most bytes one record takes coded: the two leading bytes, three 8-byte integers and the item.
   package static let maxCodedRecordLength = 2 + 8 + 16 + 8 + 8
