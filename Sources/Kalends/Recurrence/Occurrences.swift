@@ -37,6 +37,10 @@ public struct Occurrences: Sequence, Sendable {
     private var buffer: [Occurrence] = []
     private var bufferIndex = 0
     private var bufferEnd = 0
+    /// Whether the occurrences after DTSTART come from one rule alone whose wall-clock times are
+    /// whole days apart (one time of day), in a zone whose offsets span less than a day: their
+    /// instants are then ascending too, and each is returned as soon as it is resolved.
+    private let direct: Bool
 
     init(_ occurrences: Occurrences) {
       let set = occurrences.set
@@ -65,10 +69,11 @@ public struct Occurrences: Sequence, Sendable {
         }
       }
       let last = occurrences.to.saturatingAdd(bounds.maximum + 86_400)
-      expanders = set.rules.map { rule in
-        RuleExpander(
-          plan: ExpansionPlan(rule: rule, start: set.start, end: end(rule)), skippingBefore: lowest, endingAfter: last)
-      }
+      let plans = set.rules.map { rule in ExpansionPlan(rule: rule, start: set.start, end: end(rule)) }
+      expanders = plans.map { plan in RuleExpander(plan: plan, skippingBefore: lowest, endingAfter: last) }
+      direct =
+        plans.count == 1 && plans[0].times.count == 1 && set.recurrenceDates.isEmpty && set.exceptionDates.isEmpty
+        && bounds.maximum - bounds.minimum < 86_400
       heads = []
       for index in expanders.indices { heads.append(expanders[index].next()) }
       recurrenceDates = set.recurrenceDates.map(\.wallClockSeconds)
@@ -78,6 +83,7 @@ public struct Occurrences: Sequence, Sendable {
     }
 
     public mutating func next() -> Occurrence? {
+      if direct, pendingStart == nil, bufferIndex == bufferEnd { return nextDirect() }
       while true {
         let upcoming = peek()
         // No later wall-clock time can start before `frontier`, so buffered occurrences up to it are final.
@@ -107,6 +113,21 @@ public struct Occurrences: Sequence, Sendable {
         buffer[index] = occurrence
         bufferEnd += 1
       }
+    }
+
+    /// The next occurrence of a `direct` iterator once DTSTART is behind it and nothing is buffered:
+    /// what `next()` returns then, without merging sources or buffering.
+    private mutating func nextDirect() -> Occurrence? {
+      while let local = heads[0] {
+        guard local - maximumOffset < to else { return nil }
+        heads[0] = expanders[0].next()
+        last = local
+        let start = resolver.resolve(wallClock: local, cache: &resolution)
+        let end = elapsedEnd ? start + duration : resolver.resolve(wallClock: local + duration, cache: &resolution)
+        guard start < to, end > from || (end == start && start >= from) else { continue }
+        return Occurrence(local: LocalDateTime(unchecked: local), start: start, end: end)
+      }
+      return nil
     }
 
     /// The smallest next wall-clock time among DTSTART, the rules and the RDATEs.
