@@ -41,8 +41,8 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   init(_ projection: ObjectProjection) { self.projection = projection }
 
   mutating func reserve(records: Int, bytes: Int) {
-    keys.reserveCapacity(records)
-    stored.reserveCapacity(records)
+    HugePages.reserve(&keys, capacity: records)
+    HugePages.reserve(&stored, capacity: records)
     // A table that grows rehashes every key each time it doubles.
     slots = ObjectSlots(capacity: records)
   }
@@ -223,6 +223,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     for index in 0..<(kinds << 16) { starts[index + 1] += starts[index] }
     var next = starts
     var sortedKeys = [Key](unsafeUninitializedCapacity: keys.count) { buffer, count in
+      HugePages.advise(buffer)
       for key in keys {
         let home = bucket(key)
         (buffer.baseAddress! + next[home]).initialize(to: key)
@@ -232,6 +233,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     }
     next = starts
     var sortedStored = [Stored](unsafeUninitializedCapacity: stored.count) { buffer, count in
+      HugePages.advise(buffer)
       for (slot, key) in keys.enumerated() {
         let home = bucket(key)
         (buffer.baseAddress! + next[home]).initialize(to: stored[slot])

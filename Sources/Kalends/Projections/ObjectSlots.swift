@@ -40,6 +40,7 @@ package struct ObjectSlots {
       guard let memory = calloc(size, 1) else { fatalError("out of memory") }
       tags = memory.bindMemory(to: UInt8.self, capacity: size)
       entries = UnsafeMutablePointer<Entry>.allocate(capacity: size)
+      HugePages.advise(UnsafeMutableBufferPointer(start: entries, count: size))
     }
 
     func copy() -> Storage {

@@ -45,8 +45,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   init(_ projection: RangeProjection) { self.projection = projection }
 
   mutating func reserve(records: Int, bytes: Int) {
-    arena.reserveCapacity(bytes)
-    items.reserveCapacity(records)
+    HugePages.reserve(&arena, capacity: bytes)
+    HugePages.reserve(&items, capacity: records)
     // A table that grows rehashes every key each time it doubles.
     slots = ObjectSlots(capacity: records)
   }
@@ -183,7 +183,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     var part = RangeIndexPipeline.Part()
     // Room for a dozen instances per item, with some to spare: a buffer handed on from a unit of
     // about the same size is then reused as it is, rather than replaced by fresh memory.
-    if entries.capacity < slots.count * 12 { entries.reserveCapacity(slots.count * 16) }
+    if entries.capacity < slots.count * 12 { HugePages.reserve(&entries, capacity: slots.count * 16) }
     /// Appends an instance of `item` and counts it in its run's longest duration.
     func add(_ instance: RangeItemEntries.Instance, of item: Item) {
       let entry = InstanceEntry(
