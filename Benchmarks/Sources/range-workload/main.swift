@@ -9,6 +9,9 @@
 //                                    events(matching:), which reads each event's state) over TIMES
 //                                    windows (week|month, one|all), for perf and callgrind; prints
 //                                    the mean and quartiles per query
+//   range-workload census [YEAR]     count, by kind of event, the instances the date-range index of
+//                                    the 1M-event calendar holds below a horizon of January 1 of YEAR
+//                                    (2031, the cached store's: two years after its latest start)
 
 import Foundation
 import Kalends
@@ -75,7 +78,46 @@ case "query":
   }
   let quartiles = [25, 50, 75, 99].map { "p\($0) \(Int(percentile($0).rounded())) µs" }.joined(separator: ", ")
   print("\(times) queries, \(results) results, \(elapsed / times) per query; \(quartiles)")
+case "census" where arguments.count <= 2:
+  guard let year = arguments.count == 2 ? Int(arguments[1]) : 2031,
+    let horizon = LocalDateTime(year: year, month: 1, day: 1)
+  else {
+    FileHandle.standardError.write(Data("usage: range-workload census [YEAR]\n".utf8))
+    exit(64)
+  }
+  // Series are counted by frequency and by whether their rule ends (COUNT or UNTIL); an occurrence
+  // counts when its start, on the clock the index files it under, is before the horizon.
+  var census: [String: (events: Int, instances: Int)] = [:]
+  try SyntheticCalendar().forEachBatch { batch in
+    for event in batch {
+      guard event.isRecurring, let rule = event.recurrenceRules.first else {
+        census["single", default: (0, 0)].events += 1
+        census["single", default: (0, 0)].instances += 1
+        continue
+      }
+      let set = try event.recurrenceSet()
+      let limit = set.zone.map { $0.resolve(horizon) } ?? horizon.wallClockSeconds
+      var instances = 0
+      for occurrence in set.occurrences(from: .min, to: .max) {
+        if (set.zone == nil ? occurrence.local.wallClockSeconds : occurrence.start) >= limit { break }
+        instances += 1
+      }
+      let kind = "\(rule.frequency) \(rule.count == nil && rule.until == nil ? "open" : "ending")"
+      census[kind, default: (0, 0)].events += 1
+      census[kind, default: (0, 0)].instances += instances
+    }
+  }
+  let total = census.values.reduce(0) { $0 + $1.instances }
+  print("kind              events   instances  share")
+  for (kind, counts) in census.sorted(by: { $0.key < $1.key }) {
+    let share = String(format: "%5.1f %%", 100 * Double(counts.instances) / Double(total))
+    print(
+      kind.padding(toLength: 16, withPad: " ", startingAt: 0),
+      String(format: "%8d %11d", counts.events, counts.instances),
+      share)
+  }
+  print("total            \(String(format: "%8d %11d", census.values.reduce(0) { $0 + $1.events }, total))")
 default:
-  FileHandle.standardError.write(Data("usage: range-workload prepare [audit] | summary | query ...\n".utf8))
+  FileHandle.standardError.write(Data("usage: range-workload prepare [audit] | summary | query ... | census\n".utf8))
   exit(64)
 }
