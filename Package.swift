@@ -18,7 +18,6 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     .systemLibrary(
@@ -32,12 +31,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .target(name: "CPrefetch"),
+    .target(name: "CSHA256"),
     .target(
       name: "Kalends",
       dependencies: [
         "LMDB",
         "CPrefetch",
-        .product(name: "Crypto", package: "swift-crypto"),
+        "CSHA256",
       ],
       swiftSettings: strictSettings
     ),
@@ -56,7 +56,7 @@ let package = Package(
     ),
     .testTarget(
       name: "KalendsTests",
-      dependencies: ["Kalends", "LMDB", .product(name: "Crypto", package: "swift-crypto")],
+      dependencies: ["Kalends", "LMDB"],
       swiftSettings: strictSettings
     ),
     .testTarget(

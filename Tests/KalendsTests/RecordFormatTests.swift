@@ -1,4 +1,3 @@
-import Crypto
 import Kalends
 import LMDB
 import Testing
@@ -16,9 +15,10 @@ struct RecordFormatTests {
       try store.append(contentsOf: [.annotation("a"), .annotation("b", by: .client("com.example.app"))])
       let stored = try storedRecords(store)
       var previous = [UInt8](repeating: 0, count: 32)
+      let digests = try HashlibOracle.sha256(stored.map { [0x00] + $0.dropLast(32) })
       for (index, bytes) in stored.enumerated() {
         let body = bytes.dropLast(32)
-        let expected = Array(SHA256.hash(data: [0x00] + body))
+        let expected = digests[index]
         #expect(Array(bytes.suffix(32)) == expected, "record \(index + 1)")
         #expect(Array(body.suffix(32)) == previous, "record \(index + 1) chains to the one before")
         #expect(try store.record(at: LogPosition(UInt64(index + 1))).hash.bytes == expected)

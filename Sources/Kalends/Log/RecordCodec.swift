@@ -1,4 +1,3 @@
-internal import Crypto
 internal import LMDB
 
 #if canImport(Glibc)
@@ -21,8 +20,8 @@ enum RecordCodec {
 
   /// Replaces the contents of `buffer` with `0x00 ‖ record`: the version 1 encoding of a record
   /// behind its leaf hash's prefix, so that the hashed bytes are contiguous and hashed in one call
-  /// (two updates cost swift-crypto more than the byte). Returns the record's hash; the record to
-  /// store is `buffer[1...]`.
+  /// (without a first update of one byte buffered on its own). Returns the record's hash; the
+  /// record to store is `buffer[1...]`.
   static func encode(
     into buffer: inout [UInt8], position: LogPosition, timestamp: Timestamp, draft: RecordDraft,
     previousHash: RecordHash

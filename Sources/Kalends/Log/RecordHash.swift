@@ -1,5 +1,3 @@
-internal import Crypto
-
 /// A SHA-256 digest that identifies a record and, through the chain, every record before it.
 ///
 /// Stored inline (four 64-bit words), so records carry their hashes without allocating.

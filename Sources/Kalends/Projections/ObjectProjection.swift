@@ -1,4 +1,3 @@
-internal import Crypto
 internal import LMDB
 
 /// The current state of every calendar, event and reminder, with its version (the position that

@@ -1,4 +1,3 @@
-internal import Crypto
 internal import LMDB
 
 extension Store {
