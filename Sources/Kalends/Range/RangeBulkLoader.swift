@@ -35,6 +35,9 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   }
 
   private var horizon = Int64.min
+  /// Records at an earlier time (microseconds), of events starting earlier (wall-clock seconds),
+  /// leave ``horizon`` as it is (``moveHorizon(for:reaching:)``).
+  private var quietBelow = (timestamp: Int64.min, start: Int64.min)
   /// The items by identifier: their slot in ``items`` (`nil` there once removed).
   private var slots = ObjectSlots()
   private var items: [Item?] = []
@@ -54,13 +57,12 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
     switch header.kind {
     case .eventSaved:
-      let start = arena.count
-      let (id, calendar) = try RangeState.saved(payload, appendingTimingTo: &arena)
+      let first = arena.count
+      let (id, calendar, start) = try RangeState.saved(payload, appendingTimingTo: &arena)
       slots.prefetch(0, id)
-      let item = Item(id: id, calendar: calendar, state: start..<arena.count, position: header.position)
+      let item = Item(id: id, calendar: calendar, state: first..<arena.count, position: header.position)
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
-      let eventStart = try Self.start(of: item, arena)
-      horizon = max(horizon, RangeProjection.horizon(for: header.timestamp, reaching: eventStart))
+      try moveHorizon(for: header.timestamp, reaching: start)
       let (slot, isNew) = slots.slot(for: 0, id, next: items.count)
       if isNew {
         items.append(item)
@@ -69,14 +71,14 @@ struct RangeBulkLoader: ProjectionBulkLoader {
         items[slot] = item
       }
     case .eventRemoved:
-      horizon = max(horizon, RangeProjection.horizon(for: header.timestamp))
+      try moveHorizon(for: header.timestamp)
       let id = try PayloadFieldIndex(payload).requiredObjectID(1, in: payload)
       if let slot = slots.slot(of: 0, id), let previous = items[slot] {
         items[slot] = nil
         try retire(previous)
       }
     case .calendarRemoved:
-      horizon = max(horizon, RangeProjection.horizon(for: header.timestamp))
+      try moveHorizon(for: header.timestamp)
       let calendar = try PayloadFieldIndex(payload).requiredObjectID(1, in: payload)
       for slot in items.indices where items[slot]?.calendar == calendar { items[slot] = nil }
       longest = longest.filter { $0.key.calendar != calendar }
@@ -85,10 +87,30 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
   }
 
-  /// The start of `item`, read from its timing state.
-  private static func start(of item: Item, _ arena: [UInt8]) throws(StoreError) -> LocalDateTime? {
-    let timing = arena.span.bytes.extracting(item.state)
-    return try ModelCodec.wallClock(PayloadFieldIndex(timing).signed(3, in: timing))
+  /// Moves ``horizon`` for a record at `timestamp` saving an event that starts at `start`
+  /// (wall-clock seconds as stored; checked), as ``RangeProjection/horizon(for:reaching:)`` says.
+  /// Most records cannot move it: a record before January 1 two years before the horizon's year,
+  /// of an event starting before January 1 of the year before it, gives a horizon no later (its
+  /// record's year plus three and its start's plus two are both at most the horizon's year), so the
+  /// years are worked out only for the others.
+  private mutating func moveHorizon(for timestamp: Timestamp, reaching start: Int64? = nil) throws(StoreError) {
+    let wallClock = LocalDateTime.min.wallClockSeconds...LocalDateTime.max.wallClockSeconds
+    if let start, !wallClock.contains(start) { _ = try ModelCodec.wallClock(start) }
+    // A record's time outside years 1…9999 counts as year 9989.
+    if timestamp.rawValue < quietBelow.timestamp, timestamp.rawValue >= wallClock.lowerBound * 1_000_000,
+      start ?? .min < quietBelow.start
+    {
+      return
+    }
+    let next = RangeProjection.horizon(for: timestamp, reaching: try ModelCodec.wallClock(start))
+    guard next > horizon else { return }
+    horizon = next
+    let year = LocalDateTime(unchecked: next).year
+    if let records = LocalDateTime(year: year - 2, month: 1, day: 1),
+      let starts = LocalDateTime(year: year - 1, month: 1, day: 1)
+    {
+      quietBelow = (records.wallClockSeconds * 1_000_000, starts.wallClockSeconds)
+    }
   }
 
   /// The event of `item`, decoded from its timing state.
@@ -228,9 +250,9 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
     part.runStarts = InstanceEntry.sort(&entries, scratch: &scratch)
     // Sorted here, on every core, so that the gathering after the last unit merges sorted runs
-    // (the writer's tail waits for it).
+    // (the writer's tail waits for it). The indexed items are put in order all at once there
+    // (``IdentifierOrder``): sorted here, their runs took longer to sort and to merge.
     part.openSeries.sort { $0.id < $1.id }
-    part.states.sort { $0.id < $1.id }
     return part
   }
 

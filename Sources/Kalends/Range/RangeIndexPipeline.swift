@@ -18,9 +18,9 @@ final class RangeIndexPipeline: @unchecked Sendable {
   }
 
   /// What indexing one unit gave: its instances sorted in key order, where each of the calendar's
-  /// runs starts in them (``InstanceEntry/runs`` offsets and one more), its open
-  /// series and indexed items (slots of the loader's items), and the longest instance of each run
-  /// (`Int64.min`: none).
+  /// runs starts in them (``InstanceEntry/runs`` offsets and one more), its open series (sorted by
+  /// item) and indexed items (in the order indexed), as slots of the loader's items, and the longest
+  /// instance of each run (`Int64.min`: none).
   struct Part: Sendable {
     var entries: [InstanceEntry] = []
     var runStarts: [Int] = []
@@ -110,16 +110,17 @@ final class RangeIndexPipeline: @unchecked Sendable {
     }
   }
 
-  /// Sorts the open series of every unit by calendar and item, and its indexed items by item. Each
-  /// unit's lists come sorted by item (a unit holds one calendar), so the sorts merge runs.
+  /// Sorts the open series of every unit by calendar and item (each unit's come sorted by item, and
+  /// a unit holds one calendar, so the sort merges runs), and the indexed items by item.
   private func gather(_ summaries: [Part?]) {
     var all = Part()
+    all.states.reserveCapacity(summaries.reduce(0) { $0 + $1!.states.count })
     for part in summaries {
       all.openSeries += part!.openSeries
       all.states += part!.states
     }
     all.openSeries.sort { ($0.calendar, $0.id) < ($1.calendar, $1.id) }
-    all.states.sort { $0.id < $1.id }
+    IdentifierOrder.sort(&all.states) { $0.id }
     condition.lock()
     gathered = all
     // Only the longest durations are read from the summaries from now on: their lists, gathered,

@@ -9,6 +9,8 @@ enum RangeState {
   /// (``externalIDTag``) empty.
   static let eventTags: Set<UInt8> = [1, 3, 4, 5, 6, 13, 14, 15, 16]
   static let externalIDTag: UInt8 = 1
+  /// The start's field (wall-clock seconds, 8 bytes).
+  static let startTag: UInt8 = 3
   /// Fields of a detached occurrence kept.
   static let occurrenceTags: Set<UInt8> = [17, 3, 4, 5, 6]
   /// ``eventTags`` and ``occurrenceTags`` as bit masks (every tag is below 32).
@@ -19,12 +21,20 @@ enum RangeState {
 
   /// Appends to `out` the timing state of the event state in `range` of `bytes`: only the fields
   /// that place instances, in their order, each encoded as ``Payload`` encodes it, without decoding
-  /// the fields into copies.
+  /// the fields into copies. Returns the start's field as it is stored (wall-clock seconds), if any.
   private static func appendTiming(
     of bytes: UnsafeRawBufferPointer, _ range: Range<Int>, to out: inout [UInt8]
-  ) throws(StoreError) {
+  ) throws(StoreError) -> Int64? {
+    var start: Int64?
     try PayloadSpan.scan(bytes, range) { field throws(StoreError) in
       guard keeps(field.tag, eventMask) else { return }
+      if field.tag == startTag {
+        guard field.range.count == 8 else {
+          throw .malformedPayload("field \(startTag) is \(field.range.count) bytes, not 8")
+        }
+        start = Int64(
+          bitPattern: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: field.range.lowerBound, as: UInt64.self)))
+      }
       if field.tag == externalIDTag {
         Payload.appendHeader(tag: field.tag, length: 0, to: &out)
         return
@@ -39,6 +49,7 @@ enum RangeState {
       }
       occurrence.withUnsafeBytes { appendField(16, $0, 0..<$0.count, to: &out) }
     }
+    return start
   }
 
   /// Appends one field as ``Payload/append(tag:bytes:)`` encodes it.
@@ -49,23 +60,18 @@ enum RangeState {
     out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
   }
 
-  /// The item and its calendar, from an `eventSaved` record's payload, appending its timing state
-  /// to `out` (the inline projection passes an empty array, the bulk loader its arena).
+  /// The item, its calendar and its start as stored (wall-clock seconds, not checked), from an
+  /// `eventSaved` record's payload, appending its timing state to `out` (the inline projection
+  /// passes an empty array, the bulk loader its arena).
   static func saved(_ payload: RawSpan, appendingTimingTo out: inout [UInt8]) throws(StoreError) -> (
-    id: ObjectID, calendar: ObjectID
+    id: ObjectID, calendar: ObjectID, start: Int64?
   ) {
     let fields = try PayloadFieldIndex(payload)
-    let saved = (try fields.requiredObjectID(1, in: payload), try fields.requiredObjectID(2, in: payload))
-    guard let state = fields[5] else { return saved }
-    let failure: StoreError? = payload.withUnsafeBytes { bytes in
-      do throws(StoreError) {
-        try appendTiming(of: bytes, state, to: &out)
-        return nil
-      } catch {
-        return error
-      }
+    let (id, calendar) = (try fields.requiredObjectID(1, in: payload), try fields.requiredObjectID(2, in: payload))
+    guard let state = fields[5] else { return (id, calendar, nil) }
+    let read: Result<Int64?, StoreError> = payload.withUnsafeBytes { bytes in
+      Result { () throws(StoreError) in try appendTiming(of: bytes, state, to: &out) }
     }
-    if let failure { throw failure }
-    return saved
+    return (id, calendar, try read.get())
   }
 }

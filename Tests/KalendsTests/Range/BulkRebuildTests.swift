@@ -279,6 +279,45 @@ struct RandomHistoryRebuildTests {
   }
 }
 
+extension RandomHistoryRebuildTests {
+  /// Events starting in random years and at the first and last second of years, some of them
+  /// open weekly series, then two that each move the horizon (two years past its event's year) by
+  /// a year. The loader works out the years only for records that can move it, so each start must
+  /// move it exactly as record-by-record application does.
+  @Test(arguments: [5, 6] as [UInt64])
+  func startsAroundTheHorizonMoveItAsRecordByRecord(seed: UInt64) throws {
+    try withStore { store, _ in
+      let events = EventStore(store: store)
+      var random = SeededGenerator(seed: seed)
+      let calendar = try events.save(EventCalendar(title: "Years"))
+      let thisYear = LocalDateTime(wallClockSeconds: Timestamp.now().rawValue / 1_000_000)!.year
+      var starts: [LocalDateTime] = (0..<90).map { step in
+        let year = thisYear + Int.random(in: -3...4, using: &random)
+        switch step % 3 {
+        case 0: return local(year, 1, 1)
+        case 1: return LocalDateTime(wallClockSeconds: local(year, 1, 1).wallClockSeconds - 1)!
+        default: return local(year, Int.random(in: 1...12, using: &random), Int.random(in: 1...28, using: &random), 9)
+        }
+      }
+      // Past every random start (the horizon is then January 1, thisYear + 9), then on January 1
+      // of the year before the horizon's: it moves it on to thisYear + 10 (a horizon is at most
+      // ten years past its record's year).
+      starts += [local(thisYear + 7, 1, 1), local(thisYear + 8, 1, 1)]
+      for (step, start) in starts.enumerated() {
+        var event = Event(
+          calendarID: calendar.id, title: "Event \(step)", start: start,
+          end: LocalDateTime(wallClockSeconds: start.wallClockSeconds + 3_600)!,
+          timeZone: step % 2 == 0 ? "Europe/Berlin" : nil)
+        if step % 4 == 0 { event.recurrenceRules = [try rule("FREQ=WEEKLY")] }
+        _ = try events.save(event, span: .futureEvents)
+      }
+      let inline = try store.projectionDigests()
+      #expect(try store.rebuildProjections() == Int(try store.head().position.rawValue))
+      #expect(try store.projectionDigests() == inline)
+    }
+  }
+}
+
 @Suite("Interrupted bulk loads")
 struct InterruptedBulkLoadTests {
   /// What a bulk load killed between its chunks leaves: one projection loaded and checkpointed,
