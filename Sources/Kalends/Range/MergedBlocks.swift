@@ -2,8 +2,8 @@ internal import LMDB
 
 /// The blocks of one calendar in `range.instances` as a rebuild writes them (``InstanceBlocks``):
 /// the parts its items were indexed in, each sorted in key order, merged run by run and packed one
-/// block at a time into a small buffer that the writer codes (``InstanceBlockCodec``) and appends,
-/// so that no second copy of the index is held between the sort and the write.
+/// block at a time into a small buffer, coded (``InstanceBlockCodec``) and handed on: appended by
+/// the writer, or kept by a range worker in ``CodedBlocks``.
 struct MergedBlocks: Sendable {
   private let parts: [[InstanceEntry]]
   /// Where each run starts in each part (``InstanceEntry/runs`` + 1 offsets).
@@ -25,6 +25,16 @@ struct MergedBlocks: Sendable {
   /// Appends whole blocks through `cursor`, in key order, until `limit` instances or more are
   /// written or none is left; returns how many were.
   mutating func append(to cursor: inout Cursor, limit: Int) throws(LMDBError) -> Int {
+    try append(limit: limit) { (key, value, _) throws(LMDBError) in try cursor.put(value, forKey: key, options: .append)
+    }
+  }
+
+  /// Hands `body` the key, the coded value and the number of instances of whole blocks, in key
+  /// order, until `limit` instances or more are handed on or none is left; returns how many were.
+  mutating func append<Failure: Error>(
+    limit: Int,
+    _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, _ count: Int) throws(Failure) -> Void
+  ) throws(Failure) -> Int {
     let block = UnsafeMutableRawBufferPointer.allocate(
       byteCount: InstanceBlocks.maxRecords * InstanceBlocks.recordLength, alignment: 8)
     let coded = UnsafeMutableRawBufferPointer.allocate(
@@ -40,7 +50,7 @@ struct MergedBlocks: Sendable {
     let (runs, runStarts) = (InstanceEntry.runs, self.runStarts)
     calendar.store(in: key, at: 0)
     var (slot, heads) = (self.slot, self.heads)
-    try Self.withBuffers(parts[...]) { (parts) throws(LMDBError) in
+    try Self.withBuffers(parts[...]) { (parts) throws(Failure) in
       var limits = heads
       // After a run, each part's head is where the next run starts in it.
       while slot < runs, written < limit {
@@ -71,8 +81,7 @@ struct MergedBlocks: Sendable {
             from: UnsafeRawBufferPointer(rebasing: block[offset..<(offset + InstanceBlocks.keyLength)]))
           let length = InstanceBlockCodec.encode(
             UnsafeRawBufferPointer(rebasing: block[..<(offset + InstanceBlocks.recordLength)]), into: coded)
-          try cursor.put(
-            UnsafeRawBufferPointer(rebasing: coded[..<length]), forKey: UnsafeRawBufferPointer(key), options: .append)
+          try body(UnsafeRawBufferPointer(key), UnsafeRawBufferPointer(rebasing: coded[..<length]), count)
           written += count
           count = 0
           // A long run is cut between blocks.
@@ -86,13 +95,13 @@ struct MergedBlocks: Sendable {
   }
 
   /// Calls `body` with a view of every part's entries.
-  private static func withBuffers(
+  private static func withBuffers<Failure: Error>(
     _ parts: ArraySlice<[InstanceEntry]>, _ collected: [UnsafeBufferPointer<InstanceEntry>] = [],
-    _ body: ([UnsafeBufferPointer<InstanceEntry>]) throws(LMDBError) -> Void
-  ) throws(LMDBError) {
+    _ body: ([UnsafeBufferPointer<InstanceEntry>]) throws(Failure) -> Void
+  ) throws(Failure) {
     guard let first = parts.first else { return try body(collected) }
-    let failure: LMDBError? = first.withUnsafeBufferPointer { buffer in
-      do throws(LMDBError) {
+    let failure: Failure? = first.withUnsafeBufferPointer { buffer in
+      do throws(Failure) {
         try withBuffers(parts.dropFirst(), collected + [buffer], body)
         return nil
       } catch {

@@ -143,7 +143,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   private var unitStarts: [Int] = []
   /// The calendar whose instances are being written, and its blocks once its units are indexed.
   private var calendar = 0
-  private var blocks: MergedBlocks?
+  private var blocks: CalendarBlocks?
   /// Open series and indexed items (slots of ``items``), sorted by the keys they are written
   /// under, once every instance is written.
   private var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)]?
@@ -171,10 +171,11 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       next[number] += 1
     }
     // Units of a bounded number of items, so that a calendar of most of the items is still indexed
-    // on every core (its parts merged as they are written), and small stores too are cut in a few
-    // units per core (so that the tests run the merge).
+    // on every core (its parts merged as the writer writes them), and small stores too are cut in a
+    // few units per core (so that the tests run the merge). A calendar of one unit has its blocks
+    // coded by the worker that indexes it, beside the writer.
     let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-    let unitItems = max(16, min(32_768, grouped.count / (4 * workers)))
+    let unitItems = max(16, min(131_072, grouped.count / (4 * workers)))
     var units: [RangeIndexPipeline.Unit] = []
     unitStarts = [0]
     for number in calendars.indices {
@@ -182,7 +183,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       let pieces = (count + unitItems - 1) / unitItems
       for piece in 0..<pieces {
         let slots = (starts[number] + count * piece / pieces)..<(starts[number] + count * (piece + 1) / pieces)
-        units.append(RangeIndexPipeline.Unit(calendar: number, slots: slots))
+        units.append(
+          RangeIndexPipeline.Unit(calendar: number, slots: slots, whole: pieces == 1 ? calendars[number] : nil))
       }
       unitStarts.append(units.count)
     }
@@ -296,8 +298,12 @@ struct RangeBulkLoader: ProjectionBulkLoader {
             // yet is left to the next transaction, so the write lock is not held meanwhile.
             let units = unitStarts[calendar]..<unitStarts[calendar + 1]
             guard let parts = try pipeline.parts(units, wait: written == 0) else { break }
-            blocks = MergedBlocks(
-              parts.map(\.entries), runStarts: parts.map(\.runStarts), calendar: calendars[calendar])
+            if parts.count == 1, let coded = parts[0].coded {
+              blocks = .coded(coded)
+            } else {
+              blocks = .merged(
+                MergedBlocks(parts.map(\.entries), runStarts: parts.map(\.runStarts), calendar: calendars[calendar]))
+            }
           }
           written += try blocks!.append(to: &cursor, limit: limit - written)
           if blocks!.isDone {
@@ -370,6 +376,33 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       let key = RangeProjection.maxDurationKey(
         run.calendar, RangeKey.Domain(rawValue: run.domain)!, run.durationClass)
       try txn.put(encoded, forKey: key, in: projection.meta, options: .append)
+    }
+  }
+}
+
+/// The blocks of the calendar a rebuild is writing: coded by a range worker, or merged and coded
+/// as they are written from the parts of its units.
+private enum CalendarBlocks {
+  case coded(CodedBlocks)
+  case merged(MergedBlocks)
+
+  var isDone: Bool {
+    switch self {
+    case .coded(let blocks): blocks.isDone
+    case .merged(let blocks): blocks.isDone
+    }
+  }
+
+  /// Appends whole blocks through `cursor` until `limit` instances or more are written or none is
+  /// left; returns how many were.
+  mutating func append(to cursor: inout Cursor, limit: Int) throws(LMDBError) -> Int {
+    switch self {
+    case .coded(var blocks):
+      defer { self = .coded(blocks) }
+      return try blocks.append(to: &cursor, limit: limit)
+    case .merged(var blocks):
+      defer { self = .merged(blocks) }
+      return try blocks.append(to: &cursor, limit: limit)
     }
   }
 }

@@ -15,6 +15,9 @@ final class RangeIndexPipeline: @unchecked Sendable {
     let calendar: Int
     /// The unit's items, as a range of the loader's items grouped by calendar.
     let slots: Range<Int>
+    /// The calendar, when the unit holds all its items: the worker then codes its blocks
+    /// (``CodedBlocks``), which the writer would otherwise merge and code from the units' parts.
+    var whole: ObjectID? = nil
   }
 
   /// What indexing one unit gave: its instances sorted in key order, where each of the calendar's
@@ -24,6 +27,8 @@ final class RangeIndexPipeline: @unchecked Sendable {
   struct Part: Sendable {
     var entries: [InstanceEntry] = []
     var runStarts: [Int] = []
+    /// The calendar's blocks, coded, in place of `entries` when the unit is the whole calendar.
+    var coded: CodedBlocks?
     var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
     var states: [(id: ObjectID, slot: Int)] = []
     var longest = [Int64](repeating: .min, count: InstanceEntry.runs)
@@ -53,8 +58,9 @@ final class RangeIndexPipeline: @unchecked Sendable {
   private var next = 0
   private var wanted = 0
   private var released = 0
-  /// Buffers of released units, for the next units indexed.
+  /// Buffers of released units, for the next units indexed, and for the next blocks coded.
   private var buffers: [[InstanceEntry]] = []
+  private var codedBuffers: [[UInt8]] = []
   private var cancelled = false
 
   /// Starts `workers` threads that index `units` with `index`, which appends a unit's instances,
@@ -77,6 +83,8 @@ final class RangeIndexPipeline: @unchecked Sendable {
 
   private func work() {
     var scratch = InstanceEntry.SortScratch()
+    // The instances of a unit whose blocks this worker coded stay here, for its next unit.
+    var buffer: [InstanceEntry] = []
     while true {
       condition.lock()
       while !cancelled && next < units.count && next >= wanted + lookahead { condition.wait() }
@@ -86,15 +94,23 @@ final class RangeIndexPipeline: @unchecked Sendable {
       }
       let unit = next
       next += 1
-      var buffer = buffers.popLast() ?? []
+      if buffer.capacity == 0 { buffer = buffers.popLast() ?? [] }
+      let whole = units[unit].whole
+      let codedBuffer = whole == nil ? [] : codedBuffers.popLast() ?? []
       condition.unlock()
       buffer.removeAll(keepingCapacity: true)
       let result = Result { () throws -> Part in
         var part = try index(units[unit], &buffer, &scratch)
-        part.entries = buffer
+        if let whole {
+          part.coded = CodedBlocks(
+            MergedBlocks([buffer], runStarts: [part.runStarts], calendar: whole), instances: buffer.count,
+            into: codedBuffer)
+        } else {
+          part.entries = buffer
+          buffer = []
+        }
         return part
       }
-      buffer = []
       condition.lock()
       results[unit] = result
       if case .success(let part) = result {
@@ -158,7 +174,10 @@ final class RangeIndexPipeline: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while released < unit {
-      if case .success(let part)? = results.removeValue(forKey: released) { buffers.append(part.entries) }
+      if case .success(let part)? = results.removeValue(forKey: released) {
+        if part.entries.capacity > 0 { buffers.append(part.entries) }
+        if let coded = part.coded { codedBuffers.append(coded.bytes) }
+      }
       released += 1
     }
   }
