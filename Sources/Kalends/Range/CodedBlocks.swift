@@ -13,16 +13,18 @@ struct CodedBlocks: Sendable {
   private var written = 0
 
   /// The blocks of `merged`, which holds `instances`, coded into `buffer` (emptied first; its room
-  /// is kept, and made enough for most blocks).
+  /// is kept, and made enough for most calendars).
   init(_ merged: MergedBlocks, instances: Int, into buffer: [UInt8]) {
     var (merged, bytes) = (merged, buffer)
     bytes.removeAll(keepingCapacity: true)
+    // About 24 bytes an instance, and a key of 50 for every 16 or so.
     if bytes.capacity < instances * 28 { HugePages.reserve(&bytes, capacity: instances * 32) }
     var blocks: [(end: Int, count: Int)] = []
     blocks.reserveCapacity(instances / 8)
     _ = merged.append(limit: .max) { key, value, count in
-      bytes.append(contentsOf: key)
-      bytes.append(contentsOf: value)
+      // Typed as bytes, the copies are one `memcpy` each (raw bytes are appended one at a time).
+      bytes.append(contentsOf: key.assumingMemoryBound(to: UInt8.self))
+      bytes.append(contentsOf: value.assumingMemoryBound(to: UInt8.self))
       blocks.append((bytes.count, count))
     }
     (self.bytes, self.blocks) = (bytes, blocks)
