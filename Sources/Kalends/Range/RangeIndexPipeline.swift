@@ -3,9 +3,11 @@ internal import Foundation
 /// The indexing side of a rebuild of `range.instances`, run in the background while the writer
 /// appends: the live items are cut into units (a calendar's items, in slices of a bounded size),
 /// which workers index and sort in order, at most ``lookahead`` units ahead of the one the writer
-/// waits for. The writer reads a calendar's units once they are all indexed, merges them into
-/// blocks (``MergedBlocks``) and releases them; a released unit's buffer is handed to the next
-/// unit indexed, so the index is held a few calendars at a time in memory that stays warm
+/// waits for. A unit that holds its whole calendar is also coded into blocks by its worker
+/// (``CodedBlocks``). The writer reads a calendar's units once they are all indexed, appends their
+/// coded blocks or merges them into blocks (``MergedBlocks``), and releases them; a released unit's
+/// buffers are handed to the next units indexed, so the index is held a few calendars at a time in
+/// memory that stays warm
 /// (indexing all of it up front touched as much fresh memory as the index takes, and the page
 /// faults cost more than the sort).
 final class RangeIndexPipeline: @unchecked Sendable {
