@@ -8,8 +8,6 @@
 package enum IdentifierOrder {
   /// Below this many elements, a list is sorted by comparison.
   private static let smallList = 64
-  /// Above this many elements, a bucket is sorted by comparison rather than by insertion.
-  private static let smallBucket = 32
 
   /// Sorts `elements` by `id`, ascending (the order of `ObjectID`). Not stable: elements with the
   /// same identifier come out in any order.
@@ -35,23 +33,8 @@ package enum IdentifierOrder {
       count = unordered.count
     }
     elements.withUnsafeMutableBufferPointer { buffer in
-      for index in 0..<(1 << bits) where starts[index + 1] - starts[index] > 1 {
-        let range = starts[index]..<starts[index + 1]
-        guard range.count <= smallBucket else {
-          var slice = UnsafeMutableBufferPointer(rebasing: buffer[range])
-          slice.sort { id($0) < id($1) }
-          continue
-        }
-        for position in (range.lowerBound + 1)..<range.upperBound {
-          let element = buffer[position]
-          let key = id(element)
-          var slot = position
-          while slot > range.lowerBound && key < id(buffer[slot - 1]) {
-            buffer[slot] = buffer[slot - 1]
-            slot -= 1
-          }
-          buffer[slot] = element
-        }
+      for index in 0..<(1 << bits) {
+        buffer.sortGroup(starts[index]..<starts[index + 1]) { id($0) < id($1) }
       }
     }
   }

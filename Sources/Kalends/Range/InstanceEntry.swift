@@ -141,8 +141,7 @@ package struct InstanceEntry: Comparable, Sendable {
     return starts
   }
 
-  /// Puts each group of entries with equal `key` in `run` (sorted by it) in key order (insertion
-  /// sort for the usual small groups).
+  /// Puts each group of entries with equal `key` in `run` (sorted by it) in key order.
   private static func orderEqualKeys(
     _ run: UnsafeMutableBufferPointer<InstanceEntry>, _ key: (InstanceEntry) -> UInt64
   ) {
@@ -151,19 +150,7 @@ package struct InstanceEntry: Comparable, Sendable {
       var next = first + 1
       let value = key(run[first])
       while next < run.count && key(run[next]) == value { next += 1 }
-      if next - first > 32 {
-        run[first..<next].sort()
-      } else if next - first > 1 {
-        for index in (first + 1)..<next {
-          let entry = run[index]
-          var slot = index
-          while slot > first && entry < run[slot - 1] {
-            run[slot] = run[slot - 1]
-            slot -= 1
-          }
-          run[slot] = entry
-        }
-      }
+      run.sortGroup(first..<next, by: <)
       first = next
     }
   }
