@@ -22,7 +22,7 @@ struct CodedBlocks: Sendable {
     var blocks: [(end: Int, count: Int)] = []
     blocks.reserveCapacity(instances / 8)
     _ = merged.append(limit: .max) { key, value, count in
-      // Typed as bytes, the copies are one `memcpy` each (raw bytes are appended one at a time).
+      // Typed as bytes, each copy is one `memcpy`.
       bytes.append(contentsOf: key.assumingMemoryBound(to: UInt8.self))
       bytes.append(contentsOf: value.assumingMemoryBound(to: UInt8.self))
       blocks.append((bytes.count, count))
