@@ -14,13 +14,16 @@ internal import LMDB
 struct RangeBulkLoader: ProjectionBulkLoader {
   let projection: RangeProjection
 
-  /// A live item: its calendar, its timing state in ``arena``, and the position of the record that
-  /// saved it (named when the state cannot be indexed).
+  /// A live item: its calendar, its timing state in ``arena``, the position of the record that
+  /// saved it (named when the state cannot be indexed), and whether its fields tell that it is
+  /// indexed (``RangeState/isSurelyIndexed(tags:)``): such items are written to `range.items`
+  /// before any is indexed.
   private struct Item {
     let id: ObjectID
     let calendar: ObjectID
     let state: Range<Int>
     let position: LogPosition
+    let isSurelyIndexed: Bool
   }
 
   /// A calendar, a clock and a duration class: one run of `range.instances`.
@@ -58,9 +61,11 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     switch header.kind {
     case .eventSaved:
       let first = arena.count
-      let (id, calendar, start) = try RangeState.saved(payload, appendingTimingTo: &arena)
+      let (id, calendar, start, tags) = try RangeState.saved(payload, appendingTimingTo: &arena)
       slots.prefetch(0, id)
-      let item = Item(id: id, calendar: calendar, state: first..<arena.count, position: header.position)
+      let item = Item(
+        id: id, calendar: calendar, state: first..<arena.count, position: header.position,
+        isSurelyIndexed: RangeState.isSurelyIndexed(tags: tags))
       // The start is all the horizon needs; the event is decoded once, when it is indexed.
       try moveHorizon(for: header.timestamp, reaching: start)
       let (slot, isNew) = slots.slot(for: 0, id, next: items.count)
@@ -144,12 +149,16 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   /// The calendar whose instances are being written, and its blocks once its units are indexed.
   private var calendar = 0
   private var blocks: CalendarBlocks?
-  /// Open series and indexed items (slots of ``items``), sorted by the keys they are written
-  /// under, once every instance is written.
+  /// The items written to `range.items` first, before any is indexed (those whose fields tell that
+  /// they are indexed), in identifier order, and how many of them are written.
+  private var early: [(id: ObjectID, slot: Int)] = []
+  private var writtenEarly = 0
+  /// Open series, and the items indexing did not find as ``early`` foretold them (slots of
+  /// ``items``), sorted by the keys they are written under, once every instance is written.
   private var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)]?
-  private var states: [(id: ObjectID, slot: Int)] = []
-  /// How many of ``states`` are written.
-  private var writtenStates = 0
+  private var corrections: [(id: ObjectID, slot: Int)] = []
+  /// How many of ``corrections`` are written.
+  private var writtenCorrections = 0
 
   mutating func prepare() throws {
     slots = ObjectSlots()
@@ -164,6 +173,10 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       starts[numbers[slot] + 1] += 1
     }
     for index in calendars.indices { starts[index + 1] += starts[index] }
+    early = []
+    early.reserveCapacity(items.count)
+    for (slot, item) in items.enumerated() where item?.isSurelyIndexed == true { early.append((item!.id, slot)) }
+    IdentifierOrder.sort(&early) { $0.id }
     var grouped = [Int](repeating: 0, count: starts.last!)
     var next = starts
     for (slot, number) in numbers.enumerated() where number >= 0 {
@@ -228,13 +241,16 @@ struct RangeBulkLoader: ProjectionBulkLoader {
         arena.withUnsafeBytes { Prefetch.bytes(ahead.state, of: $0) }
       }
       let item = items[slot]!
+      // Whether the item owns keys (and is listed in `range.items`).
+      var isIndexed = false
+      defer { if isIndexed != item.isSurelyIndexed { part.corrections.append((item.id, slot)) } }
       do {
         switch try single.read(arena.span.bytes.extracting(item.state)) {
         case .notIndexed:
           continue
         case .single(let instance):
           add(instance, of: item)
-          part.states.append((item.id, slot))
+          isIndexed = true
           continue
         case .series:
           break
@@ -244,7 +260,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
         }
         for instance in indexed.instances { add(instance, of: item) }
         if indexed.isOpen { part.openSeries.append((item.calendar, item.id, slot)) }
-        if indexed.isOpen || !indexed.instances.isEmpty { part.states.append((item.id, slot)) }
+        isIndexed = indexed.isOpen || !indexed.instances.isEmpty
         spare = indexed.instances
       } catch {
         throw StoreError.projection(RangeProjection.name, cannotApply: item.position, error)
@@ -252,17 +268,16 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
     part.runStarts = InstanceEntry.sort(&entries, scratch: &scratch)
     // Sorted here, on every core, so that the gathering after the last unit merges sorted runs
-    // (the writer's tail waits for it). The indexed items are put in order all at once there
-    // (``IdentifierOrder``): sorted here, their runs took longer to sort and to merge.
+    // (the writer's tail waits for it). The corrections are put in order all at once there.
     part.openSeries.sort { $0.id < $1.id }
     return part
   }
 
   /// Waits, outside the write transaction, until the units of the calendar to write next are
-  /// indexed; once every instance is written, collects the open series and indexed items that the
-  /// workers gathered.
+  /// indexed (once the items listed first are written); once every instance is written, collects
+  /// the open series and corrections that the workers gathered.
   mutating func awaitNextChunk() throws {
-    guard let indexing else { return }
+    guard let indexing, writtenEarly == early.count else { return }
     if calendar < calendars.count {
       _ = try indexing.pipeline.parts(unitStarts[calendar]..<unitStarts[calendar + 1], wait: true)
     } else if openSeries == nil {
@@ -281,11 +296,24 @@ struct RangeBulkLoader: ProjectionBulkLoader {
         longest[key] = max(longest[key] ?? .min, duration)
       }
     }
-    (openSeries, states) = (gathered.openSeries, gathered.states)
+    (openSeries, corrections) = (gathered.openSeries, gathered.corrections)
     indexing = nil
   }
 
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
+    // `range.items` first, while the workers index the first calendars: the items whose fields
+    // tell that they are indexed, in identifier order. Those indexing finds otherwise are put in
+    // or taken out after the last instance.
+    let (items, arena) = (self.items, self.arena)
+    if writtenEarly < early.count {
+      let range = writtenEarly..<min(early.count, writtenEarly + limit)
+      try txn.withCursor(on: projection.items) { cursor in
+        try Self.putItems(early[range], of: items, arena, through: &cursor, options: .append)
+      }
+      writtenEarly = range.upperBound
+      if writtenEarly == early.count { (early, writtenEarly) = ([], 0) }
+      return false
+    }
     if calendar < calendars.count, let pipeline = indexing?.pipeline {
       // The calendars before this one are written for good (a transaction rolled back is retried
       // from here).
@@ -315,8 +343,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       return false
     }
     if openSeries == nil { collect() }
-    let (items, arena) = (self.items, self.arena)
-    if writtenStates == 0 {
+    if writtenCorrections == 0 {
       try txn.withCursor(on: projection.open) { cursor in
         var key: [UInt8] = []
         for (_, _, slot) in openSeries ?? [] {
@@ -328,39 +355,54 @@ struct RangeBulkLoader: ProjectionBulkLoader {
         }
       }
     }
-    // `item` → calendar ‖ timing state, read in place from the arena.
-    let range = writtenStates..<min(states.count, writtenStates + limit)
+    // The items indexing did not find as foretold: those written first that own no key are taken
+    // out, the others put in among them.
+    let range = writtenCorrections..<min(corrections.count, writtenCorrections + limit)
+    for (id, slot) in corrections[range] where items[slot]!.isSurelyIndexed {
+      try txn.delete(id.bytes, in: projection.items)
+    }
     try txn.withCursor(on: projection.items) { cursor in
-      let key = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
-      defer { key.deallocate() }
-      try items.withUnsafeBufferPointer { items in
-        try arena.withUnsafeBytes { arena in
-          let distance = Prefetch.distance
-          for index in range {
-            // Read in identifier order, the items and their states are each a cache miss away:
-            // the item is asked for twice as far ahead as its state.
-            if index + 2 * distance < range.upperBound {
-              kalends_prefetch(items.baseAddress! + states[index + 2 * distance].slot)
-            }
-            if index + distance < range.upperBound {
-              Prefetch.bytes(items[states[index + distance].slot]!.state, of: arena)
-            }
-            let (id, slot) = states[index]
-            let item = items[slot]!
-            id.store(in: key, at: 0)
-            let state = UnsafeRawBufferPointer(rebasing: arena[item.state])
-            try cursor.put(reserving: 16 + state.count, forKey: UnsafeRawBufferPointer(key), options: .append) {
-              item.calendar.store(in: $0, at: 0)
-              UnsafeMutableRawBufferPointer(rebasing: $0[16...]).copyMemory(from: state)
-            }
+      try Self.putItems(
+        corrections[range].filter { !items[$0.slot]!.isSurelyIndexed }, of: items, arena, through: &cursor, options: [])
+    }
+    writtenCorrections = range.upperBound
+    guard writtenCorrections == corrections.count else { return false }
+    try writeMeta(&txn)
+    return true
+  }
+
+  /// Puts the `range.items` entries of `listed` (slots of `items`, in identifier order): `item` →
+  /// calendar ‖ timing state, read in place from the arena.
+  private static func putItems(
+    _ listed: some RandomAccessCollection<(id: ObjectID, slot: Int)>, of items: [Item?], _ arena: [UInt8],
+    through cursor: inout Cursor, options: PutOptions
+  ) throws {
+    let key = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
+    defer { key.deallocate() }
+    let listed = Array(listed)
+    try items.withUnsafeBufferPointer { items in
+      try arena.withUnsafeBytes { arena in
+        let distance = Prefetch.distance
+        for index in listed.indices {
+          // Read in identifier order, the items and their states are each a cache miss away:
+          // the item is asked for twice as far ahead as its state.
+          if index + 2 * distance < listed.count {
+            kalends_prefetch(items.baseAddress! + listed[index + 2 * distance].slot)
+          }
+          if index + distance < listed.count {
+            Prefetch.bytes(items[listed[index + distance].slot]!.state, of: arena)
+          }
+          let (id, slot) = listed[index]
+          let item = items[slot]!
+          id.store(in: key, at: 0)
+          let state = UnsafeRawBufferPointer(rebasing: arena[item.state])
+          try cursor.put(reserving: 16 + state.count, forKey: UnsafeRawBufferPointer(key), options: options) {
+            item.calendar.store(in: $0, at: 0)
+            UnsafeMutableRawBufferPointer(rebasing: $0[16...]).copyMemory(from: state)
           }
         }
       }
     }
-    writtenStates = range.upperBound
-    guard writtenStates == states.count else { return false }
-    try writeMeta(&txn)
-    return true
   }
 
   /// The horizon, then the longest duration of every run, in key order (`horizon` < `maxDuration…`).

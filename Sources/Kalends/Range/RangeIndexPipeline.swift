@@ -24,15 +24,15 @@ final class RangeIndexPipeline: @unchecked Sendable {
 
   /// What indexing one unit gave: its instances sorted in key order, where each of the calendar's
   /// runs starts in them (``InstanceEntry/runs`` offsets and one more), its open series (sorted by
-  /// item) and indexed items (in the order indexed), as slots of the loader's items, and the longest
-  /// instance of each run (`Int64.min`: none).
+  /// item) and the items whose indexing the loader had not foretold (in the order indexed), as
+  /// slots of the loader's items, and the longest instance of each run (`Int64.min`: none).
   struct Part: Sendable {
     var entries: [InstanceEntry] = []
     var runStarts: [Int] = []
     /// The calendar's blocks, coded, in place of `entries` when the unit is the whole calendar.
     var coded: CodedBlocks?
     var openSeries: [(calendar: ObjectID, id: ObjectID, slot: Int)] = []
-    var states: [(id: ObjectID, slot: Int)] = []
+    var corrections: [(id: ObjectID, slot: Int)] = []
     var longest = [Int64](repeating: .min, count: InstanceEntry.runs)
   }
 
@@ -52,7 +52,7 @@ final class RangeIndexPipeline: @unchecked Sendable {
   /// until they are gathered), and how many units are indexed.
   private var summaries: [Part?]
   private var indexed = 0
-  /// Every unit's open series and indexed items in key order, gathered by the worker that indexed
+  /// Every unit's open series and corrections in key order, gathered by the worker that indexed
   /// the last unit (so that the writer does not sort them after its last instance).
   private var gathered: Part?
   /// The next unit a worker takes, the unit the writer waits for or has read, and the units
@@ -117,7 +117,7 @@ final class RangeIndexPipeline: @unchecked Sendable {
       results[unit] = result
       if case .success(let part) = result {
         summaries[unit] = Part(
-          entries: [], openSeries: part.openSeries, states: part.states, longest: part.longest)
+          entries: [], openSeries: part.openSeries, corrections: part.corrections, longest: part.longest)
         indexed += 1
       }
       let isLast = indexed == units.count
@@ -129,23 +129,23 @@ final class RangeIndexPipeline: @unchecked Sendable {
   }
 
   /// Sorts the open series of every unit by calendar and item (each unit's come sorted by item, and
-  /// a unit holds one calendar, so the sort merges runs), and the indexed items by item.
+  /// a unit holds one calendar, so the sort merges runs), and the corrections by item.
   private func gather(_ summaries: [Part?]) {
     var all = Part()
-    all.states.reserveCapacity(summaries.reduce(0) { $0 + $1!.states.count })
+    all.corrections.reserveCapacity(summaries.reduce(0) { $0 + $1!.corrections.count })
     for part in summaries {
       all.openSeries += part!.openSeries
-      all.states += part!.states
+      all.corrections += part!.corrections
     }
     all.openSeries.sort { ($0.calendar, $0.id) < ($1.calendar, $1.id) }
-    IdentifierOrder.sort(&all.states) { $0.id }
+    IdentifierOrder.sort(&all.corrections) { $0.id }
     condition.lock()
     gathered = all
     // Only the longest durations are read from the summaries from now on: their lists, gathered,
     // would otherwise be held twice until the load is written.
     for unit in self.summaries.indices {
       self.summaries[unit]?.openSeries = []
-      self.summaries[unit]?.states = []
+      self.summaries[unit]?.corrections = []
     }
     condition.broadcast()
     condition.unlock()
@@ -184,7 +184,7 @@ final class RangeIndexPipeline: @unchecked Sendable {
     }
   }
 
-  /// Every unit's open series (sorted by calendar and item) and indexed items (sorted by item), and
+  /// Every unit's open series (sorted by calendar and item) and corrections (sorted by item), and
   /// the longest instance of each run of each unit, in unit order; once every unit is read.
   func summary() -> (gathered: Part, longest: [[Int64]]) {
     condition.lock()

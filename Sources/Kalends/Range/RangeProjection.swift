@@ -50,7 +50,7 @@ struct RangeProjection: Projection {
     switch header.kind {
     case .eventSaved:
       var state: [UInt8] = []
-      let (id, calendar, _) = try RangeState.saved(payload, appendingTimingTo: &state)
+      let (id, calendar, _, _) = try RangeState.saved(payload, appendingTimingTo: &state)
       let event = try ModelCodec.decodeEvent(
         id: id, calendarID: calendar, version: header.position, modified: header.timestamp,
         PayloadReader(Payload(bytes: state)))

@@ -21,13 +21,16 @@ enum RangeState {
 
   /// Appends to `out` the timing state of the event state in `range` of `bytes`: only the fields
   /// that place instances, in their order, each encoded as ``Payload`` encodes it, without decoding
-  /// the fields into copies. Returns the start's field as it is stored (wall-clock seconds), if any.
+  /// the fields into copies. Returns the start's field as it is stored (wall-clock seconds), if any,
+  /// and the tags of the fields kept (bit `tag` set).
   private static func appendTiming(
     of bytes: UnsafeRawBufferPointer, _ range: Range<Int>, to out: inout [UInt8]
-  ) throws(StoreError) -> Int64? {
+  ) throws(StoreError) -> (start: Int64?, tags: UInt32) {
     var start: Int64?
+    var tags: UInt32 = 0
     try PayloadSpan.scan(bytes, range) { field throws(StoreError) in
       guard keeps(field.tag, eventMask) else { return }
+      tags |= 1 << UInt32(field.tag)
       if field.tag == startTag {
         guard field.range.count == 8 else {
           throw .malformedPayload("field \(startTag) is \(field.range.count) bytes, not 8")
@@ -49,7 +52,7 @@ enum RangeState {
       }
       occurrence.withUnsafeBytes { appendField(16, $0, 0..<$0.count, to: &out) }
     }
-    return start
+    return (start, tags)
   }
 
   /// Appends one field as ``Payload/append(tag:bytes:)`` encodes it.
@@ -60,18 +63,30 @@ enum RangeState {
     out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
   }
 
-  /// The item, its calendar and its start as stored (wall-clock seconds, not checked), from an
-  /// `eventSaved` record's payload, appending its timing state to `out` (the inline projection
-  /// passes an empty array, the bulk loader its arena).
+  /// The item, its calendar, its start as stored (wall-clock seconds, not checked) and the tags of
+  /// its timing state's fields (bit `tag` set), from an `eventSaved` record's payload, appending its
+  /// timing state to `out` (the inline projection passes an empty array, the bulk loader its arena).
   static func saved(_ payload: RawSpan, appendingTimingTo out: inout [UInt8]) throws(StoreError) -> (
-    id: ObjectID, calendar: ObjectID, start: Int64?
+    id: ObjectID, calendar: ObjectID, start: Int64?, tags: UInt32
   ) {
     let fields = try PayloadFieldIndex(payload)
     let (id, calendar) = (try fields.requiredObjectID(1, in: payload), try fields.requiredObjectID(2, in: payload))
-    guard let state = fields[5] else { return (id, calendar, nil) }
-    let read: Result<Int64?, StoreError> = payload.withUnsafeBytes { bytes in
+    guard let state = fields[5] else { return (id, calendar, nil, 0) }
+    let read: Result<(start: Int64?, tags: UInt32), StoreError> = payload.withUnsafeBytes { bytes in
       Result { () throws(StoreError) in try appendTiming(of: bytes, state, to: &out) }
     }
-    return (id, calendar, try read.get())
+    let (start, tags) = try read.get()
+    return (id, calendar, start, tags)
+  }
+
+  /// Whether an event whose timing state has the fields `tags` (as ``saved(_:appendingTimingTo:)``
+  /// returns them) is certainly indexed, as far as its fields tell: it has a start and an end, and
+  /// no exception date or detached occurrence that could take away its first occurrence (the start
+  /// of a series is always one of its occurrences). An event for which this is false may be indexed
+  /// too; only expanding it tells.
+  static func isSurelyIndexed(tags: UInt32) -> Bool {
+    let required: UInt32 = 1 << 3 | 1 << 4
+    let removing: UInt32 = 1 << 14 | 1 << 16
+    return tags & required == required && tags & removing == 0
   }
 }

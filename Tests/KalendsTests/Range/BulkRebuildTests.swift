@@ -87,6 +87,50 @@ struct BulkRebuildTests {
     }
   }
 
+  /// A rebuild lists in `range.items` first the events whose fields tell that they own keys, then
+  /// puts in those only indexing can tell about: series with exception dates or detached
+  /// occurrences, which may own keys or none. In chunks of one entry and of many, each kind comes
+  /// out as record-by-record application lists it.
+  @Test(arguments: [1, 1_000])
+  func itemsOnlyIndexingCanTellAboutAreListedAsIndexingFindsThem(chunk: Int) throws {
+    var options = StoreOptions(durability: .noSync)
+    options.bulkLoadChunk = chunk
+    try withStore(options) { store, _ in
+      let fixture = try EventFixture(store)
+      let events = fixture.events
+      func series(_ title: String, _ rrule: String) throws -> Event {
+        try events.save(try fixture.meeting(title, rrule: rrule), span: .futureEvents)
+      }
+      // Its first occurrence excepted: listed through its later ones.
+      let excepted = try series("excepted", "FREQ=DAILY;COUNT=3")
+      try events.remove(
+        try #require(try events.event(withID: excepted.id, occurrence: local(2026, 3, 29, 9))), span: .thisEvent)
+      // Every occurrence excepted: owns no key, not listed.
+      let emptied = try series("emptied", "FREQ=DAILY;COUNT=2")
+      for day in [29, 30] {
+        try events.remove(
+          try #require(try events.event(withID: emptied.id, occurrence: local(2026, 3, day, 9))), span: .thisEvent)
+      }
+      // Its only occurrence detached with times of its own: listed through it.
+      let detached = try series("detached", "FREQ=WEEKLY;COUNT=1")
+      var moved = try #require(try events.event(withID: detached.id, occurrence: local(2026, 3, 29, 9)))
+      moved.start = local(2026, 4, 2, 14)
+      moved.end = local(2026, 4, 2, 15)
+      try events.save(moved, span: .thisEvent)
+      // Open, with an excepted occurrence: listed.
+      let open = try series("open", "FREQ=WEEKLY")
+      try events.remove(
+        try #require(try events.event(withID: open.id, occurrence: local(2026, 4, 5, 9))), span: .thisEvent)
+      _ = try events.save(try fixture.meeting("single"), span: .thisEvent)
+      let inline = try store.projectionDigests()
+      let live = try [excepted, emptied, detached, open].filter { try events.event(withID: $0.id) != nil }
+      #expect(live.count == 4, "the emptied series stays, with no occurrence")
+      #expect(inline["range.items"]?.entries == 4)
+      #expect(try store.rebuildProjections() == Int(try store.head().position.rawValue))
+      #expect(try store.projectionDigests() == inline)
+    }
+  }
+
   @Test func anItemOwnsOneStateEntryAndItsKeysAreRecomputedToRemoveIt() throws {
     try withStore { store, _ in
       let fixture = try EventFixture(store)
