@@ -25,7 +25,7 @@ public struct StoreOptions: Sendable, Hashable {
   public var maxReaders: UInt32
   /// How many entries one transaction of a bulk load writes (see `Store.bulkLoadProjections`);
   /// tests make it small to cross every chunk boundary.
-  package var bulkLoadChunk = 250_000
+  package var bulkLoadChunk = 1_000_000
 
   /// Defaults: writable, fully durable, 64 MiB initial map growing up to 1 TiB, 126 readers.
   public init(
