@@ -167,15 +167,15 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     // The live items grouped by calendar (a counting sort; in log order within a calendar).
     var numbers = [Int](repeating: -1, count: items.count)
     var starts = [Int](repeating: 0, count: calendars.count + 1)
+    early = []
+    early.reserveCapacity(items.count)
     for (slot, item) in items.enumerated() {
       guard let item else { continue }
       numbers[slot] = calendarIndex[item.calendar]!
       starts[numbers[slot] + 1] += 1
+      if item.isSurelyIndexed { early.append((item.id, slot)) }
     }
     for index in calendars.indices { starts[index + 1] += starts[index] }
-    early = []
-    early.reserveCapacity(items.count)
-    for (slot, item) in items.enumerated() where item?.isSurelyIndexed == true { early.append((item!.id, slot)) }
     IdentifierOrder.sort(&early) { $0.id }
     var grouped = [Int](repeating: 0, count: starts.last!)
     var next = starts
@@ -277,7 +277,7 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   /// indexed (once the items listed first are written); once every instance is written, collects
   /// the open series and corrections that the workers gathered.
   mutating func awaitNextChunk() throws {
-    guard let indexing, writtenEarly == early.count else { return }
+    guard let indexing, early.isEmpty else { return }
     if calendar < calendars.count {
       _ = try indexing.pipeline.parts(unitStarts[calendar]..<unitStarts[calendar + 1], wait: true)
     } else if openSeries == nil {
@@ -363,7 +363,8 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
     try txn.withCursor(on: projection.items) { cursor in
       try Self.putItems(
-        corrections[range].filter { !items[$0.slot]!.isSurelyIndexed }, of: items, arena, through: &cursor, options: [])
+        corrections[range].filter { !items[$0.slot]!.isSurelyIndexed }[...], of: items, arena, through: &cursor,
+        options: [])
     }
     writtenCorrections = range.upperBound
     guard writtenCorrections == corrections.count else { return false }
@@ -374,22 +375,21 @@ struct RangeBulkLoader: ProjectionBulkLoader {
   /// Puts the `range.items` entries of `listed` (slots of `items`, in identifier order): `item` →
   /// calendar ‖ timing state, read in place from the arena.
   private static func putItems(
-    _ listed: some RandomAccessCollection<(id: ObjectID, slot: Int)>, of items: [Item?], _ arena: [UInt8],
+    _ listed: ArraySlice<(id: ObjectID, slot: Int)>, of items: [Item?], _ arena: [UInt8],
     through cursor: inout Cursor, options: PutOptions
   ) throws {
     let key = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
     defer { key.deallocate() }
-    let listed = Array(listed)
     try items.withUnsafeBufferPointer { items in
       try arena.withUnsafeBytes { arena in
         let distance = Prefetch.distance
         for index in listed.indices {
           // Read in identifier order, the items and their states are each a cache miss away:
           // the item is asked for twice as far ahead as its state.
-          if index + 2 * distance < listed.count {
+          if index + 2 * distance < listed.endIndex {
             kalends_prefetch(items.baseAddress! + listed[index + 2 * distance].slot)
           }
-          if index + distance < listed.count {
+          if index + distance < listed.endIndex {
             Prefetch.bytes(items[listed[index + distance].slot]!.state, of: arena)
           }
           let (id, slot) = listed[index]
