@@ -11,6 +11,12 @@ enum RangeState {
   static let externalIDTag: UInt8 = 1
   /// The start's field (wall-clock seconds, 8 bytes).
   static let startTag: UInt8 = 3
+  /// The end's field.
+  static let endTag: UInt8 = 4
+  /// The exception dates' field (`EXDATE`, repeated).
+  static let exceptionDateTag: UInt8 = 14
+  /// The detached occurrences' field (a message each, repeated).
+  static let detachedOccurrenceTag: UInt8 = 16
   /// Fields of a detached occurrence kept.
   static let occurrenceTags: Set<UInt8> = [17, 3, 4, 5, 6]
   /// ``eventTags`` and ``occurrenceTags`` as bit masks (every tag is below 32).
@@ -42,7 +48,7 @@ enum RangeState {
         Payload.appendHeader(tag: field.tag, length: 0, to: &out)
         return
       }
-      guard field.tag == 16 else {
+      guard field.tag == detachedOccurrenceTag else {
         appendField(field.tag, bytes, field.range, to: &out)
         return
       }
@@ -50,7 +56,7 @@ enum RangeState {
       try PayloadSpan.scan(bytes, field.range) { inner in
         if keeps(inner.tag, occurrenceMask) { appendField(inner.tag, bytes, inner.range, to: &occurrence) }
       }
-      occurrence.withUnsafeBytes { appendField(16, $0, 0..<$0.count, to: &out) }
+      occurrence.withUnsafeBytes { appendField(detachedOccurrenceTag, $0, 0..<$0.count, to: &out) }
     }
     return (start, tags)
   }
@@ -85,8 +91,8 @@ enum RangeState {
   /// of a series is always one of its occurrences). An event for which this is false may be indexed
   /// too; only expanding it tells.
   static func isSurelyIndexed(tags: UInt32) -> Bool {
-    let required: UInt32 = 1 << 3 | 1 << 4
-    let removing: UInt32 = 1 << 14 | 1 << 16
+    let required: UInt32 = 1 << UInt32(startTag) | 1 << UInt32(endTag)
+    let removing: UInt32 = 1 << UInt32(exceptionDateTag) | 1 << UInt32(detachedOccurrenceTag)
     return tags & required == required && tags & removing == 0
   }
 }
