@@ -11,7 +11,8 @@ extension Store {
   /// loaders, and each loader prepares its output and writes its databases in key order, in chunks
   /// of `options.bulkLoadChunk` entries (1,000,000: a few dozen megabytes of dirty pages a
   /// transaction, and a third as many flushes of the data file as 250,000 gave: 19 against 60 in a
-  /// 1M-event rebuild), the last of which saves its checkpoint. Returns the records read (0 when no projection needed it).
+  /// 1M-event rebuild), the last of which saves its checkpoint. Returns the records read (0 when no
+  /// projection needed it).
   func bulkLoadProjections(
     _ projections: ProjectionSet, progress: ((RebuildProgress) -> Void)?
   ) throws -> Int {
