@@ -162,6 +162,33 @@ def open_store(path):
     return env, log, meta
 
 
+def may_make(record):
+    """Rule 8 of docs/log-format.md (§4.1's first table): whether the record's actor may make it."""
+    kind, actor = record["kindCode"], record["actor"]
+    fields = dict(record["payloadFields"])
+    if kind == 1:
+        return actor == {"type": "system"}
+    if kind in (101, 102, 201, 202, 301, 302):
+        return actor["type"] in ("person", "client")
+    if kind == 401:
+        return actor == {"type": "person"}
+    if kind in (402, 404, 405):
+        return actor["type"] == "client" and fields.get(1) == actor["id"].encode("utf-8")
+    if kind == 403:
+        reason = fields.get(5)
+        reason = struct.unpack(">Q", reason)[0] if reason is not None and len(reason) == 8 else None
+        if fields.get(1) is None or actor["type"] == "client":
+            return False
+        if reason in (1, 2, 4, 6):
+            return actor == {"type": "person"}
+        if reason == 3:
+            return actor["type"] == "policy"
+        if reason == 5:
+            return actor == {"type": "system"}
+        return False
+    return True
+
+
 def verify(path):
     env, log, meta = open_store(path)
     problem, checked, head, head_hash = None, 0, 0, bytes(32)
@@ -198,6 +225,9 @@ def verify(path):
                 if record["kindCode"] != 1 or record["actor"] != {"type": "system"} or fields.get(1) != store_id:
                     problem = (expected, "genesisMismatch")
                     break
+            if not may_make(record):
+                problem = (expected, "unauthorizedRecord")
+                break
             head, head_hash = expected, bytes.fromhex(record["hash"])
             checked += 1
         if problem is None:

@@ -24,10 +24,11 @@ struct AccessRequestCommand: ParsableCommand {
 
   func run() throws {
     guard let client = global.client else { throw CLIError.invalidInput("access request needs --as CLIENT") }
-    if answer == nil && isatty(STDIN_FILENO) != 1 {
+    let session = try global.openEventStore()
+    // Without a terminal the stored decision is still returned; only a question needs one.
+    if answer == nil, isatty(STDIN_FILENO) != 1, try session.requestWouldPrompt(level.level, to: service.service) {
       throw CLIError.invalidInput("there is no terminal to ask the person — pass --answer allow|deny|write-only")
     }
-    let session = try global.openEventStore()
     let status: AuthorizationStatus
     if let answer {
       let prompter = FixedAnswerPrompter(answer.answer)

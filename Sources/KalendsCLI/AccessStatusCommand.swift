@@ -13,8 +13,12 @@ struct AccessStatusCommand: ParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func run() throws {
+    // An app may see its own statuses (EventKit's authorizationStatus), never another app's.
+    if let app = global.client, let client, client != app {
+      try global.requireOwner("read another app's access")
+    }
     let store = try global.openEventStore(readOnly: true)
-    let ids = try client.map { [$0] } ?? store.clients().map(\.id)
+    let ids = try (client ?? global.client).map { [$0] } ?? store.clients().map(\.id)
     var rows: [(client: String, service: Service, status: AuthorizationStatus)] = []
     for id in ids {
       guard try store.client(withID: id) != nil else { throw StoreError.access(.clientNotRegistered(id)) }

@@ -20,7 +20,7 @@ struct AuditHistoryCommand: ParsableCommand {
   @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
   func run() throws {
-    let audit = PrivacyAudit(store: try global.openStore(readOnly: true))
+    let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
     let entries = try audit.history(
       client: client, service: service?.service, since: try since.map { try AuditTime.parse($0, option: "--since") },
       until: try until.map { try AuditTime.parse($0, option: "--until") })

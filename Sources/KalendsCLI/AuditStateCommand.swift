@@ -13,7 +13,7 @@ struct AuditStateCommand: ParsableCommand {
   @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
   func run() throws {
-    let audit = PrivacyAudit(store: try global.openStore(readOnly: true))
+    let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
     let instant = try at.map { try AuditTime.parse($0, option: "--at") } ?? .now()
     format.write(
       try audit.state(at: instant).map(\.jsonFields), columns: ["client", "service", "status", "decision", "reason"])
@@ -42,7 +42,7 @@ struct AuditWhoCanCommand: ParsableCommand {
   @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
   func run() throws {
-    let store = try global.openStore(readOnly: true)
+    let store = try global.openStore(readOnly: true, for: "read the audit")
     if let calendar {
       let id = try ObjectID(argument: calendar, option: "--calendar")
       guard let found = try EventStore(store: store).calendar(withID: id) else {
@@ -81,7 +81,7 @@ struct AuditVerifyCommand: ParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func run() throws {
-    let store = try global.openStore(readOnly: true)
+    let store = try global.openStore(readOnly: true, for: "verify the audit")
     let report = try store.verify()
     if let problem = report.problem {
       KalendsCommand.fail(

@@ -21,7 +21,7 @@ struct BackupCommand: ParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func run() throws {
-    let store = try global.openStore(readOnly: true)
+    let store = try global.openStore(readOnly: true, for: "back up the store")
     let head = try store.backup(to: destination)
     let attributes = try? FileManager.default.attributesOfItem(atPath: destination + "/data.mdb")
     let bytes = (attributes?[.size] as? NSNumber)?.intValue ?? 0

@@ -26,6 +26,7 @@ struct BenchGenerateCommand: ParsableCommand {
   }
 
   func run() throws {
+    if global.client != nil { throw StoreError.access(.ownerOnly("generate benchmark stores")) }
     let path = global.storePath
     guard !FileManager.default.fileExists(atPath: path + "/data.mdb") else {
       throw CLIError.invalidInput("\(path) already holds a store — generate into a new directory")

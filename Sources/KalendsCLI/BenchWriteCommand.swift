@@ -30,6 +30,7 @@ struct BenchWriteCommand: ParsableCommand {
   }
 
   func run() throws {
+    try global.requireOwner("run write benchmarks")
     let store = try Store.openOrCreate(
       at: global.storePath, options: StoreOptions(durability: noSync ? .noSync : .full))
     let writer = EventStore(store: store)

@@ -79,7 +79,8 @@ enum ChangeLatencyProbe {
     _ = try BenchWriter.calendar(in: EventStore(store: store))
     let (arrivals, task) = try subscribe(store)
     let child = Process()
-    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    // This very executable, wherever it was started from (argv[0] may be a bare name found on PATH).
+    child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     child.arguments = [
       "bench", "write", "--store", path, "--events", String(writes), "--interval-ms", String(intervalMs), "--no-sync",
       "--timings",

@@ -10,6 +10,7 @@ struct ClientListCommand: ParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func run() throws {
+    try global.requireOwner("list the registered apps")
     let clients = try global.openEventStore(readOnly: true).clients()
     format.write(
       clients, json: \.jsonFields,

@@ -28,16 +28,37 @@ struct GlobalOptions: ParsableArguments {
     return home + "/.local/share/kalends/default"
   }
 
-  /// Opens the existing store.
-  func openStore(readOnly: Bool = false) throws -> Store {
-    try Store.open(at: storePath, options: StoreOptions(readOnly: readOnly))
+  /// Opens the existing store for `what`, which only the person who owns it may do: with `--as`
+  /// it is refused (``requireOwner(_:)``).
+  func openStore(readOnly: Bool = false, for what: String) throws -> Store {
+    try requireOwner(what)
+    return try Store.open(at: storePath, options: StoreOptions(readOnly: readOnly))
+  }
+
+  /// Refuses `--as` (exit 68) for `what`, which only the person who owns the store may do. The
+  /// refusal is recorded as the app's (`ownerActionRefused`) when it is registered; the error says
+  /// when it could not be recorded.
+  func requireOwner(_ what: String) throws {
+    guard let client else { return }
+    let session: EventStore
+    do {
+      session = try EventStore(store: try Store.open(at: storePath)).session(for: client)
+    } catch .access(.clientNotRegistered), .access(.invalidClientID) {
+      throw StoreError.access(.ownerOnly(what))
+    } catch {
+      throw StoreError.access(.refusalNotRecorded(.ownerOnly(what), reason: error.description))
+    }
+    try session.requireOwner(what)
   }
 
   /// The calendars, events and reminders of the existing store, as the person or, with `--as`, as
   /// a client session (opened writable, so that its refusals are recorded).
   func openEventStore(readOnly: Bool = false) throws -> EventStore {
-    guard let client else { return EventStore(store: try openStore(readOnly: readOnly)) }
-    return try EventStore(store: try openStore()).session(for: client)
+    let path = storePath
+    guard let client else {
+      return EventStore(store: try Store.open(at: path, options: StoreOptions(readOnly: readOnly)))
+    }
+    return try EventStore(store: try Store.open(at: path)).session(for: client)
   }
 }
 

@@ -11,6 +11,7 @@ struct InitCommand: ParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func run() throws {
+    if global.client != nil { throw StoreError.access(.ownerOnly("create a store")) }
     let store = try Store.create(at: global.storePath)
     let head = try store.head()
     switch format {

@@ -28,7 +28,7 @@ struct KalendsCommand: AsyncParsableCommand {
     MemoryFaultGuard.install()
     rejectArgumentsThatAreNotUTF8()
     do {
-      var command = try parseAsRoot()
+      var command = try parseAsRoot(Self.globalOptionsMoved(Array(CommandLine.arguments.dropFirst())))
       if var asynchronous = command as? any AsyncParsableCommand {
         try await asynchronous.run()
       } else {
@@ -41,6 +41,33 @@ struct KalendsCommand: AsyncParsableCommand {
     } catch {
       exit(withError: error)
     }
+  }
+
+  /// The options every command shares, which may also come before the subcommand
+  /// (`kalends --store DIR status`, as `git -C DIR status`).
+  static let leadingOptions: Set<String> = ["--store", "--as", "--format"]
+
+  /// `arguments` with the shared options given before the subcommand moved behind it (before a
+  /// `--`, if there is one), where each subcommand reads them.
+  static func globalOptionsMoved(_ arguments: [String]) -> [String] {
+    var leading: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      let name = String(argument.prefix { $0 != "=" })
+      guard leadingOptions.contains(name) else { break }
+      if argument.contains("=") || index + 1 == arguments.count {
+        leading.append(argument)
+        index += 1
+      } else {
+        leading += arguments[index...(index + 1)]
+        index += 2
+      }
+    }
+    guard !leading.isEmpty else { return arguments }
+    var rest = Array(arguments[index...])
+    rest.insert(contentsOf: leading, at: rest.firstIndex(of: "--") ?? rest.endIndex)
+    return rest
   }
 
   /// Swift repairs arguments that are not UTF-8 with U+FFFD; refuse them instead, before they

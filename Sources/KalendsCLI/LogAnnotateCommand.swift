@@ -49,7 +49,7 @@ struct LogAnnotateCommand: ParsableCommand {
     for (index, text) in texts.enumerated() where text.utf8.contains(0) {
       throw CLIError.invalidInput("note \(index + 1) holds a NUL character — remove it")
     }
-    let store = try global.openStore()
+    let store = try global.openStore(for: "write notes into the log")
     let size = batchSize ?? texts.count
     var headers: [LogRecordHeader] = []
     for start in stride(from: 0, to: texts.count, by: size) {

@@ -12,7 +12,7 @@ struct LogHeadCommand: ParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func run() throws {
-    let head = try global.openStore(readOnly: true).head()
+    let head = try global.openStore(readOnly: true, for: "read the log").head()
     switch format {
     case .json: print(JSONValue.object(head.jsonFields).rendered())
     case .table: print("\(head.position) \(head.hash)")

@@ -13,7 +13,7 @@ struct LogShowCommand: ParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func run() throws {
-    let store = try global.openStore(readOnly: true)
+    let store = try global.openStore(readOnly: true, for: "read the log")
     let record = try store.record(at: LogPosition(position))
     switch format {
     case .json: print(try record.json().rendered())

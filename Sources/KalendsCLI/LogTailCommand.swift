@@ -17,7 +17,7 @@ struct LogTailCommand: ParsableCommand {
   }
 
   func run() throws {
-    let store = try global.openStore(readOnly: true)
+    let store = try global.openStore(readOnly: true, for: "read the log")
     let records = try store.lastRecords(n)
     switch format {
     case .json: print(JSONValue.array(try records.map { try $0.json() }).rendered())

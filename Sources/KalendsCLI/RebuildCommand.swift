@@ -17,7 +17,7 @@ struct RebuildCommand: ParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func run() throws {
-    let store = try global.openStore()
+    let store = try global.openStore(for: "rebuild the projections")
     let progress = ProgressLine(label: "rebuilding")
     let started = Date()
     let replayed = try store.rebuildProjections { state in

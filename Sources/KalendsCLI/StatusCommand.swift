@@ -13,7 +13,7 @@ struct StatusCommand: ParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func run() throws {
-    let store = try global.openStore(readOnly: true)
+    let store = try global.openStore(readOnly: true, for: "read the store status")
     let status = try store.status()
     let fields: [(String, JSONValue)] =
       [

@@ -30,7 +30,7 @@ struct TortureCheckCommand: ParsableCommand {
       }
       journal.read(Substring(decoding: data, as: UTF8.self))
     }
-    let store = try global.openStore(readOnly: true)
+    let store = try global.openStore(readOnly: true, for: "check the store")
     var found: [String: [UInt64]] = [:]
     var unattributed: [UInt64] = []
     try store.replay(from: 2) { header, payload in

@@ -47,22 +47,35 @@ struct TortureJournal {
     }
   }
 
-  /// The tokens (`~w…t…c…~`) written in `bytes`.
+  /// The identifier of the client a command registers: its token in a bundle identifier
+  /// (`com.torture.w1t0c2` for `~w1t0c2~`), which may not hold `~`.
+  static func clientID(_ token: String) -> String { clientPrefix + token.filter { $0 != "~" } }
+
+  /// The token of the command that registered `client` (``clientID(_:)``'s inverse).
+  static func token(ofClient client: String) -> String { "~" + client.dropFirst(clientPrefix.count) + "~" }
+
+  private static let clientPrefix = "com.torture."
+
+  /// The tokens (`~w…t…c…~`, or within a client identifier `com.torture.w…t…c…`) written in
+  /// `bytes`.
   static func tokens(in bytes: [UInt8]) -> [String] {
     var found: [String] = []
     var index = 0
+    let prefix = Array(clientPrefix.utf8) + [UInt8(ascii: "w")]
     while index + 1 < bytes.count {
+      if bytes[index...].starts(with: prefix) {
+        var end = index + prefix.count
+        while end < bytes.count, end - index < 64, isTokenByte(bytes[end]) { end += 1 }
+        found.append("~w" + String(decoding: bytes[(index + prefix.count)..<end], as: UTF8.self) + "~")
+        index = end
+        continue
+      }
       guard bytes[index] == UInt8(ascii: "~"), bytes[index + 1] == UInt8(ascii: "w") else {
         index += 1
         continue
       }
       var end = index + 2
-      while end < bytes.count, end - index < 64,
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) || bytes[end] == UInt8(ascii: "t")
-          || bytes[end] == UInt8(ascii: "c")
-      {
-        end += 1
-      }
+      while end < bytes.count, end - index < 64, isTokenByte(bytes[end]) { end += 1 }
       if end < bytes.count, bytes[end] == UInt8(ascii: "~") {
         found.append(String(decoding: bytes[index...end], as: UTF8.self))
         index = end + 1
@@ -71,5 +84,9 @@ struct TortureJournal {
       }
     }
     return found
+  }
+
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "t") || byte == UInt8(ascii: "c")
   }
 }

@@ -168,7 +168,7 @@ final class TortureWorkload {
   private func register() throws {
     let token = nextToken()
     let client = Client(
-      id: "com.torture.\(token)", name: token,
+      id: TortureJournal.clientID(token), name: "torture",
       usageDescriptions: [.calendarsFull: "torture", .calendarsWriteOnly: "torture", .remindersFull: "torture"])
     try command("register", records: 1, token: token) {
       let registered = try events.register(client)
@@ -181,7 +181,7 @@ final class TortureWorkload {
     guard let client = unasked.popLast() else { return try register() }
     let answer = ConsentAnswer.allCases.randomElement(using: &random)!
     let writeOnly = Bool.random(using: &random)
-    try command("request", records: 2, match: String(client.dropFirst("com.torture.".count)), token: nextToken()) {
+    try command("request", records: 2, match: TortureJournal.token(ofClient: client), token: nextToken()) {
       let session = try events.session(for: client)
       let prompter = FixedAnswerPrompter(answer)
       let status =
@@ -199,7 +199,7 @@ final class TortureWorkload {
     let (client, current) = decided[index]
     let next = ([.fullAccess, .writeOnly, .denied] as [AuthorizationStatus]).filter { $0 != current }
       .randomElement(using: &random)!
-    try command("settings", records: 1, match: String(client.dropFirst("com.torture.".count)), token: nextToken()) {
+    try command("settings", records: 1, match: TortureJournal.token(ofClient: client), token: nextToken()) {
       decided[index].status = try events.setAccess(next, for: client, service: .calendars)
       return nil
     }

@@ -37,7 +37,7 @@ struct VerifyCommand: ParsableCommand {
           + " — restore from a backup (kalends backup)",
         status: .integrity)
     }
-    let store = try global.openStore(readOnly: true)
+    let store = try global.openStore(readOnly: true, for: "verify the store")
     let progress = ProgressLine(label: "verifying")
     let report = try store.verify { checked, head in progress.update(done: checked, total: Int(head.rawValue)) }
     progress.finish()

@@ -85,31 +85,67 @@ extension EventStore {
     }
   }
 
+  /// Throws ``AccessError/ownerOnly(_:)`` unless this facade acts for the person who owns the
+  /// store: registering apps, deciding access, applying policies, reading the log, the audit or a
+  /// backup are the person's. A client session's attempt is recorded first (`ownerActionRefused`);
+  /// when it cannot be (a read-only store, a failed write), the error says so
+  /// (``AccessError/refusalNotRecorded(_:reason:)``).
+  public func requireOwner(_ what: String) throws(StoreError) {
+    guard actor != .person else { return }
+    let refused = AccessError.ownerOnly(what)
+    guard let client = sessionClient else { throw .access(refused) }
+    var payload = Payload()
+    payload.append(tag: 1, string: client)
+    payload.append(tag: 4, string: what)
+    if let failure = record([RecordDraft(kind: .ownerActionRefused, principal: .client(client), payload: payload)]) {
+      throw .access(.refusalNotRecorded(refused, reason: failure))
+    }
+    throw .access(refused)
+  }
+
   /// Runs `body`; when it is refused for lack of access, records the refusal (coalesced) and rethrows.
   func recordingRefusal<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
     do {
       return try body()
     } catch .access(.accessDenied(let client, let service, let status, let operation)) {
-      recordRefusal(client, service, status, operation)
-      throw .access(.accessDenied(client: client, service: service, status: status, operation: operation))
+      let denied = AccessError.accessDenied(client: client, service: service, status: status, operation: operation)
+      if let failure = recordRefusal(client, service, status, operation) {
+        throw .access(.refusalNotRecorded(denied, reason: failure))
+      }
+      throw .access(denied)
     }
   }
 
-  private func recordRefusal(_ client: String, _ service: Service, _ status: AuthorizationStatus, _ operation: String) {
+  /// Counts a refusal and records what is due; returns why it could not be recorded, if it could not.
+  private func recordRefusal(
+    _ client: String, _ service: Service, _ status: AuthorizationStatus, _ operation: String
+  ) -> String? {
     let minute = Timestamp.now().rawValue.floorDividedWithRemainder(by: 60_000_000).quotient
     let due = refusals.withLock { $0.refuse(service, status: status, operation: operation, minute: minute) }
-    appendRefusals(client, due.map { (service, $0) })
+    return appendRefusals(client, due.map { (service, $0) })
   }
 
-  /// Records the refusals still counted (called when the session ends).
+  /// Records the refusals still counted (called when the session ends, where nobody can be told
+  /// that it failed).
   func flushRefusals() {
     guard let client = sessionClient else { return }
     let due = refusals.withLock { $0.drain() }
-    appendRefusals(client, due)
+    _ = appendRefusals(client, due)
   }
 
-  private func appendRefusals(_ client: String, _ due: [(Service, RefusalCounter.Pending)]) {
-    guard !due.isEmpty, !store.options.readOnly else { return }
+  /// Appends `drafts` in one transaction; returns why it could not, if it could not.
+  private func record(_ drafts: [RecordDraft]) -> String? {
+    guard !store.options.readOnly else { return "the store is open read-only" }
+    do {
+      try store.append(contentsOf: drafts)
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
+  private func appendRefusals(_ client: String, _ due: [(Service, RefusalCounter.Pending)]) -> String? {
+    guard !due.isEmpty else { return nil }
     let drafts = due.map { service, pending in
       var payload = Payload()
       payload.append(tag: 1, string: client)
@@ -120,7 +156,6 @@ extension EventStore {
       payload.append(tag: 6, signed: pending.minute)
       return RecordDraft(kind: .accessAttemptRefused, principal: .client(client), payload: payload)
     }
-    // Recording a refusal must never turn the refusal into another error.
-    _ = try? store.append(contentsOf: drafts)
+    return record(drafts)
   }
 }

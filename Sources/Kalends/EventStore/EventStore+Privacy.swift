@@ -8,25 +8,52 @@ extension EventStore {
   @discardableResult
   public func register(_ client: Client) throws(StoreError) -> Client {
     try requireOwner("register clients")
-    do { try Principal.client(client.id).validate() } catch { throw .access(.invalidClientID(client.id)) }
-    try Self.checkText(client.name, field: "the client's name")
+    try Self.checkClientID(client.id)
+    try Self.checkName(client.name)
     var payload = Payload()
     payload.append(tag: 1, string: client.id)
     payload.append(tag: 2, string: client.name)
     for usage in Client.Usage.allCases {
-      if let text = client.usageDescriptions[usage] {
+      // An empty usage description explains nothing: it is no description.
+      if let text = client.usageDescriptions[usage], !text.isEmpty {
         try Self.checkText(text, field: "the \(usage) usage description")
         payload.append(tag: usage.rawValue, string: text)
       }
     }
     let header = try store.append(RecordDraft(kind: .clientRegistered, principal: actor, payload: payload))
     var saved = client
+    saved.usageDescriptions = client.usageDescriptions.filter { !$0.value.isEmpty }
     saved.version = header.position
     return saved
   }
 
+  /// Throws ``AccessError/invalidClientID(_:)`` unless `id` is a bundle identifier (ASCII letters,
+  /// digits, `-` and `.`, 1–255 bytes).
+  static func checkClientID(_ id: String) throws(StoreError) {
+    do { try Principal.client(id).validate() } catch { throw .access(.invalidClientID(id)) }
+  }
+
+  /// A name the person reads: not empty, one line, no control characters and no characters that
+  /// reorder or hide text (bidirectional overrides and isolates, zero-width characters).
+  static func checkName(_ name: String) throws(StoreError) {
+    try checkText(name, field: "the client's name")
+    if name.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
+      throw .calendar(.invalidText(field: "the client's name", reason: "is empty"))
+    }
+    let hidden: [ClosedRange<UInt32>] = [
+      0x0000...0x001F, 0x007F...0x009F, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF...0xFEFF,
+    ]
+    if let scalar = name.unicodeScalars.first(where: { scalar in hidden.contains { $0.contains(scalar.value) } }) {
+      throw .calendar(
+        .invalidText(
+          field: "the client's name",
+          reason: "holds U+\(String(scalar.value, radix: 16, uppercase: true)), which hides or reorders text"))
+    }
+  }
+
   /// The registered client `id`, or `nil`.
   public func client(withID id: String) throws(StoreError) -> Client? {
+    try Self.checkClientID(id)
     let permissions = try permissions()
     return try StoreError.wrapping { try store.environment.read { txn in try permissions.client(id, in: txn) } }
   }
@@ -42,6 +69,7 @@ extension EventStore {
   /// the app (settings, a policy, a reset).
   public func session(for clientID: String) throws(StoreError) -> EventStore {
     try requireOwner("open sessions for clients")
+    try Self.checkClientID(clientID)
     let permissions = try permissions()
     let start: LogPosition = try StoreError.wrapping {
       try store.environment.read { txn in
@@ -61,6 +89,7 @@ extension EventStore {
     for service: Service, client: String? = nil
   ) throws(StoreError) -> AuthorizationStatus {
     guard let id = client ?? sessionClient else { return .fullAccess }
+    try Self.checkClientID(id)
     let permissions = try permissions()
     return try StoreError.wrapping {
       try store.environment.read { txn in try permissions.state(id, service, in: txn).status }
@@ -81,6 +110,18 @@ extension EventStore {
     to service: Service = .calendars, prompter: some ConsentPrompter
   ) throws(StoreError) -> AuthorizationStatus {
     try requestAccess(.writeOnly, to: service, prompter: prompter)
+  }
+
+  /// Whether a request of this client session for `level` access to `service` would ask the
+  /// person now: while undetermined, or once to upgrade write-only access to full access. Lets a
+  /// caller that has no way to ask return the stored decision instead of failing.
+  public func requestWouldPrompt(_ level: AccessLevel, to service: Service) throws(StoreError) -> Bool {
+    guard let clientID = sessionClient else { return false }
+    let permissions = try permissions()
+    let state = try StoreError.wrapping {
+      try store.environment.read { txn in try permissions.state(clientID, service, in: txn) }
+    }
+    return state.status == .notDetermined || (state.status == .writeOnly && level == .full && !state.upgradeAsked)
   }
 
   private func requestAccess(
@@ -135,8 +176,7 @@ extension EventStore {
             return current.status
           }
           try requested(.denied, prompted: false)
-          try Self.appendDecision(
-            clientID, service, .denied, current.status, .missingUsageDescription, .system, &txn, &appender)
+          try Self.appendDecision(clientID, service, .missingUsageDescription, current, &txn, &appender)
           return .denied
         }
         let decided: AuthorizationStatus
@@ -147,7 +187,7 @@ extension EventStore {
         }
         try requested(decided, prompted: true)
         try Self.appendDecision(
-          clientID, service, decided, current.status, isUpgrade ? .upgrade : .userPrompt, .person, &txn, &appender)
+          clientID, service, isUpgrade ? .upgrade(decided) : .prompt(decided), current, &txn, &appender)
         return decided
       }
     }
@@ -165,42 +205,53 @@ extension EventStore {
       throw .access(.levelNotAvailable(service, .full))
     }
     if status == .writeOnly && service != .calendars { throw .access(.levelNotAvailable(service, .writeOnly)) }
-    return try decide(clientID, service, reason: .userSettings, by: actor) { current throws(StoreError) in
-      guard current.status != .restricted else {
+    return try decide(clientID, service) { current throws(StoreError) in
+      guard current.restrictions.isEmpty else {
         throw .access(.restrictedByPolicy(client: clientID, service: service))
       }
-      return status
+      return current.status == status ? nil : .settings(status)
     }
   }
 
-  /// Restricts `service` for a client by the policy `policy`: it becomes `restricted` and the person
-  /// cannot change it until the policy is lifted. Ends the client's open sessions.
+  /// Restricts `service` for a client by the policy `policy`: it becomes `restricted` and stays so
+  /// until that policy lifts its restriction (each policy's restriction is its own; the person
+  /// cannot change it meanwhile). Nothing is written when `policy` already restricts it. Ends the
+  /// client's open sessions.
   @discardableResult
   public func restrict(_ clientID: String, service: Service, policy: String) throws(StoreError) -> AuthorizationStatus {
     try requireOwner("apply policies")
-    return try decide(clientID, service, reason: .policy, by: .policy(policy)) { _ in .restricted }
+    do { try Principal.policy(policy).validate() } catch { throw .invalidInput("policy name: \(error)") }
+    return try decide(clientID, service) { current in
+      current.restrictions.contains(policy) ? nil : .restrict(policy: policy)
+    }
   }
 
-  /// Lifts a policy's restriction: the status returns to what the person had decided before it.
+  /// Lifts the restriction `policy` set: the status returns to the person's decision, or stays
+  /// `restricted` while another policy restricts it too. Only the policy that restricted lifts.
   @discardableResult
   public func liftRestriction(
     _ clientID: String, service: Service, policy: String
   ) throws(StoreError) -> AuthorizationStatus {
     try requireOwner("apply policies")
-    return try decide(clientID, service, reason: .policy, by: .policy(policy)) { current throws(StoreError) in
-      guard current.status == .restricted else { throw .access(.notRestricted(client: clientID, service: service)) }
-      return current.underlying
+    return try decide(clientID, service) { current throws(StoreError) in
+      guard current.restrictions.contains(policy) else {
+        if current.restrictions.isEmpty { throw .access(.notRestricted(client: clientID, service: service)) }
+        throw .access(
+          .restrictedByOtherPolicies(client: clientID, service: service, policy: policy, by: current.restrictions))
+      }
+      return .lift(policy: policy)
     }
   }
 
-  /// Returns one client (or every client) to `notDetermined` for one service (or all), like
-  /// `tccutil reset`, in one transaction. Ends the sessions of every client it changes. Returns how
-  /// many statuses changed.
+  /// Clears the person's decision for one client (or every client) and one service (or all), like
+  /// `tccutil reset`, in one transaction: the status returns to `notDetermined`, or stays
+  /// `restricted` while a policy restricts it (a reset never lifts a policy). Ends the sessions of
+  /// every client it changes. Returns how many statuses it changed.
   @discardableResult
   public func resetAccess(client clientID: String? = nil, service: Service? = nil) throws(StoreError) -> Int {
     try requireOwner("reset access")
     let permissions = try permissions()
-    let actor = self.actor
+    if let clientID { try Self.checkClientID(clientID) }
     let ids: [String]
     if let clientID { ids = [clientID] } else { ids = try clients().map(\.id) }
     return try StoreError.wrapping {
@@ -210,8 +261,8 @@ extension EventStore {
           guard try permissions.client(id, in: txn) != nil else { throw StoreError.access(.clientNotRegistered(id)) }
           for each in service.map({ [$0] }) ?? Service.allCases {
             let current = try permissions.state(id, each, in: txn)
-            guard current.status != .notDetermined || current.upgradeAsked else { continue }
-            try Self.appendDecision(id, each, .notDetermined, current.status, .reset, actor, &txn, &appender)
+            guard current.underlying != .notDetermined || current.upgradeAsked else { continue }
+            try Self.appendDecision(id, each, .reset, current, &txn, &appender)
             changed += 1
           }
         }
@@ -222,16 +273,12 @@ extension EventStore {
 
   // MARK: Plumbing
 
-  private func requireOwner(_ what: String) throws(StoreError) {
-    if sessionClient != nil { throw .access(.ownerOnly(what)) }
-  }
-
-  /// Records a decision about a registered client, computed from its current state by `status`;
-  /// nothing is written when the status stays the same.
+  /// Records the change `change` gives for a registered client's current state (nothing when it
+  /// gives `nil`), and returns the status after it.
   private func decide(
-    _ clientID: String, _ service: Service, reason: DecisionReason, by principal: Principal,
-    _ status: (PermissionState) throws(StoreError) -> AuthorizationStatus
+    _ clientID: String, _ service: Service, _ change: (PermissionState) throws(StoreError) -> PermissionChange?
   ) throws(StoreError) -> AuthorizationStatus {
+    try Self.checkClientID(clientID)
     let permissions = try permissions()
     return try StoreError.wrapping {
       try store.write { txn, appender in
@@ -239,25 +286,34 @@ extension EventStore {
           throw StoreError.access(.clientNotRegistered(clientID))
         }
         let current = try permissions.state(clientID, service, in: txn)
-        let next = try status(current)
-        guard next != current.status else { return next }
-        try Self.appendDecision(clientID, service, next, current.status, reason, principal, &txn, &appender)
-        return next
+        guard let change = try change(current) else { return current.status }
+        return try Self.appendDecision(clientID, service, change, current, &txn, &appender)
       }
     }
   }
 
+  /// Appends the `accessDecided` record of `change` to `current` (by the principal the change
+  /// belongs to, with the status the rules give) and returns that status.
+  @discardableResult
   static func appendDecision(
-    _ clientID: String, _ service: Service, _ status: AuthorizationStatus, _ previous: AuthorizationStatus,
-    _ reason: DecisionReason, _ principal: Principal, _ txn: inout WriteTransaction, _ appender: inout LogAppender
-  ) throws {
+    _ clientID: String, _ service: Service, _ change: PermissionChange, _ current: PermissionState,
+    _ txn: inout WriteTransaction, _ appender: inout LogAppender
+  ) throws -> AuthorizationStatus {
+    let next: PermissionState
+    do {
+      next = try change.applied(to: current, service: service, at: appender.head.position.next)
+    } catch {
+      throw StoreError.access(.recordRefused(error.reason))
+    }
     var payload = Payload()
     payload.append(tag: 1, string: clientID)
     payload.append(tag: 2, unsigned: UInt64(service.rawValue))
-    payload.append(tag: 3, unsigned: UInt64(status.rawValue))
-    payload.append(tag: 4, unsigned: UInt64(previous.rawValue))
-    payload.append(tag: 5, unsigned: UInt64(reason.rawValue))
-    try appender.append(RecordDraft(kind: .accessDecided, principal: principal, payload: payload), in: &txn)
+    payload.append(tag: 3, unsigned: UInt64(next.status.rawValue))
+    payload.append(tag: 4, unsigned: UInt64(current.status.rawValue))
+    payload.append(tag: 5, unsigned: UInt64(change.reason.rawValue))
+    if case .lift = change { payload.append(tag: 6, bool: true) }
+    try appender.append(RecordDraft(kind: .accessDecided, principal: change.principal, payload: payload), in: &txn)
+    return next.status
   }
 }
 

@@ -62,7 +62,11 @@ package struct LogAppender {
       formatVersion: RecordCodec.currentVersion, position: position, timestamp: timestamp,
       principal: draft.principal, kind: draft.kind, previousHash: head.hash, hash: hash)
     head = LogHead(position: position, hash: hash)
-    try projections.apply(header, payload: draft.payload.bytes.span.bytes, in: &txn)
+    do {
+      try projections.apply(header, payload: draft.payload.bytes.span.bytes, in: &txn)
+    } catch let refusal as RecordRefusal {
+      throw StoreError.access(.recordRefused(refusal.reason))
+    }
     return header
   }
 }

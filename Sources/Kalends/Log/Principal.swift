@@ -47,7 +47,10 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Checks that the identifier is storable: 1 to 255 UTF-8 bytes, no control characters.
+  /// Checks that the identifier is one a person can tell apart from every other: 1 to 255 bytes of
+  /// ASCII letters, digits, `-` and `.` for a client (what Apple's `CFBundleIdentifier` allows, so
+  /// that no look-alike letter, invisible or reordering character can pass for another app), and
+  /// also `_` and `:` for a policy (`mdm:school-profile`).
   func validate() throws(StoreError) {
     switch self {
     case .system, .person: return
@@ -56,25 +59,37 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
       guard count > 0, count <= Self.maximumIdentifierLength else {
         throw .invalidInput("\(typeName) identifier must be 1 to \(Self.maximumIdentifierLength) bytes, got \(count)")
       }
-      guard !Self.containsControlCharacter(id) else {
-        throw .invalidInput("\(typeName) identifier must not contain control characters")
+      let isPolicy = self.code == 3
+      // The principals' own names would read as another kind of actor in the audit's tables.
+      guard isPolicy || !Self.reservedClientIDs.contains(id.lowercased()) else {
+        throw .invalidInput("\(id) is reserved: it names an actor, not an app")
+      }
+      guard id.utf8.allSatisfy({ Self.isIdentifierByte($0, policy: isPolicy) }) else {
+        throw .invalidInput(
+          "\(typeName) identifier \"\(Self.escaped(id))\" may hold only ASCII letters, digits, '-' and '.'\(isPolicy ? ", '_' and ':'" : "")"
+        )
       }
     }
   }
 
-  /// Whether `text` holds a control character (general category Cc): U+0000–U+001F and U+007F–U+009F,
-  /// a set that Unicode's stability policy fixes forever. Checked on the UTF-8 bytes, where those are
-  /// the bytes below 0x20, 0x7F, and 0xC2 followed by 0x80–0x9F, instead of looking up each scalar's
-  /// properties, which cost more than the SHA-256 of a whole record on every append.
-  private static func containsControlCharacter(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-      var previous: UInt8 = 0
-      for byte in bytes {
-        if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte <= 0x9F) { return true }
-        previous = byte
-      }
-      return false
+  /// Names no app may take.
+  static let reservedClientIDs: Set<String> = ["system", "person", "client", "policy", "owner"]
+
+  private static func isIdentifierByte(_ byte: UInt8, policy: Bool) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"),
+      UInt8(ascii: "-"), UInt8(ascii: "."):
+      true
+    case UInt8(ascii: "_"), UInt8(ascii: ":"): policy
+    default: false
     }
+  }
+
+  /// `text` with every scalar outside printable ASCII written as `\u{HEX}`, so that an error shows
+  /// what a look-alike identifier really holds.
+  static func escaped(_ text: String) -> String {
+    text.unicodeScalars.map { $0.value >= 0x20 && $0.value < 0x7F ? String($0) : "\\u{\(String($0.value, radix: 16))}" }
+      .joined()
   }
 }

@@ -41,6 +41,9 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// Calls of a client were refused for lack of access (coalesced per client, service and minute).
   /// Payload: ``RecordSchema/accessAttemptRefused``.
   public static let accessAttemptRefused = RecordKind(rawValue: 404)
+  /// A client tried what only the person who owns the store may do (change access, register apps,
+  /// read the log, the audit or a backup). Payload: ``RecordSchema/ownerActionRefused``.
+  public static let ownerActionRefused = RecordKind(rawValue: 405)
 
   /// The schema of this kind's payload, if this version knows the kind.
   public var schema: RecordSchema? { RecordSchema.all[self] }

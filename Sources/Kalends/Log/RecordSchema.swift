@@ -181,6 +181,7 @@ public struct RecordSchema: Sendable {
       Field(tag: 3, name: "status", type: .unsigned, required: true),
       Field(tag: 4, name: "previousStatus", type: .unsigned, required: true),
       Field(tag: 5, name: "reason", type: .unsigned, required: true),
+      Field(tag: 6, name: "lift", type: .bool, required: false),
     ])
 
   static let accessAttemptRefused = RecordSchema(
@@ -192,6 +193,13 @@ public struct RecordSchema: Sendable {
       Field(tag: 4, name: "operation", type: .string, required: true),
       Field(tag: 5, name: "count", type: .unsigned, required: true),
       Field(tag: 6, name: "minute", type: .signed, required: true),
+    ])
+
+  static let ownerActionRefused = RecordSchema(
+    name: "ownerActionRefused",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 4, name: "operation", type: .string, required: true),
     ])
 
   static let all: [RecordKind: RecordSchema] = [
@@ -207,5 +215,6 @@ public struct RecordSchema: Sendable {
     .accessRequested: accessRequested,
     .accessDecided: accessDecided,
     .accessAttemptRefused: accessAttemptRefused,
+    .ownerActionRefused: ownerActionRefused,
   ]
 }

@@ -15,10 +15,19 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
   case restrictedByPolicy(client: String, service: Service)
   /// The service is not restricted for this client, so there is nothing to lift.
   case notRestricted(client: String, service: Service)
+  /// `policy` does not restrict the service for this client; the policies in `by` do, and only
+  /// each of them can lift its own restriction.
+  case restrictedByOtherPolicies(client: String, service: Service, policy: String, by: [String])
   /// The session ended because access was changed from outside the app at this position.
   case sessionTerminated(client: String, at: LogPosition)
   /// Only the person who owns the store may do this, not a client session.
   case ownerOnly(String)
+  /// The record would break the log's rules of authorship (who may make which record, which
+  /// decision may follow which); nothing was written.
+  case recordRefused(String)
+  /// The call was refused, but the refusal could not be recorded (the store is open read-only, or
+  /// the write failed): the reason says why.
+  indirect case refusalNotRecorded(AccessError, reason: String)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
@@ -32,9 +41,13 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .clientNotRegistered(let id): "no client \(id) is registered — register it first (kalends client register)"
-    case .invalidClientID(let id): "\"\(id)\" is not a client identifier — use 1–255 bytes of printable text"
+    case .invalidClientID(let id):
+      "\"\(Principal.escaped(id))\" is not a client identifier — use a bundle identifier: 1–255 ASCII letters, "
+        + "digits, '-' and '.' (com.example.planner)"
     case .accessDenied(let client, let service, let status, let operation):
-      "\(client) may not \(operation): its \(service) access is \(status) — request access, or change it in settings"
+      status == .restricted
+        ? "\(client) may not \(operation): a policy restricts its \(service) access — only that policy can lift it"
+        : "\(client) may not \(operation): its \(service) access is \(status) — request access, or change it in settings"
     case .missingUsageDescription(let client, let usage):
       "\(client) has no \(usage) usage description, so the request was denied — register one and ask again after a reset"
     case .levelNotAvailable(let service, let level):
@@ -42,9 +55,16 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
     case .restrictedByPolicy(let client, let service):
       "a policy restricts \(service) for \(client) — only lifting the policy changes it"
     case .notRestricted(let client, let service): "\(service) is not restricted for \(client) — nothing to lift"
+    case .restrictedByOtherPolicies(let client, let service, let policy, let others):
+      "policy \(policy) does not restrict \(service) for \(client); "
+        + others.map { "policy \($0)" }.joined(separator: ", ")
+        + " does — only the policy that restricted lifts its restriction"
     case .sessionTerminated(let client, let position):
       "the session of \(client) ended: its access changed at position \(position) — open a new session"
     case .ownerOnly(let what): "only the store's owner may \(what) — run it without --as"
+    case .recordRefused(let reason):
+      "nothing was written: \(reason) — see docs/log-format.md, who may make which record"
+    case .refusalNotRecorded(let refusal, let reason): "\(refusal) (the refusal could not be recorded: \(reason))"
     }
   }
 }

@@ -6,7 +6,8 @@ public struct AuditEntry: Hashable, Sendable {
   public let timestamp: Timestamp
   /// Who made it: the person, a client, a policy, the system.
   public let actor: Principal
-  /// `clientRegistered`, `accessRequested`, `accessDecided` or `accessAttemptRefused`.
+  /// `clientRegistered`, `accessRequested`, `accessDecided`, `accessAttemptRefused` or
+  /// `ownerActionRefused`.
   public let kind: RecordKind
   /// The client concerned.
   public let client: String
@@ -39,7 +40,8 @@ public struct AuditEntry: Hashable, Sendable {
     func byte(_ tag: UInt8) throws(StoreError) -> UInt8? {
       try fields.unsigned(tag).map { UInt8(truncatingIfNeeded: $0) }
     }
-    service = isRegistration ? nil : try byte(2).flatMap(Service.init(rawValue:))
+    let hasService = !isRegistration && header.kind != .ownerActionRefused
+    service = hasService ? try byte(2).flatMap(Service.init(rawValue:)) : nil
     name = isRegistration ? try fields.string(2) : nil
     switch header.kind {
     case .accessRequested:
@@ -57,6 +59,10 @@ public struct AuditEntry: Hashable, Sendable {
       operation = try fields.string(4)
       count = try fields.unsigned(5).map { Int(clamping: $0) }
       (level, previousStatus, reason, prompted) = (nil, nil, nil, nil)
+    case .ownerActionRefused:
+      operation = try fields.string(4)
+      (level, status, previousStatus, reason, prompted) = (nil, nil, nil, nil, nil)
+      count = 1
     default:
       (level, status, previousStatus, reason, prompted, operation, count) = (nil, nil, nil, nil, nil, nil, nil)
     }

@@ -6,20 +6,23 @@ internal import LMDB
 ///
 /// Databases (client identifiers are UTF-8 without NUL, so `0x00` separates them from what follows):
 /// - `permissions.clients`: `client` → version (8) ‖ the `clientRegistered` payload;
-/// - `permissions.status`: `client ‖ 0 ‖ service (1)` → ``PermissionState``;
+/// - `permissions.status`: `client ‖ 0 ‖ service (1)` → ``PermissionState`` (with the policies
+///   that restrict it);
 /// - `permissions.external`: `client` → position (8) of its last decision made outside the app;
 /// - `permissions.history`: `client ‖ 0 ‖ position (8)` → kind (2);
 /// - `permissions.timeline`: `client ‖ 0 ‖ service (1) ‖ time (8, sign-flipped µs) ‖ position (8)` →
 ///   status (1) ‖ reason (1).
 struct PermissionProjection: Projection {
   static let name = "permissions"
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   static let databaseNames = [
     "permissions.clients", "permissions.status", "permissions.external", "permissions.history",
     "permissions.timeline",
   ]
 
-  static let kinds: Set<RecordKind> = [.clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused]
+  static let kinds: Set<RecordKind> = [
+    .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused, .ownerActionRefused,
+  ]
 
   let clients: Database
   let status: Database
@@ -37,13 +40,16 @@ struct PermissionProjection: Projection {
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     switch header.kind {
-    case .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused:
+    case .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused, .ownerActionRefused:
       break
     default:
       return
     }
     let fields = try PayloadReader(bytes: payload)
     let client = Array(try fields.requiredString(1).utf8)
+    if header.kind != .clientRegistered, try !txn.contains(client, in: clients) {
+      throw RecordRefusal(reason: "\(String(decoding: client, as: UTF8.self)) is not a registered app")
+    }
     var historyKey = client + [0]
     RecordCodec.appendBigEndian(header.position.rawValue, to: &historyKey)
     var kind: [UInt8] = []
@@ -59,16 +65,19 @@ struct PermissionProjection: Projection {
     case .accessDecided:
       guard let service = Service(rawValue: UInt8(truncatingIfNeeded: try fields.unsigned(2) ?? 0)),
         let newStatus = AuthorizationStatus(rawValue: UInt8(truncatingIfNeeded: try fields.unsigned(3) ?? 0)),
+        let previousStatus = AuthorizationStatus(rawValue: UInt8(truncatingIfNeeded: try fields.unsigned(4) ?? 0)),
         let reason = DecisionReason(rawValue: UInt8(truncatingIfNeeded: try fields.unsigned(5) ?? 0))
       else { throw StoreError.malformedPayload("an accessDecided record has an unknown service, status or reason") }
       let key = client + [0, service.rawValue]
       let previous = try txn.withValue(forKey: key, in: status) { PermissionState(decoding: $0) } ?? PermissionState()
-      var next = PermissionState(
-        status: newStatus, reason: reason, position: header.position,
-        underlying: newStatus == .restricted
-          ? (previous.status == .restricted ? previous.underlying : previous.status) : newStatus,
-        upgradeAsked: reason == .reset ? false : previous.upgradeAsked || reason == .upgrade)
-      if reason == .reset { next.underlying = .notDetermined }
+      let change = try PermissionChange(
+        reason: reason, principal: header.principal, status: newStatus, lifts: try fields.bool(6))
+      let next = try change.applied(to: previous, service: service, at: header.position)
+      guard previousStatus == previous.status, newStatus == next.status else {
+        throw RecordRefusal(
+          reason: "the decision records \(previousStatus) -> \(newStatus), but the rules give \(previous.status) -> "
+            + "\(next.status)")
+      }
       try txn.put(next.encoded, forKey: key, in: status)
       if reason.isExternal {
         var position: [UInt8] = []
@@ -147,50 +156,5 @@ struct PermissionProjection: Projection {
 
   static func position(_ bytes: RawSpan) -> LogPosition {
     LogPosition(UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self)))
-  }
-}
-
-/// One client's standing for one service.
-struct PermissionState: Hashable, Sendable {
-  /// The current status.
-  var status: AuthorizationStatus = .notDetermined
-  /// Why it is so (meaningless while `notDetermined` without a decision).
-  var reason: DecisionReason = .reset
-  /// The decision's position; `.none` when never decided.
-  var position: LogPosition = .none
-  /// The person's status under a policy restriction (what lifting it returns to).
-  var underlying: AuthorizationStatus = .notDetermined
-  /// Whether the one upgrade prompt from write-only to full access was shown.
-  var upgradeAsked = false
-
-  init() {}
-
-  init(
-    status: AuthorizationStatus, reason: DecisionReason, position: LogPosition, underlying: AuthorizationStatus,
-    upgradeAsked: Bool
-  ) {
-    self.status = status
-    self.reason = reason
-    self.position = position
-    self.underlying = underlying
-    self.upgradeAsked = upgradeAsked
-  }
-
-  init(decoding bytes: RawSpan) {
-    guard bytes.byteCount >= 12 else { return }
-    status = AuthorizationStatus(rawValue: bytes.unsafeLoad(fromByteOffset: 0, as: UInt8.self)) ?? .notDetermined
-    reason = DecisionReason(rawValue: bytes.unsafeLoad(fromByteOffset: 1, as: UInt8.self)) ?? .reset
-    position = LogPosition(UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 2, as: UInt64.self)))
-    underlying = AuthorizationStatus(rawValue: bytes.unsafeLoad(fromByteOffset: 10, as: UInt8.self)) ?? .notDetermined
-    upgradeAsked = bytes.unsafeLoad(fromByteOffset: 11, as: UInt8.self) == 1
-  }
-
-  /// `status (1) ‖ reason (1) ‖ position (8) ‖ underlying (1) ‖ upgradeAsked (1)`.
-  var encoded: [UInt8] {
-    var out: [UInt8] = [status.rawValue, reason.rawValue]
-    RecordCodec.appendBigEndian(position.rawValue, to: &out)
-    out.append(underlying.rawValue)
-    out.append(upgradeAsked ? 1 : 0)
-    return out
   }
 }

@@ -79,7 +79,7 @@ public struct PrivacyAudit: Sendable {
   // MARK: Plumbing
 
   static let privacyKinds: Set<RecordKind> = [
-    .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused,
+    .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused, .ownerActionRefused,
   ]
 
   private func firstRecordTime(

@@ -60,15 +60,23 @@ package struct ProjectionSet: Sendable {
     return databases
   }
 
-  /// Applies one record to every projection of its kind (most records reach none or one).
+  /// Applies one record to every projection of its kind (most records reach none or one), after
+  /// checking that its author may make it (``RecordAuthority``); throws ``RecordRefusal`` when not.
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
+    if let reason = RecordAuthority.violation(kind: header.kind, principal: header.principal, payload: payload) {
+      throw RecordRefusal(reason: reason)
+    }
     guard let targets = byKind[header.kind] else { return }
     for projection in targets { try projection.apply(header, payload: payload, in: &txn) }
   }
 
   /// Applies one record already in the log (a replay), naming the record and the projection when one
-  /// cannot apply it (``StoreError/projection(_:cannotApply:_:)``).
+  /// cannot apply it (``StoreError/projection(_:cannotApply:_:)``), and the record as
+  /// ``IntegrityProblem/Kind/unauthorizedRecord`` when its author may not make it.
   func replay(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
+    if let reason = RecordAuthority.violation(kind: header.kind, principal: header.principal, payload: payload) {
+      throw StoreError.unauthorizedRecord(at: header.position, reason)
+    }
     guard let targets = byKind[header.kind] else { return }
     for projection in targets { try projection.replay(header, payload: payload, in: &txn) }
   }

@@ -75,6 +75,14 @@ extension Store {
               let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
               let header = decoded.header
               guard header.position <= head.position else { return .stop }
+              // One thread checks each record's author for every loader (most kinds need only a
+              // look at the principal).
+              if thread == 0,
+                let reason = RecordAuthority.violation(
+                  kind: header.kind, principal: header.principal, payload: value.extracting(decoded.payload))
+              {
+                throw StoreError.unauthorizedRecord(at: header.position, reason)
+              }
               for index in mine.indices where applied[index].contains(header.kind.rawValue) {
                 do {
                   try mine[index].apply(header, payload: value.extracting(decoded.payload))

@@ -9,6 +9,8 @@ extension StoreError {
   static func projection(_ projection: String, cannotApply position: LogPosition, _ error: any Error) -> any Error {
     let reason: String
     switch error {
+    case let refusal as RecordRefusal:
+      return unauthorizedRecord(at: position, refusal.reason)
     case let error as StoreError:
       switch error {
       case .malformedPayload(let text), .malformedRecord(let text): reason = text
@@ -24,5 +26,13 @@ extension StoreError {
       IntegrityProblem(
         position: position, kind: .malformedRecord,
         detail: "the \(projection) projection cannot apply this record: \(reason)"))
+  }
+
+  /// The integrity failure of a record whose author may not make it (``RecordAuthority``,
+  /// ``PermissionChange``).
+  static func unauthorizedRecord(at position: LogPosition, _ reason: String) -> StoreError {
+    .integrity(
+      IntegrityProblem(
+        position: position, kind: .unauthorizedRecord, detail: "a record its author may not make: \(reason)"))
   }
 }

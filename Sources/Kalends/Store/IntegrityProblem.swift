@@ -16,6 +16,9 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
     case brokenChain
     /// The first record is not the store's creation record.
     case genesisMismatch
+    /// A record's author may not make a record of its kind (an app deciding its own access, a policy
+    /// lifting another's restriction): the log holds a record no Kalends would write.
+    case unauthorizedRecord
     /// The head recorded in the metadata disagrees with the log.
     case headMismatch
     /// A page of the data file is damaged (overwritten, or cut off by a truncation), so LMDB cannot

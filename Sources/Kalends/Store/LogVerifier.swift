@@ -2,8 +2,9 @@ internal import LMDB
 
 /// Walks the log in one snapshot and checks it record by record: positions in sequence from 1,
 /// every record decodable, each previous-hash equal to the hash of the record before, each stored
-/// hash equal to the hash of the bytes, the first record the store's creation, and the recorded head
-/// equal to the end of the walk. Stops at the first problem, since nothing after it can be trusted.
+/// hash equal to the hash of the bytes, the first record the store's creation, every record made by
+/// a principal that may make it (``RecordAuthority``), and the recorded head equal to the end of the
+/// walk. Stops at the first problem, since nothing after it can be trusted.
 struct LogVerifier {
   let store: Store
   /// Called every `progressInterval` records with the number checked and the recorded head.
@@ -55,8 +56,10 @@ struct LogVerifier {
         return
       }
       let header: LogRecordHeader
+      let payload: Range<Int>
       do {
-        header = try RecordCodec.decodeHeader(value, principals: &principals).header
+        let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
+        (header, payload) = (decoded.header, decoded.payload)
       } catch {
         problem = IntegrityProblem(position: expected, kind: .malformedRecord, detail: "\(error)")
         return
@@ -89,6 +92,13 @@ struct LogVerifier {
             detail: "the first record is not this store's creation record")
           return
         }
+      }
+      if let reason = RecordAuthority.violation(
+        kind: header.kind, principal: header.principal, payload: value.extracting(payload))
+      {
+        problem = IntegrityProblem(
+          position: expected, kind: .unauthorizedRecord, detail: "a record its author may not make: \(reason)")
+        return
       }
       head = LogHead(position: expected, hash: header.hash)
       checked += 1

@@ -15,7 +15,7 @@ extension Store {
     if manager.fileExists(atPath: destination, isDirectory: &isDirectory) {
       let contents = (try? manager.contentsOfDirectory(atPath: destination)) ?? []
       guard isDirectory.boolValue, contents.isEmpty else {
-        throw .fileSystem("\(destination) already exists and is not an empty directory — choose a new path")
+        throw .destinationExists(path: destination)
       }
     } else {
       do {

@@ -24,6 +24,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case storeNotFound(path: String)
   /// A store already exists at the path.
   case storeAlreadyExists(path: String)
+  /// Something other than an empty directory is at the path a new copy (a backup) would take.
+  case destinationExists(path: String)
   /// The path holds something that is not a Kalends store.
   case notAStore(path: String, reason: String)
   /// The store was written by a newer Kalends in a layout this version cannot read.
@@ -63,7 +65,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   public var category: Category {
     switch self {
     case .storeNotFound, .recordNotFound: .notFound
-    case .storeAlreadyExists: .conflict
+    case .storeAlreadyExists, .destinationExists: .conflict
     case .invalidInput, .iCalendar: .invalidInput
     case .notAStore, .unsupportedStoreFormat, .malformedRecord, .malformedPayload, .unsupportedRecordVersion,
       .integrity:
@@ -88,6 +90,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "\(path) is not a Kalends store (\(reason)) — check the path"
     case .unsupportedStoreFormat(let found, let supported):
       "the store has layout version \(found), this kalends reads up to \(supported) — upgrade kalends"
+    case .destinationExists(let path):
+      "\(path) already exists and is not an empty directory — choose a new path"
     case .invalidInput(let message):
       "\(message) — fix the input and retry"
     case .recordNotFound(let position, let head):

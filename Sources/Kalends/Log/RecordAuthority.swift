@@ -1,0 +1,72 @@
+/// Who may make which record: a rule of the log, not of the code that happens to write it.
+///
+/// Every place that applies a record checks it (the append, a rebuild, `verify`'s walk and replay,
+/// `audit verify`), so a record forged into the log by anyone who can write the store's files is
+/// refused there, naming its position, instead of taking effect. The table is written out in
+/// docs/log-format.md ("Who may make which record").
+///
+/// This is the part of the rule that needs only the record itself; what depends on the state
+/// before it (a policy lifting only its own restriction, the person deciding nothing a policy
+/// restricts) is ``PermissionChange``'s.
+enum RecordAuthority {
+  /// Why `principal` may not make a record of `kind` with `payload`; `nil` when it may. Kinds this
+  /// version does not know have no rule: no projection applies them.
+  static func violation(kind: RecordKind, principal: Principal, payload: RawSpan) -> String? {
+    switch kind {
+    case .storeCreated:
+      return principal == .system ? nil : "only the system creates a store, not \(principal)"
+    case .annotationAdded:
+      return nil  // A note changes no state; its author is part of what it says.
+    case .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved:
+      switch principal {
+      case .person, .client: return nil
+      case .system, .policy: return "\(principal) may not change calendars or their items"
+      }
+    case .clientRegistered:
+      return principal == .person ? nil : "only the person registers apps, not \(principal)"
+    case .accessRequested, .accessAttemptRefused, .ownerActionRefused:
+      guard case .client(let id) = principal else { return "only the app itself asks for access, not \(principal)" }
+      guard let subject = subject(of: payload) else { return "the record names no app" }
+      return subject == id ? nil : "\(principal) may not ask or be refused in the name of \(subject)"
+    case .accessDecided:
+      return decisionViolation(principal: principal, payload: payload)
+    default:
+      return nil
+    }
+  }
+
+  /// A decision is made by the person (a prompt answered, settings, a reset), by a policy, or by
+  /// the system (a request without its usage description) — never by an app, least of all about
+  /// itself.
+  private static func decisionViolation(principal: Principal, payload: RawSpan) -> String? {
+    guard let fields = try? PayloadReader(bytes: payload), let subject = try? fields.string(1) else {
+      return "the decision names no app"
+    }
+    guard let raw = try? fields.unsigned(5), let reason = DecisionReason(rawValue: UInt8(truncatingIfNeeded: raw))
+    else { return "the decision has no known reason" }
+    if case .client(let id) = principal {
+      return id == subject
+        ? "\(principal) may not decide its own access" : "\(principal) may not decide the access of \(subject)"
+    }
+    let allowed: Bool
+    switch reason {
+    case .userPrompt, .upgrade, .userSettings, .reset: allowed = principal == .person
+    case .policy: if case .policy = principal { allowed = true } else { allowed = false }
+    case .missingUsageDescription: allowed = principal == .system
+    }
+    return allowed ? nil : "a \(reason) decision may not be made by \(principal)"
+  }
+
+  /// The app a privacy record is about (its field 1).
+  private static func subject(of payload: RawSpan) -> String? {
+    guard let fields = try? PayloadReader(bytes: payload) else { return nil }
+    return try? fields.string(1)
+  }
+}
+
+/// A record refused by the log's rules of authorship (``RecordAuthority``, ``PermissionChange``):
+/// on replay an integrity failure naming the record, on append a refused write.
+struct RecordRefusal: Error, Hashable, Sendable {
+  /// Which rule the record breaks.
+  let reason: String
+}
