@@ -67,8 +67,11 @@ extension EventStore {
       throw .calendar(.invalidText(field: "allowed entity types", reason: "is empty"))
     }
     let actor = self.actor
-    let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
-    return try write(.change(service, "save a calendar")) { txn, appender, objects in
+    return try write(nil) { txn, appender, objects in
+      // A calendar that holds events and reminders needs access to both services.
+      for service in Self.services(holding: calendar.allowedEntityTypes) {
+        try checkAccess(.change(service, "save a calendar"), in: txn)
+      }
       var change = ItemChange.created
       if let stored = try objects.state(.calendar, calendar.id, in: txn) {
         try Self.checkVersion(calendar.id, fetched: calendar.version, stored: stored, overwrite: overwrite)
@@ -80,6 +83,11 @@ extension EventStore {
       }
       return try Self.appendSaved(calendar, change: change, actor, &txn, &appender)
     }
+  }
+
+  /// The services whose data a calendar allowing `types` holds.
+  static func services(holding types: EntityTypes) -> [Service] {
+    (types.contains(.events) ? [Service.calendars] : []) + (types.contains(.reminders) ? [.reminders] : [])
   }
 
   /// Appends a `calendarSaved` record with the full state of `calendar` and returns it as saved.
@@ -100,10 +108,17 @@ extension EventStore {
   /// Removes a calendar and every event and reminder in it (one record).
   public func remove(_ calendar: EventCalendar, overwrite: Bool = false) throws(StoreError) {
     let actor = self.actor
-    let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
-    try write(.change(service, "remove a calendar")) { txn, appender, objects in
+    try write(nil) { txn, appender, objects in
       guard let stored = try objects.state(.calendar, calendar.id, in: txn) else {
         throw StoreError.calendar(.calendarNotFound(calendar.id))
+      }
+      // What the calendar holds is read from the store, never from the caller's copy: removing it
+      // removes every item of those kinds, and needs access to each of their services.
+      if stored.isLive {
+        let current = try ModelCodec.decodeCalendar(id: calendar.id, version: stored.version, stored.state)
+        for service in Self.services(holding: current.allowedEntityTypes) {
+          try checkAccess(.change(service, "remove a calendar"), in: txn)
+        }
       }
       try Self.checkVersion(calendar.id, fetched: calendar.version, stored: stored, overwrite: overwrite)
       var payload = Payload()

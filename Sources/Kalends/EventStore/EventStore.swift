@@ -49,15 +49,17 @@ public final class EventStore: Sendable {
   }
 
   /// Runs `body` in one write transaction of the store with the object projection at hand, after
-  /// checking inside that transaction that this session may do `need`.
+  /// checking inside that transaction that this session may do `need`. With `nil`, `body` checks
+  /// what it needs from the stored state itself (``checkAccess(_:in:)``); its refusals are recorded
+  /// alike.
   func write<R>(
-    _ need: AccessNeed, _ body: (inout WriteTransaction, inout LogAppender, ObjectProjection) throws -> R
+    _ need: AccessNeed?, _ body: (inout WriteTransaction, inout LogAppender, ObjectProjection) throws -> R
   ) throws(StoreError) -> R {
     let objects = try objects()
     return try recordingRefusal { () throws(StoreError) -> R in
       try StoreError.wrapping {
         try store.write { txn, appender in
-          try checkAccess(need, in: txn)
+          if let need { try checkAccess(need, in: txn) }
           return try body(&txn, &appender, objects)
         }
       }
