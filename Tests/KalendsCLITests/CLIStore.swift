@@ -31,6 +31,11 @@ final class CLIStore {
     return try #require(try json(result.stdout) as? [[String: Any]])
   }
 
+  /// Registers the app `id` with a usage description for full access to calendars.
+  func register(_ id: String) throws {
+    try object(["client", "register", id, "--name", "Planner", "--usage", "calendars-full=Agenda."])
+  }
+
   /// The id of a new calendar; `arguments` follow its title.
   func calendar(_ title: String, _ arguments: [String] = []) throws -> String {
     try #require(try object(["calendar", "create", title] + arguments)["id"] as? String)

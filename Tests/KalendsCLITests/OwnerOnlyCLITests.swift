@@ -7,7 +7,7 @@ struct OwnerOnlyCLITests {
 
   func registered() throws -> CLIStore {
     let store = try CLIStore()
-    try store.object(["client", "register", Self.app, "--name", "Planner", "--usage", "calendars-full=Agenda."])
+    try store.register(Self.app)
     try store.object(["access", "set", Self.app, "--service", "calendars", "--status", "full"])
     return store
   }

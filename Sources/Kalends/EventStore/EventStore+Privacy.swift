@@ -121,7 +121,7 @@ extension EventStore {
     let state = try StoreError.wrapping {
       try store.environment.read { txn in try permissions.state(clientID, service, in: txn) }
     }
-    return state.status == .notDetermined || (state.status == .writeOnly && level == .full && !state.upgradeAsked)
+    return state.asks(requesting: level)
   }
 
   private func requestAccess(
@@ -142,8 +142,8 @@ extension EventStore {
         return (client, try permissions.state(clientID, service, in: txn))
       }
     }
-    let isUpgrade = seen.status == .writeOnly && level == .full && !seen.upgradeAsked
-    let asks = seen.status == .notDetermined || isUpgrade
+    let isUpgrade = seen.isUpgrade(requesting: level)
+    let asks = seen.asks(requesting: level)
     let description = client.usageDescriptions[usage]
     var answer: ConsentAnswer?
     if asks, let description {
@@ -251,9 +251,13 @@ extension EventStore {
   public func resetAccess(client clientID: String? = nil, service: Service? = nil) throws(StoreError) -> Int {
     try requireOwner("reset access")
     let permissions = try permissions()
-    if let clientID { try Self.checkClientID(clientID) }
     let ids: [String]
-    if let clientID { ids = [clientID] } else { ids = try clients().map(\.id) }
+    if let clientID {
+      try Self.checkClientID(clientID)
+      ids = [clientID]
+    } else {
+      ids = try clients().map(\.id)
+    }
     return try StoreError.wrapping {
       try store.write { txn, appender in
         var changed = 0

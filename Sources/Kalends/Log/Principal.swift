@@ -59,7 +59,7 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
       guard count > 0, count <= Self.maximumIdentifierLength else {
         throw .invalidInput("\(typeName) identifier must be 1 to \(Self.maximumIdentifierLength) bytes, got \(count)")
       }
-      let isPolicy = self.code == 3
+      let isPolicy = if case .policy = self { true } else { false }
       // The principals' own names would read as another kind of actor in the audit's tables.
       guard isPolicy || !Self.reservedClientIDs.contains(id.lowercased()) else {
         throw .invalidInput("\(id) is reserved: it names an actor, not an app")

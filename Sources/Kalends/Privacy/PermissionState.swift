@@ -29,6 +29,18 @@ struct PermissionState: Hashable, Sendable {
     self.restrictions = restrictions
   }
 
+  /// Whether a request for `level` in this state is the one prompt that upgrades write-only access
+  /// to full access.
+  func isUpgrade(requesting level: AccessLevel) -> Bool {
+    status == .writeOnly && level == .full && !upgradeAsked
+  }
+
+  /// Whether a request for `level` in this state asks the person: while undetermined, or for the
+  /// upgrade.
+  func asks(requesting level: AccessLevel) -> Bool {
+    status == .notDetermined || isUpgrade(requesting: level)
+  }
+
   /// Decodes ``encoded``; a value too short to be one reads as never decided.
   init(decoding bytes: RawSpan) {
     guard bytes.byteCount >= 12 else { return }

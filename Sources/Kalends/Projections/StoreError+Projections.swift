@@ -31,8 +31,6 @@ extension StoreError {
   /// The integrity failure of a record whose author may not make it (``RecordAuthority``,
   /// ``PermissionChange``).
   static func unauthorizedRecord(at position: LogPosition, _ reason: String) -> StoreError {
-    .integrity(
-      IntegrityProblem(
-        position: position, kind: .unauthorizedRecord, detail: "a record its author may not make: \(reason)"))
+    .integrity(.unauthorizedRecord(at: position, reason))
   }
 }

@@ -41,4 +41,11 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { "position \(position): \(detail)" }
+
+  /// The problem of a record at `position` whose author may not make it, for `reason`
+  /// (``RecordAuthority``, ``PermissionChange``).
+  static func unauthorizedRecord(at position: LogPosition, _ reason: String) -> IntegrityProblem {
+    IntegrityProblem(
+      position: position, kind: .unauthorizedRecord, detail: "a record its author may not make: \(reason)")
+  }
 }

@@ -96,8 +96,7 @@ struct LogVerifier {
       if let reason = RecordAuthority.violation(
         kind: header.kind, principal: header.principal, payload: value.extracting(payload))
       {
-        problem = IntegrityProblem(
-          position: expected, kind: .unauthorizedRecord, detail: "a record its author may not make: \(reason)")
+        problem = .unauthorizedRecord(at: expected, reason)
         return
       }
       head = LogHead(position: expected, hash: header.hash)
