@@ -1,7 +1,7 @@
 import Kalends
 
 extension AuditEntry {
-  /// The entry as documented in the README: only the fields its kind has.
+  /// The entry as documented in docs/cli.md's JSON shapes: only the fields its kind has.
   var jsonFields: [(String, JSONValue)] {
     var fields: [(String, JSONValue)] = [
       ("position", .number(Double(position.rawValue))),
@@ -24,7 +24,7 @@ extension AuditEntry {
 }
 
 extension AccessState {
-  /// The state as documented in the README.
+  /// The state as documented in docs/cli.md's JSON shapes.
   var jsonFields: [(String, JSONValue)] {
     [
       ("client", .string(client)),

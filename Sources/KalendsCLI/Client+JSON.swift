@@ -1,7 +1,7 @@
 import Kalends
 
 extension Client {
-  /// The client as documented in the README's JSON shapes.
+  /// The client as documented in docs/cli.md's JSON shapes.
   var jsonFields: [(String, JSONValue)] {
     [
       ("id", .string(id)),

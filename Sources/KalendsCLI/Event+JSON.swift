@@ -1,7 +1,7 @@
 import Kalends
 
 extension Event {
-  /// The event as documented in the README's JSON shapes: times as RFC 3339 with the offset of
+  /// The event as documented in docs/cli.md's JSON shapes: times as RFC 3339 with the offset of
   /// ``timeZone`` (floating times without one, all-day ones as dates).
   var jsonFields: [(String, JSONValue)] {
     func time(_ local: LocalDateTime?) -> JSONValue { .text(local.map(text(of:))) }

@@ -1,7 +1,7 @@
 import Kalends
 
 extension EventCalendar {
-  /// The calendar as documented in the README's JSON shapes.
+  /// The calendar as documented in docs/cli.md's JSON shapes.
   var jsonFields: [(String, JSONValue)] {
     [
       ("id", .string(id.description)),

@@ -1,6 +1,6 @@
 import Kalends
 
-/// The exit status of each class of failure (documented in the README and `kalends --help`).
+/// The exit status of each class of failure (documented in docs/cli.md and `kalends --help`).
 enum ExitStatus: Int32 {
   case success = 0
   case usage = 64

@@ -35,7 +35,7 @@ extension PayloadValue {
 }
 
 extension LogRecord {
-  /// The record as documented in the README's JSON shapes.
+  /// The record as documented in docs/cli.md's JSON shapes.
   func json() throws -> JSONValue {
     .object([
       ("position", .number(Double(position.rawValue))),

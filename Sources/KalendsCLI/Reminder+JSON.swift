@@ -1,7 +1,7 @@
 import Kalends
 
 extension Reminder {
-  /// The reminder as documented in the README's JSON shapes: the due date as a date (date-only)
+  /// The reminder as documented in docs/cli.md's JSON shapes: the due date as a date (date-only)
   /// or an RFC 3339 time with the offset of ``timeZone`` (floating without one).
   var jsonFields: [(String, JSONValue)] {
     [
