@@ -7,7 +7,14 @@ enum EventLookup {
   /// an instant is read on the series' wall clock.
   static func fetch(_ id: ObjectID, occurrence text: String?, in store: EventStore) throws -> Event {
     let argument = try text.map { text throws(CLIError) in try DateArgument(text, option: "--occurrence") }
-    guard let series = try store.event(withID: id) else { throw StoreError.calendar(.itemNotFound(id)) }
+    guard let series = try store.event(withID: id) else {
+      // EventKit gives a write-only app no events; the library recorded the attempt. Say why.
+      if case .client(let client) = store.actor, try store.authorizationStatus(for: .calendars) == .writeOnly {
+        throw StoreError.access(
+          .accessDenied(client: client, service: .calendars, status: .writeOnly, operation: "read events"))
+      }
+      throw StoreError.calendar(.itemNotFound(id))
+    }
     guard let argument else { return series }
     guard series.isRecurring else {
       throw CLIError.invalidInput("--occurrence: event \(id) does not repeat — leave --occurrence out")

@@ -121,4 +121,10 @@ public struct WriteTransaction: ~Copyable {
   public func statistics(of database: Database) throws(LMDBError) -> DatabaseStatistics {
     try TransactionOperations.statistics(handle, database)
   }
+
+  /// Lends `body` a read view of this transaction: it sees the transaction's own writes, so code
+  /// written against a ``ReadTransaction`` reads the state a write is deciding on, in its snapshot.
+  public func reading<R>(_ body: (borrowing ReadTransaction) throws -> R) rethrows -> R {
+    try body(ReadTransaction(handle: handle))
+  }
 }

@@ -154,3 +154,38 @@ struct CLIDefectTests {
     #expect(process.terminationStatus == 0, "\(stderr)")
   }
 }
+
+@Suite("Command line: a write-only app reads nothing, and its attempts are recorded")
+struct WriteOnlyReadCLITests {
+  static let app = "com.example.booker"
+
+  @Test(arguments: [
+    ["event", "show", "ID"], ["event", "update", "ID", "--title", "Mine now"], ["event", "remove", "ID"],
+  ])
+  func aWriteOnlyAppCannotReachAnExistingEvent(_ command: [String]) throws {
+    let store = try CLIStore()
+    try store.register(Self.app)
+    try store.object(["access", "set", Self.app, "--service", "calendars", "--status", "write-only"])
+    let calendar = try store.calendar("Work")
+    let event = try store.object([
+      "event", "add", "--calendar", calendar, "--title", "Private", "--start", "2026-03-29T09:30:00",
+      "--end", "2026-03-29T10:00:00",
+    ])
+    let id = try #require(event["id"] as? String)
+    let refusalsBefore = try refusals(store)
+    let result = try store.run(command.map { $0 == "ID" ? id : $0 } + ["--as", Self.app])
+    #expect(result.status == 68, "\(result.stdout) \(result.stderr)")
+    #expect(result.stderr.contains("may not read events"), "\(result.stderr)")
+    #expect(!result.stdout.contains("Private"), "nothing of the event is printed")
+    let shown = try store.object(["event", "show", id])
+    #expect(shown["title"] as? String == "Private" && shown["version"] as? Int == event["version"] as? Int)
+    #expect(try refusals(store) == refusalsBefore + 1, "the attempt is recorded")
+  }
+
+  /// The number of refused attempts the audit counts for the app.
+  func refusals(_ store: CLIStore) throws -> Int {
+    try store.objects(["audit", "history", "--client", Self.app])
+      .filter { $0["kind"] as? String == "accessAttemptRefused" }
+      .reduce(0) { $0 + (($1["count"] as? Int) ?? 0) }
+  }
+}

@@ -46,43 +46,39 @@ extension EventStore {
 
   /// Inside a write transaction: throws unless this session may do `need` (the owner may do anything).
   func checkAccess(_ need: AccessNeed, in txn: borrowing WriteTransaction) throws {
-    guard let client = sessionClient else { return }
-    let permissions = try permissions()
-    let changed = try permissions.lastExternalChange(client, in: txn)
-    if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
-    let status = try permissions.state(client, need.service, in: txn).status
-    guard need.isAllowed(by: status) else {
-      throw StoreError.access(
-        .accessDenied(client: client, service: need.service, status: status, operation: need.operation))
+    try txn.reading { txn in
+      guard let client = sessionClient, let status = try sessionStatus(need.service, in: txn) else { return }
+      guard need.isAllowed(by: status) else {
+        throw StoreError.access(
+          .accessDenied(client: client, service: need.service, status: status, operation: need.operation))
+      }
     }
   }
 
-  /// Whether this session sees the service's data: `true` with full access (and for the owner),
-  /// `false` with write-only access (which sees nothing); throws, recording the refusal, otherwise.
-  func canRead(_ service: Service, _ operation: String) throws(StoreError) -> Bool {
-    guard let client = sessionClient, let status = try sessionStatus(service) else { return true }
+  /// Inside the snapshot `txn` that the data will be read from: whether this session sees the
+  /// service's data — `true` with full access (and for the owner), `false` with write-only access
+  /// to calendars (which sees nothing). Throws ``AccessError/accessDenied(client:service:status:operation:)``
+  /// otherwise (as a ``SnapshotRefusal``, which ``read(_:)`` records). Checking in the same snapshot as the read means that no
+  /// revocation can fall between the check and the data.
+  func sees(_ service: Service, _ operation: String, in txn: borrowing ReadTransaction) throws -> Bool {
+    guard let client = sessionClient, let status = try sessionStatus(service, in: txn) else { return true }
     switch status {
     case .fullAccess: return true
     case .writeOnly where service == .calendars: return false
     default:
-      return try recordingRefusal { () throws(StoreError) -> Bool in
-        throw .access(.accessDenied(client: client, service: service, status: status, operation: operation))
-      }
+      throw SnapshotRefusal(
+        denied: .accessDenied(client: client, service: service, status: status, operation: operation))
     }
   }
 
-  /// This session's status for `service`; `nil` for the owner. Throws when the session was ended.
-  func sessionStatus(_ service: Service) throws(StoreError) -> AuthorizationStatus? {
+  /// This session's status for `service` in the snapshot `txn`; `nil` for the owner. Throws
+  /// ``AccessError/sessionTerminated(client:at:)`` when the session was ended in that snapshot.
+  func sessionStatus(_ service: Service, in txn: borrowing ReadTransaction) throws -> AuthorizationStatus? {
     guard let client = sessionClient else { return nil }
     let permissions = try permissions()
-    let sessionStart = self.sessionStart
-    return try StoreError.wrapping {
-      try store.environment.read { txn in
-        let changed = try permissions.lastExternalChange(client, in: txn)
-        if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
-        return try permissions.state(client, service, in: txn).status
-      }
-    }
+    let changed = try permissions.lastExternalChange(client, in: txn)
+    if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
+    return try permissions.state(client, service, in: txn).status
   }
 
   /// Throws ``AccessError/ownerOnly(_:)`` unless this facade acts for the person who owns the
@@ -117,7 +113,7 @@ extension EventStore {
   }
 
   /// Counts a refusal and records what is due; returns why it could not be recorded, if it could not.
-  private func recordRefusal(
+  func recordRefusal(
     _ client: String, _ service: Service, _ status: AuthorizationStatus, _ operation: String
   ) -> String? {
     let minute = Timestamp.now().rawValue.floorDividedWithRemainder(by: 60_000_000).quotient
@@ -158,4 +154,9 @@ extension EventStore {
     }
     return record(drafts)
   }
+}
+
+/// A read refused by ``EventStore/sees(_:_:in:)`` in a snapshot, on its way out of it to be recorded.
+struct SnapshotRefusal: Error {
+  let denied: AccessError
 }

@@ -6,48 +6,59 @@ extension EventStore {
   /// A client session sees the calendars of the services it has full access to; with write-only
   /// access to calendars it sees one virtual calendar for new events instead of the event calendars.
   public func calendars(for types: EntityTypes = [.events, .reminders]) throws(StoreError) -> [EventCalendar] {
+    try read { txn, objects in try visibleCalendars(for: types, objects, in: txn) }
+  }
+
+  /// ``calendars(for:)`` in the snapshot `txn`, access checked in it.
+  func visibleCalendars(
+    for types: EntityTypes, _ objects: ObjectProjection, in txn: borrowing ReadTransaction
+  ) throws -> [EventCalendar] {
     var types = types
-    var virtual: [EventCalendar] = []
-    if types.contains(.events), try !canRead(.calendars, "list calendars") {
+    var writeOnly = false
+    if types.contains(.events), try !sees(.calendars, "list calendars", in: txn) {
       types.remove(.events)
-      if let target = try defaultCalendarForNewEvents() { virtual = [Self.virtualCalendar(for: target)] }
+      writeOnly = true
     }
-    if types.contains(.reminders), try !canRead(.reminders, "list reminder lists") { types.remove(.reminders) }
-    guard !types.isEmpty else { return virtual }
-    return try virtual
-      + read { txn, objects in
-        var calendars: [EventCalendar] = []
-        try txn.withCursor(on: objects.objects) { cursor in
-          guard try cursor.seek(atLeast: [ObjectKind.calendar.rawValue]) else { return }
-          try cursor.scanForward { key, value in
-            guard key.byteCount == 17, key.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == ObjectKind.calendar.rawValue
-            else { return .stop }
-            var stored = try StoredObject(entry: value)
-            guard stored.isLive else { return .continue }
-            stored = try objects.withState(stored, .calendar, stored.calendarID, in: txn)
-            let calendar = try ModelCodec.decodeCalendar(id: stored.calendarID, version: stored.version, stored.state)
-            if !calendar.allowedEntityTypes.isDisjoint(with: types) { calendars.append(calendar) }
-            return .continue
-          }
-        }
-        return calendars.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+    if types.contains(.reminders), try !sees(.reminders, "list reminder lists", in: txn) { types.remove(.reminders) }
+    guard !types.isEmpty || writeOnly else { return [] }
+    let all = try Self.allCalendars(objects, in: txn)
+    let virtual =
+      writeOnly ? Self.defaultCalendarForNewEvents(among: all).map { [Self.virtualCalendar(for: $0)] } ?? [] : []
+    return virtual + all.filter { !$0.allowedEntityTypes.isDisjoint(with: types) }
+  }
+
+  /// Every live calendar in the snapshot `txn`, by title then identifier, unfiltered.
+  static func allCalendars(_ objects: ObjectProjection, in txn: borrowing ReadTransaction) throws -> [EventCalendar] {
+    var calendars: [EventCalendar] = []
+    try txn.withCursor(on: objects.objects) { cursor in
+      guard try cursor.seek(atLeast: [ObjectKind.calendar.rawValue]) else { return }
+      try cursor.scanForward { key, value in
+        guard key.byteCount == 17, key.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == ObjectKind.calendar.rawValue
+        else { return .stop }
+        var stored = try StoredObject(entry: value)
+        guard stored.isLive else { return .continue }
+        stored = try objects.withState(stored, .calendar, stored.calendarID, in: txn)
+        calendars.append(try ModelCodec.decodeCalendar(id: stored.calendarID, version: stored.version, stored.state))
+        return .continue
       }
-  }
-
-  /// The live calendar `id`, or `nil`.
-  public func calendar(withID id: ObjectID) throws(StoreError) -> EventCalendar? {
-    let calendar: EventCalendar? = try read { txn, objects in
-      guard let stored = try objects.state(.calendar, id, in: txn), stored.isLive else { return nil }
-      return try ModelCodec.decodeCalendar(id: id, version: stored.version, stored.state)
     }
-    guard let calendar, sessionClient != nil else { return calendar }
-    let visible = try calendars(for: calendar.allowedEntityTypes)
-    return visible.first { $0.id == id }
+    return calendars.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
   }
 
-  /// Where a write-only session's new events go: the first writable event calendar by title.
-  func defaultCalendarForNewEvents() throws(StoreError) -> EventCalendar? {
-    try EventStore(store: store).calendars(for: .events).first { $0.allowsContentModifications }
+  /// The live calendar `id`, or `nil` (also when this session may not see it).
+  public func calendar(withID id: ObjectID) throws(StoreError) -> EventCalendar? {
+    try read { txn, objects in
+      guard let stored = try objects.state(.calendar, id, in: txn), stored.isLive else { return nil }
+      let calendar = try ModelCodec.decodeCalendar(id: id, version: stored.version, stored.state)
+      guard sessionClient != nil else { return calendar }
+      return try visibleCalendars(for: calendar.allowedEntityTypes, objects, in: txn).first { $0.id == id }
+    }
+  }
+
+  /// Where a write-only session's new events go: the first writable event calendar by title, of
+  /// `calendars` sorted as ``allCalendars(_:in:)`` sorts them.
+  static func defaultCalendarForNewEvents(among calendars: [EventCalendar]) -> EventCalendar? {
+    calendars.first { $0.allowedEntityTypes.contains(.events) && $0.allowsContentModifications }
   }
 
   /// What a write-only session sees of `calendar`: one calendar for new events, nothing more.

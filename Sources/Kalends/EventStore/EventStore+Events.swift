@@ -4,8 +4,7 @@ extension EventStore {
   /// The event `id` — for a series, the series itself (which describes its first occurrence) — or
   /// `nil` when there is none or it was removed.
   public func event(withID id: ObjectID) throws(StoreError) -> Event? {
-    guard try canRead(.calendars, "read events") else { return nil }
-    return try read { txn, objects in
+    try readItems(.calendars, "read events", hidden: nil) { txn, objects in
       guard let stored = try objects.state(.event, id, in: txn), stored.isLive else { return nil }
       return try Self.decodeEvent(id, stored)
     }
@@ -25,8 +24,7 @@ extension EventStore {
 
   /// Every event (each series once) in the calendar `calendarID`, by start then identifier.
   public func events(inCalendar calendarID: ObjectID) throws(StoreError) -> [Event] {
-    guard try canRead(.calendars, "read events") else { return [] }
-    return try read { txn, objects in
+    try readItems(.calendars, "read events", hidden: []) { txn, objects in
       try objects.items(.event, inCalendar: calendarID, in: txn).compactMap { id in
         guard let stored = try objects.state(.event, id, in: txn), stored.isLive else { return nil }
         return try Self.decodeEvent(id, stored)
@@ -62,10 +60,12 @@ extension EventStore {
     // A write-only session may add only to the calendar behind the one virtual calendar it sees, as
     // an EventKit app with write-only access holds no other; it is refused before any check of the
     // calendar it names, so that it learns nothing of the calendars it cannot see.
-    let writeOnly = try sessionStatus(.calendars) == .writeOnly
-    let target = writeOnly ? try defaultCalendarForNewEvents()?.id : nil
     return try write(.add(.calendars, "save an event")) { txn, appender, objects in
-      try validated.map { event in
+      let writeOnly = try txn.reading { try sessionStatus(.calendars, in: $0) == .writeOnly }
+      let target =
+        writeOnly
+        ? try txn.reading { Self.defaultCalendarForNewEvents(among: try Self.allCalendars(objects, in: $0))?.id } : nil
+      return try validated.map { event in
         if writeOnly, let calendar = event.calendarID, calendar != target, let client = sessionClient {
           throw StoreError.access(
             .accessDenied(

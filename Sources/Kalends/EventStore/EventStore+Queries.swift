@@ -4,15 +4,21 @@ extension EventStore {
   /// The events and occurrences overlapping the predicate's window, as index entries, sorted by
   /// start, then identifier, then occurrence.
   public func instances(matching predicate: EventPredicate) throws(StoreError) -> [EventInstance] {
-    guard try canRead(.calendars, "query events") else { return [] }
     let range = try rangeProjection()
-    let calendars = predicate.calendars.isEmpty ? try calendars(for: .events).map(\.id) : predicate.calendars
-    return try StoreError.wrapping {
-      try store.environment.read { txn in
-        let query = RangeQuery(range: range, from: predicate.start, to: predicate.end, zone: predicate.viewerZone)
-        return try query.instances(in: calendars, txn)
-      }
+    return try readItems(.calendars, "query events", hidden: []) { txn, objects in
+      let calendars = try queriedCalendars(predicate, objects, in: txn)
+      let query = RangeQuery(range: range, from: predicate.start, to: predicate.end, zone: predicate.viewerZone)
+      return try query.instances(in: calendars, txn)
     }
+  }
+
+  /// The calendars a predicate names, or when it names none every event calendar, in the snapshot
+  /// `txn`.
+  private func queriedCalendars(
+    _ predicate: EventPredicate, _ objects: ObjectProjection, in txn: borrowing ReadTransaction
+  ) throws -> [ObjectID] {
+    guard predicate.calendars.isEmpty else { return predicate.calendars }
+    return try visibleCalendars(for: .events, objects, in: txn).map(\.id)
   }
 
   /// Calls `body` with each instance overlapping the predicate's window, in the order of
@@ -30,27 +36,24 @@ extension EventStore {
   func enumerateInstances(
     matching predicate: EventPredicate, _ body: (EventInstance, borrowing ReadTransaction) throws -> Bool
   ) throws(StoreError) {
-    guard try canRead(.calendars, "query events") else { return }
     let range = try rangeProjection()
-    let calendars = predicate.calendars.isEmpty ? try calendars(for: .events).map(\.id) : predicate.calendars
-    try StoreError.wrapping {
-      try store.environment.read { txn in
-        var sliceStart = predicate.start
-        var sliceLength = Self.slice
-        while sliceStart < predicate.end {
-          let sliceEnd = min(predicate.end, sliceStart.saturatingAdd(sliceLength))
-          let query = RangeQuery(
-            range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
-            zone: predicate.viewerZone)
-          var slice = try query.instances(in: calendars, txn)
-          // An instance belongs to the slice it starts in; the first slice also takes those running into it.
-          if sliceStart != predicate.start { slice.removeAll { $0.start < sliceStart } }
-          for instance in slice where !(try body(instance, txn)) { return }
-          sliceStart = sliceEnd
-          // An empty slice doubles the next one, up to 16 weeks, so that a window of centuries over
-          // sparse series (or a rule that never matches) costs few expansions; instances reset it.
-          sliceLength = slice.isEmpty ? min(sliceLength.saturatingAdd(sliceLength), 16 * Self.slice) : Self.slice
-        }
+    try readItems(.calendars, "query events", hidden: ()) { txn, objects in
+      let calendars = try queriedCalendars(predicate, objects, in: txn)
+      var sliceStart = predicate.start
+      var sliceLength = Self.slice
+      while sliceStart < predicate.end {
+        let sliceEnd = min(predicate.end, sliceStart.saturatingAdd(sliceLength))
+        let query = RangeQuery(
+          range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
+          zone: predicate.viewerZone)
+        var slice = try query.instances(in: calendars, txn)
+        // An instance belongs to the slice it starts in; the first slice also takes those running into it.
+        if sliceStart != predicate.start { slice.removeAll { $0.start < sliceStart } }
+        for instance in slice where !(try body(instance, txn)) { return }
+        sliceStart = sliceEnd
+        // An empty slice doubles the next one, up to 16 weeks, so that a window of centuries over
+        // sparse series (or a rule that never matches) costs few expansions; instances reset it.
+        sliceLength = slice.isEmpty ? min(sliceLength.saturatingAdd(sliceLength), 16 * Self.slice) : Self.slice
       }
     }
   }

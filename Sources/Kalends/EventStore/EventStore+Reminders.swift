@@ -3,8 +3,7 @@ internal import LMDB
 extension EventStore {
   /// The reminder `id`, or `nil` when there is none or it was removed.
   public func reminder(withID id: ObjectID) throws(StoreError) -> Reminder? {
-    guard try canRead(.reminders, "read reminders") else { return nil }
-    return try read { txn, objects in
+    try readItems(.reminders, "read reminders", hidden: nil) { txn, objects in
       guard let stored = try objects.state(.reminder, id, in: txn), stored.isLive else { return nil }
       return try ModelCodec.decodeReminder(
         id: id, calendarID: stored.calendarID, version: stored.version, modified: stored.modified, stored.state)
@@ -14,9 +13,9 @@ extension EventStore {
   /// Every reminder in the calendars `calendarIDs` (all reminder calendars when empty), incomplete
   /// first, then by due date and title.
   public func reminders(inCalendars calendarIDs: [ObjectID] = []) throws(StoreError) -> [Reminder] {
-    guard try canRead(.reminders, "read reminders") else { return [] }
-    let calendars = calendarIDs.isEmpty ? try calendars(for: .reminders).map(\.id) : calendarIDs
-    return try read { txn, objects in
+    try readItems(.reminders, "read reminders", hidden: []) { txn, objects in
+      let calendars =
+        calendarIDs.isEmpty ? try visibleCalendars(for: .reminders, objects, in: txn).map(\.id) : calendarIDs
       var reminders: [Reminder] = []
       for calendarID in calendars {
         for id in try objects.items(.reminder, inCalendar: calendarID, in: txn) {

@@ -66,11 +66,47 @@ public final class EventStore: Sendable {
     }
   }
 
-  /// Runs `body` in a read snapshot with the object projection at hand. Callers check read access
-  /// first with ``canRead(_:_:)``.
+  /// Runs `body` in one read snapshot with the object projection at hand. `body` checks what this
+  /// session may see in that snapshot with ``sees(_:_:in:)`` before it reads; that refusal is
+  /// recorded (coalesced) once the snapshot is closed. A refusal `body` passes on from a nested
+  /// call of this facade was recorded by that call and passes through as it is.
   func read<R>(_ body: (borrowing ReadTransaction, ObjectProjection) throws -> R) throws(StoreError) -> R {
     let objects = try objects()
-    return try StoreError.wrapping { try store.environment.read { txn in try body(txn, objects) } }
+    let outcome: Result<R, SnapshotRefusal> = try StoreError.wrapping {
+      do {
+        return .success(try store.environment.read { txn in try body(txn, objects) })
+      } catch let refusal as SnapshotRefusal {
+        return .failure(refusal)
+      }
+    }
+    switch outcome {
+    case .success(let value): return value
+    case .failure(let refusal):
+      return try recordingRefusal { () throws(StoreError) -> R in throw .access(refusal.denied) }
+    }
+  }
+
+  /// Reads the items of `service` in one snapshot, access checked in it (``read(_:)``). A
+  /// write-only session gets `hidden` (EventKit gives it no events), and its attempt is recorded
+  /// like any refusal: it tried to read what it may not.
+  func readItems<R>(
+    _ service: Service, _ operation: String, hidden: R,
+    _ body: (borrowing ReadTransaction, ObjectProjection) throws -> R
+  ) throws(StoreError) -> R {
+    var writeOnly = false
+    let result = try read { txn, objects in
+      guard try sees(service, operation, in: txn) else {
+        writeOnly = true
+        return hidden
+      }
+      return try body(txn, objects)
+    }
+    guard writeOnly, let client = sessionClient else { return result }
+    if let failure = recordRefusal(client, service, .writeOnly, operation) {
+      let denied = AccessError.accessDenied(client: client, service: service, status: .writeOnly, operation: operation)
+      throw .access(.refusalNotRecorded(denied, reason: failure))
+    }
+    return result
   }
 
   /// The live calendar `id`, or a typed error.
