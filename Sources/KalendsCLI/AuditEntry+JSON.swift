@@ -23,6 +23,27 @@ extension AuditEntry {
   }
 }
 
+extension PendingRefusal {
+  /// The start of the refusals' minute.
+  var time: Timestamp { Timestamp(rawValue: minute.multipliedReportingOverflow(by: 60_000_000).partialValue) }
+
+  /// The refusals as an `audit history` row: not yet in the log, so without a position.
+  var jsonFields: [(String, JSONValue)] {
+    [
+      ("position", .null),
+      ("time", .string(time.description)),
+      ("actor", .string(Principal.client(client).description)),
+      ("kind", .string(RecordKind.accessAttemptRefused.name)),
+      ("client", .string(client)),
+      ("service", .string(service.description)),
+      ("status", .string(status.description)),
+      ("operation", .string(operation)),
+      ("count", .number(Double(count))),
+      ("pending", .bool(true)),
+    ]
+  }
+}
+
 extension AccessState {
   /// The state as documented in docs/cli.md's JSON shapes.
   var jsonFields: [(String, JSONValue)] {

@@ -21,14 +21,20 @@ struct AuditHistoryCommand: ParsableCommand {
 
   func run() throws {
     let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
-    let entries = try audit.history(
-      client: client, service: service?.service, since: try since.map { try AuditTime.parse($0, option: "--since") },
-      until: try until.map { try AuditTime.parse($0, option: "--until") })
+    let since = try since.map { try AuditTime.parse($0, option: "--since") }
+    let until = try until.map { try AuditTime.parse($0, option: "--until") }
+    let entries = try audit.history(client: client, service: service?.service, since: since, until: until)
+    // Refusals counted in the last minutes and not yet in the log close the timeline.
+    let pending = try audit.pendingRefusals(client: client).filter { refusal in
+      let time = refusal.time
+      return (service == nil || refusal.service == service?.service) && time >= (since ?? time)
+        && time < (until ?? Timestamp(rawValue: .max))
+    }
     format.write(
-      entries.map(\.jsonFields),
+      entries.map(\.jsonFields) + pending.map(\.jsonFields),
       columns: [
         "position", "time", "actor", "kind", "client", "service", "level", "previousStatus", "status", "reason",
-        "prompted", "operation", "count",
+        "prompted", "operation", "count", "pending",
       ])
   }
 }
@@ -36,6 +42,12 @@ struct AuditHistoryCommand: ParsableCommand {
 /// Instants given to audit options: a date (midnight UTC), a wall-clock time (UTC) or an instant,
 /// with optional fractional seconds as the log prints them (`2026-11-23T02:42:43.908232Z`).
 enum AuditTime {
+  /// The instant of `--at`: `nil` (the head of the log) when absent or `now`.
+  static func instant(_ text: String?) throws(CLIError) -> Timestamp? {
+    guard let text, text != "now" else { return nil }
+    return try parse(text, option: "--at")
+  }
+
   static func parse(_ text: String, option: String) throws(CLIError) -> Timestamp {
     var whole = text
     var micros: Int64 = 0

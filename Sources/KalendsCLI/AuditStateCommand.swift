@@ -8,13 +8,17 @@ struct AuditStateCommand: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Option(help: ArgumentHelp("The instant (default: now).", valueName: "date")) var at: String?
+  @Option(
+    help: ArgumentHelp(
+      "The instant (default: now, which is the head of the log: every record, whatever its writer's clock said).",
+      valueName: "date"))
+  var at: String?
 
   @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
   func run() throws {
     let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
-    let instant = try at.map { try AuditTime.parse($0, option: "--at") } ?? .now()
+    let instant = try AuditTime.instant(at)
     format.write(
       try audit.state(at: instant).map(\.jsonFields), columns: ["client", "service", "status", "decision", "reason"])
   }
@@ -37,7 +41,11 @@ struct AuditWhoCanCommand: ParsableCommand {
       valueName: "id"))
   var calendar: String?
 
-  @Option(help: ArgumentHelp("The instant (default: now).", valueName: "date")) var at: String?
+  @Option(
+    help: ArgumentHelp(
+      "The instant (default: now, which is the head of the log: every record, whatever its writer's clock said).",
+      valueName: "date"))
+  var at: String?
 
   @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
@@ -54,14 +62,14 @@ struct AuditWhoCanCommand: ParsableCommand {
       }
     }
     let audit = PrivacyAudit(store: store)
-    let instant = try at.map { try AuditTime.parse($0, option: "--at") } ?? .now()
+    let instant = try AuditTime.instant(at)
     let rows = try audit.whoCan(service.service, at: instant).map { state in
       state.jsonFields + [("may", .string(state.status == .fullAccess ? "read and write" : "add events"))]
     }
     if rows.isEmpty && format == .table {
       // A bare header would read as a failure; say what the empty answer means.
       print(
-        "no app could use \(service.rawValue) at \(instant) — "
+        "no app could use \(service.rawValue) at \(instant.map(\.description) ?? "the head of the log") — "
           + "`kalends audit history --service \(service.rawValue)` lists every decision")
       return
     }

@@ -64,6 +64,19 @@ struct VerifyCommand: ParsableCommand {
       if let projections {
         fields.append(("projections", Self.json(projections)))
       }
+      fields.append(("timestampAnomalyCount", .number(Double(report.timestampAnomalyCount))))
+      fields.append(
+        (
+          "timestampAnomalies",
+          .array(
+            report.timestampAnomalies.map { anomaly in
+              .object([
+                ("position", .number(Double(anomaly.position.rawValue))), ("kind", .string(anomaly.kind.rawValue)),
+                ("timestamp", .string(anomaly.timestamp.description)),
+                ("reference", .string(anomaly.reference.description)),
+              ])
+            })
+        ))
       print(JSONValue.object(fields).rendered())
     case .table:
       if report.isIntact {
@@ -74,6 +87,14 @@ struct VerifyCommand: ParsableCommand {
       if let projections, projections.isConsistent {
         print("ok: \(projections.live.count) projection databases equal a rebuild at position \(projections.position)")
       }
+    }
+    // Wrong timestamps leave the chain intact, so they warn; the audit's instants rest on them.
+    for anomaly in report.timestampAnomalies {
+      FileHandle.standardError.write(Data("warning: \(anomaly)\n".utf8))
+    }
+    if report.timestampAnomalyCount > report.timestampAnomalies.count {
+      let more = report.timestampAnomalyCount - report.timestampAnomalies.count
+      FileHandle.standardError.write(Data("warning: \(more) more records with wrong timestamps\n".utf8))
     }
     if let problem = report.problem {
       KalendsCommand.fail(

@@ -36,6 +36,7 @@ struct WatchCommand: AsyncParsableCommand {
   func run() async throws {
     let events = try global.openEventStore(readOnly: global.client == nil)
     let store = events.store
+    try events.checkHearsChanges()
     var start = from.map { LogPosition($0) }
     if let cursor, start == nil { start = try store.changeCursor(cursor)?.resumePosition ?? 1 }
     var notices = events.changes(from: start).makeAsyncIterator()

@@ -89,6 +89,17 @@ struct WatchCommandTests {
     #expect(result.stderr.contains("session"), "\(result.stderr)")
   }
 
+  @Test func aClientThatMayHearNothingIsRefusedAndTheRefusalRecorded() throws {
+    let store = try CLIStore()
+    try store.register("com.example.planner")
+    try store.object(["access", "set", "com.example.planner", "--service", "calendars", "--status", "write-only"])
+    let watched = try store.run(["watch", "--as", "com.example.planner", "--limit", "1"])
+    #expect(watched.status == 68 && watched.stderr.contains("hear of changes"), "\(watched.stderr)")
+    let refusals = try store.objects(["audit", "history", "--client", "com.example.planner", "--format", "json"])
+      .filter { $0["kind"] as? String == "accessAttemptRefused" }
+    #expect(refusals.map { $0["operation"] as? String } == ["hear of changes"])
+  }
+
   @Test func statusShowsHowFarASavedCursorIsBehind() throws {
     let store = try CLIStore()
     _ = try store.object(["calendar", "create", "Work"])

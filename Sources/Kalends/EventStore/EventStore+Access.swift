@@ -112,21 +112,23 @@ extension EventStore {
     }
   }
 
-  /// Counts a refusal and records what is due; returns why it could not be recorded, if it could not.
+  /// Counts a refusal durably (``RefusalTally``), in its own transaction, before the refused call
+  /// returns; returns why it could not be counted, if it could not.
   func recordRefusal(
     _ client: String, _ service: Service, _ status: AuthorizationStatus, _ operation: String
   ) -> String? {
-    let minute = Timestamp.now().rawValue.floorDividedWithRemainder(by: 60_000_000).quotient
-    let due = refusals.withLock { $0.refuse(service, status: status, operation: operation, minute: minute) }
-    return appendRefusals(client, due.map { (service, $0) })
-  }
-
-  /// Records the refusals still counted (called when the session ends, where nobody can be told
-  /// that it failed).
-  func flushRefusals() {
-    guard let client = sessionClient else { return }
-    let due = refusals.withLock { $0.drain() }
-    _ = appendRefusals(client, due)
+    guard !store.options.readOnly else { return "the store is open read-only" }
+    let meta = store.meta
+    do {
+      try store.write { txn, appender in
+        try RefusalTally.count(
+          client, service, status, operation, minute: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn,
+          &appender)
+      }
+      return nil
+    } catch {
+      return "\(error)"
+    }
   }
 
   /// Appends `drafts` in one transaction; returns why it could not, if it could not.
@@ -140,20 +142,6 @@ extension EventStore {
     }
   }
 
-  private func appendRefusals(_ client: String, _ due: [(Service, RefusalCounter.Pending)]) -> String? {
-    guard !due.isEmpty else { return nil }
-    let drafts = due.map { service, pending in
-      var payload = Payload()
-      payload.append(tag: 1, string: client)
-      payload.append(tag: 2, unsigned: UInt64(service.rawValue))
-      payload.append(tag: 3, unsigned: UInt64(pending.status.rawValue))
-      payload.append(tag: 4, string: pending.operation)
-      payload.append(tag: 5, unsigned: UInt64(pending.count))
-      payload.append(tag: 6, signed: pending.minute)
-      return RecordDraft(kind: .accessAttemptRefused, principal: .client(client), payload: payload)
-    }
-    return record(drafts)
-  }
 }
 
 /// A read refused by ``EventStore/sees(_:_:in:)`` in a snapshot, on its way out of it to be recorded.

@@ -17,8 +17,6 @@ public final class EventStore: Sendable {
   /// For a client session: the position of the last decision made outside the app when the session
   /// opened; a later one ends the session.
   let sessionStart: LogPosition
-  /// A client session's refused calls, coalesced per service and minute.
-  let refusals = Mutex(RefusalCounter())
 
   /// A facade over `store`, recording changes as made by `actor` (by default the person who owns
   /// the store, with full rights). For a client use ``session(for:)``, which enforces its access.
@@ -33,8 +31,6 @@ public final class EventStore: Sendable {
     self.actor = .client(client)
     self.sessionStart = sessionStart
   }
-
-  deinit { flushRefusals() }
 
   /// Opens (or creates) the store at `path`.
   public convenience init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {

@@ -121,6 +121,14 @@ enum RecordCodec {
     return Array(copying: bytes.extracting(range))
   }
 
+  /// The timestamp of a stored record, read without decoding the rest; `nil` when it is too short
+  /// to be one.
+  static func timestamp(of bytes: RawSpan) -> Timestamp? {
+    guard bytes.byteCount >= fixedSize else { return nil }
+    var offset = 9
+    return Timestamp(rawValue: Int64(bitPattern: loadBigEndian(bytes, &offset, as: UInt64.self)))
+  }
+
   /// Decodes a whole stored record, copying its payload.
   static func decode(_ bytes: RawSpan) throws(StoreError) -> LogRecord {
     let (header, payloadRange) = try decodeHeader(bytes)

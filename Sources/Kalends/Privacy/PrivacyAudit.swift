@@ -51,9 +51,23 @@ public struct PrivacyAudit: Sendable {
     }
   }
 
+  /// The refused calls counted but not yet in the log (later refusals of a minute, appended by the
+  /// first write after it), by app, service and minute. ``history(client:service:since:until:)``
+  /// and these together count every refused call exactly.
+  public func pendingRefusals(client: String? = nil) throws(StoreError) -> [PendingRefusal] {
+    let meta = store.meta
+    return try StoreError.wrapping {
+      try store.environment.read { txn in try RefusalTally.pending(in: txn, meta: meta) }
+    }
+    .filter { client == nil || $0.client == client }
+  }
+
   /// The status of every client registered by `instant`, for every service, at `instant`, with
-  /// the decision it rests on; by client, then service.
-  public func state(at instant: Timestamp) throws(StoreError) -> [AccessState] {
+  /// the decision it rests on; by client, then service. Without an instant: at the head of the log,
+  /// every record counted, whatever the clocks of its writers said ("now" in an audit is the head:
+  /// a decision stamped ahead of this machine's clock is in force, so it is listed).
+  public func state(at instant: Timestamp? = nil) throws(StoreError) -> [AccessState] {
+    let instant = instant ?? Timestamp(rawValue: .max)
     let permissions = try store.projection(PermissionProjection.self)
     return try StoreError.wrapping {
       try store.environment.read { txn in
@@ -71,8 +85,9 @@ public struct PrivacyAudit: Sendable {
     }
   }
 
-  /// The clients that could use `service` at `instant`: full access reads and writes, write-only adds.
-  public func whoCan(_ service: Service, at instant: Timestamp) throws(StoreError) -> [AccessState] {
+  /// The clients that could use `service` at `instant` (without one: at the head of the log, as
+  /// ``state(at:)``): full access reads and writes, write-only adds.
+  public func whoCan(_ service: Service, at instant: Timestamp? = nil) throws(StoreError) -> [AccessState] {
     try state(at: instant).filter { $0.service == service && ($0.status == .fullAccess || $0.status == .writeOnly) }
   }
 

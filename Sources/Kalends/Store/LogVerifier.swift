@@ -15,7 +15,7 @@ struct LogVerifier {
     try StoreError.wrapping {
       try store.environment.read { txn in
         let recordedHead = try Store.loadHead(meta: store.meta, in: txn)
-        var walk = Walk(storeID: store.id)
+        var walk = Walk(storeID: store.id, now: Timestamp.now())
         try txn.withCursor(on: store.log) { cursor in
           try cursor.scanForward { key, value in
             walk.check(key: key, value: value)
@@ -25,7 +25,8 @@ struct LogVerifier {
         }
         if walk.problem == nil { walk.checkEnd(against: recordedHead) }
         return VerificationReport(
-          recordsChecked: walk.checked, verifiedHead: walk.head, recordedHead: recordedHead, problem: walk.problem)
+          recordsChecked: walk.checked, verifiedHead: walk.head, recordedHead: recordedHead, problem: walk.problem,
+          timestampAnomalies: walk.anomalies, timestampAnomalyCount: walk.anomalyCount)
       }
     }
   }
@@ -36,8 +37,16 @@ struct LogVerifier {
     var checked = 0
     var problem: IntegrityProblem?
     var principals = PrincipalCache()
+    /// The verifier's clock when the walk began.
+    let now: Timestamp
+    var lastTimestamp = Timestamp(rawValue: .min)
+    var anomalies: [TimestampAnomaly] = []
+    var anomalyCount = 0
 
-    init(storeID: StoreID) { self.storeID = storeID }
+    init(storeID: StoreID, now: Timestamp) {
+      self.storeID = storeID
+      self.now = now
+    }
 
     mutating func check(key: RawSpan, value: RawSpan) {
       let expected = head.position.next
@@ -99,8 +108,24 @@ struct LogVerifier {
         problem = .unauthorizedRecord(at: expected, reason)
         return
       }
+      checkTime(header.timestamp, at: expected)
       head = LogHead(position: expected, hash: header.hash)
       checked += 1
+    }
+
+    /// Notes a timestamp earlier than the one before it, or too far ahead of the clock.
+    private mutating func checkTime(_ timestamp: Timestamp, at position: LogPosition) {
+      defer { lastTimestamp = max(lastTimestamp, timestamp) }
+      let anomaly: TimestampAnomaly
+      if timestamp < lastTimestamp {
+        anomaly = TimestampAnomaly(position: position, kind: .backwards, timestamp: timestamp, reference: lastTimestamp)
+      } else if timestamp.rawValue > now.rawValue &+ TimestampAnomaly.toleratedFuture {
+        anomaly = TimestampAnomaly(position: position, kind: .future, timestamp: timestamp, reference: now)
+      } else {
+        return
+      }
+      anomalyCount += 1
+      if anomalies.count < VerificationReport.anomalyLimit { anomalies.append(anomaly) }
     }
 
     mutating func checkEnd(against recorded: LogHead) {

@@ -74,7 +74,9 @@ public final class Store: Sendable {
         try txn.put(Payload.bigEndianBytes(UInt64(layoutVersion)), forKey: MetaKey.layout, in: meta)
         try txn.put(id.bytes, forKey: MetaKey.storeID, in: meta)
         let projections = try ProjectionSet.open(in: &txn)
-        var appender = LogAppender(log: log, head: .empty, timestamp: .now(), projections: projections)
+        var appender = LogAppender(
+          log: log, head: .empty, timestamp: Timestamp(rawValue: Timestamp.now().rawValue &+ options.clockSkew),
+          projections: projections)
         var payload = Payload()
         payload.append(tag: 1, bytes: id.bytes)
         payload.append(tag: 2, string: softwareVersion)
@@ -180,10 +182,15 @@ public final class Store: Sendable {
     return try StoreError.mappingStorageErrors {
       try environment.write { txn in
         let head = try Self.loadHead(meta: meta, in: txn)
-        try checkLogEnd(matches: head, in: txn)
+        let last = try checkLogEnd(matches: head, in: txn)
         let projections = try projections
         try projections.checkCurrent(at: head.position, meta: meta, in: txn)
-        var appender = LogAppender(log: log, head: head, timestamp: .now(), projections: projections)
+        // Time moves forward in the log: a record is never stamped earlier than the one before it,
+        // whatever this writer's clock says.
+        let timestamp = max(clock(), last ?? Timestamp(rawValue: .min))
+        var appender = LogAppender(log: log, head: head, timestamp: timestamp, projections: projections)
+        // Refusals counted in minutes that have ended reach the log with the first write after them.
+        try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
         let result = try body(&txn, &appender)
         if appender.hasAppended {
           try Self.saveHead(appender.head, meta: meta, in: &txn)
@@ -324,10 +331,13 @@ public final class Store: Sendable {
   }
 
   /// Refuses to append when the log's last key is not the recorded head (a damaged store).
-  private func checkLogEnd(matches head: LogHead, in txn: borrowing WriteTransaction) throws {
-    let last: UInt64 = try txn.withCursor(on: log) { cursor in
-      guard try cursor.last() else { return 0 }
-      return try cursor.withCurrent { key, _ in BigEndianKey<UInt64>(key)?.value ?? UInt64.max }
+  /// Checks that the log ends at `head`; returns the timestamp of its last record (`nil` when empty).
+  private func checkLogEnd(matches head: LogHead, in txn: borrowing WriteTransaction) throws -> Timestamp? {
+    let (last, timestamp): (UInt64, Timestamp?) = try txn.withCursor(on: log) { cursor in
+      guard try cursor.last() else { return (0, nil) }
+      return try cursor.withCurrent { key, value in
+        (BigEndianKey<UInt64>(key)?.value ?? UInt64.max, RecordCodec.timestamp(of: value))
+      }
     }
     guard last == head.position.rawValue else {
       throw StoreError.integrity(
@@ -335,6 +345,12 @@ public final class Store: Sendable {
           position: LogPosition(min(last, head.position.rawValue) + 1), kind: .headMismatch,
           detail: "the recorded head is \(head.position) but the log ends at \(last)"))
     }
+    return timestamp
+  }
+
+  /// The time this handle stamps its records with: the system clock (and ``StoreOptions/clockSkew``).
+  func clock() -> Timestamp {
+    Timestamp(rawValue: Timestamp.now().rawValue &+ options.clockSkew)
   }
 }
 

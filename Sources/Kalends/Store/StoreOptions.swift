@@ -26,6 +26,9 @@ public struct StoreOptions: Sendable, Hashable {
   /// How many entries one transaction of a bulk load writes (see `Store.bulkLoadProjections`);
   /// tests make it small to cross every chunk boundary.
   package var bulkLoadChunk = 1_000_000
+  /// Microseconds added to the system clock for this handle's writes: tests use it to stand for a
+  /// writer whose clock is wrong, and for minutes that have passed.
+  package var clockSkew: Int64 = 0
 
   /// Defaults: writable, fully durable, 64 MiB initial map growing up to 1 TiB, 126 readers.
   public init(

@@ -8,6 +8,14 @@ public struct VerificationReport: Hashable, Sendable {
   public let recordedHead: LogHead
   /// The first problem found, or `nil` when the log is intact.
   public let problem: IntegrityProblem?
+  /// The first timestamps found wrong (at most ``anomalyLimit``), in log order; they do not make
+  /// the log less intact, but the audit's instants rest on them.
+  public let timestampAnomalies: [TimestampAnomaly]
+  /// How many records have a wrong timestamp in all.
+  public let timestampAnomalyCount: Int
+
+  /// How many anomalies a report lists.
+  public static let anomalyLimit = 20
 
   /// Whether every record and the head checked out.
   public var isIntact: Bool { problem == nil }

@@ -34,30 +34,75 @@ struct SessionTests {
     #expect(throws: StoreError.self) { try app.events(inCalendar: fixture.calendar.id) }
   }
 
-  @Test func refusedCallsAreCoalescedPerServiceAndMinute() throws {
-    try withStore { store, _ in
-      let fixture = try PrivacyFixture(store)
-      let before = try store.head().position
-      do {
-        let app = try fixture.owner.session(for: PrivacyFixture.planner)
-        for _ in 0..<50 { #expect(throws: StoreError.self) { try app.events(inCalendar: fixture.calendar.id) } }
-        #expect(throws: StoreError.self) { try app.reminders() }
-        let written = try store.head().position.rawValue - before.rawValue
-        #expect(written <= 3, "50 refusals wrote \(written) records")
-      }
-      // The session has ended: what it counted is recorded.
-      let refusals = try store.records(from: before.next, limit: 100).filter { $0.kind == .accessAttemptRefused }
-      let counts = try refusals.map { record -> (UInt64, UInt64) in
-        let fields = try namedFields(record)
-        guard case .unsigned(let service) = fields["service"], case .unsigned(let count) = fields["count"] else {
-          return (0, 0)
-        }
-        return (service, count)
-      }
-      let calendars = counts.filter { $0.0 == 1 }.map(\.1).reduce(0, +)
-      let reminders = counts.filter { $0.0 == 2 }.map(\.1).reduce(0, +)
-      #expect(calendars == 50 && reminders == 1, "\(counts)")
-      #expect(refusals.count <= 4)
+  @Test func refusedCallsAreCountedExactlyAcrossSessionsAndStoreHandles() throws {
+    let directory = TemporaryDirectory()
+    let options = StoreOptions(durability: .noSync)
+    let fixture = try PrivacyFixture(try Store.create(at: directory.storePath, options: options))
+    let before = try fixture.store.head().position
+    // Each handle stands for another process; none of the sessions ends before the counts are read,
+    // as after a crash.
+    var sessions: [EventStore] = []
+    for index in 0..<50 {
+      let handle = index.isMultiple(of: 2) ? fixture.store : try Store.open(at: directory.storePath, options: options)
+      let app = try EventStore(store: handle).session(for: PrivacyFixture.planner)
+      #expect(throws: StoreError.self) { try app.events(inCalendar: fixture.calendar.id) }
+      sessions.append(app)
     }
+    #expect(throws: StoreError.self) { try sessions[0].reminders() }
+    let (logged, pending) = try refusalCounts(fixture.store, since: before)
+    let total = logged.merging(pending, uniquingKeysWith: +)
+    // The minute may turn during the test: a tally then reaches the log with the next refusal.
+    #expect(total == [.calendars: 50, .reminders: 1], "logged \(logged), pending \(pending)")
+    let records = try fixture.store.records(from: before.next, limit: 100).filter { $0.kind == .accessAttemptRefused }
+    #expect(records.count <= 5, "at most two records per service and minute: \(records.count)")
+    withExtendedLifetime(sessions) {}
+  }
+
+  @Test func aTallyOfAMinuteThatHasEndedReachesTheLogWithTheNextWriteOfAnyKind() throws {
+    let directory = TemporaryDirectory()
+    let fixture = try PrivacyFixture(
+      try Store.create(at: directory.storePath, options: StoreOptions(durability: .noSync)))
+    let store = fixture.store
+    let before = try store.head().position
+    // Refusals counted in a minute ahead of the clock, so that the minute cannot end during the test.
+    let minute = RefusalTally.minute(of: .now()) + 100
+    for _ in 0..<7 {
+      try store.write { txn, appender in
+        try RefusalTally.count(
+          PrivacyFixture.planner, .calendars, .denied, "read events", minute: minute, meta: store.meta, &txn,
+          &appender)
+      }
+    }
+    #expect(try refusalCounts(store, since: before) == ([.calendars: 1], [.calendars: 6]))
+    try fixture.owner.save(EventCalendar(title: "A write before the minute ends"))
+    #expect(try refusalCounts(store, since: before) == ([.calendars: 1], [.calendars: 6]))
+    // Another process, two hours later, writes anything.
+    var later = StoreOptions(durability: .noSync)
+    later.clockSkew = 120 * 60_000_000
+    try EventStore(store: try Store.open(at: directory.storePath, options: later))
+      .save(EventCalendar(title: "A write after the minute"))
+    #expect(try refusalCounts(store, since: before) == ([.calendars: 7], [:]))
+    let last = try #require(try store.records(from: before.next, limit: 100).last { $0.kind == .accessAttemptRefused })
+    let fields = try namedFields(last)
+    #expect(fields["count"] == .unsigned(6) && fields["minute"] == .signed(minute), "\(fields)")
+    #expect(try store.verify().problem == nil)
+  }
+
+  /// The refused calls of the planner since `position`, by service: in the log, and counted but
+  /// not yet in it.
+  func refusalCounts(
+    _ store: Store, since position: LogPosition
+  ) throws -> (logged: [Service: Int], pending: [Service: Int]) {
+    let audit = PrivacyAudit(store: store)
+    var logged: [Service: Int] = [:]
+    for entry in try audit.history(client: PrivacyFixture.planner)
+    where entry.kind == .accessAttemptRefused && entry.position > position {
+      logged[entry.service!, default: 0] += entry.count ?? 0
+    }
+    var pending: [Service: Int] = [:]
+    for refusal in try audit.pendingRefusals(client: PrivacyFixture.planner) {
+      pending[refusal.service, default: 0] += refusal.count
+    }
+    return (logged, pending)
   }
 }
