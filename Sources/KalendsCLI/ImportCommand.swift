@@ -9,8 +9,10 @@ struct ImportCommand: ParsableCommand {
     abstract: "Import an iCalendar (.ics) file: all of it in one transaction, or nothing.",
     discussion: """
       Events (VEVENT, with their RECURRENCE-ID overrides) and reminders (VTODO) go into --calendar, \
-      or into a new calendar titled --new-calendar (default: the file's X-WR-CALNAME, else its name). \
-      An item whose UID is already in the calendar is replaced only when the file's SEQUENCE is \
+      or into a new calendar titled --new-calendar. Without either, into the calendar an earlier \
+      import of the same file made (found by the file's X-WR-RELCALID, else its absolute path), or a \
+      new one titled by the file's X-WR-CALNAME, else its name. Components other than VEVENT and \
+      VTODO (VJOURNAL, VFREEBUSY, …) are skipped and counted in the summary. An item whose UID is already in the calendar is replaced only when the file's SEQUENCE is \
       higher, so importing the same file again changes nothing. A file with an error imports \
       nothing: the error names the line and the reason (exit status 65). FILE - reads standard input.
       """)
@@ -46,16 +48,37 @@ struct ImportCommand: ParsableCommand {
       destination = .calendar(try ObjectID(argument: calendar, option: "--calendar"))
     } else {
       let fallback = file == "-" ? "Imported" : URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-      destination = .newCalendar(EventCalendar(title: newCalendar ?? parsed.name ?? fallback))
+      var new = EventCalendar(title: newCalendar ?? parsed.name ?? fallback)
+      new.importSource = source(of: parsed)
+      if newCalendar == nil, let source = new.importSource {
+        destination = .source(source, new: new)
+      } else {
+        destination = .newCalendar(new)
+      }
     }
     let result = try store.importICalendar(parsed, into: destination)
     format.write([
       ("calendarId", .string(result.calendarID.description)),
+      ("createdCalendar", .bool(result.createdCalendar)),
       ("created", .number(Double(result.created))),
       ("updated", .number(Double(result.updated))),
       ("unchanged", .number(Double(result.unchanged))),
+      ("skipped", .object(result.skipped.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) })),
       ("head", result.lastPosition.map { .number(Double($0.rawValue)) } ?? .null),
     ])
+    for (name, count) in result.skipped.sorted(by: { $0.key < $1.key }) {
+      FileHandle.standardError.write(
+        Data("note: skipped \(count) \(name) component\(count == 1 ? "" : "s") (Kalends keeps VEVENT and VTODO)\n".utf8)
+      )
+    }
+  }
+
+  /// What identifies where the file's calendar comes from: its `X-WR-RELCALID`, else the file's
+  /// absolute path (`nil` for standard input without one).
+  func source(of parsed: ICalendar) -> String? {
+    if let id = parsed.relationID { return "X-WR-RELCALID:" + id }
+    guard file != "-" else { return nil }
+    return "file:" + URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
   }
 
   /// The bytes of `path`, or of standard input for `-`.

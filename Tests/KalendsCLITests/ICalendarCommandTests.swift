@@ -45,6 +45,61 @@ struct ICalendarCommandTests {
     #expect(try store.head() == head)
   }
 
+  @Test func importingAFileAgainWithoutACalendarFindsTheCalendarItMadeAndWritesNothing() throws {
+    let store = try CLIStore()
+    // One file with X-WR-RELCALID, one without (found by its path).
+    let copy = store.directory.path + "/team.ics"
+    try FileManager.default.copyItem(atPath: Self.fixture("google"), toPath: copy)
+    for file in [Self.fixture("overlapping"), copy] {
+      let first = try store.object(["import", file])
+      #expect(first["createdCalendar"] as? Bool == true && (first["created"] as? Int ?? 0) > 0)
+      let head = try store.head()
+      let again = try store.object(["import", file])
+      #expect(again["calendarId"] as? String == first["calendarId"] as? String, "\(file)")
+      #expect(again["createdCalendar"] as? Bool == false && again["created"] as? Int == 0)
+      #expect(again["unchanged"] as? Int == first["created"] as? Int)
+      #expect(try store.head() == head, "\(file): the second import wrote nothing")
+    }
+    #expect(try store.objects(["calendar", "list"]).count == 2)
+    // The same X-WR-RELCALID from another path is the same calendar.
+    let moved = store.directory.path + "/moved.ics"
+    try FileManager.default.copyItem(atPath: Self.fixture("overlapping"), toPath: moved)
+    #expect(try store.object(["import", moved])["createdCalendar"] as? Bool == false)
+    // --new-calendar makes a new one, as it says.
+    #expect(try store.object(["import", copy, "--new-calendar", "Another"])["createdCalendar"] as? Bool == true)
+    #expect(try store.objects(["calendar", "list"]).count == 3)
+  }
+
+  @Test func componentsThatAreNotKeptAreListedInTheSummary() throws {
+    let store = try CLIStore()
+    let result = try store.run(["import", Self.fixture("overlapping"), "--format", "json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let summary = try #require(try json(result.stdout) as? [String: Any])
+    #expect(summary["skipped"] as? [String: Int] == ["VFREEBUSY": 1, "VJOURNAL": 2])
+    #expect(result.stderr.contains("note: skipped 2 VJOURNAL components"), "\(result.stderr)")
+    #expect(result.stderr.contains("note: skipped 1 VFREEBUSY component "), "\(result.stderr)")
+    let plain = try store.object(["import", Self.fixture("google")])
+    #expect(plain["skipped"] as? [String: Int] == [:])
+  }
+
+  @Test func aSeriesLongerThanItsIntervalImportsWithOverlappingOccurrences() throws {
+    let store = try CLIStore()
+    let imported = try store.object(["import", Self.fixture("overlapping")])
+    #expect(imported["created"] as? Int == 3)
+    // The two-day event repeats daily from 2026-03-02: on 2026-03-05 three occurrences are running.
+    let day = try store.objects([
+      "events", "--from", "2026-03-05T12:00:00", "--to", "2026-03-05T12:00:01", "--tz", "Europe/Berlin",
+    ])
+    #expect(day.filter { ($0["title"] as? String)?.hasPrefix("On call") == true }.count == 2, "\(day)")
+    // Saving such a series through the command line is refused, as EventKit refuses it.
+    let calendar = try #require(imported["calendarId"] as? String)
+    let refused = try store.run([
+      "event", "add", "--calendar", calendar, "--title", "Too long", "--start", "2026-03-02T09:00:00",
+      "--end", "2026-03-04T09:00:00", "--rrule", "FREQ=DAILY",
+    ])
+    #expect(refused.status == 65 && refused.stderr.contains("longer than the interval"), "\(refused.stderr)")
+  }
+
   @Test func aBadFileImportsNothingAndNamesTheLine() throws {
     let store = try CLIStore()
     let directory = TemporaryDirectory("bad-ics")

@@ -56,7 +56,7 @@ extension EventStore {
   public func save(_ events: [Event], span: Span, overwrite: Bool = false) throws(StoreError) -> [Event] {
     var validated: [Event] = []
     validated.reserveCapacity(events.count)
-    for event in events { validated.append(try EventValidator.validated(event)) }
+    for event in events { validated.append(try EventValidator.validated(event, allowsOverlap: true)) }
     // A write-only session may add only to the calendar behind the one virtual calendar it sees, as
     // an EventKit app with write-only access holds no other; it is refused before any check of the
     // calendar it names, so that it learns nothing of the calendars it cannot see.
@@ -72,9 +72,28 @@ extension EventStore {
               client: client, service: .calendars, status: .writeOnly,
               operation: "add an event to a calendar other than the one for new events"))
         }
+        try Self.checkOverlap(event, objects, in: txn)
         return try saveValidated(event, span: span, overwrite: overwrite, &txn, &appender, objects)
       }
     }
+  }
+
+  /// EventKit's check of a save through the API: a series may not last longer than the interval
+  /// between its occurrences — unless it is stored so already (imported from a file, where RFC 5545
+  /// allows it) and the save keeps its rules and its duration.
+  private static func checkOverlap(
+    _ event: Event, _ objects: ObjectProjection, in txn: borrowing WriteTransaction
+  ) throws {
+    guard EventValidator.overlaps(event) else { return }
+    if let stored = try objects.state(.event, event.id, in: txn), stored.isLive {
+      let series = try decodeEvent(event.id, stored)
+      if series.recurrenceRules == event.recurrenceRules
+        && EventValidator.duration(series) == EventValidator.duration(event)
+      {
+        return
+      }
+    }
+    throw StoreError.calendar(.durationGreaterThanRecurrence)
   }
 
   /// Saves one validated event inside a write transaction.

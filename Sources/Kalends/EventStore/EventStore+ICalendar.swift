@@ -32,7 +32,7 @@ extension EventStore {
       var checked = event
       checked.calendarID = placeholder
       do {
-        events.append(try EventValidator.validated(checked))
+        events.append(try EventValidator.validated(checked, allowsOverlap: true))
       } catch {
         throw .iCalendar(ICalendarError(line: Self.line(file.eventLines, index), .refused(error.description)))
       }
@@ -49,9 +49,18 @@ extension EventStore {
     let actor = self.actor
     return try write(.change(.calendars, "import a calendar")) { txn, appender, objects in
       if !file.reminders.isEmpty { try checkAccess(.change(.reminders, "import reminders"), in: txn) }
+      // The calendar to import into: an existing one, or one to create.
+      var target = ImportTarget(destination)
+      if case .source(let source, var new) = destination {
+        new.importSource = source
+        let earlier = try txn.reading { txn in
+          try Self.allCalendars(objects, in: txn).first { $0.importSource == source }?.id
+        }
+        target = earlier.map(ImportTarget.existing) ?? .create(new)
+      }
       let calendar: EventCalendar
-      switch destination {
-      case .calendar(let id):
+      switch target {
+      case .existing(let id):
         calendar = try liveCalendar(id, objects: objects, in: txn)
         if !events.isEmpty && !calendar.allowedEntityTypes.contains(.events) {
           throw StoreError.calendar(.calendarDoesNotAllowEvents(id))
@@ -60,7 +69,7 @@ extension EventStore {
           throw StoreError.calendar(.calendarDoesNotAllowReminders(id))
         }
         guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(id)) }
-      case .newCalendar(var new):
+      case .create(var new):
         new.allowedEntityTypes =
           file.reminders.isEmpty ? .events : (events.isEmpty ? .reminders : [.events, .reminders])
         guard try objects.state(.calendar, new.id, in: txn) == nil else {
@@ -68,8 +77,11 @@ extension EventStore {
         }
         calendar = try Self.appendSaved(new, change: .created, actor, &txn, &appender)
       }
-      var result = ICalendarImport(calendarID: calendar.id)
-      if case .newCalendar = destination { result.lastPosition = calendar.version }
+      var result = ICalendarImport(calendarID: calendar.id, skipped: file.skipped)
+      if case .create = target {
+        result.lastPosition = calendar.version
+        result.createdCalendar = true
+      }
       for var event in events {
         event.calendarID = calendar.id
         let existing = try objects.items(.event, externalID: event.externalID, inCalendar: calendar.id, in: txn)
@@ -168,5 +180,19 @@ extension EventStore {
       }
     }
     return file
+  }
+}
+
+/// The calendar an import writes into: one that exists, or one it creates.
+private enum ImportTarget {
+  case existing(ObjectID)
+  case create(EventCalendar)
+
+  /// The target of `destination`, a source's taken to be new until an earlier import is found.
+  init(_ destination: ImportDestination) {
+    switch destination {
+    case .calendar(let id): self = .existing(id)
+    case .newCalendar(let new), .source(_, let new): self = .create(new)
+    }
   }
 }

@@ -1,8 +1,11 @@
 /// The checks an event must pass before it is saved, in the order EventKit reports them.
 enum EventValidator {
   /// `event` checked and normalised: an all-day event is floating and spans whole days (its start
-  /// goes to midnight, its end to the next midnight, at least one day after the start).
-  static func validated(_ event: Event) throws(StoreError) -> Event {
+  /// goes to midnight, its end to the next midnight, at least one day after the start). With
+  /// `allowsOverlap`, a series may last longer than the interval between its occurrences (legal in
+  /// RFC 5545, and found in real files); EventKit's API refuses it, so saves check it apart
+  /// (``overlaps(_:)``).
+  static func validated(_ event: Event, allowsOverlap: Bool = false) throws(StoreError) -> Event {
     guard event.calendarID != nil else { throw .calendar(.noCalendar) }
     guard var start = event.start else { throw .calendar(.noStartDate) }
     guard var end = event.end else { throw .calendar(.noEndDate) }
@@ -32,13 +35,21 @@ enum EventValidator {
       total + (rule.count ?? maximumIndexedOccurrences + 1)
     }
     if checked.isRecurring && countedAtMost > maximumIndexedOccurrences { try checkIndexedOccurrences(of: set) }
-    if !checked.recurrenceRules.isEmpty {
-      let duration = end.wallClockSeconds - start.wallClockSeconds
-      for rule in checked.recurrenceRules where duration > shortestInterval(of: rule) {
-        throw .calendar(.durationGreaterThanRecurrence)
-      }
-    }
+    if !allowsOverlap && overlaps(checked) { throw .calendar(.durationGreaterThanRecurrence) }
     return checked
+  }
+
+  /// Whether a series lasts longer than the interval between its occurrences, so that they overlap.
+  static func overlaps(_ event: Event) -> Bool {
+    guard let start = event.start, let end = event.end else { return false }
+    let duration = end.wallClockSeconds - start.wallClockSeconds
+    return event.recurrenceRules.contains { duration > shortestInterval(of: $0) }
+  }
+
+  /// The duration of an event, in wall-clock seconds.
+  static func duration(_ event: Event) -> Int64? {
+    guard let start = event.start, let end = event.end else { return nil }
+    return end.wallClockSeconds - start.wallClockSeconds
   }
 
   /// The most occurrences of one series that the date-range index materialises (those before its

@@ -5,6 +5,11 @@ public enum ImportDestination: Sendable, Hashable {
   /// A new calendar, created in the import's transaction; its allowed entity types are set to what
   /// the file holds.
   case newCalendar(EventCalendar)
+  /// The live calendar an earlier import from `source` created (its ``EventCalendar/importSource``),
+  /// as ``calendar(_:)``; when there is none, `new` is created as ``newCalendar(_:)``, recorded with
+  /// `source`. So importing the same file again finds its calendar and, with nothing newer in the
+  /// file, writes nothing.
+  case source(String, new: EventCalendar)
 }
 
 /// What an iCalendar import did.
@@ -17,6 +22,11 @@ public struct ICalendarImport: Sendable, Hashable {
   public var updated = 0
   /// Items that existed with the same or a higher `SEQUENCE` and were left alone.
   public var unchanged = 0
+  /// The components of the file that were not imported, by name, with how many of each
+  /// (``ICalendar/skipped``).
+  public var skipped: [String: Int] = [:]
+  /// Whether the import created the calendar.
+  public var createdCalendar = false
   /// The log position of the last record written; `nil` when nothing was written.
   public var lastPosition: LogPosition?
 }

@@ -14,6 +14,11 @@ public struct ICalendar: Sendable {
   public var events: [Event]
   /// The reminders (`VTODO`s); without calendar.
   public var reminders: [Reminder]
+  /// The calendar's stable identifier (`X-WR-RELCALID`), if the file gives one.
+  public var relationID: String?
+  /// The components read and not kept, by name (`VJOURNAL`, `VFREEBUSY`, `VAVAILABILITY`, an
+  /// `X-` component, a root that is not a `VCALENDAR`), with how many of each.
+  public var skipped: [String: Int] = [:]
   /// The line each event begins on, for errors found when saving.
   var eventLines: [Int] = []
   /// The line each reminder begins on.

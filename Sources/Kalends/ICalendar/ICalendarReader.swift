@@ -7,6 +7,7 @@ struct ICalendarReader {
 
   static func read(_ roots: [ICalendarComponent]) throws(ICalendarError) -> ICalendar {
     var result = ICalendar()
+    for root in roots where root.name != "VCALENDAR" { result.skipped[root.name, default: 0] += 1 }
     for root in roots where root.name == "VCALENDAR" {
       var reader = ICalendarReader(
         zones: ICalendarZoneResolver(
@@ -20,6 +21,12 @@ struct ICalendarReader {
       if result.name == nil, let name = root.property("X-WR-CALNAME")?.value {
         result.name = ICalendarText.unescaped(name)
       }
+      if result.relationID == nil, let id = root.property("X-WR-RELCALID")?.value.trimmingWhitespace(), !id.isEmpty {
+        result.relationID = ICalendarText.unescaped(String(id))
+      }
+      for component in root.components where !Self.kept.contains(component.name) {
+        result.skipped[component.name, default: 0] += 1
+      }
       try reader.readEvents(root.components.filter { $0.name == "VEVENT" }, into: &result)
       for component in root.components where component.name == "VTODO" {
         result.reminders.append(try reader.reminder(component))
@@ -28,6 +35,9 @@ struct ICalendarReader {
     }
     return result
   }
+
+  /// The components of a `VCALENDAR` that are read.
+  static let kept: Set<String> = ["VEVENT", "VTODO", "VTIMEZONE"]
 
   /// The years each `TZID` is used in by the file's events and to-dos.
   private static func yearsByTimeZone(_ root: ICalendarComponent) -> [String: ClosedRange<Int>] {
@@ -185,7 +195,7 @@ struct ICalendarReader {
     let calendarID = check.calendarID
     check.calendarID = calendarID ?? placeholderCalendar
     do {
-      var valid = try EventValidator.validated(check)
+      var valid = try EventValidator.validated(check, allowsOverlap: true)
       valid.calendarID = calendarID
       return valid
     } catch {

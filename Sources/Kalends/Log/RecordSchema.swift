@@ -66,6 +66,7 @@ public struct RecordSchema: Sendable {
     Field(tag: 5, name: "sourceType", type: .unsigned, required: false),
     Field(tag: 6, name: "allowedEntityTypes", type: .unsigned, required: true),
     Field(tag: 7, name: "allowsContentModifications", type: .bool, required: true),
+    Field(tag: 8, name: "importSource", type: .string, required: false),
   ]
 
   static let calendarSaved = RecordSchema(

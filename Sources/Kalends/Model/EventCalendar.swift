@@ -14,6 +14,10 @@ public struct EventCalendar: Hashable, Sendable {
   public var allowedEntityTypes: EntityTypes
   /// Whether items may be added, changed or removed.
   public var allowsContentModifications: Bool
+  /// Where an imported calendar's items came from: the iCalendar file's `X-WR-RELCALID`, or the
+  /// file's absolute path; `nil` for a calendar not made by an import. An import into
+  /// ``ImportDestination/source(_:new:)`` finds the calendar by it.
+  public var importSource: String?
   /// The log position that last changed it; `.none` before it is first saved.
   public internal(set) var version: LogPosition
 

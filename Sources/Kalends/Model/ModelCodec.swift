@@ -12,6 +12,7 @@ enum ModelCodec {
     state.append(tag: 5, unsigned: UInt64(calendar.source.kind.rawValue))
     state.append(tag: 6, unsigned: UInt64(calendar.allowedEntityTypes.rawValue))
     state.append(tag: 7, bool: calendar.allowsContentModifications)
+    if let source = calendar.importSource { state.append(tag: 8, string: source) }
     return state
   }
 
@@ -27,6 +28,7 @@ enum ModelCodec {
       id: try state.requiredObjectID(3), title: try state.string(4) ?? "", kind: kind)
     calendar.allowedEntityTypes = EntityTypes(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(6) ?? 1))
     calendar.allowsContentModifications = try state.bool(7) ?? true
+    calendar.importSource = try state.string(8)
     return calendar
   }
 }

@@ -49,6 +49,35 @@ struct ICalendarImportTests {
     }
   }
 
+  @Test func anImportedOverlappingSeriesCanBeEditedButNotMadeThroughTheAPI() throws {
+    try withStore { store, _ in
+      let events = EventStore(store: store)
+      let result = try events.importICalendar(
+        try ICalendarTesting.fixture("overlapping"), into: .source("test", new: EventCalendar(title: "Imported")))
+      #expect(result.created == 3 && result.skipped == ["VJOURNAL": 2, "VFREEBUSY": 1])
+      let series = try #require(
+        try events.events(inCalendar: result.calendarID).first { $0.title.hasPrefix("On call") })
+      // A change that keeps its rules and its duration is saved.
+      var renamed = series
+      renamed.title = "On call (renamed)"
+      #expect(try events.save(renamed, span: .futureEvents).title == "On call (renamed)")
+      // A new series of the same shape, or a change of the duration that still overlaps, is refused.
+      var copy = Event(
+        calendarID: result.calendarID, title: "Copy", start: series.start, end: series.end, timeZone: series.timeZone)
+      copy.recurrenceRules = series.recurrenceRules
+      #expect(throws: StoreError.calendar(.durationGreaterThanRecurrence)) { try events.save(copy, span: .thisEvent) }
+      var longer = try #require(try events.event(withID: series.id))
+      longer.end = LocalDateTime(wallClockSeconds: longer.end!.wallClockSeconds + 3_600)
+      #expect(throws: StoreError.calendar(.durationGreaterThanRecurrence)) {
+        try events.save(longer, span: .futureEvents)
+      }
+      // Importing again finds the calendar by its source.
+      let again = try events.importICalendar(
+        try ICalendarTesting.fixture("overlapping"), into: .source("test", new: EventCalendar(title: "Other")))
+      #expect(again.calendarID == result.calendarID && !again.createdCalendar && again.lastPosition == nil)
+    }
+  }
+
   @Test func theSameUIDInAnotherCalendarIsAnotherCopy() throws {
     try withStore { store, _ in
       let events = EventStore(store: store)

@@ -77,7 +77,7 @@ struct ICalendarOracleTests {
   @Test func realWorldShapedFilesImportToTheOccurrencesTheOracleFinds() throws {
     let directory = TemporaryDirectory("ical-corpus")
     var checked: [Checked] = []
-    for name in ["google", "outlook", "apple", "thunderbird", "thisandfuture", "custom-zone"] {
+    for name in ["google", "outlook", "apple", "thunderbird", "thisandfuture", "custom-zone", "overlapping"] {
       checked.append(try check(name, try ICalendarTesting.fixture(name), in: directory))
     }
     try compare(checked)
