@@ -14,7 +14,13 @@ struct ReplayLoader: ProjectionBulkLoader {
   /// How many records are applied.
   private var applied = 0
 
-  init(_ projection: any Projection, log: Database) { (self.projection, self.log) = (projection, log) }
+  /// The environment the log is in when it is not the one written to (a verification's scratch
+  /// rebuild); `nil`: the records are read in the write transaction itself.
+  let source: Environment?
+
+  init(_ projection: any Projection, log: Database, source: Environment? = nil) {
+    (self.projection, self.log, self.source) = (projection, log, source)
+  }
 
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
     positions.append(header.position.rawValue)
@@ -25,6 +31,28 @@ struct ReplayLoader: ProjectionBulkLoader {
   mutating func write(in txn: inout WriteTransaction, limit: Int) throws -> Bool {
     let wanted = positions[applied..<min(positions.count, applied + limit)]
     // Read the chunk first: a cursor on the log is closed before the projection writes.
+    let (headers, payloads, ends) =
+      try source.map { source in try source.read { try read(wanted, in: $0) } }
+      ?? txn.reading { try read(wanted, in: $0) }
+    // The scan found these records in the same log, which nothing writes during a load.
+    guard headers.count == wanted.count else {
+      let position = LogPosition(wanted[wanted.startIndex + headers.count])
+      throw StoreError.integrity(
+        IntegrityProblem(position: position, kind: .missingRecord, detail: "a record read by the rebuild is gone"))
+    }
+    for (index, header) in headers.enumerated() {
+      let start = index == 0 ? 0 : ends[index - 1]
+      try projection.replay(header, payload: payloads.span.bytes.extracting(start..<ends[index]), in: &txn)
+    }
+    applied += wanted.count
+    return applied == positions.count
+  }
+
+  /// The records at `wanted` in the snapshot `txn`: their headers, and their payloads end to end
+  /// with where each ends.
+  private func read(
+    _ wanted: ArraySlice<UInt64>, in txn: borrowing ReadTransaction
+  ) throws -> ([LogRecordHeader], [UInt8], [Int]) {
     var headers: [LogRecordHeader] = []
     var payloads: [UInt8] = []
     var ends: [Int] = []
@@ -47,17 +75,6 @@ struct ReplayLoader: ProjectionBulkLoader {
         if next == first { break }
       }
     }
-    // The scan found these records in the same log, which nothing writes during a load.
-    guard headers.count == wanted.count else {
-      let position = LogPosition(wanted[wanted.startIndex + headers.count])
-      throw StoreError.integrity(
-        IntegrityProblem(position: position, kind: .missingRecord, detail: "a record read by the rebuild is gone"))
-    }
-    for (index, header) in headers.enumerated() {
-      let start = index == 0 ? 0 : ends[index - 1]
-      try projection.replay(header, payload: payloads.span.bytes.extracting(start..<ends[index]), in: &txn)
-    }
-    applied += wanted.count
-    return applied == positions.count
+    return (headers, payloads, ends)
   }
 }

@@ -32,6 +32,20 @@ extension Store {
       return head
     }
     guard !loading.isEmpty else { return 0 }
+    try bulkLoad(loading, upTo: head, into: environment, meta: meta, progress: progress)
+    return Int(head.position.rawValue)
+  }
+
+  /// The reading and writing of a bulk load: `loading`'s loaders read this store's log up to
+  /// `head` and write their output to `target` (this store's environment, or the scratch one of
+  /// ``verifyProjections(progress:)``), the last chunk of each saving its projection's checkpoint
+  /// in `targetMeta`. The log must not change up to `head` meanwhile (it never does: it is only
+  /// appended to).
+  func bulkLoad(
+    _ loading: [(any Projection, any ProjectionBulkLoader)], upTo head: LogHead, into target: Environment,
+    meta targetMeta: Database, progress: ((RebuildProgress) -> Void)?
+  ) throws {
+    var loading = loading
     // The loaders of their own each start a thread; a replay loader shares the first ones'.
     loading.sort { !($0.1 is ReplayLoader) && $1.1 is ReplayLoader }
     let threads = max(1, min(loading.count, ProcessInfo.processInfo.activeProcessorCount))
@@ -41,7 +55,7 @@ extension Store {
     // with SipHash, for a set of at most a few kinds.
     let kinds = loading.map { type(of: $0.0).kinds.map(\.rawValue) }
     let checkpoints = loading.map { (name: type(of: $0.0).name, version: type(of: $0.0).version) }
-    let (metaDatabase, chunk) = (self.meta, options.bulkLoadChunk)
+    let (metaDatabase, chunk) = (targetMeta, options.bulkLoadChunk)
     let log = self.log
     let environment = self.environment
     let total = Int(head.position.rawValue)
@@ -111,7 +125,7 @@ extension Store {
           while !done {
             try loader.awaitNextChunk()
             let before = loader
-            try environment.write { txn in
+            try target.write { txn in
               loader = before
               done = try loader.write(in: &txn, limit: chunk)
               if done {
@@ -127,7 +141,6 @@ extension Store {
       }
     }
     if let failure = failures.withLock({ $0.first }) { throw failure }
-    return Int(head.position.rawValue)
   }
 }
 

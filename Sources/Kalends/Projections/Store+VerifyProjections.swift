@@ -14,37 +14,35 @@ extension Store {
     return try StoreError.wrapping {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(atPath: directory) }
+      // As large a map as the store's pages, which hold the projections and the log: the loaders
+      // write from two threads, and a map grown under them waits for the other's transaction.
+      let pages = try environment.info()
       let scratch = try Environment(
-        path: directory, options: EnvironmentOptions(maxDatabases: 64, durability: .noSync))
-      let rebuilt = try scratch.write { txn in try ProjectionSet.open(in: &txn) }
-      return try environment.read { txn in
-        let head = try Self.loadHead(meta: meta, in: txn)
-        let live = try Self.digests(of: projectionSet?.databases ?? ProjectionSet.existingDatabases(in: txn), in: txn)
-        var next = LogPosition(1)
-        while next <= head.position {
-          var chunk: [(LogRecordHeader, [UInt8])] = []
-          try txn.withCursor(on: log) { cursor in
-            guard try cursor.seek(atLeast: BigEndianKey(next.rawValue)) else { return }
-            var principals = PrincipalCache()
-            _ = try cursor.scanForward { key, value in
-              let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-              guard decoded.header.position <= head.position else { return .stop }
-              chunk.append((decoded.header, Array(copying: value.extracting(decoded.payload))))
-              return chunk.count < Self.replayChunk ? .continue : .stop
-            }
-          }
-          guard let last = chunk.last?.0.position else { break }
-          try scratch.write { scratchTxn in
-            for (header, payload) in chunk { try rebuilt.replay(header, payload: payload.span.bytes, in: &scratchTxn) }
-          }
-          progress?(Int(last.rawValue), head.position)
-          next = last.next
-        }
-        let rebuiltDigests = try scratch.read { scratchTxn in
-          try Self.digests(of: rebuilt.databases, in: scratchTxn)
-        }
-        return ProjectionVerification(position: head.position, live: live, rebuilt: rebuiltDigests)
+        path: directory,
+        options: EnvironmentOptions(
+          mapSize: max(64 << 20, (pages.lastPageNumber + 1) * 4_096), maxDatabases: 64, durability: .noSync))
+      let (rebuilt, scratchMeta) = try scratch.write { txn in
+        (try ProjectionSet.open(in: &txn), try txn.openDatabase(named: MetaKey.metaDatabase))
       }
+      // The live digests at a head, in one snapshot; the log up to that head never changes, so the
+      // rebuild reads it in snapshots of its own.
+      let (head, live) = try environment.read { txn in
+        let head = try Self.loadHead(meta: meta, in: txn)
+        return (
+          head, try Self.digests(of: projectionSet?.databases ?? ProjectionSet.existingDatabases(in: txn), in: txn)
+        )
+      }
+      if head.position > .none {
+        // The rebuild's bulk loaders, into the scratch databases, as `rebuild` loads them.
+        let loading = rebuilt.projections.map { projection in
+          (projection, projection.makeBulkLoader() ?? ReplayLoader(projection, log: log, source: environment))
+        }
+        try bulkLoad(loading, upTo: head, into: scratch, meta: scratchMeta) { state in
+          if case .reading(let done, _) = state { progress?(done, head.position) }
+        }
+      }
+      let rebuiltDigests = try scratch.read { txn in try Self.digests(of: rebuilt.databases, in: txn) }
+      return ProjectionVerification(position: head.position, live: live, rebuilt: rebuiltDigests)
     }
   }
 }
