@@ -11,7 +11,9 @@ struct BenchChangesCommand: AsyncParsableCommand {
     discussion: """
       In a new temporary store: (1) latency from a commit's return in the writer to a subscriber \
       holding its notice, the writer in this process, then in a child `kalends bench write` process, \
-      paced so each notice is one commit, p50 and p99 over the monotonic clock; (2) the writer's rate \
+      paced so each notice is one commit, p50 and p99 over the monotonic clock, then single commits \
+      flushed to disk (as separate `kalends event add` processes write them) spaced --spaced-interval-ms \
+      apart in another process, so that no later commit can wake a missed one; (2) the writer's rate \
       of single-event saves (one transaction each) with 0, 1 and 50 subscribers attached in this \
       process, each count run in alternation --rounds times, median rate. Latency runs skip fsync \
       (they measure notices, not the disk); throughput runs both with and without fsync.
@@ -21,6 +23,11 @@ struct BenchChangesCommand: AsyncParsableCommand {
 
   @Option(help: ArgumentHelp("Pause between latency commits.", valueName: "milliseconds")) var intervalMs: Double = 2
 
+  @Option(help: "Single flushed commits of the spaced latency run.") var spacedWrites: Int = 100
+
+  @Option(help: ArgumentHelp("Pause between spaced commits.", valueName: "milliseconds"))
+  var spacedIntervalMs: Double = 50
+
   @Option(help: "Saves per throughput run without fsync (with fsync: a fifth of it).") var throughputWrites: Int = 5_000
 
   @Option(help: "Throughput rounds (the median is reported).") var rounds: Int = 3
@@ -28,8 +35,8 @@ struct BenchChangesCommand: AsyncParsableCommand {
   @Option(help: "Output format.") var format: ObjectFormat = .table
 
   func validate() throws {
-    guard writes > 0, throughputWrites > 0, rounds > 0 else {
-      throw ValidationError("--writes, --throughput-writes and --rounds must be 1 or more")
+    guard writes > 0, spacedWrites > 0, throughputWrites > 0, rounds > 0 else {
+      throw ValidationError("--writes, --spaced-writes, --throughput-writes and --rounds must be 1 or more")
     }
   }
 
@@ -42,6 +49,8 @@ struct BenchChangesCommand: AsyncParsableCommand {
       store: directory + "/latency-same", writes: writes, intervalMs: intervalMs)
     let other = try await ChangeLatencyProbe.crossProcess(
       store: directory + "/latency-other", writes: writes, intervalMs: intervalMs)
+    let spaced = try await ChangeLatencyProbe.crossProcess(
+      store: directory + "/latency-spaced", writes: spacedWrites, intervalMs: spacedIntervalMs, durable: true)
     var throughput: [(durability: String, subscribers: Int, rate: Double)] = []
     for (label, durability, count) in [
       ("noSync", StoreOptions.Durability.noSync, throughputWrites), ("full", .full, max(1, throughputWrites / 5)),
@@ -63,11 +72,11 @@ struct BenchChangesCommand: AsyncParsableCommand {
         throughput.append((label, subscribers, ChangeLatencyProbe.median(rates[subscribers] ?? [])))
       }
     }
-    report(same: same, other: other, throughput: throughput)
+    report(same: same, other: other, spaced: spaced, throughput: throughput)
   }
 
   private func report(
-    same: ChangeLatencyProbe.Result, other: ChangeLatencyProbe.Result,
+    same: ChangeLatencyProbe.Result, other: ChangeLatencyProbe.Result, spaced: ChangeLatencyProbe.Result,
     throughput: [(durability: String, subscribers: Int, rate: Double)]
   ) {
     func base(_ durability: String) -> Double {
@@ -78,6 +87,7 @@ struct BenchChangesCommand: AsyncParsableCommand {
       print(
         JSONValue.object([
           ("latencySameProcess", same.json), ("latencyOtherProcess", other.json),
+          ("latencyOtherProcessSpaced", spaced.json),
           (
             "throughput",
             .array(
@@ -95,6 +105,7 @@ struct BenchChangesCommand: AsyncParsableCommand {
       print("| --- | --- | --- | --- | --- |")
       print(same.row("writer in this process"))
       print(other.row("writer in another process"))
+      print(spaced.row("writer in another process, single flushed commits \(Int(spacedIntervalMs)) ms apart"))
       print("")
       print("| writer: single-event saves | subscribers | saves/s (median of \(rounds)) | vs none |")
       print("| --- | --- | --- | --- |")

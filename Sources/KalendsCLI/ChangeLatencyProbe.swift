@@ -73,18 +73,21 @@ enum ChangeLatencyProbe {
     return try await collect(commits, arrivals, task)
   }
 
-  /// Subscriber here, writer in a child `kalends bench write` process.
-  static func crossProcess(store path: String, writes: Int, intervalMs: Double) async throws -> Result {
+  /// Subscriber here, writer in a child `kalends bench write` process; with `durable`, each commit
+  /// is flushed (the default durability), as a separate `kalends event add` would write it.
+  static func crossProcess(
+    store path: String, writes: Int, intervalMs: Double, durable: Bool = false
+  ) async throws -> Result {
     let store = try Store.create(at: path, options: StoreOptions(durability: .noSync))
     _ = try BenchWriter.calendar(in: EventStore(store: store))
     let (arrivals, task) = try subscribe(store)
     let child = Process()
     // This very executable, wherever it was started from (argv[0] may be a bare name found on PATH).
     child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    child.arguments = [
-      "bench", "write", "--store", path, "--events", String(writes), "--interval-ms", String(intervalMs), "--no-sync",
-      "--timings",
-    ]
+    child.arguments =
+      [
+        "bench", "write", "--store", path, "--events", String(writes), "--interval-ms", String(intervalMs), "--timings",
+      ] + (durable ? [] : ["--no-sync"])
     let output = Pipe()
     child.standardOutput = output
     try child.run()

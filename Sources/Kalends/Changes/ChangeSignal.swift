@@ -1,5 +1,5 @@
 internal import Foundation
-import Synchronization
+package import Synchronization
 
 /// Wakes the subscribers of one store directory in this process when the store may have changed,
 /// whichever process wrote it.
@@ -11,12 +11,14 @@ import Synchronization
 /// waiting subscribers, which then read the log head (one read transaction) and fetch what is new.
 /// The writer does nothing for it. The watcher reads the head (one read transaction) at each event
 /// and wakes the subscribers only when it moved, at most once per millisecond (more apart with
-/// more than 25 subscribers in the process); a slow timer
+/// more than 25 subscribers in the process). A modification that does not show a new head yet is
+/// looked at again, 50 µs later and then less often, for about 50 ms: LMDB publishes a commit to readers (in the shared
+/// memory of `lock.mdb`, which raises no event) just after the meta page's write. A slow timer
 /// (1 s) does the same as a safety net for a missed event (a `data.mdb` replaced by a restore, an
 /// exhausted inotify limit).
-final class ChangeSignal: Sendable {
+package final class ChangeSignal: Sendable {
   /// How often the watcher wakes without an event: a safety net with inotify, the only means without.
-  static let safetyInterval: Int32 = 1_000
+  static let defaultSafetyInterval: Int32 = 1_000
   static let pollingInterval: Int32 = 5
 
   private struct Waiter {
@@ -37,7 +39,7 @@ final class ChangeSignal: Sendable {
   private static let registry = Mutex<[String: ChangeSignal]>([:])
 
   /// The signal of the store in `directory`, shared by every subscriber in this process.
-  static func shared(for directory: String) -> ChangeSignal {
+  package static func shared(for directory: String) -> ChangeSignal {
     let key = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
     return registry.withLock { all in
       if let signal = all[key] { return signal }
@@ -49,6 +51,9 @@ final class ChangeSignal: Sendable {
 
   let directory: String
   private let state = Mutex(State())
+  /// This store's safety interval, in milliseconds; tests lengthen it to show that no notice waits
+  /// for it.
+  package let safetyInterval = Atomic<Int32>(ChangeSignal.defaultSafetyInterval)
 
   private init(directory: String) { self.directory = directory }
 
@@ -87,11 +92,11 @@ final class ChangeSignal: Sendable {
   }
 
   /// The current generation: a wait with it returns at the next wake.
-  var generation: UInt64 { state.withLock { $0.generation } }
+  package var generation: UInt64 { state.withLock { $0.generation } }
 
   /// Adds a subscriber, starting the watcher thread when it is the first; `head` reads the log
   /// head (the watcher wakes subscribers only when it moved).
-  func subscribe(
+  package func subscribe(
     head: @escaping @Sendable () -> UInt64,
     read: @escaping @Sendable (ClosedRange<LogPosition>) throws(StoreError) -> [DecodedRecord]
   ) {
@@ -114,7 +119,7 @@ final class ChangeSignal: Sendable {
   }
 
   /// Removes a subscriber; the watcher stops within a safety interval after the last one.
-  func unsubscribe() {
+  package func unsubscribe() {
     state.withLock { $0.subscribers -= 1 }
   }
 
@@ -167,8 +172,14 @@ final class ChangeSignal: Sendable {
     defer { watcher.close() }
     var lastHead = known
     var lastBump: UInt64 = 0
+    // Quick looks left after a modification that did not move the head (see ``settleChecks``).
+    var settling = 0
     while true {
-      let woken = watcher.wait(milliseconds: watcher.isWatching ? Self.safetyInterval : Self.pollingInterval)
+      let safety = Int(safetyInterval.load(ordering: .relaxed)) * 1_000
+      let timeout =
+        !watcher.isWatching
+        ? Int(Self.pollingInterval) * 1_000 : settling > 0 ? Self.settleDelay(settling) : safety
+      let woken = watcher.wait(microseconds: timeout)
       let subscribers = UInt64(max(0, state.withLock { $0.subscribers }))
       let interval = max(Self.minimumInterval, subscribers * Self.intervalPerSubscriber)
       let elapsed = Self.monotonicNanoseconds() &- lastBump
@@ -188,7 +199,17 @@ final class ChangeSignal: Sendable {
       } else if current < lastHead {
         cache.withLock { $0 = nil }
       }
-      if current != lastHead || (!woken && watcher.isWatching) {
+      // LMDB publishes a commit to readers in its lock file's shared memory just after it writes
+      // the meta page to data.mdb, and the write's event can wake this thread in between: a
+      // modification that shows no new head is looked at again shortly, for a while.
+      if current != lastHead {
+        settling = 0
+      } else if woken {
+        settling = Self.settleChecks
+      } else if settling > 0 {
+        settling -= 1
+      }
+      if current != lastHead || (!woken && timeout == safety) {
         lastHead = current
         lastBump = Self.monotonicNanoseconds()
         bump()
@@ -200,6 +221,19 @@ final class ChangeSignal: Sendable {
       }
       if stop { return }
     }
+  }
+
+  /// How many times the watcher looks at the head again after a modification of `data.mdb` that
+  /// did not move it (``settleDelay(_:)`` apart, about 50 ms in all): the data pages of a commit
+  /// are written (and with fsync, flushed) before its meta page, and the meta page before LMDB
+  /// publishes the commit in its lock file, which raises no event — microseconds later, unless the
+  /// woken watcher took the writer's core.
+  static let settleChecks = 55
+
+  /// The wait before the look at the head numbered `remaining` (counting down from
+  /// ``settleChecks``), in microseconds: 50 µs first, doubling up to 1 ms.
+  static func settleDelay(_ remaining: Int) -> Int {
+    min(1_000, 50 << min(5, settleChecks - remaining))
   }
 
   /// The shortest time between two wakes of the subscribers, in nanoseconds.

@@ -1,7 +1,7 @@
 internal import LMDB
 
 /// What a subscription needs of one record: where, which, when, and the object it changes.
-struct DecodedRecord: Sendable {
+package struct DecodedRecord: Sendable {
   let position: LogPosition
   let hash: RecordHash
   let timestamp: Timestamp

@@ -7,7 +7,7 @@
 /// Blocks until a file is modified (Linux inotify) or a timeout passes.
 ///
 /// Where inotify is unavailable (another platform, or the per-user limit of watches reached),
-/// ``isWatching`` is false and ``wait(milliseconds:)`` only sleeps: the caller polls.
+/// ``isWatching`` is false and ``wait(microseconds:)`` only sleeps: the caller polls.
 struct FileWatcher: Sendable {
   private let descriptor: Int32
 
@@ -26,26 +26,34 @@ struct FileWatcher: Sendable {
     #endif
   }
 
-  /// Whether modifications wake ``wait(milliseconds:)``.
+  /// Whether modifications wake ``wait(microseconds:)``.
   var isWatching: Bool { descriptor >= 0 }
 
-  /// Waits for a modification or `milliseconds`, then drains the pending events. Returns whether
+  /// Waits for a modification or `microseconds`, then drains the pending events. Returns whether
   /// a modification (rather than the timeout) ended the wait.
   @discardableResult
-  func wait(milliseconds: Int32) -> Bool {
+  func wait(microseconds: Int) -> Bool {
     #if os(Linux)
       guard descriptor >= 0 else {
-        usleep(UInt32(milliseconds) * 1_000)
+        usleep(UInt32(microseconds))
         return false
       }
       var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&request, 1, milliseconds) > 0
+      // poll counts in milliseconds (and Glibc's module has no ppoll): a shorter wait sleeps, then
+      // looks without waiting.
+      let ready: Bool
+      if microseconds < 1_000 {
+        usleep(UInt32(microseconds))
+        ready = poll(&request, 1, 0) > 0
+      } else {
+        ready = poll(&request, 1, Int32(clamping: microseconds / 1_000)) > 0
+      }
       withUnsafeTemporaryAllocation(byteCount: 4_096, alignment: 8) { buffer in
         while read(descriptor, buffer.baseAddress, buffer.count) > 0 {}
       }
       return ready
     #else
-      usleep(UInt32(milliseconds) * 1_000)
+      usleep(UInt32(microseconds))
       return false
     #endif
   }
