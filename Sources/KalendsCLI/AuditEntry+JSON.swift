@@ -33,14 +33,14 @@ extension PendingRefusal {
       ("position", .null),
       ("time", .string(time.description)),
       ("actor", .string(Principal.client(client).description)),
-      ("kind", .string(RecordKind.accessAttemptRefused.name)),
+      ("kind", .string((service == nil ? RecordKind.ownerActionRefused : .accessAttemptRefused).name)),
       ("client", .string(client)),
-      ("service", .string(service.description)),
-      ("status", .string(status.description)),
-      ("operation", .string(operation)),
-      ("count", .number(Double(count))),
-      ("pending", .bool(true)),
-    ]
+    ] + (service.map { [("service", .string($0.description))] } ?? [])
+      + (status.map { [("status", .string($0.description))] } ?? []) + [
+        ("operation", .string(operation)),
+        ("count", .number(Double(count))),
+        ("pending", .bool(true)),
+      ]
   }
 }
 

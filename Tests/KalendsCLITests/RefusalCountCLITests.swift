@@ -26,4 +26,19 @@ struct RefusalCountCLITests {
     #expect(rows.filter { $0["pending"] as? Bool == true }.allSatisfy { $0["position"] is NSNull })
     #expect(try store.run(["verify"]).status == 0)
   }
+
+  @Test func ownerOnlyAttemptsAreCountedAlike() throws {
+    let store = try CLIStore()
+    try store.register(Self.app)
+    let started = Date()
+    for command in [["log", "tail"], ["status"], ["log", "tail"], ["audit", "history"], ["log", "tail"]] {
+      #expect(try store.run(command + ["--as", Self.app]).status == 68)
+    }
+    let rows = try store.objects(["audit", "history", "--client", Self.app, "--format", "json"])
+      .filter { $0["kind"] as? String == "ownerActionRefused" }
+    #expect(rows.reduce(0) { $0 + (($1["count"] as? Int) ?? 0) } == 5, "\(rows)")
+    let minutes = Int(Date().timeIntervalSince(started) / 60) + 2
+    #expect(rows.filter { !($0["position"] is NSNull) }.count <= 2 * minutes)
+    #expect(try store.run(["verify"]).status == 0)
+  }
 }

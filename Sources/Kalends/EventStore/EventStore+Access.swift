@@ -90,10 +90,7 @@ extension EventStore {
     guard actor != .person else { return }
     let refused = AccessError.ownerOnly(what)
     guard let client = sessionClient else { throw .access(refused) }
-    var payload = Payload()
-    payload.append(tag: 1, string: client)
-    payload.append(tag: 4, string: what)
-    if let failure = record([RecordDraft(kind: .ownerActionRefused, principal: .client(client), payload: payload)]) {
+    if let failure = recordRefusal(client, nil, nil, what) {
       throw .access(.refusalNotRecorded(refused, reason: failure))
     }
     throw .access(refused)
@@ -115,7 +112,7 @@ extension EventStore {
   /// Counts a refusal durably (``RefusalTally``), in its own transaction, before the refused call
   /// returns; returns why it could not be counted, if it could not.
   func recordRefusal(
-    _ client: String, _ service: Service, _ status: AuthorizationStatus, _ operation: String
+    _ client: String, _ service: Service?, _ status: AuthorizationStatus?, _ operation: String
   ) -> String? {
     guard !store.options.readOnly else { return "the store is open read-only" }
     let meta = store.meta
@@ -128,17 +125,6 @@ extension EventStore {
       return nil
     } catch {
       return "\(error)"
-    }
-  }
-
-  /// Appends `drafts` in one transaction; returns why it could not, if it could not.
-  private func record(_ drafts: [RecordDraft]) -> String? {
-    guard !store.options.readOnly else { return "the store is open read-only" }
-    do {
-      try store.append(contentsOf: drafts)
-      return nil
-    } catch {
-      return error.description
     }
   }
 

@@ -201,6 +201,8 @@ public struct RecordSchema: Sendable {
     fields: [
       Field(tag: 1, name: "client", type: .string, required: true),
       Field(tag: 4, name: "operation", type: .string, required: true),
+      Field(tag: 5, name: "count", type: .unsigned, required: false),
+      Field(tag: 6, name: "minute", type: .signed, required: false),
     ])
 
   static let all: [RecordKind: RecordSchema] = [

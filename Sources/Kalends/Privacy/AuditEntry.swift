@@ -62,7 +62,8 @@ public struct AuditEntry: Hashable, Sendable {
     case .ownerActionRefused:
       operation = try fields.string(4)
       (level, status, previousStatus, reason, prompted) = (nil, nil, nil, nil, nil)
-      count = 1
+      // Written before refusals of owner-only actions were counted: one record per attempt.
+      count = try fields.unsigned(5).map { Int(clamping: $0) } ?? 1
     default:
       (level, status, previousStatus, reason, prompted, operation, count) = (nil, nil, nil, nil, nil, nil, nil)
     }

@@ -1,11 +1,12 @@
 package import LMDB
 
 /// The durable count of refused calls, per app, service and minute, across every process and
-/// session of a store, so that a loop of refusals cannot flood the log and no count is lost.
+/// session of a store, so that a loop of refusals cannot flood the log and no count is lost. An
+/// app's attempts at what only the owner may do count alike, as a service of their own.
 ///
 /// Each refused call is counted in its own write transaction, committed before the call returns:
 /// - the first refusal of an app, service and minute is appended to the log at once, as an
-///   `accessAttemptRefused` record with count 1;
+///   `accessAttemptRefused` record (`ownerActionRefused` for an owner-only action) with count 1;
 /// - later ones in that minute are counted in the store's meta database (one entry per app,
 ///   service and minute), and appended as one record with their count by the first write to the
 ///   store, of any kind, after that minute has ended.
@@ -21,9 +22,10 @@ package enum RefusalTally {
   }
 
   /// Counts one refusal in `minute` inside the write transaction `txn`: appends its record when it
-  /// is the first of its app, service and minute, else adds it to the tally.
+  /// is the first of its app, service and minute, else adds it to the tally. `service` and
+  /// `status` are `nil` for an owner-only action.
   package static func count(
-    _ client: String, _ service: Service, _ status: AuthorizationStatus, _ operation: String, minute: Int64,
+    _ client: String, _ service: Service?, _ status: AuthorizationStatus?, _ operation: String, minute: Int64,
     meta: Database, _ txn: inout WriteTransaction, _ appender: inout LogAppender
   ) throws {
     let key = Self.key(client, service, minute)
@@ -83,40 +85,42 @@ package enum RefusalTally {
 
   // MARK: Format
 
-  /// Meta keys: `refusal/` ‖ client (UTF-8) ‖ 0x00 ‖ service ‖ minute (8 bytes, big-endian, sign
-  /// bit flipped so that keys sort by minute). Values: count (8 bytes, big-endian) ‖ status ‖
-  /// operation (UTF-8).
+  /// Meta keys: `refusal/` ‖ client (UTF-8) ‖ 0x00 ‖ service (0: an owner-only action) ‖ minute
+  /// (8 bytes, big-endian, sign bit flipped so that keys sort by minute). Values: count (8 bytes,
+  /// big-endian) ‖ status (0xFF: none) ‖ operation (UTF-8).
   static let prefix = Array("refusal/".utf8)
 
-  private static func key(_ client: String, _ service: Service, _ minute: Int64) -> [UInt8] {
-    var key = prefix + Array(client.utf8) + [0, service.rawValue]
+  private static func key(_ client: String, _ service: Service?, _ minute: Int64) -> [UInt8] {
+    var key = prefix + Array(client.utf8) + [0, service?.rawValue ?? 0]
     withUnsafeBytes(of: (UInt64(bitPattern: minute) ^ (1 << 63)).bigEndian) { key.append(contentsOf: $0) }
     return key
   }
 
-  private static func encode(count: Int, _ status: AuthorizationStatus, _ operation: String) -> [UInt8] {
+  private static func encode(count: Int, _ status: AuthorizationStatus?, _ operation: String) -> [UInt8] {
     var value: [UInt8] = []
     withUnsafeBytes(of: UInt64(count).bigEndian) { value.append(contentsOf: $0) }
-    return value + [status.rawValue] + Array(operation.utf8)
+    return value + [status?.rawValue ?? 0xFF] + Array(operation.utf8)
   }
 
   private static func decode(key: [UInt8], _ value: RawSpan) throws -> PendingRefusal {
     let rest = key[prefix.count...]
     guard rest.count >= 10, let zero = rest.firstIndex(of: 0), key.endIndex - zero == 10,
-      let service = Service(rawValue: key[zero + 1])
+      key[zero + 1] == 0 || Service(rawValue: key[zero + 1]) != nil
     else { throw StoreError.malformedRecord("a refusal tally's key in the meta database is malformed") }
+    let service = Service(rawValue: key[zero + 1])
     let client = String(decoding: key[prefix.count..<zero], as: UTF8.self)
     let minute = Int64(bitPattern: RecordCodec.readBigEndian(key[(zero + 2)...]) ^ (1 << 63))
     return try decode(client, service, minute, value)
   }
 
-  private static func decode(_ client: String, _ service: Service, _ minute: Int64, _ value: RawSpan) throws
+  private static func decode(_ client: String, _ service: Service?, _ minute: Int64, _ value: RawSpan) throws
     -> PendingRefusal
   {
     let bytes = Array(copying: value)
-    guard bytes.count >= 9, let status = AuthorizationStatus(rawValue: bytes[8]) else {
+    guard bytes.count >= 9, bytes[8] == 0xFF || AuthorizationStatus(rawValue: bytes[8]) != nil else {
       throw StoreError.malformedRecord("a refusal tally in the meta database is malformed")
     }
+    let status = AuthorizationStatus(rawValue: bytes[8])
     return PendingRefusal(
       client: client, service: service, minute: minute, status: status,
       operation: String(decoding: bytes[9...], as: UTF8.self),
@@ -124,15 +128,17 @@ package enum RefusalTally {
   }
 
   private static func draft(
-    _ client: String, _ service: Service, _ status: AuthorizationStatus, _ operation: String, count: Int, minute: Int64
+    _ client: String, _ service: Service?, _ status: AuthorizationStatus?, _ operation: String, count: Int,
+    minute: Int64
   ) -> RecordDraft {
     var payload = Payload()
     payload.append(tag: 1, string: client)
-    payload.append(tag: 2, unsigned: UInt64(service.rawValue))
-    payload.append(tag: 3, unsigned: UInt64(status.rawValue))
+    if let service { payload.append(tag: 2, unsigned: UInt64(service.rawValue)) }
+    if let status { payload.append(tag: 3, unsigned: UInt64(status.rawValue)) }
     payload.append(tag: 4, string: operation)
     payload.append(tag: 5, unsigned: UInt64(count))
     payload.append(tag: 6, signed: minute)
-    return RecordDraft(kind: .accessAttemptRefused, principal: .client(client), payload: payload)
+    let kind: RecordKind = service == nil ? .ownerActionRefused : .accessAttemptRefused
+    return RecordDraft(kind: kind, principal: .client(client), payload: payload)
   }
 }

@@ -101,7 +101,8 @@ struct SessionTests {
     }
     var pending: [Service: Int] = [:]
     for refusal in try audit.pendingRefusals(client: PrivacyFixture.planner) {
-      pending[refusal.service, default: 0] += refusal.count
+      guard let service = refusal.service else { continue }
+      pending[service, default: 0] += refusal.count
     }
     return (logged, pending)
   }
