@@ -51,15 +51,19 @@ extension EventStore {
     }
   }
 
-  /// The registered client `id`, or `nil`.
+  /// The registered client `id`, or `nil`. A client session may read its own registration only;
+  /// another app's is the owner's to read (the attempt is refused and recorded).
   public func client(withID id: String) throws(StoreError) -> Client? {
     try Self.checkClientID(id)
+    if let own = sessionClient, own != id { try requireOwner("read another app's registration") }
     let permissions = try permissions()
     return try StoreError.wrapping { try store.environment.read { txn in try permissions.client(id, in: txn) } }
   }
 
-  /// Every registered client, by identifier.
+  /// Every registered client, by identifier; the owner's to read (a client session's attempt is
+  /// refused and recorded).
   public func clients() throws(StoreError) -> [Client] {
+    try requireOwner("list the registered apps")
     let permissions = try permissions()
     return try StoreError.wrapping { try store.environment.read { txn in try permissions.allClients(in: txn) } }
   }
@@ -84,12 +88,15 @@ extension EventStore {
 
   // MARK: Statuses
 
-  /// The status of `client` (this session's client when `nil`) for `service`.
+  /// The status of `client` (this session's client when `nil`) for `service`. A client session
+  /// may read its own statuses only; another app's are the owner's to read (the attempt is
+  /// refused and recorded).
   public func authorizationStatus(
     for service: Service, client: String? = nil
   ) throws(StoreError) -> AuthorizationStatus {
     guard let id = client ?? sessionClient else { return .fullAccess }
     try Self.checkClientID(id)
+    if let own = sessionClient, own != id { try requireOwner("read another app's access") }
     let permissions = try permissions()
     return try StoreError.wrapping {
       try store.environment.read { txn in try permissions.state(id, service, in: txn).status }

@@ -34,6 +34,39 @@ struct SessionTests {
     #expect(throws: StoreError.self) { try app.events(inCalendar: fixture.calendar.id) }
   }
 
+  @Test func aSessionReadsItsOwnRegistrationAndStatusesButNoOtherApps() throws {
+    try withStore { store, _ in
+      let fixture = try PrivacyFixture(store)
+      try fixture.owner.register(Client(id: "com.example.other", name: "Other"))
+      try fixture.owner.setAccess(.fullAccess, for: "com.example.other", service: .calendars)
+      let app = try fixture.owner.session(for: PrivacyFixture.planner)
+      #expect(try app.authorizationStatus(for: .calendars) == .notDetermined)
+      #expect(try app.client(withID: PrivacyFixture.planner)?.name == "Planner")
+      let before = try store.head().position
+      for attempt in [
+        { _ = try app.authorizationStatus(for: .calendars, client: "com.example.other") },
+        { _ = try app.client(withID: "com.example.other") }, { _ = try app.clients() },
+      ] as [() throws -> Void] {
+        #expect {
+          try attempt()
+        } throws: { error in
+          guard case .access(.ownerOnly) = error as? StoreError else { return false }
+          return true
+        }
+      }
+      let audit = PrivacyAudit(store: store)
+      let logged = try audit.history(client: PrivacyFixture.planner).filter {
+        $0.kind == .ownerActionRefused && $0.position > before
+      }
+      let counted =
+        logged.reduce(0) { $0 + ($1.count ?? 0) }
+        + (try audit.pendingRefusals(client: PrivacyFixture.planner).filter { $0.service == nil }.reduce(0) {
+          $0 + $1.count
+        })
+      #expect(counted == 3, "every attempt is counted")
+    }
+  }
+
   @Test func refusedCallsAreCountedExactlyAcrossSessionsAndStoreHandles() throws {
     let directory = TemporaryDirectory()
     let options = StoreOptions(durability: .noSync)
