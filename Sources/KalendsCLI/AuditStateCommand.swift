@@ -8,19 +8,15 @@ struct AuditStateCommand: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Option(
-    help: ArgumentHelp(
-      "The instant (default: now, which is the head of the log: every record, whatever its writer's clock said).",
-      valueName: "date"))
-  var at: String?
+  @OptionGroup var instant: AuditInstant
 
   @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
   func run() throws {
     let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
-    let instant = try AuditTime.instant(at)
     format.write(
-      try audit.state(at: instant).map(\.jsonFields), columns: ["client", "service", "status", "decision", "reason"])
+      try audit.state(at: try instant.value).map(\.jsonFields),
+      columns: ["client", "service", "status", "decision", "reason"])
   }
 }
 
@@ -41,11 +37,7 @@ struct AuditWhoCanCommand: ParsableCommand {
       valueName: "id"))
   var calendar: String?
 
-  @Option(
-    help: ArgumentHelp(
-      "The instant (default: now, which is the head of the log: every record, whatever its writer's clock said).",
-      valueName: "date"))
-  var at: String?
+  @OptionGroup var instant: AuditInstant
 
   @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
@@ -62,14 +54,14 @@ struct AuditWhoCanCommand: ParsableCommand {
       }
     }
     let audit = PrivacyAudit(store: store)
-    let instant = try AuditTime.instant(at)
-    let rows = try audit.whoCan(service.service, at: instant).map { state in
+    let at = try instant.value
+    let rows = try audit.whoCan(service.service, at: at).map { state in
       state.jsonFields + [("may", .string(state.status == .fullAccess ? "read and write" : "add events"))]
     }
     if rows.isEmpty && format == .table {
       // A bare header would read as a failure; say what the empty answer means.
       print(
-        "no app could use \(service.rawValue) at \(instant.map(\.description) ?? "the head of the log") — "
+        "no app could use \(service.rawValue) at \(at.map(\.description) ?? "the head of the log") — "
           + "`kalends audit history --service \(service.rawValue)` lists every decision")
       return
     }
@@ -109,5 +101,19 @@ struct AuditVerifyCommand: ParsableCommand {
         "the permission projection differs from a replay of the log: \(divergent.joined(separator: ", ")) — run kalends rebuild",
         status: .integrity)
     }
+  }
+}
+
+/// `--at` of the audit's state and who-can.
+struct AuditInstant: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "The instant (default: now, which is the head of the log: every record, whatever its writer's clock said).",
+      valueName: "date"))
+  var at: String?
+
+  /// The instant asked for; `nil` for the head of the log (no `--at`, or `now`).
+  var value: Timestamp? {
+    get throws(CLIError) { try AuditTime.instant(at) }
   }
 }

@@ -28,7 +28,13 @@ public struct Cursor: ~Copyable {
   private mutating func move(_ op: MDB_cursor_op) throws(LMDBError) -> Bool {
     var key = MDB_val()
     var value = MDB_val()
-    let rc = mdb_cursor_get(handle, &key, &value, op)
+    return try positioned(by: mdb_cursor_get(handle, &key, &value, op))
+  }
+
+  /// Notes whether the cursor operation that returned `rc` left the cursor on an entry: `false`
+  /// for `MDB_NOTFOUND`, `true` on success; throws any other failure.
+  @inline(__always)
+  private mutating func positioned(by rc: Int32) throws(LMDBError) -> Bool {
     if rc == MDB_NOTFOUND {
       isPositioned = false
       return false
@@ -88,34 +94,23 @@ public struct Cursor: ~Copyable {
 
   /// Moves to the first entry whose key is greater than or equal to `key` (`MDB_SET_RANGE`).
   public mutating func seek(atLeast key: some LMDBBytes) throws(LMDBError) -> Bool {
-    let handle = self.handle
-    var value = MDB_val()
-    let rc = key.withLMDBBytes { key in
-      MDBValue.with(key) { key in mdb_cursor_get(handle, &key, &value, MDB_SET_RANGE) }
-    }
-    if rc == MDB_NOTFOUND {
-      isPositioned = false
-      return false
-    }
-    try MDBValue.check(rc)
-    isPositioned = true
-    return true
+    try seek(key, MDB_SET_RANGE)
   }
 
   /// Moves to the entry whose key equals `key` (`MDB_SET_KEY`).
   public mutating func seek(exactly key: some LMDBBytes) throws(LMDBError) -> Bool {
+    try seek(key, MDB_SET_KEY)
+  }
+
+  /// Positions the cursor with the seek `operation` on `key`; `false` (unpositioned) when no entry
+  /// qualifies.
+  private mutating func seek(_ key: some LMDBBytes, _ operation: MDB_cursor_op) throws(LMDBError) -> Bool {
     let handle = self.handle
     var value = MDB_val()
     let rc = key.withLMDBBytes { key in
-      MDBValue.with(key) { key in mdb_cursor_get(handle, &key, &value, MDB_SET_KEY) }
+      MDBValue.with(key) { key in mdb_cursor_get(handle, &key, &value, operation) }
     }
-    if rc == MDB_NOTFOUND {
-      isPositioned = false
-      return false
-    }
-    try MDBValue.check(rc)
-    isPositioned = true
-    return true
+    return try positioned(by: rc)
   }
 
   /// Moves to the last entry whose key is less than or equal to `key`.
@@ -190,13 +185,7 @@ public struct Cursor: ~Copyable {
     var op = start
     var visited = 0
     while true {
-      let rc = mdb_cursor_get(handle, &key, &value, op)
-      if rc == MDB_NOTFOUND {
-        isPositioned = false
-        return visited
-      }
-      try MDBValue.check(rc)
-      isPositioned = true
+      guard try positioned(by: mdb_cursor_get(handle, &key, &value, op)) else { return visited }
       visited += 1
       let decision = try MDBValue.lend(key) { key in try MDBValue.lend(value) { value in try body(key, value) } }
       if decision == .stop { return visited }

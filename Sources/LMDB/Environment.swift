@@ -87,10 +87,16 @@ public final class Environment: @unchecked Sendable {
   /// Begins a read-only transaction with the remap lock held shared (the caller releases it),
   /// first adopting a map that another process grew when LMDB asks for it.
   private func beginReadOnly() throws(LMDBError) -> OpaquePointer {
+    try begin(flags: UInt32(MDB_RDONLY))
+  }
+
+  /// Begins a transaction with `flags`, the remap lock held shared (the caller releases it), first
+  /// adopting a map that another process grew when LMDB asks for it.
+  private func begin(flags: UInt32) throws(LMDBError) -> OpaquePointer {
     while true {
       remapLock.lockShared()
       var txn: OpaquePointer?
-      let rc = mdb_txn_begin(handle, nil, UInt32(MDB_RDONLY), &txn)
+      let rc = mdb_txn_begin(handle, nil, flags, &txn)
       if rc == MDB_MAP_RESIZED {
         remapLock.unlockShared()
         try adoptMapSizeFromOtherProcess()
@@ -112,19 +118,9 @@ public final class Environment: @unchecked Sendable {
   public func write<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
     guard !options.readOnly else { throw LMDBError.readOnly }
     while true {
-      remapLock.lockShared()
+      let txn = try begin(flags: 0)
+      // The map size under this transaction: the remap lock, held from `begin` on, keeps it.
       let mapSizeAtStart = currentMapSize()
-      var txn: OpaquePointer?
-      let rc = mdb_txn_begin(handle, nil, 0, &txn)
-      if rc == MDB_MAP_RESIZED {
-        remapLock.unlockShared()
-        try adoptMapSizeFromOtherProcess()
-        continue
-      }
-      guard rc == 0, let txn else {
-        remapLock.unlockShared()
-        throw LMDBError(code: rc)
-      }
       var transaction = WriteTransaction(handle: txn)
       let result: R
       do {

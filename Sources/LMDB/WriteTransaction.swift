@@ -22,21 +22,23 @@ public struct WriteTransaction: ~Copyable {
     throw error
   }
 
+  // The reads are ReadTransaction's, through the read view of this transaction (``reading(_:)``).
+
   /// Calls `body` with the value stored under `key`; returns `nil` without calling it when absent.
   public func withValue<R>(
     forKey key: some LMDBBytes, in database: Database, _ body: (RawSpan) throws -> R
   ) throws -> R? {
-    try key.withLMDBBytes { key in try TransactionOperations.withValue(handle, key, database, body) }
+    try reading { try $0.withValue(forKey: key, in: database, body) }
   }
 
   /// A copy of the value stored under `key`, or `nil`.
   public func value(forKey key: some LMDBBytes, in database: Database) throws -> [UInt8]? {
-    try withValue(forKey: key, in: database) { Array(copying: $0) }
+    try reading { try $0.value(forKey: key, in: database) }
   }
 
   /// Whether `key` is present.
   public func contains(_ key: some LMDBBytes, in database: Database) throws -> Bool {
-    try withValue(forKey: key, in: database) { _ in true } ?? false
+    try reading { try $0.contains(key, in: database) }
   }
 
   /// Stores `value` under `key`.
@@ -114,7 +116,7 @@ public struct WriteTransaction: ~Copyable {
   /// Opens a cursor on `database` for the duration of `body`.
   @discardableResult
   public func withCursor<R>(on database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
-    try TransactionOperations.withCursor(handle, database, body)
+    try reading { try $0.withCursor(on: database, body) }
   }
 
   /// The B-tree statistics of `database`, including its number of entries.
