@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The short runs of `tools/crash-harness`; the long ones are run by hand (README, "Crash safety").
+/// The short runs of `tools/crash-harness`; the long ones are run by hand (docs/crash-safety.md).
 @Suite("Crash harness", .serialized)
 struct CrashHarnessTests {
   @Test func writersKilledAtRandomMomentsLoseNoAcknowledgedCommand() throws {
