@@ -12,8 +12,9 @@ package import Synchronization
 /// The writer does nothing for it. The watcher reads the head (one read transaction) at each event
 /// and wakes the subscribers only when it moved, at most once per millisecond (more apart with
 /// more than 25 subscribers in the process). A modification that does not show a new head yet is
-/// looked at again, 50 µs later and then less often, for about 50 ms: LMDB publishes a commit to readers (in the shared
-/// memory of `lock.mdb`, which raises no event) just after the meta page's write. A slow timer
+/// looked at again, 50 µs later and then less often, for about 50 ms: LMDB publishes a commit to
+/// readers (in the shared memory of `lock.mdb`, which raises no event) just after the meta page's
+/// write. A slow timer
 /// (1 s) does the same as a safety net for a missed event (a `data.mdb` replaced by a restore, an
 /// exhausted inotify limit).
 package final class ChangeSignal: Sendable {

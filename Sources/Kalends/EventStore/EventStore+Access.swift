@@ -1,5 +1,4 @@
 internal import LMDB
-import Synchronization
 
 /// What a call needs of a client's access.
 enum AccessNeed: Sendable {
@@ -57,9 +56,10 @@ extension EventStore {
 
   /// Inside the snapshot `txn` that the data will be read from: whether this session sees the
   /// service's data — `true` with full access (and for the owner), `false` with write-only access
-  /// to calendars (which sees nothing). Throws ``AccessError/accessDenied(client:service:status:operation:)``
-  /// otherwise (as a ``SnapshotRefusal``, which ``read(_:)`` records). Checking in the same snapshot as the read means that no
-  /// revocation can fall between the check and the data.
+  /// to calendars (which sees nothing). Throws
+  /// ``AccessError/accessDenied(client:service:status:operation:)`` otherwise (as a
+  /// ``SnapshotRefusal``, which ``read(_:)`` records). Checking in the same snapshot as the read
+  /// means that no revocation can fall between the check and the data.
   func sees(_ service: Service, _ operation: String, in txn: borrowing ReadTransaction) throws -> Bool {
     guard let client = sessionClient, let status = try sessionStatus(service, in: txn) else { return true }
     switch status {
@@ -127,7 +127,6 @@ extension EventStore {
       return "\(error)"
     }
   }
-
 }
 
 /// A read refused by ``EventStore/sees(_:_:in:)`` in a snapshot, on its way out of it to be recorded.

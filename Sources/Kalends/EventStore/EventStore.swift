@@ -1,5 +1,4 @@
 internal import LMDB
-import Synchronization
 
 /// The calendar store with EventKit's semantics (`EKEventStore`): calendars, events and reminders,
 /// every change appended to the log as one fact and applied to the projections in the same

@@ -43,19 +43,7 @@ package enum RefusalTally {
   static func flush(before minute: Int64, meta: Database, _ txn: inout WriteTransaction, _ appender: inout LogAppender)
     throws
   {
-    var due: [(key: [UInt8], pending: PendingRefusal)] = []
-    try txn.withCursor(on: meta) { cursor in
-      guard try cursor.seek(atLeast: prefix) else { return }
-      try cursor.scanForward { key, value in
-        guard key.byteCount > prefix.count, Array(copying: key.extracting(0..<prefix.count)) == prefix else {
-          return .stop
-        }
-        let bytes = Array(copying: key)
-        let pending = try Self.decode(key: bytes, value)
-        if pending.minute < minute { due.append((bytes, pending)) }
-        return .continue
-      }
-    }
+    let due = try txn.reading { try tallies(in: $0, meta: meta) }.filter { $0.pending.minute < minute }
     for (key, pending) in due {
       _ = try txn.delete(key, in: meta)
       guard pending.count > 0 else { continue }
@@ -68,19 +56,18 @@ package enum RefusalTally {
 
   /// The refusals counted and not yet in the log, by app, service and minute.
   static func pending(in txn: borrowing ReadTransaction, meta: Database) throws -> [PendingRefusal] {
-    var result: [PendingRefusal] = []
+    try tallies(in: txn, meta: meta).map(\.pending).filter { $0.count > 0 }
+  }
+
+  /// Every tally in `meta`, with its key, in key order.
+  private static func tallies(
+    in txn: borrowing ReadTransaction, meta: Database
+  ) throws -> [(key: [UInt8], pending: PendingRefusal)] {
+    var tallies: [(key: [UInt8], pending: PendingRefusal)] = []
     try txn.withCursor(on: meta) { cursor in
-      guard try cursor.seek(atLeast: prefix) else { return }
-      try cursor.scanForward { key, value in
-        guard key.byteCount > prefix.count, Array(copying: key.extracting(0..<prefix.count)) == prefix else {
-          return .stop
-        }
-        let pending = try Self.decode(key: Array(copying: key), value)
-        if pending.count > 0 { result.append(pending) }
-        return .continue
-      }
+      try cursor.forEach(withPrefix: prefix) { key, value in tallies.append((key, try decode(key: key, value))) }
     }
-    return result
+    return tallies
   }
 
   // MARK: Format

@@ -74,9 +74,7 @@ public final class Store: Sendable {
         try txn.put(Payload.bigEndianBytes(UInt64(layoutVersion)), forKey: MetaKey.layout, in: meta)
         try txn.put(id.bytes, forKey: MetaKey.storeID, in: meta)
         let projections = try ProjectionSet.open(in: &txn)
-        var appender = LogAppender(
-          log: log, head: .empty, timestamp: Timestamp(rawValue: Timestamp.now().rawValue &+ options.clockSkew),
-          projections: projections)
+        var appender = LogAppender(log: log, head: .empty, timestamp: options.now(), projections: projections)
         var payload = Payload()
         payload.append(tag: 1, bytes: id.bytes)
         payload.append(tag: 2, string: softwareVersion)
@@ -187,7 +185,7 @@ public final class Store: Sendable {
         try projections.checkCurrent(at: head.position, meta: meta, in: txn)
         // Time moves forward in the log: a record is never stamped earlier than the one before it,
         // whatever this writer's clock says.
-        let timestamp = max(clock(), last ?? Timestamp(rawValue: .min))
+        let timestamp = max(options.now(), last ?? Timestamp(rawValue: .min))
         var appender = LogAppender(log: log, head: head, timestamp: timestamp, projections: projections)
         // Refusals counted in minutes that have ended reach the log with the first write after them.
         try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
@@ -346,11 +344,6 @@ public final class Store: Sendable {
           detail: "the recorded head is \(head.position) but the log ends at \(last)"))
     }
     return timestamp
-  }
-
-  /// The time this handle stamps its records with: the system clock (and ``StoreOptions/clockSkew``).
-  func clock() -> Timestamp {
-    Timestamp(rawValue: Timestamp.now().rawValue &+ options.clockSkew)
   }
 }
 

@@ -30,6 +30,12 @@ public struct StoreOptions: Sendable, Hashable {
   /// writer whose clock is wrong, and for minutes that have passed.
   package var clockSkew: Int64 = 0
 
+  /// The time a handle opened with these options stamps its records with: the system clock (and
+  /// ``clockSkew``).
+  func now() -> Timestamp {
+    Timestamp(rawValue: Timestamp.now().rawValue &+ clockSkew)
+  }
+
   /// Defaults: writable, fully durable, 64 MiB initial map growing up to 1 TiB, 126 readers.
   public init(
     readOnly: Bool = false,
