@@ -13,6 +13,8 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "Kalends", targets: ["Kalends"]),
+    // Deterministic synthetic calendars for benchmarks and tests, apart from the store itself.
+    .library(name: "KalendsSynthetic", targets: ["KalendsSynthetic"]),
     .library(name: "LMDB", targets: ["LMDB"]),
     .executable(name: "kalends", targets: ["KalendsCLI"]),
   ],
@@ -41,12 +43,41 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
-    .executableTarget(
-      name: "KalendsCLI",
+    .target(
+      name: "KalendsSynthetic",
+      dependencies: ["Kalends"],
+      swiftSettings: strictSettings
+    ),
+    // What the `kalends` command and the harness share: global options, exit statuses, JSON output.
+    .target(
+      name: "KalendsCommandSupport",
       dependencies: [
         "Kalends",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "KalendsCLI",
+      dependencies: [
+        "Kalends",
+        "KalendsSynthetic",
+        "KalendsCommandSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    // The crash and change-notice harness (`kalends-harness`): not a product; tools/crash-harness,
+    // tools/damage-fuzz and the CLI tests run it beside the `kalends` it exercises.
+    .executableTarget(
+      name: "kalends-harness",
+      dependencies: [
+        "Kalends",
+        "KalendsSynthetic",
+        "KalendsCommandSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/KalendsHarness",
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -56,12 +87,12 @@ let package = Package(
     ),
     .testTarget(
       name: "KalendsTests",
-      dependencies: ["Kalends", "LMDB"],
+      dependencies: ["Kalends", "KalendsSynthetic", "LMDB"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "KalendsCLITests",
-      dependencies: ["Kalends", "LMDB"],
+      dependencies: ["Kalends", "KalendsSynthetic", "LMDB"],
       swiftSettings: strictSettings
     ),
   ],

@@ -53,13 +53,19 @@ let package = Package(
     // The range and audit suites' fixtures: cached big stores, query windows, the SQLite peer.
     .target(
       name: "RangeSupport",
-      dependencies: [.product(name: "Kalends", package: "Kalends"), "BenchmarkSupport", "RawLMDB", "CSQLite"],
+      dependencies: [
+        .product(name: "Kalends", package: "Kalends"), .product(name: "KalendsSynthetic", package: "Kalends"),
+        "BenchmarkSupport", "RawLMDB", "CSQLite",
+      ],
       path: "Sources/RangeSupport"
     ),
     // The range and audit fixtures outside the harness: builds the cached stores, prints summaries.
     .executableTarget(
       name: "range-workload",
-      dependencies: ["RangeSupport", .product(name: "Kalends", package: "Kalends")],
+      dependencies: [
+        "RangeSupport", .product(name: "Kalends", package: "Kalends"),
+        .product(name: "KalendsSynthetic", package: "Kalends"),
+      ],
       path: "Sources/range-workload"
     ),
     // The recurrence benchmarks' expansions outside the harness: summaries to compare with
@@ -118,7 +124,10 @@ package.targets += [
   ),
   benchmarkSuite(
     "RangeBenchmarks",
-    dependencies: [.product(name: "Kalends", package: "Kalends"), "BenchmarkSupport", "RangeSupport"]
+    dependencies: [
+      .product(name: "Kalends", package: "Kalends"), .product(name: "KalendsSynthetic", package: "Kalends"),
+      "BenchmarkSupport", "RangeSupport",
+    ]
   ),
   benchmarkSuite(
     "AuditBenchmarks",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends access`: requests, settings, policies and resets, like iOS Settings and `tccutil`.
 struct AccessCommand: ParsableCommand {

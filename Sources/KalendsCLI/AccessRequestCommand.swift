@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends access request`: an app asks for access.
 struct AccessRequestCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends access reset`: like `tccutil reset`.
 struct AccessResetCommand: ParsableCommand {

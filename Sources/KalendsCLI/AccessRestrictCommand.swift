@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// What `access restrict` and `access unrestrict` share: which app, which service, which policy.
 struct PolicyOptions: ParsableArguments {

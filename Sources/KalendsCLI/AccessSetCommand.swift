@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends access set`: the person changes an app's access in settings.
 struct AccessSetCommand: ParsableCommand {

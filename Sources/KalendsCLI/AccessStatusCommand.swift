@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends access status`: the current statuses.
 struct AccessStatusCommand: ParsableCommand {

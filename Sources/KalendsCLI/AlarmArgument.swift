@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 /// An alarm offset as people write it: `-15m`, `-1h`, `-2d`, `-1w`, `30s`, `0` (seconds without a
 /// unit); negative is before the start.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KalendsCommandSupport
 
 /// `kalends audit`: replays the privacy history.
 struct AuditCommand: ParsableCommand {

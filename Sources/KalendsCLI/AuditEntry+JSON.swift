@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 extension AuditEntry {
   /// The entry as documented in docs/cli.md's JSON shapes: only the fields its kind has.

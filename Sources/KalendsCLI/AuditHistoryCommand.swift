@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends audit history`: the timeline of privacy facts.
 struct AuditHistoryCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends audit state`: every status at an instant.
 struct AuditStateCommand: ParsableCommand {
@@ -84,7 +85,7 @@ struct AuditVerifyCommand: ParsableCommand {
     let store = try global.openStore(readOnly: true, for: "verify the audit")
     let report = try store.verify()
     if let problem = report.problem {
-      KalendsCommand.fail(
+      CommandRunner.fail(
         "the log is damaged at position \(problem.position) (\(problem.kind.rawValue)): \(problem.detail)",
         status: .integrity)
     }
@@ -97,7 +98,7 @@ struct AuditVerifyCommand: ParsableCommand {
       ("divergent", .array(divergent.map { .string($0) })),
     ])
     if !divergent.isEmpty {
-      KalendsCommand.fail(
+      CommandRunner.fail(
         "the permission projection differs from a replay of the log: \(divergent.joined(separator: ", ")) — run kalends rebuild",
         status: .integrity)
     }

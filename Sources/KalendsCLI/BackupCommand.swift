@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends backup DEST`: a consistent copy of the store while writers run.
 struct BackupCommand: ParsableCommand {

@@ -4,6 +4,6 @@ import ArgumentParser
 struct BenchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bench",
-    abstract: "Build deterministic benchmark data; measure change notices.",
-    subcommands: [BenchGenerateCommand.self, BenchWriteCommand.self, BenchChangesCommand.self])
+    abstract: "Build deterministic benchmark data and measure range queries on a store.",
+    subcommands: [BenchGenerateCommand.self, BenchRangeCommand.self])
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
+import KalendsSynthetic
 
 /// `kalends bench generate`: fills a new store with a synthetic calendar.
 struct BenchGenerateCommand: ParsableCommand {

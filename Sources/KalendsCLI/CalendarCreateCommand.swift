@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends calendar create`: a new calendar.
 struct CalendarCreateCommand: ParsableCommand {

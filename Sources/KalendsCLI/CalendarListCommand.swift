@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends calendar list`: every calendar, by title.
 struct CalendarListCommand: ParsableCommand {

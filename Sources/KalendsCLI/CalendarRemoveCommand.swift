@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends calendar remove`: a calendar and everything in it.
 struct CalendarRemoveCommand: ParsableCommand {

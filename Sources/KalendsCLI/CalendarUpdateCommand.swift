@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends calendar update`: renames, recolours or locks a calendar.
 struct CalendarUpdateCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 extension Client {
   /// The client as documented in docs/cli.md's JSON shapes.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends client list`: the registered apps.
 struct ClientListCommand: ParsableCommand {

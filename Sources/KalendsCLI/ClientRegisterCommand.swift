@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends client register`: registers an app or changes its name and usage descriptions.
 struct ClientRegisterCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 /// A date or time given to an option (`--start`, `--due`, `--occurrence`, …) and the RFC 3339 text
 /// of stored times.
@@ -41,6 +42,12 @@ struct DateArgument {
     case .wallClock: (try wallClock(in: zone), zone)
     case .instant: (try wallClock(in: zone ?? .utc), zone ?? .utc)
     }
+  }
+
+  /// The instant this names: dates and wall-clock times are read in `zone`.
+  func instant(in zone: ZoneRules) throws(CLIError) -> Int64 {
+    if case .instant(let utc) = value { return utc }
+    return zone.resolve(try wallClock(in: zone))
   }
 
   /// The zone named by `--tz`, or `nil` when it was not given.

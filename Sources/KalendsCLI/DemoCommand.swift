@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends demo`: the main job — a realistic store, then its privacy audit.
 struct DemoCommand: ParsableCommand {

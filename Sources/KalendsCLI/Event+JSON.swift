@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 extension Event {
   /// The event as documented in docs/cli.md's JSON shapes: times as RFC 3339 with the offset of

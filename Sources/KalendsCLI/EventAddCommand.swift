@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends event add`: creates an event or a recurring series.
 struct EventAddCommand: ParsableCommand {

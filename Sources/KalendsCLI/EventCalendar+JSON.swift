@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 extension EventCalendar {
   /// The calendar as documented in docs/cli.md's JSON shapes.

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 /// The changes `event add` or `event update` make to an event, parsed before the store is opened.
 /// `nil` leaves a field as it is; an empty text clears it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends event list`: the events of some calendars, each series once.
 struct EventListCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 /// Finds what `event show|update|remove` address: an event, a series, or one occurrence of it.
 enum EventLookup {

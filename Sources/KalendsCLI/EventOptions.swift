@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// The event fields `event add` and `event update` share. An empty value clears a field.
 struct EventOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends event remove`: removes an event, a series, or occurrences of it.
 struct EventRemoveCommand: ParsableCommand {

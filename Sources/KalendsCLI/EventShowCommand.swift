@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends event show`: one event, series or occurrence.
 struct EventShowCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// What `event update` and `event remove` act on: an event, a whole series, or with
 /// `--occurrence` and `--span` occurrences of a series.

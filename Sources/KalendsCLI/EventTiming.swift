@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 /// How `--start`, `--end`, `--tz` and `--all-day` set an event's times.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends event update`: changes an event, a series, or occurrences of it.
 struct EventUpdateCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends events`: the range query.
 struct EventsCommand: ParsableCommand {
@@ -31,8 +32,8 @@ struct EventsCommand: ParsableCommand {
 
   func run() throws {
     let zone = try DateArgument.zone(tz) ?? .utc
-    let start = try instant(DateArgument(from, option: "--from"), zone)
-    let end = try instant(DateArgument(to, option: "--to"), zone)
+    let start = try DateArgument(from, option: "--from").instant(in: zone)
+    let end = try DateArgument(to, option: "--to").instant(in: zone)
     guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
     let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
     let store = try global.openEventStore(readOnly: true)
@@ -64,12 +65,6 @@ struct EventsCommand: ParsableCommand {
       }
       print(TextTable.columns([header] + rows))
     }
-  }
-
-  /// The instant a window bound names: dates and wall-clock times are read in `zone`.
-  private func instant(_ argument: DateArgument, _ zone: ZoneRules) throws -> Int64 {
-    if case .instant(let utc) = argument.value { return utc }
-    return zone.resolve(try argument.wallClock(in: zone))
   }
 
   /// The event's JSON fields, plus `instanceStart`/`instanceEnd`: its times in the viewer's zone.

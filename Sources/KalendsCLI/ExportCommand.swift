@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends export`: calendars as an iCalendar file.
 struct ExportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends import`: an iCalendar file into a calendar, in one transaction.
 struct ImportCommand: ParsableCommand {

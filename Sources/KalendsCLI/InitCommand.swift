@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends init`: creates a store.
 struct InitCommand: ParsableCommand {

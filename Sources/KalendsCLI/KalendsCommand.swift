@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends`: the command-line interface to a Kalends store.
 @main
@@ -19,28 +20,13 @@ struct KalendsCommand: AsyncParsableCommand {
       InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
       EventsCommand.self, ImportCommand.self, ExportCommand.self, ClientCommand.self, AccessCommand.self,
       AuditCommand.self, DemoCommand.self, LogCommand.self, VerifyCommand.self, BackupCommand.self,
-      RebuildCommand.self, BenchCommand.self, WatchCommand.self, TortureCommand.self,
+      RebuildCommand.self, BenchCommand.self, WatchCommand.self,
     ]
   )
 
   /// Runs the command, printing failures as one `error: …` line with the exit status of their class.
   static func main() async {
-    MemoryFaultGuard.install()
-    rejectArgumentsThatAreNotUTF8()
-    do {
-      var command = try parseAsRoot(Self.globalOptionsMoved(Array(CommandLine.arguments.dropFirst())))
-      if var asynchronous = command as? any AsyncParsableCommand {
-        try await asynchronous.run()
-      } else {
-        try command.run()
-      }
-    } catch let error as StoreError {
-      fail(error.description, status: ExitStatus(error.category))
-    } catch let error as CLIError {
-      fail(error.message, status: error.status)
-    } catch {
-      exit(withError: error)
-    }
+    await CommandRunner.run(Self.self, arguments: Self.globalOptionsMoved(Array(CommandLine.arguments.dropFirst())))
   }
 
   /// The options every command shares, which may also come before the subcommand
@@ -68,19 +54,5 @@ struct KalendsCommand: AsyncParsableCommand {
     var rest = Array(arguments[index...])
     rest.insert(contentsOf: leading, at: rest.firstIndex(of: "--") ?? rest.endIndex)
     return rest
-  }
-
-  /// Swift repairs arguments that are not UTF-8 with U+FFFD; refuse them instead, before they
-  /// reach the store as text nobody typed.
-  static func rejectArgumentsThatAreNotUTF8() {
-    for index in 1..<Int(CommandLine.argc) {
-      guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
-      fail("argument \(index) is not valid UTF-8 — pass text in UTF-8", status: .invalidInput)
-    }
-  }
-
-  static func fail(_ message: String, status: ExitStatus) -> Never {
-    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-    Foundation.exit(status.rawValue)
   }
 }

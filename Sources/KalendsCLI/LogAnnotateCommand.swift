@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends log annotate`: appends notes (`annotationAdded` records).
 struct LogAnnotateCommand: ParsableCommand {

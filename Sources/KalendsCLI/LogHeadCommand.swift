@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends log head`: the last position and its hash, which commits to the whole history.
 struct LogHeadCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends log show`: one record in full.
 struct LogShowCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends log tail`: the last records.
 struct LogTailCommand: ParsableCommand {

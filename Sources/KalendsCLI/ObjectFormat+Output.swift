@@ -1,3 +1,4 @@
+import KalendsCommandSupport
 extension ObjectFormat {
   /// Prints one object: as JSON, or as name–value lines without the empty fields. `cells`
   /// replaces the table text of the fields it names.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends rebuild`: drops the projections and replays the log into them.
 struct RebuildCommand: ParsableCommand {

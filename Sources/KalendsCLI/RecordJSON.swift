@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 extension LogHead {
   /// `head` and `headHash`.

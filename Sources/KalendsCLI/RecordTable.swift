@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 /// Tables of records for people.
 enum RecordTable {

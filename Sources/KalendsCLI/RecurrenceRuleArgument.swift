@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 /// `--rrule` values: RRULE text, with or without the `RRULE:` prefix; an empty value stands for none.
 enum RecurrenceRuleArgument {

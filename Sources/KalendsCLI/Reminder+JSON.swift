@@ -1,4 +1,5 @@
 import Kalends
+import KalendsCommandSupport
 
 extension Reminder {
   /// The reminder as documented in docs/cli.md's JSON shapes: the due date as a date (date-only)

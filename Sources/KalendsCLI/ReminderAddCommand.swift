@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends reminder add`: a new reminder.
 struct ReminderAddCommand: ParsableCommand {

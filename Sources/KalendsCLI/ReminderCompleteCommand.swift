@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends reminder complete`: marks a reminder done (or, with `--undo`, not done).
 struct ReminderCompleteCommand: ParsableCommand {

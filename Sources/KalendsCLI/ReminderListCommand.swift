@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends reminder list`: reminders, incomplete first.
 struct ReminderListCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends reminder remove`: removes a reminder.
 struct ReminderRemoveCommand: ParsableCommand {

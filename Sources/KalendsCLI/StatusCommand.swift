@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends status`: what the store is and how big.
 struct StatusCommand: ParsableCommand {

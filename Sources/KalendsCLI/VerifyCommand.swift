@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends verify`: walks the whole chain.
 struct VerifyCommand: ParsableCommand {
@@ -31,7 +32,7 @@ struct VerifyCommand: ParsableCommand {
             ("problem", Self.json(damage)),
           ]).rendered())
       }
-      KalendsCommand.fail(
+      CommandRunner.fail(
         "the data file is damaged: \(damage.detail)"
           + (damage.position == .none ? "" : "; the log is readable up to position \(damage.position.rawValue - 1)")
           + " — restore from a backup (kalends backup)",
@@ -97,7 +98,7 @@ struct VerifyCommand: ParsableCommand {
       FileHandle.standardError.write(Data("warning: \(more) more records with wrong timestamps\n".utf8))
     }
     if let problem = report.problem {
-      KalendsCommand.fail(
+      CommandRunner.fail(
         "the log is damaged at position \(problem.position) (\(problem.kind.rawValue)): \(problem.detail); "
           + "\(report.recordsChecked) records before it verified — restore from a backup",
         status: .integrity)
@@ -106,7 +107,7 @@ struct VerifyCommand: ParsableCommand {
       let names = projections.divergent.map { name in
         "\(name) (live \(projections.live[name].map(String.init(describing:)) ?? "missing"), rebuilt \(projections.rebuilt[name].map(String.init(describing:)) ?? "missing"))"
       }
-      KalendsCommand.fail(
+      CommandRunner.fail(
         "projections differ from a rebuild of the log at position \(projections.position): "
           + names.joined(separator: "; ") + " — run kalends rebuild",
         status: .integrity)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// `kalends watch`: one line per change notice, until interrupted.
 struct WatchCommand: AsyncParsableCommand {

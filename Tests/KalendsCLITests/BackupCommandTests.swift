@@ -7,7 +7,7 @@ struct BackupCommandTests {
     let directory = TemporaryDirectory("backup")
     let store = ["--store", directory.storePath]
     #expect(try CLI.run(["init"] + store).status == 0)
-    let writer = try CLI.start(["torture", "writer", "--writer", "1", "--seconds", "3"] + store)
+    let writer = try CLI.start(["torture", "writer", "--writer", "1", "--seconds", "3"] + store, program: CLI.harness)
     Thread.sleep(forTimeInterval: 1)
     let destination = directory.path + "/backup"
     let backup = try CLI.run(["backup", destination, "--format", "json"] + store)

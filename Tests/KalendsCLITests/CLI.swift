@@ -20,12 +20,19 @@ enum CLI {
     return directory.appendingPathComponent("kalends")
   }
 
-  /// Starts `kalends` with `arguments`; the caller waits.
+  /// The `kalends-harness` binary beside `kalends` (or `$KALENDS_HARNESS_BIN`).
+  static var harness: URL {
+    if let path = ProcessInfo.processInfo.environment["KALENDS_HARNESS_BIN"] { return URL(fileURLWithPath: path) }
+    return executable.deletingLastPathComponent().appendingPathComponent("kalends-harness")
+  }
+
+  /// Starts `program` (`kalends` unless told) with `arguments`; the caller waits.
   static func start(
-    _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:]
+    _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:],
+    program: URL = executable
   ) throws -> (Process, Pipe, Pipe) {
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = program
     process.arguments = arguments
     var merged = ProcessInfo.processInfo.environment
     merged.removeValue(forKey: "KALENDS_STORE")
@@ -44,13 +51,14 @@ enum CLI {
     return (process, output, errors)
   }
 
-  /// Runs `kalends` with `arguments` to completion.
+  /// Runs `program` (`kalends` unless told) with `arguments` to completion.
   @discardableResult
   static func run(
-    _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:]
+    _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:],
+    program: URL = executable
   ) throws -> Result {
     let (process, output, errors) = try start(
-      arguments, stdin: stdin, stdinBytes: stdinBytes, environment: environment)
+      arguments, stdin: stdin, stdinBytes: stdinBytes, environment: environment, program: program)
     return finish(process, output, errors)
   }
 

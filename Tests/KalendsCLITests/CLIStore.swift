@@ -12,8 +12,8 @@ final class CLIStore {
 
   /// Runs `kalends` with `arguments` on this store.
   @discardableResult
-  func run(_ arguments: [String]) throws -> CLI.Result {
-    try CLI.run(arguments + ["--store", directory.storePath])
+  func run(_ arguments: [String], program: URL = CLI.executable) throws -> CLI.Result {
+    try CLI.run(arguments + ["--store", directory.storePath], program: program)
   }
 
   /// Runs a command that must succeed and print one JSON object.

@@ -30,6 +30,19 @@ struct CLITests {
     }
   }
 
+  @Test func theHarnessIsNotPartOfTheProduct() throws {
+    let help = try CLI.run(["--help"])
+    let bench = try CLI.run(["bench", "--help"])
+    for command in ["torture", "write", "changes"] {
+      #expect(!help.stdout.contains("  \(command) "), "kalends --help lists \(command)")
+      #expect(!bench.stdout.contains("  \(command) "), "kalends bench --help lists \(command)")
+    }
+    #expect(try CLI.run(["torture", "writer", "--commands", "1"]).status == 64)
+    #expect(try CLI.run(["bench", "write", "--events", "1"]).status == 64)
+    let harness = try CLI.run(["--help"], program: CLI.harness)
+    for command in ["torture", "write", "changes"] { #expect(harness.stdout.contains("  \(command) ")) }
+  }
+
   @Test func initAnnotateTailShowAndVerifyWorkTogether() throws {
     let directory = TemporaryDirectory()
     let store = ["--store", directory.storePath]

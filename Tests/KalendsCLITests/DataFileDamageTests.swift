@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsSynthetic
 import Testing
 
 /// A data file damaged outside Kalends (bytes overwritten, the file cut short) must give a clear
@@ -13,7 +14,7 @@ struct DataFileDamageTests {
     try #require(try CLI.run(["init"] + store).status == 0)
     let notes = (0..<200).map { String(format: "note-%04d-%@", $0, String(repeating: "x", count: 40)) }
     try #require(try CLI.run(["log", "annotate"] + store, stdin: notes.joined(separator: "\n")).status == 0)
-    let writer = try CLI.run(["torture", "writer", "--writer", "1", "--commands", "150"] + store)
+    let writer = try CLI.run(["torture", "writer", "--writer", "1", "--commands", "150"] + store, program: CLI.harness)
     try #require(writer.status == 0, "\(writer.stderr)")
     return directory
   }

@@ -27,15 +27,16 @@ struct OwnerOnlyCLITests {
     ["access", "restrict", "com.example.planner", "--service", "calendars"],
     ["access", "unrestrict", "com.example.planner", "--service", "calendars"],
     ["access", "reset", "com.example.planner"],
-    ["client", "register", "com.example.other", "--name", "Other"],
-    ["bench", "write", "--events", "1"],
+    ["client", "register", "com.example.other", "--name", "Other"], ["bench", "range"],
+    ["HARNESS", "write", "--events", "1"],
   ])
   func anOwnerOnlyCommandAsAnAppIsRefusedAndRecorded(_ command: [String]) throws {
     let store = try registered()
     let backup = store.directory.path + "/backup"
-    let arguments = command.map { $0 == "BACKUP" ? backup : $0 }
+    let arguments = command.map { $0 == "BACKUP" ? backup : $0 }.filter { $0 != "HARNESS" }
     let before = try refusals(store).count
-    let result = try store.run(arguments + ["--as", Self.app])
+    let program = command.first == "HARNESS" ? CLI.harness : CLI.executable
+    let result = try store.run(arguments + ["--as", Self.app], program: program)
     #expect(result.status == 68, "\(command): \(result.stdout) \(result.stderr)")
     #expect(result.stderr.contains("only the store's owner"), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: backup), "no backup was made")
@@ -134,13 +135,13 @@ struct CLIDefectTests {
     #expect(result.status == 67, "\(result.stderr)")
   }
 
-  @Test func benchChangesFindsItselfWhenStartedFromPath() throws {
+  @Test func harnessChangesFindsItselfWhenStartedFromPath() throws {
     let directory = TemporaryDirectory("path")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    // `env` finds `kalends` on PATH and starts it with argv[0] = "kalends", as a shell does.
+    // `env` finds `kalends-harness` on PATH and starts it with argv[0] = "kalends-harness", as a shell does.
     process.arguments = [
-      "PATH=\(CLI.executable.deletingLastPathComponent().path):/usr/bin:/bin", "kalends", "bench", "changes",
+      "PATH=\(CLI.harness.deletingLastPathComponent().path):/usr/bin:/bin", "kalends-harness", "changes",
       "--writes", "20", "--interval-ms", "1", "--throughput-writes", "20",
       "--rounds", "1", "--format", "json",
     ]

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `kalends torture check` must catch what it is there to catch, or the crash harness proves nothing.
+/// `kalends-harness torture check` must catch what it is there to catch, or the crash harness proves nothing.
 @Suite("Command line: torture check")
 struct TortureCheckTests {
   /// A store written by one writer that ran to completion, and its journal.
@@ -13,7 +13,8 @@ struct TortureCheckTests {
     init() throws {
       let created = try CLI.run(["init", "--store", store.storePath])
       try #require(created.status == 0, "\(created.stderr)")
-      let writer = try CLI.run(["torture", "writer", "--store", store.storePath, "--writer", "1", "--commands", "30"])
+      let writer = try CLI.run(
+        ["torture", "writer", "--store", store.storePath, "--writer", "1", "--commands", "30"], program: CLI.harness)
       try #require(writer.status == 0, "\(writer.stderr)")
       lines = writer.stdout.split(separator: "\n").map(String.init)
       journal = store.path + "/journal"
@@ -21,7 +22,8 @@ struct TortureCheckTests {
 
     func check(_ lines: [String]) throws -> CLI.Result {
       try lines.joined(separator: "\n").write(toFile: journal, atomically: true, encoding: .utf8)
-      return try CLI.run(["torture", "check", "--store", store.storePath, "--journal", journal])
+      return try CLI.run(
+        ["torture", "check", "--store", store.storePath, "--journal", journal], program: CLI.harness)
     }
   }
 

@@ -31,16 +31,16 @@ struct WatchCommandTests {
   @Test func catchUpThenLiveAcross10000WritesOfAnotherProcessHasNoGapOrDuplicate() async throws {
     let store = try CLIStore()
     let path = store.directory.storePath
-    try #require(try CLI.run(["bench", "write", "--store", path, "--events", "500", "--no-sync"]).status == 0)
+    try #require(
+      try CLI.run(["write", "--store", path, "--events", "500", "--no-sync"], program: CLI.harness).status == 0)
     let opened = try Store.open(at: path)
     let startHead = try opened.head().position
     // Bounds past the test's size: under a loaded machine the subscriber may fall far behind, and
     // this test is about positions and identities, not the "refetch everything" shortcut.
     let unbounded = ChangeStreamOptions(maxPendingRecords: 100_000, maxObjects: 100_000)
     var notices = opened.changes(from: 1, options: unbounded).makeAsyncIterator()
-    let (writer, output, errors) = try CLI.start([
-      "bench", "write", "--store", path, "--events", "10000", "--no-sync",
-    ])
+    let (writer, output, errors) = try CLI.start(
+      ["write", "--store", path, "--events", "10000", "--no-sync"], program: CLI.harness)
     var heard: [ObjectID] = []
     var next = LogPosition(1)
     var sawOtherProcessLive = false

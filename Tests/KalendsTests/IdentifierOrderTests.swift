@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 import Testing
 
 @Suite("Identifier order of bulk loads")

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 import LMDB
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsSynthetic
 import Testing
 
 @Suite("SHA-256 agrees with FIPS 180-4's examples and Python's hashlib")

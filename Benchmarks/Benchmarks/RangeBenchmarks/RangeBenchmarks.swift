@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import Kalends
+import KalendsSynthetic
 import RangeSupport
 
 // Range queries on the 1M-event synthetic store (issue 4): one-week and one-month windows, in one

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Foundation
 public import Kalends
+import KalendsSynthetic
 
 /// Big benchmark stores kept between runs: building the 1M-event calendar or the 10M-record audit
 /// log takes minutes, so each is built once under the cache directory, keyed by its parameters,

@@ -1,4 +1,5 @@
 public import Kalends
+public import KalendsSynthetic
 
 /// What the range benchmarks share, opened once per process: the cached synthetic store, its
 /// calendars, and the SQLite peer.

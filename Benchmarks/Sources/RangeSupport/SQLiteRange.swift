@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Kalends
+public import KalendsSynthetic
 
 /// The SQLite peer of the range queries: every instance of the synthetic calendar pre-expanded into
 /// an occurrence table (recurring events expanded with Kalends' ``RecurrenceSet`` per event, floating

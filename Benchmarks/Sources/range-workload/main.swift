@@ -15,6 +15,7 @@
 
 import Foundation
 import Kalends
+import KalendsSynthetic
 import RangeSupport
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -26,7 +26,7 @@ public struct Event: Hashable, Sendable {
   }
 
   /// The stable item identifier: never changes, not even when the event moves calendar.
-  public internal(set) var id: ObjectID
+  public package(set) var id: ObjectID
   /// The calendar it belongs to.
   public var calendarID: ObjectID?
   /// The identifier shared by every copy of the series (iCalendar's `UID`).

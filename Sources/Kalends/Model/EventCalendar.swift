@@ -3,7 +3,7 @@
 /// Named `EventCalendar` so that it never clashes with Foundation's `Calendar`.
 public struct EventCalendar: Hashable, Sendable {
   /// The stable identifier.
-  public internal(set) var id: ObjectID
+  public package(set) var id: ObjectID
   /// The display name.
   public var title: String
   /// The colour, as `#RRGGBB`.

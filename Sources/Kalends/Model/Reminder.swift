@@ -2,7 +2,7 @@
 /// allows reminders.
 public struct Reminder: Hashable, Sendable {
   /// The stable item identifier.
-  public internal(set) var id: ObjectID
+  public package(set) var id: ObjectID
   /// The calendar (list) it belongs to.
   public var calendarID: ObjectID?
   /// The identifier shared by every copy of it (iCalendar's `UID`).

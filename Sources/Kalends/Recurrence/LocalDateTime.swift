@@ -51,7 +51,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
   }
 
-  init(unchecked wallClockSeconds: Int64) { self.wallClockSeconds = wallClockSeconds }
+  package init(unchecked wallClockSeconds: Int64) { self.wallClockSeconds = wallClockSeconds }
 
   /// Days since 1970-01-01 of this date.
   var dayNumber: Int64 { wallClockSeconds.floorDividedWithRemainder(by: 86_400).quotient }

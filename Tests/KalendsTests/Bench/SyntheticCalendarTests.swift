@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 import Testing
 
 @Suite("Synthetic benchmark calendar")

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsSynthetic
 import Testing
 
 /// A property-based fuzz run of the reader and the import: valid files mutated at random (seeded,

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsSynthetic
 
 /// A random calendar written as iCalendar text by hand (not by Kalends' writer): zoned, UTC,
 /// floating and all-day events, single or recurring (every frequency, BYDAY with ordinals,

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 import Testing
 
 @Suite("Rebuilds load the projections in bulk, byte for byte as record-by-record application")

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 import Testing
 
 @Suite("How blocks of the date-range index are coded")

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 import Testing
 
 /// The date-range index against brute force: random stores (single, floating, all-day, long and

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 import Testing
 
 /// A set of one rule with one time of day, in a zone whose offsets span less than a day, and without

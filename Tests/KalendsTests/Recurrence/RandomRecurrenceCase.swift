@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 
 /// A random recurrence set for the oracle: a rule covering the RRULE parts at random, a DTSTART in a
 /// zone with daylight-saving time (or floating, or all-day), RDATEs and EXDATEs.

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 import Testing
 
 /// Where python-dateutil is known to deviate from RFC 5545, so the oracle cannot judge.

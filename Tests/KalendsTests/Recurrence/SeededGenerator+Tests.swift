@@ -1,4 +1,5 @@
 import Kalends
+import KalendsSynthetic
 
 extension SeededGenerator {
   /// True with probability `p`.

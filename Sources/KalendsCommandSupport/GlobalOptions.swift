@@ -1,25 +1,27 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
-import Kalends
+package import Kalends
 
 /// Options every command shares.
-struct GlobalOptions: ParsableArguments {
+package struct GlobalOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
       "The store directory (default: $KALENDS_STORE, else $XDG_DATA_HOME/kalends/default).",
       valueName: "path"))
-  var store: String?
+  package var store: String?
 
   @Option(
     name: .customLong("as"),
     help: ArgumentHelp(
       "Act as this registered app (its access is checked and recorded); default: the person who owns the store.",
       valueName: "client"))
-  var client: String?
+  package var client: String?
+
+  package init() {}
 
   /// The store path this invocation uses.
-  var storePath: String {
+  package var storePath: String {
     if let store, !store.isEmpty { return store }
     let environment = ProcessInfo.processInfo.environment
     if let path = environment["KALENDS_STORE"], !path.isEmpty { return path }
@@ -30,7 +32,7 @@ struct GlobalOptions: ParsableArguments {
 
   /// Opens the existing store for `what`, which only the person who owns it may do: with `--as`
   /// it is refused (``requireOwner(_:)``).
-  func openStore(readOnly: Bool = false, for what: String) throws -> Store {
+  package func openStore(readOnly: Bool = false, for what: String) throws -> Store {
     try requireOwner(what)
     return try Store.open(at: storePath, options: StoreOptions(readOnly: readOnly))
   }
@@ -38,7 +40,7 @@ struct GlobalOptions: ParsableArguments {
   /// Refuses `--as` (exit 68) for `what`, which only the person who owns the store may do. The
   /// refusal is recorded as the app's (`ownerActionRefused`) when it is registered; the error says
   /// when it could not be recorded.
-  func requireOwner(_ what: String) throws {
+  package func requireOwner(_ what: String) throws {
     guard let client else { return }
     let session: EventStore
     do {
@@ -53,7 +55,7 @@ struct GlobalOptions: ParsableArguments {
 
   /// The calendars, events and reminders of the existing store, as the person or, with `--as`, as
   /// a client session (opened writable, so that its refusals are recorded).
-  func openEventStore(readOnly: Bool = false) throws -> EventStore {
+  package func openEventStore(readOnly: Bool = false) throws -> EventStore {
     let path = storePath
     guard let client else {
       return EventStore(store: try Store.open(at: path, options: StoreOptions(readOnly: readOnly)))
@@ -63,14 +65,14 @@ struct GlobalOptions: ParsableArguments {
 }
 
 /// `--format` for commands that print records.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+package enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
   case table
   case json
   case jsonl
 }
 
 /// `--format` for commands that print one object.
-enum ObjectFormat: String, ExpressibleByArgument, CaseIterable {
+package enum ObjectFormat: String, ExpressibleByArgument, CaseIterable {
   case table
   case json
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsCommandSupport
 import Synchronization
 
 /// Measures how long a change notice takes from the writer's commit to a subscriber.
@@ -73,7 +74,7 @@ enum ChangeLatencyProbe {
     return try await collect(commits, arrivals, task)
   }
 
-  /// Subscriber here, writer in a child `kalends bench write` process; with `durable`, each commit
+  /// Subscriber here, writer in a child `kalends-harness write` process; with `durable`, each commit
   /// is flushed (the default durability), as a separate `kalends event add` would write it.
   static func crossProcess(
     store path: String, writes: Int, intervalMs: Double, durable: Bool = false
@@ -86,7 +87,7 @@ enum ChangeLatencyProbe {
     child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     child.arguments =
       [
-        "bench", "write", "--store", path, "--events", String(writes), "--interval-ms", String(intervalMs), "--timings",
+        "write", "--store", path, "--events", String(writes), "--interval-ms", String(intervalMs), "--timings",
       ] + (durable ? [] : ["--no-sync"])
     let output = Pipe()
     child.standardOutput = output

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
-/// `kalends bench write`: a steady writer for change-notice measurements and tests.
-struct BenchWriteCommand: ParsableCommand {
+/// `kalends-harness write`: a steady writer for change-notice measurements and tests.
+struct WriteCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "write",
     abstract: "Save events one per transaction into the store (created if missing), optionally paced.",

@@ -1,3 +1,5 @@
+package import Kalends
+
 /// SplitMix64: a small, fast, seedable random number generator, the same on every platform, so
 /// synthetic data, torture runs and randomised tests repeat exactly from their seed.
 package struct SeededGenerator: RandomNumberGenerator {

@@ -1,16 +1,17 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 import Synchronization
 
-/// `kalends bench changes`: how fast change notices arrive, and what subscribers cost the writer.
-struct BenchChangesCommand: AsyncParsableCommand {
+/// `kalends-harness changes`: how fast change notices arrive, and what subscribers cost the writer.
+struct ChangesCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "changes",
     abstract: "Measure change-notice latency (same and other process) and writer throughput with subscribers.",
     discussion: """
       In a new temporary store: (1) latency from a commit's return in the writer to a subscriber \
-      holding its notice, the writer in this process, then in a child `kalends bench write` process, \
+      holding its notice, the writer in this process, then in a child `kalends-harness write` process, \
       paced so each notice is one commit, p50 and p99 over the monotonic clock, then single commits \
       flushed to disk (as separate `kalends event add` processes write them) spaced --spaced-interval-ms \
       apart in another process, so that no later commit can wake a missed one; (2) the writer's rate \

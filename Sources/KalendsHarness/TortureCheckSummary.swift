@@ -1,4 +1,6 @@
-/// The verdict of `kalends torture check`: counts, and every broken promise found.
+import KalendsCommandSupport
+
+/// The verdict of `kalends-harness torture check`: counts, and every broken promise found.
 struct TortureCheckSummary {
   var commands = 0
   var acknowledged = 0

@@ -1,11 +1,10 @@
 import ArgumentParser
 
-/// `kalends torture`: the crash and concurrency harness's writer and checker (hidden; driven by
+/// `kalends-harness torture`: the crash and concurrency harness's writer and checker (driven by
 /// `tools/crash-harness`).
 struct TortureCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "torture",
     abstract: "Run the crash harness's mixed workload, and check a store against what it acknowledged.",
-    shouldDisplay: false,
     subcommands: [TortureWriterCommand.self, TortureCheckCommand.self])
 }

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
-/// `kalends torture writer`: the crash harness's writer process. Runs a seeded mix of commands
+/// `kalends-harness torture writer`: the crash harness's writer process. Runs a seeded mix of commands
 /// (events with recurrence, batches, notes, imports, privacy decisions, counter increments, reads)
 /// and journals each on standard output before it runs and once it was acknowledged.
 struct TortureWriterCommand: ParsableCommand {

@@ -1,7 +1,7 @@
-import Kalends
+package import Kalends
 
 /// The exit status of each class of failure (documented in docs/cli.md and `kalends --help`).
-enum ExitStatus: Int32 {
+package enum ExitStatus: Int32 {
   case success = 0
   case usage = 64
   case invalidInput = 65
@@ -11,7 +11,7 @@ enum ExitStatus: Int32 {
   case integrity = 69
   case storage = 70
 
-  init(_ category: StoreError.Category) {
+  package init(_ category: StoreError.Category) {
     switch category {
     case .invalidInput: self = .invalidInput
     case .notFound: self = .notFound
@@ -24,9 +24,14 @@ enum ExitStatus: Int32 {
 }
 
 /// A failure the CLI itself detects, with its message and exit status.
-struct CLIError: Error {
-  let message: String
-  let status: ExitStatus
+package struct CLIError: Error {
+  package let message: String
+  package let status: ExitStatus
 
-  static func invalidInput(_ message: String) -> CLIError { CLIError(message: message, status: .invalidInput) }
+  package init(message: String, status: ExitStatus) {
+    self.message = message
+    self.status = status
+  }
+
+  package static func invalidInput(_ message: String) -> CLIError { CLIError(message: message, status: .invalidInput) }
 }

@@ -1,3 +1,5 @@
+public import Kalends
+
 /// A deterministic synthetic calendar for benchmarks: the same seed and size always give the same
 /// events (identifiers included), so runs on different machines and peers load the same data.
 ///

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
-/// `kalends torture check`: compares a store with the journals of the writers that wrote it.
+/// `kalends-harness torture check`: compares a store with the journals of the writers that wrote it.
 struct TortureCheckCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "check",

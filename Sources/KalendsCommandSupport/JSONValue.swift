@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value with ordered object keys, so output is stable and reads in a sensible order.
-enum JSONValue {
+package enum JSONValue {
   case null
   case bool(Bool)
   case number(Double)
@@ -10,14 +10,14 @@ enum JSONValue {
   case object([(String, JSONValue)])
 
   /// Compact JSON text.
-  func rendered() -> String {
+  package func rendered() -> String {
     var out = ""
     write(to: &out)
     return out
   }
 
   /// The value as plain text for tables.
-  var plainText: String {
+  package var plainText: String {
     switch self {
     case .string(let text): text
     default: rendered()
@@ -25,7 +25,7 @@ enum JSONValue {
   }
 
   /// The value as one table cell: text as is, lists joined by commas, nothing for null.
-  var cellText: String {
+  package var cellText: String {
     switch self {
     case .null: ""
     case .string(let text): text
@@ -36,10 +36,10 @@ enum JSONValue {
   }
 
   /// A string, or null for `nil`.
-  static func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+  package static func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
   /// An integer.
-  static func number(_ value: some BinaryInteger) -> JSONValue { .number(Double(value)) }
+  package static func number(_ value: some BinaryInteger) -> JSONValue { .number(Double(value)) }
 
   private func write(to out: inout String) {
     switch self {

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsSynthetic
 
 /// One thread's share of the torture writer: a seeded mix of commands through the public API, each
 /// announced before it runs (`begin TOKEN KIND RECORDS MATCH`) and acknowledged once it returned

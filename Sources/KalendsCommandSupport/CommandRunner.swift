@@ -1,0 +1,43 @@
+package import ArgumentParser
+import Foundation
+import Kalends
+
+/// How the `kalends` executables run a command line: the same checks before parsing, and every
+/// failure as one `error: …` line on standard error with the exit status of its class.
+package enum CommandRunner {
+  /// Parses `arguments` as `root`'s command line and runs the command it names; a failure exits
+  /// with its status (``ExitStatus``).
+  package static func run(_ root: any ParsableCommand.Type, arguments: [String]) async {
+    MemoryFaultGuard.install()
+    rejectArgumentsThatAreNotUTF8()
+    do {
+      var command = try root.parseAsRoot(arguments)
+      if var asynchronous = command as? any AsyncParsableCommand {
+        try await asynchronous.run()
+      } else {
+        try command.run()
+      }
+    } catch let error as StoreError {
+      fail(error.description, status: ExitStatus(error.category))
+    } catch let error as CLIError {
+      fail(error.message, status: error.status)
+    } catch {
+      root.exit(withError: error)
+    }
+  }
+
+  /// Swift repairs arguments that are not UTF-8 with U+FFFD; refuse them instead, before they
+  /// reach the store as text nobody typed.
+  static func rejectArgumentsThatAreNotUTF8() {
+    for index in 1..<Int(CommandLine.argc) {
+      guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+      fail("argument \(index) is not valid UTF-8 — pass text in UTF-8", status: .invalidInput)
+    }
+  }
+
+  /// Prints `error: message` on standard error and exits with `status`.
+  package static func fail(_ message: String, status: ExitStatus) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    Foundation.exit(status.rawValue)
+  }
+}
