@@ -15,7 +15,6 @@ let package = Package(
     .library(name: "Kalends", targets: ["Kalends"]),
     // Deterministic synthetic calendars for benchmarks and tests, apart from the store itself.
     .library(name: "KalendsSynthetic", targets: ["KalendsSynthetic"]),
-    .library(name: "LMDB", targets: ["LMDB"]),
     .executable(name: "kalends", targets: ["KalendsCLI"]),
   ],
   dependencies: [
@@ -27,6 +26,8 @@ let package = Package(
       pkgConfig: "lmdb",
       providers: [.apt(["liblmdb-dev"])]
     ),
+    // Kalends' boundary to LMDB (non-copyable transactions lent to closures, typed errors). Not a
+    // product: LMDB is how Kalends stores, not what it offers; `StorageFailure` carries its errors.
     .target(
       name: "LMDB",
       dependencies: ["CLMDB"],

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Kalends
+@_spi(Internals) import Kalends
 import KalendsCommandSupport
 
 /// `kalends-harness torture check`: compares a store with the journals of the writers that wrote it.

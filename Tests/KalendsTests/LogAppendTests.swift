@@ -1,4 +1,4 @@
-import Kalends
+@_spi(Internals) import Kalends
 import Testing
 
 @Suite("Appending to the log")

@@ -14,7 +14,7 @@ import LibcryptoSHA256
 /// The bytes the log hashes for one workload record: the 0x00 prefix, then the record without its
 /// own hash.
 let hashed: [UInt8] =
-  [0x00] + Array(repeating: UInt8(ascii: "x"), count: Workload.encodedSize(of: Workload.draft(1)) - 32)
+  [0x00] + Array(repeating: UInt8(ascii: "x"), count: Workload.encodedSize(ofNote: Workload.note(1)) - 32)
 /// Blocks in ``long``.
 let longBlocks = 250
 /// A long message, to measure the cost per 64-byte block without the cost per hash: 250 blocks once

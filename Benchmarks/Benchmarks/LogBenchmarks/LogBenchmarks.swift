@@ -2,7 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import BoringSSLSHA256
 import Crypto
-import Kalends
+@_spi(Internals) import Kalends
 import LibcryptoSHA256
 import RawLMDB
 
@@ -26,9 +26,9 @@ let benchmarks: @Sendable () -> Void = {
   let durableStore = StoreFixture(label: "durable", durability: .full)
   Benchmark("Durable append/Kalends", configuration: durable) { benchmark throws in
     let store = durableStore.store!
-    let draft = Workload.draft(1)
+    let note = Workload.note(1)
     for _ in benchmark.scaledIterations {
-      blackHole(try store.append(draft))
+      blackHole(try store.annotate(note))
     }
   } setup: {
     try durableStore.setUp()
@@ -59,7 +59,7 @@ let benchmarks: @Sendable () -> Void = {
   for (durability, prefix) in [(StoreOptions.Durability.noSync, "Batch append"), (.full, "Durable batch append")] {
     let batchStore = StoreFixture(label: "batch", durability: durability)
     Benchmark("\(prefix) 1000/Kalends", configuration: batch) { benchmark throws in
-      blackHole(try batchStore.store!.append(contentsOf: batchStore.batch))
+      blackHole(try batchStore.store!.annotate(contentsOf: batchStore.batch))
     } setup: {
       try batchStore.setUp()
     } teardown: {
@@ -154,7 +154,7 @@ final class StoreFixture: @unchecked Sendable {
   let label: String
   let durability: StoreOptions.Durability
   /// The batch the batched benchmarks append, built once.
-  let batch = (0..<batchSize).map(Workload.draft)
+  let batch = (0..<batchSize).map(Workload.note)
   private var directory: ScratchDirectory?
   private(set) var store: Store?
 
@@ -182,7 +182,7 @@ final class RawFixture: @unchecked Sendable {
   // Set up, used and torn down by one benchmark at a time.
   let label: String
   let durability: raw_lmdb_durability
-  let value = [UInt8](repeating: UInt8(ascii: "x"), count: Workload.encodedSize(of: Workload.draft(1)))
+  let value = [UInt8](repeating: UInt8(ascii: "x"), count: Workload.encodedSize(ofNote: Workload.note(1)))
   var nextKey: UInt64 = 1
   private var directory: ScratchDirectory?
   private(set) var environment: RawEnvironment?
@@ -225,7 +225,7 @@ final class ReplayFixture: @unchecked Sendable {
     if openRaw {
       let raw = try RawEnvironment(path: directory.storePath, durability: RAW_LMDB_SYNC_NONE)
       self.raw = raw
-      let expected = Workload.encodedSize(of: Workload.draft(1))
+      let expected = Workload.encodedSize(ofNote: Workload.note(1))
       let stored = try raw.valueSize(key: 2)
       guard stored == expected else { fatalError("a stored record is \(stored) bytes, the baselines use \(expected)") }
       let last = try raw.lastKey()

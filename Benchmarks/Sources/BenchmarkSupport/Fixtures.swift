@@ -1,5 +1,5 @@
 import Foundation
-public import Kalends
+import Kalends
 public import RawLMDB
 
 /// A directory under the system temporary directory (`$TMPDIR`), removed by ``remove()``.
@@ -19,22 +19,28 @@ public struct ScratchDirectory: Sendable {
   public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// The records every benchmark appends: ~100-byte payloads written by an app, as most records will be.
+/// The records every benchmark appends: notes of about 100 payload bytes by the person, written
+/// through `Store.annotate(contentsOf:)`, the public way to append to the log.
 public enum Workload {
-  public static let principal = Principal.client("com.example.planner")
-
-  /// A note of about 100 payload bytes (tag, length, 100 bytes of text).
-  public static func draft(_ index: Int) -> RecordDraft {
+  /// Note `index`: 100 bytes of text.
+  public static func note(_ index: Int) -> String {
     let prefix = "note \(index): "
-    return .annotation(prefix + String(repeating: "x", count: max(0, 100 - prefix.utf8.count)), by: principal)
+    return prefix + String(repeating: "x", count: max(0, 100 - prefix.utf8.count))
   }
 
-  /// The size of a draft once encoded as a version 1 log record (docs/log-format.md): 90 fixed bytes
+  /// The size of a note once encoded as a version 1 log record (docs/log-format.md): 90 fixed bytes
   /// (version 1, position 8, timestamp 8, principal type 1, identifier length 2, kind 2, payload
-  /// length 4, previous hash 32, hash 32) plus the identifier and the payload. The raw baselines store values of this size;
+  /// length 4, previous hash 32, hash 32), no identifier (the person), and the payload (tag 1, the
+  /// text's length in LEB128, the text). The raw baselines store values of this size;
   /// `ReplayFixture` checks it against a record the store actually wrote.
-  public static func encodedSize(of draft: RecordDraft) -> Int {
-    90 + draft.principal.identifier.utf8.count + draft.payload.bytes.count
+  public static func encodedSize(ofNote text: String) -> Int {
+    var lengthBytes = 1
+    var length = text.utf8.count >> 7
+    while length > 0 {
+      lengthBytes += 1
+      length >>= 7
+    }
+    return 90 + 1 + lengthBytes + text.utf8.count
   }
 
   /// A map large enough that no benchmark grows it (growth is a rare, separate event).
@@ -115,7 +121,7 @@ extension Workload {
     let store = try Store.create(at: path, options: StoreOptions(durability: .noSync, initialMapSize: mapSize))
     let chunk = 10_000
     for start in stride(from: 0, to: records, by: chunk) {
-      try store.append(contentsOf: (start..<min(start + chunk, records)).map(draft))
+      try store.annotate(contentsOf: (start..<min(start + chunk, records)).map(note))
     }
     try store.sync()
   }

@@ -2,7 +2,7 @@ import BenchmarkSupport
 import Kalends
 
 /// The privacy audit's big log (issue 6): mostly workload notes appended in batches of 1,000 with
-/// `Store.append(contentsOf:)`, interleaved with registered clients and privacy decisions made
+/// `Store.annotate(contentsOf:)`, interleaved with registered clients and privacy decisions made
 /// through ``EventStore``'s privacy API (requests answered by a ``FixedAnswerPrompter``, settings,
 /// policies, resets).
 public enum AuditStore {
@@ -34,7 +34,7 @@ public enum AuditStore {
     var made = 0
     var failed = 0
     for batch in 0..<batches {
-      try store.append(contentsOf: (0..<1_000).map { Workload.draft(batch * 1_000 + $0) })
+      try store.annotate(contentsOf: (0..<1_000).map { Workload.note(batch * 1_000 + $0) })
       // Register clients evenly over the log, and make the decisions among those registered.
       while registered < clients && registered * batches <= batch * clients {
         try owner.register(Client(id: client(registered), name: "App \(registered)", usageDescriptions: describing))

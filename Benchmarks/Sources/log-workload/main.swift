@@ -8,7 +8,7 @@
 
 import BenchmarkSupport
 import Foundation
-import Kalends
+@_spi(Internals) import Kalends
 import RawLMDB
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -43,8 +43,8 @@ case "scan":
 case "append":
   let store = try Store.create(
     at: path, options: StoreOptions(durability: .noSync, initialMapSize: Workload.mapSize))
-  let batch = (0..<1_000).map(Workload.draft)
-  for _ in 0..<count { records += try store.append(contentsOf: batch).count }
+  let batch = (0..<1_000).map(Workload.note)
+  for _ in 0..<count { records += try store.annotate(contentsOf: batch).count }
 default:
   FileHandle.standardError.write(Data("log-workload: unknown command \(command)\n".utf8))
   exit(64)

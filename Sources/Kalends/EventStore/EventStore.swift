@@ -9,17 +9,24 @@ internal import LMDB
 /// nothing. Objects carry the version they were fetched at: saving a stale copy fails with
 /// ``CalendarError/changedSinceFetched(_:fetched:current:)`` unless `overwrite` is set.
 public final class EventStore: Sendable {
-  /// The underlying log and projections.
-  public let store: Store
+  /// The underlying log and projections. Package-only: a client session must not hand out the raw
+  /// log.
+  package let store: Store
   /// Who the changes are recorded as made by.
   public let actor: Principal
   /// For a client session: the position of the last decision made outside the app when the session
   /// opened; a later one ends the session.
   let sessionStart: LogPosition
 
-  /// A facade over `store`, recording changes as made by `actor` (by default the person who owns
-  /// the store, with full rights). For a client use ``session(for:)``, which enforces its access.
-  public init(store: Store, actor: Principal = .person) {
+  /// A facade over `store` for the person who owns it, with full rights: changes are recorded as
+  /// the person's. For an app use ``session(for:)``, which enforces the app's access.
+  public convenience init(store: Store) {
+    self.init(store: store, actor: .person)
+  }
+
+  /// A facade over `store` recording changes as made by `actor`, without the checks of a client
+  /// session. Package-only: which principal a write is made by is the store's decision.
+  package init(store: Store, actor: Principal) {
     self.store = store
     self.actor = actor
     self.sessionStart = LogPosition(UInt64.max)

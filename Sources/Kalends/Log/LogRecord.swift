@@ -20,8 +20,23 @@ public struct LogRecordHeader: Hashable, Sendable {
 public struct LogRecord: Hashable, Sendable {
   /// Position, time, principal, kind and hashes.
   public let header: LogRecordHeader
-  /// The kind-specific content.
-  public let payload: Payload
+  /// The kind-specific content, encoded (docs/log-format.md).
+  package let payload: Payload
+
+  package init(header: LogRecordHeader, payload: Payload) {
+    self.header = header
+    self.payload = payload
+  }
+
+  /// The kind-specific content, each field named and typed by the kind's schema
+  /// (docs/log-format.md), in tag order: unknown tags are named `tagN` and given as bytes, and a
+  /// repeated tag is a ``PayloadValue/list(_:)``.
+  ///
+  /// - Throws: ``StoreError/malformedPayload(_:)`` when the payload's bytes are not a valid
+  ///   sequence of fields (a damaged record that `verify` also reports).
+  public func fields() throws(StoreError) -> [NamedPayloadValue] {
+    try payload.describe(fields: kind.schema?.fields ?? [])
+  }
 
   /// Its position in the log.
   public var position: LogPosition { header.position }
@@ -38,23 +53,23 @@ public struct LogRecord: Hashable, Sendable {
 }
 
 /// A record to append: the log assigns its position, time and hashes.
-public struct RecordDraft: Hashable, Sendable {
+package struct RecordDraft: Hashable, Sendable {
   /// What it states.
-  public var kind: RecordKind
+  package var kind: RecordKind
   /// Who causes it.
-  public var principal: Principal
+  package var principal: Principal
   /// The kind-specific content.
-  public var payload: Payload
+  package var payload: Payload
 
   /// A draft of `kind` by `principal` with `payload`.
-  public init(kind: RecordKind, principal: Principal, payload: Payload = Payload()) {
+  package init(kind: RecordKind, principal: Principal, payload: Payload = Payload()) {
     self.kind = kind
     self.principal = principal
     self.payload = payload
   }
 
   /// A note written into the log.
-  public static func annotation(_ text: String, by principal: Principal = .person) -> RecordDraft {
+  package static func annotation(_ text: String, by principal: Principal = .person) -> RecordDraft {
     var payload = Payload()
     payload.append(tag: 1, string: text)
     return RecordDraft(kind: .annotationAdded, principal: principal, payload: payload)

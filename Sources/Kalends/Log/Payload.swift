@@ -2,18 +2,18 @@
 ///
 /// Each field is its tag (1 byte, 1–255), its length (unsigned LEB128) and its value bytes. Tags may
 /// repeat (a list). The encoding of each value is fixed by the kind's ``RecordSchema``.
-public struct Payload: Hashable, Sendable {
+package struct Payload: Hashable, Sendable {
   /// The encoded bytes.
-  public private(set) var bytes: [UInt8]
+  package private(set) var bytes: [UInt8]
 
   /// An empty payload.
-  public init() { bytes = [] }
+  package init() { bytes = [] }
 
   /// Wraps already-encoded bytes (validated when read).
-  public init(bytes: [UInt8]) { self.bytes = bytes }
+  package init(bytes: [UInt8]) { self.bytes = bytes }
 
   /// Appends a field with raw value bytes.
-  public mutating func append(tag: UInt8, bytes value: some Collection<UInt8>) {
+  package mutating func append(tag: UInt8, bytes value: some Collection<UInt8>) {
     precondition(tag != 0, "payload tag 0 is reserved")
     Self.appendHeader(tag: tag, length: value.count, to: &bytes)
     bytes.append(contentsOf: value)
@@ -31,22 +31,22 @@ public struct Payload: Hashable, Sendable {
   }
 
   /// Appends a UTF-8 string field.
-  public mutating func append(tag: UInt8, string: String) {
+  package mutating func append(tag: UInt8, string: String) {
     append(tag: tag, bytes: Array(string.utf8))
   }
 
   /// Appends an unsigned field (8 bytes big-endian).
-  public mutating func append(tag: UInt8, unsigned value: UInt64) {
+  package mutating func append(tag: UInt8, unsigned value: UInt64) {
     append(tag: tag, bytes: Self.bigEndianBytes(value))
   }
 
   /// Appends a signed field (8 bytes big-endian two's complement).
-  public mutating func append(tag: UInt8, signed value: Int64) {
+  package mutating func append(tag: UInt8, signed value: Int64) {
     append(tag: tag, bytes: Self.bigEndianBytes(UInt64(bitPattern: value)))
   }
 
   /// Appends a boolean field (1 byte).
-  public mutating func append(tag: UInt8, bool value: Bool) {
+  package mutating func append(tag: UInt8, bool value: Bool) {
     append(tag: tag, bytes: [value ? 1 : 0])
   }
 
@@ -55,37 +55,37 @@ public struct Payload: Hashable, Sendable {
   }
 
   /// The fields in order. Throws when the bytes are not a well-formed field sequence.
-  public func fields() throws(StoreError) -> [PayloadField] {
+  package func fields() throws(StoreError) -> [PayloadField] {
     try PayloadSpan.scan(bytes, 0..<bytes.count).map { PayloadField(tag: $0.tag, value: Array(bytes[$0.range])) }
   }
 
   /// The first value of `tag`, or `nil`.
-  public func first(tag: UInt8) throws(StoreError) -> PayloadField? {
+  package func first(tag: UInt8) throws(StoreError) -> PayloadField? {
     try fields().first { $0.tag == tag }
   }
 }
 
 /// One field of a ``Payload``.
-public struct PayloadField: Hashable, Sendable {
+package struct PayloadField: Hashable, Sendable {
   /// Its tag.
-  public let tag: UInt8
+  package let tag: UInt8
   /// Its value bytes.
-  public let value: [UInt8]
+  package let value: [UInt8]
 
   /// The value as UTF-8 text, or `nil` when it is not valid UTF-8.
-  public var string: String? { String(validating: value, as: UTF8.self) }
+  package var string: String? { String(validating: value, as: UTF8.self) }
 
   /// The value as an 8-byte big-endian unsigned number, or `nil` for another length.
-  public var unsigned: UInt64? {
+  package var unsigned: UInt64? {
     guard value.count == 8 else { return nil }
     return value.reduce(0) { $0 << 8 | UInt64($1) }
   }
 
   /// The value as an 8-byte big-endian signed number, or `nil` for another length.
-  public var signed: Int64? { unsigned.map { Int64(bitPattern: $0) } }
+  package var signed: Int64? { unsigned.map { Int64(bitPattern: $0) } }
 
   /// The value as a boolean, or `nil` unless it is one byte 0 or 1.
-  public var bool: Bool? {
+  package var bool: Bool? {
     guard value.count == 1, value[0] <= 1 else { return nil }
     return value[0] == 1
   }

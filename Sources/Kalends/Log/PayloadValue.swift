@@ -56,7 +56,7 @@ public struct NamedPayloadValue: Hashable, Sendable {
 extension Payload {
   /// The fields named and typed by `kind`'s schema, in tag order; unknown tags are named `tagN` and
   /// shown as bytes, repeated tags become lists.
-  public func describe(as kind: RecordKind) throws(StoreError) -> [(name: String, value: PayloadValue)] {
+  package func describe(as kind: RecordKind) throws(StoreError) -> [(name: String, value: PayloadValue)] {
     try describe(fields: kind.schema?.fields ?? []).map { ($0.name, $0.value) }
   }
 

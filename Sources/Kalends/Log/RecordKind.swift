@@ -46,7 +46,7 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let ownerActionRefused = RecordKind(rawValue: 405)
 
   /// The schema of this kind's payload, if this version knows the kind.
-  public var schema: RecordSchema? { RecordSchema.all[self] }
+  package var schema: RecordSchema? { RecordSchema.all[self] }
 
   /// The kind's name in the past tense (`storeCreated`), or `kind#N` when unknown.
   public var name: String { schema?.name ?? "kind#\(rawValue)" }

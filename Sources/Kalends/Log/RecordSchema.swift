@@ -3,9 +3,9 @@
 /// Schemas let a reader (the CLI, the audit tools, a Python script with docs/log-format.md) show any
 /// payload by name without kind-specific code. Fields are only ever added, with new tags; a reader
 /// ignores tags it does not know and uses defaults for fields an old record lacks.
-public struct RecordSchema: Sendable {
+package struct RecordSchema: Sendable {
   /// The type of a field's value, which fixes its byte encoding.
-  public enum FieldType: Sendable, Hashable {
+  package enum FieldType: Sendable, Hashable {
     /// Unsigned, 8 bytes big-endian.
     case unsigned
     /// Signed two's complement, 8 bytes big-endian.
@@ -28,24 +28,24 @@ public struct RecordSchema: Sendable {
   }
 
   /// One field.
-  public struct Field: Sendable, Hashable {
+  package struct Field: Sendable, Hashable {
     /// Its tag in the payload (1–255).
-    public let tag: UInt8
+    package let tag: UInt8
     /// Its name in JSON output.
-    public let name: String
+    package let name: String
     /// Its value type.
-    public let type: FieldType
+    package let type: FieldType
     /// Whether a record of this kind must have it.
-    public let required: Bool
+    package let required: Bool
   }
 
   /// The kind's name.
-  public let name: String
+  package let name: String
   /// The kind's fields.
-  public let fields: [Field]
+  package let fields: [Field]
 
   /// The field with `tag`, if known.
-  public func field(tag: UInt8) -> Field? { fields.first { $0.tag == tag } }
+  package func field(tag: UInt8) -> Field? { fields.first { $0.tag == tag } }
 
   static let storeCreated = RecordSchema(
     name: "storeCreated",

@@ -1,5 +1,5 @@
 /// Whether a replay goes on to the next record.
-public enum ReplayDecision: Sendable, Hashable {
+@_spi(Internals) public enum ReplayDecision: Sendable, Hashable {
   /// Visit the next record.
   case `continue`
   /// End the replay here.

@@ -29,7 +29,7 @@ extension Store {
       try environment.copy(to: destination, compacting: true)
     } catch {
       try? manager.removeItem(atPath: destination + "/data.mdb")
-      throw .storage(error)
+      throw .storage(StorageFailure(error))
     }
     return try Store.open(at: destination, options: StoreOptions(readOnly: true)).head()
   }

@@ -17,7 +17,7 @@ extension Store {
     } catch .invalid {
       throw .notAStore(path: path, reason: "data.mdb is not an LMDB file")
     } catch {
-      guard let found = damageRefusingOpen(path) else { throw .storage(error) }
+      guard let found = damageRefusingOpen(path) else { throw .storage(StorageFailure(error)) }
       damage = found
     }
     return damage.map(problem)
@@ -51,7 +51,7 @@ extension Store {
       info = try environment.info()
       pageSize = try environment.statistics().pageSize
     } catch {
-      throw .storage(error)
+      throw .storage(StorageFailure(error))
     }
     let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/data.mdb")
     let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0

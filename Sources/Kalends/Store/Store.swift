@@ -163,7 +163,7 @@ public final class Store: Sendable {
       throw .notAStore(path: path, reason: "data.mdb is not an LMDB file")
     } catch {
       if let damage = damageRefusingOpen(path) { throw .integrity(problem(damage)) }
-      throw .storage(error)
+      throw .storage(StorageFailure(error))
     }
     try checkFileLength(environment, path: path)
     return environment
@@ -202,14 +202,17 @@ public final class Store: Sendable {
   }
 
   /// Appends one record in its own transaction and returns its header once it is committed.
+  ///
+  /// Package-only: a record's kind and principal are checked against who may make it when it is
+  /// replayed, but only the store's own verbs (``EventStore``, ``annotate(_:)``) decide them.
   @discardableResult
-  public func append(_ draft: RecordDraft) throws(StoreError) -> LogRecordHeader {
+  package func append(_ draft: RecordDraft) throws(StoreError) -> LogRecordHeader {
     try StoreError.wrapping { try write { txn, appender in try appender.append(draft, in: &txn) } }
   }
 
   /// Appends `drafts` in order in one transaction (a group commit): all are committed, or none.
   @discardableResult
-  public func append(contentsOf drafts: some Collection<RecordDraft>) throws(StoreError) -> [LogRecordHeader] {
+  package func append(contentsOf drafts: some Collection<RecordDraft>) throws(StoreError) -> [LogRecordHeader] {
     try StoreError.wrapping {
       try write { txn, appender in
         var headers: [LogRecordHeader] = []
@@ -225,6 +228,21 @@ public final class Store: Sendable {
         return headers
       }
     }
+  }
+
+  /// Writes a note by the person into the log, in its own durable transaction, and returns its
+  /// header once committed. Notes mark what happened outside the store ("migrated from v0") and
+  /// change no projection.
+  @discardableResult
+  public func annotate(_ text: String) throws(StoreError) -> LogRecordHeader {
+    try append(.annotation(text))
+  }
+
+  /// Writes `texts` as notes by the person, in order, in one transaction: all are committed, or
+  /// none.
+  @discardableResult
+  public func annotate(contentsOf texts: some Collection<String>) throws(StoreError) -> [LogRecordHeader] {
+    try append(contentsOf: texts.map { RecordDraft.annotation($0) })
   }
 
   // MARK: Reading
@@ -279,7 +297,11 @@ public final class Store: Sendable {
   /// Visits the records from `position` on, in one consistent snapshot, decoding headers and lending
   /// payload bytes (valid only during the call) until `body` says ``ReplayDecision/stop``.
   /// Returns how many records were visited.
-  @discardableResult
+  ///
+  /// Not API (`@_spi(Internals)`): the benchmark package measures the log's scan through it and the
+  /// crash harness checks stores with it;
+  /// readers use ``records(from:limit:)`` and ``LogRecord/fields()``.
+  @_spi(Internals) @discardableResult
   public func replay(
     from position: LogPosition = 1, _ body: (LogRecordHeader, RawSpan) throws -> ReplayDecision
   ) throws(StoreError) -> Int {

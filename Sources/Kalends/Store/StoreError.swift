@@ -1,4 +1,4 @@
-public import LMDB
+import LMDB
 
 /// Why a store operation failed. Every case says what went wrong and what to do.
 ///
@@ -45,7 +45,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The store is open read-only.
   case readOnly
   /// LMDB or the operating system failed.
-  case storage(LMDBError)
+  case storage(StorageFailure)
   /// A file-system operation around the store failed.
   case fileSystem(String)
   /// The store was opened read-only and its projections were never built, so it cannot answer
@@ -131,7 +131,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     do {
       return try body()
     } catch let error as LMDBError {
-      throw error == .readOnly ? StoreError.readOnly : StoreError.storage(error)
+      throw error == .readOnly ? StoreError.readOnly : StoreError.storage(StorageFailure(error))
     }
   }
 
@@ -142,7 +142,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     } catch let error as StoreError {
       throw error
     } catch let error as LMDBError {
-      throw error == .readOnly ? .readOnly : .storage(error)
+      throw error == .readOnly ? .readOnly : .storage(StorageFailure(error))
     } catch {
       throw .fileSystem("\(error)")
     }

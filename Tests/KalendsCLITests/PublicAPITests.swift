@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// What a program outside the package can and cannot call: each snippet is type-checked by
+/// `swiftc` as a module of its own that imports `Kalends` plainly (no `@testable`, no package
+/// name, no SPI), against the modules this test run built.
+@Suite("Public API: what an outside program can call")
+struct PublicAPITests {
+  /// The package's root, from this file's path.
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// Type-checks `source` as an outside module; returns the status and the compiler's output.
+  static func typecheck(_ source: String) throws -> CLI.Result {
+    let directory = TemporaryDirectory("api")
+    let file = directory.path + "/Client.swift"
+    try ("import Kalends\n\n" + source).write(toFile: file, atomically: true, encoding: .utf8)
+    let build = CLI.executable.deletingLastPathComponent().path
+    return try CLI.run(
+      [
+        "swiftc", "-typecheck", "-module-name", "Client", "-I", build + "/Modules", "-I",
+        root.path + "/Sources/CLMDB", "-Xcc", "-fmodule-map-file=\(build)/CPrefetch.build/module.modulemap",
+        "-Xcc", "-fmodule-map-file=\(build)/CSHA256.build/module.modulemap", file,
+      ], program: URL(fileURLWithPath: "/usr/bin/env"))
+  }
+
+  @Test func theStoresPublicVerbsCompile() throws {
+    let result = try Self.typecheck(
+      """
+      func tour(_ path: String) throws {
+        let store = try Store.create(at: path)
+        try store.annotate("migrated from v0")
+        try store.annotate(contentsOf: ["one", "two"])
+        let events = EventStore(store: store)
+        let calendar = try events.save(EventCalendar(title: "Work"))
+        _ = try events.instances(matching: EventPredicate(start: 0, end: 86_400, calendars: [calendar.id]))
+        for record in try store.records(from: 1, limit: 10) { _ = (record.kind.name, try record.fields()) }
+        _ = try PrivacyAudit(store: store).history()
+        _ = try store.verify()
+      }
+      """)
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
+  @Test(arguments: [
+    // Writing a record of any kind by any principal: a grant by "the person", forged by a caller.
+    ("try store.append(RecordDraft(kind: .accessDecided, principal: .person))", "'append' is inaccessible"),
+    ("try store.append(contentsOf: [])", "'append' is inaccessible"),
+    ("_ = RecordDraft.annotation(\"x\")", "cannot find 'RecordDraft' in scope"),
+    // Acting as a principal of the caller's choosing, and reaching the raw log from a session.
+    ("_ = EventStore(store: store, actor: .client(\"com.example.app\"))", "extra argument 'actor'"),
+    ("_ = try EventStore(store: store).session(for: \"com.example.app\").store", "'store' is inaccessible"),
+    // Payload codecs and replay internals.
+    ("_ = Payload()", "cannot find 'Payload' in scope"),
+    ("_ = RecordKind.accessDecided.schema", "'schema' is inaccessible"),
+    ("_ = try store.replay { _, _ in .stop }", "'replay' is inaccessible due to '@_spi' protection level"),
+    ("_ = try store.record(at: 1).payload", "'payload' is inaccessible"),
+  ])
+  func anInternalIsOutOfReach(_ call: String, _ error: String) throws {
+    let result = try Self.typecheck("func misuse(_ store: Store) throws {\n  \(call)\n}\n")
+    #expect(result.status != 0, "\(call) compiled")
+    #expect(result.stderr.contains(error), "\(call): \(result.stderr)")
+  }
+}
