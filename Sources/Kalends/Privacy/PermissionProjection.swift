@@ -15,9 +15,16 @@ internal import LMDB
 struct PermissionProjection: Projection {
   static let name = "permissions"
   static let version: UInt32 = 2
+  /// The names of the LMDB databases it owns: see the type's documentation for what each holds.
+  enum DatabaseName {
+    static let clients = "permissions.clients"
+    static let status = "permissions.status"
+    static let external = "permissions.external"
+    static let history = "permissions.history"
+    static let timeline = "permissions.timeline"
+  }
   static let databaseNames = [
-    "permissions.clients", "permissions.status", "permissions.external", "permissions.history",
-    "permissions.timeline",
+    DatabaseName.clients, DatabaseName.status, DatabaseName.external, DatabaseName.history, DatabaseName.timeline,
   ]
 
   static let kinds: Set<RecordKind> = [
@@ -31,11 +38,11 @@ struct PermissionProjection: Projection {
   let timeline: Database
 
   init(databases: [String: Database], log: Database) {
-    clients = databases["permissions.clients"]!
-    status = databases["permissions.status"]!
-    external = databases["permissions.external"]!
-    history = databases["permissions.history"]!
-    timeline = databases["permissions.timeline"]!
+    clients = databases[DatabaseName.clients]!
+    status = databases[DatabaseName.status]!
+    external = databases[DatabaseName.external]!
+    history = databases[DatabaseName.history]!
+    timeline = databases[DatabaseName.timeline]!
   }
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {

@@ -26,7 +26,14 @@ internal import LMDB
 struct RangeProjection: Projection {
   static let name = "range"
   static let version: UInt32 = 7
-  static let databaseNames = ["range.instances", "range.open", "range.items", "range.meta"]
+  /// The names of the LMDB databases it owns: see the type's documentation for what each holds.
+  enum DatabaseName {
+    static let instances = "range.instances"
+    static let open = "range.open"
+    static let items = "range.items"
+    static let meta = "range.meta"
+  }
+  static let databaseNames = [DatabaseName.instances, DatabaseName.open, DatabaseName.items, DatabaseName.meta]
   static let kinds: Set<RecordKind> = [.eventSaved, .eventRemoved, .calendarRemoved]
 
   /// Flags of an instance.
@@ -40,10 +47,10 @@ struct RangeProjection: Projection {
   let meta: Database
 
   init(databases: [String: Database], log: Database) {
-    instances = databases["range.instances"]!
-    open = databases["range.open"]!
-    items = databases["range.items"]!
-    meta = databases["range.meta"]!
+    instances = databases[DatabaseName.instances]!
+    open = databases[DatabaseName.open]!
+    items = databases[DatabaseName.items]!
+    meta = databases[DatabaseName.meta]!
   }
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {

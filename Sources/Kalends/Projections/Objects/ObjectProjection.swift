@@ -18,7 +18,13 @@ internal import LMDB
 struct ObjectProjection: Projection {
   static let name = "objects"
   static let version: UInt32 = 3
-  static let databaseNames = ["objects", "objects.byCalendar", "objects.byExternalID"]
+  /// The names of the LMDB databases it owns: the objects, their index by calendar and by external identifier.
+  enum DatabaseName {
+    static let objects = "objects"
+    static let byCalendar = "objects.byCalendar"
+    static let byExternalID = "objects.byExternalID"
+  }
+  static let databaseNames = [DatabaseName.objects, DatabaseName.byCalendar, DatabaseName.byExternalID]
   static let kinds: Set<RecordKind> = [
     .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved,
   ]
@@ -30,9 +36,9 @@ struct ObjectProjection: Projection {
   let log: Database
 
   init(databases: [String: Database], log: Database) {
-    objects = databases["objects"]!
-    byCalendar = databases["objects.byCalendar"]!
-    byExternalID = databases["objects.byExternalID"]!
+    objects = databases[DatabaseName.objects]!
+    byCalendar = databases[DatabaseName.byCalendar]!
+    byExternalID = databases[DatabaseName.byExternalID]!
     self.log = log
   }
 

@@ -37,10 +37,10 @@ final class RangeIndexPipeline: @unchecked Sendable {
   }
 
   let units: [Unit]
-  /// How many units workers may index ahead of the one the writer waits for: eight per worker.
-  /// With two per worker, the workers stopped while the `objects` loader held the write lock (the
-  /// writer could not take their units), and a core idled for a second of a 1M-event rebuild; with
-  /// eight they go on meanwhile (median 5.51 s -> 5.33 s, alternated, peak memory unchanged).
+  /// How many units workers may index ahead of the one the writer waits for: eight per worker, so
+  /// that workers keep indexing while the `objects` loader holds the write lock and the writer
+  /// cannot take their units (with fewer, a core idles); each unit held ahead costs its entries'
+  /// memory until written.
   private let lookahead: Int
   private let index:
     @Sendable (Unit, _ entries: inout [InstanceEntry], _ scratch: inout InstanceEntry.SortScratch) throws -> Part
