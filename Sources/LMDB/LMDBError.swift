@@ -1,13 +1,5 @@
 internal import CLMDB
 
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Musl)
-  internal import Musl
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
-
 /// Every failure that LMDB or this wrapper can report.
 ///
 /// Each LMDB return code has its own case, so callers can react to the ones that matter
