@@ -17,10 +17,10 @@ struct KalendsCommand: AsyncParsableCommand {
       """,
     version: Store.softwareVersion,
     subcommands: [
-      InitCommand.self, StatusCommand.self, CalendarCommand.self, EventCommand.self, ReminderCommand.self,
-      EventsCommand.self, ImportCommand.self, ExportCommand.self, ClientCommand.self, AccessCommand.self,
-      AuditCommand.self, DemoCommand.self, LogCommand.self, VerifyCommand.self, BackupCommand.self,
-      RebuildCommand.self, BenchCommand.self, WatchCommand.self,
+      Init.self, Status.self, Calendar.self, Event.self, Reminder.self,
+      Events.self, Import.self, Export.self, Client.self, Access.self,
+      Audit.self, Demo.self, Log.self, Verify.self, Backup.self,
+      Rebuild.self, Bench.self, Watch.self,
     ]
   )
 

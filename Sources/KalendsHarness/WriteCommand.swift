@@ -3,45 +3,48 @@ import Foundation
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends-harness write`: a steady writer for change-notice measurements and tests.
-struct WriteCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "write",
-    abstract: "Save events one per transaction into the store (created if missing), optionally paced.",
-    discussion: """
-      Each event is saved with its own transaction into the calendar "bench-writes". With --timings \
-      it prints, after each commit returns, its position and the monotonic clock in nanoseconds \
-      (comparable across processes on Linux), one line each, flushed.
-      """)
+extension Harness {
+  /// `kalends-harness write`: a steady writer for change-notice measurements and tests.
+  struct Write: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "write",
+      abstract: "Save events one per transaction into the store (created if missing), optionally paced.",
+      discussion: """
+        Each event is saved with its own transaction into the calendar "bench-writes". With --timings \
+        it prints, after each commit returns, its position and the monotonic clock in nanoseconds \
+        (comparable across processes on Linux), one line each, flushed.
+        """)
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: "How many events.") var events: Int = 1_000
+    @Option(help: "How many events.") var events: Int = 1_000
 
-  @Option(help: ArgumentHelp("Wait this long between commits.", valueName: "milliseconds"))
-  var intervalMs: Double = 0
+    @Option(help: ArgumentHelp("Wait this long between commits.", valueName: "milliseconds"))
+    var intervalMs: Double = 0
 
-  @Flag(help: "Skip fsync on commit (as the benchmarks that measure notices, not disks, do).") var noSync = false
+    @Flag(help: "Skip fsync on commit (as the benchmarks that measure notices, not disks, do).") var noSync = false
 
-  @Flag(help: "Print 'position nanoseconds' after each commit.") var timings = false
+    @Flag(help: "Print 'position nanoseconds' after each commit.") var timings = false
 
-  func validate() throws {
-    guard events >= 0 else { throw ValidationError("--events must be zero or more") }
-    guard intervalMs >= 0 else { throw ValidationError("--interval-ms must be zero or more") }
-  }
+    func validate() throws {
+      guard events >= 0 else { throw ValidationError("--events must be zero or more") }
+      guard intervalMs >= 0 else { throw ValidationError("--interval-ms must be zero or more") }
+    }
 
-  func run() throws {
-    try global.requireOwner("run write benchmarks")
-    let store = try Store.openOrCreate(
-      at: global.storePath, options: StoreOptions(durability: noSync ? .noSync : .full))
-    let writer = EventStore(store: store)
-    let calendar = try BenchWriter.calendar(in: writer)
-    for index in 0..<events {
-      let saved = try BenchWriter.saveOne(index, in: calendar, with: writer)
-      if timings {
-        FileHandle.standardOutput.write(Data("\(saved.version.rawValue) \(BenchWriter.monotonicNanoseconds())\n".utf8))
+    func run() throws {
+      try global.requireOwner("run write benchmarks")
+      let store = try Store.openOrCreate(
+        at: global.storePath, options: StoreOptions(durability: noSync ? .noSync : .full))
+      let writer = EventStore(store: store)
+      let calendar = try BenchWriter.calendar(in: writer)
+      for index in 0..<events {
+        let saved = try BenchWriter.saveOne(index, in: calendar, with: writer)
+        if timings {
+          FileHandle.standardOutput.write(
+            Data("\(saved.version.rawValue) \(BenchWriter.monotonicNanoseconds())\n".utf8))
+        }
+        if intervalMs > 0 { usleep(UInt32(intervalMs * 1_000)) }
       }
-      if intervalMs > 0 { usleep(UInt32(intervalMs * 1_000)) }
     }
   }
 }

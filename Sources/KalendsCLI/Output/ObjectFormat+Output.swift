@@ -1,4 +1,5 @@
 import KalendsCommandSupport
+
 extension ObjectFormat {
   /// Prints one object: as JSON, or as name–value lines without the empty fields. `cells`
   /// replaces the table text of the fields it names.

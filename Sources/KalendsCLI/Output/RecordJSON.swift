@@ -44,7 +44,7 @@ extension LogRecord {
       ("actor", principal.json),
       ("kind", .string(kind.name)),
       ("kindCode", .number(Double(kind.rawValue))),
-      ("payload", .object(try payload.describe(as: kind).map { ($0.name, $0.value.json) })),
+      ("payload", .object(try fields().map { ($0.name, $0.value.json) })),
       ("formatVersion", .number(Double(header.formatVersion))),
       ("previousHash", .string(previousHash.hex)),
       ("hash", .string(hash.hex)),

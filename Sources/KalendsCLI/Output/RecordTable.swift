@@ -12,7 +12,7 @@ enum RecordTable {
         record.timestamp.description,
         record.principal.description,
         record.kind.name,
-        summary(record.kind, try record.payload.describe(as: record.kind)),
+        summary(record.kind, try record.fields()),
         record.hash.shortHex,
       ]
     }
@@ -28,7 +28,7 @@ enum RecordTable {
       ("kind", "\(record.kind.name) (\(record.kind.rawValue))"),
       ("format", "version \(record.header.formatVersion)"),
     ]
-    for field in try record.payload.describe(as: record.kind) {
+    for field in try record.fields() {
       lines.append(("payload." + field.name, text(record.kind, field.name, field.value)))
     }
     lines.append(("previousHash", record.previousHash.hex))
@@ -36,7 +36,7 @@ enum RecordTable {
     return TextTable.fields(lines)
   }
 
-  private static func summary(_ kind: RecordKind, _ fields: [(name: String, value: PayloadValue)]) -> String {
+  private static func summary(_ kind: RecordKind, _ fields: [NamedPayloadValue]) -> String {
     let text = fields.map { "\($0.name)=\(Self.text(kind, $0.name, $0.value))" }.joined(separator: " ")
     let flat = text.replacingNewlines()
     return flat.count > 60 ? String(flat.prefix(59)) + "…" : flat

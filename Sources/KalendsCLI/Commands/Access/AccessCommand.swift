@@ -2,15 +2,17 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends access`: requests, settings, policies and resets, like iOS Settings and `tccutil`.
-struct AccessCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "access",
-    abstract: "Request access as an app, change it as the person or a policy, reset it, show it.",
-    subcommands: [
-      AccessRequestCommand.self, AccessSetCommand.self, AccessRestrictCommand.self, AccessUnrestrictCommand.self,
-      AccessResetCommand.self, AccessStatusCommand.self,
-    ])
+extension KalendsCommand {
+  /// `kalends access`: requests, settings, policies and resets, like iOS Settings and `tccutil`.
+  struct Access: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "access",
+      abstract: "Request access as an app, change it as the person or a policy, reset it, show it.",
+      subcommands: [
+        Request.self, Set.self, Restrict.self, Unrestrict.self,
+        Reset.self, Status.self,
+      ])
+  }
 }
 
 /// `--service calendars|reminders|contacts`.

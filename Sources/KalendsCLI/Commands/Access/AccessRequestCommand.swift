@@ -3,46 +3,48 @@ import Foundation
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends access request`: an app asks for access.
-struct AccessRequestCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "request",
-    abstract: "Ask for access as the app given with --as; the person is asked once.",
-    discussion: """
-      While undetermined, the person is asked on the terminal (or --answer gives the answer for \
-      scripts); afterwards the stored decision is returned without asking. Prints the status.
-      """)
+extension KalendsCommand.Access {
+  /// `kalends access request`: an app asks for access.
+  struct Request: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "request",
+      abstract: "Ask for access as the app given with --as; the person is asked once.",
+      discussion: """
+        While undetermined, the person is asked on the terminal (or --answer gives the answer for \
+        scripts); afterwards the stored decision is returned without asking. Prints the status.
+        """)
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: "calendars, reminders or contacts.") var service: ServiceArgument
+    @Option(help: "calendars, reminders or contacts.") var service: ServiceArgument
 
-  @Option(help: "full or write-only (calendars).") var level: LevelArgument = .full
+    @Option(help: "full or write-only (calendars).") var level: LevelArgument = .full
 
-  @Option(help: "The person's answer, for scripts: allow, deny or write-only.") var answer: AnswerArgument?
+    @Option(help: "The person's answer, for scripts: allow, deny or write-only.") var answer: AnswerArgument?
 
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .table
 
-  func run() throws {
-    guard let client = global.client else { throw CLIError.invalidInput("access request needs --as CLIENT") }
-    let session = try global.openEventStore()
-    // Without a terminal the stored decision is still returned; only a question needs one.
-    if answer == nil, isatty(STDIN_FILENO) != 1, try session.requestWouldPrompt(level.level, to: service.service) {
-      throw CLIError.invalidInput("there is no terminal to ask the person — pass --answer allow|deny|write-only")
+    func run() throws {
+      guard let client = global.client else { throw CLIError.invalidInput("access request needs --as CLIENT") }
+      let session = try global.openEventStore()
+      // Without a terminal the stored decision is still returned; only a question needs one.
+      if answer == nil, isatty(STDIN_FILENO) != 1, try session.requestWouldPrompt(level.level, to: service.service) {
+        throw CLIError.invalidInput("there is no terminal to ask the person — pass --answer allow|deny|write-only")
+      }
+      let status: AuthorizationStatus
+      if let answer {
+        let prompter = FixedAnswerPrompter(answer.answer)
+        status =
+          level == .full
+          ? try session.requestFullAccess(to: service.service, prompter: prompter)
+          : try session.requestWriteOnlyAccess(to: service.service, prompter: prompter)
+      } else {
+        status =
+          level == .full
+          ? try session.requestFullAccess(to: service.service, prompter: TerminalPrompter())
+          : try session.requestWriteOnlyAccess(to: service.service, prompter: TerminalPrompter())
+      }
+      format.write(statusJSON(client: client, service: service.service, status: status))
     }
-    let status: AuthorizationStatus
-    if let answer {
-      let prompter = FixedAnswerPrompter(answer.answer)
-      status =
-        level == .full
-        ? try session.requestFullAccess(to: service.service, prompter: prompter)
-        : try session.requestWriteOnlyAccess(to: service.service, prompter: prompter)
-    } else {
-      status =
-        level == .full
-        ? try session.requestFullAccess(to: service.service, prompter: TerminalPrompter())
-        : try session.requestWriteOnlyAccess(to: service.service, prompter: TerminalPrompter())
-    }
-    format.write(statusJSON(client: client, service: service.service, status: status))
   }
 }

@@ -21,30 +21,34 @@ struct PolicyOptions: ParsableArguments {
   }
 }
 
-/// `kalends access restrict`: a policy restricts an app.
-struct AccessRestrictCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "restrict",
-    abstract: "Restrict an app's access by a policy; the person cannot change it until it is lifted.")
+extension KalendsCommand.Access {
+  /// `kalends access restrict`: a policy restricts an app.
+  struct Restrict: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "restrict",
+      abstract: "Restrict an app's access by a policy; the person cannot change it until it is lifted.")
 
-  @OptionGroup var options: PolicyOptions
+    @OptionGroup var options: PolicyOptions
 
-  func run() throws {
-    try options.run { store, client, service, policy in try store.restrict(client, service: service, policy: policy) }
+    func run() throws {
+      try options.run { store, client, service, policy in try store.restrict(client, service: service, policy: policy) }
+    }
   }
 }
 
-/// `kalends access unrestrict`: a policy lifts its restriction.
-struct AccessUnrestrictCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "unrestrict",
-    abstract: "Lift a policy's restriction: the app's access returns to the person's decision.")
+extension KalendsCommand.Access {
+  /// `kalends access unrestrict`: a policy lifts its restriction.
+  struct Unrestrict: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "unrestrict",
+      abstract: "Lift a policy's restriction: the app's access returns to the person's decision.")
 
-  @OptionGroup var options: PolicyOptions
+    @OptionGroup var options: PolicyOptions
 
-  func run() throws {
-    try options.run { store, client, service, policy in
-      try store.liftRestriction(client, service: service, policy: policy)
+    func run() throws {
+      try options.run { store, client, service, policy in
+        try store.liftRestriction(client, service: service, policy: policy)
+      }
     }
   }
 }

@@ -2,13 +2,15 @@ import ArgumentParser
 import Foundation
 import KalendsCommandSupport
 
-/// `kalends audit`: replays the privacy history.
-struct AuditCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "audit",
-    abstract: "Replay who had access to what, when and why, and prove the history was not altered.",
-    discussion: "Reads only; safe to run while another process writes.",
-    subcommands: [AuditHistoryCommand.self, AuditStateCommand.self, AuditWhoCanCommand.self, AuditVerifyCommand.self])
+extension KalendsCommand {
+  /// `kalends audit`: replays the privacy history.
+  struct Audit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "audit",
+      abstract: "Replay who had access to what, when and why, and prove the history was not altered.",
+      discussion: "Reads only; safe to run while another process writes.",
+      subcommands: [History.self, State.self, WhoCan.self, Verify.self])
+  }
 }
 
 /// `--format table|json|csv` for audit reports.

@@ -2,41 +2,43 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends audit history`: the timeline of privacy facts.
-struct AuditHistoryCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "history",
-    abstract: "The timeline of registrations, requests, prompts, decisions and refusals.")
+extension KalendsCommand.Audit {
+  /// `kalends audit history`: the timeline of privacy facts.
+  struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "history",
+      abstract: "The timeline of registrations, requests, prompts, decisions and refusals.")
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: "Only this app.") var client: String?
+    @Option(help: "Only this app.") var client: String?
 
-  @Option(help: "Only this service: calendars, reminders or contacts.") var service: ServiceArgument?
+    @Option(help: "Only this service: calendars, reminders or contacts.") var service: ServiceArgument?
 
-  @Option(help: ArgumentHelp("From this instant or date (UTC), inclusive.", valueName: "date")) var since: String?
+    @Option(help: ArgumentHelp("From this instant or date (UTC), inclusive.", valueName: "date")) var since: String?
 
-  @Option(help: ArgumentHelp("Until this instant or date (UTC), exclusive.", valueName: "date")) var until: String?
+    @Option(help: ArgumentHelp("Until this instant or date (UTC), exclusive.", valueName: "date")) var until: String?
 
-  @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
+    @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
-  func run() throws {
-    let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
-    let since = try since.map { try AuditTime.parse($0, option: "--since") }
-    let until = try until.map { try AuditTime.parse($0, option: "--until") }
-    let entries = try audit.history(client: client, service: service?.service, since: since, until: until)
-    // Refusals counted in the last minutes and not yet in the log close the timeline.
-    let pending = try audit.pendingRefusals(client: client).filter { refusal in
-      let time = refusal.time
-      return (service == nil || refusal.service == service?.service) && time >= (since ?? time)
-        && time < (until ?? Timestamp(rawValue: .max))
+    func run() throws {
+      let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
+      let since = try since.map { try AuditTime.parse($0, option: "--since") }
+      let until = try until.map { try AuditTime.parse($0, option: "--until") }
+      let entries = try audit.history(client: client, service: service?.service, since: since, until: until)
+      // Refusals counted in the last minutes and not yet in the log close the timeline.
+      let pending = try audit.pendingRefusals(client: client).filter { refusal in
+        let time = refusal.time
+        return (service == nil || refusal.service == service?.service) && time >= (since ?? time)
+          && time < (until ?? Timestamp(rawValue: .max))
+      }
+      format.write(
+        entries.map(\.jsonFields) + pending.map(\.jsonFields),
+        columns: [
+          "position", "time", "actor", "kind", "client", "service", "level", "previousStatus", "status", "reason",
+          "prompted", "operation", "count", "pending",
+        ])
     }
-    format.write(
-      entries.map(\.jsonFields) + pending.map(\.jsonFields),
-      columns: [
-        "position", "time", "actor", "kind", "client", "service", "level", "previousStatus", "status", "reason",
-        "prompted", "operation", "count", "pending",
-      ])
   }
 }
 

@@ -2,58 +2,60 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends calendar create`: a new calendar.
-struct CalendarCreateCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "create", abstract: "Create a calendar and print it with its id.")
+extension KalendsCommand.Calendar {
+  /// `kalends calendar create`: a new calendar.
+  struct Create: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "create", abstract: "Create a calendar and print it with its id.")
 
-  /// What the calendar holds; fixed once it is created.
-  enum Holds: String, EnumerableFlag {
-    case events, reminders, eventsAndReminders
+    /// What the calendar holds; fixed once it is created.
+    enum Holds: String, EnumerableFlag {
+      case events, reminders, eventsAndReminders
 
-    static func help(for value: Holds) -> ArgumentHelp? {
-      switch value {
-      case .events: "It holds events (the default)."
-      case .reminders: "It holds reminders (a reminders list)."
-      case .eventsAndReminders: "It holds both."
+      static func help(for value: Holds) -> ArgumentHelp? {
+        switch value {
+        case .events: "It holds events (the default)."
+        case .reminders: "It holds reminders (a reminders list)."
+        case .eventsAndReminders: "It holds both."
+        }
+      }
+
+      var entityTypes: EntityTypes {
+        switch self {
+        case .events: .events
+        case .reminders: .reminders
+        case .eventsAndReminders: [.events, .reminders]
+        }
       }
     }
 
-    var entityTypes: EntityTypes {
-      switch self {
-      case .events: .events
-      case .reminders: .reminders
-      case .eventsAndReminders: [.events, .reminders]
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The title.") var title: String
+
+    @Option(help: ArgumentHelp("The colour as #RRGGBB.", valueName: "color")) var color = "#1BADF8"
+
+    @Flag var holds: Holds = .events
+
+    @Flag(help: "Its items cannot be added, changed or removed.") var readOnly = false
+
+    @Option(help: "Output format.") var format: ObjectFormat = .table
+
+    func run() throws {
+      let calendar = EventCalendar(
+        title: title, color: try Self.parseColor(color), allowedEntityTypes: holds.entityTypes,
+        allowsContentModifications: !readOnly)
+      let saved = try global.openEventStore().save(calendar)
+      format.write(saved.jsonFields)
+    }
+
+    /// `--color` as stored: `#RRGGBB` in upper case.
+    static func parseColor(_ text: String) throws(CLIError) -> String {
+      let digits = text.dropFirst()
+      guard text.first == "#", digits.count == 6, digits.allSatisfy(\.isHexDigit) else {
+        throw .invalidInput("--color: \"\(text)\" is not a colour — write #RRGGBB, such as #1BADF8")
       }
+      return text.uppercased()
     }
-  }
-
-  @OptionGroup var global: GlobalOptions
-
-  @Argument(help: "The title.") var title: String
-
-  @Option(help: ArgumentHelp("The colour as #RRGGBB.", valueName: "color")) var color = "#1BADF8"
-
-  @Flag var holds: Holds = .events
-
-  @Flag(help: "Its items cannot be added, changed or removed.") var readOnly = false
-
-  @Option(help: "Output format.") var format: ObjectFormat = .table
-
-  func run() throws {
-    let calendar = EventCalendar(
-      title: title, color: try Self.parseColor(color), allowedEntityTypes: holds.entityTypes,
-      allowsContentModifications: !readOnly)
-    let saved = try global.openEventStore().save(calendar)
-    format.write(saved.jsonFields)
-  }
-
-  /// `--color` as stored: `#RRGGBB` in upper case.
-  static func parseColor(_ text: String) throws(CLIError) -> String {
-    let digits = text.dropFirst()
-    guard text.first == "#", digits.count == 6, digits.allSatisfy(\.isHexDigit) else {
-      throw .invalidInput("--color: \"\(text)\" is not a colour — write #RRGGBB, such as #1BADF8")
-    }
-    return text.uppercased()
   }
 }

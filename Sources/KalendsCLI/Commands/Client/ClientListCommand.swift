@@ -2,22 +2,24 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends client list`: the registered apps.
-struct ClientListCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "list", abstract: "List the registered apps.")
+extension KalendsCommand.Client {
+  /// `kalends client list`: the registered apps.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the registered apps.")
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .table
 
-  func run() throws {
-    try global.requireOwner("list the registered apps")
-    let clients = try global.openEventStore(readOnly: true).clients()
-    format.write(
-      clients, json: \.jsonFields,
-      columns: [
-        ("ID", \.id), ("NAME", \.name),
-        ("USAGE", { $0.usageDescriptions.keys.map(\.description).sorted().joined(separator: ", ") }),
-      ])
+    func run() throws {
+      try global.requireOwner("list the registered apps")
+      let clients = try global.openEventStore(readOnly: true).clients()
+      format.write(
+        clients, json: \.jsonFields,
+        columns: [
+          ("ID", \.id), ("NAME", \.name),
+          ("USAGE", { $0.usageDescriptions.keys.map(\.description).sorted().joined(separator: ", ") }),
+        ])
+    }
   }
 }

@@ -3,162 +3,169 @@ import Foundation
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends demo`: the main job — a realistic store, then its privacy audit.
-struct DemoCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "demo",
-    abstract: "Build a realistic demo store (a year of events, apps asking for access) and audit it.",
-    discussion: """
-      The store goes to --store, else $KALENDS_STORE-demo … or ~/.local/share/kalends/demo; a previous \
-      demo store there is replaced (any other store is left alone). Three calendars get a year of \
-      events; five apps ask for access: one is granted write-only then upgraded, then revoked in \
-      settings; one is denied and keeps trying; one is restricted by a policy; one is reset; one \
-      forgot its usage description. Then the audit timeline and the current state are printed.
-      """)
+extension KalendsCommand {
+  /// `kalends demo`: the main job — a realistic store, then its privacy audit.
+  struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "demo",
+      abstract: "Build a realistic demo store (a year of events, apps asking for access) and audit it.",
+      discussion: """
+        The store goes to --store, else $KALENDS_STORE-demo … or ~/.local/share/kalends/demo; a previous \
+        demo store there is replaced (any other store is left alone). Three calendars get a year of \
+        events; five apps ask for access: one is granted write-only then upgraded, then revoked in \
+        settings; one is denied and keeps trying; one is restricted by a policy; one is reset; one \
+        forgot its usage description. Then the audit timeline and the current state are printed.
+        """)
 
-  @Option(help: ArgumentHelp("Where to build the demo store.", valueName: "path")) var store: String?
+    @Option(help: ArgumentHelp("Where to build the demo store.", valueName: "path")) var store: String?
 
-  static let marker = "kalends demo store"
+    static let marker = "kalends demo store"
 
-  func run() throws {
-    let path = store ?? Self.defaultPath
-    try prepare(path)
-    let owner = try EventStore(path: path, options: StoreOptions(durability: .noMetaSync))
-    try owner.store.append(.annotation(Self.marker))
-    try Self.fillCalendars(owner)
-    try Self.playApps(owner)
-    print("Demo store: \(path)\n")
-    print("Privacy timeline (kalends audit history --store \(path)):")
-    let audit = PrivacyAudit(store: owner.store)
-    let entries = try audit.history().map(\.jsonFields)
-    ReportFormat.table.write(
-      entries,
-      columns: ["position", "actor", "kind", "client", "service", "previousStatus", "status", "reason", "count"])
-    print("\nCurrent state (kalends audit state --store \(path)):")
-    ReportFormat.table.write(
-      try audit.state(at: .now()).map(\.jsonFields), columns: ["client", "service", "status", "decision", "reason"])
-    let head = try owner.store.head()
-    print("\n\(head.position) records; head hash \(head.hash) — kalends audit verify --store \(path)")
-  }
-
-  static var defaultPath: String {
-    let environment = ProcessInfo.processInfo.environment
-    if let path = environment["KALENDS_STORE"], !path.isEmpty { return path + "-demo" }
-    if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/kalends/demo" }
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-    return home + "/.local/share/kalends/demo"
-  }
-
-  /// Removes a previous demo store at `path`; refuses to touch any other store.
-  private func prepare(_ path: String) throws {
-    guard FileManager.default.fileExists(atPath: path + "/data.mdb") else { return }
-    let existing = try Store.open(at: path, options: StoreOptions(readOnly: true))
-    let second = try existing.records(from: LogPosition(2), limit: 1).first
-    let isDemo =
-      try second.map { record in
-        try record.payload.describe(as: record.kind).contains { $0.value == .string(Self.marker) }
-      } ?? false
-    guard isDemo else {
-      throw CLIError.invalidInput("\(path) holds a store that is not a demo — pass another --store")
+    func run() throws {
+      let path = store ?? Self.defaultPath
+      try prepare(path)
+      let owner = try EventStore(path: path, options: StoreOptions(durability: .noMetaSync))
+      try owner.store.append(.annotation(Self.marker))
+      try Self.fillCalendars(owner)
+      try Self.playApps(owner)
+      print("Demo store: \(path)\n")
+      print("Privacy timeline (kalends audit history --store \(path)):")
+      let audit = PrivacyAudit(store: owner.store)
+      let entries = try audit.history().map(\.jsonFields)
+      ReportFormat.table.write(
+        entries,
+        columns: ["position", "actor", "kind", "client", "service", "previousStatus", "status", "reason", "count"])
+      print("\nCurrent state (kalends audit state --store \(path)):")
+      ReportFormat.table.write(
+        try audit.state(at: .now()).map(\.jsonFields), columns: ["client", "service", "status", "decision", "reason"])
+      let head = try owner.store.head()
+      print("\n\(head.position) records; head hash \(head.hash) — kalends audit verify --store \(path)")
     }
-    for file in ["data.mdb", "lock.mdb"] { try? FileManager.default.removeItem(atPath: path + "/" + file) }
-  }
 
-  /// Three calendars with a year of single and recurring events.
-  static func fillCalendars(_ owner: EventStore) throws {
-    let work = try owner.save(EventCalendar(title: "Work"))
-    let home = try owner.save(EventCalendar(title: "Home"))
-    let family = try owner.save(EventCalendar(title: "Family"))
-    let todo = try owner.save(EventCalendar(title: "To Do", allowedEntityTypes: .reminders))
-    func at(_ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> LocalDateTime {
-      LocalDateTime(year: 2026, month: month, day: day, hour: hour, minute: minute)!
+    static var defaultPath: String {
+      let environment = ProcessInfo.processInfo.environment
+      if let path = environment["KALENDS_STORE"], !path.isEmpty { return path + "-demo" }
+      if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/kalends/demo" }
+      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      return home + "/.local/share/kalends/demo"
     }
-    var events: [Event] = []
-    var standup = Event(
-      calendarID: work.id, title: "Standup", start: at(1, 5, 9), end: at(1, 5, 9, 15), timeZone: "Europe/Berlin")
-    standup.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")]
-    events.append(standup)
-    var review = Event(
-      calendarID: work.id, title: "Monthly review", start: at(1, 30, 14), end: at(1, 30, 15), timeZone: "Europe/Berlin")
-    review.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1")]
-    events.append(review)
-    var gym = Event(calendarID: home.id, title: "Gym", start: at(1, 6, 18), end: at(1, 6, 19), timeZone: nil)
-    gym.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20261231T235959")]
-    events.append(gym)
-    var birthday = Event(
-      calendarID: family.id, title: "Mia's birthday", start: at(3, 14), end: at(3, 15), timeZone: nil, isAllDay: true)
-    birthday.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=YEARLY")]
-    events.append(birthday)
-    let titles = ["Client call", "Design review", "Dentist", "Lunch with Sam", "Plumber", "Parents' evening"]
-    let calendars = [work.id, work.id, home.id, home.id, home.id, family.id]
-    for index in 0..<300 {
-      let day = index * 365 / 300
-      let month = min(12, day / 31 + 1)
-      let start = at(month, day % 28 + 1, 8 + index % 10)
+
+    /// Removes a previous demo store at `path`; refuses to touch any other store.
+    private func prepare(_ path: String) throws {
+      guard FileManager.default.fileExists(atPath: path + "/data.mdb") else { return }
+      let existing = try Store.open(at: path, options: StoreOptions(readOnly: true))
+      let second = try existing.records(from: LogPosition(2), limit: 1).first
+      let isDemo =
+        try second.map { record in
+          try record.fields().contains { $0.value == .string(Self.marker) }
+        } ?? false
+      guard isDemo else {
+        throw CLIError.invalidInput("\(path) holds a store that is not a demo — pass another --store")
+      }
+      for file in ["data.mdb", "lock.mdb"] { try? FileManager.default.removeItem(atPath: path + "/" + file) }
+    }
+
+    /// Three calendars with a year of single and recurring events.
+    static func fillCalendars(_ owner: EventStore) throws {
+      let work = try owner.save(EventCalendar(title: "Work"))
+      let home = try owner.save(EventCalendar(title: "Home"))
+      let family = try owner.save(EventCalendar(title: "Family"))
+      let todo = try owner.save(EventCalendar(title: "To Do", allowedEntityTypes: .reminders))
+      func at(_ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> LocalDateTime {
+        LocalDateTime(year: 2026, month: month, day: day, hour: hour, minute: minute)!
+      }
+      var events: [Kalends.Event] = []
+      var standup = Kalends.Event(
+        calendarID: work.id, title: "Standup", start: at(1, 5, 9), end: at(1, 5, 9, 15), timeZone: "Europe/Berlin")
+      standup.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")]
+      events.append(standup)
+      var review = Kalends.Event(
+        calendarID: work.id, title: "Monthly review", start: at(1, 30, 14), end: at(1, 30, 15),
+        timeZone: "Europe/Berlin")
+      review.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1")]
+      events.append(review)
+      var gym = Kalends.Event(calendarID: home.id, title: "Gym", start: at(1, 6, 18), end: at(1, 6, 19), timeZone: nil)
+      gym.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20261231T235959")]
+      events.append(gym)
+      var birthday = Kalends.Event(
+        calendarID: family.id, title: "Mia's birthday", start: at(3, 14), end: at(3, 15), timeZone: nil, isAllDay: true)
+      birthday.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=YEARLY")]
+      events.append(birthday)
+      let titles = ["Client call", "Design review", "Dentist", "Lunch with Sam", "Plumber", "Parents' evening"]
+      let calendars = [work.id, work.id, home.id, home.id, home.id, family.id]
+      for index in 0..<300 {
+        let day = index * 365 / 300
+        let month = min(12, day / 31 + 1)
+        let start = at(month, day % 28 + 1, 8 + index % 10)
+        events.append(
+          Kalends.Event(
+            calendarID: calendars[index % calendars.count], title: titles[index % titles.count], start: start,
+            end: LocalDateTime(wallClockSeconds: start.wallClockSeconds + 3_600), timeZone: "Europe/Berlin"))
+      }
       events.append(
-        Event(
-          calendarID: calendars[index % calendars.count], title: titles[index % titles.count], start: start,
-          end: LocalDateTime(wallClockSeconds: start.wallClockSeconds + 3_600), timeZone: "Europe/Berlin"))
-    }
-    events.append(
-      Event(
-        calendarID: family.id, title: "Summer holiday", start: at(7, 20), end: at(8, 10), timeZone: nil, isAllDay: true)
-    )
-    try owner.save(events, span: .thisEvent)
-    for (index, title) in ["Renew passport", "Book flights", "Call insurance"].enumerated() {
-      var reminder = Reminder(
-        calendarID: todo.id, title: title, dueDate: at(2 + index, 1, 9), timeZone: "Europe/Berlin")
-      reminder.priority = index + 1
-      try owner.save(reminder)
-    }
-  }
-
-  /// Five apps ask, get answers, and have their access changed from outside.
-  static func playApps(_ owner: EventStore) throws {
-    let planner = "com.example.planner"
-    let social = "com.example.social"
-    let school = "org.example.school"
-    let notes = "com.example.notes"
-    let forgetful = "com.example.forgetful"
-    try owner.register(
-      Client(
-        id: planner, name: "Planner",
-        usageDescriptions: [.calendarsWriteOnly: "Adds your bookings.", .calendarsFull: "Shows your whole agenda."]))
-    try owner.register(Client(id: social, name: "Social", usageDescriptions: [.calendarsFull: "Finds free evenings."]))
-    try owner.register(Client(id: school, name: "School", usageDescriptions: [.calendarsFull: "Adds term dates."]))
-    try owner.register(Client(id: notes, name: "Notes", usageDescriptions: [.remindersFull: "Turns notes into tasks."]))
-    try owner.register(Client(id: forgetful, name: "Forgetful", usageDescriptions: [:]))
-
-    let plannerSession = try owner.session(for: planner)
-    _ = try plannerSession.requestWriteOnlyAccess(prompter: FixedAnswerPrompter(.allow))
-    let workCalendar = try plannerSession.calendars(for: .events).first
-    if let workCalendar {
-      try plannerSession.save(
-        Event(
-          calendarID: workCalendar.id, title: "Booked: haircut",
-          start: LocalDateTime(year: 2026, month: 12, day: 3, hour: 10),
-          end: LocalDateTime(year: 2026, month: 12, day: 3, hour: 11),
-          timeZone: "Europe/Berlin"), span: .thisEvent)
-    }
-    _ = try plannerSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
-
-    do {
-      let socialSession = try owner.session(for: social)
-      _ = try socialSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.deny))
-      for _ in 0..<25 { _ = try? socialSession.events(inCalendar: ObjectID.random()) }
+        Kalends.Event(
+          calendarID: family.id, title: "Summer holiday", start: at(7, 20), end: at(8, 10), timeZone: nil,
+          isAllDay: true)
+      )
+      try owner.save(events, span: .thisEvent)
+      for (index, title) in ["Renew passport", "Book flights", "Call insurance"].enumerated() {
+        var reminder = Kalends.Reminder(
+          calendarID: todo.id, title: title, dueDate: at(2 + index, 1, 9), timeZone: "Europe/Berlin")
+        reminder.priority = index + 1
+        try owner.save(reminder)
+      }
     }
 
-    let schoolSession = try owner.session(for: school)
-    _ = try schoolSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
-    try owner.restrict(school, service: .calendars, policy: "family-mdm")
+    /// Five apps ask, get answers, and have their access changed from outside.
+    static func playApps(_ owner: EventStore) throws {
+      let planner = "com.example.planner"
+      let social = "com.example.social"
+      let school = "org.example.school"
+      let notes = "com.example.notes"
+      let forgetful = "com.example.forgetful"
+      try owner.register(
+        Kalends.Client(
+          id: planner, name: "Planner",
+          usageDescriptions: [.calendarsWriteOnly: "Adds your bookings.", .calendarsFull: "Shows your whole agenda."]))
+      try owner.register(
+        Kalends.Client(id: social, name: "Social", usageDescriptions: [.calendarsFull: "Finds free evenings."]))
+      try owner.register(
+        Kalends.Client(id: school, name: "School", usageDescriptions: [.calendarsFull: "Adds term dates."]))
+      try owner.register(
+        Kalends.Client(id: notes, name: "Notes", usageDescriptions: [.remindersFull: "Turns notes into tasks."]))
+      try owner.register(Kalends.Client(id: forgetful, name: "Forgetful", usageDescriptions: [:]))
 
-    let notesSession = try owner.session(for: notes)
-    _ = try notesSession.requestFullAccess(to: .reminders, prompter: FixedAnswerPrompter(.allow))
-    try owner.resetAccess(client: notes)
+      let plannerSession = try owner.session(for: planner)
+      _ = try plannerSession.requestWriteOnlyAccess(prompter: FixedAnswerPrompter(.allow))
+      let workCalendar = try plannerSession.calendars(for: .events).first
+      if let workCalendar {
+        try plannerSession.save(
+          Kalends.Event(
+            calendarID: workCalendar.id, title: "Booked: haircut",
+            start: LocalDateTime(year: 2026, month: 12, day: 3, hour: 10),
+            end: LocalDateTime(year: 2026, month: 12, day: 3, hour: 11),
+            timeZone: "Europe/Berlin"), span: .thisEvent)
+      }
+      _ = try plannerSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
 
-    let forgetfulSession = try owner.session(for: forgetful)
-    _ = try? forgetfulSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
+      do {
+        let socialSession = try owner.session(for: social)
+        _ = try socialSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.deny))
+        for _ in 0..<25 { _ = try? socialSession.events(inCalendar: ObjectID.random()) }
+      }
 
-    try owner.setAccess(.denied, for: planner, service: .calendars)
+      let schoolSession = try owner.session(for: school)
+      _ = try schoolSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
+      try owner.restrict(school, service: .calendars, policy: "family-mdm")
+
+      let notesSession = try owner.session(for: notes)
+      _ = try notesSession.requestFullAccess(to: .reminders, prompter: FixedAnswerPrompter(.allow))
+      try owner.resetAccess(client: notes)
+
+      let forgetfulSession = try owner.session(for: forgetful)
+      _ = try? forgetfulSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
+
+      try owner.setAccess(.denied, for: planner, service: .calendars)
+    }
   }
 }

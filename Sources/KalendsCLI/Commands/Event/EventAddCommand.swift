@@ -2,31 +2,33 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends event add`: creates an event or a recurring series.
-struct EventAddCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "add", abstract: "Add an event (a series with --rrule) and print it.")
+extension KalendsCommand.Event {
+  /// `kalends event add`: creates an event or a recurring series.
+  struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: "Add an event (a series with --rrule) and print it.")
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: ArgumentHelp("The calendar's id.", valueName: "id")) var calendar: String
-  @Option(help: "The title.") var title: String
+    @Option(help: ArgumentHelp("The calendar's id.", valueName: "id")) var calendar: String
+    @Option(help: "The title.") var title: String
 
-  @Option(
-    help: ArgumentHelp(
-      "The start: 2026-03-29 (all-day), 2026-03-29T09:30:00, 2026-03-29T09:30:00Z or 2026-03-29T09:30:00+02:00.",
-      valueName: "date"))
-  var start: String
+    @Option(
+      help: ArgumentHelp(
+        "The start: 2026-03-29 (all-day), 2026-03-29T09:30:00, 2026-03-29T09:30:00Z or 2026-03-29T09:30:00+02:00.",
+        valueName: "date"))
+    var start: String
 
-  @OptionGroup var fields: EventOptions
+    @OptionGroup var fields: EventOptions
 
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .table
 
-  func run() throws {
-    let edit = try fields.edit(calendar: calendar, title: title, start: start)
-    var event = Event(calendarID: nil, title: title, start: nil, end: nil, timeZone: nil)
-    try edit.apply(to: &event)
-    let saved = try global.openEventStore().save(event, span: .thisEvent)
-    format.write(saved.jsonFields, cells: saved.tableCells)
+    func run() throws {
+      let edit = try fields.edit(calendar: calendar, title: title, start: start)
+      var event = Kalends.Event(calendarID: nil, title: title, start: nil, end: nil, timeZone: nil)
+      try edit.apply(to: &event)
+      let saved = try global.openEventStore().save(event, span: .thisEvent)
+      format.write(saved.jsonFields, cells: saved.tableCells)
+    }
   }
 }

@@ -1,18 +1,20 @@
 import ArgumentParser
 
-/// `kalends event`: events and recurring series.
-struct EventCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "event",
-    abstract: "Add, show, list, change and remove events, one occurrence of a series or all of it.",
-    discussion: """
-      Times are RFC 3339: 2026-03-29 (a date: all-day), 2026-03-29T09:30:00 (a wall-clock time, in --tz \
-      if given, else floating), 2026-03-29T09:30:00Z or 2026-03-29T09:30:00+02:00 (an instant, stored on \
-      the wall clock of --tz, else in UTC). Events print their times with the offset of their zone.
-      """,
-    subcommands: [
-      EventAddCommand.self, EventShowCommand.self, EventListCommand.self, EventUpdateCommand.self,
-      EventRemoveCommand.self,
-    ]
-  )
+extension KalendsCommand {
+  /// `kalends event`: events and recurring series.
+  struct Event: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "event",
+      abstract: "Add, show, list, change and remove events, one occurrence of a series or all of it.",
+      discussion: """
+        Times are RFC 3339: 2026-03-29 (a date: all-day), 2026-03-29T09:30:00 (a wall-clock time, in --tz \
+        if given, else floating), 2026-03-29T09:30:00Z or 2026-03-29T09:30:00+02:00 (an instant, stored on \
+        the wall clock of --tz, else in UTC). Events print their times with the offset of their zone.
+        """,
+      subcommands: [
+        Add.self, Show.self, List.self, Update.self,
+        Remove.self,
+      ]
+    )
+  }
 }

@@ -2,35 +2,37 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends event list`: the events of some calendars, each series once.
-struct EventListCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "list", abstract: "List the events of calendars (each series once), by start.")
+extension KalendsCommand.Event {
+  /// `kalends event list`: the events of some calendars, each series once.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List the events of calendars (each series once), by start.")
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every event calendar).", valueName: "id"))
-  var calendar: [String] = []
+    @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every event calendar).", valueName: "id"))
+    var calendar: [String] = []
 
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .table
 
-  func run() throws {
-    let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
-    let store = try global.openEventStore(readOnly: true)
-    var events: [Event] = []
-    for id in try ids.isEmpty ? store.calendars(for: .events).map(\.id) : ids {
-      _ = try store.existingCalendar(id)
-      events += try store.events(inCalendar: id)
+    func run() throws {
+      let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
+      let store = try global.openEventStore(readOnly: true)
+      var events: [Kalends.Event] = []
+      for id in try ids.isEmpty ? store.calendars(for: .events).map(\.id) : ids {
+        _ = try store.existingCalendar(id)
+        events += try store.events(inCalendar: id)
+      }
+      events.sort { ($0.start ?? .min, $0.id) < ($1.start ?? .min, $1.id) }
+      format.write(
+        events, json: \.jsonFields,
+        columns: [
+          ("ID", \.id.description),
+          ("START", { event in event.start.map(event.text(of:)) ?? "" }),
+          ("END", { event in event.end.map(event.text(of:)) ?? "" }),
+          ("REPEATS", { $0.recurrenceRules.map(\.description).joined(separator: " + ") }),
+          ("TITLE", \.title),
+        ])
     }
-    events.sort { ($0.start ?? .min, $0.id) < ($1.start ?? .min, $1.id) }
-    format.write(
-      events, json: \.jsonFields,
-      columns: [
-        ("ID", \.id.description),
-        ("START", { event in event.start.map(event.text(of:)) ?? "" }),
-        ("END", { event in event.end.map(event.text(of:)) ?? "" }),
-        ("REPEATS", { $0.recurrenceRules.map(\.description).joined(separator: " + ") }),
-        ("TITLE", \.title),
-      ])
   }
 }

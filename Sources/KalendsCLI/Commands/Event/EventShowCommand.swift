@@ -2,25 +2,27 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends event show`: one event, series or occurrence.
-struct EventShowCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "show", abstract: "Print an event, a series, or with --occurrence one occurrence of it.")
+extension KalendsCommand.Event {
+  /// `kalends event show`: one event, series or occurrence.
+  struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Print an event, a series, or with --occurrence one occurrence of it.")
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "The event's id.") var id: String
+    @Argument(help: "The event's id.") var id: String
 
-  @Option(
-    help: ArgumentHelp(
-      "The occurrence's original start (a date alone: the occurrence that day).", valueName: "date"))
-  var occurrence: String?
+    @Option(
+      help: ArgumentHelp(
+        "The occurrence's original start (a date alone: the occurrence that day).", valueName: "date"))
+    var occurrence: String?
 
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .table
 
-  func run() throws {
-    let id = try ObjectID(argument: id)
-    let event = try EventLookup.fetch(id, occurrence: occurrence, in: global.openEventStore(readOnly: true))
-    format.write(event.jsonFields, cells: event.tableCells)
+    func run() throws {
+      let id = try ObjectID(argument: id)
+      let event = try EventLookup.fetch(id, occurrence: occurrence, in: global.openEventStore(readOnly: true))
+      format.write(event.jsonFields, cells: event.tableCells)
+    }
   }
 }

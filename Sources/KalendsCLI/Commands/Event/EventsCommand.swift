@@ -2,86 +2,88 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends events`: the range query.
-struct EventsCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "events",
-    abstract: "List the events and occurrences that overlap a time window, by start.",
-    discussion: """
-      The window is [--from, --to): an event overlaps it when it starts before --to and ends after \
-      --from; one of zero duration when it starts at or after --from (RFC 4791 §9.9). Dates and \
-      wall-clock times are read in --tz (default UTC), which is also where floating and all-day \
-      events are placed. Recurring series are expanded; no window is too long (json and jsonl are \
-      streamed, a table is built in memory first).
-      """)
+extension KalendsCommand {
+  /// `kalends events`: the range query.
+  struct Events: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "events",
+      abstract: "List the events and occurrences that overlap a time window, by start.",
+      discussion: """
+        The window is [--from, --to): an event overlaps it when it starts before --to and ends after \
+        --from; one of zero duration when it starts at or after --from (RFC 4791 §9.9). Dates and \
+        wall-clock times are read in --tz (default UTC), which is also where floating and all-day \
+        events are placed. Recurring series are expanded; no window is too long (json and jsonl are \
+        streamed, a table is built in memory first).
+        """)
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: ArgumentHelp("The window's start: a date, a wall-clock time or an instant.", valueName: "date"))
-  var from: String
+    @Option(help: ArgumentHelp("The window's start: a date, a wall-clock time or an instant.", valueName: "date"))
+    var from: String
 
-  @Option(help: ArgumentHelp("The window's end (exclusive).", valueName: "date")) var to: String
+    @Option(help: ArgumentHelp("The window's end (exclusive).", valueName: "date")) var to: String
 
-  @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every event calendar).", valueName: "id"))
-  var calendar: [String] = []
+    @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every event calendar).", valueName: "id"))
+    var calendar: [String] = []
 
-  @Option(help: ArgumentHelp("The viewer's IANA time zone (default UTC).", valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp("The viewer's IANA time zone (default UTC).", valueName: "zone")) var tz: String?
 
-  @Option(help: "Output format: table, json (an array) or jsonl (one object per line, streamed).")
-  var format: OutputFormat = .table
+    @Option(help: "Output format: table, json (an array) or jsonl (one object per line, streamed).")
+    var format: OutputFormat = .table
 
-  func run() throws {
-    let zone = try DateArgument.zone(tz) ?? .utc
-    let start = try DateArgument(from, option: "--from").instant(in: zone)
-    let end = try DateArgument(to, option: "--to").instant(in: zone)
-    guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
-    let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
-    let store = try global.openEventStore(readOnly: true)
-    for id in ids { _ = try store.existingCalendar(id) }
-    let predicate = EventPredicate(start: start, end: end, calendars: ids, viewerZone: zone)
-    switch format {
-    case .jsonl:
-      try store.enumerateEvents(matching: predicate) { event in
-        print(JSONValue.object(Self.fields(event, zone)).rendered())
-        return true
+    func run() throws {
+      let zone = try DateArgument.zone(tz) ?? .utc
+      let start = try DateArgument(from, option: "--from").instant(in: zone)
+      let end = try DateArgument(to, option: "--to").instant(in: zone)
+      guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
+      let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
+      let store = try global.openEventStore(readOnly: true)
+      for id in ids { _ = try store.existingCalendar(id) }
+      let predicate = EventPredicate(start: start, end: end, calendars: ids, viewerZone: zone)
+      switch format {
+      case .jsonl:
+        try store.enumerateEvents(matching: predicate) { event in
+          print(JSONValue.object(Self.fields(event, zone)).rendered())
+          return true
+        }
+      case .json:
+        // Streamed like jsonl, so a window of centuries costs output, not memory.
+        var separator = "["
+        try store.enumerateEvents(matching: predicate) { event in
+          print(separator + JSONValue.object(Self.fields(event, zone)).rendered(), terminator: "")
+          separator = ","
+          return true
+        }
+        print(separator == "[" ? "[]" : "]")
+      case .table:
+        let events = try store.events(matching: predicate)
+        let header = ["START", "END", "TITLE", "ID", "OCCURRENCE"]
+        let rows = events.map { event in
+          [
+            Self.shown(event.start, event, zone), Self.shown(event.end, event, zone), event.title,
+            event.id.description, event.occurrenceDate.map(event.text(of:)) ?? "",
+          ]
+        }
+        print(TextTable.columns([header] + rows))
       }
-    case .json:
-      // Streamed like jsonl, so a window of centuries costs output, not memory.
-      var separator = "["
-      try store.enumerateEvents(matching: predicate) { event in
-        print(separator + JSONValue.object(Self.fields(event, zone)).rendered(), terminator: "")
-        separator = ","
-        return true
-      }
-      print(separator == "[" ? "[]" : "]")
-    case .table:
-      let events = try store.events(matching: predicate)
-      let header = ["START", "END", "TITLE", "ID", "OCCURRENCE"]
-      let rows = events.map { event in
-        [
-          Self.shown(event.start, event, zone), Self.shown(event.end, event, zone), event.title,
-          event.id.description, event.occurrenceDate.map(event.text(of:)) ?? "",
-        ]
-      }
-      print(TextTable.columns([header] + rows))
     }
-  }
 
-  /// The event's JSON fields, plus `instanceStart`/`instanceEnd`: its times in the viewer's zone.
-  static func fields(_ event: Event, _ zone: ZoneRules) -> [(String, JSONValue)] {
-    event.jsonFields + [
-      ("instanceStart", .string(shown(event.start, event, zone))),
-      ("instanceEnd", .string(shown(event.end, event, zone))),
-    ]
-  }
+    /// The event's JSON fields, plus `instanceStart`/`instanceEnd`: its times in the viewer's zone.
+    static func fields(_ event: Kalends.Event, _ zone: ZoneRules) -> [(String, JSONValue)] {
+      event.jsonFields + [
+        ("instanceStart", .string(shown(event.start, event, zone))),
+        ("instanceEnd", .string(shown(event.end, event, zone))),
+      ]
+    }
 
-  /// A time of `event` as the viewer in `zone` sees it, with that zone's offset.
-  static func shown(_ local: LocalDateTime?, _ event: Event, _ zone: ZoneRules) -> String {
-    guard let local else { return "" }
-    let eventZone = event.isAllDay ? nil : event.timeZone.flatMap { try? ZoneRules.named($0) }
-    let utc = (eventZone ?? zone).resolve(local)
-    guard let viewed = zone.localDateTime(atUTC: utc) else { return "" }
-    if event.isAllDay { return RFC3339Time.dateText(for: local) }
-    return RFC3339Time.text(for: viewed, in: zone)
+    /// A time of `event` as the viewer in `zone` sees it, with that zone's offset.
+    static func shown(_ local: LocalDateTime?, _ event: Kalends.Event, _ zone: ZoneRules) -> String {
+      guard let local else { return "" }
+      let eventZone = event.isAllDay ? nil : event.timeZone.flatMap { try? ZoneRules.named($0) }
+      let utc = (eventZone ?? zone).resolve(local)
+      guard let viewed = zone.localDateTime(atUTC: utc) else { return "" }
+      if event.isAllDay { return RFC3339Time.dateText(for: local) }
+      return RFC3339Time.text(for: viewed, in: zone)
+    }
   }
 }

@@ -3,60 +3,62 @@ import Foundation
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends export`: calendars as an iCalendar file.
-struct ExportCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "export",
-    abstract: "Export calendars as an iCalendar (.ics) file (RFC 5545).",
-    discussion: """
-      Writes every event (each series once, its detached occurrences as RECURRENCE-ID overrides) \
-      and reminder of the calendars given (default: all), with a VTIMEZONE for each zone used. \
-      With --from and --to, only the series with an occurrence overlapping that window and the \
-      reminders due in it; dates and wall-clock times are read in --tz (default UTC).
-      """)
+extension KalendsCommand {
+  /// `kalends export`: calendars as an iCalendar file.
+  struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "export",
+      abstract: "Export calendars as an iCalendar (.ics) file (RFC 5545).",
+      discussion: """
+        Writes every event (each series once, its detached occurrences as RECURRENCE-ID overrides) \
+        and reminder of the calendars given (default: all), with a VTIMEZONE for each zone used. \
+        With --from and --to, only the series with an occurrence overlapping that window and the \
+        reminders due in it; dates and wall-clock times are read in --tz (default UTC).
+        """)
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every calendar).", valueName: "id"))
-  var calendar: [String] = []
+    @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every calendar).", valueName: "id"))
+    var calendar: [String] = []
 
-  @Option(help: ArgumentHelp("The window's start: a date, a wall-clock time or an instant.", valueName: "date"))
-  var from: String?
+    @Option(help: ArgumentHelp("The window's start: a date, a wall-clock time or an instant.", valueName: "date"))
+    var from: String?
 
-  @Option(help: ArgumentHelp("The window's end (exclusive).", valueName: "date")) var to: String?
+    @Option(help: ArgumentHelp("The window's end (exclusive).", valueName: "date")) var to: String?
 
-  @Option(help: ArgumentHelp("The IANA zone of --from and --to (default UTC).", valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp("The IANA zone of --from and --to (default UTC).", valueName: "zone")) var tz: String?
 
-  @Option(name: .shortAndLong, help: ArgumentHelp("Where to write; - is standard output.", valueName: "file"))
-  var output = "-"
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write; - is standard output.", valueName: "file"))
+    var output = "-"
 
-  func validate() throws {
-    if (from == nil) != (to == nil) { throw ValidationError("give both --from and --to, or neither") }
-  }
-
-  func run() throws {
-    let zone = try DateArgument.zone(tz) ?? .utc
-    var window: (Int64, Int64)?
-    if let from, let to {
-      let start = try Self.instant(DateArgument(from, option: "--from"), zone)
-      let end = try Self.instant(DateArgument(to, option: "--to"), zone)
-      guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
-      window = (start, end)
+    func validate() throws {
+      if (from == nil) != (to == nil) { throw ValidationError("give both --from and --to, or neither") }
     }
-    let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
-    let store = try global.openEventStore(readOnly: true)
-    for id in ids { _ = try store.existingCalendar(id) }
-    let file = try store.exportICalendar(calendars: ids, from: window?.0, to: window?.1, viewerZone: zone)
-    let text = Data(file.serialized(productID: "-//Kalends//\(Store.softwareVersion)//EN").utf8)
-    if output == "-" {
-      FileHandle.standardOutput.write(text)
-    } else if !FileManager.default.createFile(atPath: output, contents: text) {
-      throw CLIError(message: "cannot write \(output) — check the directory and its permissions", status: .storage)
-    }
-  }
 
-  private static func instant(_ argument: DateArgument, _ zone: ZoneRules) throws -> Int64 {
-    if case .instant(let utc) = argument.value { return utc }
-    return zone.resolve(try argument.wallClock(in: zone))
+    func run() throws {
+      let zone = try DateArgument.zone(tz) ?? .utc
+      var window: (Int64, Int64)?
+      if let from, let to {
+        let start = try Self.instant(DateArgument(from, option: "--from"), zone)
+        let end = try Self.instant(DateArgument(to, option: "--to"), zone)
+        guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
+        window = (start, end)
+      }
+      let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
+      let store = try global.openEventStore(readOnly: true)
+      for id in ids { _ = try store.existingCalendar(id) }
+      let file = try store.exportICalendar(calendars: ids, from: window?.0, to: window?.1, viewerZone: zone)
+      let text = Data(file.serialized(productID: "-//Kalends//\(Store.softwareVersion)//EN").utf8)
+      if output == "-" {
+        FileHandle.standardOutput.write(text)
+      } else if !FileManager.default.createFile(atPath: output, contents: text) {
+        throw CLIError(message: "cannot write \(output) — check the directory and its permissions", status: .storage)
+      }
+    }
+
+    private static func instant(_ argument: DateArgument, _ zone: ZoneRules) throws -> Int64 {
+      if case .instant(let utc) = argument.value { return utc }
+      return zone.resolve(try argument.wallClock(in: zone))
+    }
   }
 }

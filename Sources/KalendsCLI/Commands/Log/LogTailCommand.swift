@@ -2,28 +2,30 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends log tail`: the last records.
-struct LogTailCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "tail", abstract: "Print the last records of the log.")
+extension KalendsCommand.Log {
+  /// `kalends log tail`: the last records.
+  struct Tail: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tail", abstract: "Print the last records of the log.")
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(name: .short, help: "How many records.") var n: Int = 10
+    @Option(name: .short, help: "How many records.") var n: Int = 10
 
-  @Option(help: "Output format: table, json (an array) or jsonl (one record per line).")
-  var format: OutputFormat = .table
+    @Option(help: "Output format: table, json (an array) or jsonl (one record per line).")
+    var format: OutputFormat = .table
 
-  func validate() throws {
-    guard n >= 0 else { throw ValidationError("-n must be zero or more") }
-  }
+    func validate() throws {
+      guard n >= 0 else { throw ValidationError("-n must be zero or more") }
+    }
 
-  func run() throws {
-    let store = try global.openStore(readOnly: true, for: "read the log")
-    let records = try store.lastRecords(n)
-    switch format {
-    case .json: print(JSONValue.array(try records.map { try $0.json() }).rendered())
-    case .jsonl: for record in records { print(try record.json().rendered()) }
-    case .table: print(try RecordTable.render(records))
+    func run() throws {
+      let store = try global.openStore(readOnly: true, for: "read the log")
+      let records = try store.lastRecords(n)
+      switch format {
+      case .json: print(JSONValue.array(try records.map { try $0.json() }).rendered())
+      case .jsonl: for record in records { print(try record.json().rendered()) }
+      case .table: print(try RecordTable.render(records))
+      }
     }
   }
 }

@@ -2,53 +2,55 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends reminder add`: a new reminder.
-struct ReminderAddCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a reminder and print it.")
+extension KalendsCommand.Reminder {
+  /// `kalends reminder add`: a new reminder.
+  struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a reminder and print it.")
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: ArgumentHelp("The reminders list's (calendar's) id.", valueName: "id")) var calendar: String
-  @Option(help: "The title.") var title: String
+    @Option(help: ArgumentHelp("The reminders list's (calendar's) id.", valueName: "id")) var calendar: String
+    @Option(help: "The title.") var title: String
 
-  @Option(
-    help: ArgumentHelp(
-      "When it is due: 2026-03-29 (a date only), 2026-03-29T17:00:00 (in --tz, else floating), or an instant "
-        + "such as 2026-03-29T17:00:00Z.",
-      valueName: "date"))
-  var due: String?
+    @Option(
+      help: ArgumentHelp(
+        "When it is due: 2026-03-29 (a date only), 2026-03-29T17:00:00 (in --tz, else floating), or an instant "
+          + "such as 2026-03-29T17:00:00Z.",
+        valueName: "date"))
+    var due: String?
 
-  @Option(help: ArgumentHelp("The IANA time zone of the due time, such as Europe/Berlin.", valueName: "zone"))
-  var tz: String?
+    @Option(help: ArgumentHelp("The IANA time zone of the due time, such as Europe/Berlin.", valueName: "zone"))
+    var tz: String?
 
-  @Option(help: "0 (none), 1 (highest) … 9 (lowest).") var priority = 0
-  @Option(help: "Free text.") var notes: String?
+    @Option(help: "0 (none), 1 (highest) … 9 (lowest).") var priority = 0
+    @Option(help: "Free text.") var notes: String?
 
-  @Option(help: ArgumentHelp("A recurrence rule in RRULE text (repeatable; needs --due).", valueName: "rule"))
-  var rrule: [String] = []
+    @Option(help: ArgumentHelp("A recurrence rule in RRULE text (repeatable; needs --due).", valueName: "rule"))
+    var rrule: [String] = []
 
-  @Option(
-    parsing: .unconditionalSingleValue,
-    help: ArgumentHelp("An alarm relative to the due time: -15m, -1h, -2d (repeatable).", valueName: "offset"))
-  var alarm: [String] = []
+    @Option(
+      parsing: .unconditionalSingleValue,
+      help: ArgumentHelp("An alarm relative to the due time: -15m, -1h, -2d (repeatable).", valueName: "offset"))
+    var alarm: [String] = []
 
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .table
 
-  func run() throws {
-    var reminder = Reminder(calendarID: try ObjectID(argument: calendar, option: "--calendar"), title: title)
-    let zone = try DateArgument.zone(tz)
-    if let due {
-      let argument = try DateArgument(due, option: "--due")
-      let placed = try argument.placed(in: zone)
-      reminder.dueDate = placed.local
-      reminder.timeZone = placed.zone?.identifier
-      reminder.isDueDateOnly = argument.value.isDate
+    func run() throws {
+      var reminder = Kalends.Reminder(calendarID: try ObjectID(argument: calendar, option: "--calendar"), title: title)
+      let zone = try DateArgument.zone(tz)
+      if let due {
+        let argument = try DateArgument(due, option: "--due")
+        let placed = try argument.placed(in: zone)
+        reminder.dueDate = placed.local
+        reminder.timeZone = placed.zone?.identifier
+        reminder.isDueDateOnly = argument.value.isDate
+      }
+      reminder.priority = priority
+      reminder.notes = notes.flatMap { $0.isEmpty ? nil : $0 }
+      reminder.recurrenceRules = try RecurrenceRuleArgument.parse(rrule)
+      reminder.alarms = try alarm.filter { !$0.isEmpty }.map(AlarmArgument.parse)
+      let saved = try global.openEventStore().save(reminder)
+      format.write(saved.jsonFields, cells: saved.tableCells)
     }
-    reminder.priority = priority
-    reminder.notes = notes.flatMap { $0.isEmpty ? nil : $0 }
-    reminder.recurrenceRules = try RecurrenceRuleArgument.parse(rrule)
-    reminder.alarms = try alarm.filter { !$0.isEmpty }.map(AlarmArgument.parse)
-    let saved = try global.openEventStore().save(reminder)
-    format.write(saved.jsonFields, cells: saved.tableCells)
   }
 }

@@ -1,12 +1,14 @@
 import ArgumentParser
 
-/// `kalends reminder`: reminders (tasks).
-struct ReminderCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "reminder",
-    abstract: "Add, list, complete and remove reminders.",
-    subcommands: [
-      ReminderAddCommand.self, ReminderListCommand.self, ReminderCompleteCommand.self, ReminderRemoveCommand.self,
-    ]
-  )
+extension KalendsCommand {
+  /// `kalends reminder`: reminders (tasks).
+  struct Reminder: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "reminder",
+      abstract: "Add, list, complete and remove reminders.",
+      subcommands: [
+        Add.self, List.self, Complete.self, Remove.self,
+      ]
+    )
+  }
 }

@@ -2,22 +2,24 @@ import ArgumentParser
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends reminder remove`: removes a reminder.
-struct ReminderRemoveCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a reminder.")
+extension KalendsCommand.Reminder {
+  /// `kalends reminder remove`: removes a reminder.
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a reminder.")
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "The reminder's id.") var id: String
+    @Argument(help: "The reminder's id.") var id: String
 
-  @OptionGroup var change: ChangeOptions
+    @OptionGroup var change: ChangeOptions
 
-  func run() throws {
-    let id = try ObjectID(argument: id)
-    let store = try global.openEventStore()
-    let reminder = try store.existingReminder(id)
-    try change.check(id, fetched: reminder.version)
-    try store.remove(reminder, overwrite: change.force)
-    print("removed reminder \(id) (\(reminder.title))")
+    func run() throws {
+      let id = try ObjectID(argument: id)
+      let store = try global.openEventStore()
+      let reminder = try store.existingReminder(id)
+      try change.check(id, fetched: reminder.version)
+      try store.remove(reminder, overwrite: change.force)
+      print("removed reminder \(id) (\(reminder.title))")
+    }
   }
 }

@@ -3,53 +3,55 @@ import Foundation
 import Kalends
 import KalendsCommandSupport
 
-/// `kalends status`: what the store is and how big.
-struct StatusCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "status",
-    abstract: "Show the store's identity, head, size, readers, and how far each saved watch cursor is behind.")
+extension KalendsCommand {
+  /// `kalends status`: what the store is and how big.
+  struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "status",
+      abstract: "Show the store's identity, head, size, readers, and how far each saved watch cursor is behind.")
 
-  @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: GlobalOptions
 
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .table
 
-  func run() throws {
-    let store = try global.openStore(readOnly: true, for: "read the store status")
-    let status = try store.status()
-    let fields: [(String, JSONValue)] =
-      [
-        ("path", .string(store.path)),
-        ("storeId", .string(store.id.description)),
-      ] + status.head.jsonFields + [
-        ("fileBytes", .number(Double(status.fileSize))),
-        ("usedBytes", .number(Double(status.usedSize))),
-        ("mapBytes", .number(Double(status.mapSize))),
-        ("readers", .number(Double(status.readers))),
-      ]
-    let cursors = try store.changeCursors().map { cursor in
-      let lag = try store.lag(of: cursor.position)
-      return (cursor, lag)
-    }
-    switch format {
-    case .json:
-      let cursorFields: JSONValue = .array(
-        cursors.map { cursor, lag in
-          .object([
-            ("name", .string(cursor.name)), ("position", .number(Double(cursor.position.rawValue))),
-            ("savedAt", .string(cursor.savedAt.description)), ("behindRecords", .number(Double(lag.records))),
-            ("behindSeconds", .number((lag.seconds * 1000).rounded() / 1000)),
-          ])
-        })
-      print(JSONValue.object(fields + [("cursors", cursorFields)]).rendered())
-    case .table:
-      let cursorRows = cursors.map { cursor, lag in
-        (
-          "cursor \(cursor.name)",
-          "at \(cursor.position), \(lag.records) behind the head"
-            + (lag.records > 0 ? String(format: " (oldest unhandled change %.1f s ago)", lag.seconds) : "")
-        )
+    func run() throws {
+      let store = try global.openStore(readOnly: true, for: "read the store status")
+      let status = try store.status()
+      let fields: [(String, JSONValue)] =
+        [
+          ("path", .string(store.path)),
+          ("storeId", .string(store.id.description)),
+        ] + status.head.jsonFields + [
+          ("fileBytes", .number(Double(status.fileSize))),
+          ("usedBytes", .number(Double(status.usedSize))),
+          ("mapBytes", .number(Double(status.mapSize))),
+          ("readers", .number(Double(status.readers))),
+        ]
+      let cursors = try store.changeCursors().map { cursor in
+        let lag = try store.lag(of: cursor.position)
+        return (cursor, lag)
       }
-      print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) } + cursorRows))
+      switch format {
+      case .json:
+        let cursorFields: JSONValue = .array(
+          cursors.map { cursor, lag in
+            .object([
+              ("name", .string(cursor.name)), ("position", .number(Double(cursor.position.rawValue))),
+              ("savedAt", .string(cursor.savedAt.description)), ("behindRecords", .number(Double(lag.records))),
+              ("behindSeconds", .number((lag.seconds * 1000).rounded() / 1000)),
+            ])
+          })
+        print(JSONValue.object(fields + [("cursors", cursorFields)]).rendered())
+      case .table:
+        let cursorRows = cursors.map { cursor, lag in
+          (
+            "cursor \(cursor.name)",
+            "at \(cursor.position), \(lag.records) behind the head"
+              + (lag.records > 0 ? String(format: " (oldest unhandled change %.1f s ago)", lag.seconds) : "")
+          )
+        }
+        print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) } + cursorRows))
+      }
     }
   }
 }
