@@ -51,7 +51,21 @@ extension EventStore {
       guard let stored = try objects.state(.calendar, id, in: txn), stored.isLive else { return nil }
       let calendar = try ModelCodec.decodeCalendar(id: id, version: stored.version, stored.state)
       guard sessionClient != nil else { return calendar }
-      return try visibleCalendars(for: calendar.allowedEntityTypes, objects, in: txn).first { $0.id == id }
+      // Seen through any one of its entity types the session may see: an event calendar that also
+      // holds reminders is an app's to read with calendar access alone. Refused only when every
+      // type is refused, with the first refusal.
+      var refusal: SnapshotRefusal?
+      for type in [EntityTypes.events, .reminders] where calendar.allowedEntityTypes.contains(type) {
+        do {
+          if let visible = try visibleCalendars(for: type, objects, in: txn).first(where: { $0.id == id }) {
+            return visible
+          }
+        } catch let refused as SnapshotRefusal {
+          refusal = refusal ?? refused
+        }
+      }
+      if let refusal { throw refusal }
+      return nil
     }
   }
 

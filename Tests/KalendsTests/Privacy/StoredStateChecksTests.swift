@@ -24,6 +24,26 @@ struct StoredStateChecksTests {
     }
   }
 
+  @Test func anAppWithCalendarAccessAloneReadsACalendarThatAlsoHoldsReminders() throws {
+    try withStore { store, _ in
+      let fixture = try PrivacyFixture(store)
+      let shared = try fixture.owner.save(EventCalendar(title: "Shared", allowedEntityTypes: [.events, .reminders]))
+      let lists = try fixture.owner.save(EventCalendar(title: "Tasks", allowedEntityTypes: .reminders))
+      let app = try fixture.owner.session(for: PrivacyFixture.planner)
+      #expect(try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow)) == .fullAccess)
+      let before = try store.head().position
+      #expect(try app.calendar(withID: shared.id)?.id == shared.id, "seen through its events")
+      #expect(try store.records(from: before.next, limit: 10).isEmpty, "nothing refused, nothing recorded")
+      #expect {
+        try app.calendar(withID: lists.id)
+      } throws: { error in
+        guard case .access(.accessDenied(_, let service, _, _)) = error as? StoreError else { return false }
+        return service == .reminders
+      }
+      #expect(try store.records(from: before.next, limit: 10).map(\.kind) == [.accessAttemptRefused])
+    }
+  }
+
   @Test func aCalendarForEventsAndRemindersNeedsAccessToBoth() throws {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
