@@ -19,6 +19,8 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    // `swift package generate-documentation` (the DocC catalog in Sources/Kalends/Kalends.docc).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
   ],
   targets: [
     .systemLibrary(

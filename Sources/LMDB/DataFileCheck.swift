@@ -59,7 +59,7 @@ extension Environment {
     }
   }
 
-  /// Checks the page structure of `data.mdb` with plain reads (``DataFileCheck``) while a read
+  /// Checks the page structure of `data.mdb` with plain reads (`DataFileCheck`) while a read
   /// snapshot is held, so that writers in this or other processes may go on: the pages of that
   /// snapshot are not reused while it is open. Returns the first damage, or `nil`.
   ///

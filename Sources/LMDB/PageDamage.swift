@@ -1,4 +1,4 @@
-/// Damage found in the page structure of a data file by ``DataFileCheck``.
+/// Damage found in the page structure of a data file by `Environment.checkPages()`.
 public struct PageDamage: Hashable, Sendable, CustomStringConvertible {
   /// The damaged page's number.
   public let page: Int

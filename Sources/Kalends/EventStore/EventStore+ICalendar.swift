@@ -21,7 +21,7 @@ extension EventStore {
     return try importICalendar(file, into: destination)
   }
 
-  /// Imports parsed items, as ``importICalendar(_:into:)-(some Collection<UInt8>,_)`` does.
+  /// Imports parsed items, as the import of bytes does.
   @discardableResult
   public func importICalendar(_ file: ICalendar, into destination: ImportDestination) throws(StoreError)
     -> ICalendarImport

@@ -37,7 +37,7 @@ extension EventStore {
 
   /// Brings a fetched reminder up to date, keeping the fields the caller changed and has not
   /// saved; `false` (refetch) when it, or its calendar, was removed or this session can no longer
-  /// read reminders. See ``refresh(_:)-(inout Event)``.
+  /// read reminders. See ``refresh(_:)-(Event)``.
   public func refresh(_ reminder: inout Reminder) throws(StoreError) -> Bool {
     let id = reminder.id
     let updated = try refreshed(

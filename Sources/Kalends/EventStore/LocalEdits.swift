@@ -1,5 +1,5 @@
 /// Carries the fields a caller changed on a fetched copy (where it differs from the state it was
-/// fetched at) over to a newer state: what ``EventStore/refresh(_:)-(inout Event)`` keeps.
+/// fetched at) over to a newer state: what ``EventStore/refresh(_:)-(Event)`` keeps.
 struct LocalEdits<Value> {
   private let fields: [(_ local: Value, _ base: Value, _ latest: inout Value) -> Void]
 

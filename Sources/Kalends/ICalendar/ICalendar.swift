@@ -1,5 +1,5 @@
 /// The events and reminders of an iCalendar (RFC 5545) file, in Kalends' model: read from a file
-/// with ``init(parsing:)-(some Collection<UInt8>)``, written to one with ``serialized(productID:)``.
+/// with ``init(parsing:)-(String)`` or from bytes, written to one with ``serialized(productID:stamp:)``.
 ///
 /// Reading unfolds lines, reads escapes and parameters, and turns `VEVENT`s into ``Event`` series
 /// (`RECURRENCE-ID` overrides become detached occurrences; `RANGE=THISANDFUTURE` splits the series

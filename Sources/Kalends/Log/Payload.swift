@@ -1,7 +1,7 @@
 /// A record payload: a sequence of tagged, length-prefixed fields.
 ///
 /// Each field is its tag (1 byte, 1–255), its length (unsigned LEB128) and its value bytes. Tags may
-/// repeat (a list). The encoding of each value is fixed by the kind's ``RecordSchema``.
+/// repeat (a list). The encoding of each value is fixed by the kind's schema (docs/log-format.md).
 package struct Payload: Hashable, Sendable {
   /// The encoded bytes.
   package private(set) var bytes: [UInt8]

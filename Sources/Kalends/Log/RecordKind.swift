@@ -1,7 +1,8 @@
 /// What a record states, as a number stored in the log.
 ///
 /// The set is open: a kind this version does not know still decodes, verifies and prints (as
-/// `kind#N`). Numbers are allocated by area and never reused; see docs/log-format.md.
+/// `kind#N`). Numbers are allocated by area and never reused. The fields of each kind's payload
+/// are listed in docs/log-format.md and returned, named and typed, by ``LogRecord/fields()``.
 public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
   /// The stored number.
   public var rawValue: UInt16
@@ -9,40 +10,37 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// Wraps a stored number.
   public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-  /// The store was created. Always the first record; payload: ``RecordSchema/storeCreated``.
+  /// The store was created. Always the first record.
   public static let storeCreated = RecordKind(rawValue: 1)
   /// Someone wrote a note into the log (an operator's remark, a checkpoint label).
-  /// Payload: ``RecordSchema/annotationAdded``.
   public static let annotationAdded = RecordKind(rawValue: 2)
 
-  /// A calendar was created or changed. Payload: ``RecordSchema/calendarSaved``.
+  /// A calendar was created or changed.
   public static let calendarSaved = RecordKind(rawValue: 101)
-  /// A calendar was removed, and with it every item in it. Payload: ``RecordSchema/calendarRemoved``.
+  /// A calendar was removed, and with it every item in it.
   public static let calendarRemoved = RecordKind(rawValue: 102)
   /// An event (a single event or a whole series) was created or changed; the payload holds its full
-  /// new state and what the change was. Payload: ``RecordSchema/eventSaved``.
+  /// new state and what the change was.
   public static let eventSaved = RecordKind(rawValue: 201)
-  /// An event (a single event or a whole series) was removed. Payload: ``RecordSchema/itemRemoved``.
+  /// An event (a single event or a whole series) was removed.
   public static let eventRemoved = RecordKind(rawValue: 202)
-  /// A reminder was created or changed. Payload: ``RecordSchema/reminderSaved``.
+  /// A reminder was created or changed.
   public static let reminderSaved = RecordKind(rawValue: 301)
-  /// A reminder was removed. Payload: ``RecordSchema/itemRemoved``.
+  /// A reminder was removed.
   public static let reminderRemoved = RecordKind(rawValue: 302)
 
   /// A client (an app) was registered or its name or usage descriptions changed.
-  /// Payload: ``RecordSchema/clientRegistered``.
   public static let clientRegistered = RecordKind(rawValue: 401)
   /// A client asked for access to a service; the payload says what it got and whether the person
-  /// was asked. Payload: ``RecordSchema/accessRequested``.
+  /// was asked.
   public static let accessRequested = RecordKind(rawValue: 402)
   /// A client's status for a service changed (a prompt answered, settings, a policy, a reset, a
-  /// request without a usage description). Payload: ``RecordSchema/accessDecided``.
+  /// request without a usage description).
   public static let accessDecided = RecordKind(rawValue: 403)
   /// Calls of a client were refused for lack of access (coalesced per client, service and minute).
-  /// Payload: ``RecordSchema/accessAttemptRefused``.
   public static let accessAttemptRefused = RecordKind(rawValue: 404)
   /// A client tried what only the person who owns the store may do (change access, register apps,
-  /// read the log, the audit or a backup). Payload: ``RecordSchema/ownerActionRefused``.
+  /// read the log, the audit or a backup).
   public static let ownerActionRefused = RecordKind(rawValue: 405)
 
   /// The schema of this kind's payload, if this version knows the kind.

@@ -42,7 +42,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A calendar's allowed entity types cannot change once saved.
   case entityTypesCannotChange(ObjectID)
   /// A series has more occurrences before `before` than the date-range index holds for one series
-  /// (``EventValidator/maximumIndexedOccurrences``), such as a daily rule starting in year 1.
+  /// (`limit` occurrences), such as a daily rule starting in year 1.
   case tooManyOccurrences(limit: Int, before: LocalDateTime)
 
   /// The broad class of the failure.

@@ -1,6 +1,6 @@
 /// One app's refused calls of one service in one minute that are counted but not yet in the log:
 /// the first refusal of a minute is appended at once, later ones are counted durably and appended
-/// as one record by the first write after the minute ends (``PrivacyAudit/pendingRefusals()``).
+/// as one record by the first write after the minute ends (``PrivacyAudit/pendingRefusals(client:)``).
 public struct PendingRefusal: Hashable, Sendable {
   /// The app refused.
   public let client: String

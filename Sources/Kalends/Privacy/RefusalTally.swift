@@ -14,7 +14,7 @@ package import LMDB
 /// So the log holds at most two records per app, service and minute, the sum of their counts is
 /// exactly the number of refused calls, and a crash loses nothing: what is not in the log yet is
 /// committed in the meta database, and ``pending(in:meta:)`` reads it for the audit
-/// (``PrivacyAudit/pendingRefusals()``).
+/// (``PrivacyAudit/pendingRefusals(client:)``).
 package enum RefusalTally {
   /// The minute of `timestamp`, as recorded in a refusal's field 6.
   package static func minute(of timestamp: Timestamp) -> Int64 {

@@ -3,7 +3,7 @@ import KalendsCommandSupport
 
 extension Event {
   /// The event as documented in docs/cli.md's JSON shapes: times as RFC 3339 with the offset of
-  /// ``timeZone`` (floating times without one, all-day ones as dates).
+  /// `timeZone` (floating times without one, all-day ones as dates).
   var jsonFields: [(String, JSONValue)] {
     func time(_ local: LocalDateTime?) -> JSONValue { .text(local.map(text(of:))) }
     return [

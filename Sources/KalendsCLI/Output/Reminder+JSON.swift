@@ -3,7 +3,7 @@ import KalendsCommandSupport
 
 extension Reminder {
   /// The reminder as documented in docs/cli.md's JSON shapes: the due date as a date (date-only)
-  /// or an RFC 3339 time with the offset of ``timeZone`` (floating without one).
+  /// or an RFC 3339 time with the offset of `timeZone` (floating without one).
   var jsonFields: [(String, JSONValue)] {
     [
       ("id", .string(id.description)),
