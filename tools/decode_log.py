@@ -189,9 +189,36 @@ def may_make(record):
     return True
 
 
+def merkle_root(leaves):
+    """RFC 9162 §2.1.1's MTH over leaf hashes (docs/transparency.md), level by level: each level
+    pairs its nodes left to right, and an odd last node moves up unchanged."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    level = leaves
+    while len(level) > 1:
+        paired = [hashlib.sha256(b"\x01" + level[i] + level[i + 1]).digest() for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            paired.append(level[-1])
+        level = paired
+    return level[0]
+
+
+def edge_root(edge):
+    """The root of the tree whose right edge `meta/treeFrontier` stores: its subtree roots folded
+    from the right."""
+    hashes = [edge[8 + 32 * i : 8 + 32 * (i + 1)] for i in range((len(edge) - 8) // 32)]
+    if not hashes:
+        return hashlib.sha256(b"").digest()
+    root = hashes[-1]
+    for node in reversed(hashes[:-1]):
+        root = hashlib.sha256(b"\x01" + node + root).digest()
+    return root
+
+
 def verify(path):
     env, log, meta = open_store(path)
     problem, checked, head, head_hash = None, 0, 0, bytes(32)
+    leaves = []
     with env.begin() as txn:
         store_id = txn.get(b"storeId", db=meta)
         recorded_head = txn.get(b"head", db=meta)
@@ -229,6 +256,7 @@ def verify(path):
                 problem = (expected, "unauthorizedRecord")
                 break
             head, head_hash = expected, bytes.fromhex(record["hash"])
+            leaves.append(head_hash)
             checked += 1
         if problem is None:
             if recorded > head:
@@ -237,12 +265,20 @@ def verify(path):
                 problem = (recorded + 1, "headMismatch")
             elif recorded_hash != head_hash and head > 0:
                 problem = (recorded, "headMismatch")
+        edge = txn.get(b"treeFrontier", db=meta)
+    root = merkle_root(leaves)
+    if problem is None and edge is not None:
+        (size,) = struct.unpack_from(">Q", edge, 0)
+        if size != head or edge_root(edge) != root:
+            problem = (min(size, head) + 1, "treeMismatch")
     result = {
         "intact": problem is None,
         "recordsChecked": checked,
         "verifiedHead": head,
         "verifiedHeadHash": head_hash.hex(),
         "recordedHead": recorded,
+        "treeSize": len(leaves),
+        "treeRoot": root.hex(),
     }
     if problem:
         result["problem"] = {"position": problem[0], "kind": problem[1]}

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Forges a record into a Kalends store, as anyone who can write the store's files can.
 
-Written from docs/log-format.md alone, with Python's `lmdb` package: it appends one record with
-any actor, kind, payload and timestamp, chains it to the last record, and moves `meta/head` and
-`meta/headHash` to it, so that the chain is intact. The tests use it to show that Kalends refuses
+Written from docs/log-format.md and docs/transparency.md alone, with Python's `lmdb` package: it
+appends one record with any actor, kind, payload and timestamp, chains it to the last record,
+moves `meta/head` and `meta/headHash` to it and extends the Merkle tree over it (its nodes and
+`meta/treeFrontier`), so that the chain and the tree are intact. The tests use it to show that Kalends refuses
 what the chain alone cannot: records their author may not make, time that runs backwards.
 
     tools/forge_log.py STORE --actor client:com.example.app --kind 403 \
@@ -59,6 +60,27 @@ def parse_actor(text):
     return ACTOR_TYPES[kind], identifier.encode("utf-8")
 
 
+def extend_tree(txn, env, meta, leaf):
+    """Appends `leaf` to the store's Merkle tree: merges the right edge's trailing subtrees and
+    stores each completed node at a height that is a multiple of 4."""
+    edge = txn.get(b"treeFrontier", db=meta)
+    if edge is None:
+        return
+    (size,) = struct.unpack_from(">Q", edge, 0)
+    hashes = [edge[8 + 32 * i : 8 + 32 * (i + 1)] for i in range((len(edge) - 8) // 32)]
+    tree = env.open_db(b"tree", txn=txn, create=False)
+    node, height, remaining = leaf, 0, size
+    while remaining & 1:
+        node = hashlib.sha256(b"\x01" + hashes.pop() + node).digest()
+        height += 1
+        remaining >>= 1
+        if height % 4 == 0:
+            index = ((size + 1) >> height) - 1
+            txn.put(struct.pack(">Q", (((index + 1) << height) << 6) | height), node, db=tree)
+    hashes.append(node)
+    txn.put(b"treeFrontier", struct.pack(">Q", size + 1) + b"".join(hashes), db=meta)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("store")
@@ -96,6 +118,7 @@ def main():
         txn.put(struct.pack(">Q", position + 1), body + digest, db=log)
         txn.put(b"head", struct.pack(">Q", position + 1), db=meta)
         txn.put(b"headHash", digest, db=meta)
+        extend_tree(txn, env, meta, digest)
     env.close()
     print(position + 1)
 

@@ -202,6 +202,25 @@ void kalends_sha256(const void *data, size_t length, uint8_t digest[32]) {
   final(&context, digest, function);
 }
 
+void kalends_sha256_node(const uint8_t children[64], uint8_t digest[32]) {
+  // 0x01 ‖ children is 65 bytes: two blocks, the second holding the last child byte, the padding
+  // and the length (520 bits), compressed in one call.
+  uint8_t blocks[128] = {0x01};
+  memcpy(blocks + 1, children, 64);
+  blocks[65] = 0x80;
+  blocks[126] = 0x02;
+  blocks[127] = 0x08;
+  uint32_t state[8];
+  memcpy(state, initial_state, sizeof initial_state);
+  compress()(state, blocks, 2);
+  for (int i = 0; i < 8; i++) {
+    digest[4 * i] = (uint8_t)(state[i] >> 24);
+    digest[4 * i + 1] = (uint8_t)(state[i] >> 16);
+    digest[4 * i + 2] = (uint8_t)(state[i] >> 8);
+    digest[4 * i + 3] = (uint8_t)state[i];
+  }
+}
+
 void kalends_sha256_portable(const void *data, size_t length, uint8_t digest[32]) {
   kalends_sha256_context context;
   kalends_sha256_init(&context);

@@ -34,7 +34,17 @@ package struct GlobalOptions: ParsableArguments {
   /// it is refused (``requireOwner(_:)``).
   package func openStore(readOnly: Bool = false, for what: String) throws -> Store {
     try requireOwner(what)
-    return try Store.open(at: storePath, options: StoreOptions(readOnly: readOnly))
+    return try Self.open(storePath, readOnly: readOnly)
+  }
+
+  /// Opens the store at `path`; a store from before the Merkle tree, opened writable, shows the
+  /// tree's building on standard error when it is a terminal.
+  package static func open(_ path: String, readOnly: Bool = false) throws(StoreError) -> Store {
+    let progress = ProgressLine(label: "building the Merkle tree over the log")
+    defer { progress.finish() }
+    return try Store.open(at: path, options: StoreOptions(readOnly: readOnly)) { state in
+      if case .tree(let done, let total) = state { progress.update(done: done, total: total) }
+    }
   }
 
   /// Refuses `--as` (exit 68) for `what`, which only the person who owns the store may do. The
@@ -44,7 +54,7 @@ package struct GlobalOptions: ParsableArguments {
     guard let client else { return }
     let session: EventStore
     do {
-      session = try EventStore(store: try Store.open(at: storePath)).session(for: client)
+      session = try EventStore(store: try Self.open(storePath)).session(for: client)
     } catch .access(.clientNotRegistered), .access(.invalidClientID) {
       throw StoreError.access(.ownerOnly(what))
     } catch {
@@ -58,9 +68,9 @@ package struct GlobalOptions: ParsableArguments {
   package func openEventStore(readOnly: Bool = false) throws -> EventStore {
     let path = storePath
     guard let client else {
-      return EventStore(store: try Store.open(at: path, options: StoreOptions(readOnly: readOnly)))
+      return EventStore(store: try Self.open(path, readOnly: readOnly))
     }
-    return try EventStore(store: try Store.open(at: path)).session(for: client)
+    return try EventStore(store: try Self.open(path)).session(for: client)
   }
 }
 

@@ -95,6 +95,10 @@ struct IndependentDecoderTests {
     #expect(object["verifiedHead"] as? Int == Int(head.position.rawValue))
     #expect(object["verifiedHeadHash"] as? String == head.hash.hex)
     #expect(object["recordsChecked"] as? Int == Int(head.position.rawValue))
+    // The Merkle tree recomputed in Python, level by level, from the records' hashes alone.
+    let tree = try store.treeHead()
+    #expect(object["treeSize"] as? Int == Int(tree.size))
+    #expect(object["treeRoot"] as? String == tree.root.hex)
   }
 
   @Test func theDecoderAndKalendsFindTheSameFirstDamage() throws {

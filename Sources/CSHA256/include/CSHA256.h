@@ -22,6 +22,9 @@ void kalends_sha256_update(kalends_sha256_context *context, const void *data, si
 void kalends_sha256_final(kalends_sha256_context *context, uint8_t digest[32]);
 /// `SHA-256(data)` in one call.
 void kalends_sha256(const void *data, size_t length, uint8_t digest[32]);
+/// `SHA-256(0x01 ‖ children)`: an interior node of an RFC 9162 Merkle tree over its two 32-byte
+/// children, left then right.
+void kalends_sha256_node(const uint8_t children[64], uint8_t digest[32]);
 /// Whether the blocks are compressed with the processor's SHA extensions.
 int kalends_sha256_is_accelerated(void);
 /// `SHA-256(data)` with the portable compression function, also where the extensions exist: what

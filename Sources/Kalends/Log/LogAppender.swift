@@ -14,13 +14,23 @@ package struct LogAppender {
   let timestamp: Timestamp
   /// Applied to each record as it is appended, so later commands of the transaction see it.
   let projections: ProjectionSet
+  /// The log's Merkle tree, advanced with each record: its right edge after the records so far,
+  /// and where its completed nodes are stored.
+  package private(set) var frontier: TreeFrontier
+  let nodes: MerkleNodes
   private var buffer: [UInt8] = []
   /// The last principal that passed validation: a batch usually has one, validated once.
   private var validatedPrincipal: Principal?
 
-  init(log: Database, head: LogHead, timestamp: Timestamp, projections: ProjectionSet) {
+  init(
+    log: Database, head: LogHead, timestamp: Timestamp, projections: ProjectionSet, frontier: TreeFrontier,
+    nodes: MerkleNodes
+  ) {
+    precondition(frontier.size == head.position.rawValue, "the Merkle tree must be at the head")
     self.log = log
     self.projections = projections
+    self.frontier = frontier
+    self.nodes = nodes
     self.head = head
     self.initialHead = head
     self.timestamp = timestamp
@@ -62,6 +72,8 @@ package struct LogAppender {
       formatVersion: RecordCodec.currentVersion, position: position, timestamp: timestamp,
       principal: draft.principal, kind: draft.kind, previousHash: head.hash, hash: hash)
     head = LogHead(position: position, hash: hash)
+    let nodes = self.nodes  // a copy: the closure must not read `self` while `frontier` is changed
+    try frontier.append(hash) { height, index, node in try nodes.put(height, index, node, in: &txn) }
     do {
       try projections.apply(header, payload: draft.payload.bytes.span.bytes, in: &txn)
     } catch let refusal as RecordRefusal {

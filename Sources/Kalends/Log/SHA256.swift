@@ -43,6 +43,12 @@ package struct SHA256 {
     Digest { kalends_sha256(bytes.baseAddress, bytes.count, $0) }
   }
 
+  /// `SHA-256(0x01 ‖ children)` of 64 bytes of children: a Merkle tree's interior node.
+  package static func node(children: UnsafeRawBufferPointer) -> Digest {
+    precondition(children.count == 64)
+    return Digest { kalends_sha256_node(children.baseAddress!.assumingMemoryBound(to: UInt8.self), $0) }
+  }
+
   /// The digest of `bytes` computed with the portable compression function, also where the
   /// processor's extensions would be used: what other processors compute (for tests).
   package static func portableHash(data bytes: UnsafeRawBufferPointer) -> Digest {

@@ -96,7 +96,7 @@ extension Store {
   }
 
   /// The checkpoint of every projection, by name.
-  public func projectionCheckpoints() throws(StoreError) -> [String: LogPosition] {
+  package func projectionCheckpoints() throws(StoreError) -> [String: LogPosition] {
     try StoreError.wrapping {
       try environment.read { txn in
         var result: [String: LogPosition] = [:]

@@ -21,6 +21,9 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
     case unauthorizedRecord
     /// The head recorded in the metadata disagrees with the log.
     case headMismatch
+    /// The stored Merkle tree (a node, or its right edge) differs from the tree of the log's
+    /// records; the position is the first record under the node that differs.
+    case treeMismatch
     /// A page of the data file is damaged (overwritten, or cut off by a truncation), so LMDB cannot
     /// read it safely; the position is the first record on or after it (`0` outside the log).
     case damagedPage

@@ -15,18 +15,41 @@ struct LogVerifier {
     try StoreError.wrapping {
       try store.environment.read { txn in
         let recordedHead = try Store.loadHead(meta: store.meta, in: txn)
+        // The tree is checked when the store has one (a store from before it, opened read-only,
+        // has none yet): every stored node against the one the records make, then its right edge.
+        let nodes = store.nodes
+        let storedFrontier = try MerkleNodes.frontier(meta: store.meta, in: txn)
         var walk = Walk(storeID: store.id, now: Timestamp.now())
         try txn.withCursor(on: store.log) { cursor in
           try cursor.scanForward { key, value in
             walk.check(key: key, value: value)
+            if let nodes, storedFrontier != nil, !walk.completedNodes.isEmpty {
+              for (height, index, hash) in walk.completedNodes where walk.problem == nil {
+                if try nodes.stored(height, index, in: txn) != hash {
+                  walk.problem = IntegrityProblem(
+                    position: LogPosition((index << height) + 1), kind: .treeMismatch,
+                    detail: "the Merkle tree's node at height \(height), index \(index) differs from the records' — "
+                      + "the tree was altered")
+                }
+              }
+              walk.completedNodes.removeAll(keepingCapacity: true)
+            }
             if walk.checked % progressInterval == 0 { progress?(walk.checked, recordedHead.position) }
             return walk.problem == nil ? .continue : .stop
           }
         }
         if walk.problem == nil { walk.checkEnd(against: recordedHead) }
+        if walk.problem == nil, let storedFrontier, storedFrontier != walk.frontier {
+          walk.problem = IntegrityProblem(
+            position: LogPosition(min(storedFrontier.size, walk.frontier.size) + 1), kind: .treeMismatch,
+            detail:
+              "the Merkle tree's right edge (\(storedFrontier.size) leaves, root \(storedFrontier.root.shortHex)…) "
+              + "differs from the records' (\(walk.frontier.size) leaves, root \(walk.frontier.root.shortHex)…)")
+        }
         return VerificationReport(
           recordsChecked: walk.checked, verifiedHead: walk.head, recordedHead: recordedHead, problem: walk.problem,
-          timestampAnomalies: walk.anomalies, timestampAnomalyCount: walk.anomalyCount)
+          timestampAnomalies: walk.anomalies, timestampAnomalyCount: walk.anomalyCount,
+          treeHead: walk.problem == nil && storedFrontier != nil ? walk.frontier.head : nil)
       }
     }
   }
@@ -42,6 +65,10 @@ struct LogVerifier {
     var lastTimestamp = Timestamp(rawValue: .min)
     var anomalies: [TimestampAnomaly] = []
     var anomalyCount = 0
+    /// The Merkle tree of the records checked so far, and the nodes at stored heights the last
+    /// record completed, to be compared with the stored ones.
+    var frontier = TreeFrontier()
+    var completedNodes: [(Int, UInt64, RecordHash)] = []
 
     init(storeID: StoreID, now: Timestamp) {
       self.storeID = storeID
@@ -109,6 +136,7 @@ struct LogVerifier {
         return
       }
       checkTime(header.timestamp, at: expected)
+      frontier.append(header.hash) { completedNodes.append(($0, $1, $2)) }
       head = LogHead(position: expected, hash: header.hash)
       checked += 1
     }

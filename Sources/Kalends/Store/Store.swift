@@ -22,12 +22,15 @@ public final class Store: Sendable {
   let environment: Environment
   let log: Database
   package let meta: Database
+  /// The log's Merkle tree's stored nodes; `nil` only for a store from before the tree opened
+  /// read-only.
+  let nodes: MerkleNodes?
   /// The projections; `nil` only for a store opened read-only whose projections were never built.
   let projectionSet: ProjectionSet?
 
   private init(
     path: String, id: StoreID, options: StoreOptions, environment: Environment, log: Database, meta: Database,
-    projections: ProjectionSet?
+    tree: Database?, projections: ProjectionSet?
   ) {
     self.path = path
     self.id = id
@@ -35,6 +38,7 @@ public final class Store: Sendable {
     self.environment = environment
     self.log = log
     self.meta = meta
+    self.nodes = tree.map { MerkleNodes(tree: $0, log: log) }
     self.projectionSet = projections
   }
 
@@ -62,10 +66,11 @@ public final class Store: Sendable {
     }
     let environment = try openEnvironment(path, options)
     let id = StoreID.random()
-    let (log, meta, projections) = try StoreError.wrapping {
-      try environment.write { txn -> (Database, Database, ProjectionSet) in
+    let (log, meta, tree, projections) = try StoreError.wrapping {
+      try environment.write { txn -> (Database, Database, Database, ProjectionSet) in
         let log = try txn.openDatabase(named: MetaKey.logDatabase)
         let meta = try txn.openDatabase(named: MetaKey.metaDatabase)
+        let tree = try txn.openDatabase(named: MetaKey.treeDatabase)
         if try txn.contains(MetaKey.storeID, in: meta) { throw StoreError.storeAlreadyExists(path: path) }
         let logStatistics = try txn.statistics(of: log)
         guard logStatistics.entries == 0 else {
@@ -74,28 +79,36 @@ public final class Store: Sendable {
         try txn.put(Payload.bigEndianBytes(UInt64(layoutVersion)), forKey: MetaKey.layout, in: meta)
         try txn.put(id.bytes, forKey: MetaKey.storeID, in: meta)
         let projections = try ProjectionSet.open(in: &txn)
-        var appender = LogAppender(log: log, head: .empty, timestamp: options.now(), projections: projections)
+        var appender = LogAppender(
+          log: log, head: .empty, timestamp: options.now(), projections: projections, frontier: TreeFrontier(),
+          nodes: MerkleNodes(tree: tree, log: log))
         var payload = Payload()
         payload.append(tag: 1, bytes: id.bytes)
         payload.append(tag: 2, string: softwareVersion)
         try appender.append(RecordDraft(kind: .storeCreated, principal: .system, payload: payload), in: &txn)
         try saveHead(appender.head, meta: meta, in: &txn)
+        try MerkleNodes.saveFrontier(appender.frontier, meta: meta, in: &txn)
         try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
-        return (log, meta, projections)
+        return (log, meta, tree, projections)
       }
     }
     return Store(
-      path: path, id: id, options: options, environment: environment, log: log, meta: meta, projections: projections)
+      path: path, id: id, options: options, environment: environment, log: log, meta: meta, tree: tree,
+      projections: projections)
   }
 
   /// Opens the existing store in `path`.
   ///
-  /// Throws ``StoreError/storeNotFound(path:)`` when there is none.
-  public static func open(at path: String, options: StoreOptions = StoreOptions()) throws(StoreError) -> Store {
+  /// Opened writable, a store written by an earlier Kalends first gets what it lacks: the Merkle
+  /// tree over its log (reported to `progress` as ``RebuildProgress/tree(done:total:)``) and
+  /// projections at the head. Throws ``StoreError/storeNotFound(path:)`` when there is none.
+  public static func open(
+    at path: String, options: StoreOptions = StoreOptions(), progress: ((RebuildProgress) -> Void)? = nil
+  ) throws(StoreError) -> Store {
     guard FileManager.default.fileExists(atPath: path + "/data.mdb") else { throw .storeNotFound(path: path) }
     let environment = try openEnvironment(path, options)
     do {
-      return try open(environment, at: path, options: options)
+      return try open(environment, at: path, options: options, progress: progress)
     } catch .storage(.incompatible) {
       // Kalends opens every database with the flags it was created with: LMDB's catalog entry of
       // one of them was overwritten.
@@ -107,7 +120,7 @@ public final class Store: Sendable {
   }
 
   private static func open(
-    _ environment: Environment, at path: String, options: StoreOptions
+    _ environment: Environment, at path: String, options: StoreOptions, progress: ((RebuildProgress) -> Void)?
   ) throws(StoreError) -> Store {
     let opened: (Database, Database, StoreID) = try StoreError.wrapping {
       try environment.read { txn in
@@ -135,10 +148,23 @@ public final class Store: Sendable {
       if options.readOnly { return try environment.read { txn in try ProjectionSet.open(in: txn) } }
       return try environment.write { txn in try ProjectionSet.open(in: &txn) }
     }
+    // A store from before the Merkle tree has no `tree` database: read-only, it has no tree (and
+    // no proofs) until it is opened writable once.
+    let tree: Database? = try StoreError.wrapping {
+      if options.readOnly {
+        return try environment.read { txn in
+          do { return try txn.openDatabase(named: MetaKey.treeDatabase) } catch LMDBError.notFound { return nil }
+        }
+      }
+      return try environment.write { txn in try txn.openDatabase(named: MetaKey.treeDatabase) }
+    }
     let store = Store(
       path: path, id: opened.2, options: options, environment: environment, log: opened.0, meta: opened.1,
-      projections: projections)
-    if !options.readOnly { try store.catchUpProjections() }
+      tree: tree, projections: projections)
+    if !options.readOnly {
+      try store.catchUpTree(progress: progress)
+      try store.catchUpProjections()
+    }
     return store
   }
 
@@ -186,11 +212,14 @@ public final class Store: Sendable {
         // Time moves forward in the log: a record is never stamped earlier than the one before it,
         // whatever this writer's clock says.
         let timestamp = max(options.now(), last ?? Timestamp(rawValue: .min))
-        var appender = LogAppender(log: log, head: head, timestamp: timestamp, projections: projections)
+        let (nodes, frontier) = try treeAtHead(head, in: &txn)
+        var appender = LogAppender(
+          log: log, head: head, timestamp: timestamp, projections: projections, frontier: frontier, nodes: nodes)
         // Refusals counted in minutes that have ended reach the log with the first write after them.
         try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
         let result = try body(&txn, &appender)
         if appender.hasAppended {
+          try MerkleNodes.saveFrontier(appender.frontier, meta: meta, in: &txn)
           try Self.saveHead(appender.head, meta: meta, in: &txn)
           try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
           LocalCommits.register(
@@ -377,4 +406,7 @@ enum MetaKey {
   static let storeID = "storeId"
   static let head = "head"
   static let headHash = "headHash"
+  /// The log's Merkle tree: its stored nodes (a database) and its right edge (a metadata key).
+  static let treeDatabase = "tree"
+  static let treeFrontier = "treeFrontier"
 }

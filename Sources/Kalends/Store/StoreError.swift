@@ -51,6 +51,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The store was opened read-only and its projections were never built, so it cannot answer
   /// queries (the log itself can still be read and verified).
   case projectionsUnavailable
+  /// The store was opened read-only and was written by a Kalends from before the Merkle tree, so
+  /// it has no tree heads or proofs yet: open it writable once to build the tree.
+  case treeUnavailable
   /// A write was refused because the projection named is not at the log head in this Kalends'
   /// version: another process is rebuilding or catching it up (or runs another version). Retry.
   case projectionsBehind(String, at: LogPosition, head: LogPosition)
@@ -71,7 +74,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       .integrity:
       .integrity
     case .readOnly: .accessRefused
-    case .projectionsUnavailable: .storage
+    case .projectionsUnavailable, .treeUnavailable: .storage
     case .projectionsBehind: .conflict
     case .calendar(let error): error.category
     case .access(let error): error.category
@@ -120,6 +123,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "\(error) (nothing was imported)"
     case .projectionsUnavailable:
       "the store's projections have not been built — open it writable once (for example `kalends rebuild`)"
+    case .treeUnavailable:
+      "the store was written before Kalends kept a Merkle tree — open it writable once (for example `kalends verify`) to build it"
     case .projectionsBehind(let name, let position, let head):
       "nothing was written: the projection \(name) is at \(position), not at the head \(head) — another process is "
         + "rebuilding or catching it up (or runs another version of Kalends); retry when it has finished"

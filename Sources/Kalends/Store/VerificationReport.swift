@@ -13,6 +13,9 @@ public struct VerificationReport: Hashable, Sendable {
   public let timestampAnomalies: [TimestampAnomaly]
   /// How many records have a wrong timestamp in all.
   public let timestampAnomalyCount: Int
+  /// The Merkle tree head the records make, when the log and the stored tree are intact (`nil`
+  /// otherwise, and for a store from before the tree opened read-only).
+  public let treeHead: TreeHead?
 
   /// How many anomalies a report lists.
   public static let anomalyLimit = 20

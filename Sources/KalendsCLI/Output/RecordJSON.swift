@@ -8,6 +8,13 @@ extension LogHead {
   }
 }
 
+extension TreeHead {
+  /// `treeSize` and `treeRoot`.
+  var jsonFields: [(String, JSONValue)] {
+    [("treeSize", .number(Double(size))), ("treeRoot", .string(root.hex))]
+  }
+}
+
 extension Principal {
   /// `{"type": "client", "id": "com.example.app"}` (no `id` for the system and the person).
   var json: JSONValue {

@@ -28,6 +28,8 @@ extension KalendsCommand {
           progress.update(done: done, total: total, label: "rebuilding: reading the log")
         case .writing(let done, let total):
           progress.update(done: done, total: total, label: "rebuilding: indexing and writing projections")
+        case .tree(let done, let total):
+          progress.update(done: done, total: total, label: "building the Merkle tree")
         }
       }
       progress.finish()

@@ -60,6 +60,7 @@ extension KalendsCommand {
           ("verifiedHeadHash", .string(report.verifiedHead.hash.hex)),
           ("recordedHead", .number(Double(report.recordedHead.position.rawValue))),
         ]
+        fields += report.treeHead?.jsonFields ?? []
         if let problem = report.problem {
           fields.append(("problem", Self.json(problem)))
         }
@@ -85,6 +86,9 @@ extension KalendsCommand {
           print(
             "ok: \(report.recordsChecked) records verified, head \(report.verifiedHead.position) \(report.verifiedHead.hash)"
           )
+          if let tree = report.treeHead {
+            print("ok: Merkle tree of \(tree.size) records recomputed, root \(tree.root)")
+          }
         }
         if let projections, projections.isConsistent {
           print(

@@ -1,19 +1,19 @@
 import Foundation
 
 /// A progress bar on standard error when it is a terminal; silent when piped.
-final class ProgressLine {
+package final class ProgressLine {
   private let label: String
   private let enabled = isatty(STDERR_FILENO) == 1
   private var shown = false
 
   /// The bar's width in characters.
-  static let width = 30
+  package static let width = 30
 
-  init(label: String) { self.label = label }
+  package init(label: String) { self.label = label }
 
   /// Shows `done` of `total`, after `label` when given (else the one it was made with); a shorter
   /// line clears what is left of the last one.
-  func update(done: Int, total: Int, label: String? = nil) {
+  package func update(done: Int, total: Int, label: String? = nil) {
     guard enabled else { return }
     let percent = total > 0 ? min(100, done * 100 / total) : 100
     let filled = percent * Self.width / 100
@@ -22,7 +22,7 @@ final class ProgressLine {
     shown = true
   }
 
-  func finish() {
+  package func finish() {
     guard enabled, shown else { return }
     FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
   }

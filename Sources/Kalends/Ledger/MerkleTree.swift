@@ -1,0 +1,94 @@
+/// The Merkle tree of RFC 9162 §2.1 over a sequence of leaf hashes: node hashes, and the inclusion
+/// and consistency paths of §2.1.3 and §2.1.4, computed from any source of subtree hashes.
+///
+/// Leaf `i` of the log's tree is the hash record `i + 1` carries, `SHA-256(0x00 ‖ record)`; an
+/// interior node is `SHA-256(0x01 ‖ left ‖ right)`; the tree of `n` leaves splits at the largest
+/// power of two below `n`.
+package enum MerkleTree {
+  /// The root of the tree of no leaves: `SHA-256()` of nothing.
+  package static let emptyRoot = RecordHash(digest: SHA256.hash(data: UnsafeRawBufferPointer(start: nil, count: 0)))
+
+  /// `SHA-256(0x01 ‖ left ‖ right)`.
+  package static func nodeHash(_ left: RecordHash, _ right: RecordHash) -> RecordHash {
+    let words = (
+      left.w0.bigEndian, left.w1.bigEndian, left.w2.bigEndian, left.w3.bigEndian,
+      right.w0.bigEndian, right.w1.bigEndian, right.w2.bigEndian, right.w3.bigEndian
+    )
+    return withUnsafeBytes(of: words) { RecordHash(digest: SHA256.node(children: $0)) }
+  }
+
+  /// `SHA-256(0x00 ‖ bytes)`: the hash of a leaf's data.
+  package static func leafHash(_ bytes: some Collection<UInt8>) -> RecordHash {
+    let array = Array(bytes)
+    return array.withUnsafeBytes { RecordCodec.leafHash($0) }
+  }
+
+  /// The largest power of two smaller than `n` (`n` ≥ 2).
+  static func split(_ n: UInt64) -> UInt64 {
+    precondition(n >= 2)
+    return 1 << (63 - (n - 1).leadingZeroBitCount)
+  }
+
+  /// `MTH(D[lo..<hi])` from `subtree`, which gives the hash of any complete, aligned subtree
+  /// (height, index): leaves at height 0.
+  package static func rootHash(
+    _ lo: UInt64, _ hi: UInt64, subtree: (Int, UInt64) throws -> RecordHash
+  ) rethrows -> RecordHash {
+    let size = hi - lo
+    precondition(size >= 1)
+    if size & (size - 1) == 0, lo % size == 0 {
+      let height = size.trailingZeroBitCount
+      return try subtree(height, lo >> height)
+    }
+    let k = split(size)
+    return nodeHash(try rootHash(lo, lo + k, subtree: subtree), try rootHash(lo + k, hi, subtree: subtree))
+  }
+
+  /// The inclusion path of leaf `index` in the tree of `size` leaves (RFC 9162 §2.1.3.1), from the
+  /// leaf's sibling up.
+  package static func inclusionPath(
+    index: UInt64, size: UInt64, subtree: (Int, UInt64) throws -> RecordHash
+  ) rethrows -> [RecordHash] {
+    precondition(index < size)
+    var path: [RecordHash] = []
+    // Walk down from the root, collecting siblings; the path lists them leaf first.
+    var (lo, hi) = (UInt64(0), size)
+    while hi - lo > 1 {
+      let k = split(hi - lo)
+      if index < lo + k {
+        path.append(try rootHash(lo + k, hi, subtree: subtree))
+        hi = lo + k
+      } else {
+        path.append(try rootHash(lo, lo + k, subtree: subtree))
+        lo += k
+      }
+    }
+    return path.reversed()
+  }
+
+  /// The consistency path from the tree of `old` leaves to the tree of `new` (RFC 9162
+  /// §2.1.4.1); empty when `old` is 0 or equals `new`.
+  package static func consistencyPath(
+    old: UInt64, new: UInt64, subtree: (Int, UInt64) throws -> RecordHash
+  ) rethrows -> [RecordHash] {
+    precondition(old <= new)
+    guard old > 0, old < new else { return [] }
+    var path: [RecordHash] = []
+    // SUBPROOF(m, D[lo..<hi], b), walked down iteratively.
+    var (m, lo, hi, whole) = (old, UInt64(0), new, true)
+    while m != hi - lo {
+      let k = split(hi - lo)
+      if m <= k {
+        path.append(try rootHash(lo + k, hi, subtree: subtree))
+        hi = lo + k
+      } else {
+        path.append(try rootHash(lo, lo + k, subtree: subtree))
+        m -= k
+        lo += k
+        whole = false
+      }
+    }
+    if !whole { path.append(try rootHash(lo, hi, subtree: subtree)) }
+    return path.reversed()
+  }
+}
