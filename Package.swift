@@ -19,6 +19,8 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    // Ed25519 for signed checkpoints of the log's Merkle tree (Curve25519.Signing).
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     // `swift package generate-documentation` (the DocC catalog in Sources/Kalends/Kalends.docc).
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
   ],
@@ -43,6 +45,7 @@ let package = Package(
         "LMDB",
         "CPrefetch",
         "CSHA256",
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strictSettings
     ),

@@ -21,6 +21,13 @@ package enum CommandRunner {
       fail(error.description, status: ExitStatus(error.category))
     } catch let error as CLIError {
       fail(error.message, status: error.status)
+    } catch let error as ProofFailure {
+      fail("the proof does not hold: \(error)", status: .integrity)
+    } catch let error as NoteError {
+      switch error {
+      case .malformed: fail(error.description, status: .invalidInput)
+      case .notSignedBy, .badSignature: fail(error.description, status: .integrity)
+      }
     } catch {
       root.exit(withError: error)
     }

@@ -38,11 +38,17 @@ package struct GlobalOptions: ParsableArguments {
   }
 
   /// Opens the store at `path`; a store from before the Merkle tree, opened writable, shows the
-  /// tree's building on standard error when it is a terminal.
-  package static func open(_ path: String, readOnly: Bool = false) throws(StoreError) -> Store {
+  /// tree's building on standard error when it is a terminal. Opened writable with
+  /// `$KALENDS_CHECKPOINT_KEY` set, every commit signs a checkpoint with that key.
+  package static func open(_ path: String, readOnly: Bool = false) throws -> Store {
+    try open(path, readOnly: readOnly, signer: readOnly ? nil : try KeyFile.configured())
+  }
+
+  /// ``open(_:readOnly:)`` with the checkpoint key given.
+  package static func open(_ path: String, readOnly: Bool, signer: CheckpointSigner?) throws(StoreError) -> Store {
     let progress = ProgressLine(label: "building the Merkle tree over the log")
     defer { progress.finish() }
-    return try Store.open(at: path, options: StoreOptions(readOnly: readOnly)) { state in
+    return try Store.open(at: path, options: StoreOptions(readOnly: readOnly, checkpointSigner: signer)) { state in
       if case .tree(let done, let total) = state { progress.update(done: done, total: total) }
     }
   }
@@ -53,8 +59,9 @@ package struct GlobalOptions: ParsableArguments {
   package func requireOwner(_ what: String) throws {
     guard let client else { return }
     let session: EventStore
+    let signer = try KeyFile.configured()
     do {
-      session = try EventStore(store: try Self.open(storePath)).session(for: client)
+      session = try EventStore(store: try Self.open(storePath, readOnly: false, signer: signer)).session(for: client)
     } catch .access(.clientNotRegistered), .access(.invalidClientID) {
       throw StoreError.access(.ownerOnly(what))
     } catch {

@@ -13,6 +13,12 @@ public enum ProofFailure: Error, Hashable, Sendable, CustomStringConvertible {
   /// The path leads to another root than the head's: the leaf is not in that tree, or the trees
   /// are not one log.
   case rootMismatch(computed: RecordHash, expected: RecordHash)
+  /// The checkpoint a proof rests on is not signed by the trusted key, is for another log, or is
+  /// malformed.
+  case untrustedCheckpoint(NoteError)
+  /// A proof bundle is not well formed, or the record it carries does not decode or does not hash
+  /// to the hash it carries.
+  case malformedBundle(String)
 
   public var description: String {
     switch self {
@@ -23,6 +29,8 @@ public enum ProofFailure: Error, Hashable, Sendable, CustomStringConvertible {
       "the path has \(found) hashes where its sizes need \(expected): it was altered or cut"
     case .rootMismatch(let computed, let expected):
       "the path leads to root \(computed.shortHex)…, not \(expected.shortHex)…: the proof does not hold"
+    case .untrustedCheckpoint(let error): "the checkpoint cannot be trusted: \(error)"
+    case .malformedBundle(let reason): "the proof bundle is malformed: \(reason)"
     }
   }
 }

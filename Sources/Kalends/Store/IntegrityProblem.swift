@@ -24,6 +24,11 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
     /// The stored Merkle tree (a node, or its right edge) differs from the tree of the log's
     /// records; the position is the first record under the node that differs.
     case treeMismatch
+    /// The log does not extend a checkpoint kept from before: its first records no longer make
+    /// the tree the checkpoint states, or the log is shorter than the checkpoint (records were
+    /// rewritten, dropped, reordered or cut off). The position is the checkpoint's last one, or the
+    /// first missing one.
+    case checkpointMismatch
     /// A page of the data file is damaged (overwritten, or cut off by a truncation), so LMDB cannot
     /// read it safely; the position is the first record on or after it (`0` outside the log).
     case damagedPage

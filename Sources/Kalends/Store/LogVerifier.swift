@@ -10,6 +10,9 @@ struct LogVerifier {
   /// Called every `progressInterval` records with the number checked and the recorded head.
   var progress: ((Int, LogPosition) -> Void)?
   var progressInterval = 10_000
+  /// A tree head kept from before (a checkpoint's), which the log must extend: the records'
+  /// tree at its size must have its root.
+  var since: TreeHead?
 
   func run() throws(StoreError) -> VerificationReport {
     try StoreError.wrapping {
@@ -23,6 +26,13 @@ struct LogVerifier {
         try txn.withCursor(on: store.log) { cursor in
           try cursor.scanForward { key, value in
             walk.check(key: key, value: value)
+            if let since, walk.problem == nil, walk.frontier.size == since.size, walk.frontier.root != since.root {
+              walk.problem = IntegrityProblem(
+                position: LogPosition(since.size), kind: .checkpointMismatch,
+                detail: "the first \(since.size) records make the tree root \(walk.frontier.root.shortHex)…, "
+                  + "but the checkpoint states \(since.root.shortHex)…: records at or before \(since.size) were "
+                  + "rewritten, dropped or reordered since it was signed")
+            }
             if let nodes, storedFrontier != nil, !walk.completedNodes.isEmpty {
               for (height, index, hash) in walk.completedNodes where walk.problem == nil {
                 if try nodes.stored(height, index, in: txn) != hash {
@@ -37,6 +47,16 @@ struct LogVerifier {
             if walk.checked % progressInterval == 0 { progress?(walk.checked, recordedHead.position) }
             return walk.problem == nil ? .continue : .stop
           }
+        }
+        if let since, walk.problem == nil, since.size == 0, since.root != MerkleTree.emptyRoot {
+          walk.problem = IntegrityProblem(
+            position: .none, kind: .checkpointMismatch, detail: "the checkpoint of the empty log has a wrong root")
+        }
+        if let since, walk.problem == nil, walk.frontier.size < since.size {
+          walk.problem = IntegrityProblem(
+            position: LogPosition(walk.frontier.size + 1), kind: .checkpointMismatch,
+            detail: "the log ends at \(walk.frontier.size) but the checkpoint covers \(since.size) records: "
+              + "records \(walk.frontier.size + 1)–\(since.size) were cut off")
         }
         if walk.problem == nil { walk.checkEnd(against: recordedHead) }
         if walk.problem == nil, let storedFrontier, storedFrontier != walk.frontier {
@@ -185,5 +205,19 @@ extension Store {
   /// the head.
   public func verify(progress: ((Int, LogPosition) -> Void)? = nil) throws(StoreError) -> VerificationReport {
     try LogVerifier(store: self, progress: progress).run()
+  }
+
+  /// ``verify(progress:)``, and checks that the log extends `checkpoint`, a checkpoint kept from
+  /// before whose signature the caller checked: the records' own hashes, recomputed, make the
+  /// checkpoint's root at its size, and the log is not shorter. A log rewritten and re-chained
+  /// since, with its tree recomputed, fails with ``IntegrityProblem/Kind/checkpointMismatch``;
+  /// a checkpoint of another log fails with ``StoreError/invalidInput(_:)``.
+  public func verify(
+    since checkpoint: Checkpoint, progress: ((Int, LogPosition) -> Void)? = nil
+  ) throws(StoreError) -> VerificationReport {
+    guard checkpoint.origin == origin else {
+      throw .invalidInput("the checkpoint is for the log \(checkpoint.origin), not this store's \(origin)")
+    }
+    return try LogVerifier(store: self, progress: progress, since: checkpoint.treeHead).run()
   }
 }

@@ -89,6 +89,11 @@ public final class Store: Sendable {
         try saveHead(appender.head, meta: meta, in: &txn)
         try MerkleNodes.saveFrontier(appender.frontier, meta: meta, in: &txn)
         try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
+        if let signer = options.checkpointSigner {
+          _ = try Self.signCheckpoint(
+            appender.frontier.head, nodes: MerkleNodes(tree: tree, log: log), origin: "kalends/\(id)", signer: signer,
+            in: &txn)
+        }
         return (log, meta, tree, projections)
       }
     }
@@ -219,6 +224,9 @@ public final class Store: Sendable {
         try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
         let result = try body(&txn, &appender)
         if appender.hasAppended {
+          if let signer = options.checkpointSigner {
+            _ = try Self.signCheckpoint(appender.frontier.head, nodes: nodes, origin: origin, signer: signer, in: &txn)
+          }
           try MerkleNodes.saveFrontier(appender.frontier, meta: meta, in: &txn)
           try Self.saveHead(appender.head, meta: meta, in: &txn)
           try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
@@ -409,4 +417,6 @@ enum MetaKey {
   /// The log's Merkle tree: its stored nodes (a database) and its right edge (a metadata key).
   static let treeDatabase = "tree"
   static let treeFrontier = "treeFrontier"
+  /// Signed checkpoints of the tree, by tree size.
+  static let checkpointDatabase = "checkpoints"
 }

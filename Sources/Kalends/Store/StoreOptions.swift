@@ -23,6 +23,10 @@ public struct StoreOptions: Sendable, Hashable {
   public var maximumMapSize: Int
   /// The largest number of concurrent readers across processes.
   public var maxReaders: UInt32
+  /// When set, every write that appends records also signs a checkpoint of the tree at its new
+  /// head with this key and keeps it, in the same transaction: at most one per commit, coalescing
+  /// a batch. The key stays outside the store; see ``Store/checkpoint(signer:)``.
+  public var checkpointSigner: CheckpointSigner?
   /// How many entries one transaction of a bulk load writes (see `Store.bulkLoadProjections`);
   /// tests make it small to cross every chunk boundary.
   package var bulkLoadChunk = 1_000_000
@@ -42,13 +46,15 @@ public struct StoreOptions: Sendable, Hashable {
     durability: Durability = .full,
     initialMapSize: Int = 64 << 20,
     maximumMapSize: Int = 1 << 40,
-    maxReaders: UInt32 = 126
+    maxReaders: UInt32 = 126,
+    checkpointSigner: CheckpointSigner? = nil
   ) {
     self.readOnly = readOnly
     self.durability = durability
     self.initialMapSize = initialMapSize
     self.maximumMapSize = maximumMapSize
     self.maxReaders = maxReaders
+    self.checkpointSigner = checkpointSigner
   }
 
   var environmentOptions: EnvironmentOptions {

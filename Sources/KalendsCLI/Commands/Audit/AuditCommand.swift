@@ -8,8 +8,8 @@ extension KalendsCommand {
     static let configuration = CommandConfiguration(
       commandName: "audit",
       abstract: "Replay who had access to what, when and why, and prove the history was not altered.",
-      discussion: "Reads only; safe to run while another process writes.",
-      subcommands: [History.self, State.self, WhoCan.self, Verify.self])
+      discussion: "Reads only; safe to run while another process writes. check-proof needs no store.",
+      subcommands: [History.self, State.self, WhoCan.self, Verify.self, Prove.self, CheckProof.self])
   }
 }
 

@@ -14,7 +14,9 @@ extension KalendsCommand {
         demo store there is replaced (any other store is left alone). Three calendars get a year of \
         events; five apps ask for access: one is granted write-only then upgraded, then revoked in \
         settings; one is denied and keeps trying; one is restricted by a policy; one is reset; one \
-        forgot its usage description. Then the audit timeline and the current state are printed.
+        forgot its usage description. Then the audit timeline and the current state are printed, and \
+        the log's tree head is signed as a checkpoint with the demo's own key, written beside the store \
+        (PATH.checkpoint-key, replaced with the store), whose verifier key is printed.
         """)
 
     @Option(help: ArgumentHelp("Where to build the demo store.", valueName: "path")) var store: String?
@@ -40,7 +42,19 @@ extension KalendsCommand {
         try audit.state(at: .now()).map(\.jsonFields), columns: ["client", "service", "status", "decision", "reason"])
       let head = try owner.store.head()
       print("\n\(head.position) records; head hash \(head.hash) — kalends audit verify --store \(path)")
+      let keyPath = Self.keyPath(of: path)
+      try? FileManager.default.removeItem(atPath: keyPath)
+      let signer = try CheckpointSigner.generate(name: owner.store.origin)
+      try KeyFile.write(signer, to: keyPath)
+      let checkpoint = try owner.store.checkpoint(signer: signer)
+      print("\nSigned checkpoint of the log's Merkle tree (kalends checkpoint show --store \(path)):")
+      print(checkpoint, terminator: "")
+      print("Verifier key: \(signer.verifier)")
+      print("Private key: \(keyPath) — prove a record with kalends audit prove POSITION --store \(path)")
     }
+
+    /// The demo's checkpoint key: beside the store, never inside it.
+    static func keyPath(of store: String) -> String { store + ".checkpoint-key" }
 
     static var defaultPath: String {
       let environment = ProcessInfo.processInfo.environment

@@ -1,0 +1,62 @@
+internal import Crypto
+internal import Foundation
+
+/// The private half of a signed-note key: it signs checkpoints of the log's tree (C2SP
+/// signed-note, Ed25519). Kept outside the store — whoever can write the store must not be able to
+/// sign for it. Its text form is `PRIVATE+KEY+name+hex(keyID)+base64(0x01 ‖ seed)`, as Go's
+/// `golang.org/x/mod/sumdb/note` and the transparency tools built on it write it.
+public struct CheckpointSigner: Hashable, Sendable {
+  /// The key's public half.
+  public let verifier: NoteVerifier
+  private let seed: [UInt8]
+
+  private init(name: String, seed: [UInt8]) throws(NoteError) {
+    guard NoteVerifier.isValidName(name) else {
+      throw .malformed("a key name must be non-empty, without spaces or +: \(name)")
+    }
+    guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed) else {
+      throw .malformed("the private key of \(name) is not an Ed25519 seed")
+    }
+    self.seed = seed
+    verifier = NoteVerifier(name: name, publicKey: Array(key.publicKey.rawRepresentation))
+  }
+
+  /// A new random key named `name` (a schema-less URL is recommended, such as the store's
+  /// origin).
+  public static func generate(name: String) throws(NoteError) -> CheckpointSigner {
+    try CheckpointSigner(name: name, seed: Array(Curve25519.Signing.PrivateKey().rawRepresentation))
+  }
+
+  /// Parses a private key's text form; throws ``NoteError/malformed(_:)`` unless it is one whose
+  /// key ID matches.
+  public init(encoded text: String) throws(NoteError) {
+    let parts = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      .split(separator: "+", maxSplits: 4, omittingEmptySubsequences: false)
+    guard parts.count == 5, parts[0] == "PRIVATE", parts[1] == "KEY" else {
+      throw .malformed("a private key is PRIVATE+KEY+NAME+KEYID+KEY")
+    }
+    guard let seed = Data(base64Encoded: String(parts[4])), seed.count == 33, seed.first == NoteVerifier.ed25519
+    else { throw .malformed("the private key is not an Ed25519 key (base64 of 0x01 and 32 bytes)") }
+    try self.init(name: String(parts[2]), seed: Array(seed.dropFirst()))
+    guard NoteVerifier.hex(verifier.keyID) == parts[3] else {
+      throw .malformed("the key ID of the private key does not match the key")
+    }
+  }
+
+  /// The private key's text form, to be written to a file only its owner may read.
+  public var encoded: String {
+    "PRIVATE+KEY+\(verifier.name)+\(NoteVerifier.hex(verifier.keyID))+"
+      + Data([NoteVerifier.ed25519] + seed).base64EncodedString()
+  }
+
+  /// The signature line's value: base64 of the key ID and the Ed25519 signature of `text`.
+  func signature(of text: [UInt8]) throws -> NoteSignature {
+    let key = try Curve25519.Signing.PrivateKey(rawRepresentation: seed)
+    let signature = try key.signature(for: text)
+    let id = withUnsafeBytes(of: verifier.keyID.bigEndian) { Array($0) }
+    return NoteSignature(name: verifier.name, bytes: id + Array(signature))
+  }
+
+  public static func == (lhs: CheckpointSigner, rhs: CheckpointSigner) -> Bool { lhs.verifier == rhs.verifier }
+  public func hash(into hasher: inout Hasher) { hasher.combine(verifier) }
+}

@@ -1,0 +1,67 @@
+internal import Crypto
+internal import Foundation
+
+/// The public half of a signed-note key (C2SP signed-note, Ed25519): who signs, and how to check
+/// it. Its text form is the standard verifier key `name+hex(keyID)+base64(0x01 ‖ public key)`,
+/// which auditors and witnesses configure.
+public struct NoteVerifier: Hashable, Sendable, CustomStringConvertible {
+  /// The key's name, as in signature lines.
+  public let name: String
+  /// The key ID: the first four bytes of `SHA-256(name ‖ 0x0A ‖ 0x01 ‖ public key)`.
+  public let keyID: UInt32
+  /// The 32-byte Ed25519 public key.
+  public let publicKey: [UInt8]
+
+  /// The signature type of Ed25519 signed notes.
+  static let ed25519: UInt8 = 0x01
+
+  init(name: String, publicKey: [UInt8]) {
+    self.name = name
+    self.publicKey = publicKey
+    keyID = Self.keyID(name: name, publicKey: publicKey)
+  }
+
+  /// Parses a verifier key `name+hex(keyID)+base64(0x01 ‖ public key)`; throws
+  /// ``NoteError/malformed(_:)`` unless it is one, with a key ID that matches its key.
+  public init(_ text: String) throws(NoteError) {
+    let parts = text.split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, let name = Optional(String(parts[0])), Self.isValidName(name) else {
+      throw .malformed("a verifier key is NAME+KEYID+KEY")
+    }
+    guard parts[1].utf8.count == 8, let id = UInt32(parts[1], radix: 16) else {
+      throw .malformed("the key ID of \(name) is not 8 hexadecimal digits")
+    }
+    guard let key = Data(base64Encoded: String(parts[2])), key.count == 33, key.first == Self.ed25519 else {
+      throw .malformed("the key of \(name) is not an Ed25519 key (base64 of 0x01 and 32 bytes)")
+    }
+    self.init(name: name, publicKey: Array(key.dropFirst()))
+    guard keyID == id else { throw .malformed("the key ID of \(name) does not match its key") }
+  }
+
+  /// The verifier key text.
+  public var description: String {
+    "\(name)+\(Self.hex(keyID))+\(Data([Self.ed25519] + publicKey).base64EncodedString())"
+  }
+
+  /// Whether `signature` (64 bytes) is this key's Ed25519 signature of `text`.
+  func verifies(_ signature: [UInt8], of text: [UInt8]) -> Bool {
+    guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
+    return key.isValidSignature(signature, for: text)
+  }
+
+  static func keyID(name: String, publicKey: [UInt8]) -> UInt32 {
+    let input = Array(name.utf8) + [0x0A, ed25519] + publicKey
+    let digest = input.withUnsafeBytes { Array(SHA256.hash(data: $0)) }
+    return digest[0..<4].reduce(0) { $0 << 8 | UInt32($1) }
+  }
+
+  /// Key names are non-empty and hold no spaces and no `+` (C2SP signed-note).
+  static func isValidName(_ name: String) -> Bool {
+    !name.isEmpty && !name.unicodeScalars.contains { $0 == "+" || $0.properties.isWhitespace || $0.value < 0x20 }
+  }
+
+  static func hex(_ id: UInt32) -> String {
+    let digits = String(id, radix: 16)
+    return String(repeating: "0", count: 8 - digits.count) + digits
+  }
+}

@@ -1,0 +1,55 @@
+import LMDB
+
+@testable import Kalends
+
+/// The attacker of issue 29: someone who can write a closed store's files rewrites its history
+/// and covers every track a store can check by itself — re-encodes the records in their new
+/// order and positions, re-chains them, rebuilds the Merkle tree and its right edge and moves the
+/// head. Only a checkpoint kept outside the store can tell.
+enum LogRewriter {
+  /// A record as the attacker edits it: who, what, when.
+  struct Entry {
+    var kind: RecordKind
+    var principal: Principal
+    var payload: Payload
+    var timestamp: Timestamp
+  }
+
+  /// Replaces the log of the closed store at `path` with `edit` applied to its records.
+  static func rewrite(_ path: String, _ edit: (inout [Entry]) throws -> Void) throws {
+    let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
+    let log = try environment.openDatabase(named: "log", options: [])
+    let meta = try environment.openDatabase(named: "meta", options: [])
+    let tree = try environment.openDatabase(named: "tree", options: [])
+    try environment.write { txn in
+      var entries: [Entry] = []
+      try txn.withCursor(on: log) { cursor in
+        try cursor.scanForward { _, value in
+          let record = try RecordCodec.decode(value)
+          entries.append(
+            Entry(kind: record.kind, principal: record.principal, payload: record.payload, timestamp: record.timestamp))
+          return .continue
+        }
+      }
+      try edit(&entries)
+      try txn.removeAll(in: log)
+      try txn.removeAll(in: tree)
+      var previous = RecordHash.genesis
+      var frontier = TreeFrontier()
+      var buffer: [UInt8] = []
+      let nodes = MerkleNodes(tree: tree, log: log)
+      for (index, entry) in entries.enumerated() {
+        let position = LogPosition(UInt64(index + 1))
+        let hash = RecordCodec.encode(
+          into: &buffer, position: position, timestamp: entry.timestamp,
+          draft: RecordDraft(kind: entry.kind, principal: entry.principal, payload: entry.payload),
+          previousHash: previous)
+        try txn.put(Array(buffer.dropFirst()), forKey: BigEndianKey(position.rawValue), in: log)
+        try frontier.append(hash) { height, index, node in try nodes.put(height, index, node, in: &txn) }
+        previous = hash
+      }
+      try Store.saveHead(LogHead(position: LogPosition(UInt64(entries.count)), hash: previous), meta: meta, in: &txn)
+      try MerkleNodes.saveFrontier(frontier, meta: meta, in: &txn)
+    }
+  }
+}

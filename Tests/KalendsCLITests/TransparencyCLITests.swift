@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+@testable import Kalends
+
+/// Issue 29 through the `kalends` executable: keys, signed checkpoints, proof bundles checked with
+/// no store and by an independent implementation, and the attacks a checkpoint kept outside the
+/// store catches.
+@Suite("Command line: checkpoints, proofs and the attacks they catch")
+struct TransparencyCLITests {
+  static let oracle = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("tools/tlog_oracle.py").path
+
+  /// `tools/tlog_oracle.py`: C2SP's formats and RFC 9162 in Python, Ed25519 from `cryptography`.
+  func oracle(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", Self.oracle] + arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+  }
+
+  /// A store with an app, a denial, twenty notes, a key and a checkpoint of it all, kept in a file
+  /// outside the store as an auditor keeps it.
+  struct Audited {
+    let store: CLIStore
+    let files = TemporaryDirectory("transparency")
+    var key: String { files.path + "/log.key" }
+    var kept: String { files.path + "/checkpoint" }
+    let verifier: String
+
+    init() throws {
+      store = try CLIStore()
+      try store.register("com.example.social")
+      let denied = try store.run([
+        "access", "set", "com.example.social", "--service", "calendars", "--status", "denied",
+      ])
+      try #require(denied.status == 0, "\(denied.stderr)")
+      for index in 0..<20 { try store.run(["log", "annotate", "note \(index)"]) }
+      let generated = try store.run(["key", "generate", "--out", files.path + "/log.key"])
+      try #require(generated.status == 0, "\(generated.stderr)")
+      verifier = generated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+      let signed = try store.run(["checkpoint", "sign", "--key", files.path + "/log.key"])
+      try #require(signed.status == 0, "\(signed.stderr)")
+      try signed.stdout.write(toFile: files.path + "/checkpoint", atomically: true, encoding: .utf8)
+    }
+
+    func verifySince() throws -> CLI.Result {
+      try store.run(["audit", "verify", "--since", kept, "--key", verifier])
+    }
+  }
+
+  @Test func aKeyIsWrittenForItsOwnerOnlyAndNeverOverwritten() throws {
+    let audited = try Audited()
+    let mode = try FileManager.default.attributesOfItem(atPath: audited.key)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    let again = try audited.store.run(["key", "generate", "--out", audited.key])
+    #expect(again.status == 67)
+    #expect(try NoteVerifier(audited.verifier).name.hasPrefix("kalends/"))
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: audited.key)
+    let exposed = try audited.store.run(["checkpoint", "sign", "--key", audited.key])
+    #expect(exposed.status == 68, "a key others may read is refused: \(exposed.stderr)")
+  }
+
+  @Test func aCheckpointIsASignedNoteThatCryptographyVerifies() throws {
+    let audited = try Audited()
+    let head = try audited.store.object(["log", "head"])
+    let checked = try oracle(["check-note", audited.kept, audited.verifier])
+    #expect(checked.status == 0, "\(checked.stderr)")
+    let fields = try #require(try json(checked.stdout) as? [String: Any])
+    #expect(fields["size"] as? Int == head["treeSize"] as? Int)
+    #expect(fields["root"] as? String == head["treeRoot"] as? String)
+    #expect((fields["origin"] as? String)?.hasPrefix("kalends/") == true)
+    let shown = try audited.store.run(["checkpoint", "show"])
+    #expect(shown.stdout == (try String(contentsOfFile: audited.kept, encoding: .utf8)))
+  }
+
+  @Test func aProofOfADenialIsCheckedWithNoStoreByKalendsAndByAnIndependentChecker() throws {
+    let audited = try Audited()
+    let records = try audited.store.objects(["log", "tail", "-n", "30"])
+    let denial = try #require(records.first { $0["kind"] as? String == "accessDecided" })
+    let position = try #require(denial["position"] as? Int)
+    let bundle = audited.files.path + "/denial.tlog-proof"
+    let proved = try audited.store.run(["audit", "prove", String(position), "--out", bundle])
+    #expect(proved.status == 0, "\(proved.stderr)")
+    // No store at all: a process without --store or $KALENDS_STORE pointing anywhere real.
+    let checked = try CLI.run(
+      ["audit", "check-proof", bundle, "--key", audited.verifier, "--format", "json"],
+      environment: ["KALENDS_STORE": audited.files.path + "/nowhere"])
+    #expect(checked.status == 0, "\(checked.stderr)")
+    let result = try #require(try json(checked.stdout) as? [String: Any])
+    let record = try #require(result["record"] as? [String: Any])
+    #expect(record["position"] as? Int == position)
+    #expect(record["kind"] as? String == "accessDecided")
+    let independent = try oracle(["check-proof", bundle, audited.verifier])
+    #expect(independent.status == 0, "\(independent.stderr)")
+    #expect(independent.stdout.contains("\"index\": \(position - 1)"))
+    let stranger = try CheckpointSigner.generate(name: "someone.else").verifier.description
+    let refused = try CLI.run(["audit", "check-proof", bundle, "--key", stranger])
+    #expect(refused.status == 69, "another key's checkpoint proves nothing: \(refused.stderr)")
+  }
+
+  @Test func everyAlteredByteOfABundleFailsTheCheck() throws {
+    let audited = try Audited()
+    let bundle = audited.files.path + "/note.tlog-proof"
+    #expect(try audited.store.run(["audit", "prove", "5", "--out", bundle]).status == 0)
+    let text = try String(contentsOfFile: bundle, encoding: .utf8)
+    let verifier = try NoteVerifier(audited.verifier)
+    _ = try RecordProof(parsing: text).check(logKey: verifier)
+    var bytes = Array(text.utf8)
+    for index in bytes.indices {
+      bytes[index] ^= 0x01
+      let altered = String(decoding: bytes, as: UTF8.self)
+      #expect(throws: (any Error).self, "byte \(index)") {
+        _ = try RecordProof(parsing: altered).check(logKey: verifier)
+      }
+      bytes[index] ^= 0x01
+    }
+    bytes[bytes.count / 2] ^= 0x01
+    try Data(bytes).write(to: URL(fileURLWithPath: bundle))
+    #expect(try CLI.run(["audit", "check-proof", bundle, "--key", audited.verifier]).status == 69)
+  }
+
+  @Test func theLogExtendsAKeptCheckpointAndWritesWithAKeyConfiguredSignTheirOwn() throws {
+    let audited = try Audited()
+    #expect(try audited.verifySince().status == 0)
+    let more = try CLI.run(
+      ["log", "annotate", "one more", "--store", audited.store.directory.storePath],
+      environment: ["KALENDS_CHECKPOINT_KEY": audited.key])
+    #expect(more.status == 0, "\(more.stderr)")
+    let sizes = try audited.store.run(["checkpoint", "list"]).stdout.split(separator: "\n").compactMap { Int($0) }
+    #expect(sizes.count == 2 && sizes[1] == sizes[0] + 1, "one checkpoint per commit: \(sizes)")
+    #expect(try audited.verifySince().status == 0, "the longer log still extends the kept checkpoint")
+  }
+
+  /// Each attack is a full rewrite: records re-encoded, re-chained, the tree and head recomputed,
+  /// the projections rebuilt. `verify` passes afterwards; the kept checkpoint does not.
+  @Test(arguments: ["rewrite a decision", "drop and renumber", "truncate", "swap", "forge an actor"])
+  func anAttackThatPassesVerifyIsCaughtByTheKeptCheckpoint(attack: String) throws {
+    let audited = try Audited()
+    let path = audited.store.directory.storePath
+    try LogRewriter.rewrite(path) { entries in
+      let notes = entries.indices.filter { entries[$0].kind == .annotationAdded }
+      switch attack {
+      case "rewrite a decision":
+        let decision = try #require(entries.indices.first { entries[$0].kind == .accessDecided })
+        var payload = Payload()
+        for field in try entries[decision].payload.fields() {
+          // The status field (tag 3) from denied to full access: a grant the person never gave.
+          if field.tag == 3 {
+            payload.append(tag: 3, unsigned: UInt64(AuthorizationStatus.fullAccess.rawValue))
+          } else {
+            payload.append(tag: field.tag, bytes: field.value)
+          }
+        }
+        entries[decision].payload = payload
+      case "drop and renumber": entries.remove(at: notes[3])
+      case "truncate": entries.removeLast(4)
+      case "swap": entries.swapAt(notes[2], notes[3])
+      default: entries[notes[5]].principal = .system
+      }
+    }
+    let rebuilt = try audited.store.run(["rebuild"])
+    let verified = try audited.store.run(["verify", "--log-only"])
+    if attack != "forge an actor" {
+      #expect(rebuilt.status == 0, "\(attack): \(rebuilt.stderr)")
+      #expect(verified.status == 0, "\(attack): the rewritten chain and tree pass verify: \(verified.stderr)")
+    }
+    let since = try audited.verifySince()
+    #expect(since.status == 69, "\(attack)")
+    #expect(
+      since.stderr.contains("checkpointMismatch") || (attack == "forge an actor" && since.stderr.contains("(")),
+      "\(attack): \(since.stderr)")
+  }
+
+  @Test func aStoreRefusesToSignAForkOfItsOwnCheckpoint() throws {
+    let audited = try Audited()
+    try LogRewriter.rewrite(audited.store.directory.storePath) { entries in
+      let note = try #require(entries.indices.last { entries[$0].kind == .annotationAdded })
+      entries[note].timestamp = Timestamp(rawValue: entries[note].timestamp.rawValue + 1)
+    }
+    let signed = try audited.store.run(["checkpoint", "sign", "--key", audited.key])
+    #expect(signed.status == 69, "\(signed.stderr)")
+    #expect(signed.stderr.contains("refusing to sign"))
+  }
+}

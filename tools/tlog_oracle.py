@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Checks Kalends' signed checkpoints and proof bundles with code written from the C2SP texts
+alone (signed-note, tlog-checkpoint, tlog-proof) and RFC 9162 §2.1.3.2, with Python's `hashlib`
+and the `cryptography` package's Ed25519 — nothing from Kalends.
+
+    tlog_oracle.py check-note NOTE_FILE VERIFIER_KEY      # prints {"origin", "size", "root"}
+    tlog_oracle.py check-proof BUNDLE_FILE VERIFIER_KEY   # prints {"origin", "size", "index", "leaf"}
+
+Exits 0 when everything verifies, 1 with the reason on stderr otherwise, 3 when `cryptography` is
+missing.
+"""
+import base64
+import hashlib
+import json
+import struct
+import sys
+
+try:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+except ImportError:
+    sys.stderr.write("tlog_oracle.py needs the cryptography package — run tools/setup\n")
+    sys.exit(3)
+
+
+def fail(reason):
+    sys.stderr.write(reason + "\n")
+    sys.exit(1)
+
+
+def b64(text):
+    data = base64.b64decode(text, validate=True)
+    if base64.b64encode(data).decode() != text:
+        fail("not canonical base64: " + text)
+    return data
+
+
+def parse_verifier(text):
+    name, key_id, key = text.split("+", 2)
+    key = b64(key)
+    if len(key) != 33 or key[0] != 0x01:
+        fail("not an Ed25519 verifier key")
+    computed = hashlib.sha256(name.encode() + b"\n" + key).digest()[:4]
+    if computed.hex() != key_id:
+        fail("the verifier key's ID does not match its key")
+    return name, computed, Ed25519PublicKey.from_public_bytes(key[1:])
+
+
+def check_note(note, verifier):
+    name, key_id, public = parse_verifier(verifier)
+    if any(ord(c) < 0x20 and c != "\n" for c in note):
+        fail("control characters in the note")
+    split = note.rfind("\n\n")
+    if split < 0:
+        fail("no blank line before the signatures")
+    text, signatures = note[: split + 1], note[split + 2 :]
+    verified = False
+    for line in signatures.rstrip("\n").split("\n"):
+        dash, key_name, signature = line.split(" ")
+        if dash != "\u2014":
+            fail("a signature line does not start with an em dash")
+        signature = b64(signature)
+        if key_name == name and signature[:4] == key_id:
+            try:
+                public.verify(signature[4:], text.encode())
+            except InvalidSignature:
+                fail("the signature does not verify")
+            verified = True
+    if not verified:
+        fail("no signature by the key")
+    lines = text[:-1].split("\n")
+    origin, size, root = lines[0], int(lines[1]), b64(lines[2])
+    if str(size) != lines[1] or len(root) != 32:
+        fail("not a checkpoint")
+    return origin, size, root
+
+
+def node(left, right):
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def verify_inclusion(index, size, leaf, path, root):
+    # RFC 9162 §2.1.3.2, step by step.
+    if index >= size:
+        return False
+    fn, sn, r = index, size - 1, leaf
+    for p in path:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            r = node(p, r)
+            while not fn & 1 and fn != 0:
+                fn >>= 1
+                sn >>= 1
+        else:
+            r = node(r, p)
+        fn >>= 1
+        sn >>= 1
+    return sn == 0 and r == root
+
+
+def check_proof(bundle, verifier):
+    head, checkpoint = bundle.split("\n\n", 1)
+    lines = head.split("\n")
+    if lines[0] != "c2sp.org/tlog-proof@v1":
+        fail("not a tlog-proof")
+    if not lines[1].startswith("extra ") or not lines[2].startswith("index "):
+        fail("no extra data or index")
+    record = b64(lines[1][6:])
+    index = int(lines[2][6:])
+    path = [b64(line) for line in lines[3:]]
+    origin, size, root = check_note(checkpoint, verifier)
+    # The record's bytes end in their own leaf hash (docs/log-format.md); its position is at 1.
+    leaf = hashlib.sha256(b"\x00" + record[:-32]).digest()
+    if leaf != record[-32:]:
+        fail("the record does not hash to the hash it carries")
+    (position,) = struct.unpack_from(">Q", record, 1)
+    if position != index + 1:
+        fail("the record is not at the proven index")
+    if not verify_inclusion(index, size, leaf, path, root):
+        fail("the inclusion proof does not lead to the checkpoint's root")
+    return {"origin": origin, "size": size, "index": index, "leaf": leaf.hex()}
+
+
+def main():
+    command, path, verifier = sys.argv[1:4]
+    text = open(path, encoding="utf-8").read()
+    if command == "check-note":
+        origin, size, root = check_note(text, verifier)
+        print(json.dumps({"origin": origin, "size": size, "root": root.hex()}))
+    elif command == "check-proof":
+        print(json.dumps(check_proof(text, verifier)))
+    else:
+        fail("unknown command " + command)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (ValueError, IndexError) as error:
+        fail("malformed: %s" % error)
