@@ -32,9 +32,12 @@ let package = Package(
     ),
     // Kalends' boundary to LMDB (non-copyable transactions lent to closures, typed errors). Not a
     // product: LMDB is how Kalends stores, not what it offers; `StorageFailure` carries its errors.
+    // The platform's C library, re-exported once: LMDB and Kalends import it instead of a
+    // `#if canImport(Glibc)` block in every file.
+    .target(name: "Platform", swiftSettings: strictSettings),
     .target(
       name: "LMDB",
-      dependencies: ["CLMDB"],
+      dependencies: ["CLMDB", "Platform"],
       swiftSettings: strictSettings
     ),
     .target(name: "CPrefetch"),
@@ -43,6 +46,7 @@ let package = Package(
       name: "Kalends",
       dependencies: [
         "LMDB",
+        "Platform",
         "CPrefetch",
         "CSHA256",
         .product(name: "Crypto", package: "swift-crypto"),

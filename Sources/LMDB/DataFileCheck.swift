@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Musl)
-  internal import Musl
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
+internal import Platform
 
 /// Checks the page structure of an environment's `data.mdb` with plain reads, before LMDB maps it.
 ///

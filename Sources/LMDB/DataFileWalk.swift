@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Musl)
-  internal import Musl
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
+internal import Platform
 
 /// One pass of ``DataFileCheck`` over a data file; stops at the first damage.
 struct DataFileWalk {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Musl)
-  internal import Musl
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
+internal import Platform
 
 extension Environment {
   /// What an `EIO` from a commit most likely means. LMDB reports a short write of its pages as

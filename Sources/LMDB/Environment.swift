@@ -1,12 +1,5 @@
 internal import CLMDB
-
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Musl)
-  internal import Musl
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
+internal import Platform
 
 /// An open LMDB environment: one memory-mapped file holding named databases, shared safely by
 /// threads and processes.

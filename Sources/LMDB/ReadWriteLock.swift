@@ -1,12 +1,5 @@
+internal import Platform
 import Synchronization
-
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Musl)
-  internal import Musl
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
 
 /// A readers–writer lock. Transactions hold it shared; remapping the file holds it exclusively.
 ///

@@ -1,12 +1,5 @@
 internal import LMDB
-
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Musl)
-  internal import Musl
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
+internal import Platform
 
 /// The byte format of log records (docs/log-format.md): encoding in the current version, decoding
 /// of every version ever written.

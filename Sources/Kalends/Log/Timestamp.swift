@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Musl)
-  internal import Musl
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
+internal import Platform
 
 /// A wall-clock instant with microsecond precision: when a record was appended.
 public struct Timestamp: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {

@@ -1,12 +1,5 @@
 internal import CPrefetch
-
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Musl)
-  internal import Musl
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
+internal import Platform
 
 /// The slot numbers of the objects a bulk loader has met, by kind and identifier: an
 /// open-addressing hash table with linear probing, for the one lookup every record of a rebuild
