@@ -21,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     // Ed25519 for signed checkpoints of the log's Merkle tree (Curve25519.Signing).
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    // HTTP for `kalends witness serve` (C2SP tlog-witness), and for the store server to come.
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     // `swift package generate-documentation` (the DocC catalog in Sources/Kalends/Kalends.docc).
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
   ],
@@ -74,6 +76,7 @@ let package = Package(
         "KalendsSynthetic",
         "KalendsCommandSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Hummingbird", package: "hummingbird"),
       ],
       swiftSettings: strictSettings
     ),

@@ -3,7 +3,10 @@
 alone (signed-note, tlog-checkpoint, tlog-proof) and RFC 9162 §2.1.3.2, with Python's `hashlib`
 and the `cryptography` package's Ed25519 — nothing from Kalends.
 
-    tlog_oracle.py check-note NOTE_FILE VERIFIER_KEY      # prints {"origin", "size", "root"}
+    tlog_oracle.py check-note NOTE_FILE VERIFIER_KEY [WITNESS_KEY]
+                                                          # prints {"origin", "size", "root"}; with a
+                                                          # witness key (type 0x04), its C2SP
+                                                          # tlog-cosignature must verify too
     tlog_oracle.py check-proof BUNDLE_FILE VERIFIER_KEY   # prints {"origin", "size", "index", "leaf"}
 
 Exits 0 when everything verifies, 1 with the reason on stderr otherwise, 3 when `cryptography` is
@@ -35,15 +38,35 @@ def b64(text):
     return data
 
 
-def parse_verifier(text):
+def parse_verifier(text, kind=0x01):
     name, key_id, key = text.split("+", 2)
     key = b64(key)
-    if len(key) != 33 or key[0] != 0x01:
-        fail("not an Ed25519 verifier key")
+    if len(key) != 33 or key[0] != kind:
+        fail("not an Ed25519 verifier key of type %d" % kind)
     computed = hashlib.sha256(name.encode() + b"\n" + key).digest()[:4]
     if computed.hex() != key_id:
         fail("the verifier key's ID does not match its key")
     return name, computed, Ed25519PublicKey.from_public_bytes(key[1:])
+
+
+def check_cosignature(note, witness):
+    """C2SP tlog-cosignature v1: key ID over type 0x04; the signature is a big-endian u64 time and
+    Ed25519 over 'cosignature/v1\\ntime T\\n' and the note text."""
+    name, key_id, public = parse_verifier(witness, 0x04)
+    split = note.rfind("\n\n")
+    text, signatures = note[: split + 1], note[split + 2 :]
+    for line in signatures.rstrip("\n").split("\n"):
+        _, key_name, signature = line.split(" ")
+        signature = b64(signature)
+        if key_name == name and signature[:4] == key_id and len(signature) == 76:
+            (time,) = struct.unpack(">Q", signature[4:12])
+            message = b"cosignature/v1\ntime %d\n" % time + text.encode()
+            try:
+                public.verify(signature[12:], message)
+            except InvalidSignature:
+                fail("the cosignature does not verify")
+            return time
+    fail("no cosignature by the witness")
 
 
 def check_note(note, verifier):
@@ -127,7 +150,10 @@ def main():
     text = open(path, encoding="utf-8").read()
     if command == "check-note":
         origin, size, root = check_note(text, verifier)
-        print(json.dumps({"origin": origin, "size": size, "root": root.hex()}))
+        result = {"origin": origin, "size": size, "root": root.hex()}
+        if len(sys.argv) > 4:
+            result["cosignedAt"] = check_cosignature(text, sys.argv[4])
+        print(json.dumps(result))
     elif command == "check-proof":
         print(json.dumps(check_proof(text, verifier)))
     else:

@@ -191,4 +191,63 @@ struct TransparencyCLITests {
     #expect(signed.status == 69, "\(signed.stderr)")
     #expect(signed.stderr.contains("refusing to sign"))
   }
+
+  /// A witness in its own process on loopback: it cosigns the store's checkpoints over HTTP, its
+  /// cosignatures are kept with them, and proofs demand them with --witness and --quorum.
+  @Test func aWitnessProcessCosignsOverHTTPAndProofsDemandItsCosignature() throws {
+    let audited = try Audited()
+    let witnessKey = audited.files.path + "/witness.key"
+    let generated = try CLI.run(["key", "generate", "witness.example/w1", "--cosigner", "--out", witnessKey])
+    try #require(generated.status == 0, "\(generated.stderr)")
+    let witnessVerifier = generated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let (process, output, _) = try CLI.start([
+      "witness", "serve", "--key", witnessKey, "--log", audited.verifier, "--state", audited.files.path + "/witness",
+    ])
+    defer {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    var announced = ""
+    while !announced.contains("\n") {
+      let data = output.fileHandleForReading.availableData
+      try #require(!data.isEmpty, "the witness ended before listening")
+      announced += String(decoding: data, as: UTF8.self)
+    }
+    let address = try #require(announced.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+    let url = "http://\(address)"
+    for round in 0..<2 {
+      try audited.store.run(["log", "annotate", "round \(round)"])
+      let signed = try audited.store.run(["checkpoint", "sign", "--key", audited.key, "--witness", url])
+      #expect(signed.status == 0, "round \(round): \(signed.stderr)")
+      #expect(signed.stdout.contains("\u{2014} witness.example/w1 "), "round \(round)")
+    }
+    let bundle = audited.files.path + "/cosigned.tlog-proof"
+    #expect(try audited.store.run(["audit", "prove", "3", "--out", bundle]).status == 0)
+    let checked = try CLI.run([
+      "audit", "check-proof", bundle, "--key", audited.verifier, "--witness", witnessVerifier, "--quorum", "1",
+    ])
+    #expect(checked.status == 0, "\(checked.stderr)")
+    let otherWitness = try CLI.run([
+      "key", "generate", "other.example/w", "--cosigner", "--out", audited.files.path + "/o.key",
+    ])
+    let unmet = try CLI.run([
+      "audit", "check-proof", bundle, "--key", audited.verifier, "--witness",
+      otherWitness.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+    ])
+    #expect(unmet.status == 69, "a checkpoint no trusted witness cosigned: \(unmet.stderr)")
+    let kept = audited.files.path + "/cosigned.checkpoint"
+    try (try audited.store.run(["checkpoint", "show"])).stdout.write(toFile: kept, atomically: true, encoding: .utf8)
+    let independent = try oracle(["check-note", kept, audited.verifier, witnessVerifier])
+    #expect(independent.status == 0, "the cosignature checked by cryptography: \(independent.stderr)")
+    #expect(independent.stdout.contains("cosignedAt"))
+    let since = try audited.store.run([
+      "audit", "verify", "--since", kept, "--key", audited.verifier, "--witness", witnessVerifier,
+    ])
+    #expect(since.status == 0, "\(since.stderr)")
+    // The witness refuses a rewritten log: its checkpoint is not consistent with what it cosigned.
+    try LogRewriter.rewrite(audited.store.directory.storePath) { entries in entries.removeLast(2) }
+    try audited.store.run(["log", "annotate", "after the rewrite"])
+    let forked = try audited.store.run(["checkpoint", "sign", "--key", audited.key, "--witness", url])
+    #expect(forked.status == 69, "\(forked.stderr)")
+  }
 }

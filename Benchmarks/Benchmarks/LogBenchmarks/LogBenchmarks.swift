@@ -36,6 +36,21 @@ let benchmarks: @Sendable () -> Void = {
     durableStore.tearDown()
   }
 
+  // The same with a checkpoint of the log's tree signed (Ed25519) and kept in every commit.
+  let signedStore = StoreFixture(
+    label: "durable-signed", durability: .full, signer: try! CheckpointSigner.generate(name: "bench.example/log"))
+  Benchmark("Durable append/Kalends + checkpoint", configuration: durable) { benchmark throws in
+    let store = signedStore.store!
+    let note = Workload.note(1)
+    for _ in benchmark.scaledIterations {
+      blackHole(try store.annotate(note))
+    }
+  } setup: {
+    try signedStore.setUp()
+  } teardown: {
+    signedStore.tearDown()
+  }
+
   let durableRaw = RawFixture(label: "durable-raw", durability: RAW_LMDB_SYNC_FULL)
   Benchmark("Durable append/raw LMDB", configuration: durable) { benchmark in
     let raw = durableRaw.environment!
@@ -158,16 +173,21 @@ final class StoreFixture: @unchecked Sendable {
   private var directory: ScratchDirectory?
   private(set) var store: Store?
 
-  init(label: String, durability: StoreOptions.Durability) {
+  /// Signs a checkpoint at every commit when set.
+  let signer: CheckpointSigner?
+
+  init(label: String, durability: StoreOptions.Durability, signer: CheckpointSigner? = nil) {
     self.label = label
     self.durability = durability
+    self.signer = signer
   }
 
   func setUp() throws {
     let directory = ScratchDirectory(label)
     self.directory = directory
     store = try Store.create(
-      at: directory.storePath, options: StoreOptions(durability: durability, initialMapSize: Workload.mapSize))
+      at: directory.storePath,
+      options: StoreOptions(durability: durability, initialMapSize: Workload.mapSize, checkpointSigner: signer))
   }
 
   func tearDown() {

@@ -10,7 +10,7 @@ public struct CheckpointSigner: Hashable, Sendable {
   public let verifier: NoteVerifier
   private let seed: [UInt8]
 
-  private init(name: String, seed: [UInt8]) throws(NoteError) {
+  private init(name: String, seed: [UInt8], isCosigner: Bool) throws(NoteError) {
     guard NoteVerifier.isValidName(name) else {
       throw .malformed("a key name must be non-empty, without spaces or +: \(name)")
     }
@@ -18,13 +18,14 @@ public struct CheckpointSigner: Hashable, Sendable {
       throw .malformed("the private key of \(name) is not an Ed25519 seed")
     }
     self.seed = seed
-    verifier = NoteVerifier(name: name, publicKey: Array(key.publicKey.rawRepresentation))
+    verifier = NoteVerifier(name: name, publicKey: Array(key.publicKey.rawRepresentation), isCosigner: isCosigner)
   }
 
   /// A new random key named `name` (a schema-less URL is recommended, such as the store's
-  /// origin).
-  public static func generate(name: String) throws(NoteError) -> CheckpointSigner {
-    try CheckpointSigner(name: name, seed: Array(Curve25519.Signing.PrivateKey().rawRepresentation))
+  /// origin); a witness's key makes timestamped cosignatures (`isCosigner`).
+  public static func generate(name: String, isCosigner: Bool = false) throws(NoteError) -> CheckpointSigner {
+    try CheckpointSigner(
+      name: name, seed: Array(Curve25519.Signing.PrivateKey().rawRepresentation), isCosigner: isCosigner)
   }
 
   /// Parses a private key's text form; throws ``NoteError/malformed(_:)`` unless it is one whose
@@ -35,9 +36,11 @@ public struct CheckpointSigner: Hashable, Sendable {
     guard parts.count == 5, parts[0] == "PRIVATE", parts[1] == "KEY" else {
       throw .malformed("a private key is PRIVATE+KEY+NAME+KEYID+KEY")
     }
-    guard let seed = Data(base64Encoded: String(parts[4])), seed.count == 33, seed.first == NoteVerifier.ed25519
-    else { throw .malformed("the private key is not an Ed25519 key (base64 of 0x01 and 32 bytes)") }
-    try self.init(name: String(parts[2]), seed: Array(seed.dropFirst()))
+    guard let seed = Data(base64Encoded: String(parts[4])), seed.count == 33,
+      seed.first == NoteVerifier.ed25519 || seed.first == NoteVerifier.cosignature
+    else { throw .malformed("the private key is not an Ed25519 key (base64 of 0x01 or 0x04 and 32 bytes)") }
+    try self.init(
+      name: String(parts[2]), seed: Array(seed.dropFirst()), isCosigner: seed.first == NoteVerifier.cosignature)
     guard NoteVerifier.hex(verifier.keyID) == parts[3] else {
       throw .malformed("the key ID of the private key does not match the key")
     }
@@ -46,15 +49,21 @@ public struct CheckpointSigner: Hashable, Sendable {
   /// The private key's text form, to be written to a file only its owner may read.
   public var encoded: String {
     "PRIVATE+KEY+\(verifier.name)+\(NoteVerifier.hex(verifier.keyID))+"
-      + Data([NoteVerifier.ed25519] + seed).base64EncodedString()
+      + Data([verifier.type] + seed).base64EncodedString()
   }
 
-  /// The signature line's value: base64 of the key ID and the Ed25519 signature of `text`.
-  func signature(of text: [UInt8]) throws -> NoteSignature {
+  /// The signature of the note text `text`: the key ID and the Ed25519 signature, or for a
+  /// cosigner the key ID, the time `now` in seconds and the signature of the cosigned message.
+  func signature(of text: [UInt8], now: Timestamp = .now()) throws -> NoteSignature {
     let key = try Curve25519.Signing.PrivateKey(rawRepresentation: seed)
-    let signature = try key.signature(for: text)
     let id = withUnsafeBytes(of: verifier.keyID.bigEndian) { Array($0) }
-    return NoteSignature(name: verifier.name, bytes: id + Array(signature))
+    guard verifier.isCosigner else {
+      return NoteSignature(name: verifier.name, bytes: id + Array(try key.signature(for: text)))
+    }
+    let time = UInt64(max(0, now.rawValue / 1_000_000))
+    let signature = try key.signature(for: NoteVerifier.cosignedMessage(text, time: time))
+    return NoteSignature(
+      name: verifier.name, bytes: id + withUnsafeBytes(of: time.bigEndian) { Array($0) } + Array(signature))
   }
 
   public static func == (lhs: CheckpointSigner, rhs: CheckpointSigner) -> Bool { lhs.verifier == rhs.verifier }

@@ -52,11 +52,33 @@ public struct SignedNote: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// How many of `witnesses` cosigned the text with a signature that verifies.
+  public func cosignatureCount(among witnesses: [NoteVerifier]) -> Int {
+    witnesses.filter { (try? verify(by: $0)) != nil }.count
+  }
+
+  /// Checks that at least `quorum` of `witnesses` cosigned the text; throws
+  /// ``NoteError/notSignedBy(_:)`` naming how many did.
+  public func verifyCosignatures(by witnesses: [NoteVerifier], quorum: Int) throws(NoteError) {
+    let count = cosignatureCount(among: witnesses)
+    guard count >= quorum else {
+      throw .notSignedBy("\(quorum) of the \(witnesses.count) witnesses given (\(count) cosigned)")
+    }
+  }
+
   /// This note with `signature` added (a cosignature), unless it already carries one by that key.
-  func adding(_ signature: NoteSignature) -> SignedNote {
+  public func adding(_ signature: NoteSignature) -> SignedNote {
     guard !signatures.contains(where: { $0.name == signature.name && $0.keyID == signature.keyID }) else { return self }
     var copy = self
     copy.signatures.append(signature)
     return copy
+  }
+}
+
+extension NoteSignature {
+  /// Parses signature lines (`— name base64`, each ending in a newline), as a witness answers.
+  public static func parseLines(_ text: String) throws(NoteError) -> [NoteSignature] {
+    // A note with a placeholder text parses the lines with the note's own rules.
+    try SignedNote(parsing: "x\n\n" + text).signatures
   }
 }

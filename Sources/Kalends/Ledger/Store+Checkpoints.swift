@@ -152,3 +152,26 @@ extension Store {
     return RecordProof(record: bytes, inclusion: inclusion, checkpoint: note)
   }
 }
+
+extension Store {
+  /// Adds `cosignatures` (a witness's answer) to the kept checkpoint of tree size `size`, skipping
+  /// any by a key that already signed it, and returns the note as kept. Throws
+  /// ``StoreError/invalidInput(_:)`` when no checkpoint of that size is kept.
+  @discardableResult
+  public func addCosignatures(_ cosignatures: [NoteSignature], toCheckpointOfSize size: UInt64) throws(StoreError)
+    -> SignedNote
+  {
+    guard !options.readOnly else { throw .readOnly }
+    return try StoreError.wrapping {
+      try environment.write { txn in
+        let database = try txn.openDatabase(named: MetaKey.checkpointDatabase)
+        guard var note = try txn.withValue(forKey: BigEndianKey(size), in: database, { try Self.decodeNote($0) }) else {
+          throw StoreError.invalidInput("no checkpoint of size \(size) is kept")
+        }
+        for cosignature in cosignatures { note = note.adding(cosignature) }
+        try txn.put(Array(note.description.utf8), forKey: BigEndianKey(size), in: database)
+        return note
+      }
+    }
+  }
+}

@@ -11,8 +11,8 @@ extension KalendsCommand.Audit {
       abstract: "Check a record's proof bundle without any store, and print the record.",
       discussion: """
         Needs only the bundle and the log's verifier key: the checkpoint must be signed by --key (for \
-        --origin, when given), the record's bytes must hash to the hash it carries, and its inclusion \
-        path must lead to the checkpoint's root. Exits 0 and prints the record when all holds, 69 saying \
+        --origin, when given) and cosigned by --quorum of the --witness keys, the record's bytes must \
+        hash to the hash it carries, and its inclusion path must lead to the checkpoint's root. Exits 0 and prints the record when all holds, 69 saying \
         what fails otherwise.
         """)
 
@@ -22,6 +22,8 @@ extension KalendsCommand.Audit {
 
     @Option(help: "The log's origin the checkpoint must name (kalends/<store id>).") var origin: String?
 
+    @OptionGroup var witnesses: WitnessPolicy
+
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
@@ -29,7 +31,9 @@ extension KalendsCommand.Audit {
       guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
         throw CLIError(message: "cannot read the proof bundle \(file)", status: .notFound)
       }
-      let (record, checkpoint) = try RecordProof(parsing: text).check(logKey: verifier, origin: origin)
+      let proof = try RecordProof(parsing: text)
+      let (record, checkpoint) = try proof.check(logKey: verifier, origin: origin)
+      try witnesses.check(proof.checkpoint)
       switch format {
       case .json:
         print(

@@ -13,7 +13,8 @@ extension KalendsCommand.Audit {
       discussion: """
         With --since FILE (a signed checkpoint kept from before, outside the store) and --key (the log's \
         verifier key), also proves that the log extends it: the checkpoint is signed by that key for this \
-        store, and the records' own hashes, recomputed, make its tree at its size — a log rewritten and \
+        store (and cosigned by --quorum of the --witness keys), and the records' own hashes, recomputed, \
+        make its tree at its size — a log rewritten and \
         re-chained since, dropped records, reordered or cut off, fails. Exits 69 naming the first \
         damaged position, the checkpoint the log does not extend, or the divergent projection database.
         """)
@@ -26,10 +27,12 @@ extension KalendsCommand.Audit {
     @Option(help: ArgumentHelp("The log's verifier key (NAME+KEYID+KEY), for --since.", valueName: "vkey"))
     var key: String?
 
+    @OptionGroup var witnesses: WitnessPolicy
+
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let kept = try since.map { path throws in try Self.checkpoint(at: path, key: key) }
+      let kept = try since.map { path throws in try Self.checkpoint(at: path, key: key, witnesses: witnesses) }
       let store = try global.openStore(readOnly: true, for: "verify the audit")
       let report = try kept.map { try store.verify(since: $0) } ?? store.verify()
       if let problem = report.problem {
@@ -55,13 +58,16 @@ extension KalendsCommand.Audit {
     }
 
     /// The checkpoint in the file at `path`, checked against the verifier key `key`.
-    static func checkpoint(at path: String, key: String?) throws -> Kalends.Checkpoint {
+    static func checkpoint(at path: String, key: String?, witnesses: WitnessPolicy) throws -> Kalends.Checkpoint {
       guard let key else { throw CLIError(message: "--since needs --key, the log's verifier key", status: .usage) }
       let verifier = try NoteVerifier(key)
       guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
         throw CLIError(message: "cannot read the checkpoint file \(path)", status: .notFound)
       }
-      return try Kalends.Checkpoint.verified(try SignedNote(parsing: text), by: verifier)
+      let note = try SignedNote(parsing: text)
+      let checkpoint = try Kalends.Checkpoint.verified(note, by: verifier)
+      try witnesses.check(note)
+      return checkpoint
     }
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Kalends
 import KalendsCommandSupport
 
@@ -19,17 +20,27 @@ extension KalendsCommand {
 }
 
 extension KalendsCommand.Checkpoint {
-  /// `kalends checkpoint sign`: signs the current head.
-  struct Sign: ParsableCommand {
+  /// `kalends checkpoint sign`: signs the current head, and has witnesses cosign it.
+  struct Sign: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "sign", abstract: "Sign a checkpoint of the log's head, keep it in the store and print it.")
+      commandName: "sign", abstract: "Sign a checkpoint of the log's head, keep it in the store and print it.",
+      discussion: """
+        With --witness URL (repeatable), the checkpoint is then submitted to each witness (C2SP \
+        tlog-witness add-checkpoint, with the consistency proof from the size the witness knows) and \
+        their cosignatures are kept with it. A witness that refuses fails the command (exit 69).
+        """)
 
     @OptionGroup var global: GlobalOptions
 
     @Option(help: ArgumentHelp("The private key file (default: $KALENDS_CHECKPOINT_KEY).", valueName: "file"))
     var key: String?
 
-    func run() throws {
+    @Option(
+      name: .customLong("witness"),
+      help: ArgumentHelp("A witness's URL prefix (repeatable) to cosign the checkpoint.", valueName: "url"))
+    var witnesses: [String] = []
+
+    func run() async throws {
       guard let signer = try key.map(KeyFile.read) ?? KeyFile.configured() else {
         throw CLIError(
           message: "no key: pass --key FILE or set $\(KeyFile.environmentVariable) (kalends key generate makes one)",
@@ -37,7 +48,16 @@ extension KalendsCommand.Checkpoint {
       }
       try global.requireOwner("sign checkpoints of the log")
       let store = try GlobalOptions.open(global.storePath, readOnly: false, signer: nil)
-      print(try store.checkpoint(signer: signer), terminator: "")
+      var note = try store.checkpoint(signer: signer)
+      let size = try Kalends.Checkpoint(parsing: note.text).treeHead.size
+      for witness in witnesses {
+        guard let url = URL(string: witness), url.scheme == "http" || url.scheme == "https" else {
+          throw CLIError(message: "--witness takes an http or https URL: \(witness)", status: .usage)
+        }
+        let cosignatures = try await WitnessSubmission.cosignatures(of: note, from: url, store: store)
+        note = try store.addCosignatures(cosignatures, toCheckpointOfSize: size)
+      }
+      print(note, terminator: "")
     }
   }
 

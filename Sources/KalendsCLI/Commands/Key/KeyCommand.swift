@@ -33,9 +33,15 @@ extension KalendsCommand.Key {
 
     @Option(help: ArgumentHelp("Where to write the private key (a new file).", valueName: "file")) var out: String
 
+    @Flag(help: "A witness's key, for timestamped cosignatures (C2SP tlog-cosignature, type 0x04).")
+    var cosigner = false
+
     func run() throws {
+      if cosigner && name == nil {
+        throw CLIError(message: "a witness's key needs a NAME (its own, such as witness.example/w1)", status: .usage)
+      }
       let keyName = try name ?? global.openStore(readOnly: true, for: "name a key after the store").origin
-      let signer = try CheckpointSigner.generate(name: keyName)
+      let signer = try CheckpointSigner.generate(name: keyName, isCosigner: cosigner)
       try KeyFile.write(signer, to: out)
       print(signer.verifier)
     }
