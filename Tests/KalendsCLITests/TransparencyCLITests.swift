@@ -12,11 +12,17 @@ struct TransparencyCLITests {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("tools/tlog_oracle.py").path
 
-  /// `tools/tlog_oracle.py`: C2SP's formats and RFC 9162 in Python, Ed25519 from `cryptography`.
-  func oracle(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+  static let sigstoreCheck = URL(fileURLWithPath: oracle).deletingLastPathComponent()
+    .appendingPathComponent("sigstore_check.py").path
+
+  /// `tools/tlog_oracle.py`: C2SP's formats and RFC 9162 in Python, Ed25519 from `cryptography`;
+  /// or, with `script`, `tools/sigstore_check.py` (the `sigstore` package's checks, which take the
+  /// bundle and key without a command word).
+  func oracle(_ arguments: [String], script: String = oracle) throws -> (status: Int32, stdout: String, stderr: String)
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Self.oracle] + arguments
+    process.arguments = ["python3", script] + (script == Self.oracle ? arguments : Array(arguments.dropFirst()))
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
@@ -103,6 +109,15 @@ struct TransparencyCLITests {
     let independent = try oracle(["check-proof", bundle, audited.verifier])
     #expect(independent.status == 0, "\(independent.stderr)")
     #expect(independent.stdout.contains("\"index\": \(position - 1)"))
+    // The PyPI sigstore package's own note parser and RFC 6962 inclusion verification.
+    let sigstore = try oracle(["check-proof", bundle, audited.verifier], script: Self.sigstoreCheck)
+    #expect(sigstore.status == 0, "sigstore: \(sigstore.stderr)")
+    #expect(sigstore.stdout.contains("\"index\": \(position - 1)"))
+    let moved = try String(contentsOfFile: bundle, encoding: .utf8)
+      .replacingOccurrences(of: "index \(position - 1)\n", with: "index \(position)\n")
+    try moved.write(toFile: bundle + ".moved", atomically: true, encoding: .utf8)
+    let movedCheck = try oracle(["check-proof", bundle + ".moved", audited.verifier], script: Self.sigstoreCheck)
+    #expect(movedCheck.status == 1, "sigstore refuses a proof moved to another index: \(movedCheck.stdout)")
     let stranger = try CheckpointSigner.generate(name: "someone.else").verifier.description
     let refused = try CLI.run(["audit", "check-proof", bundle, "--key", stranger])
     #expect(refused.status == 69, "another key's checkpoint proves nothing: \(refused.stderr)")

@@ -51,6 +51,17 @@ let benchmarks: @Sendable () -> Void = {
     signedStore.tearDown()
   }
 
+  // The signature alone: Ed25519 (swift-crypto, BoringSSL) of a checkpoint's text, the floor
+  // under the checkpoint each commit signs.
+  let checkpointKey = Curve25519.Signing.PrivateKey()
+  let checkpointText = Array(
+    "kalends/39766468-5017-43b4-9619-0bbe186ca12b\n336\njvHfSOnsaZsC6iWTGFc+ZB9A3jLsd9ygfqAIkRrO8t4=\n".utf8)
+  Benchmark("Durable append/Ed25519 signature alone", configuration: durable) { benchmark throws in
+    for _ in benchmark.scaledIterations {
+      blackHole(try checkpointKey.signature(for: checkpointText))
+    }
+  }
+
   let durableRaw = RawFixture(label: "durable-raw", durability: RAW_LMDB_SYNC_FULL)
   Benchmark("Durable append/raw LMDB", configuration: durable) { benchmark in
     let raw = durableRaw.environment!

@@ -55,8 +55,12 @@ extension Store {
 
   /// Signs `tree` (the tree at the head of this write transaction) unless it forks from the
   /// latest kept checkpoint, and keeps it.
+  ///
+  /// `known` is a tree head of this log already computed in the transaction (the tree when it
+  /// began): when the latest checkpoint has its size, its root is compared without reading nodes.
   static func signCheckpoint(
-    _ tree: TreeHead, nodes: MerkleNodes, origin: String, signer: CheckpointSigner, in txn: inout WriteTransaction
+    _ tree: TreeHead, nodes: MerkleNodes, origin: String, signer: CheckpointSigner, known: TreeHead? = nil,
+    in txn: inout WriteTransaction
   ) throws -> SignedNote {
     let database = try txn.openDatabase(named: MetaKey.checkpointDatabase)
     let latest: SignedNote? = try txn.withCursor(on: database) { cursor in
@@ -65,12 +69,18 @@ extension Store {
     }
     if let latest {
       let signed = try Checkpoint(parsing: latest.text).treeHead
-      let root =
-        signed.size == 0
-        ? MerkleTree.emptyRoot
-        : try txn.reading { reader in
+      let root: RecordHash
+      if signed.size == 0 {
+        root = MerkleTree.emptyRoot
+      } else if let known, known.size == signed.size {
+        root = known.root
+      } else if signed.size == tree.size {
+        root = tree.root
+      } else {
+        root = try txn.reading { reader in
           try MerkleTree.rootHash(0, signed.size) { try nodes.subtree($0, $1, in: reader) }
         }
+      }
       guard signed.size <= tree.size, root == signed.root else {
         throw StoreError.integrity(
           IntegrityProblem(

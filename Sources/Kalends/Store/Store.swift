@@ -225,7 +225,8 @@ public final class Store: Sendable {
         let result = try body(&txn, &appender)
         if appender.hasAppended {
           if let signer = options.checkpointSigner {
-            _ = try Self.signCheckpoint(appender.frontier.head, nodes: nodes, origin: origin, signer: signer, in: &txn)
+            _ = try Self.signCheckpoint(
+              appender.frontier.head, nodes: nodes, origin: origin, signer: signer, known: frontier.head, in: &txn)
           }
           try MerkleNodes.saveFrontier(appender.frontier, meta: meta, in: &txn)
           try Self.saveHead(appender.head, meta: meta, in: &txn)
