@@ -50,6 +50,8 @@ struct CLITests {
     #expect(created.status == 0)
     let createdObject = try #require(try json(created.stdout) as? [String: Any])
     #expect(createdObject["head"] as? Int == 1)
+    let single = try CLI.run(["verify", "--log-only"] + store)
+    #expect(single.stdout.hasPrefix("ok: 1 record verified"), "one record, in the singular: \(single.stdout)")
     #expect((createdObject["storeId"] as? String)?.count == 36)
 
     let annotated = try CLI.run(["log", "annotate", "--format", "json"] + store, stdin: "one\ntwo\nthree\n")

@@ -38,6 +38,16 @@ struct PublicAPITests {
         _ = try PrivacyAudit(store: store).history()
         _ = try store.verify()
       }
+
+      func ledger(_ store: Store) throws {
+        let signer = try CheckpointSigner.generate(name: store.origin)
+        let note = try store.checkpoint(signer: signer)
+        let bundle = try store.proveRecord(at: 1).description
+        let (record, checkpoint) = try RecordProof(parsing: bundle).check(logKey: signer.verifier)
+        _ = (record.position, checkpoint.treeHead.size, note.text)
+        try store.consistencyProof(from: 1).check(from: try store.treeHead(size: 1), to: try store.treeHead())
+        _ = try store.verify(since: checkpoint)
+      }
       """)
     #expect(result.status == 0, "\(result.stderr)")
   }
@@ -55,6 +65,9 @@ struct PublicAPITests {
     ("_ = RecordKind.accessDecided.schema", "'schema' is inaccessible"),
     ("_ = try store.replay { _, _ in .stop }", "'replay' is inaccessible due to '@_spi' protection level"),
     ("_ = try store.record(at: 1).payload", "'payload' is inaccessible"),
+    // Signing a checkpoint of any tree the caller names, bypassing the store's no-fork check.
+    ("_ = MerkleTree.emptyRoot", "cannot find 'MerkleTree' in scope"),
+    ("_ = TreeFrontier()", "cannot find 'TreeFrontier' in scope"),
   ])
   func anInternalIsOutOfReach(_ call: String, _ error: String) throws {
     let result = try Self.typecheck("func misuse(_ store: Store) throws {\n  \(call)\n}\n")

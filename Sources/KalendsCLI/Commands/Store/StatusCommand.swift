@@ -8,7 +8,7 @@ extension KalendsCommand {
   struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
-      abstract: "Show the store's identity, head, size, readers, and how far each saved watch cursor is behind.")
+      abstract: "Show the store's identity, head, tree, latest checkpoint, size, readers, and each watch cursor's lag.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -17,11 +17,15 @@ extension KalendsCommand {
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the store status")
       let status = try store.status()
+      let tree = try KalendsCommand.Log.Head.treeHead(of: store)
+      let checkpoint = try store.latestCheckpoint().flatMap { try? Kalends.Checkpoint(parsing: $0.text) }
       let fields: [(String, JSONValue)] =
         [
           ("path", .string(store.path)),
           ("storeId", .string(store.id.description)),
-        ] + status.head.jsonFields + [
+          ("origin", .string(store.origin)),
+        ] + status.head.jsonFields + (tree?.jsonFields ?? []) + [
+          ("latestCheckpoint", checkpoint.map { .number(Double($0.treeHead.size)) } ?? .null),
           ("fileBytes", .number(Double(status.fileSize))),
           ("usedBytes", .number(Double(status.usedSize))),
           ("mapBytes", .number(Double(status.mapSize))),

@@ -84,10 +84,10 @@ extension KalendsCommand {
       case .table:
         if report.isIntact {
           print(
-            "ok: \(report.recordsChecked) records verified, head \(report.verifiedHead.position) \(report.verifiedHead.hash)"
+            "ok: \(counted(report.recordsChecked, "record")) verified, head \(report.verifiedHead.position) \(report.verifiedHead.hash)"
           )
           if let tree = report.treeHead {
-            print("ok: Merkle tree of \(tree.size) records recomputed, root \(tree.root)")
+            print("ok: Merkle tree of \(counted(tree.size, "record")) recomputed, root \(tree.root)")
           }
         }
         if let projections, projections.isConsistent {
@@ -106,7 +106,7 @@ extension KalendsCommand {
       if let problem = report.problem {
         CommandRunner.fail(
           "the log is damaged at position \(problem.position) (\(problem.kind.rawValue)): \(problem.detail); "
-            + "\(report.recordsChecked) records before it verified — restore from a backup",
+            + "\(counted(report.recordsChecked, "record")) before it verified — restore from a backup",
           status: .integrity)
       }
       if let projections, !projections.isConsistent {
