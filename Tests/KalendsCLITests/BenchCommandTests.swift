@@ -55,6 +55,7 @@ struct BenchCommandTests {
   @Test func generateRefusesAStoreThatExists() throws {
     let store = try CLIStore()
     let result = try store.run(["bench", "generate", "--events", "1"])
-    #expect(result.status == 65 && result.stderr.contains("already holds a store"), "\(result.stderr)")
+    #expect(
+      result.status == 67 && result.stderr.contains("already holds a store"), "as init: a conflict, \(result.stderr)")
   }
 }

@@ -36,7 +36,7 @@ public struct CheckpointSigner: Hashable, Sendable {
     guard parts.count == 5, parts[0] == "PRIVATE", parts[1] == "KEY" else {
       throw .malformed("a private key is PRIVATE+KEY+NAME+KEYID+KEY")
     }
-    guard let seed = Data(base64Encoded: String(parts[4])), seed.count == 33,
+    guard let seed = Base64.decode(String(parts[4])), seed.count == 33,
       seed.first == NoteVerifier.ed25519 || seed.first == NoteVerifier.cosignature
     else { throw .malformed("the private key is not an Ed25519 key (base64 of 0x01 or 0x04 and 32 bytes)") }
     try self.init(

@@ -40,7 +40,7 @@ public struct NoteVerifier: Hashable, Sendable, CustomStringConvertible {
     guard parts[1].utf8.count == 8, let id = UInt32(parts[1], radix: 16) else {
       throw .malformed("the key ID of \(name) is not 8 hexadecimal digits")
     }
-    guard let key = Data(base64Encoded: String(parts[2])), key.count == 33,
+    guard let key = Base64.decode(String(parts[2])), key.count == 33,
       key.first == Self.ed25519 || key.first == Self.cosignature
     else {
       throw .malformed("the key of \(name) is not an Ed25519 key (base64 of 0x01 or 0x04 and 32 bytes)")

@@ -30,7 +30,7 @@ public struct SignedNote: Hashable, Sendable, CustomStringConvertible {
     for line in block.dropLast().split(separator: "\n", omittingEmptySubsequences: false) {
       let fields = line.split(separator: " ", omittingEmptySubsequences: false)
       guard fields.count == 3, fields[0] == "\u{2014}", NoteVerifier.isValidName(String(fields[1])),
-        let bytes = Data(base64Encoded: String(fields[2])), bytes.count > 4
+        let bytes = Base64.decode(String(fields[2])), bytes.count > 4
       else { throw .malformed("a signature line is '\u{2014} NAME SIGNATURE': \(line)") }
       signatures.append(NoteSignature(name: String(fields[1]), bytes: Array(bytes)))
     }

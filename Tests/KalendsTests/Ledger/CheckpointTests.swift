@@ -64,6 +64,14 @@ struct CheckpointTests {
     }
   }
 
+  /// 68 signature bytes end in a base64 quantum of two bytes whose last character carries two
+  /// unused bits: "…nAM=" and "…nAN=" decode alike under a lenient decoder. A note is one text.
+  @Test func aSignatureInNonCanonicalBase64IsRefused() throws {
+    let altered = NoteVectors.goNote.replacingOccurrences(of: "nAM=", with: "nAN=")
+    #expect(altered != NoteVectors.goNote)
+    #expect(throws: NoteError.self) { try SignedNote(parsing: altered) }
+  }
+
   @Test func aCheckpointBodyIsOriginSizeAndRoot() throws {
     let head = TreeHead(size: 20_852_163, root: ReferenceTree.roots[7])
     let checkpoint = Checkpoint(origin: "example.com/behind-the-sofa", treeHead: head)

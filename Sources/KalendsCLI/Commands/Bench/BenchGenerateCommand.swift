@@ -32,7 +32,7 @@ extension KalendsCommand.Bench {
       if global.client != nil { throw StoreError.access(.ownerOnly("generate benchmark stores")) }
       let path = global.storePath
       guard !FileManager.default.fileExists(atPath: path + "/data.mdb") else {
-        throw CLIError.invalidInput("\(path) already holds a store — generate into a new directory")
+        throw CLIError(message: "\(path) already holds a store — generate into a new directory", status: .conflict)
       }
       let store = try Store.create(at: path, options: StoreOptions(durability: .noSync))
       let progress = ProgressLine(label: "generating")
