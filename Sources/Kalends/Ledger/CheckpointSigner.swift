@@ -8,7 +8,9 @@ internal import Foundation
 public struct CheckpointSigner: Hashable, Sendable {
   /// The key's public half.
   public let verifier: NoteVerifier
-  private let seed: [UInt8]
+  /// The private key, derived once from its seed: deriving it costs a scalar multiplication, as
+  /// much as a signature.
+  private let key: Curve25519.Signing.PrivateKey
 
   private init(name: String, seed: [UInt8], isCosigner: Bool) throws(NoteError) {
     guard NoteVerifier.isValidName(name) else {
@@ -17,7 +19,7 @@ public struct CheckpointSigner: Hashable, Sendable {
     guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed) else {
       throw .malformed("the private key of \(name) is not an Ed25519 seed")
     }
-    self.seed = seed
+    self.key = key
     verifier = NoteVerifier(name: name, publicKey: Array(key.publicKey.rawRepresentation), isCosigner: isCosigner)
   }
 
@@ -49,13 +51,12 @@ public struct CheckpointSigner: Hashable, Sendable {
   /// The private key's text form, to be written to a file only its owner may read.
   public var encoded: String {
     "PRIVATE+KEY+\(verifier.name)+\(NoteVerifier.hex(verifier.keyID))+"
-      + Data([verifier.type] + seed).base64EncodedString()
+      + Data([verifier.type] + Array(key.rawRepresentation)).base64EncodedString()
   }
 
   /// The signature of the note text `text`: the key ID and the Ed25519 signature, or for a
   /// cosigner the key ID, the time `now` in seconds and the signature of the cosigned message.
   func signature(of text: [UInt8], now: Timestamp = .now()) throws -> NoteSignature {
-    let key = try Curve25519.Signing.PrivateKey(rawRepresentation: seed)
     let id = withUnsafeBytes(of: verifier.keyID.bigEndian) { Array($0) }
     guard verifier.isCosigner else {
       return NoteSignature(name: verifier.name, bytes: id + Array(try key.signature(for: text)))
