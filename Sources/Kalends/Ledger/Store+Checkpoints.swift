@@ -63,12 +63,14 @@ extension Store {
     in txn: inout WriteTransaction
   ) throws -> SignedNote {
     let database = try txn.openDatabase(named: MetaKey.checkpointDatabase)
-    let latest: SignedNote? = try txn.withCursor(on: database) { cursor in
+    // The latest kept checkpoint's text only: its whole note is parsed when it is of this size.
+    let latest: [UInt8]? = try txn.withCursor(on: database) { cursor in
       guard try cursor.last() else { return nil }
-      return try cursor.withCurrent { _, value in try decodeNote(value) }
+      return try cursor.withCurrent { _, value in Array(copying: value) }
     }
+    var kept: SignedNote?
     if let latest {
-      let signed = try Checkpoint(parsing: latest.text).treeHead
+      let signed = try keptTreeHead(latest)
       let root: RecordHash
       if signed.size == 0 {
         root = MerkleTree.emptyRoot
@@ -88,18 +90,32 @@ extension Store {
             detail: "refusing to sign: the log's tree at size \(signed.size) has root \(root.shortHex)…, "
               + "but the checkpoint kept for that size states \(signed.root.shortHex)… — the log was rewritten"))
       }
-      if signed.size == tree.size,
-        latest.signatures.contains(where: { $0.name == signer.verifier.name && $0.keyID == signer.verifier.keyID })
-      {
-        return latest
+      if signed.size == tree.size {
+        let note = try decodeNote(latest.span.bytes)
+        if note.signatures.contains(where: { $0.name == signer.verifier.name && $0.keyID == signer.verifier.keyID }) {
+          return note
+        }
+        kept = note
       }
     }
     let checkpoint = Checkpoint(origin: origin, treeHead: tree)
     let text = checkpoint.text
     var note = SignedNote(text: text, signatures: [try signer.signature(of: Array(text.utf8))])
-    if let latest, latest.text == text { note = latest.adding(note.signatures[0]) }
+    if let kept, kept.text == text { note = kept.adding(note.signatures[0]) }
     try txn.put(Array(note.description.utf8), forKey: BigEndianKey(tree.size), in: database)
     return note
+  }
+
+  /// The tree head a kept checkpoint states, from its text alone (up to its first blank line).
+  static func keptTreeHead(_ note: [UInt8]) throws -> TreeHead {
+    var end = 0
+    while end + 1 < note.count, !(note[end] == 0x0A && note[end + 1] == 0x0A) { end += 1 }
+    do {
+      return try Checkpoint(parsing: String(decoding: note[..<min(end + 1, note.count)], as: UTF8.self)).treeHead
+    } catch {
+      throw StoreError.integrity(
+        IntegrityProblem(position: .none, kind: .treeMismatch, detail: "a kept checkpoint is malformed: \(error)"))
+    }
   }
 
   private func readCheckpoints<R>(
