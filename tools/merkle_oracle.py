@@ -28,6 +28,53 @@ def largest_power_of_two_below(n):
     return k
 
 
+def verify_inclusion(leaf_index, tree_size, leaf_hash, inclusion_path, root):
+    if leaf_index >= tree_size:
+        return False
+    fn, sn, r = leaf_index, tree_size - 1, leaf_hash
+    for p in inclusion_path:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            r = node(p, r)
+            if not fn & 1:
+                while not fn & 1 and fn != 0:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            r = node(r, p)
+        fn >>= 1
+        sn >>= 1
+    return sn == 0 and r == root
+
+def verify_consistency(first, second, first_hash, second_hash, proof):
+    if not proof:
+        return False
+    if first & (first - 1) == 0:
+        proof = [first_hash] + proof
+    fn, sn = first - 1, second - 1
+    if fn & 1:
+        while fn & 1:
+            fn >>= 1
+            sn >>= 1
+    fr = sr = proof[0]
+    for c in proof[1:]:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            fr = node(c, fr)
+            sr = node(c, sr)
+            if not fn & 1:
+                while not fn & 1 and fn != 0:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            sr = node(sr, c)
+        fn >>= 1
+        sn >>= 1
+    return fr == first_hash and sr == second_hash and sn == 0
+
+
 def main():
     data = json.load(open(sys.argv[1]))
     leaves = [bytes.fromhex(h) for h in data["leaves"]]
@@ -61,52 +108,6 @@ def main():
         if m <= k:
             return subproof(m, lo, lo + k, b) + [mth(lo + k, hi)]
         return subproof(m - k, lo + k, hi, False) + [mth(lo, lo + k)]
-
-    def verify_inclusion(leaf_index, tree_size, leaf_hash, inclusion_path, root):
-        if leaf_index >= tree_size:
-            return False
-        fn, sn, r = leaf_index, tree_size - 1, leaf_hash
-        for p in inclusion_path:
-            if sn == 0:
-                return False
-            if fn & 1 or fn == sn:
-                r = node(p, r)
-                if not fn & 1:
-                    while not fn & 1 and fn != 0:
-                        fn >>= 1
-                        sn >>= 1
-            else:
-                r = node(r, p)
-            fn >>= 1
-            sn >>= 1
-        return sn == 0 and r == root
-
-    def verify_consistency(first, second, first_hash, second_hash, proof):
-        if not proof:
-            return False
-        if first & (first - 1) == 0:
-            proof = [first_hash] + proof
-        fn, sn = first - 1, second - 1
-        if fn & 1:
-            while fn & 1:
-                fn >>= 1
-                sn >>= 1
-        fr = sr = proof[0]
-        for c in proof[1:]:
-            if sn == 0:
-                return False
-            if fn & 1 or fn == sn:
-                fr = node(c, fr)
-                sr = node(c, sr)
-                if not fn & 1:
-                    while not fn & 1 and fn != 0:
-                        fn >>= 1
-                        sn >>= 1
-            else:
-                sr = node(sr, c)
-            fn >>= 1
-            sn >>= 1
-        return fr == first_hash and sr == second_hash and sn == 0
 
     out = {"roots": {}, "inclusion": [], "consistency": []}
     for n in data.get("roots", []):

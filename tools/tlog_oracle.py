@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks Kalends' signed checkpoints and proof bundles with code written from the C2SP texts
-alone (signed-note, tlog-checkpoint, tlog-proof) and RFC 9162 §2.1.3.2, with Python's `hashlib`
-and the `cryptography` package's Ed25519 — nothing from Kalends.
+alone (signed-note, tlog-checkpoint, tlog-proof) and RFC 9162 §2.1.3.2 (the inclusion check of
+merkle_oracle.py), with Python's `hashlib` and the `cryptography` package's Ed25519 — nothing from
+Kalends.
 
     tlog_oracle.py check-note NOTE_FILE VERIFIER_KEY [WITNESS_KEY]
                                                           # prints {"origin", "size", "root"}; with a
@@ -17,6 +18,8 @@ import hashlib
 import json
 import struct
 import sys
+
+from merkle_oracle import verify_inclusion  # RFC 9162 §2.1.3.2, beside this file
 
 try:
     from cryptography.exceptions import InvalidSignature
@@ -96,30 +99,6 @@ def check_note(note, verifier):
     if str(size) != lines[1] or len(root) != 32:
         fail("not a checkpoint")
     return origin, size, root
-
-
-def node(left, right):
-    return hashlib.sha256(b"\x01" + left + right).digest()
-
-
-def verify_inclusion(index, size, leaf, path, root):
-    # RFC 9162 §2.1.3.2, step by step.
-    if index >= size:
-        return False
-    fn, sn, r = index, size - 1, leaf
-    for p in path:
-        if sn == 0:
-            return False
-        if fn & 1 or fn == sn:
-            r = node(p, r)
-            while not fn & 1 and fn != 0:
-                fn >>= 1
-                sn >>= 1
-        else:
-            r = node(r, p)
-        fn >>= 1
-        sn >>= 1
-    return sn == 0 and r == root
 
 
 def check_proof(bundle, verifier):

@@ -15,23 +15,14 @@ struct TransparencyCLITests {
   static let sigstoreCheck = URL(fileURLWithPath: oracle).deletingLastPathComponent()
     .appendingPathComponent("sigstore_check.py").path
 
-  /// `tools/tlog_oracle.py`: C2SP's formats and RFC 9162 in Python, Ed25519 from `cryptography`;
-  /// or, with `script`, `tools/sigstore_check.py` (the `sigstore` package's checks, which take the
-  /// bundle and key without a command word).
-  func oracle(_ arguments: [String], script: String = oracle) throws -> (status: Int32, stdout: String, stderr: String)
-  {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script] + (script == Self.oracle ? arguments : Array(arguments.dropFirst()))
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+  /// `tools/tlog_oracle.py`: C2SP's formats and RFC 9162 in Python, Ed25519 from `cryptography`.
+  func oracle(_ arguments: [String]) throws -> CLI.Result {
+    try CLI.run(["python3", Self.oracle] + arguments, program: URL(fileURLWithPath: "/usr/bin/env"))
+  }
+
+  /// `tools/sigstore_check.py`: the `sigstore` package's own checks of `bundle` against `key`.
+  func sigstore(_ bundle: String, _ key: String) throws -> CLI.Result {
+    try CLI.run(["python3", Self.sigstoreCheck, bundle, key], program: URL(fileURLWithPath: "/usr/bin/env"))
   }
 
   /// A store with an app, a denial, twenty notes, a key and a checkpoint of it all, kept in a file
@@ -110,13 +101,13 @@ struct TransparencyCLITests {
     #expect(independent.status == 0, "\(independent.stderr)")
     #expect(independent.stdout.contains("\"index\": \(position - 1)"))
     // The PyPI sigstore package's own note parser and RFC 6962 inclusion verification.
-    let sigstore = try oracle(["check-proof", bundle, audited.verifier], script: Self.sigstoreCheck)
-    #expect(sigstore.status == 0, "sigstore: \(sigstore.stderr)")
-    #expect(sigstore.stdout.contains("\"index\": \(position - 1)"))
+    let bySigstore = try sigstore(bundle, audited.verifier)
+    #expect(bySigstore.status == 0, "sigstore: \(bySigstore.stderr)")
+    #expect(bySigstore.stdout.contains("\"index\": \(position - 1)"))
     let moved = try String(contentsOfFile: bundle, encoding: .utf8)
       .replacingOccurrences(of: "index \(position - 1)\n", with: "index \(position)\n")
     try moved.write(toFile: bundle + ".moved", atomically: true, encoding: .utf8)
-    let movedCheck = try oracle(["check-proof", bundle + ".moved", audited.verifier], script: Self.sigstoreCheck)
+    let movedCheck = try sigstore(bundle + ".moved", audited.verifier)
     #expect(movedCheck.status == 1, "sigstore refuses a proof moved to another index: \(movedCheck.stdout)")
     let stranger = try CheckpointSigner.generate(name: "someone.else").verifier.description
     let refused = try CLI.run(["audit", "check-proof", bundle, "--key", stranger])

@@ -14,7 +14,7 @@ public struct Checkpoint: Hashable, Sendable {
 
   /// The note text: `origin\nsize\nbase64(root)\n`.
   public var text: String {
-    "\(origin)\n\(treeHead.size)\n\(Base64.encode(treeHead.root.bytes))\n"
+    "\(origin)\n\(treeHead.size)\n\(treeHead.root.base64)\n"
   }
 
   /// Parses a checkpoint's note text (extension lines are allowed and ignored).
@@ -27,7 +27,7 @@ public struct Checkpoint: Hashable, Sendable {
     guard let size = UInt64(lines[1]), String(size) == lines[1] else {
       throw .malformed("the tree size '\(lines[1])' is not a decimal number without leading zeros")
     }
-    guard let bytes = Base64.decode(String(lines[2])), let root = RecordHash(bytes: bytes) else {
+    guard let root = RecordHash(base64: lines[2]) else {
       throw .malformed("the root hash is not the base64 of 32 bytes")
     }
     self.init(origin: String(lines[0]), treeHead: TreeHead(size: size, root: root))

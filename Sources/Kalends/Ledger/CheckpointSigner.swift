@@ -51,7 +51,7 @@ public struct CheckpointSigner: Hashable, Sendable {
   /// The private key's text form, to be written to a file only its owner may read.
   public var encoded: String {
     "PRIVATE+KEY+\(verifier.name)+\(NoteVerifier.hex(verifier.keyID))+"
-      + Data([verifier.type] + Array(key.rawRepresentation)).base64EncodedString()
+      + Base64.encode([verifier.type] + Array(key.rawRepresentation))
   }
 
   /// The signature of the note text `text`: the key ID and the Ed25519 signature, or for a

@@ -30,7 +30,7 @@ public struct ConsistencyProof: Hashable, Sendable {
       if oldSize == newSize, old.root != new.root { throw .rootMismatch(computed: old.root, expected: new.root) }
       return
     }
-    let expected = Self.pathLength(old: oldSize, new: newSize)
+    let expected = MerkleTree.consistencyRanges(old: oldSize, new: newSize).count
     guard path.count == expected else { throw .wrongLength(expected: expected, found: path.count) }
     var hashes = path[...]
     // An old tree whose size is a power of two is a node of the new one: the path starts above it.
@@ -60,22 +60,5 @@ public struct ConsistencyProof: Hashable, Sendable {
     guard sn == 0 else { throw .wrongLength(expected: expected, found: path.count) }
     guard fr == old.root else { throw .rootMismatch(computed: fr, expected: old.root) }
     guard sr == new.root else { throw .rootMismatch(computed: sr, expected: new.root) }
-  }
-
-  /// How many hashes the proof from `old` to `new` leaves has (0 < `old` < `new`).
-  static func pathLength(old: UInt64, new: UInt64) -> Int {
-    var (m, lo, hi, whole, count) = (old, UInt64(0), new, true, 0)
-    while m != hi - lo {
-      let k = MerkleTree.split(hi - lo)
-      if m <= k {
-        hi = lo + k
-      } else {
-        m -= k
-        lo += k
-        whole = false
-      }
-      count += 1
-    }
-    return whole ? count : count + 1
   }
 }

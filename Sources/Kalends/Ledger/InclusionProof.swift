@@ -22,7 +22,7 @@ public struct InclusionProof: Hashable, Sendable {
   /// The root the path leads to from `leafHash` (RFC 9162 §2.1.3.2).
   public func rootHash(leafHash: RecordHash) throws(ProofFailure) -> RecordHash {
     guard leafIndex < treeSize else { throw .indexOutOfRange(index: leafIndex, size: treeSize) }
-    let expected = Self.pathLength(index: leafIndex, size: treeSize)
+    let expected = MerkleTree.inclusionRanges(index: leafIndex, size: treeSize).count
     guard path.count == expected else { throw .wrongLength(expected: expected, found: path.count) }
     var (fn, sn, r) = (leafIndex, treeSize - 1, leafHash)
     for p in path {
@@ -48,16 +48,5 @@ public struct InclusionProof: Hashable, Sendable {
     guard head.size == treeSize else { throw .sizeMismatch(proof: treeSize, head: head.size) }
     let computed = try rootHash(leafHash: leafHash)
     guard computed == head.root else { throw .rootMismatch(computed: computed, expected: head.root) }
-  }
-
-  /// How many hashes the path of leaf `index` in a tree of `size` leaves has: the leaf's depth.
-  static func pathLength(index: UInt64, size: UInt64) -> Int {
-    var (lo, hi, count) = (UInt64(0), size, 0)
-    while hi - lo > 1 {
-      let k = MerkleTree.split(hi - lo)
-      if index < lo + k { hi = lo + k } else { lo += k }
-      count += 1
-    }
-    return count
   }
 }

@@ -49,21 +49,27 @@ package enum MerkleTree {
   package static func inclusionPath(
     index: UInt64, size: UInt64, subtree: (Int, UInt64) throws -> RecordHash
   ) rethrows -> [RecordHash] {
+    try inclusionRanges(index: index, size: size).map { try rootHash($0.lowerBound, $0.upperBound, subtree: subtree) }
+  }
+
+  /// The leaf ranges whose roots make the inclusion path of leaf `index` in the tree of `size`
+  /// leaves, from the leaf's sibling up: the path's length, and what each hash covers.
+  static func inclusionRanges(index: UInt64, size: UInt64) -> [Range<UInt64>] {
     precondition(index < size)
-    var path: [RecordHash] = []
+    var ranges: [Range<UInt64>] = []
     // Walk down from the root, collecting siblings; the path lists them leaf first.
     var (lo, hi) = (UInt64(0), size)
     while hi - lo > 1 {
       let k = split(hi - lo)
       if index < lo + k {
-        path.append(try rootHash(lo + k, hi, subtree: subtree))
+        ranges.append((lo + k)..<hi)
         hi = lo + k
       } else {
-        path.append(try rootHash(lo, lo + k, subtree: subtree))
+        ranges.append(lo..<(lo + k))
         lo += k
       }
     }
-    return path.reversed()
+    return ranges.reversed()
   }
 
   /// The consistency path from the tree of `old` leaves to the tree of `new` (RFC 9162
@@ -71,24 +77,30 @@ package enum MerkleTree {
   package static func consistencyPath(
     old: UInt64, new: UInt64, subtree: (Int, UInt64) throws -> RecordHash
   ) rethrows -> [RecordHash] {
+    try consistencyRanges(old: old, new: new).map { try rootHash($0.lowerBound, $0.upperBound, subtree: subtree) }
+  }
+
+  /// The leaf ranges whose roots make the consistency path from `old` leaves to `new`, in the
+  /// path's order.
+  static func consistencyRanges(old: UInt64, new: UInt64) -> [Range<UInt64>] {
     precondition(old <= new)
     guard old > 0, old < new else { return [] }
-    var path: [RecordHash] = []
+    var ranges: [Range<UInt64>] = []
     // SUBPROOF(m, D[lo..<hi], b), walked down iteratively.
     var (m, lo, hi, whole) = (old, UInt64(0), new, true)
     while m != hi - lo {
       let k = split(hi - lo)
       if m <= k {
-        path.append(try rootHash(lo + k, hi, subtree: subtree))
+        ranges.append((lo + k)..<hi)
         hi = lo + k
       } else {
-        path.append(try rootHash(lo, lo + k, subtree: subtree))
+        ranges.append(lo..<(lo + k))
         m -= k
         lo += k
         whole = false
       }
     }
-    if !whole { path.append(try rootHash(lo, hi, subtree: subtree)) }
-    return path.reversed()
+    if !whole { ranges.append(lo..<hi) }
+    return ranges.reversed()
   }
 }

@@ -1,5 +1,3 @@
-internal import Foundation
-
 /// One signature line of a signed note: `— name base64(keyID ‖ signature)`.
 public struct NoteSignature: Hashable, Sendable {
   /// The signing key's name.
@@ -11,5 +9,5 @@ public struct NoteSignature: Hashable, Sendable {
   public var keyID: UInt32? { bytes.count >= 4 ? bytes[0..<4].reduce(0) { $0 << 8 | UInt32($1) } : nil }
 
   /// The line, with its final newline.
-  var line: String { "\u{2014} \(name) \(Data(bytes).base64EncodedString())\n" }
+  var line: String { "\u{2014} \(name) \(Base64.encode(bytes))\n" }
 }

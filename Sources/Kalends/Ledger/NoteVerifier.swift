@@ -1,5 +1,4 @@
 internal import Crypto
-internal import Foundation
 
 /// The public half of a signed-note key (C2SP signed-note, Ed25519): who signs, and how to check
 /// it. Its text form is the standard verifier key `name+hex(keyID)+base64(type ‖ public key)`,
@@ -51,7 +50,7 @@ public struct NoteVerifier: Hashable, Sendable, CustomStringConvertible {
 
   /// The verifier key text.
   public var description: String {
-    "\(name)+\(Self.hex(keyID))+\(Data([type] + publicKey).base64EncodedString())"
+    "\(name)+\(Self.hex(keyID))+\(Base64.encode([type] + publicKey))"
   }
 
   /// Whether `signature` (the bytes after the key ID) is this key's signature of the note text

@@ -26,7 +26,7 @@ public struct RecordProof: Hashable, Sendable, CustomStringConvertible {
   /// the checkpoint.
   public var description: String {
     var lines = [Self.header, "extra " + Base64.encode(record), "index \(inclusion.leafIndex)"]
-    lines += inclusion.path.map { Base64.encode($0.bytes) }
+    lines += inclusion.path.map(\.base64)
     return lines.joined(separator: "\n") + "\n\n" + checkpoint.description
   }
 
@@ -44,7 +44,7 @@ public struct RecordProof: Hashable, Sendable, CustomStringConvertible {
     else { throw .malformedBundle("the third line must be 'index' and the leaf index") }
     var path: [RecordHash] = []
     for line in lines.dropFirst(3) {
-      guard let bytes = Base64.decode(String(line)), let hash = RecordHash(bytes: bytes) else {
+      guard let hash = RecordHash(base64: line) else {
         throw .malformedBundle("a path line is not the base64 of 32 bytes: \(line)")
       }
       path.append(hash)

@@ -2,7 +2,10 @@ internal import LMDB
 
 extension Store {
   /// The log's identity in its checkpoints: `kalends/<store id>`.
-  public var origin: String { "kalends/\(id)" }
+  public var origin: String { Self.origin(of: id) }
+
+  /// The origin of the store `id`.
+  static func origin(of id: StoreID) -> String { "kalends/\(id)" }
 
   /// Signs a checkpoint of the tree at the log's head with `signer`, keeps it in the store and
   /// returns it; when the head was already signed by that key, returns the kept one.

@@ -60,7 +60,7 @@ public final class Witness: Sendable {
     guard lines.count - 1 <= 63 else { return .failure(400, "more than 63 consistency proof lines") }
     var proof: [RecordHash] = []
     for line in lines.dropFirst() {
-      guard let bytes = Base64.decode(String(line)), let hash = RecordHash(bytes: bytes) else {
+      guard let hash = RecordHash(base64: line) else {
         return .failure(400, "a consistency proof line is not the base64 of 32 bytes")
       }
       proof.append(hash)

@@ -91,7 +91,7 @@ public final class Store: Sendable {
         try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
         if let signer = options.checkpointSigner {
           _ = try Self.signCheckpoint(
-            appender.frontier.head, nodes: MerkleNodes(tree: tree, log: log), origin: "kalends/\(id)", signer: signer,
+            appender.frontier.head, nodes: MerkleNodes(tree: tree, log: log), origin: origin(of: id), signer: signer,
             in: &txn)
         }
         return (log, meta, tree, projections)

@@ -25,7 +25,7 @@ struct WitnessTests {
     func request(old: UInt64, _ note: SignedNote, proof: [RecordHash]? = nil) throws -> String {
       let size = try Checkpoint(parsing: note.text).treeHead.size
       let path = try proof ?? store.consistencyProof(from: old, to: size).path
-      return "old \(old)\n" + path.map { Base64.encode($0.bytes) + "\n" }.joined() + "\n" + note.description
+      return "old \(old)\n" + path.map { $0.base64 + "\n" }.joined() + "\n" + note.description
     }
   }
 

@@ -15,7 +15,7 @@ enum WitnessSubmission {
     // First as if the witness had seen nothing; a 409 says which size it knows.
     for _ in 0..<2 {
       let proof = try store.consistencyProof(from: old, to: size)
-      let lines = proof.path.map { Data($0.bytes).base64EncodedString() + "\n" }.joined()
+      let lines = proof.path.map { $0.base64 + "\n" }.joined()
       var request = URLRequest(url: witness.appendingPathComponent("add-checkpoint"))
       request.httpMethod = "POST"
       request.httpBody = Data(("old \(old)\n" + lines + "\n" + note.description).utf8)
