@@ -63,48 +63,96 @@ static void compress_portable(uint32_t state[8], const uint8_t *data, size_t blo
 }
 
 #if defined(__x86_64__)
-/// The same with the SHA extensions. The state is kept as the two registers the instructions work
-/// on: ABEF and CDGH (A in the highest lane). Each group of four rounds adds four message words to
-/// their constants; SHA256RNDS2 does two rounds with the low two, then two more with the high two.
-/// From round 16 on, the next four words come from the four before: MSG1 adds σ0 of the word after
-/// each of the oldest four, the words seven back are added, and MSG2 adds σ1 of the words two back.
-__attribute__((target("sha,sse4.1,ssse3"))) static void compress_extensions(uint32_t state[8],
-                                                                          const uint8_t *data,
-                                                                          size_t blocks) {
-  const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+// The same with the SHA extensions. The state is kept as the two registers the instructions work
+// on: ABEF and CDGH (A in the highest lane). Each group of four rounds adds four message words to
+// their constants; SHA256RNDS2 does two rounds with the low two, then two more with the high two.
+// From round 16 on, the next four words come from the four before: MSG1 adds σ0 of the word after
+// each of the oldest four, the words seven back are added, and MSG2 adds σ1 of the words two back.
+#define KALENDS_SHA_TARGET __attribute__((target("sha,sse4.1,ssse3")))
+
+KALENDS_SHA_TARGET static inline __attribute__((always_inline)) void
+load_state(const uint32_t state[8], __m128i *abef, __m128i *cdgh) {
   __m128i dcba = _mm_loadu_si128((const __m128i *)&state[0]);
   __m128i hgfe = _mm_loadu_si128((const __m128i *)&state[4]);
   __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
   __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
-  __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
-  __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
-  for (; blocks > 0; blocks--, data += 64) {
-    const __m128i abef_before = abef, cdgh_before = cdgh;
-    __m128i w[4];
-    for (int i = 0; i < 4; i++) {
-      w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * i)), byte_swap);
-    }
-#pragma clang loop unroll(full)
-    for (int group = 0; group < 16; group++) {
-      if (group >= 4) {
-        // w[group % 4] holds words group*4-16…, the next slot words -12…, then -8… and -4….
-        __m128i next = _mm_sha256msg1_epu32(w[group & 3], w[(group + 1) & 3]);
-        next = _mm_add_epi32(next, _mm_alignr_epi8(w[(group + 3) & 3], w[(group + 2) & 3], 4));
-        w[group & 3] = _mm_sha256msg2_epu32(next, w[(group + 3) & 3]);
-      }
-      __m128i message = _mm_add_epi32(w[group & 3], _mm_loadu_si128((const __m128i *)&K[4 * group]));
-      // Two rounds give the new ABEF, and the old ABEF is the new CDGH: the first call leaves the
-      // new ABEF in `cdgh`, the second one the next ABEF in `abef`, and `cdgh` then holds its CDGH.
-      cdgh = _mm_sha256rnds2_epu32(cdgh, abef, message);
-      abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(message, 0x0E));
-    }
-    abef = _mm_add_epi32(abef, abef_before);
-    cdgh = _mm_add_epi32(cdgh, cdgh_before);
-  }
+  *abef = _mm_alignr_epi8(cdab, efgh, 8);
+  *cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+}
+
+KALENDS_SHA_TARGET static inline __attribute__((always_inline)) void
+store_state(uint32_t state[8], __m128i abef, __m128i cdgh) {
   __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
   __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
   _mm_storeu_si128((__m128i *)&state[0], _mm_blend_epi16(feba, dchg, 0xF0));
   _mm_storeu_si128((__m128i *)&state[4], _mm_alignr_epi8(dchg, feba, 8));
+}
+
+KALENDS_SHA_TARGET static inline __attribute__((always_inline)) void
+load_block(const uint8_t *data, __m128i w[4]) {
+  const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  for (int i = 0; i < 4; i++) {
+    w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * i)), byte_swap);
+  }
+}
+
+/// Rounds 4·group … 4·group+3.
+KALENDS_SHA_TARGET static inline __attribute__((always_inline)) void
+four_rounds(int group, __m128i w[4], __m128i *abef, __m128i *cdgh) {
+  if (group >= 4) {
+    // w[group % 4] holds words group*4-16…, the next slot words -12…, then -8… and -4….
+    __m128i next = _mm_sha256msg1_epu32(w[group & 3], w[(group + 1) & 3]);
+    next = _mm_add_epi32(next, _mm_alignr_epi8(w[(group + 3) & 3], w[(group + 2) & 3], 4));
+    w[group & 3] = _mm_sha256msg2_epu32(next, w[(group + 3) & 3]);
+  }
+  __m128i message = _mm_add_epi32(w[group & 3], _mm_loadu_si128((const __m128i *)&K[4 * group]));
+  // Two rounds give the new ABEF, and the old ABEF is the new CDGH: the first call leaves the
+  // new ABEF in `cdgh`, the second one the next ABEF in `abef`, and `cdgh` then holds its CDGH.
+  *cdgh = _mm_sha256rnds2_epu32(*cdgh, *abef, message);
+  *abef = _mm_sha256rnds2_epu32(*abef, *cdgh, _mm_shuffle_epi32(message, 0x0E));
+}
+
+KALENDS_SHA_TARGET static void compress_extensions(uint32_t state[8], const uint8_t *data, size_t blocks) {
+  __m128i abef, cdgh;
+  load_state(state, &abef, &cdgh);
+  for (; blocks > 0; blocks--, data += 64) {
+    const __m128i abef_before = abef, cdgh_before = cdgh;
+    __m128i w[4];
+    load_block(data, w);
+#pragma clang loop unroll(full)
+    for (int group = 0; group < 16; group++) four_rounds(group, w, &abef, &cdgh);
+    abef = _mm_add_epi32(abef, abef_before);
+    cdgh = _mm_add_epi32(cdgh, cdgh_before);
+  }
+  store_state(state, abef, cdgh);
+}
+
+/// Two independent messages of as many blocks, their rounds interleaved: each round waits for the
+/// one before it, so one message leaves the SHA unit idle between rounds and two fill it.
+KALENDS_SHA_TARGET static void compress_two_extensions(uint32_t state_a[8], const uint8_t *data_a,
+                                                       uint32_t state_b[8], const uint8_t *data_b,
+                                                       size_t blocks) {
+  __m128i abef_a, cdgh_a, abef_b, cdgh_b;
+  load_state(state_a, &abef_a, &cdgh_a);
+  load_state(state_b, &abef_b, &cdgh_b);
+  for (; blocks > 0; blocks--, data_a += 64, data_b += 64) {
+    const __m128i abef_a_before = abef_a, cdgh_a_before = cdgh_a;
+    const __m128i abef_b_before = abef_b, cdgh_b_before = cdgh_b;
+    __m128i w_a[4], w_b[4];
+    load_block(data_a, w_a);
+    load_block(data_b, w_b);
+#pragma clang loop unroll(full)
+    for (int group = 0; group < 16; group++) {
+      four_rounds(group, w_a, &abef_a, &cdgh_a);
+      four_rounds(group, w_b, &abef_b, &cdgh_b);
+    }
+    abef_a = _mm_add_epi32(abef_a, abef_a_before);
+    cdgh_a = _mm_add_epi32(cdgh_a, cdgh_a_before);
+    abef_b = _mm_add_epi32(abef_b, abef_b_before);
+    cdgh_b = _mm_add_epi32(cdgh_b, cdgh_b_before);
+  }
+  store_state(state_a, abef_a, cdgh_a);
+  store_state(state_b, abef_b, cdgh_b);
 }
 
 static int has_extensions(void) {
@@ -202,23 +250,54 @@ void kalends_sha256(const void *data, size_t length, uint8_t digest[32]) {
   final(&context, digest, function);
 }
 
-void kalends_sha256_node(const uint8_t children[64], uint8_t digest[32]) {
-  // 0x01 ‖ children is 65 bytes: two blocks, the second holding the last child byte, the padding
-  // and the length (520 bits), compressed in one call.
-  uint8_t blocks[128] = {0x01};
+/// The two blocks of `0x01 ‖ children`, 65 bytes: the second holds the last child byte, the
+/// padding and the length (520 bits).
+static void node_blocks(const uint8_t children[64], uint8_t blocks[128]) {
+  memset(blocks, 0, 128);
+  blocks[0] = 0x01;
   memcpy(blocks + 1, children, 64);
   blocks[65] = 0x80;
   blocks[126] = 0x02;
   blocks[127] = 0x08;
-  uint32_t state[8];
-  memcpy(state, initial_state, sizeof initial_state);
-  compress()(state, blocks, 2);
+}
+
+static void store_digest(const uint32_t state[8], uint8_t digest[32]) {
   for (int i = 0; i < 8; i++) {
     digest[4 * i] = (uint8_t)(state[i] >> 24);
     digest[4 * i + 1] = (uint8_t)(state[i] >> 16);
     digest[4 * i + 2] = (uint8_t)(state[i] >> 8);
     digest[4 * i + 3] = (uint8_t)state[i];
   }
+}
+
+void kalends_sha256_node(const uint8_t children[64], uint8_t digest[32]) {
+  uint8_t blocks[128];
+  node_blocks(children, blocks);
+  uint32_t state[8];
+  memcpy(state, initial_state, sizeof initial_state);
+  compress()(state, blocks, 2);
+  store_digest(state, digest);
+}
+
+void kalends_sha256_nodes2(const uint8_t children[128], uint8_t digests[64]) {
+  compress_function function = compress();
+#if defined(__x86_64__)
+  if (function == compress_extensions) {
+    uint8_t blocks_a[128], blocks_b[128];
+    node_blocks(children, blocks_a);
+    node_blocks(children + 64, blocks_b);
+    uint32_t state_a[8], state_b[8];
+    memcpy(state_a, initial_state, sizeof initial_state);
+    memcpy(state_b, initial_state, sizeof initial_state);
+    compress_two_extensions(state_a, blocks_a, state_b, blocks_b, 2);
+    store_digest(state_a, digests);
+    store_digest(state_b, digests + 32);
+    return;
+  }
+#endif
+  (void)function;
+  kalends_sha256_node(children, digests);
+  kalends_sha256_node(children + 64, digests + 32);
 }
 
 void kalends_sha256_portable(const void *data, size_t length, uint8_t digest[32]) {

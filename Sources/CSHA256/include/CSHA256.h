@@ -25,6 +25,10 @@ void kalends_sha256(const void *data, size_t length, uint8_t digest[32]);
 /// `SHA-256(0x01 ‖ children)`: an interior node of an RFC 9162 Merkle tree over its two 32-byte
 /// children, left then right.
 void kalends_sha256_node(const uint8_t children[64], uint8_t digest[32]);
+/// Two interior nodes at once: `children` holds the two nodes' children (left, right, left,
+/// right) and `digests` receives their hashes in order. With the SHA extensions the two hashes'
+/// rounds are interleaved, which costs little more than one.
+void kalends_sha256_nodes2(const uint8_t children[128], uint8_t digests[64]);
 /// Whether the blocks are compressed with the processor's SHA extensions.
 int kalends_sha256_is_accelerated(void);
 /// `SHA-256(data)` with the portable compression function, also where the extensions exist: what

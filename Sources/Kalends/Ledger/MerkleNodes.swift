@@ -94,8 +94,8 @@ package struct MerkleNodes {
       try txn.reading { reader in
         for index in first..<(first + UInt64(count)) { leaves.append(try leaf(index, in: reader)) }
       }
-      for leaf in leaves {
-        try frontier.append(leaf) { height, index, hash in try put(height, index, hash, in: &txn) }
+      try leaves.withUnsafeBufferPointer { leaves in
+        try frontier.append(contentsOf: leaves) { height, index, hash in try put(height, index, hash, in: &txn) }
       }
       progress?(frontier.size)
     }

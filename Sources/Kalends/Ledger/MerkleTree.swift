@@ -17,6 +17,29 @@ package enum MerkleTree {
     return withUnsafeBytes(of: words) { RecordHash(digest: SHA256.node(children: $0)) }
   }
 
+  /// The nodes over two independent pairs, `(a, b)` and `(c, d)`, hashed together: about the cost
+  /// of one ``nodeHash(_:_:)`` where the processor has SHA extensions.
+  package static func nodeHashes(
+    _ a: RecordHash, _ b: RecordHash, _ c: RecordHash, _ d: RecordHash
+  ) -> (RecordHash, RecordHash) {
+    let words = (
+      a.w0.bigEndian, a.w1.bigEndian, a.w2.bigEndian, a.w3.bigEndian,
+      b.w0.bigEndian, b.w1.bigEndian, b.w2.bigEndian, b.w3.bigEndian,
+      c.w0.bigEndian, c.w1.bigEndian, c.w2.bigEndian, c.w3.bigEndian,
+      d.w0.bigEndian, d.w1.bigEndian, d.w2.bigEndian, d.w3.bigEndian
+    )
+    var out: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeBytes(of: words) { children in
+      withUnsafeMutableBytes(of: &out) { SHA256.nodes2(children: children, into: $0) }
+    }
+    return (
+      RecordHash(
+        words: UInt64(bigEndian: out.0), UInt64(bigEndian: out.1), UInt64(bigEndian: out.2), UInt64(bigEndian: out.3)),
+      RecordHash(
+        words: UInt64(bigEndian: out.4), UInt64(bigEndian: out.5), UInt64(bigEndian: out.6), UInt64(bigEndian: out.7))
+    )
+  }
+
   /// `SHA-256(0x00 ‖ bytes)`: the hash of a leaf's data.
   package static func leafHash(_ bytes: some Collection<UInt8>) -> RecordHash {
     let array = Array(bytes)

@@ -20,17 +20,64 @@ package struct TreeFrontier: Hashable, Sendable {
   package mutating func append(
     _ leaf: RecordHash, completed: (Int, UInt64, RecordHash) throws -> Void
   ) rethrows {
-    var node = leaf
-    var height = 0
-    var remaining = size
+    try append(subtree: leaf, height: 0, completed: completed)
+  }
+
+  /// Appends `leaves` in order, as many calls of ``append(_:completed:)`` would, calling
+  /// `completed` in the same order: each run of 16 leaves that starts at a multiple of 16 is
+  /// hashed level by level, two nodes at a time.
+  package mutating func append(
+    contentsOf leaves: UnsafeBufferPointer<RecordHash>, completed: (Int, UInt64, RecordHash) throws -> Void
+  ) rethrows {
+    var next = 0
+    while next < leaves.count {
+      if size % 16 == 0, leaves.count - next >= 16 {
+        let root = Self.blockRoot(UnsafeBufferPointer(rebasing: leaves[next..<(next + 16)]))
+        try append(subtree: root, height: 4, completed: completed)
+        next += 16
+      } else {
+        try append(subtree: leaves[next], height: 0, completed: completed)
+        next += 1
+      }
+    }
+  }
+
+  /// The root of 16 leaves: 15 node hashes in 8 calls.
+  private static func blockRoot(_ leaves: UnsafeBufferPointer<RecordHash>) -> RecordHash {
+    withUnsafeTemporaryAllocation(of: RecordHash.self, capacity: 8) { level in
+      for i in 0..<4 {
+        let (left, right) = MerkleTree.nodeHashes(
+          leaves[4 * i], leaves[4 * i + 1], leaves[4 * i + 2], leaves[4 * i + 3])
+        level.initializeElement(at: 2 * i, to: left)
+        level.initializeElement(at: 2 * i + 1, to: right)
+      }
+      // Each step reads nodes 4i…4i+3 before it writes nodes 2i and 2i+1 over them.
+      for i in 0..<2 {
+        (level[2 * i], level[2 * i + 1]) = MerkleTree.nodeHashes(
+          level[4 * i], level[4 * i + 1], level[4 * i + 2], level[4 * i + 3])
+      }
+      (level[0], level[1]) = MerkleTree.nodeHashes(level[0], level[1], level[2], level[3])
+      return MerkleTree.nodeHash(level[0], level[1])
+    }
+  }
+
+  /// Appends a complete subtree of `2^height` leaves at `size` (a multiple of its width).
+  private mutating func append(
+    subtree: RecordHash, height subtreeHeight: Int, completed: (Int, UInt64, RecordHash) throws -> Void
+  ) rethrows {
+    let width = UInt64(1) << subtreeHeight
+    var node = subtree
+    var height = subtreeHeight
+    if height > 0, height % Self.storedHeightStep == 0 { try completed(height, size >> height, node) }
+    var remaining = size >> height
     while remaining & 1 == 1 {
       node = MerkleTree.nodeHash(hashes.removeLast(), node)
       height += 1
       remaining >>= 1
-      if height % Self.storedHeightStep == 0 { try completed(height, ((size + 1) >> height) - 1, node) }
+      if height % Self.storedHeightStep == 0 { try completed(height, ((size + width) >> height) - 1, node) }
     }
     hashes.append(node)
-    size += 1
+    size += width
   }
 
   /// The tree's root.

@@ -14,10 +14,15 @@ package struct LogAppender {
   let timestamp: Timestamp
   /// Applied to each record as it is appended, so later commands of the transaction see it.
   let projections: ProjectionSet
-  /// The log's Merkle tree, advanced with each record: its right edge after the records so far,
-  /// and where its completed nodes are stored.
-  package private(set) var frontier: TreeFrontier
+  /// The log's Merkle tree: its right edge before `pendingLeaves`, and where its completed
+  /// nodes are stored. ``settleTree(in:)`` brings it to the head.
+  private var frontier: TreeFrontier
   let nodes: MerkleNodes
+  /// The leaves of the last records, not yet in `frontier`: gathered from a multiple of 16 so that
+  /// 16 at a time are hashed two nodes at once (``TreeFrontier/append(contentsOf:completed:)``).
+  /// Inline storage, so that a transaction allocates nothing for them.
+  private var pendingLeaves = InlineArray<16, RecordHash>(repeating: RecordHash(words: 0, 0, 0, 0))
+  private var pendingCount = 0
   private var buffer: [UInt8] = []
   /// The last principal that passed validation: a batch usually has one, validated once.
   private var validatedPrincipal: Principal?
@@ -72,13 +77,30 @@ package struct LogAppender {
       formatVersion: RecordCodec.currentVersion, position: position, timestamp: timestamp,
       principal: draft.principal, kind: draft.kind, previousHash: head.hash, hash: hash)
     head = LogHead(position: position, hash: hash)
-    let nodes = self.nodes  // a copy: the closure must not read `self` while `frontier` is changed
-    try frontier.append(hash) { height, index, node in try nodes.put(height, index, node, in: &txn) }
+    pendingLeaves[pendingCount] = hash
+    pendingCount += 1
+    if (frontier.size + UInt64(pendingCount)) % 16 == 0 { try settleTree(in: &txn) }
     do {
       try projections.apply(header, payload: draft.payload.bytes.span.bytes, in: &txn)
     } catch let refusal as RecordRefusal {
       throw StoreError.access(.recordRefused(refusal.reason))
     }
     return header
+  }
+
+  /// Adds the pending leaves to the tree, storing the nodes they complete, and returns its right
+  /// edge at the head.
+  @discardableResult
+  package mutating func settleTree(in txn: inout WriteTransaction) throws -> TreeFrontier {
+    guard pendingCount > 0 else { return frontier }
+    let nodes = self.nodes  // a copy: the closure must not read `self` while `frontier` is changed
+    let leaves = pendingLeaves
+    try leaves.span.withUnsafeBufferPointer { leaves in
+      try frontier.append(contentsOf: UnsafeBufferPointer(rebasing: leaves[..<pendingCount])) { height, index, node in
+        try nodes.put(height, index, node, in: &txn)
+      }
+    }
+    pendingCount = 0
+    return frontier
   }
 }

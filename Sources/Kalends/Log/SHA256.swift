@@ -49,6 +49,16 @@ package struct SHA256 {
     return Digest { kalends_sha256_node(children.baseAddress!.assumingMemoryBound(to: UInt8.self), $0) }
   }
 
+  /// `SHA-256(0x01 ‖ children)` of two nodes at once: `children` holds 128 bytes (the first
+  /// node's left and right child, then the second's) and `digests` receives 64 bytes (the two
+  /// hashes in order). Interleaved where the processor has SHA extensions.
+  package static func nodes2(children: UnsafeRawBufferPointer, into digests: UnsafeMutableRawBufferPointer) {
+    precondition(children.count == 128 && digests.count == 64)
+    kalends_sha256_nodes2(
+      children.baseAddress!.assumingMemoryBound(to: UInt8.self),
+      digests.baseAddress!.assumingMemoryBound(to: UInt8.self))
+  }
+
   /// The digest of `bytes` computed with the portable compression function, also where the
   /// processor's extensions would be used: what other processors compute (for tests).
   package static func portableHash(data bytes: UnsafeRawBufferPointer) -> Digest {

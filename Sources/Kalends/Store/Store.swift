@@ -87,11 +87,12 @@ public final class Store: Sendable {
         payload.append(tag: 2, string: softwareVersion)
         try appender.append(RecordDraft(kind: .storeCreated, principal: .system, payload: payload), in: &txn)
         try saveHead(appender.head, meta: meta, in: &txn)
-        try MerkleNodes.saveFrontier(appender.frontier, meta: meta, in: &txn)
+        let frontier = try appender.settleTree(in: &txn)
+        try MerkleNodes.saveFrontier(frontier, meta: meta, in: &txn)
         try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
         if let signer = options.checkpointSigner {
           _ = try Self.signCheckpoint(
-            appender.frontier.head, nodes: MerkleNodes(tree: tree, log: log), origin: origin(of: id), signer: signer,
+            frontier.head, nodes: MerkleNodes(tree: tree, log: log), origin: origin(of: id), signer: signer,
             in: &txn)
         }
         return (log, meta, tree, projections)
@@ -224,11 +225,12 @@ public final class Store: Sendable {
         try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
         let result = try body(&txn, &appender)
         if appender.hasAppended {
+          let frontierAfter = try appender.settleTree(in: &txn)
           if let signer = options.checkpointSigner {
             _ = try Self.signCheckpoint(
-              appender.frontier.head, nodes: nodes, origin: origin, signer: signer, known: frontier.head, in: &txn)
+              frontierAfter.head, nodes: nodes, origin: origin, signer: signer, known: frontier.head, in: &txn)
           }
-          try MerkleNodes.saveFrontier(appender.frontier, meta: meta, in: &txn)
+          try MerkleNodes.saveFrontier(frontierAfter, meta: meta, in: &txn)
           try Self.saveHead(appender.head, meta: meta, in: &txn)
           try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
           LocalCommits.register(

@@ -140,6 +140,48 @@ struct MerkleTreeTests {
     }
   }
 
+  /// The interleaved pair of node hashes is two ordinary ones, and those are SHA-256 as the
+  /// portable code computes it.
+  @Test func twoNodesAtOnceAreTwoNodes() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<200 {
+      let hashes = (0..<4).map { _ in
+        RecordHash(words: generator.next(), generator.next(), generator.next(), generator.next())
+      }
+      let (first, second) = MerkleTree.nodeHashes(hashes[0], hashes[1], hashes[2], hashes[3])
+      #expect(first == MerkleTree.nodeHash(hashes[0], hashes[1]))
+      #expect(second == MerkleTree.nodeHash(hashes[2], hashes[3]))
+      let bytes = [0x01] + hashes[0].bytes + hashes[1].bytes
+      #expect(first == bytes.withUnsafeBytes { RecordHash(digest: SHA256.portableHash(data: $0)) })
+    }
+  }
+
+  /// Appending a run of leaves (16 at a time where aligned) gives the right edge and the stored
+  /// nodes, in order, that appending them one by one gives, from every starting size to 64.
+  @Test func appendingManyIsAppendingEachInTurn() {
+    let leaves = (0..<200).map { MerkleTree.leafHash(Array("leaf \($0)".utf8)) }
+    for start in 0...64 {
+      for count in [0, 1, 15, 16, 17, 31, 32, 47, 100, 200 - start] {
+        var single = TreeFrontier()
+        var batched = TreeFrontier()
+        for leaf in leaves[..<start] {
+          single.append(leaf) { _, _, _ in }
+          batched.append(leaf) { _, _, _ in }
+        }
+        var singleNodes: [String] = []
+        var batchedNodes: [String] = []
+        for leaf in leaves[start..<(start + count)] {
+          single.append(leaf) { singleNodes.append("\($0) \($1) \($2.hex)") }
+        }
+        leaves[start..<(start + count)].withUnsafeBufferPointer { run in
+          batched.append(contentsOf: run) { batchedNodes.append("\($0) \($1) \($2.hex)") }
+        }
+        #expect(batched == single, "\(count) leaves after \(start)")
+        #expect(batchedNodes == singleNodes, "\(count) leaves after \(start)")
+      }
+    }
+  }
+
   /// Every proof of every pair of sizes up to 8, each altered in every way that must fail.
   @Test func alteredProofsFail() throws {
     let leaves = ReferenceTree.leaves
