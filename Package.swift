@@ -23,6 +23,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     // HTTP for `kalends witness serve` (C2SP tlog-witness), and for the store server to come.
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    // NIOCore's channel and socket options, for the store server's peer credentials.
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    // The servers' logs: warnings and errors, on standard error.
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     // `swift package generate-documentation` (the DocC catalog in Sources/Kalends/Kalends.docc).
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
   ],
@@ -77,6 +81,9 @@ let package = Package(
         "KalendsCommandSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings
     ),

@@ -172,6 +172,8 @@ def may_make(record):
         return actor["type"] in ("person", "client")
     if kind == 401:
         return actor == {"type": "person"}
+    if kind == 406:
+        return actor == {"type": "system"}
     if kind in (402, 404, 405):
         return actor["type"] == "client" and fields.get(1) == actor["id"].encode("utf-8")
     if kind == 403:

@@ -20,6 +20,12 @@ extension EventStore {
         payload.append(tag: usage.rawValue, string: text)
       }
     }
+    if let requirement = client.requirement {
+      try requirement.validate()
+      if let executable = requirement.executable { payload.append(tag: 7, string: executable) }
+      if let digest = requirement.executableSHA256 { payload.append(tag: 8, bytes: digest) }
+      if let app = requirement.flatpakApp { payload.append(tag: 9, string: app) }
+    }
     let header = try store.append(RecordDraft(kind: .clientRegistered, principal: actor, payload: payload))
     var saved = client
     saved.usageDescriptions = client.usageDescriptions.filter { !$0.value.isEmpty }

@@ -30,6 +30,8 @@ enum RecordAuthority {
       return subject == id ? nil : "\(principal) may not ask or be refused in the name of \(subject)"
     case .accessDecided:
       return decisionViolation(principal: principal, payload: payload)
+    case .callerUnidentified:
+      return principal == .system ? nil : "only the store server records an unidentified caller, not \(principal)"
     default:
       return nil
     }

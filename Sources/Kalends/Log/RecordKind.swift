@@ -42,6 +42,9 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// A client tried what only the person who owns the store may do (change access, register apps,
   /// read the log, the audit or a backup).
   public static let ownerActionRefused = RecordKind(rawValue: 405)
+  /// The store server refused a process it could not identify as a registered app; the payload
+  /// holds what the kernel said about it.
+  public static let callerUnidentified = RecordKind(rawValue: 406)
 
   /// The schema of this kind's payload, if this version knows the kind.
   package var schema: RecordSchema? { RecordSchema.all[self] }

@@ -162,6 +162,20 @@ package struct RecordSchema: Sendable {
       Field(tag: 4, name: "calendarsWriteOnlyUsage", type: .string, required: false),
       Field(tag: 5, name: "remindersFullUsage", type: .string, required: false),
       Field(tag: 6, name: "contactsUsage", type: .string, required: false),
+      Field(tag: 7, name: "executable", type: .string, required: false),
+      Field(tag: 8, name: "executableSha256", type: .bytes, required: false),
+      Field(tag: 9, name: "flatpakApp", type: .string, required: false),
+    ])
+
+  static let callerUnidentified = RecordSchema(
+    name: "callerUnidentified",
+    fields: [
+      Field(tag: 1, name: "uid", type: .unsigned, required: true),
+      Field(tag: 2, name: "gid", type: .unsigned, required: true),
+      Field(tag: 3, name: "pid", type: .unsigned, required: true),
+      Field(tag: 4, name: "executable", type: .string, required: false),
+      Field(tag: 5, name: "executableSha256", type: .bytes, required: false),
+      Field(tag: 6, name: "flatpakApp", type: .string, required: false),
     ])
 
   static let accessRequested = RecordSchema(
@@ -219,5 +233,6 @@ package struct RecordSchema: Sendable {
     .accessDecided: accessDecided,
     .accessAttemptRefused: accessAttemptRefused,
     .ownerActionRefused: ownerActionRefused,
+    .callerUnidentified: callerUnidentified,
   ]
 }

@@ -46,14 +46,20 @@ public struct Client: Hashable, Sendable {
   public var name: String
   /// Why it asks, per usage.
   public var usageDescriptions: [Usage: String]
+  /// What its processes must be for the store server to take them for this app; `nil`: it cannot
+  /// be identified by the server (only reached through sessions the owner opens).
+  public var requirement: CodeRequirement?
   /// The log position that last registered or changed it; `.none` before it is registered.
   public internal(set) var version: LogPosition
 
   /// A client to register.
-  public init(id: String, name: String, usageDescriptions: [Usage: String] = [:]) {
+  public init(
+    id: String, name: String, usageDescriptions: [Usage: String] = [:], requirement: CodeRequirement? = nil
+  ) {
     self.id = id
     self.name = name
     self.usageDescriptions = usageDescriptions
+    self.requirement = requirement
     self.version = .none
   }
 }

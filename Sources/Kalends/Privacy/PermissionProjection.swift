@@ -157,6 +157,12 @@ struct PermissionProjection: Projection {
       if let text = try fields.string(kind.rawValue) { usage[kind] = text }
     }
     var client = Client(id: try fields.requiredString(1), name: try fields.requiredString(2), usageDescriptions: usage)
+    let executable = try fields.string(7)
+    let digest = fields.bytes(8)
+    let flatpakApp = try fields.string(9)
+    if executable != nil || digest != nil || flatpakApp != nil {
+      client.requirement = CodeRequirement(executable: executable, executableSHA256: digest, flatpakApp: flatpakApp)
+    }
     client.version = position(bytes.span.bytes)
     return client
   }

@@ -13,6 +13,16 @@ extension Client {
           Client.Usage.allCases.compactMap { usage in usageDescriptions[usage].map { (usage.description, .string($0)) }
           })
       ),
+      (
+        "requirement",
+        requirement.map { requirement in
+          .object([
+            ("executable", .text(requirement.executable)),
+            ("executableSha256", .text(requirement.executableSHA256.map(FileDigest.hex))),
+            ("flatpakApp", .text(requirement.flatpakApp)),
+          ])
+        } ?? .null
+      ),
       ("version", .number(Double(version.rawValue))),
     ]
   }

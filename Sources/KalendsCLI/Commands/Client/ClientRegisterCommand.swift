@@ -22,6 +22,20 @@ extension KalendsCommand.Client {
     @Option(help: ArgumentHelp("A usage description, KEY=TEXT (repeatable).", valueName: "key=text"))
     var usage: [String] = []
 
+    @Option(
+      help: ArgumentHelp(
+        "The app's executable: the store server takes processes running this file for the app.",
+        valueName: "path"))
+    var executable: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "The executable's SHA-256 in hex (default: the digest of the file at --executable now).",
+        valueName: "hex"))
+    var sha256: String?
+
+    @Option(help: ArgumentHelp("The app's Flatpak application id.", valueName: "id")) var flatpak: String?
+
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
@@ -36,8 +50,35 @@ extension KalendsCommand.Client {
         descriptions[key] = String(entry[entry.index(after: equals)...])
       }
       let store = try global.openEventStore()
-      let client = try store.register(Kalends.Client(id: id, name: name, usageDescriptions: descriptions))
+      let client = try store.register(
+        Kalends.Client(id: id, name: name, usageDescriptions: descriptions, requirement: try requirement()))
       format.write(client.jsonFields)
+    }
+
+    /// The code requirement the options state; `nil` when none is given.
+    private func requirement() throws -> CodeRequirement? {
+      guard executable != nil || flatpak != nil else {
+        if sha256 != nil { throw CLIError(message: "--sha256 needs --executable", status: .usage) }
+        return nil
+      }
+      var requirement = CodeRequirement(executable: nil, executableSHA256: nil, flatpakApp: flatpak)
+      if let executable {
+        let digest: [UInt8]
+        if let sha256 {
+          guard let bytes = FileDigest.bytes(hex: sha256.lowercased()) else {
+            throw CLIError.invalidInput("--sha256 takes 64 hex digits")
+          }
+          digest = bytes
+        } else {
+          guard let bytes = FileDigest.sha256(ofFileAt: executable) else {
+            throw CLIError(message: "cannot read --executable \(executable)", status: .notFound)
+          }
+          digest = bytes
+        }
+        requirement.executable = executable
+        requirement.executableSHA256 = digest
+      }
+      return requirement
     }
   }
 }

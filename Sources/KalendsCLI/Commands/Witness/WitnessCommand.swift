@@ -67,7 +67,7 @@ extension KalendsCommand.Witness {
         onServerRunning: { channel in
           let bound = channel.localAddress?.port ?? port
           FileHandle.standardOutput.write(Data("listening on \(host):\(bound)\n".utf8))
-        })
+        }, logger: ServerLogger.make("kalends.witness"))
       try await app.runService()
     }
   }

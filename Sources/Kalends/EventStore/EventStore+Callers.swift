@@ -1,0 +1,28 @@
+extension EventStore {
+  // MARK: Callers of the store server
+
+  /// The registered app whose ``CodeRequirement`` the process described by `evidence` satisfies;
+  /// `nil` when none does, or when more than one does (two registrations that one process
+  /// satisfies identify neither). The owner's to call: the server runs as the owner.
+  public func client(identifiedBy evidence: CallerEvidence) throws(StoreError) -> Client? {
+    try requireOwner("identify the callers of the store server")
+    let matches = try clients().filter { $0.requirement?.isSatisfied(by: evidence) == true }
+    return matches.count == 1 ? matches[0] : nil
+  }
+
+  /// Records that the store server refused a process it could not identify as a registered app:
+  /// one `callerUnidentified` record by the system, holding the kernel's evidence, in its own
+  /// durable transaction. The owner's to call.
+  @discardableResult
+  public func recordUnidentifiedCaller(_ evidence: CallerEvidence) throws(StoreError) -> LogRecordHeader {
+    try requireOwner("record the callers of the store server")
+    var payload = Payload()
+    payload.append(tag: 1, unsigned: UInt64(evidence.uid))
+    payload.append(tag: 2, unsigned: UInt64(evidence.gid))
+    payload.append(tag: 3, unsigned: UInt64(UInt32(bitPattern: evidence.pid)))
+    if let executable = evidence.executable { payload.append(tag: 4, string: executable) }
+    if let digest = evidence.executableSHA256 { payload.append(tag: 5, bytes: digest) }
+    if let app = evidence.flatpakApp { payload.append(tag: 6, string: app) }
+    return try store.append(RecordDraft(kind: .callerUnidentified, principal: .system, payload: payload))
+  }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Kalends
+import KalendsCommandSupport
+
+extension KalendsCommand {
+  /// `kalends serve`: the store server.
+  struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "serve",
+      abstract: "Serve the store to apps over a Unix socket, identifying each by its process.",
+      discussion: """
+        The server owns the store: apps reach it only through the socket (mode 0600, created with \
+        the store owner's umask narrowed to 0177). A connection is taken for a registered app when its \
+        peer runs as this user and its executable (path and SHA-256 of the running file) or Flatpak id \
+        satisfies the app's code requirement (client register --executable / --flatpak); its calls \
+        are then that app's, with the app's access checked and refusals recorded. Anyone else gets \
+        401, and one callerUnidentified record per connection holds the kernel's evidence. Routes: \
+        GET /v1/whoami, /v1/authorization/SERVICE, /v1/calendars, /v1/events?from=&to=[&tz=][&calendar=] \
+        (docs/server.md). Prints 'listening on PATH' once it accepts connections; SIGTERM or SIGINT \
+        stops it gracefully.
+        """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(
+      help: ArgumentHelp(
+        "The Unix socket to listen on (default $XDG_RUNTIME_DIR/kalends/STORE-ID.sock).", valueName: "path"))
+    var socket: String?
+
+    func run() async throws {
+      try global.requireOwner("serve the store")
+      let store = try GlobalOptions.open(global.storePath)
+      let path = try socketPath(store)
+      try Self.clearStaleSocket(path)
+      let server = StoreServer(owner: EventStore(store: store))
+      let previous = umask(0o177)
+      let app = Application(
+        router: server.router(), configuration: .init(address: .unixDomainSocket(path: path)),
+        onServerRunning: { _ in
+          umask(previous)
+          FileHandle.standardOutput.write(Data("listening on \(path)\n".utf8))
+        }, logger: ServerLogger.make("kalends.serve"))
+      defer { unlink(path) }
+      try await app.runService()
+    }
+
+    private func socketPath(_ store: Store) throws -> String {
+      if let socket, !socket.isEmpty { return socket }
+      guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+        throw CLIError(message: "give --socket: XDG_RUNTIME_DIR is not set", status: .usage)
+      }
+      let directory = runtime + "/kalends"
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      return directory + "/\(store.id).sock"
+    }
+
+    /// Removes a socket left by a server that is gone; refuses when one still answers there, or
+    /// when the path is something else.
+    static func clearStaleSocket(_ path: String) throws {
+      var info = stat()
+      guard lstat(path, &info) == 0 else { return }
+      guard info.st_mode & S_IFMT == S_IFSOCK else {
+        throw CLIError(message: "\(path) exists and is not a socket", status: .usage)
+      }
+      let probe = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+      defer { close(probe) }
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      let bytes = Array(path.utf8)
+      guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        throw CLIError(message: "the socket path \(path) is too long", status: .usage)
+      }
+      withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+      if connected == 0 { throw CLIError(message: "a server already listens on \(path)", status: .usage) }
+      unlink(path)
+    }
+  }
+}

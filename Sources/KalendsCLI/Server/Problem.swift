@@ -1,0 +1,55 @@
+import Hummingbird
+import Kalends
+import KalendsCommandSupport
+
+/// An error answered as RFC 9457 problem details (`application/problem+json`), with the exit
+/// status the `kalends` command gives for the same failure.
+struct Problem: HTTPResponseError {
+  let status: HTTPResponse.Status
+  let title: String
+  let detail: String
+  let exitStatus: ExitStatus
+
+  /// The problem for a store error: the CLI's exit class, and its HTTP equivalent.
+  init(_ error: StoreError) {
+    let exit = ExitStatus(error.category)
+    exitStatus = exit
+    detail = error.description
+    switch exit {
+    case .invalidInput, .usage: (status, title) = (.badRequest, "invalid input")
+    case .notFound: (status, title) = (.notFound, "not found")
+    case .conflict: (status, title) = (.conflict, "conflict")
+    case .accessRefused:
+      if case .access(.sessionTerminated) = error {
+        (status, title) = (.unauthorized, "session ended")
+      } else {
+        (status, title) = (.forbidden, "access refused")
+      }
+    case .integrity: (status, title) = (.internalServerError, "integrity failure")
+    case .storage, .success: (status, title) = (.serviceUnavailable, "storage failure")
+    }
+  }
+
+  init(status: HTTPResponse.Status, title: String, detail: String, exitStatus: ExitStatus) {
+    self.status = status
+    self.title = title
+    self.detail = detail
+    self.exitStatus = exitStatus
+  }
+
+  func response(from request: Request, context: some RequestContext) throws -> Response { response }
+
+  /// The response.
+  var response: Response {
+    let body = JSONValue.object([
+      ("type", .string("about:blank")),
+      ("title", .string(title)),
+      ("status", .number(Int(status.code))),
+      ("detail", .string(detail)),
+      ("exitStatus", .number(Int(exitStatus.rawValue))),
+    ])
+    return Response(
+      status: status, headers: [.contentType: "application/problem+json"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: body.rendered() + "\n")))
+  }
+}

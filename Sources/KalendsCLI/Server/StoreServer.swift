@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+import Kalends
+import KalendsCommandSupport
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The store server: owns one store and answers apps over a Unix socket, each identified by what
+/// the kernel says about its process, never by what it says about itself.
+///
+/// A connection is identified once, at its first request: the peer's credentials must be the
+/// server's own user's, and its executable (path and digest of the running file) or Flatpak id
+/// must satisfy exactly one registered app's ``CodeRequirement``. Its calls then run in a session
+/// of that app (``EventStore/session(for:)``), so every access check and refusal record is the
+/// library's. A caller that is not identified gets 401, and one `callerUnidentified` record per
+/// connection holds the evidence.
+final class StoreServer: Sendable {
+  /// The store, as its owner.
+  let owner: EventStore
+  /// The user the server runs as: the person's.
+  let ownerUID = getuid()
+  /// The callers of open connections, by connection.
+  private let callers = Mutex<[ObjectIdentifier: Caller]>([:])
+
+  /// Who is at the other end of a connection.
+  enum Caller: Sendable {
+    /// A registered app, and its session.
+    case app(Kalends.Client, EventStore, CallerEvidence)
+    /// Someone the server could not identify.
+    case unidentified(String)
+  }
+
+  init(owner: EventStore) {
+    self.owner = owner
+  }
+
+  /// Runs `body` with the store off the event loop: LMDB calls block.
+  func withStore<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    do {
+      return try await NIOThreadPool.singleton.runIfActive(body)
+    } catch let error as StoreError {
+      throw Problem(error)
+    }
+  }
+
+  /// The identified app at the other end of `context`'s connection; throws a 401 problem when
+  /// there is none.
+  func app(_ context: ServerContext) async throws -> (Kalends.Client, EventStore, CallerEvidence) {
+    let caller = try await caller(of: context.channel)
+    switch caller {
+    case .app(let client, let session, let evidence): return (client, session, evidence)
+    case .unidentified(let reason):
+      throw Problem(status: .unauthorized, title: "caller not identified", detail: reason, exitStatus: .accessRefused)
+    }
+  }
+
+  private func caller(of channel: any Channel) async throws -> Caller {
+    let key = ObjectIdentifier(channel)
+    if let known = callers.withLock({ $0[key] }) { return known }
+    let caller = try await identify(channel)
+    let isNew = callers.withLock { callers in
+      guard callers[key] == nil else { return false }
+      callers[key] = caller
+      return true
+    }
+    if isNew {
+      channel.closeFuture.whenComplete { [weak self] _ in
+        self?.callers.withLock { callers in callers[key] = nil }
+      }
+    }
+    return caller
+  }
+
+  private func identify(_ channel: any Channel) async throws -> Caller {
+    guard let evidence = await PeerEvidence.gather(from: channel) else {
+      return .unidentified("the kernel gave no credentials for this connection")
+    }
+    let owner = owner
+    let uid = ownerUID
+    return try await withStore { () throws -> Caller in
+      guard evidence.uid == uid else {
+        try owner.recordUnidentifiedCaller(evidence)
+        return .unidentified("uid \(evidence.uid) is not the store owner's (\(uid))")
+      }
+      guard let client = try owner.client(identifiedBy: evidence) else {
+        try owner.recordUnidentifiedCaller(evidence)
+        let executable = evidence.executable ?? "an unreadable executable"
+        return .unidentified("no registered app's requirement matches \(executable)")
+      }
+      return .app(client, try owner.session(for: client.id), evidence)
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// A store served by a real `kalends serve` process on a Unix socket in the store's temporary
+/// directory, and apps that call it: copies of curl, which the server identifies by their files.
+final class ServedStore {
+  let store: CLIStore
+  let socket: String
+  private let process: Process
+
+  init() throws {
+    store = try CLIStore()
+    socket = store.directory.path + "/kalends.sock"
+    let (process, output, _) = try CLI.start(["serve", "--store", store.directory.storePath, "--socket", socket])
+    self.process = process
+    var announced = ""
+    while !announced.contains("listening on") {
+      let data = output.fileHandleForReading.availableData
+      try #require(!data.isEmpty, "the server ended before listening: \(announced)")
+      announced += String(decoding: data, as: UTF8.self)
+    }
+  }
+
+  deinit {
+    process.terminate()
+    process.waitUntilExit()
+  }
+
+  /// A copy of curl in the store's directory named `name`, with `extra` bytes appended (which
+  /// changes its digest and not what it does).
+  func app(_ name: String, appending extra: [UInt8] = []) throws -> String {
+    let curl = try #require(
+      ["/usr/bin/curl", "/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) },
+      "curl is needed (tools/setup installs it)")
+    let path = store.directory.path + "/" + name
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: curl))
+    bytes.append(contentsOf: extra)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
+    return path
+  }
+
+  /// Registers `program` as the app `id`, with a usage description for full calendar access.
+  func register(_ id: String, executable program: String) throws {
+    try store.object([
+      "client", "register", id, "--name", "Agenda", "--usage", "calendars-full=Shows your week.", "--executable",
+      program,
+    ])
+  }
+
+  /// `GET path` by `program`; the HTTP status and the parsed JSON body.
+  func get(_ path: String, by program: String, prefix: [String] = []) throws -> (status: Int, body: Any?) {
+    let arguments = prefix + [program, "-s", "-w", "\n%{http_code}", "--unix-socket", socket, "http://kalends" + path]
+    let result = try CLI.run(Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    let status = try #require(Int(lines.last ?? ""), "\(program) \(path): \(result.stdout) \(result.stderr)")
+    let body = lines.dropLast().joined(separator: "\n")
+    return (status, body.isEmpty ? nil : try json(body))
+  }
+
+  /// The log's records of `kind`, as `log tail --format json` prints them.
+  func records(_ kind: String) throws -> [[String: Any]] {
+    let result = try store.run(["log", "tail", "-n", "1000", "--format", "jsonl"])
+    try #require(result.status == 0, "\(result.stderr)")
+    return try result.stdout.split(separator: "\n").compactMap { line in
+      let record = try #require(try json(String(line)) as? [String: Any])
+      return record["kind"] as? String == kind ? record : nil
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// The store server (`kalends serve`) as a real process, called over its Unix socket by real
+/// processes that it identifies by what the kernel says about them.
+@Suite("The store server knows who is asking")
+struct ServerTests {
+  /// The hex SHA-256 of the file at `path`, computed by Python's hashlib.
+  static func digest(_ path: String) throws -> String {
+    let result = try CLI.run(
+      ["python3", "-c", "import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())", path],
+      program: URL(fileURLWithPath: "/usr/bin/env"))
+    return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  @Test func anAppIsKnownByItsExecutableAndGetsWhatItsStatusAllows() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let calendar = try served.store.calendar("Work")
+    try served.store.object([
+      "event", "add", "--calendar", calendar, "--title", "Standup", "--start", "2026-03-02T09:00:00", "--end",
+      "2026-03-02T09:15:00",
+    ])
+
+    let whoami = try served.get("/v1/whoami", by: agenda)
+    #expect(whoami.status == 200)
+    let identity = try #require(whoami.body as? [String: Any])
+    #expect(identity["client"] as? String == "com.example.agenda")
+    #expect(identity["executable"] as? String == agenda)
+    #expect(identity["executableSha256"] as? String == (try Self.digest(agenda)))
+    #expect(identity["uid"] as? Int == Int(getuid()))
+
+    // Before a decision the app gets nothing, and the refusal is recorded as the app's.
+    let week = "/v1/events?from=2026-03-02&to=2026-03-09"
+    let refused = try served.get(week, by: agenda)
+    #expect(refused.status == 403)
+    #expect((refused.body as? [String: Any])?["exitStatus"] as? Int == 68)
+    #expect((refused.body as? [String: Any])?["title"] as? String == "access refused")
+    let status = try served.get("/v1/authorization/calendars", by: agenda)
+    #expect((status.body as? [String: Any])?["status"] as? String == "notDetermined")
+    let refusals = try served.records("accessAttemptRefused")
+    #expect(refusals.count == 1)
+    #expect((refusals.first?["actor"] as? [String: Any])?["id"] as? String == "com.example.agenda")
+
+    // The person grants access; the app's next connection sees the week.
+    try served.store.object([
+      "access", "set", "com.example.agenda", "--service", "calendars", "--status", "full",
+    ])
+    let granted = try served.get(week, by: agenda)
+    #expect(granted.status == 200)
+    let events = try #require(granted.body as? [[String: Any]])
+    #expect(events.map { $0["title"] as? String } == ["Standup"])
+    let calendars = try served.get("/v1/calendars", by: agenda)
+    #expect((calendars.body as? [[String: Any]])?.map { $0["id"] as? String } == [calendar])
+  }
+
+  @Test func aCopyChangedByOneByteIsRefusedAndRecorded() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let forged = try served.app("agenda-forged", appending: [0])
+    let before = try served.store.head()
+
+    for path in ["/v1/whoami", "/v1/calendars", "/v1/events?from=2026-03-02&to=2026-03-09"] {
+      let answer = try served.get(path, by: forged)
+      #expect(answer.status == 401, "\(path)")
+      #expect((answer.body as? [String: Any])?["title"] as? String == "caller not identified")
+    }
+    #expect(try served.store.head() != before)
+    let recorded = try served.records("callerUnidentified")
+    #expect(recorded.count == 3, "one record per connection")
+    let payload = try #require(recorded.first?["payload"] as? [String: Any])
+    #expect(payload["executable"] as? String == forged)
+    #expect(payload["executableSha256"] as? String == (try Self.digest(forged)))
+    #expect(payload["uid"] as? Int == Int(getuid()))
+    #expect((recorded.first?["actor"] as? [String: Any])?["type"] as? String == "system")
+    // Nothing was read or refused in the app's name.
+    #expect(try served.records("accessAttemptRefused").isEmpty)
+  }
+
+  @Test func anUnregisteredProgramIsRefused() throws {
+    let served = try ServedStore()
+    let stranger = try served.app("stranger")
+    let answer = try served.get("/v1/whoami", by: stranger)
+    #expect(answer.status == 401)
+    #expect(try served.records("callerUnidentified").count == 1)
+  }
+
+  @Test func theSocketIsTheOwnersAlone() throws {
+    let served = try ServedStore()
+    let attributes = try FileManager.default.attributesOfItem(atPath: served.socket)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    #expect((attributes[.ownerAccountID] as? Int) == Int(getuid()))
+  }
+
+  /// A process of another user is refused even when its executable is a registered app's and the
+  /// socket's mode is opened to it.
+  @Test(.enabled(if: getuid() == 0, "needs root to run a process as another user"))
+  func aProcessOfAnotherUserIsRefused() throws {
+    let served = try ServedStore()
+    let curl = "/usr/bin/curl"
+    try served.register("com.example.agenda", executable: curl)
+    #expect(chmod(served.store.directory.path, 0o755) == 0)
+    #expect(chmod(served.socket, 0o666) == 0)
+    let answer = try served.get(
+      "/v1/whoami", by: curl, prefix: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+    #expect(answer.status == 401)
+    let recorded = try served.records("callerUnidentified")
+    #expect((recorded.first?["payload"] as? [String: Any])?["uid"] as? Int == 65534)
+  }
+}
