@@ -20,7 +20,7 @@ struct KalendsCommand: AsyncParsableCommand {
       Init.self, Status.self, Calendar.self, Event.self, Reminder.self,
       Events.self, Import.self, Export.self, Client.self, Access.self,
       Audit.self, Demo.self, Log.self, Verify.self, Backup.self,
-      Rebuild.self, Checkpoint.self, Key.self, Witness.self, Serve.self, Bench.self, Watch.self,
+      Rebuild.self, Checkpoint.self, Key.self, Witness.self, Serve.self, Prompts.self, Bench.self, Watch.self,
     ]
   )
 

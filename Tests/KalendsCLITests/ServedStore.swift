@@ -8,10 +8,11 @@ final class ServedStore {
   let socket: String
   private let process: Process
 
-  init() throws {
+  init(_ options: [String] = []) throws {
     store = try CLIStore()
     socket = store.directory.path + "/kalends.sock"
-    let (process, output, _) = try CLI.start(["serve", "--store", store.directory.storePath, "--socket", socket])
+    let (process, output, _) = try CLI.start(
+      ["serve", "--store", store.directory.storePath, "--socket", socket] + options)
     self.process = process
     var announced = ""
     while !announced.contains("listening on") {
@@ -48,14 +49,48 @@ final class ServedStore {
     ])
   }
 
+  /// The arguments of curl (`program`) for `method path`.
+  func curl(_ method: String, _ path: String, by program: String) -> [String] {
+    [program, "-s", "-X", method, "-w", "\n%{http_code}", "--unix-socket", socket, "http://kalends" + path]
+  }
+
   /// `GET path` by `program`; the HTTP status and the parsed JSON body.
   func get(_ path: String, by program: String, prefix: [String] = []) throws -> (status: Int, body: Any?) {
-    let arguments = prefix + [program, "-s", "-w", "\n%{http_code}", "--unix-socket", socket, "http://kalends" + path]
+    try call("GET", path, by: program, prefix: prefix)
+  }
+
+  /// `method path` by `program`; the HTTP status and the parsed JSON body.
+  func call(_ method: String, _ path: String, by program: String, prefix: [String] = []) throws -> (
+    status: Int, body: Any?
+  ) {
+    let arguments = prefix + curl(method, path, by: program)
     let result = try CLI.run(Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
+    return try Self.parse(result, "\(program) \(method) \(path)")
+  }
+
+  /// The status and JSON body of a curl run by ``curl(_:_:by:)``.
+  static func parse(_ result: CLI.Result, _ label: String) throws -> (status: Int, body: Any?) {
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-    let status = try #require(Int(lines.last ?? ""), "\(program) \(path): \(result.stdout) \(result.stderr)")
+    let status = try #require(Int(lines.last ?? ""), "\(label): \(result.stdout) \(result.stderr)")
     let body = lines.dropLast().joined(separator: "\n")
     return (status, body.isEmpty ? nil : try json(body))
+  }
+
+  /// The prompts waiting at the server, as `kalends prompts list --format json` prints them.
+  func prompts() throws -> [[String: Any]] {
+    try store.objects(["prompts", "list", "--socket", socket])
+  }
+
+  /// Waits until `count` prompts wait, and returns them.
+  func waitForPrompts(_ count: Int) throws -> [[String: Any]] {
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+      let waiting = try prompts()
+      if waiting.count >= count { return waiting }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    Issue.record("no \(count) prompts within 20 s")
+    return try prompts()
   }
 
   /// The log's records of `kind`, as `log tail --format json` prints them.

@@ -159,27 +159,35 @@ extension EventStore {
     let asks = seen.asks(requesting: level)
     let description = client.usageDescriptions[usage]
     var answer: ConsentAnswer?
+    var timedOut = false
     if asks, let description {
       answer = prompter.answer(
         ConsentRequest(
           client: client, service: service, level: level, usageDescription: description, isUpgrade: isUpgrade))
+      timedOut = answer == nil
     }
     let actor = self.actor
     return try StoreError.wrapping {
       try store.write { txn, appender in
         let current = try permissions.state(clientID, service, in: txn)
-        func requested(_ status: AuthorizationStatus, prompted: Bool) throws {
+        func requested(_ status: AuthorizationStatus, prompted: Bool, timedOut: Bool = false) throws {
           var payload = Payload()
           payload.append(tag: 1, string: clientID)
           payload.append(tag: 2, unsigned: UInt64(service.rawValue))
           payload.append(tag: 3, unsigned: UInt64(level.rawValue))
           payload.append(tag: 4, unsigned: UInt64(status.rawValue))
           payload.append(tag: 5, bool: prompted)
+          if timedOut { payload.append(tag: 6, bool: true) }
           try appender.append(RecordDraft(kind: .accessRequested, principal: actor, payload: payload), in: &txn)
         }
         // Someone decided meanwhile (another process, the person in settings): that decision stands.
         guard current == seen, asks else {
           try requested(current.status, prompted: false)
+          return current.status
+        }
+        if timedOut {
+          // Nobody answered: nothing is decided, and the app may ask again (TCC's promptTimeout).
+          try requested(current.status, prompted: true, timedOut: true)
           return current.status
         }
         guard let answer else {

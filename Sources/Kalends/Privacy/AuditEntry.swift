@@ -23,6 +23,8 @@ public struct AuditEntry: Hashable, Sendable {
   public let reason: DecisionReason?
   /// Whether the person was asked (requests).
   public let prompted: Bool?
+  /// Whether the person was asked and did not answer in time (requests; TCC's `promptTimeout`).
+  public let promptTimedOut: Bool?
   /// What was attempted (refusals).
   public let operation: String?
   /// How many calls were refused (refusals).
@@ -48,24 +50,26 @@ public struct AuditEntry: Hashable, Sendable {
       level = try byte(3).flatMap(AccessLevel.init(rawValue:))
       status = try byte(4).flatMap(AuthorizationStatus.init(rawValue:))
       prompted = try fields.bool(5)
+      promptTimedOut = try fields.bool(6) ?? false
       (previousStatus, reason, operation, count) = (nil, nil, nil, nil)
     case .accessDecided:
       status = try byte(3).flatMap(AuthorizationStatus.init(rawValue:))
       previousStatus = try byte(4).flatMap(AuthorizationStatus.init(rawValue:))
       reason = try byte(5).flatMap(DecisionReason.init(rawValue:))
-      (level, prompted, operation, count) = (nil, nil, nil, nil)
+      (level, prompted, promptTimedOut, operation, count) = (nil, nil, nil, nil, nil)
     case .accessAttemptRefused:
       status = try byte(3).flatMap(AuthorizationStatus.init(rawValue:))
       operation = try fields.string(4)
       count = try fields.unsigned(5).map { Int(clamping: $0) }
-      (level, previousStatus, reason, prompted) = (nil, nil, nil, nil)
+      (level, previousStatus, reason, prompted, promptTimedOut) = (nil, nil, nil, nil, nil)
     case .ownerActionRefused:
       operation = try fields.string(4)
-      (level, status, previousStatus, reason, prompted) = (nil, nil, nil, nil, nil)
+      (level, status, previousStatus, reason, prompted, promptTimedOut) = (nil, nil, nil, nil, nil, nil)
       // Written before refusals of owner-only actions were counted: one record per attempt.
       count = try fields.unsigned(5).map { Int(clamping: $0) } ?? 1
     default:
-      (level, status, previousStatus, reason, prompted, operation, count) = (nil, nil, nil, nil, nil, nil, nil)
+      (level, status, previousStatus, reason, prompted, promptTimedOut, operation, count) =
+        (nil, nil, nil, nil, nil, nil, nil, nil)
     }
   }
 }

@@ -1,9 +1,10 @@
-/// Asks the person whether an app may have access: iOS's permission alert. The store calls it at
-/// most once per client and service (and once more to upgrade write-only access to full access),
-/// outside any transaction; the answer is recorded.
+/// Asks the person whether an app may have access: iOS's permission alert. The store calls it
+/// outside any transaction while the decision is open (and once more to upgrade write-only access
+/// to full access); an answer is recorded and closes the question.
 public protocol ConsentPrompter: Sendable {
-  /// The person's answer to `request`.
-  func answer(_ request: ConsentRequest) -> ConsentAnswer
+  /// The person's answer to `request`; `nil` when none came (the prompt timed out or was
+  /// dismissed): the status stays undetermined and the request is recorded as a `promptTimeout`.
+  func answer(_ request: ConsentRequest) -> ConsentAnswer?
 }
 
 /// What the person is asked.
@@ -38,5 +39,5 @@ public struct FixedAnswerPrompter: ConsentPrompter {
   /// A prompter answering `answer`.
   public init(_ answer: ConsentAnswer) { fixedAnswer = answer }
 
-  public func answer(_ request: ConsentRequest) -> ConsentAnswer { fixedAnswer }
+  public func answer(_ request: ConsentRequest) -> ConsentAnswer? { fixedAnswer }
 }

@@ -3,7 +3,7 @@ import Kalends
 
 /// Asks the person on the terminal, as iOS's permission alert does.
 struct TerminalPrompter: ConsentPrompter {
-  func answer(_ request: ConsentRequest) -> ConsentAnswer {
+  func answer(_ request: ConsentRequest) -> ConsentAnswer? {
     let what = request.level == .full ? "full access to your \(request.service)" : "to add events to your calendars"
     let choices = request.service == .calendars && request.level == .full ? "allow/write-only/deny" : "allow/deny"
     var text = "“\(request.client.name)” would like \(what)"

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Kalends
 import KalendsCommandSupport
@@ -21,14 +22,51 @@ extension StoreServer {
     }
     router.get("v1/authorization/:service") { _, context in
       let (_, session, _) = try await self.app(context)
-      let name = context.parameters.get("service") ?? ""
-      guard let service = Service(name: name) else {
-        throw Problem(
-          status: .notFound, title: "not found", detail: "no service \"\(name)\": calendars, reminders or contacts",
-          exitStatus: .notFound)
-      }
+      let service = try Self.service(context)
       let status = try await self.withStore { try session.authorizationStatus(for: service) }
       return Self.json(.object([("service", .string(service.description)), ("status", .string(status.description))]))
+    }
+    router.post("v1/authorization/:service/request") { request, context in
+      let (_, session, evidence) = try await self.app(context)
+      let service = try Self.service(context)
+      let level = request.uri.queryParameters["level"].map(String.init) ?? "full"
+      let desk = self.desk
+      let status: AuthorizationStatus
+      switch level {
+      case "full":
+        status = try await self.onOwnThread {
+          try session.requestFullAccess(to: service, prompter: DeskPrompter(desk: desk, evidence: evidence))
+        }
+      case "write-only":
+        status = try await self.onOwnThread {
+          try session.requestWriteOnlyAccess(to: service, prompter: DeskPrompter(desk: desk, evidence: evidence))
+        }
+      default:
+        throw Problem(
+          status: .badRequest, title: "invalid input", detail: "level is full or write-only, not \"\(level)\"",
+          exitStatus: .invalidInput)
+      }
+      return Self.json(.object([("service", .string(service.description)), ("status", .string(status.description))]))
+    }
+    router.get("v1/prompts") { _, context in
+      try await self.requireOwner(context, "list the consent prompts")
+      return Self.json(.array(self.desk.pending.map { .object(Self.fields($0)) }))
+    }
+    router.post("v1/prompts/:id") { request, context in
+      try await self.requireOwner(context, "answer consent prompts")
+      let text = request.uri.queryParameters["answer"].map(String.init) ?? ""
+      guard let answer = ConsentAnswer(rawValue: text) else {
+        throw Problem(
+          status: .badRequest, title: "invalid input",
+          detail: "answer is allow, write-only or deny, not \"\(text)\"", exitStatus: .invalidInput)
+      }
+      guard let id = context.parameters.get("id").flatMap(UInt64.init), self.desk.answer(id, with: answer) else {
+        throw Problem(
+          status: .notFound, title: "not found",
+          detail: "no prompt \(context.parameters.get("id") ?? "") is waiting (answered, timed out, or never asked)",
+          exitStatus: .notFound)
+      }
+      return Self.json(.object([("id", .number(Int(id))), ("answer", .string(answer.rawValue))]))
     }
     router.get("v1/calendars") { _, context in
       let (_, session, _) = try await self.app(context)
@@ -61,6 +99,34 @@ extension StoreServer {
       return Self.json(.array(events.map { .object(KalendsCommand.Events.fields($0, zone)) }))
     }
     return router
+  }
+
+  /// The service named in the route; a 404 problem for another name.
+  static func service(_ context: ServerContext) throws -> Service {
+    let name = context.parameters.get("service") ?? ""
+    guard let service = Service(name: name) else {
+      throw Problem(
+        status: .notFound, title: "not found", detail: "no service \"\(name)\": calendars, reminders or contacts",
+        exitStatus: .notFound)
+    }
+    return service
+  }
+
+  /// A waiting prompt as `GET /v1/prompts` and `kalends prompts` show it.
+  static func fields(_ pending: PromptDesk.Pending) -> [(String, JSONValue)] {
+    [
+      ("id", .number(Int(pending.id))),
+      ("client", .string(pending.request.client.id)),
+      ("name", .string(pending.request.client.name)),
+      ("service", .string(pending.request.service.description)),
+      ("level", .string(pending.request.level == .full ? "full" : "write-only")),
+      ("usageDescription", .string(pending.request.usageDescription)),
+      ("isUpgrade", .bool(pending.request.isUpgrade)),
+      ("executable", .text(pending.evidence.executable)),
+      ("flatpakApp", .text(pending.evidence.flatpakApp)),
+      ("pid", .number(Int(pending.evidence.pid))),
+      ("asked", .string(ISO8601DateFormatter().string(from: pending.asked))),
+    ]
   }
 
   /// A 200 response of JSON.

@@ -10,16 +10,21 @@ import Synchronization
 /// the kernel says about its process, never by what it says about itself.
 ///
 /// A connection is identified once, at its first request: the peer's credentials must be the
-/// server's own user's, and its executable (path and digest of the running file) or Flatpak id
-/// must satisfy exactly one registered app's ``CodeRequirement``. Its calls then run in a session
-/// of that app (``EventStore/session(for:)``), so every access check and refusal record is the
-/// library's. A caller that is not identified gets 401, and one `callerUnidentified` record per
-/// connection holds the evidence.
+/// server's own user's; a process running the server's own executable is the person's channel
+/// (the `kalends` command: prompts); otherwise its executable (path and digest of the running
+/// file) or Flatpak id must satisfy exactly one registered app's `CodeRequirement`. An app's
+/// calls run in a session of that app (`EventStore/session(for:)`), so every access check and
+/// refusal record is the library's. A caller that is not identified gets 401, and one
+/// `callerUnidentified` record per connection holds the evidence.
 final class StoreServer: Sendable {
   /// The store, as its owner.
   let owner: EventStore
   /// The user the server runs as: the person's.
   let ownerUID = getuid()
+  /// The digest of the server's own executable: a process running it is the person's channel.
+  let ownExecutableSHA256: [UInt8]?
+  /// The consent prompts waiting for the person.
+  let desk: PromptDesk
   /// The callers of open connections, by connection.
   private let callers = Mutex<[ObjectIdentifier: Caller]>([:])
 
@@ -27,12 +32,28 @@ final class StoreServer: Sendable {
   enum Caller: Sendable {
     /// A registered app, and its session.
     case app(Kalends.Client, EventStore, CallerEvidence)
+    /// The person who owns the store, through the `kalends` command.
+    case owner(CallerEvidence)
     /// Someone the server could not identify.
     case unidentified(String)
   }
 
-  init(owner: EventStore) {
+  init(owner: EventStore, promptTimeout: Duration) {
     self.owner = owner
+    ownExecutableSHA256 = FileDigest.sha256(ofFileAt: "/proc/self/exe")
+    desk = PromptDesk(timeout: promptTimeout)
+  }
+
+  /// Runs `body` on a thread of its own: for calls that may wait for the person (a consent
+  /// prompt), which must hold neither an event loop nor a thread of the shared pool.
+  func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    do {
+      return try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+      }
+    } catch let error as StoreError {
+      throw Problem(error)
+    }
   }
 
   /// Runs `body` with the store off the event loop: LMDB calls block.
@@ -50,6 +71,22 @@ final class StoreServer: Sendable {
     let caller = try await caller(of: context.channel)
     switch caller {
     case .app(let client, let session, let evidence): return (client, session, evidence)
+    case .owner:
+      throw Problem(
+        status: .forbidden, title: "not an app",
+        detail: "the store's owner uses the kalends command, not the app routes", exitStatus: .accessRefused)
+    case .unidentified(let reason):
+      throw Problem(status: .unauthorized, title: "caller not identified", detail: reason, exitStatus: .accessRefused)
+    }
+  }
+
+  /// Checks that `context`'s connection is the person's channel, for `what`. An app's attempt is
+  /// refused and recorded as its own (`ownerActionRefused`); anyone else gets 401.
+  func requireOwner(_ context: ServerContext, _ what: String) async throws {
+    switch try await caller(of: context.channel) {
+    case .owner: return
+    case .app(_, let session, _):
+      _ = try await withStore { try session.requireOwner(what) }
     case .unidentified(let reason):
       throw Problem(status: .unauthorized, title: "caller not identified", detail: reason, exitStatus: .accessRefused)
     }
@@ -78,6 +115,9 @@ final class StoreServer: Sendable {
     }
     let owner = owner
     let uid = ownerUID
+    if evidence.uid == uid, let own = ownExecutableSHA256, evidence.executableSHA256 == own {
+      return .owner(evidence)
+    }
     return try await withStore { () throws -> Caller in
       guard evidence.uid == uid else {
         try owner.recordUnidentifiedCaller(evidence)

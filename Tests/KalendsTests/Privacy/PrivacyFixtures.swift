@@ -7,7 +7,7 @@ final class ScriptedPrompter: ConsentPrompter {
 
   init(_ answers: ConsentAnswer...) { state = Mutex((answers, [])) }
 
-  func answer(_ request: ConsentRequest) -> ConsentAnswer {
+  func answer(_ request: ConsentRequest) -> ConsentAnswer? {
     state.withLock { state in
       state.asked.append(request)
       return state.answers.isEmpty ? .deny : state.answers.removeFirst()

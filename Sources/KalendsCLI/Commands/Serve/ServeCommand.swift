@@ -16,10 +16,11 @@ extension KalendsCommand {
         peer runs as this user and its executable (path and SHA-256 of the running file) or Flatpak id \
         satisfies the app's code requirement (client register --executable / --flatpak); its calls \
         are then that app's, with the app's access checked and refusals recorded. Anyone else gets \
-        401, and one callerUnidentified record per connection holds the kernel's evidence. Routes: \
-        GET /v1/whoami, /v1/authorization/SERVICE, /v1/calendars, /v1/events?from=&to=[&tz=][&calendar=] \
-        (docs/server.md). Prints 'listening on PATH' once it accepts connections; SIGTERM or SIGINT \
-        stops it gracefully.
+        401, and one callerUnidentified record per connection holds the kernel's evidence. An app's \
+        access request waits for the person, who answers with kalends prompts (a process running \
+        this same kalends executable is the person's channel); after --prompt-timeout nothing is \
+        decided and the request is recorded as a timeout. Routes in docs/server.md. Prints \
+        'listening on PATH' once it accepts connections; SIGTERM or SIGINT stops it gracefully.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -29,12 +30,21 @@ extension KalendsCommand {
         "The Unix socket to listen on (default $XDG_RUNTIME_DIR/kalends/STORE-ID.sock).", valueName: "path"))
     var socket: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "How long an app's access request waits for the person's answer before it is recorded as a timeout.",
+        valueName: "seconds"))
+    var promptTimeout = 60
+
     func run() async throws {
       try global.requireOwner("serve the store")
       let store = try GlobalOptions.open(global.storePath)
-      let path = try socketPath(store)
+      let path = try ServerSocket.path(socket, storeID: store.id, create: true)
       try Self.clearStaleSocket(path)
-      let server = StoreServer(owner: EventStore(store: store))
+      guard promptTimeout > 0, promptTimeout <= 86_400 else {
+        throw CLIError.invalidInput("--prompt-timeout takes 1 to 86400 seconds")
+      }
+      let server = StoreServer(owner: EventStore(store: store), promptTimeout: .seconds(promptTimeout))
       let previous = umask(0o177)
       let app = Application(
         router: server.router(), configuration: .init(address: .unixDomainSocket(path: path)),
@@ -44,17 +54,6 @@ extension KalendsCommand {
         }, logger: ServerLogger.make("kalends.serve"))
       defer { unlink(path) }
       try await app.runService()
-    }
-
-    private func socketPath(_ store: Store) throws -> String {
-      if let socket, !socket.isEmpty { return socket }
-      guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
-        throw CLIError(message: "give --socket: XDG_RUNTIME_DIR is not set", status: .usage)
-      }
-      let directory = runtime + "/kalends"
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      return directory + "/\(store.id).sock"
     }
 
     /// Removes a socket left by a server that is gone; refuses when one still answers there, or

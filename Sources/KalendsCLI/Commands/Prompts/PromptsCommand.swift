@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import Kalends
+import KalendsCommandSupport
+
+extension KalendsCommand {
+  /// `kalends prompts`: the consent prompts the store server holds for the person.
+  struct Prompts: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "prompts",
+      abstract: "List the apps' access requests waiting for your answer at the store server, or answer one.",
+      discussion: """
+        Talks to the store server (kalends serve) over its socket as the person who owns the store: \
+        the server takes this kalends executable, run by the store's owner, for the person's channel. \
+        Apps cannot list or answer prompts; an app that tries is refused and the attempt recorded.
+        """,
+      subcommands: [List.self, Answer.self],
+      defaultSubcommand: List.self)
+  }
+}
+
+extension KalendsCommand.Prompts {
+  /// Where the server listens.
+  struct SocketOptions: ParsableArguments {
+    @Option(
+      help: ArgumentHelp(
+        "The store server's socket (default $XDG_RUNTIME_DIR/kalends/STORE-ID.sock).", valueName: "path"))
+    var socket: String?
+  }
+
+  /// `kalends prompts list`.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List the prompts waiting for your answer, oldest first.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var server: SocketOptions
+
+    @Option(help: "Output format.") var format: ObjectFormat = .table
+
+    func run() throws {
+      try global.requireOwner("answer consent prompts")
+      let response = try UnixHTTPClient.request(
+        "GET", "/v1/prompts", socket: try ServerSocket.path(server.socket, global: global))
+      let prompts = try Answer.decode(response) as? [[String: Any]] ?? []
+      switch format {
+      case .json: print(response.body.trimmingCharacters(in: .whitespacesAndNewlines))
+      case .table:
+        let rows = prompts.map { prompt in
+          ["id", "name", "client", "service", "level", "usageDescription", "executable"].map { key in
+            prompt[key].map { "\($0)" } ?? ""
+          }
+        }
+        print(TextTable.columns([["ID", "APP", "CLIENT", "SERVICE", "LEVEL", "WHY", "EXECUTABLE"]] + rows))
+      }
+    }
+  }
+
+  /// `kalends prompts answer`.
+  struct Answer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "answer", abstract: "Answer a waiting prompt: allow, write-only or deny.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var server: SocketOptions
+
+    @Argument(help: "The prompt's id (prompts list).") var id: UInt64
+
+    @Argument(help: "allow, write-only or deny.") var answer: String
+
+    func run() throws {
+      try global.requireOwner("answer consent prompts")
+      guard ConsentAnswer(rawValue: answer) != nil else {
+        throw CLIError.invalidInput("answer allow, write-only or deny, not \"\(answer)\"")
+      }
+      let response = try UnixHTTPClient.request(
+        "POST", "/v1/prompts/\(id)?answer=\(answer)", socket: try ServerSocket.path(server.socket, global: global))
+      _ = try Self.decode(response)
+      print("answered prompt \(id): \(answer)")
+    }
+
+    /// The JSON of a 200 response; the server's problem as this command's error otherwise.
+    static func decode(_ response: UnixHTTPClient.Response) throws -> Any {
+      let value = try? JSONSerialization.jsonObject(with: Data(response.body.utf8))
+      guard response.status == 200, let value else {
+        let problem = value as? [String: Any]
+        let detail = problem?["detail"] as? String ?? "the store server answered \(response.status)"
+        let status = (problem?["exitStatus"] as? Int).flatMap { ExitStatus(rawValue: Int32($0)) } ?? .storage
+        throw CLIError(message: detail, status: status)
+      }
+      return value
+    }
+  }
+}

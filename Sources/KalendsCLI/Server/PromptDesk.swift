@@ -1,0 +1,80 @@
+import Dispatch
+import Foundation
+import Kalends
+import Synchronization
+
+/// The consent prompts waiting for the person. An app's access request that needs the person's
+/// answer waits here, on a thread of its own, until the person answers through the owner's channel
+/// (`kalends prompts answer`) or the timeout passes; the app can list or answer nothing here.
+final class PromptDesk: Sendable {
+  /// A prompt waiting for its answer.
+  struct Pending: Sendable {
+    /// Its number, unique while the server runs.
+    let id: UInt64
+    /// What the person is asked.
+    let request: ConsentRequest
+    /// What the kernel said about the asking process.
+    let evidence: CallerEvidence
+    /// When it was asked.
+    let asked: Date
+  }
+
+  private struct State: Sendable {
+    var next: UInt64 = 1
+    var waiting: [UInt64: (Pending, DispatchSemaphore)] = [:]
+    var answers: [UInt64: ConsentAnswer] = [:]
+  }
+
+  private let state = Mutex(State())
+  /// How long a prompt waits for the person.
+  let timeout: Duration
+
+  init(timeout: Duration) {
+    self.timeout = timeout
+  }
+
+  /// Puts `request` before the person and blocks the calling thread until it is answered or the
+  /// timeout passes; `nil` then.
+  func ask(_ request: ConsentRequest, from evidence: CallerEvidence) -> ConsentAnswer? {
+    let semaphore = DispatchSemaphore(value: 0)
+    let id = state.withLock { state in
+      let id = state.next
+      state.next += 1
+      state.waiting[id] = (Pending(id: id, request: request, evidence: evidence, asked: Date()), semaphore)
+      return id
+    }
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = Int(clamping: seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    _ = semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds))
+    // An answer given before this point counts, even when it came as the wait ended.
+    return state.withLock { state in
+      state.waiting[id] = nil
+      return state.answers.removeValue(forKey: id)
+    }
+  }
+
+  /// The prompts waiting, oldest first.
+  var pending: [Pending] {
+    state.withLock { $0.waiting.values.map(\.0) }.sorted { $0.id < $1.id }
+  }
+
+  /// Answers prompt `id`; `false` when no such prompt waits (answered, timed out, never asked).
+  func answer(_ id: UInt64, with answer: ConsentAnswer) -> Bool {
+    state.withLock { state in
+      guard let (_, semaphore) = state.waiting.removeValue(forKey: id) else { return false }
+      state.answers[id] = answer
+      semaphore.signal()
+      return true
+    }
+  }
+}
+
+/// The desk as the library's prompter for one caller's request.
+struct DeskPrompter: ConsentPrompter {
+  let desk: PromptDesk
+  let evidence: CallerEvidence
+
+  func answer(_ request: ConsentRequest) -> ConsentAnswer? {
+    desk.ask(request, from: evidence)
+  }
+}

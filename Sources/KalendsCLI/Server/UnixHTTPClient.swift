@@ -1,0 +1,89 @@
+import Foundation
+import KalendsCommandSupport
+
+/// One HTTP/1.1 request over a Unix socket, as the `kalends` command asks the store server (the
+/// person's channel): a blocking exchange with `Connection: close`, the body read to the end.
+enum UnixHTTPClient {
+  /// A response: the status and the body.
+  struct Response {
+    let status: Int
+    let body: String
+  }
+
+  /// Sends `method path` to the server at `socket` and returns its response. Throws a storage
+  /// error (70) when no server answers there.
+  static func request(_ method: String, _ path: String, socket: String) throws -> Response {
+    let descriptor = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else { throw CLIError(message: "cannot create a socket", status: .storage) }
+    defer { close(descriptor) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(socket.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+      throw CLIError(message: "the socket path \(socket) is too long", status: .usage)
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard connected == 0 else {
+      throw CLIError(
+        message:
+          "no store server answers on \(socket): \(String(cString: strerror(errno))) (start it with kalends serve)",
+        status: .storage)
+    }
+    let request = "\(method) \(path) HTTP/1.1\r\nHost: kalends\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+    var pending = Array(request.utf8)[...]
+    while !pending.isEmpty {
+      let written = pending.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      guard written > 0 else { throw CLIError(message: "the store server closed the connection", status: .storage) }
+      pending = pending.dropFirst(written)
+    }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 14)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count <= 0 { break }
+      received += buffer[..<count]
+    }
+    return try parse(received)
+  }
+
+  /// Parses a whole response: the status line, the headers, and a body of `Content-Length` bytes
+  /// or in chunks.
+  static func parse(_ bytes: [UInt8]) throws -> Response {
+    let separator: [UInt8] = Array("\r\n\r\n".utf8)
+    guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
+      throw CLIError(message: "the store server's answer is malformed", status: .storage)
+    }
+    let head = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+    let statusLine = head.first?.split(separator: " ") ?? []
+    guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+      throw CLIError(message: "the store server's answer has no status", status: .storage)
+    }
+    var body = Array(bytes[(end + 4)...])
+    let chunked = head.dropFirst().contains {
+      $0.lowercased().hasPrefix("transfer-encoding:") && $0.contains("chunked")
+    }
+    if chunked { body = dechunk(body) }
+    return Response(status: status, body: String(decoding: body, as: UTF8.self))
+  }
+
+  /// The body of a chunked transfer encoding.
+  private static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    var index = 0
+    while index < bytes.count {
+      guard let lineEnd = (index..<(bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
+        let size = Int(String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16),
+        size > 0
+      else { break }
+      let start = lineEnd + 2
+      out += bytes[start..<min(start + size, bytes.count)]
+      index = start + size + 2
+    }
+    return out
+  }
+}

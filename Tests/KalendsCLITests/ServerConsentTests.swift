@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Asking the person through the store server: the app's request waits for the answer given on the
+/// person's channel (`kalends prompts`), which no app can reach.
+@Suite("The store server asks the person, and only the person answers")
+struct ServerConsentTests {
+  static let request = "/v1/authorization/calendars/request?level=full"
+
+  @Test func theAppWaitsForThePersonsAnswerAndGetsIt() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let arguments = served.curl("POST", Self.request, by: agenda)
+    let (process, output, errors) = try CLI.start(
+      Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
+
+    let waiting = try served.waitForPrompts(1)
+    let prompt = try #require(waiting.first)
+    #expect(prompt["client"] as? String == "com.example.agenda")
+    #expect(prompt["name"] as? String == "Agenda")
+    #expect(prompt["service"] as? String == "calendars")
+    #expect(prompt["usageDescription"] as? String == "Shows your week.")
+    #expect(prompt["executable"] as? String == agenda)
+    #expect(process.isRunning, "the app's call waits for the answer")
+    #expect(try served.records("accessRequested").isEmpty, "nothing is recorded before the answer")
+
+    let id = try #require(prompt["id"] as? Int)
+    let answered = try served.store.run(["prompts", "answer", "\(id)", "allow", "--socket", served.socket])
+    #expect(answered.status == 0, "\(answered.stderr)")
+    let (status, body) = try ServedStore.parse(CLI.finish(process, output, errors), "the request")
+    #expect(status == 200)
+    #expect((body as? [String: Any])?["status"] as? String == "fullAccess")
+
+    let requested = try #require(try served.records("accessRequested").first)
+    #expect((requested["actor"] as? [String: Any])?["id"] as? String == "com.example.agenda")
+    #expect((requested["payload"] as? [String: Any])?["prompted"] as? Bool == true)
+    let decided = try #require(try served.records("accessDecided").first)
+    #expect((decided["actor"] as? [String: Any])?["type"] as? String == "person")
+    #expect(try served.prompts().isEmpty)
+    // Asked once: the next request returns the decision without a prompt.
+    let again = try served.call("POST", Self.request, by: agenda)
+    #expect((again.body as? [String: Any])?["status"] as? String == "fullAccess")
+  }
+
+  @Test func aTimeoutDecidesNothingAndIsRecorded() throws {
+    let served = try ServedStore(["--prompt-timeout", "1"])
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let answer = try served.call("POST", Self.request, by: agenda)
+    #expect(answer.status == 200)
+    #expect((answer.body as? [String: Any])?["status"] as? String == "notDetermined")
+    let requested = try #require(try served.records("accessRequested").first)
+    #expect((requested["payload"] as? [String: Any])?["promptTimeout"] as? Bool == true)
+    #expect(try served.records("accessDecided").isEmpty)
+    let history = try served.store.objects(["audit", "history"])
+    #expect(history.contains { $0["promptTimeout"] as? Bool == true })
+    let status = try served.get("/v1/authorization/calendars", by: agenda)
+    #expect((status.body as? [String: Any])?["status"] as? String == "notDetermined")
+  }
+
+  @Test func anAppCannotListOrAnswerPrompts() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let arguments = served.curl("POST", Self.request, by: agenda)
+    let (process, output, errors) = try CLI.start(
+      Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
+    let id = try #require(try served.waitForPrompts(1).first?["id"] as? Int)
+
+    // The same app, from another process, tries the person's channel.
+    let listed = try served.get("/v1/prompts", by: agenda)
+    #expect(listed.status == 403)
+    let forged = try served.call("POST", "/v1/prompts/\(id)?answer=allow", by: agenda)
+    #expect(forged.status == 403)
+    #expect(try served.prompts().count == 1, "the prompt still waits for the person")
+    let refused = try served.records("ownerActionRefused")
+    #expect(refused.count == 1, "the first attempt of the minute is recorded; the second is counted")
+    #expect((refused.first?["actor"] as? [String: Any])?["id"] as? String == "com.example.agenda")
+
+    // An unidentified program gets nothing either.
+    let stranger = try served.app("stranger")
+    #expect(try served.call("POST", "/v1/prompts/\(id)?answer=allow", by: stranger).status == 401)
+
+    _ = try served.store.run(["prompts", "answer", "\(id)", "deny", "--socket", served.socket])
+    let (status, body) = try ServedStore.parse(CLI.finish(process, output, errors), "the request")
+    #expect(status == 200)
+    #expect((body as? [String: Any])?["status"] as? String == "denied")
+  }
+}
