@@ -29,6 +29,18 @@ ACTORS = {0: "system", 1: "person", 2: "client", 3: "policy"}
 MAX_PAYLOAD = 16 << 20
 FIXED = 1 + 8 + 8 + 1 + 2 + 2 + 4 + 32 + 32
 
+# The caller context of a version 2 record (§2).
+CONTEXT = {
+    1: ("via", "unsigned"),
+    2: ("connection", "unsigned"),
+    3: ("uid", "unsigned"),
+    4: ("gid", "unsigned"),
+    5: ("pid", "unsigned"),
+    6: ("executable", "string"),
+    7: ("executableSha256", "bytes"),
+    8: ("flatpakApp", "string"),
+}
+
 # The schemas of §4, (kind -> (name, {tag: (field name, type)})).
 KINDS = {
     1: ("storeCreated", {1: ("storeId", "uuid"), 2: ("software", "string")}),
@@ -41,24 +53,32 @@ class Malformed(Exception):
 
 
 def decode_record(value):
-    """Decodes one stored record (format version 1) into a dict; raises Malformed."""
+    """Decodes one stored record (format version 1 or 2) into a dict; raises Malformed."""
     if len(value) < 1:
         raise Malformed("empty record")
     version = value[0]
-    if version != 1:
+    if version not in (1, 2):
         raise Malformed(f"unknown record format version {version}")
-    if len(value) < FIXED:
-        raise Malformed(f"{len(value)} bytes, shorter than the fixed {FIXED}")
+    fixed = FIXED if version == 1 else FIXED + 2
+    if len(value) < fixed:
+        raise Malformed(f"{len(value)} bytes, shorter than the fixed {fixed}")
     position, timestamp, actor_type, n = struct.unpack_from(">QqBH", value, 1)
-    if n > len(value) - FIXED:
+    if n > len(value) - fixed:
         raise Malformed(f"actor identifier of {n} bytes runs past the end")
     actor_id = value[20 : 20 + n]
-    kind, p = struct.unpack_from(">HI", value, 20 + n)
-    if p != len(value) - FIXED - n:
+    offset, context = 20 + n, None
+    if version == 2:
+        (c,) = struct.unpack_from(">H", value, offset)
+        if c == 0 or c > len(value) - fixed - n:
+            raise Malformed(f"a caller context of {c} bytes is empty or runs past the end")
+        context = decode_fields(value[offset + 2 : offset + 2 + c])
+        offset += 2 + c
+    kind, p = struct.unpack_from(">HI", value, offset)
+    if p != len(value) - 32 - 32 - 6 - offset:
         raise Malformed(f"payload length {p} does not match the record size")
-    payload = value[26 + n : 26 + n + p]
-    previous = value[26 + n + p : 58 + n + p]
-    stored_hash = value[58 + n + p :]
+    payload = value[offset + 6 : offset + 6 + p]
+    previous = value[offset + 6 + p : offset + 38 + p]
+    stored_hash = value[offset + 38 + p :]
     if actor_type in (0, 1) and n == 0:
         actor = {"type": ACTORS[actor_type]}
     elif actor_type in (2, 3) and n > 0:
@@ -75,9 +95,10 @@ def decode_record(value):
         "actor": actor,
         "kindCode": kind,
         "payloadFields": decode_fields(payload),
+        "contextFields": context,
         "previousHash": previous.hex(),
         "hash": stored_hash.hex(),
-        "computedHash": hashlib.sha256(b"\x00" + value[: 58 + n + p]).hexdigest(),
+        "computedHash": hashlib.sha256(b"\x00" + value[:-32]).hexdigest(),
     }
 
 
@@ -123,11 +144,10 @@ def typed(value, kind):
     return value.hex()
 
 
-def describe(record):
-    """The record as JSON: header fields, kind name and payload fields named by their schema."""
-    name, schema = KINDS.get(record["kindCode"], (f"kind#{record['kindCode']}", {}))
+def named(fields, schema):
+    """Fields named and typed by `schema`; a repeated tag becomes a list."""
     payload = {}
-    for tag, value in record["payloadFields"]:
+    for tag, value in fields:
         field, kind = schema.get(tag, (f"tag{tag}", "bytes"))
         decoded = typed(value, kind)
         if field in payload:
@@ -135,7 +155,15 @@ def describe(record):
             payload[field] = (existing if isinstance(existing, list) else [existing]) + [decoded]
         else:
             payload[field] = decoded
-    return {
+    return payload
+
+
+def describe(record):
+    """The record as JSON: header fields, kind name, payload fields named by their schema, and the
+    caller context of a version 2 record."""
+    name, schema = KINDS.get(record["kindCode"], (f"kind#{record['kindCode']}", {}))
+    payload = named(record["payloadFields"], schema)
+    described = {
         "position": record["position"],
         "timestampMicros": record["timestampMicros"],
         "actor": record["actor"],
@@ -146,6 +174,9 @@ def describe(record):
         "previousHash": record["previousHash"],
         "hash": record["hash"],
     }
+    if record["contextFields"] is not None:
+        described["context"] = named(record["contextFields"], CONTEXT)
+    return described
 
 
 def open_store(path):

@@ -46,6 +46,12 @@ struct IndependentDecoderTests {
       RecordDraft(kind: RecordKind(rawValue: 4_242), principal: .system, payload: unknown),
     ])
     try store.append(.annotation("", by: .client("a")))
+    // Format version 2: a record with the caller context the store server writes.
+    var identified = RecordDraft.annotation("through the server", by: .client("com.example.planner"))
+    identified.identification = CallerEvidence(
+      uid: 1000, gid: 1000, pid: 4242, executable: "/usr/bin/planner",
+      executableSHA256: [UInt8](repeating: 0x3F, count: 32), connection: 77)
+    try store.append(identified)
     return store
   }
 
@@ -68,6 +74,18 @@ struct IndependentDecoderTests {
       let actor = try #require(object["actor"] as? [String: String])
       #expect(actor["type"] == record.principal.typeName)
       #expect(actor["id"] == (record.principal.identifier.isEmpty ? nil : record.principal.identifier))
+      #expect(object["formatVersion"] as? Int == Int(record.header.formatVersion))
+      let context = object["context"] as? [String: Any]
+      if let evidence = record.identification {
+        #expect(context?["via"] as? Int == 1)
+        #expect(context?["connection"] as? Int == evidence.connection.map(Int.init))
+        #expect(context?["uid"] as? Int == Int(evidence.uid))
+        #expect(context?["pid"] as? Int == Int(evidence.pid))
+        #expect(context?["executable"] as? String == evidence.executable)
+        #expect(context?["executableSha256"] as? String == evidence.executableSHA256.map(hex))
+      } else {
+        #expect(context == nil, "position \(position)")
+      }
       let payload = try #require(object["payload"] as? [String: Any])
       let described = try record.payload.describe(as: record.kind)
       #expect(Set(payload.keys) == Set(described.map(\.name)), "position \(position)")

@@ -35,8 +35,18 @@ struct ServerConsentTests {
     let requested = try #require(try served.records("accessRequested").first)
     #expect((requested["actor"] as? [String: Any])?["id"] as? String == "com.example.agenda")
     #expect((requested["payload"] as? [String: Any])?["prompted"] as? Bool == true)
+    // The app's record says how the server identified it; the person's decision has no caller.
+    #expect(requested["formatVersion"] as? Int == 2)
+    let caller = try #require(requested["caller"] as? [String: Any])
+    #expect(caller["identifiedBy"] as? String == "executable")
+    #expect(caller["executable"] as? String == agenda)
+    #expect(caller["executableSha256"] as? String == (try ServerTests.digest(agenda)))
+    #expect(caller["uid"] as? Int == Int(getuid()))
+    #expect(caller["pid"] as? Int == Int(process.processIdentifier))
     let decided = try #require(try served.records("accessDecided").first)
     #expect((decided["actor"] as? [String: Any])?["type"] as? String == "person")
+    #expect(decided["caller"] == nil)
+    #expect(decided["formatVersion"] as? Int == 1)
     #expect(try served.prompts().isEmpty)
     // Asked once: the next request returns the decision without a prompt.
     let again = try served.call("POST", Self.request, by: agenda)
@@ -53,10 +63,19 @@ struct ServerConsentTests {
     let requested = try #require(try served.records("accessRequested").first)
     #expect((requested["payload"] as? [String: Any])?["promptTimeout"] as? Bool == true)
     #expect(try served.records("accessDecided").isEmpty)
+    // The same app declared with --as, on the store's files directly: the audit tells them apart.
+    let declared = try served.store.run([
+      "access", "request", "--as", "com.example.agenda", "--service", "calendars", "--answer", "deny",
+    ])
+    #expect(declared.status == 0, "\(declared.stderr)")
     let history = try served.store.objects(["audit", "history"])
-    #expect(history.contains { $0["promptTimeout"] as? Bool == true })
+    let requests = history.filter { $0["kind"] as? String == "accessRequested" }
+    #expect(requests.count == 2)
+    #expect(requests.first?["promptTimeout"] as? Bool == true)
+    #expect((requests.first?["caller"] as? [String: Any])?["identifiedBy"] as? String == "executable")
+    #expect(requests.last?["caller"] as? String == "declared")
     let status = try served.get("/v1/authorization/calendars", by: agenda)
-    #expect((status.body as? [String: Any])?["status"] as? String == "notDetermined")
+    #expect((status.body as? [String: Any])?["status"] as? String == "denied")
   }
 
   @Test func anAppCannotListOrAnswerPrompts() throws {

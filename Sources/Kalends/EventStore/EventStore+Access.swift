@@ -117,7 +117,7 @@ extension EventStore {
     guard !store.options.readOnly else { return "the store is open read-only" }
     let meta = store.meta
     do {
-      try store.write { txn, appender in
+      try store.write(caller: identifiedCaller) { txn, appender in
         try RefusalTally.count(
           client, service, status, operation, minute: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn,
           &appender)

@@ -92,6 +92,23 @@ extension EventStore {
     return EventStore(store: store, client: clientID, sessionStart: start)
   }
 
+  /// The store as used by the app `clientID` through the store server, which identified its
+  /// process by `evidence`: ``session(for:)``, whose records also carry `evidence` (record format
+  /// version 2), so that the log says how the app was identified. Refused
+  /// (``AccessError/notIdentified(client:)``) unless `evidence` satisfies the app's stored
+  /// ``CodeRequirement``: the check is made against the registration, not the caller's word.
+  public func session(for clientID: String, identifiedBy evidence: CallerEvidence) throws(StoreError) -> EventStore {
+    let plain = try session(for: clientID)
+    let permissions = try permissions()
+    let client = try StoreError.wrapping {
+      try store.environment.read { txn in try permissions.client(clientID, in: txn) }
+    }
+    guard let requirement = client?.requirement, requirement.isSatisfied(by: evidence) else {
+      throw .access(.notIdentified(client: clientID))
+    }
+    return EventStore(store: store, client: clientID, sessionStart: plain.sessionStart, identification: evidence)
+  }
+
   // MARK: Statuses
 
   /// The status of `client` (this session's client when `nil`) for `service`. A client session
@@ -168,7 +185,7 @@ extension EventStore {
     }
     let actor = self.actor
     return try StoreError.wrapping {
-      try store.write { txn, appender in
+      try store.write(caller: identifiedCaller) { txn, appender in
         let current = try permissions.state(clientID, service, in: txn)
         func requested(_ status: AuthorizationStatus, prompted: Bool, timedOut: Bool = false) throws {
           var payload = Payload()

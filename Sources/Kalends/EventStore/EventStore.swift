@@ -17,6 +17,9 @@ public final class EventStore: Sendable {
   /// For a client session: the position of the last decision made outside the app when the session
   /// opened; a later one ends the session.
   let sessionStart: LogPosition
+  /// For a session the store server opened: how the app's process was identified. Every record
+  /// the session writes carries it.
+  public let identification: CallerEvidence?
 
   /// A facade over `store` for the person who owns it, with full rights: changes are recorded as
   /// the person's. For an app use ``session(for:)``, which enforces the app's access.
@@ -30,12 +33,19 @@ public final class EventStore: Sendable {
     self.store = store
     self.actor = actor
     self.sessionStart = LogPosition(UInt64.max)
+    self.identification = nil
   }
 
-  init(store: Store, client: String, sessionStart: LogPosition) {
+  init(store: Store, client: String, sessionStart: LogPosition, identification: CallerEvidence? = nil) {
     self.store = store
     self.actor = .client(client)
     self.sessionStart = sessionStart
+    self.identification = identification
+  }
+
+  /// The caller whose records carry its identification, for ``Store/write(caller:_:)``.
+  var identifiedCaller: (principal: Principal, evidence: CallerEvidence)? {
+    identification.map { (actor, $0) }
   }
 
   /// Opens (or creates) the store at `path`.
@@ -60,7 +70,7 @@ public final class EventStore: Sendable {
     let objects = try objects()
     return try recordingRefusal { () throws(StoreError) -> R in
       try StoreError.wrapping {
-        try store.write { txn, appender in
+        try store.write(caller: identifiedCaller) { txn, appender in
           if let need { try checkAccess(need, in: txn) }
           return try body(&txn, &appender, objects)
         }

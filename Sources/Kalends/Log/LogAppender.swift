@@ -26,6 +26,10 @@ package struct LogAppender {
   private var buffer: [UInt8] = []
   /// The last principal that passed validation: a batch usually has one, validated once.
   private var validatedPrincipal: Principal?
+  /// The caller the store server identified, and as whom: its records carry the evidence (record
+  /// format version 2). Records of other principals in the transaction (a refusal tally flushed
+  /// for another app, the person's decision) do not.
+  package var caller: (principal: Principal, evidence: CallerEvidence)?
 
   init(
     log: Database, head: LogHead, timestamp: Timestamp, projections: ProjectionSet, frontier: TreeFrontier,
@@ -58,8 +62,17 @@ package struct LogAppender {
       )
     }
     let position = head.position.next
+    var context: [UInt8] = []
+    if let evidence = draft.identification ?? (caller?.principal == draft.principal ? caller?.evidence : nil) {
+      context = evidence.context
+      guard context.count <= RecordCodec.maximumContextSize else {
+        throw StoreError.invalidInput(
+          "a caller context is \(context.count) bytes, more than the \(RecordCodec.maximumContextSize) allowed")
+      }
+    }
     let hash = RecordCodec.encode(
-      into: &buffer, position: position, timestamp: timestamp, draft: draft, previousHash: head.hash)
+      into: &buffer, position: position, timestamp: timestamp, draft: draft, previousHash: head.hash,
+      context: context)
     do {
       // Byte views for both, through the non-generic put: the generic one is not specialised
       // across modules, and its witness calls cost about 230 instructions a record (callgrind).
@@ -74,7 +87,8 @@ package struct LogAppender {
           detail: "the log already holds a record at or after \(position), beyond the recorded head"))
     }
     let header = LogRecordHeader(
-      formatVersion: RecordCodec.currentVersion, position: position, timestamp: timestamp,
+      formatVersion: context.isEmpty ? RecordCodec.currentVersion : RecordCodec.contextVersion, position: position,
+      timestamp: timestamp,
       principal: draft.principal, kind: draft.kind, previousHash: head.hash, hash: hash)
     head = LogHead(position: position, hash: hash)
     pendingLeaves[pendingCount] = hash

@@ -22,10 +22,15 @@ public struct LogRecord: Hashable, Sendable {
   public let header: LogRecordHeader
   /// The kind-specific content, encoded (docs/log-format.md).
   package let payload: Payload
+  /// How the actor was identified, for a record written through the store server (format
+  /// version 2); `nil` otherwise: a `client` actor without it was declared by its writer (`--as`),
+  /// not identified.
+  public let identification: CallerEvidence?
 
-  package init(header: LogRecordHeader, payload: Payload) {
+  package init(header: LogRecordHeader, payload: Payload, identification: CallerEvidence? = nil) {
     self.header = header
     self.payload = payload
+    self.identification = identification
   }
 
   /// The kind-specific content, each field named and typed by the kind's schema
@@ -60,6 +65,9 @@ package struct RecordDraft: Hashable, Sendable {
   package var principal: Principal
   /// The kind-specific content.
   package var payload: Payload
+  /// How the actor was identified (the store server's sessions): written as the record's caller
+  /// context.
+  package var identification: CallerEvidence?
 
   /// A draft of `kind` by `principal` with `payload`.
   package init(kind: RecordKind, principal: Principal, payload: Payload = Payload()) {

@@ -4,24 +4,30 @@ internal import Platform
 /// The byte format of log records (docs/log-format.md): encoding in the current version, decoding
 /// of every version ever written.
 enum RecordCodec {
-  /// The version new records are written in.
+  /// The version new records are written in when they carry no caller context.
   static let currentVersion: UInt8 = 1
+  /// The version of records that carry how their actor was identified (the store server's).
+  static let contextVersion: UInt8 = 2
   /// Bytes of a version 1 record around its variable parts.
   static let fixedSize = 1 + 8 + 8 + 1 + 2 + 2 + 4 + 32 + 32
+  /// The largest caller context accepted.
+  static let maximumContextSize = 8_192
   /// The largest payload accepted (16 MiB).
   static let maximumPayloadSize = 16 << 20
 
-  /// Replaces the contents of `buffer` with `0x00 ‖ record`: the version 1 encoding of a record
-  /// behind its leaf hash's prefix, so that the hashed bytes are contiguous and hashed in one call
-  /// (without a first update of one byte buffered on its own). Returns the record's hash; the
-  /// record to store is `buffer[1...]`.
+  /// Replaces the contents of `buffer` with `0x00 ‖ record`: the encoding of a record behind its
+  /// leaf hash's prefix, so that the hashed bytes are contiguous and hashed in one call (without a
+  /// first update of one byte buffered on its own) — version 1, or version 2 when `context` (the
+  /// caller's identification, encoded as payload fields) is not empty. Returns the record's hash;
+  /// the record to store is `buffer[1...]`.
   static func encode(
     into buffer: inout [UInt8], position: LogPosition, timestamp: Timestamp, draft: RecordDraft,
-    previousHash: RecordHash
+    previousHash: RecordHash, context: [UInt8] = []
   ) -> RecordHash {
     var identifier = draft.principal.identifier
     let payload = draft.payload.bytes
-    let size = 1 + fixedSize + identifier.utf8.count + payload.count
+    let contextSize = context.isEmpty ? 0 : 2 + context.count
+    let size = 1 + fixedSize + identifier.utf8.count + contextSize + payload.count
     // Every byte is written below: only the count changes, and only when the size does.
     if buffer.count > size {
       buffer.removeLast(buffer.count - size)
@@ -31,13 +37,17 @@ enum RecordCodec {
     return buffer.withUnsafeMutableBytes { bytes in
       var writer = Writer(bytes: bytes)
       writer.write(UInt8(0x00))
-      writer.write(currentVersion)
+      writer.write(context.isEmpty ? currentVersion : contextVersion)
       writer.write(position.rawValue)
       writer.write(UInt64(bitPattern: timestamp.rawValue))
       writer.write(draft.principal.code)
       identifier.withUTF8 { identifier in
         writer.write(UInt16(identifier.count))
         writer.write(UnsafeRawBufferPointer(identifier))
+      }
+      if !context.isEmpty {
+        writer.write(UInt16(context.count))
+        context.withUnsafeBytes { writer.write($0) }
       }
       writer.write(draft.kind.rawValue)
       writer.write(UInt32(payload.count))
@@ -102,7 +112,7 @@ enum RecordCodec {
     guard bytes.byteCount >= 1 else { throw .malformedRecord("empty record") }
     let version = bytes.unsafeLoad(fromByteOffset: 0, as: UInt8.self)
     switch version {
-    case 1: return try decodeVersion1(bytes, principals: &principals)
+    case 1, 2: return try decodeVersion1or2(bytes, version: version, principals: &principals)
     default:
       throw .unsupportedRecordVersion(version)
     }
@@ -122,18 +132,25 @@ enum RecordCodec {
     return Timestamp(rawValue: Int64(bitPattern: loadBigEndian(bytes, &offset, as: UInt64.self)))
   }
 
-  /// Decodes a whole stored record, copying its payload.
+  /// Decodes a whole stored record, copying its payload and its caller context.
   static func decode(_ bytes: RawSpan) throws(StoreError) -> LogRecord {
-    let (header, payloadRange) = try decodeHeader(bytes)
-    let payload = Array(copying: bytes.extracting(payloadRange))
-    return LogRecord(header: header, payload: Payload(bytes: payload))
+    var principals = PrincipalCache()
+    let decoded = try decodeHeader(bytes, principals: &principals)
+    let payload = Array(copying: bytes.extracting(decoded.payload))
+    let identification = try decoded.context.map { range throws(StoreError) in
+      try CallerEvidence(context: bytes.extracting(range))
+    }
+    return LogRecord(header: decoded.header, payload: Payload(bytes: payload), identification: identification)
   }
 
+  /// Version 2 is version 1 with a caller context (a length of 2 bytes and payload-style fields)
+  /// between the actor and the kind.
   @inline(__always)
-  private static func decodeVersion1(
-    _ bytes: RawSpan, principals: inout PrincipalCache
+  private static func decodeVersion1or2(
+    _ bytes: RawSpan, version: UInt8, principals: inout PrincipalCache
   ) throws(StoreError) -> DecodedHeader {
     let count = bytes.byteCount
+    let fixedSize = version == 1 ? Self.fixedSize : Self.fixedSize + 2
     guard count >= fixedSize else { throw .malformedRecord("\(count) bytes, shorter than the fixed \(fixedSize)") }
     var offset = 1
     let position = loadBigEndian(bytes, &offset, as: UInt64.self)
@@ -146,11 +163,21 @@ enum RecordCodec {
     }
     let identifierRange = offset..<(offset + identifierCount)
     offset += identifierCount
+    var context: Range<Int>?
+    if version == 2 {
+      let contextCount = Int(loadBigEndian(bytes, &offset, as: UInt16.self))
+      guard contextCount > 0, contextCount <= count - fixedSize - identifierCount else {
+        throw .malformedRecord("a caller context of \(contextCount) bytes is empty or runs past the end")
+      }
+      context = offset..<(offset + contextCount)
+      offset += contextCount
+    }
+    let variable = identifierCount + (context?.count ?? 0)
     let kind = loadBigEndian(bytes, &offset, as: UInt16.self)
     let payloadCount = Int(loadBigEndian(bytes, &offset, as: UInt32.self))
-    guard payloadCount == count - fixedSize - identifierCount else {
+    guard payloadCount == count - fixedSize - variable else {
       throw .malformedRecord(
-        "payload length \(payloadCount) does not match the record size (\(count - fixedSize - identifierCount))")
+        "payload length \(payloadCount) does not match the record size (\(count - fixedSize - variable))")
     }
     let payloadRange = offset..<(offset + payloadCount)
     offset += payloadCount
@@ -159,9 +186,9 @@ enum RecordCodec {
 
     let principal = try principals.principal(code: principalCode, identifier: bytes.extracting(identifierRange))
     let header = LogRecordHeader(
-      formatVersion: 1, position: LogPosition(position), timestamp: Timestamp(rawValue: timestamp),
+      formatVersion: version, position: LogPosition(position), timestamp: Timestamp(rawValue: timestamp),
       principal: principal, kind: RecordKind(rawValue: kind), previousHash: previous, hash: hash)
-    return DecodedHeader(header: header, payload: payloadRange)
+    return DecodedHeader(header: header, payload: payloadRange, context: context)
   }
 
   @inline(__always)
@@ -195,10 +222,12 @@ enum RecordCodec {
   }
 }
 
-/// A decoded record header and where the payload lies in the record's bytes.
+/// A decoded record header, where the payload lies in the record's bytes, and where its caller
+/// context does (version 2).
 struct DecodedHeader {
   let header: LogRecordHeader
   let payload: Range<Int>
+  var context: Range<Int>? = nil
 }
 
 /// The principal of the last record decoded, kept to decode the next record's principal without

@@ -22,6 +22,8 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
   case sessionTerminated(client: String, at: LogPosition)
   /// Only the person who owns the store may do this, not a client session.
   case ownerOnly(String)
+  /// A session for an app was asked for with evidence its code requirement does not accept.
+  case notIdentified(client: String)
   /// The record would break the log's rules of authorship (who may make which record, which
   /// decision may follow which); nothing was written.
   case recordRefused(String)
@@ -62,6 +64,8 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
     case .sessionTerminated(let client, let position):
       "the session of \(client) ended: its access changed at position \(position) — open a new session"
     case .ownerOnly(let what): "only the store's owner may \(what) — run it without --as"
+    case .notIdentified(let client):
+      "the caller is not \(client): its process does not satisfy the app's code requirement (client register --executable)"
     case .recordRefused(let reason):
       "nothing was written: \(reason) — see docs/log-format.md, who may make which record"
     case .refusalNotRecorded(let refusal, let reason): "\(refusal) (the refusal could not be recorded: \(reason))"

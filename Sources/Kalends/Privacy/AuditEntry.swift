@@ -31,8 +31,12 @@ public struct AuditEntry: Hashable, Sendable {
   public let count: Int?
   /// The client's name (registrations).
   public let name: String?
+  /// How the actor was identified, for a record written through the store server; `nil` for
+  /// the rest: an app's record without it was declared by its writer (`--as`), not identified.
+  public let identification: CallerEvidence?
 
-  init(_ header: LogRecordHeader, _ fields: PayloadReader) throws(StoreError) {
+  init(_ header: LogRecordHeader, _ fields: PayloadReader, identification: CallerEvidence? = nil) throws(StoreError) {
+    self.identification = identification
     position = header.position
     timestamp = header.timestamp
     actor = header.principal

@@ -21,9 +21,14 @@ public struct PrivacyAudit: Sendable {
       try store.environment.read { txn in
         var entries: [AuditEntry] = []
         func keep(_ value: RawSpan) throws {
-          let (header, range) = try RecordCodec.decodeHeader(value)
-          guard Self.privacyKinds.contains(header.kind) else { return }
-          let entry = try AuditEntry(header, try PayloadReader(bytes: value.extracting(range)))
+          var principals = PrincipalCache()
+          let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
+          guard Self.privacyKinds.contains(decoded.header.kind) else { return }
+          let identification = try decoded.context.map { range throws(StoreError) in
+            try CallerEvidence(context: value.extracting(range))
+          }
+          let entry = try AuditEntry(
+            decoded.header, try PayloadReader(bytes: value.extracting(decoded.payload)), identification: identification)
           if let client, entry.client != client { return }
           if let service, entry.service != service { return }
           if let since, entry.timestamp < since { return }

@@ -206,8 +206,12 @@ public final class Store: Sendable {
   /// Runs `body` in one write transaction with a log appender, saves the new head, and commits.
   ///
   /// Everything `body` appends commits together or not at all. `body` may run more than once (when
-  /// the map grows), so it must only act through the transaction.
-  package func write<R>(_ body: (inout WriteTransaction, inout LogAppender) throws -> R) throws -> R {
+  /// the map grows), so it must only act through the transaction. Records by `caller`'s principal
+  /// carry its evidence (record format version 2).
+  package func write<R>(
+    caller: (principal: Principal, evidence: CallerEvidence)? = nil,
+    _ body: (inout WriteTransaction, inout LogAppender) throws -> R
+  ) throws -> R {
     guard !options.readOnly else { throw StoreError.readOnly }
     return try StoreError.mappingStorageErrors {
       try environment.write { txn in
@@ -221,6 +225,7 @@ public final class Store: Sendable {
         let (nodes, frontier) = try treeAtHead(head, in: &txn)
         var appender = LogAppender(
           log: log, head: head, timestamp: timestamp, projections: projections, frontier: frontier, nodes: nodes)
+        appender.caller = caller
         // Refusals counted in minutes that have ended reach the log with the first write after them.
         try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
         let result = try body(&txn, &appender)

@@ -11,6 +11,7 @@ extension AuditEntry {
       ("kind", .string(kind.name)),
       ("client", .string(client)),
     ]
+    if let caller = CallerEvidence.caller(identification, actor: actor) { fields.append(("caller", caller)) }
     if let name { fields.append(("name", .string(name))) }
     if let service { fields.append(("service", .string(service.description))) }
     if let level { fields.append(("level", .string(level.description))) }

@@ -45,17 +45,21 @@ extension PayloadValue {
 extension LogRecord {
   /// The record as documented in docs/cli.md's JSON shapes.
   func json() throws -> JSONValue {
-    .object([
+    var fields: [(String, JSONValue)] = [
       ("position", .number(Double(position.rawValue))),
       ("timestamp", .string(timestamp.description)),
       ("actor", principal.json),
+    ]
+    if let caller = CallerEvidence.caller(identification, actor: principal) { fields.append(("caller", caller)) }
+    fields += [
       ("kind", .string(kind.name)),
       ("kindCode", .number(Double(kind.rawValue))),
-      ("payload", .object(try fields().map { ($0.name, $0.value.json) })),
+      ("payload", .object(try self.fields().map { ($0.name, $0.value.json) })),
       ("formatVersion", .number(Double(header.formatVersion))),
       ("previousHash", .string(previousHash.hex)),
       ("hash", .string(hash.hex)),
-    ])
+    ]
+    return .object(fields)
   }
 }
 

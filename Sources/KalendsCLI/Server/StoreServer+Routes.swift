@@ -9,16 +9,7 @@ extension StoreServer {
     let router = Router(context: ServerContext.self)
     router.get("v1/whoami") { _, context in
       let (client, _, evidence) = try await self.app(context)
-      return Self.json(
-        .object([
-          ("client", .string(client.id)),
-          ("name", .string(client.name)),
-          ("uid", .number(Int(evidence.uid))),
-          ("pid", .number(Int(evidence.pid))),
-          ("executable", .text(evidence.executable)),
-          ("executableSha256", .text(evidence.executableSHA256.map(FileDigest.hex))),
-          ("flatpakApp", .text(evidence.flatpakApp)),
-        ]))
+      return Self.json(.object([("client", .string(client.id)), ("name", .string(client.name))] + evidence.jsonFields))
     }
     router.get("v1/authorization/:service") { _, context in
       let (_, session, _) = try await self.app(context)

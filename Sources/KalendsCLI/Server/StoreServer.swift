@@ -128,7 +128,9 @@ final class StoreServer: Sendable {
         let executable = evidence.executable ?? "an unreadable executable"
         return .unidentified("no registered app's requirement matches \(executable)")
       }
-      return .app(client, try owner.session(for: client.id), evidence)
+      var identified = evidence
+      identified.connection = UInt64.random(in: 1...UInt64.max)
+      return .app(client, try owner.session(for: client.id, identifiedBy: identified), identified)
     }
   }
 }
