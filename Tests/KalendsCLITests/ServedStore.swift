@@ -49,9 +49,15 @@ final class ServedStore {
     ])
   }
 
-  /// The arguments of curl (`program`) for `method path`.
-  func curl(_ method: String, _ path: String, by program: String) -> [String] {
-    [program, "-s", "-X", method, "-w", "\n%{http_code}", "--unix-socket", socket, "http://kalends" + path]
+  /// The arguments of curl (`program`) for `method path` with `headers` and a JSON `body`. It
+  /// prints the body, then the status and the `ETag` on lines of their own.
+  func curl(
+    _ method: String, _ path: String, by program: String, headers: [String] = [], body: String? = nil
+  ) -> [String] {
+    [program, "-s", "-X", method, "-w", "\n%{http_code}\n%header{etag}", "--unix-socket", socket]
+      + headers.flatMap { ["-H", $0] }
+      + (body.map { ["-H", "Content-Type: application/json", "--data-binary", $0] } ?? [])
+      + ["http://kalends" + path]
   }
 
   /// `GET path` by `program`; the HTTP status and the parsed JSON body.
@@ -60,20 +66,38 @@ final class ServedStore {
   }
 
   /// `method path` by `program`; the HTTP status and the parsed JSON body.
-  func call(_ method: String, _ path: String, by program: String, prefix: [String] = []) throws -> (
-    status: Int, body: Any?
-  ) {
-    let arguments = prefix + curl(method, path, by: program)
-    let result = try CLI.run(Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
-    return try Self.parse(result, "\(program) \(method) \(path)")
+  func call(
+    _ method: String, _ path: String, by program: String, prefix: [String] = [], headers: [String] = [],
+    body: String? = nil
+  ) throws -> (status: Int, body: Any?) {
+    let answer = try exchange(method, path, by: program, prefix: prefix, headers: headers, body: body)
+    return (answer.status, answer.body)
   }
 
-  /// The status and JSON body of a curl run by ``curl(_:_:by:)``.
+  /// `method path` by `program`; the HTTP status, the parsed JSON body and the `ETag`.
+  func exchange(
+    _ method: String, _ path: String, by program: String, prefix: [String] = [], headers: [String] = [],
+    body: String? = nil
+  ) throws -> (status: Int, body: Any?, etag: String) {
+    let arguments = prefix + curl(method, path, by: program, headers: headers, body: body)
+    let result = try CLI.run(Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
+    return try Self.parseWithTag(result, "\(program) \(method) \(path)")
+  }
+
+  /// The status and JSON body of a curl run by ``curl(_:_:by:headers:body:)``.
   static func parse(_ result: CLI.Result, _ label: String) throws -> (status: Int, body: Any?) {
+    let answer = try parseWithTag(result, label)
+    return (answer.status, answer.body)
+  }
+
+  private static func parseWithTag(_ result: CLI.Result, _ label: String) throws -> (
+    status: Int, body: Any?, etag: String
+  ) {
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-    let status = try #require(Int(lines.last ?? ""), "\(label): \(result.stdout) \(result.stderr)")
-    let body = lines.dropLast().joined(separator: "\n")
-    return (status, body.isEmpty ? nil : try json(body))
+    try #require(lines.count >= 2, "\(label): \(result.stdout) \(result.stderr)")
+    let status = try #require(Int(lines[lines.count - 2]), "\(label): \(result.stdout) \(result.stderr)")
+    let body = lines.dropLast(2).joined(separator: "\n")
+    return (status, body.isEmpty ? nil : try json(body), String(lines[lines.count - 1]))
   }
 
   /// The prompts waiting at the server, as `kalends prompts list --format json` prints them.

@@ -10,17 +10,32 @@ struct Problem: HTTPResponseError {
   let detail: String
   let exitStatus: ExitStatus
 
-  /// The problem for a store error: the CLI's exit class, and its HTTP equivalent.
+  /// The problem for a store error: the CLI's exit class, and its HTTP equivalent; a version
+  /// conflict (`If-Match`) is 412.
   init(_ error: StoreError) {
-    let exit = ExitStatus(error.category)
+    if case .calendar(.changedSinceFetched) = error {
+      self.init(
+        status: .preconditionFailed, title: "changed since fetched", detail: error.description,
+        exitStatus: .conflict)
+      return
+    }
+    self.init(exit: ExitStatus(error.category), detail: error.description, error: error)
+  }
+
+  /// The problem for a command-line error (invalid input, above all).
+  init(_ error: CLIError) {
+    self.init(exit: error.status, detail: error.message, error: nil)
+  }
+
+  private init(exit: ExitStatus, detail: String, error: StoreError?) {
     exitStatus = exit
-    detail = error.description
+    self.detail = detail
     switch exit {
     case .invalidInput, .usage: (status, title) = (.badRequest, "invalid input")
     case .notFound: (status, title) = (.notFound, "not found")
     case .conflict: (status, title) = (.conflict, "conflict")
     case .accessRefused:
-      if case .access(.sessionTerminated) = error {
+      if case .access(.sessionTerminated)? = error {
         (status, title) = (.unauthorized, "session ended")
       } else {
         (status, title) = (.forbidden, "access refused")

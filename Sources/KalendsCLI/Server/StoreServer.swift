@@ -53,6 +53,8 @@ final class StoreServer: Sendable {
       }
     } catch let error as StoreError {
       throw Problem(error)
+    } catch let error as CLIError {
+      throw Problem(error)
     }
   }
 
@@ -61,6 +63,8 @@ final class StoreServer: Sendable {
     do {
       return try await NIOThreadPool.singleton.runIfActive(body)
     } catch let error as StoreError {
+      throw Problem(error)
+    } catch let error as CLIError {
       throw Problem(error)
     }
   }

@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import Kalends
+import KalendsCommandSupport
+
+extension StoreServer {
+  /// The largest request body accepted.
+  static let maximumBody = 64 * 1024
+
+  /// The routes that read and change single events, with their versions as entity tags.
+  func addEventRoutes(to router: Router<ServerContext>) {
+    router.post("v1/events") { request, context in
+      let (_, session, _) = try await self.app(context)
+      let edit = try EventEdit(json: try await Self.body(request))
+      let saved = try await self.withStore { () throws -> Kalends.Event in
+        var event = Kalends.Event(calendarID: nil, title: "", start: nil, end: nil, timeZone: nil)
+        try edit.apply(to: &event)
+        return try session.save(event, span: .thisEvent)
+      }
+      return Self.event(saved, status: .created)
+    }
+    router.get("v1/events/:id") { request, context in
+      let (_, session, _) = try await self.app(context)
+      let id = try Self.eventID(context)
+      let occurrence = request.uri.queryParameters["occurrence"].map(String.init)
+      let event = try await self.withStore { try EventLookup.fetch(id, occurrence: occurrence, in: session) }
+      if let tag = request.headers[.ifNoneMatch], tag == Self.tag(event.version) {
+        return Response(status: .notModified, headers: [.eTag: Self.tag(event.version)])
+      }
+      return Self.event(event, status: .ok)
+    }
+    router.patch("v1/events/:id") { request, context in
+      let (_, session, _) = try await self.app(context)
+      let id = try Self.eventID(context)
+      let edit = try EventEdit(json: try await Self.body(request))
+      let (occurrence, span) = try Self.target(request)
+      let expected = try Self.expectedVersion(request)
+      let saved = try await self.withStore { () throws -> Kalends.Event in
+        var event = try EventLookup.fetch(id, occurrence: occurrence, in: session)
+        try Self.check(expected, event)
+        try edit.apply(to: &event)
+        return try session.save(event, span: try Self.span(span, for: event))
+      }
+      return Self.event(saved, status: .ok)
+    }
+    router.delete("v1/events/:id") { request, context in
+      let (_, session, _) = try await self.app(context)
+      let id = try Self.eventID(context)
+      let (occurrence, span) = try Self.target(request)
+      let expected = try Self.expectedVersion(request)
+      try await self.withStore {
+        let event = try EventLookup.fetch(id, occurrence: occurrence, in: session)
+        try Self.check(expected, event)
+        try session.remove(event, span: try Self.span(span, for: event))
+      }
+      return Response(status: .noContent)
+    }
+  }
+
+  /// The request's JSON object body, at most ``maximumBody`` bytes.
+  static func body(_ request: Request) async throws -> [String: Any] {
+    let bytes = try await request.body.collect(upTo: maximumBody)
+    guard let object = try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any] else {
+      throw Problem(
+        status: .badRequest, title: "invalid input", detail: "the body must be a JSON object", exitStatus: .invalidInput
+      )
+    }
+    return object
+  }
+
+  static func eventID(_ context: ServerContext) throws -> ObjectID {
+    do {
+      return try ObjectID(argument: context.parameters.get("id") ?? "", option: "id")
+    } catch {
+      throw Problem(error)
+    }
+  }
+
+  /// `occurrence` and `span` of the query.
+  static func target(_ request: Request) throws -> (String?, SpanArgument?) {
+    let query = request.uri.queryParameters
+    let span = try query["span"].map { text in
+      guard let span = SpanArgument(rawValue: String(text)) else {
+        throw Problem(
+          status: .badRequest, title: "invalid input", detail: "span is this or future, not \"\(text)\"",
+          exitStatus: .invalidInput)
+      }
+      return span
+    }
+    return (query["occurrence"].map(String.init), span)
+  }
+
+  /// The span to change `event` with: the one given, which an occurrence needs; else the whole.
+  static func span(_ given: SpanArgument?, for event: Kalends.Event) throws -> Span {
+    if let given { return given.span }
+    guard event.occurrenceDate == nil else {
+      throw CLIError.invalidInput("span: an occurrence needs span=this or span=future")
+    }
+    return .futureEvents
+  }
+
+  /// The version `If-Match` names; `nil` without it.
+  static func expectedVersion(_ request: Request) throws -> LogPosition? {
+    guard let header = request.headers[.ifMatch] else { return nil }
+    let digits = header.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+    guard let version = UInt64(digits) else {
+      throw Problem(
+        status: .badRequest, title: "invalid input", detail: "If-Match takes a version such as \"42\"",
+        exitStatus: .invalidInput)
+    }
+    return LogPosition(version)
+  }
+
+  /// Refuses (412) when `event` is no longer at the version the caller fetched.
+  static func check(_ expected: LogPosition?, _ event: Kalends.Event) throws {
+    guard let expected, expected != event.version else { return }
+    throw StoreError.calendar(.changedSinceFetched(event.id, fetched: expected, current: event.version))
+  }
+
+  /// An entity tag for a version.
+  static func tag(_ version: LogPosition) -> String { "\"\(version.rawValue)\"" }
+
+  /// An event with its version as the entity tag.
+  static func event(_ event: Kalends.Event, status: HTTPResponse.Status) -> Response {
+    Response(
+      status: status, headers: [.contentType: "application/json", .eTag: tag(event.version)],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(event.jsonFields).rendered() + "\n")))
+  }
+}

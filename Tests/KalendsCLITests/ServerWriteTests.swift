@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// Changing events through the store server: versions as entity tags, `If-Match` refused with 412
+/// when the event changed since, refusals for apps without access, and records that say who.
+@Suite("The store server writes events with optimistic concurrency")
+struct ServerWriteTests {
+  @Test func anAppSavesChangesAndRemovesAnEventWithItsVersion() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let calendar = try served.store.calendar("Work")
+    let lunch = """
+      {"calendarId":"\(calendar)","title":"Lunch","start":"2026-03-03T12:00:00","end":"2026-03-03T13:00:00",
+       "timeZone":"Europe/Berlin"}
+      """
+
+    // Without access: refused, nothing written but the refusal.
+    let refused = try served.call("POST", "/v1/events", by: agenda, body: lunch)
+    #expect(refused.status == 403)
+    #expect(try served.store.objects(["event", "list"]).isEmpty)
+    let history = try served.store.objects(["audit", "history"])
+    #expect(history.contains { $0["kind"] as? String == "accessAttemptRefused" })
+
+    try served.store.object(["access", "set", "com.example.agenda", "--service", "calendars", "--status", "full"])
+    let created = try served.exchange("POST", "/v1/events", by: agenda, body: lunch)
+    #expect(created.status == 201)
+    let event = try #require(created.body as? [String: Any])
+    let id = try #require(event["id"] as? String)
+    let version = try #require(event["version"] as? Int)
+    #expect(created.etag == "\"\(version)\"")
+    #expect(event["title"] as? String == "Lunch")
+    #expect(event["timeZone"] as? String == "Europe/Berlin")
+
+    // The record names the app and how the server knew it.
+    let saved = try #require(try served.records("eventSaved").last)
+    #expect((saved["caller"] as? [String: Any])?["executable"] as? String == agenda)
+
+    // Fetch, and again with the tag: not modified.
+    let fetched = try served.exchange("GET", "/v1/events/\(id)", by: agenda)
+    #expect(fetched.status == 200)
+    #expect(fetched.etag == created.etag)
+    let unchanged = try served.exchange(
+      "GET", "/v1/events/\(id)", by: agenda, headers: ["If-None-Match: \(created.etag)"])
+    #expect(unchanged.status == 304)
+
+    // A change at the fetched version succeeds; a second one at the same, now stale, version is 412.
+    let renamed = try served.exchange(
+      "PATCH", "/v1/events/\(id)", by: agenda, headers: ["If-Match: \(created.etag)"], body: #"{"title":"Team lunch"}"#)
+    #expect(renamed.status == 200)
+    #expect((renamed.body as? [String: Any])?["title"] as? String == "Team lunch")
+    #expect(renamed.etag != created.etag)
+    let head = try served.store.head()
+    let stale = try served.call(
+      "PATCH", "/v1/events/\(id)", by: agenda, headers: ["If-Match: \(created.etag)"], body: #"{"title":"Brunch"}"#)
+    #expect(stale.status == 412)
+    #expect((stale.body as? [String: Any])?["exitStatus"] as? Int == 67)
+    #expect(try served.store.head() == head, "a refused change writes nothing")
+
+    // Bad input changes nothing either.
+    for body in [#"{"title":5}"#, #"{"colour":"red"}"#, #"{"start":"soon"}"#, "not json"] {
+      let answer = try served.call("PATCH", "/v1/events/\(id)", by: agenda, body: body)
+      #expect(answer.status == 400, "\(body)")
+    }
+    #expect(try served.store.head() == head)
+
+    let removed = try served.call("DELETE", "/v1/events/\(id)", by: agenda, headers: ["If-Match: \(renamed.etag)"])
+    #expect(removed.status == 204)
+    #expect(try served.call("GET", "/v1/events/\(id)", by: agenda).status == 404)
+  }
+
+  @Test func aWriteOnlyAppAddsButReadsNothing() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.store.object([
+      "client", "register", "com.example.agenda", "--name", "Agenda", "--usage", "calendars-write-only=Adds bookings.",
+      "--executable", agenda,
+    ])
+    let calendar = try served.store.calendar("Work")
+    try served.store.object([
+      "access", "set", "com.example.agenda", "--service", "calendars", "--status", "write-only",
+    ])
+    let created = try served.call(
+      "POST", "/v1/events", by: agenda,
+      body: #"{"calendarId":"\#(calendar)","title":"Booked","start":"2026-03-04","allDay":true}"#)
+    #expect(created.status == 201)
+    let id = try #require((created.body as? [String: Any])?["id"] as? String)
+    #expect(try served.call("GET", "/v1/events/\(id)", by: agenda).status == 403)
+    // As EventKit gives a write-only app: no events, and no error.
+    let week = try served.call("GET", "/v1/events?from=2026-03-01&to=2026-03-31", by: agenda)
+    #expect(week.status == 200)
+    #expect((week.body as? [Any])?.isEmpty == true)
+  }
+}
