@@ -27,6 +27,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     // The servers' logs: warnings and errors, on standard error.
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    // HTTP field names beyond those Hummingbird re-exports (Last-Event-ID).
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    // Graceful shutdown: the store server's open change streams end when it stops.
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     // `swift package generate-documentation` (the DocC catalog in Sources/Kalends/Kalends.docc).
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
   ],
@@ -84,6 +88,8 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: strictSettings
     ),

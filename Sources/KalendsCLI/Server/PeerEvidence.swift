@@ -39,6 +39,17 @@ enum PeerEvidence {
     return evidence
   }
 
+  /// When process `pid` started, in clock ticks since boot (`/proc/PID/stat`, field 22): with the
+  /// pid, it names one process for as long as the machine runs.
+  static func startTime(of pid: Int32) -> UInt64? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = text.lastIndex(of: ")")
+    else { return nil }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    // After the command come state (field 3) … starttime (field 22): index 19 here.
+    return fields.count > 19 ? UInt64(fields[19]) : nil
+  }
+
   /// Whether the process of `pidfd` has ended: its pidfd polls readable then.
   private static func hasEnded(_ pidfd: CInt) -> Bool {
     var entry = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)

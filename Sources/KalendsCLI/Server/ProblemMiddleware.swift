@@ -3,9 +3,13 @@ import Kalends
 import KalendsCommandSupport
 
 /// Answers the store's and the command line's errors as problem details, whichever route threw
-/// them: a typed error never becomes a 500.
+/// them: a typed error never becomes a 500. A call that finds its app's session ended ends it for
+/// the app's process.
 struct ProblemMiddleware: RouterMiddleware {
   typealias Context = ServerContext
+
+  /// The server, told when a call found its app's session ended.
+  let server: StoreServer
 
   func handle(
     _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
@@ -13,7 +17,11 @@ struct ProblemMiddleware: RouterMiddleware {
     do {
       return try await next(request, context)
     } catch let error as StoreError {
+      if case .access(.sessionTerminated) = error { server.endSession(of: context.channel) }
       throw Problem(error)
+    } catch let problem as Problem {
+      if problem.title == "session ended" { server.endSession(of: context.channel) }
+      throw problem
     } catch let error as CLIError {
       throw Problem(error)
     }

@@ -7,7 +7,7 @@ extension StoreServer {
   /// The routes of API version 1 (docs/server.md).
   func router() -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
-    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: ProblemMiddleware(server: self))
     router.get("v1/whoami") { _, context in
       let (client, _, evidence) = try await self.app(context)
       return Self.json(.object([("client", .string(client.id)), ("name", .string(client.name))] + evidence.jsonFields))
@@ -91,6 +91,7 @@ extension StoreServer {
       return Self.json(.array(events.map { .object(KalendsCommand.Events.fields($0, zone)) }))
     }
     addEventRoutes(to: router)
+    addChangeRoutes(to: router)
     return router
   }
 

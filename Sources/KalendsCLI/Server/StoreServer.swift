@@ -27,11 +27,19 @@ final class StoreServer: Sendable {
   let desk: PromptDesk
   /// The callers of open connections, by connection.
   private let callers = Mutex<[ObjectIdentifier: Caller]>([:])
+  /// The app processes whose session ended because their access was changed from outside: as
+  /// EventKit's apps are killed then, each of their later calls gets 401 until the app restarts.
+  private let ended = Mutex<Set<ProcessKey>>([])
 
+  /// One process for as long as the machine runs: its pid and its start time.
+  struct ProcessKey: Hashable, Sendable {
+    let pid: Int32
+    let start: UInt64
+  }
   /// Who is at the other end of a connection.
   enum Caller: Sendable {
-    /// A registered app, and its session.
-    case app(Kalends.Client, EventStore, CallerEvidence)
+    /// A registered app, its session, and its process.
+    case app(Kalends.Client, EventStore, CallerEvidence, ProcessKey)
     /// The person who owns the store, through the `kalends` command.
     case owner(CallerEvidence)
     /// Someone the server could not identify.
@@ -74,7 +82,13 @@ final class StoreServer: Sendable {
   func app(_ context: ServerContext) async throws -> (Kalends.Client, EventStore, CallerEvidence) {
     let caller = try await caller(of: context.channel)
     switch caller {
-    case .app(let client, let session, let evidence): return (client, session, evidence)
+    case .app(let client, let session, let evidence, let process):
+      if ended.withLock({ $0.contains(process) }) {
+        throw Problem(
+          status: .unauthorized, title: "session ended",
+          detail: "\(client.id)'s access was changed from outside the app: restart it", exitStatus: .accessRefused)
+      }
+      return (client, session, evidence)
     case .owner:
       throw Problem(
         status: .forbidden, title: "not an app",
@@ -89,11 +103,17 @@ final class StoreServer: Sendable {
   func requireOwner(_ context: ServerContext, _ what: String) async throws {
     switch try await caller(of: context.channel) {
     case .owner: return
-    case .app(_, let session, _):
+    case .app(_, let session, _, _):
       _ = try await withStore { try session.requireOwner(what) }
     case .unidentified(let reason):
       throw Problem(status: .unauthorized, title: "caller not identified", detail: reason, exitStatus: .accessRefused)
     }
+  }
+
+  /// Ends the session of the app process on `channel`: its access was changed from outside.
+  func endSession(of channel: any Channel) {
+    guard case .app(_, _, _, let process) = callers.withLock({ $0[ObjectIdentifier(channel)] }) else { return }
+    _ = ended.withLock { $0.insert(process) }
   }
 
   private func caller(of channel: any Channel) async throws -> Caller {
@@ -134,7 +154,8 @@ final class StoreServer: Sendable {
       }
       var identified = evidence
       identified.connection = UInt64.random(in: 1...UInt64.max)
-      return .app(client, try owner.session(for: client.id, identifiedBy: identified), identified)
+      let process = ProcessKey(pid: evidence.pid, start: PeerEvidence.startTime(of: evidence.pid) ?? 0)
+      return .app(client, try owner.session(for: client.id, identifiedBy: identified), identified, process)
     }
   }
 }

@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Kalends
+import KalendsCommandSupport
+import ServiceLifecycle
+
+extension StoreServer {
+  /// `GET /v1/changes`: the change notices the app may hear, as Server-Sent Events.
+  func addChangeRoutes(to router: Router<ServerContext>) {
+    router.get("v1/changes") { request, context in
+      let (_, session, _) = try await self.app(context)
+      try await self.withStore { try session.checkHearsChanges() }
+      let start = try Self.resumePosition(request)
+      let stream = session.changes(from: start)
+      let channel = context.channel
+      return Response(
+        status: .ok,
+        headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+        body: ResponseBody { writer in
+          // The stream ends with the server's graceful shutdown (the notices then end), when the
+          // app disconnects (a write fails), or with the app's session.
+          do {
+            for try await notice in stream.cancelOnGracefulShutdown() {
+              let event =
+                "id: \(notice.positions.upperBound.rawValue)\nevent: changes\ndata: \(notice.json.rendered())\n\n"
+              try await writer.write(ByteBuffer(string: event))
+            }
+          } catch StoreError.access(.sessionTerminated(let client, let position)) {
+            self.endSession(of: channel)
+            let data = JSONValue.object([
+              ("client", .string(client)), ("at", .number(Int(position.rawValue))),
+              ("detail", .string("access was changed from outside the app: restart it")),
+            ])
+            try await writer.write(ByteBuffer(string: "event: sessionEnded\ndata: \(data.rendered())\n\n"))
+          }
+          try await writer.finish(nil)
+        })
+    }
+  }
+
+  /// Where a stream starts: after `Last-Event-ID` (the last position the app heard), else at
+  /// `?from=`, else at the next commit.
+  static func resumePosition(_ request: Request) throws -> LogPosition? {
+    if let last = request.headers[HTTPField.Name("Last-Event-ID")!] {
+      guard let position = UInt64(last.trimmingCharacters(in: .whitespaces)) else {
+        throw Problem(
+          status: .badRequest, title: "invalid input", detail: "Last-Event-ID is a log position",
+          exitStatus: .invalidInput)
+      }
+      return LogPosition(position + 1)
+    }
+    guard let from = request.uri.queryParameters["from"] else { return nil }
+    guard let position = UInt64(from), position >= 1 else {
+      throw Problem(
+        status: .badRequest, title: "invalid input", detail: "from is a log position, 1 or more",
+        exitStatus: .invalidInput)
+    }
+    return LogPosition(position)
+  }
+}
