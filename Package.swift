@@ -29,6 +29,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     // HTTP field names beyond those Hummingbird re-exports (Last-Event-ID).
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    // HTTP request and response parts in NIO pipelines (the store server's header timeout).
+    .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     // Graceful shutdown: the store server's open change streams end when it stops.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     // `swift package generate-documentation` (the DocC catalog in Sources/Kalends/Kalends.docc).
@@ -85,11 +87,13 @@ let package = Package(
         "KalendsCommandSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ],
       swiftSettings: strictSettings
     ),

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Kalends
 import KalendsCommandSupport
+import NIOCore
 
 extension KalendsCommand {
   /// `kalends serve`: the store server.
@@ -36,18 +38,43 @@ extension KalendsCommand {
         valueName: "seconds"))
     var promptTimeout = 60
 
+    @Option(help: ArgumentHelp("How many connections are served at once; more wait.", valueName: "n"))
+    var maxConnections = 512
+
+    @Option(
+      help: ArgumentHelp("How long a connection may stay idle before it is closed.", valueName: "seconds"))
+    var idleTimeout = 60
+
+    @Option(
+      help: ArgumentHelp(
+        "How long a request's headers may take to arrive (a slow client is closed).", valueName: "seconds"))
+    var headerTimeout = 10
+
     func run() async throws {
       try global.requireOwner("serve the store")
       let store = try GlobalOptions.open(global.storePath)
       let path = try ServerSocket.path(socket, storeID: store.id, create: true)
       try Self.clearStaleSocket(path)
-      guard promptTimeout > 0, promptTimeout <= 86_400 else {
-        throw CLIError.invalidInput("--prompt-timeout takes 1 to 86400 seconds")
+      for (option, value) in [
+        ("--prompt-timeout", promptTimeout), ("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout),
+      ] where !(1...86_400).contains(value) {
+        throw CLIError.invalidInput("\(option) takes 1 to 86400 seconds")
+      }
+      guard (1...65_536).contains(maxConnections) else {
+        throw CLIError.invalidInput("--max-connections takes 1 to 65536")
       }
       let server = StoreServer(owner: EventStore(store: store), promptTimeout: .seconds(promptTimeout))
       let previous = umask(0o177)
+      let headerDeadline = TimeAmount.seconds(Int64(headerTimeout))
+      let http = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [HeaderTimeoutHandler(deadline: headerDeadline)],
+        idleTimeout: .seconds(Int64(idleTimeout)),
+        httpDecoderConfiguration: .init(
+          maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
+      var configuration = ApplicationConfiguration(address: .unixDomainSocket(path: path))
+      configuration.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
       let app = Application(
-        router: server.router(), configuration: .init(address: .unixDomainSocket(path: path)),
+        router: server.router(), server: .http1(configuration: http), configuration: configuration,
         onServerRunning: { _ in
           umask(previous)
           FileHandle.standardOutput.write(Data("listening on \(path)\n".utf8))
