@@ -6,20 +6,44 @@ import Testing
 final class ServedStore {
   let store: CLIStore
   let socket: String
-  private let process: Process
+  private let options: [String]
+  private var process: Process
 
   init(_ options: [String] = []) throws {
     store = try CLIStore()
     socket = store.directory.path + "/kalends.sock"
+    self.options = options
+    process = try Self.start(store: store, socket: socket, options: options)
+  }
+
+  private static func start(store: CLIStore, socket: String, options: [String]) throws -> Process {
     let (process, output, _) = try CLI.start(
       ["serve", "--store", store.directory.storePath, "--socket", socket] + options)
-    self.process = process
     var announced = ""
     while !announced.contains("listening on") {
       let data = output.fileHandleForReading.availableData
       try #require(!data.isEmpty, "the server ended before listening: \(announced)")
       announced += String(decoding: data, as: UTF8.self)
     }
+    return process
+  }
+
+  /// Kills the server with SIGKILL, mid-whatever it does.
+  func kill() {
+    Foundation.kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
+  /// Stops the server as SIGTERM does (gracefully) and waits for it.
+  func stop() {
+    process.terminate()
+    process.waitUntilExit()
+  }
+
+  /// Starts the server again on the same store and socket.
+  func restart() throws {
+    if process.isRunning { kill() }
+    process = try Self.start(store: store, socket: socket, options: options)
   }
 
   deinit {

@@ -68,8 +68,8 @@ struct ServerTests {
       #expect((answer.body as? [String: Any])?["title"] as? String == "caller not identified")
     }
     #expect(try served.store.head() != before)
-    let recorded = try served.records("callerUnidentified")
-    #expect(recorded.count == 3, "one record per connection")
+    var recorded = try served.records("callerUnidentified")
+    #expect(recorded.count == 1, "the first refusal of the minute at once, the rest counted")
     let payload = try #require(recorded.first?["payload"] as? [String: Any])
     #expect(payload["executable"] as? String == forged)
     #expect(payload["executableSha256"] as? String == (try Self.digest(forged)))
@@ -77,6 +77,12 @@ struct ServerTests {
     #expect((recorded.first?["actor"] as? [String: Any])?["type"] as? String == "system")
     // Nothing was read or refused in the app's name.
     #expect(try served.records("accessAttemptRefused").isEmpty)
+    // Stopped, the server records what it counted: three refusals in all.
+    served.stop()
+    recorded = try served.records("callerUnidentified")
+    let counts = recorded.map { ($0["payload"] as? [String: Any])?["count"] as? Int ?? 1 }
+    #expect(counts.reduce(0, +) == 3, "\(counts)")
+    #expect(recorded.count == 2)
   }
 
   @Test func anUnregisteredProgramIsRefused() throws {

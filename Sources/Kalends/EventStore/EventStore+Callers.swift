@@ -12,9 +12,13 @@ extension EventStore {
 
   /// Records that the store server refused a process it could not identify as a registered app:
   /// one `callerUnidentified` record by the system, holding the kernel's evidence, in its own
-  /// durable transaction. The owner's to call.
+  /// durable transaction — for `count` refusals of that caller in `minute` (minutes since 1970)
+  /// when the server coalesced them. The owner's to call.
   @discardableResult
-  public func recordUnidentifiedCaller(_ evidence: CallerEvidence) throws(StoreError) -> LogRecordHeader {
+  public func recordUnidentifiedCaller(
+    _ evidence: CallerEvidence, count: Int = 1, minute: Int64? = nil
+  ) throws(StoreError) -> LogRecordHeader {
+    guard count >= 1 else { throw .invalidInput("a count of refusals is 1 or more") }
     try requireOwner("record the callers of the store server")
     var payload = Payload()
     payload.append(tag: 1, unsigned: UInt64(evidence.uid))
@@ -23,6 +27,8 @@ extension EventStore {
     if let executable = evidence.executable { payload.append(tag: 4, string: executable) }
     if let digest = evidence.executableSHA256 { payload.append(tag: 5, bytes: digest) }
     if let app = evidence.flatpakApp { payload.append(tag: 6, string: app) }
+    if count > 1 { payload.append(tag: 7, unsigned: UInt64(count)) }
+    if let minute { payload.append(tag: 8, signed: minute) }
     return try store.append(RecordDraft(kind: .callerUnidentified, principal: .system, payload: payload))
   }
 }

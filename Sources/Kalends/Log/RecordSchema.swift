@@ -176,6 +176,8 @@ package struct RecordSchema: Sendable {
       Field(tag: 4, name: "executable", type: .string, required: false),
       Field(tag: 5, name: "executableSha256", type: .bytes, required: false),
       Field(tag: 6, name: "flatpakApp", type: .string, required: false),
+      Field(tag: 7, name: "count", type: .unsigned, required: false),
+      Field(tag: 8, name: "minute", type: .signed, required: false),
     ])
 
   static let accessRequested = RecordSchema(

@@ -14,8 +14,8 @@ import Synchronization
 /// (the `kalends` command: prompts); otherwise its executable (path and digest of the running
 /// file) or Flatpak id must satisfy exactly one registered app's `CodeRequirement`. An app's
 /// calls run in a session of that app (`EventStore/session(for:)`), so every access check and
-/// refusal record is the library's. A caller that is not identified gets 401, and one
-/// `callerUnidentified` record per connection holds the evidence.
+/// refusal record is the library's. A caller that is not identified gets 401, and
+/// `callerUnidentified` records hold the evidence, coalesced per caller and minute.
 final class StoreServer: Sendable {
   /// The store, as its owner.
   let owner: EventStore
@@ -25,6 +25,8 @@ final class StoreServer: Sendable {
   let ownExecutableSHA256: [UInt8]?
   /// The consent prompts waiting for the person.
   let desk: PromptDesk
+  /// The refused connections not yet in the log.
+  let unidentified = UnidentifiedTally()
   /// The callers of open connections, by connection.
   private let callers = Mutex<[ObjectIdentifier: Caller]>([:])
   /// The app processes whose session ended because their access was changed from outside: as
@@ -144,11 +146,11 @@ final class StoreServer: Sendable {
     }
     return try await withStore { () throws -> Caller in
       guard evidence.uid == uid else {
-        try owner.recordUnidentifiedCaller(evidence)
+        try self.unidentified.refuse(evidence, in: owner)
         return .unidentified("uid \(evidence.uid) is not the store owner's (\(uid))")
       }
       guard let client = try owner.client(identifiedBy: evidence) else {
-        try owner.recordUnidentifiedCaller(evidence)
+        try self.unidentified.refuse(evidence, in: owner)
         let executable = evidence.executable ?? "an unreadable executable"
         return .unidentified("no registered app's requirement matches \(executable)")
       }

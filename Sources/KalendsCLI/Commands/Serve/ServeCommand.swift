@@ -18,7 +18,7 @@ extension KalendsCommand {
         peer runs as this user and its executable (path and SHA-256 of the running file) or Flatpak id \
         satisfies the app's code requirement (client register --executable / --flatpak); its calls \
         are then that app's, with the app's access checked and refusals recorded. Anyone else gets \
-        401, and one callerUnidentified record per connection holds the kernel's evidence. An app's \
+        401, and callerUnidentified records (per caller and minute) hold the kernel's evidence. An app's \
         access request waits for the person, who answers with kalends prompts (a process running \
         this same kalends executable is the person's channel); after --prompt-timeout nothing is \
         decided and the request is recorded as a timeout. Routes in docs/server.md. Prints \
@@ -81,6 +81,7 @@ extension KalendsCommand {
         }, logger: ServerLogger.make("kalends.serve"))
       defer { unlink(path) }
       try await app.runService()
+      try server.unidentified.flush(to: server.owner)
     }
 
     /// Removes a socket left by a server that is gone; refuses when one still answers there, or
