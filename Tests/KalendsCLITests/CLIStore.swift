@@ -10,6 +10,12 @@ final class CLIStore {
     try #require(created.status == 0, "\(created.stderr)")
   }
 
+  /// A store holding `events` synthetic events in 20 calendars (`bench generate`).
+  init(generatedEvents events: Int) throws {
+    let created = try CLI.run(["bench", "generate", "--events", "\(events)", "--store", directory.storePath])
+    try #require(created.status == 0, "\(created.stderr)")
+  }
+
   /// Runs `kalends` with `arguments` on this store.
   @discardableResult
   func run(_ arguments: [String], program: URL = CLI.executable) throws -> CLI.Result {

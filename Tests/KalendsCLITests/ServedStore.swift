@@ -9,8 +9,8 @@ final class ServedStore {
   private let options: [String]
   private var process: Process
 
-  init(_ options: [String] = []) throws {
-    store = try CLIStore()
+  init(_ options: [String] = [], generatedEvents: Int? = nil) throws {
+    store = try generatedEvents.map { try CLIStore(generatedEvents: $0) } ?? CLIStore()
     socket = store.directory.path + "/kalends.sock"
     self.options = options
     process = try Self.start(store: store, socket: socket, options: options)

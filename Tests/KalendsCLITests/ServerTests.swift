@@ -51,8 +51,41 @@ struct ServerTests {
     #expect(granted.status == 200)
     let events = try #require(granted.body as? [[String: Any]])
     #expect(events.map { $0["title"] as? String } == ["Standup"])
+    // The same week as index entries: the instance of 09:00-09:15 UTC on 2 March 2026.
+    let instances = try served.get(week.replacingOccurrences(of: "events", with: "instances"), by: agenda)
+    let instance = try #require((instances.body as? [[String: Any]])?.first)
+    #expect(instance["start"] as? Int == 1_772_442_000)
+    #expect(instance["end"] as? Int == 1_772_442_900)
+    #expect(instance["calendarId"] as? String == calendar)
+    #expect(instance["occurrenceDate"] as? String == "2026-03-02T09:00:00")
+    #expect(instance["id"] as? String == (events.first?["id"] as? String))
+    #expect(instance["allDay"] as? Bool == false)
+    #expect(instance["recurring"] as? Bool == false)
     let calendars = try served.get("/v1/calendars", by: agenda)
     #expect((calendars.body as? [[String: Any]])?.map { $0["id"] as? String } == [calendar])
+  }
+
+  /// The instances route (written byte by byte) names the same occurrences as the events route
+  /// (built from the library's events), on a store of recurring, all-day and floating events.
+  @Test func instancesAgreeWithEventsOnAGeneratedStore() throws {
+    let served = try ServedStore(generatedEvents: 3_000)
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    try served.store.object(["access", "set", "com.example.agenda", "--service", "calendars", "--status", "full"])
+    let window = "?from=2024-02-20&to=2024-03-20"
+    let instances = try #require(try served.get("/v1/instances" + window, by: agenda).body as? [[String: Any]])
+    let events = try #require(try served.get("/v1/events" + window, by: agenda).body as? [[String: Any]])
+    #expect(instances.count == events.count)
+    #expect(instances.count > 100)
+    for (instance, event) in zip(instances, events) {
+      #expect(instance["id"] as? String == event["id"] as? String)
+      #expect(instance["calendarId"] as? String == event["calendarId"] as? String)
+      #expect(instance["allDay"] as? Bool == event["allDay"] as? Bool)
+      let local = try #require((event["occurrenceDate"] as? String) ?? (event["start"] as? String))
+      let occurrence = try #require(instance["occurrenceDate"] as? String)
+      #expect(occurrence.hasPrefix(String(local.prefix(min(19, local.count)))), "\(occurrence) \(local)")
+      #expect(instance["recurring"] as? Bool == !((event["recurrenceRules"] as? [Any]) ?? []).isEmpty)
+    }
   }
 
   @Test func aCopyChangedByOneByteIsRefusedAndRecorded() throws {

@@ -8,6 +8,9 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible 
   let high: UInt64
   let low: UInt64
 
+  /// The 16 bytes as two big-endian halves, for encoders that write them without allocating.
+  package var halves: (high: UInt64, low: UInt64) { (high, low) }
+
   /// The 16 bytes.
   public var bytes: [UInt8] {
     var out: [UInt8] = []

@@ -67,32 +67,33 @@ extension StoreServer {
     }
     router.get("v1/events") { request, context in
       let (_, session, _) = try await self.app(context)
-      let query = request.uri.queryParameters
-      let zone: ZoneRules
-      let start: Int64
-      let end: Int64
-      let calendars: [ObjectID]
-      do {
-        zone = try DateArgument.zone(query["tz"].map(String.init)) ?? .utc
-        start = try DateArgument(String(query["from"] ?? ""), option: "from").instant(in: zone)
-        end = try DateArgument(String(query["to"] ?? ""), option: "to").instant(in: zone)
-        calendars = try query.getAll("calendar").map { text throws(CLIError) in
-          try ObjectID(argument: String(text), option: "calendar")
-        }
-      } catch let error as CLIError {
-        throw Problem(status: .badRequest, title: "invalid input", detail: error.message, exitStatus: .invalidInput)
-      }
-      guard start < end else {
-        throw Problem(
-          status: .badRequest, title: "invalid input", detail: "to must be after from", exitStatus: .invalidInput)
-      }
-      let predicate = EventPredicate(start: start, end: end, calendars: calendars, viewerZone: zone)
+      let (predicate, zone) = try Self.predicate(request)
       let events = try await self.withStore { try session.events(matching: predicate) }
       return Self.json(.array(events.map { .object(KalendsCommand.Events.fields($0, zone)) }))
+    }
+    router.get("v1/instances") { request, context in
+      let (_, session, _) = try await self.app(context)
+      let (predicate, _) = try Self.predicate(request)
+      let body = try await self.withStore { InstanceJSON.encode(try session.instances(matching: predicate)) }
+      return Response(
+        status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
     }
     addEventRoutes(to: router)
     addChangeRoutes(to: router)
     return router
+  }
+
+  /// The window, calendars and viewer's zone of a range query: `from`, `to`, `tz`, `calendar`.
+  static func predicate(_ request: Request) throws -> (EventPredicate, ZoneRules) {
+    let query = request.uri.queryParameters
+    let zone = try DateArgument.zone(query["tz"].map(String.init), option: "tz") ?? .utc
+    let start = try DateArgument(String(query["from"] ?? ""), option: "from").instant(in: zone)
+    let end = try DateArgument(String(query["to"] ?? ""), option: "to").instant(in: zone)
+    let calendars = try query.getAll("calendar").map { text throws(CLIError) in
+      try ObjectID(argument: String(text), option: "calendar")
+    }
+    guard start < end else { throw CLIError.invalidInput("to must be after from") }
+    return (EventPredicate(start: start, end: end, calendars: calendars, viewerZone: zone), zone)
   }
 
   /// The service named in the route; a 404 problem for another name.
