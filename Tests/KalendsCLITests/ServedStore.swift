@@ -8,24 +8,30 @@ final class ServedStore {
   let socket: String
   private let options: [String]
   private var process: Process
+  /// The server's standard error (where `--prompt tty` asks the person).
+  private(set) var errors: Pipe
 
-  init(_ options: [String] = [], generatedEvents: Int? = nil) throws {
+  /// Starts a server on a new store (or one of `generatedEvents` synthetic events), with
+  /// `options` and `stdin` as its standard input.
+  init(_ options: [String] = [], generatedEvents: Int? = nil, stdin: String? = nil) throws {
     store = try generatedEvents.map { try CLIStore(generatedEvents: $0) } ?? CLIStore()
     socket = store.directory.path + "/kalends.sock"
     self.options = options
-    process = try Self.start(store: store, socket: socket, options: options)
+    (process, errors) = try Self.start(store: store, socket: socket, options: options, stdin: stdin)
   }
 
-  private static func start(store: CLIStore, socket: String, options: [String]) throws -> Process {
-    let (process, output, _) = try CLI.start(
-      ["serve", "--store", store.directory.storePath, "--socket", socket] + options)
+  private static func start(
+    store: CLIStore, socket: String, options: [String], stdin: String? = nil
+  ) throws -> (Process, Pipe) {
+    let (process, output, errors) = try CLI.start(
+      ["serve", "--store", store.directory.storePath, "--socket", socket] + options, stdin: stdin)
     var announced = ""
     while !announced.contains("listening on") {
       let data = output.fileHandleForReading.availableData
       try #require(!data.isEmpty, "the server ended before listening: \(announced)")
       announced += String(decoding: data, as: UTF8.self)
     }
-    return process
+    return (process, errors)
   }
 
   /// Kills the server with SIGKILL, mid-whatever it does.
@@ -43,7 +49,7 @@ final class ServedStore {
   /// Starts the server again on the same store and socket.
   func restart() throws {
     if process.isRunning { kill() }
-    process = try Self.start(store: store, socket: socket, options: options)
+    (process, errors) = try Self.start(store: store, socket: socket, options: options)
   }
 
   deinit {

@@ -78,6 +78,29 @@ struct ServerConsentTests {
     #expect((status.body as? [String: Any])?["status"] as? String == "denied")
   }
 
+  /// `--prompt tty`: the person answers on the server's terminal; the end of input is no answer.
+  @Test func thePersonAnswersOnTheServersTerminal() throws {
+    let served = try ServedStore(["--prompt", "tty", "--prompt-timeout", "5"], stdin: "write-only\n")
+    let agenda = try served.app("agenda")
+    try served.store.object([
+      "client", "register", "com.example.agenda", "--name", "Agenda", "--usage", "calendars-full=Shows your week.",
+      "--usage", "calendars-write-only=Adds bookings.", "--executable", agenda,
+    ])
+    let first = try served.call("POST", Self.request, by: agenda)
+    #expect((first.body as? [String: Any])?["status"] as? String == "writeOnly")
+    // The one upgrade prompt finds no more input: nothing is decided.
+    let second = try served.call("POST", Self.request, by: agenda)
+    #expect((second.body as? [String: Any])?["status"] as? String == "writeOnly")
+    served.stop()
+    let asked = String(decoding: served.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(asked.contains("“Agenda” (\(agenda)) would like full access to your calendars."))
+    #expect(asked.contains("Shows your week."))
+    #expect(asked.contains("(it can already add events)"))
+    let requests = try served.records("accessRequested").map { $0["payload"] as? [String: Any] }
+    #expect(requests.count == 2)
+    #expect(requests.last??["promptTimeout"] as? Bool == true)
+  }
+
   @Test func anAppCannotListOrAnswerPrompts() throws {
     let served = try ServedStore()
     let agenda = try served.app("agenda")

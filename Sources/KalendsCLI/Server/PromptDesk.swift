@@ -69,12 +69,21 @@ final class PromptDesk: Sendable {
   }
 }
 
-/// The desk as the library's prompter for one caller's request.
+/// Where the server asks the person: at the desk `kalends prompts` reads, or on its terminal.
+enum PromptChannel: Sendable {
+  case desk(PromptDesk)
+  case terminal(TerminalDesk)
+}
+
+/// The person's channel as the library's prompter for one caller's request.
 struct DeskPrompter: ConsentPrompter {
-  let desk: PromptDesk
+  let channel: PromptChannel
   let evidence: CallerEvidence
 
   func answer(_ request: ConsentRequest) -> ConsentAnswer? {
-    desk.ask(request, from: evidence)
+    switch channel {
+    case .desk(let desk): desk.ask(request, from: evidence)
+    case .terminal(let terminal): terminal.ask(request, from: evidence)
+    }
   }
 }

@@ -22,16 +22,16 @@ extension StoreServer {
       let (_, session, evidence) = try await self.app(context)
       let service = try Self.service(context)
       let level = request.uri.queryParameters["level"].map(String.init) ?? "full"
-      let desk = self.desk
+      let prompts = self.prompts
       let status: AuthorizationStatus
       switch level {
       case "full":
         status = try await self.onOwnThread {
-          try session.requestFullAccess(to: service, prompter: DeskPrompter(desk: desk, evidence: evidence))
+          try session.requestFullAccess(to: service, prompter: DeskPrompter(channel: prompts, evidence: evidence))
         }
       case "write-only":
         status = try await self.onOwnThread {
-          try session.requestWriteOnlyAccess(to: service, prompter: DeskPrompter(desk: desk, evidence: evidence))
+          try session.requestWriteOnlyAccess(to: service, prompter: DeskPrompter(channel: prompts, evidence: evidence))
         }
       default:
         throw Problem(

@@ -48,10 +48,14 @@ final class StoreServer: Sendable {
     case unidentified(String)
   }
 
-  init(owner: EventStore, promptTimeout: Duration) {
+  /// Where apps' access requests ask the person.
+  let prompts: PromptChannel
+
+  init(owner: EventStore, promptTimeout: Duration, onTerminal: Bool = false) {
     self.owner = owner
     ownExecutableSHA256 = FileDigest.sha256(ofFileAt: "/proc/self/exe")
     desk = PromptDesk(timeout: promptTimeout)
+    prompts = onTerminal ? .terminal(TerminalDesk(timeout: promptTimeout)) : .desk(desk)
   }
 
   /// Runs `body` on a thread of its own: for calls that may wait for the person (a consent

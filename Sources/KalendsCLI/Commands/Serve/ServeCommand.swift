@@ -38,6 +38,12 @@ extension KalendsCommand {
         valueName: "seconds"))
     var promptTimeout = 60
 
+    @Option(
+      help: ArgumentHelp(
+        "Where the person answers apps' access requests: socket (kalends prompts) or tty (this terminal).",
+        valueName: "channel"))
+    var prompt: PromptOption = .socket
+
     @Option(help: ArgumentHelp("How many connections are served at once; more wait.", valueName: "n"))
     var maxConnections = 512
 
@@ -63,7 +69,8 @@ extension KalendsCommand {
       guard (1...65_536).contains(maxConnections) else {
         throw CLIError.invalidInput("--max-connections takes 1 to 65536")
       }
-      let server = StoreServer(owner: EventStore(store: store), promptTimeout: .seconds(promptTimeout))
+      let server = StoreServer(
+        owner: EventStore(store: store), promptTimeout: .seconds(promptTimeout), onTerminal: prompt == .tty)
       let previous = umask(0o177)
       let headerDeadline = TimeAmount.seconds(Int64(headerTimeout))
       let http = HTTP1Channel.Configuration(
@@ -110,4 +117,10 @@ extension KalendsCommand {
       unlink(path)
     }
   }
+}
+
+/// `kalends serve --prompt`.
+enum PromptOption: String, ExpressibleByArgument, CaseIterable {
+  case socket
+  case tty
 }
