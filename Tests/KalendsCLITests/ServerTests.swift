@@ -88,6 +88,38 @@ struct ServerTests {
     }
   }
 
+  /// The served OpenAPI document is 3.1 and every operation it names is a route of the server.
+  @Test func everyOperationOfTheOpenAPIDocumentIsARoute() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    try served.store.object(["access", "set", "com.example.agenda", "--service", "calendars", "--status", "full"])
+    let calendar = try served.store.calendar("Work")
+    let event = try served.store.object([
+      "event", "add", "--calendar", calendar, "--title", "Standup", "--start", "2026-03-02T09:00:00", "--end",
+      "2026-03-02T09:15:00",
+    ])
+    let id = try #require(event["id"] as? String)
+    let document = try #require(try served.get("/v1/openapi.json", by: try served.app("anyone")).body as? [String: Any])
+    #expect(document["openapi"] as? String == "3.1.0")
+    let paths = try #require(document["paths"] as? [String: [String: Any]])
+    #expect(paths.count == 11)
+    for (template, item) in paths.sorted(by: { $0.key < $1.key }) where template != "/v1/changes" {
+      let path =
+        template.replacingOccurrences(of: "{service}", with: "calendars").replacingOccurrences(of: "{id}", with: id)
+        + (template.hasPrefix("/v1/prompts/") ? "?answer=deny" : "")
+        + (template == "/v1/events" || template == "/v1/instances" ? "?from=2026-03-01&to=2026-03-08" : "")
+      for method in ["get", "post", "patch", "delete"] where item[method] != nil {
+        let answer = try served.call(
+          method.uppercased(), path, by: agenda,
+          body: method == "post" || method == "patch"
+            ? #"{"title":"x","calendarId":"\#(calendar)","start":"2026-03-09"}"# : nil)
+        let isProblem = (answer.body as? [String: Any])?["exitStatus"] != nil
+        #expect(answer.status != 405 && (answer.status != 404 || isProblem), "\(method) \(path): \(answer.status)")
+      }
+    }
+  }
+
   @Test func aCopyChangedByOneByteIsRefusedAndRecorded() throws {
     let served = try ServedStore()
     let agenda = try served.app("agenda")

@@ -8,6 +8,11 @@ extension StoreServer {
   func router() -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
     router.add(middleware: ProblemMiddleware(server: self))
+    router.get("v1/openapi.json") { _, _ in
+      Response(
+        status: .ok, headers: [.contentType: "application/json"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+    }
     router.get("v1/whoami") { _, context in
       let (client, _, evidence) = try await self.app(context)
       return Self.json(.object([("client", .string(client.id)), ("name", .string(client.name))] + evidence.jsonFields))
