@@ -90,6 +90,13 @@ final class ServedStore {
       + ["http://kalends" + path]
   }
 
+  /// Starts `method path` by `program` without waiting for it: for calls that wait (a prompt).
+  /// Read its answer with `CLI.finish` and ``parse(_:_:)``.
+  func start(_ method: String, _ path: String, by program: String) throws -> (Process, Pipe, Pipe) {
+    let arguments = curl(method, path, by: program)
+    return try CLI.start(Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
+  }
+
   /// `GET path` by `program`; the HTTP status and the parsed JSON body.
   func get(_ path: String, by program: String, prefix: [String] = []) throws -> (status: Int, body: Any?) {
     try call("GET", path, by: program, prefix: prefix)

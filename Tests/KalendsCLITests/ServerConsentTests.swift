@@ -11,9 +11,7 @@ struct ServerConsentTests {
     let served = try ServedStore()
     let agenda = try served.app("agenda")
     try served.register("com.example.agenda", executable: agenda)
-    let arguments = served.curl("POST", Self.request, by: agenda)
-    let (process, output, errors) = try CLI.start(
-      Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
+    let (process, output, errors) = try served.start("POST", Self.request, by: agenda)
 
     let waiting = try served.waitForPrompts(1)
     let prompt = try #require(waiting.first)
@@ -105,9 +103,7 @@ struct ServerConsentTests {
     let served = try ServedStore()
     let agenda = try served.app("agenda")
     try served.register("com.example.agenda", executable: agenda)
-    let arguments = served.curl("POST", Self.request, by: agenda)
-    let (process, output, errors) = try CLI.start(
-      Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
+    let (process, output, errors) = try served.start("POST", Self.request, by: agenda)
     let id = try #require(try served.waitForPrompts(1).first?["id"] as? Int)
 
     // The same app, from another process, tries the person's channel.

@@ -43,7 +43,7 @@ public struct Timestamp: RawRepresentable, Hashable, Comparable, Sendable, Custo
 
 extension Int64 {
   /// Division rounding toward negative infinity, and its non-negative remainder.
-  func floorDividedWithRemainder(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+  package func floorDividedWithRemainder(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
     var quotient = self / divisor
     var remainder = self % divisor
     if remainder < 0 {

@@ -1,9 +1,9 @@
 /// Proleptic Gregorian calendar arithmetic on day numbers (days since 1970-01-01), without Foundation.
 ///
 /// Weekdays are numbered from Monday = 0 to Sunday = 6, as `Weekday.rawValue`.
-enum CivilDate {
+package enum CivilDate {
   /// The civil date of a day number (Howard Hinnant's `civil_from_days`).
-  static func fromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+  package static func fromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097

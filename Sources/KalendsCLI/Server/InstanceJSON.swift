@@ -64,14 +64,8 @@ enum InstanceJSON {
 
   /// A wall-clock time as `LocalDateTime.description` writes it: `2024-03-10T02:30:00`.
   private static func append(_ local: LocalDateTime, to out: inout [UInt8]) {
-    let seconds = local.wallClockSeconds
-    var dayNumber = seconds / 86_400
-    var time = seconds % 86_400
-    if time < 0 {
-      dayNumber -= 1
-      time += 86_400
-    }
-    let (year, month, day) = civil(dayNumber)
+    let (dayNumber, time) = local.wallClockSeconds.floorDividedWithRemainder(by: 86_400)
+    let (year, month, day) = CivilDate.fromDays(dayNumber)
     pad(year, 4, &out)
     out.append(UInt8(ascii: "-"))
     pad(month, 2, &out)
@@ -97,19 +91,5 @@ enum InstanceJSON {
       divisor /= 10
     }
     append(value, to: &out)
-  }
-
-  /// The proleptic Gregorian date of a day number (days since 1970-01-01): Howard Hinnant's
-  /// `civil_from_days`.
-  static func civil(_ dayNumber: Int64) -> (Int64, Int64, Int64) {
-    let z = dayNumber + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let mp = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }

@@ -13,27 +13,13 @@ enum UnixHTTPClient {
   /// Sends `method path` to the server at `socket` and returns its response. Throws a storage
   /// error (70) when no server answers there.
   static func request(_ method: String, _ path: String, socket: String) throws -> Response {
-    let descriptor = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else { throw CLIError(message: "cannot create a socket", status: .storage) }
-    defer { close(descriptor) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(socket.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-      throw CLIError(message: "the socket path \(socket) is too long", status: .usage)
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard connected == 0 else {
+    guard let descriptor = try UnixSocket.connect(to: socket) else {
       throw CLIError(
         message:
           "no store server answers on \(socket): \(String(cString: strerror(errno))) (start it with kalends serve)",
         status: .storage)
     }
+    defer { close(descriptor) }
     let request = "\(method) \(path) HTTP/1.1\r\nHost: kalends\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
     var pending = Array(request.utf8)[...]
     while !pending.isEmpty {

@@ -99,21 +99,10 @@ extension KalendsCommand {
       guard info.st_mode & S_IFMT == S_IFSOCK else {
         throw CLIError(message: "\(path) exists and is not a socket", status: .usage)
       }
-      let probe = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-      defer { close(probe) }
-      var address = sockaddr_un()
-      address.sun_family = sa_family_t(AF_UNIX)
-      let bytes = Array(path.utf8)
-      guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-        throw CLIError(message: "the socket path \(path) is too long", status: .usage)
+      if let probe = try UnixSocket.connect(to: path) {
+        close(probe)
+        throw CLIError(message: "a server already listens on \(path)", status: .usage)
       }
-      withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-      let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      if connected == 0 { throw CLIError(message: "a server already listens on \(path)", status: .usage) }
       unlink(path)
     }
   }
