@@ -39,6 +39,8 @@ CONTEXT = {
     6: ("executable", "string"),
     7: ("executableSha256", "bytes"),
     8: ("flatpakApp", "string"),
+    9: ("tokenId", "string"),
+    10: ("address", "string"),
 }
 
 # The schemas of §4, (kind -> (name, {tag: (field name, type)})).
@@ -201,7 +203,7 @@ def may_make(record):
         return actor == {"type": "system"}
     if kind in (101, 102, 201, 202, 301, 302):
         return actor["type"] in ("person", "client")
-    if kind == 401:
+    if kind in (401, 407, 408):
         return actor == {"type": "person"}
     if kind == 406:
         return actor == {"type": "system"}

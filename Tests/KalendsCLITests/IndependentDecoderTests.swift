@@ -79,8 +79,8 @@ struct IndependentDecoderTests {
       if let evidence = record.identification {
         #expect(context?["via"] as? Int == 1)
         #expect(context?["connection"] as? Int == evidence.connection.map(Int.init))
-        #expect(context?["uid"] as? Int == Int(evidence.uid))
-        #expect(context?["pid"] as? Int == Int(evidence.pid))
+        #expect(context?["uid"] as? Int == Int(try #require(evidence.uid)))
+        #expect(context?["pid"] as? Int == Int(try #require(evidence.pid)))
         #expect(context?["executable"] as? String == evidence.executable)
         #expect(context?["executableSha256"] as? String == evidence.executableSHA256.map(hex))
       } else {

@@ -10,6 +10,8 @@ final class ServedStore {
   private var process: Process
   /// The server's standard error (where `--prompt tty` asks the person).
   private(set) var errors: Pipe
+  /// With `--listen`: the TCP address the server bound, `HOST:PORT`.
+  private(set) var tcpAddress: String?
 
   /// Starts a server on a new store (or one of `generatedEvents` synthetic events), with
   /// `options` and `stdin` as its standard input.
@@ -17,21 +19,29 @@ final class ServedStore {
     store = try generatedEvents.map { try CLIStore(generatedEvents: $0) } ?? CLIStore()
     socket = store.directory.path + "/kalends.sock"
     self.options = options
-    (process, errors) = try Self.start(store: store, socket: socket, options: options, stdin: stdin)
+    (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options, stdin: stdin)
   }
 
   private static func start(
     store: CLIStore, socket: String, options: [String], stdin: String? = nil
-  ) throws -> (Process, Pipe) {
+  ) throws -> (Process, Pipe, String?) {
     let (process, output, errors) = try CLI.start(
       ["serve", "--store", store.directory.storePath, "--socket", socket] + options, stdin: stdin)
     var announced = ""
-    while !announced.contains("listening on") {
+    let listens = options.contains("--listen")
+    func ready() -> Bool {
+      announced.contains("listening on \(socket)")
+        && (!listens || announced.contains("listening on tcp ") || announced.contains("listening on tls "))
+    }
+    while !ready() {
       let data = output.fileHandleForReading.availableData
       try #require(!data.isEmpty, "the server ended before listening: \(announced)")
       announced += String(decoding: data, as: UTF8.self)
     }
-    return (process, errors)
+    let tcp = announced.split(separator: "\n").first {
+      $0.hasPrefix("listening on tcp ") || $0.hasPrefix("listening on tls ")
+    }
+    return (process, errors, tcp.map { String($0.split(separator: " ").last!) })
   }
 
   /// Kills the server with SIGKILL, mid-whatever it does.
@@ -49,7 +59,7 @@ final class ServedStore {
   /// Starts the server again on the same store and socket.
   func restart() throws {
     if process.isRunning { kill() }
-    (process, errors) = try Self.start(store: store, socket: socket, options: options)
+    (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options)
   }
 
   deinit {
@@ -60,15 +70,23 @@ final class ServedStore {
   /// A copy of curl in the store's directory named `name`, with `extra` bytes appended (which
   /// changes its digest and not what it does).
   func app(_ name: String, appending extra: [UInt8] = []) throws -> String {
-    let curl = try #require(
-      ["/usr/bin/curl", "/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) },
-      "curl is needed (tools/setup installs it)")
+    let curl = try Self.curl().path
     let path = store.directory.path + "/" + name
     var bytes = try Data(contentsOf: URL(fileURLWithPath: curl))
     bytes.append(contentsOf: extra)
     try bytes.write(to: URL(fileURLWithPath: path))
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
     return path
+  }
+
+  /// The system's curl.
+  static func curl() throws -> URL {
+    URL(
+      fileURLWithPath: try #require(
+        ["/usr/bin/curl", "/bin/curl", "/usr/local/bin/curl"].first {
+          FileManager.default.isExecutableFile(atPath: $0)
+        },
+        "curl is needed (tools/setup installs it)"))
   }
 
   /// Registers `program` as the app `id`, with a usage description for full calendar access.

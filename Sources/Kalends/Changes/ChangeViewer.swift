@@ -30,16 +30,18 @@ struct ChangeViewer: Sendable {
   let client: String?
   /// For a session: the last decision made outside the app when it opened.
   let sessionStart: LogPosition
+  /// For a session of a TCP caller: the token it presented, whose revocation ends the session.
+  var token: String? = nil
 
   static let owner = ChangeViewer(client: nil, sessionStart: LogPosition(UInt64.max))
 
   /// What it may hear about in `txn`; throws ``AccessError/sessionTerminated(client:at:)`` once
-  /// the session's access was changed from outside.
+  /// the session's access was changed from outside, ``AccessError/tokenRevoked(client:token:)``
+  /// once its caller's token was revoked.
   func visibility(_ store: Store, in txn: borrowing ReadTransaction) throws -> Visibility {
     guard let client else { return Visibility(calendars: true, events: true, reminders: true, onlyClient: nil) }
     let permissions = try store.projection(PermissionProjection.self)
-    let changed = try permissions.lastExternalChange(client, in: txn)
-    if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
+    try permissions.checkSession(client, start: sessionStart, token: token, in: txn)
     let events = try permissions.state(client, .calendars, in: txn).status == .fullAccess
     let reminders = try permissions.state(client, .reminders, in: txn).status == .fullAccess
     return Visibility(calendars: events || reminders, events: events, reminders: reminders, onlyClient: client)

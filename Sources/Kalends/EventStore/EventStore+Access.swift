@@ -76,8 +76,7 @@ extension EventStore {
   func sessionStatus(_ service: Service, in txn: borrowing ReadTransaction) throws -> AuthorizationStatus? {
     guard let client = sessionClient else { return nil }
     let permissions = try permissions()
-    let changed = try permissions.lastExternalChange(client, in: txn)
-    if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
+    try permissions.checkSession(client, start: sessionStart, token: identification?.tokenID, in: txn)
     return try permissions.state(client, service, in: txn).status
   }
 

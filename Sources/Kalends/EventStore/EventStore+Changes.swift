@@ -7,7 +7,9 @@ extension EventStore {
   public func changes(from position: LogPosition? = nil, options: ChangeStreamOptions = ChangeStreamOptions())
     -> ChangeStream
   {
-    let viewer = sessionClient.map { ChangeViewer(client: $0, sessionStart: sessionStart) } ?? .owner
+    let viewer =
+      sessionClient.map { ChangeViewer(client: $0, sessionStart: sessionStart, token: identification?.tokenID) }
+      ?? .owner
     return ChangeStream(store: store, viewer: viewer, start: position, options: options)
   }
 

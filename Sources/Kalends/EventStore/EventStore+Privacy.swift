@@ -96,15 +96,22 @@ extension EventStore {
   /// process by `evidence`: ``session(for:)``, whose records also carry `evidence` (record format
   /// version 2), so that the log says how the app was identified. Refused
   /// (``AccessError/notIdentified(client:)``) unless `evidence` satisfies the app's stored
-  /// ``CodeRequirement``: the check is made against the registration, not the caller's word.
+  /// ``CodeRequirement``, or names a live token of the app (a TCP caller's): the check is made
+  /// against the stored state, not the caller's word.
   public func session(for clientID: String, identifiedBy evidence: CallerEvidence) throws(StoreError) -> EventStore {
     let plain = try session(for: clientID)
     let permissions = try permissions()
     let client = try StoreError.wrapping {
       try store.environment.read { txn in try permissions.client(clientID, in: txn) }
     }
-    guard let requirement = client?.requirement, requirement.isSatisfied(by: evidence) else {
-      throw .access(.notIdentified(client: clientID))
+    if let tokenID = evidence.tokenID {
+      guard try tokens(of: clientID).contains(where: { $0.id == tokenID }) else {
+        throw .access(.notIdentified(client: clientID))
+      }
+    } else {
+      guard let requirement = client?.requirement, requirement.isSatisfied(by: evidence) else {
+        throw .access(.notIdentified(client: clientID))
+      }
     }
     return EventStore(store: store, client: clientID, sessionStart: plain.sessionStart, identification: evidence)
   }
@@ -161,11 +168,11 @@ extension EventStore {
     guard let usage = Client.Usage(service, level) else { throw .access(.levelNotAvailable(service, level)) }
     let permissions = try permissions()
     let sessionStart = self.sessionStart
+    let token = identification?.tokenID
     // Read what is decided; prompt outside any transaction; then record, re-checking the state.
     let (client, seen): (Client, PermissionState) = try StoreError.wrapping {
       try store.environment.read { txn in
-        let changed = try permissions.lastExternalChange(clientID, in: txn)
-        if changed > sessionStart { throw StoreError.access(.sessionTerminated(client: clientID, at: changed)) }
+        try permissions.checkSession(clientID, start: sessionStart, token: token, in: txn)
         guard let client = try permissions.client(clientID, in: txn) else {
           throw StoreError.access(.clientNotRegistered(clientID))
         }

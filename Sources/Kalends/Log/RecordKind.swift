@@ -45,6 +45,11 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// The store server refused a process it could not identify as a registered app; the payload
   /// holds what the kernel said about it.
   public static let callerUnidentified = RecordKind(rawValue: 406)
+  /// The person created a token by which an app reaches the store server over TCP; the payload
+  /// holds its id and the digest of its secret, never the secret.
+  public static let clientTokenCreated = RecordKind(rawValue: 407)
+  /// The person revoked an app's token.
+  public static let clientTokenRevoked = RecordKind(rawValue: 408)
 
   /// The schema of this kind's payload, if this version knows the kind.
   package var schema: RecordSchema? { RecordSchema.all[self] }

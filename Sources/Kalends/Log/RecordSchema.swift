@@ -170,14 +170,32 @@ package struct RecordSchema: Sendable {
   static let callerUnidentified = RecordSchema(
     name: "callerUnidentified",
     fields: [
-      Field(tag: 1, name: "uid", type: .unsigned, required: true),
-      Field(tag: 2, name: "gid", type: .unsigned, required: true),
-      Field(tag: 3, name: "pid", type: .unsigned, required: true),
+      Field(tag: 1, name: "uid", type: .unsigned, required: false),
+      Field(tag: 2, name: "gid", type: .unsigned, required: false),
+      Field(tag: 3, name: "pid", type: .unsigned, required: false),
       Field(tag: 4, name: "executable", type: .string, required: false),
       Field(tag: 5, name: "executableSha256", type: .bytes, required: false),
       Field(tag: 6, name: "flatpakApp", type: .string, required: false),
       Field(tag: 7, name: "count", type: .unsigned, required: false),
       Field(tag: 8, name: "minute", type: .signed, required: false),
+      Field(tag: 9, name: "address", type: .string, required: false),
+      Field(tag: 10, name: "tokenId", type: .string, required: false),
+    ])
+
+  static let clientTokenCreated = RecordSchema(
+    name: "clientTokenCreated",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 2, name: "tokenId", type: .string, required: true),
+      Field(tag: 3, name: "tokenSha256", type: .bytes, required: true),
+      Field(tag: 4, name: "label", type: .string, required: false),
+    ])
+
+  static let clientTokenRevoked = RecordSchema(
+    name: "clientTokenRevoked",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 2, name: "tokenId", type: .string, required: true),
     ])
 
   static let accessRequested = RecordSchema(
@@ -237,5 +255,7 @@ package struct RecordSchema: Sendable {
     .accessAttemptRefused: accessAttemptRefused,
     .ownerActionRefused: ownerActionRefused,
     .callerUnidentified: callerUnidentified,
+    .clientTokenCreated: clientTokenCreated,
+    .clientTokenRevoked: clientTokenRevoked,
   ]
 }

@@ -24,6 +24,10 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
   case ownerOnly(String)
   /// A session for an app was asked for with evidence its code requirement does not accept.
   case notIdentified(client: String)
+  /// The app has no live token with this id (never created, or revoked).
+  case tokenNotFound(client: String, token: String)
+  /// The token the session's caller presented was revoked: the session ended.
+  case tokenRevoked(client: String, token: String)
   /// The record would break the log's rules of authorship (who may make which record, which
   /// decision may follow which); nothing was written.
   case recordRefused(String)
@@ -34,7 +38,7 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The broad class of the failure.
   public var category: StoreError.Category {
     switch self {
-    case .clientNotRegistered: .notFound
+    case .clientNotRegistered, .tokenNotFound: .notFound
     case .invalidClientID, .levelNotAvailable, .notRestricted: .invalidInput
     default: .accessRefused
     }
@@ -66,6 +70,10 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
     case .ownerOnly(let what): "only the store's owner may \(what) — run it without --as"
     case .notIdentified(let client):
       "the caller is not \(client): its process does not satisfy the app's code requirement (client register --executable)"
+    case .tokenNotFound(let client, let token):
+      "\(client) has no token \(token) — list its tokens with kalends client token list \(client)"
+    case .tokenRevoked(let client, let token):
+      "the token \(token) of \(client) was revoked — the person creates a new one (kalends client token create)"
     case .recordRefused(let reason):
       "nothing was written: \(reason) — see docs/log-format.md, who may make which record"
     case .refusalNotRecorded(let refusal, let reason): "\(refusal) (the refusal could not be recorded: \(reason))"

@@ -6,8 +6,8 @@ public struct AuditEntry: Hashable, Sendable {
   public let timestamp: Timestamp
   /// Who made it: the person, a client, a policy, the system.
   public let actor: Principal
-  /// `clientRegistered`, `accessRequested`, `accessDecided`, `accessAttemptRefused` or
-  /// `ownerActionRefused`.
+  /// `clientRegistered`, `accessRequested`, `accessDecided`, `accessAttemptRefused`,
+  /// `ownerActionRefused`, `clientTokenCreated` or `clientTokenRevoked`.
   public let kind: RecordKind
   /// The client concerned.
   public let client: String
@@ -29,8 +29,10 @@ public struct AuditEntry: Hashable, Sendable {
   public let operation: String?
   /// How many calls were refused (refusals).
   public let count: Int?
-  /// The client's name (registrations).
+  /// The client's name (registrations), or the token's label (token creations).
   public let name: String?
+  /// The token created or revoked (``ClientToken/id``).
+  public let tokenID: String?
   /// How the actor was identified, for a record written through the store server; `nil` for
   /// the rest: an app's record without it was declared by its writer (`--as`), not identified.
   public let identification: CallerEvidence?
@@ -46,9 +48,11 @@ public struct AuditEntry: Hashable, Sendable {
     func byte(_ tag: UInt8) throws(StoreError) -> UInt8? {
       try fields.unsigned(tag).map { UInt8(truncatingIfNeeded: $0) }
     }
-    let hasService = !isRegistration && header.kind != .ownerActionRefused
+    let isToken = header.kind == .clientTokenCreated || header.kind == .clientTokenRevoked
+    let hasService = [RecordKind.accessRequested, .accessDecided, .accessAttemptRefused].contains(header.kind)
     service = hasService ? try byte(2).flatMap(Service.init(rawValue:)) : nil
-    name = isRegistration ? try fields.string(2) : nil
+    name = isRegistration ? try fields.string(2) : header.kind == .clientTokenCreated ? try fields.string(4) : nil
+    tokenID = isToken ? try fields.string(2) : nil
     switch header.kind {
     case .accessRequested:
       level = try byte(3).flatMap(AccessLevel.init(rawValue:))

@@ -1,17 +1,19 @@
-/// What the kernel says about a process that connected to the store server: its credentials at
-/// `connect(2)` (`SO_PEERCRED`), its executable and that file's digest, and its Flatpak application
-/// id when it runs in a Flatpak sandbox. Gathered by the server, never supplied by the caller.
+/// What the store server knows about a caller from its own side of the connection, never from
+/// the caller's word: for a Unix-socket peer, the kernel's credentials at `connect(2)`
+/// (`SO_PEERCRED`), its executable and that file's digest, and its Flatpak application id when it
+/// runs in a Flatpak sandbox; for a TCP peer, its address and the app token it presented (by the
+/// token's id: the secret itself is never kept).
 ///
 /// Every record written in a session opened with it (``EventStore/session(for:identifiedBy:)``)
 /// carries it, as the record's caller context (record format version 2, docs/log-format.md), so
 /// that the log says how its actor was identified; ``LogRecord/identification`` reads it back.
 public struct CallerEvidence: Hashable, Sendable {
-  /// The peer's user id.
-  public var uid: UInt32
-  /// The peer's group id.
-  public var gid: UInt32
-  /// The peer's process id (read through a pidfd, so a reused pid is noticed).
-  public var pid: Int32
+  /// The peer's user id; `nil` for a TCP peer.
+  public var uid: UInt32?
+  /// The peer's group id; `nil` for a TCP peer.
+  public var gid: UInt32?
+  /// The peer's process id (read through a pidfd, so a reused pid is noticed); `nil` for a TCP peer.
+  public var pid: Int32?
   /// The executable the process runs (`/proc/PID/exe`); `nil` when it could not be read.
   public var executable: String?
   /// The SHA-256 of the executable's bytes, read from the running file itself.
@@ -20,8 +22,12 @@ public struct CallerEvidence: Hashable, Sendable {
   public var flatpakApp: String?
   /// The server's number for the connection the process called on; `nil` when none is known.
   public var connection: UInt64?
+  /// The id of the app token a TCP peer presented (``ClientToken/id``); `nil` for a Unix-socket peer.
+  public var tokenID: String?
+  /// A TCP peer's address and port, as the server's socket saw it; `nil` for a Unix-socket peer.
+  public var address: String?
 
-  /// Evidence as gathered.
+  /// Evidence about a Unix-socket peer, as gathered.
   public init(
     uid: UInt32, gid: UInt32, pid: Int32, executable: String? = nil, executableSHA256: [UInt8]? = nil,
     flatpakApp: String? = nil, connection: UInt64? = nil
@@ -35,26 +41,47 @@ public struct CallerEvidence: Hashable, Sendable {
     self.connection = connection
   }
 
-  /// How the caller was identified: `flatpak` when the sandbox named it, else `executable`.
-  public var method: String { flatpakApp == nil ? "executable" : "flatpak" }
+  /// Evidence about a TCP peer at `address` that presented the token `tokenID` (its id, or `nil`
+  /// when it presented none).
+  public init(address: String, tokenID: String?, connection: UInt64? = nil) {
+    self.address = address
+    self.tokenID = tokenID
+    self.connection = connection
+  }
+
+  /// How the caller was identified: `token` for a TCP peer, `flatpak` when a sandbox named it,
+  /// else `executable`.
+  public var method: String {
+    if uid == nil { return "token" }
+    return flatpakApp == nil ? "executable" : "flatpak"
+  }
 
   /// The caller context of a record: payload-style fields (docs/log-format.md, §2).
   var context: [UInt8] {
     var fields = Payload()
-    fields.append(tag: 1, unsigned: flatpakApp == nil ? 1 : 2)
+    fields.append(tag: 1, unsigned: uid == nil ? 3 : flatpakApp == nil ? 1 : 2)
     if let connection { fields.append(tag: 2, unsigned: connection) }
-    fields.append(tag: 3, unsigned: UInt64(uid))
-    fields.append(tag: 4, unsigned: UInt64(gid))
-    fields.append(tag: 5, unsigned: UInt64(UInt32(bitPattern: pid)))
+    if let uid { fields.append(tag: 3, unsigned: UInt64(uid)) }
+    if let gid { fields.append(tag: 4, unsigned: UInt64(gid)) }
+    if let pid { fields.append(tag: 5, unsigned: UInt64(UInt32(bitPattern: pid))) }
     if let executable { fields.append(tag: 6, string: executable) }
     if let executableSHA256 { fields.append(tag: 7, bytes: executableSHA256) }
     if let flatpakApp { fields.append(tag: 8, string: flatpakApp) }
+    if let tokenID { fields.append(tag: 9, string: tokenID) }
+    if let address { fields.append(tag: 10, string: address) }
     return fields.bytes
   }
 
   /// Decodes a record's caller context.
   init(context bytes: RawSpan) throws(StoreError) {
     let fields = try PayloadReader(bytes: bytes)
+    if try fields.unsigned(1) == 3 {
+      guard let address = try fields.string(10), let tokenID = try fields.string(9) else {
+        throw .malformedRecord("a token caller's context without address and token id")
+      }
+      self.init(address: address, tokenID: tokenID, connection: try fields.unsigned(2))
+      return
+    }
     guard let uid = try fields.unsigned(3), let gid = try fields.unsigned(4), let pid = try fields.unsigned(5) else {
       throw .malformedRecord("a caller context without uid, gid and pid")
     }

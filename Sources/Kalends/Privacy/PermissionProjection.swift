@@ -11,10 +11,12 @@ internal import LMDB
 /// - `permissions.external`: `client` → position (8) of its last decision made outside the app;
 /// - `permissions.history`: `client ‖ 0 ‖ position (8)` → kind (2);
 /// - `permissions.timeline`: `client ‖ 0 ‖ service (1) ‖ time (8, sign-flipped µs) ‖ position (8)` →
-///   status (1) ‖ reason (1).
+///   status (1) ‖ reason (1);
+/// - `permissions.tokens`: the SHA-256 of a live app token's secret (32) → position (8) ‖ the
+///   `clientTokenCreated` payload.
 struct PermissionProjection: Projection {
   static let name = "permissions"
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
   /// The names of the LMDB databases it owns: see the type's documentation for what each holds.
   enum DatabaseName {
     static let clients = "permissions.clients"
@@ -22,13 +24,16 @@ struct PermissionProjection: Projection {
     static let external = "permissions.external"
     static let history = "permissions.history"
     static let timeline = "permissions.timeline"
+    static let tokens = "permissions.tokens"
   }
   static let databaseNames = [
     DatabaseName.clients, DatabaseName.status, DatabaseName.external, DatabaseName.history, DatabaseName.timeline,
+    DatabaseName.tokens,
   ]
 
   static let kinds: Set<RecordKind> = [
     .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused, .ownerActionRefused,
+    .clientTokenCreated, .clientTokenRevoked,
   ]
 
   let clients: Database
@@ -36,6 +41,7 @@ struct PermissionProjection: Projection {
   let external: Database
   let history: Database
   let timeline: Database
+  let tokens: Database
 
   init(databases: [String: Database], log: Database) {
     clients = databases[DatabaseName.clients]!
@@ -43,15 +49,11 @@ struct PermissionProjection: Projection {
     external = databases[DatabaseName.external]!
     history = databases[DatabaseName.history]!
     timeline = databases[DatabaseName.timeline]!
+    tokens = databases[DatabaseName.tokens]!
   }
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
-    switch header.kind {
-    case .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused, .ownerActionRefused:
-      break
-    default:
-      return
-    }
+    guard Self.kinds.contains(header.kind) else { return }
     let fields = try PayloadReader(bytes: payload)
     let client = Array(try fields.requiredString(1).utf8)
     if header.kind != .clientRegistered, try !txn.contains(client, in: clients) {
@@ -95,6 +97,10 @@ struct PermissionProjection: Projection {
       RangeKey.append(header.timestamp.rawValue, to: &timelineKey)
       RecordCodec.appendBigEndian(header.position.rawValue, to: &timelineKey)
       try txn.put([newStatus.rawValue, reason.rawValue], forKey: timelineKey, in: timeline)
+    case .clientTokenCreated:
+      try applyTokenCreated(header, payload: payload, fields, in: &txn)
+    case .clientTokenRevoked:
+      try applyTokenRevoked(fields, in: &txn)
     default:
       break
     }

@@ -98,9 +98,7 @@ public struct PrivacyAudit: Sendable {
 
   // MARK: Plumbing
 
-  static let privacyKinds: Set<RecordKind> = [
-    .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused, .ownerActionRefused,
-  ]
+  static let privacyKinds: Set<RecordKind> = PermissionProjection.kinds
 
   private func firstRecordTime(
     of client: String, _ permissions: PermissionProjection, _ txn: borrowing ReadTransaction

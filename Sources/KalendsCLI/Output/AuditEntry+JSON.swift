@@ -12,7 +12,8 @@ extension AuditEntry {
       ("client", .string(client)),
     ]
     if let caller = CallerEvidence.caller(identification, actor: actor) { fields.append(("caller", caller)) }
-    if let name { fields.append(("name", .string(name))) }
+    if let name { fields.append((kind == .clientTokenCreated ? "label" : "name", .string(name))) }
+    if let tokenID { fields.append(("tokenId", .string(tokenID))) }
     if let service { fields.append(("service", .string(service.description))) }
     if let level { fields.append(("level", .string(level.description))) }
     if let previousStatus { fields.append(("previousStatus", .string(previousStatus.description))) }

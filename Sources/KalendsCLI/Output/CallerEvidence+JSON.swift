@@ -6,12 +6,14 @@ extension CallerEvidence {
   var jsonFields: [(String, JSONValue)] {
     [
       ("identifiedBy", .string(method)),
-      ("uid", .number(Int(uid))),
-      ("gid", .number(Int(gid))),
-      ("pid", .number(Int(pid))),
+      ("uid", uid.map { .number(Int($0)) } ?? .null),
+      ("gid", gid.map { .number(Int($0)) } ?? .null),
+      ("pid", pid.map { .number(Int($0)) } ?? .null),
       ("executable", .text(executable)),
       ("executableSha256", .text(executableSHA256.map(FileDigest.hex))),
       ("flatpakApp", .text(flatpakApp)),
+      ("tokenId", .text(tokenID)),
+      ("address", .text(address)),
       ("connection", connection.map { .string(String($0, radix: 16)) } ?? .null),
     ]
   }

@@ -7,8 +7,9 @@ enum OpenAPIDocument {
       "info": {
         "title": "Kalends store server",
         "version": "1",
-        "description": "Calendars with EventKit's semantics over a Unix socket. Callers are identified by the kernel's evidence about their process (docs/server.md); errors are RFC 9457 problem details."
+        "description": "Calendars with EventKit's semantics over a Unix socket, where callers are identified by the kernel's evidence about their process, and over TCP, where apps present a token the person created (docs/server.md); errors are RFC 9457 problem details."
       },
+      "security": [{}, {"appToken": []}],
       "paths": {
         "/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "The document", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
         "/v1/whoami": {"get": {"summary": "Who the server takes the caller for, and why", "responses": {"200": {"description": "The app and the evidence", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Identity"}}}}, "401": {"$ref": "#/components/responses/Problem"}, "403": {"$ref": "#/components/responses/Problem"}}}},
@@ -40,6 +41,9 @@ enum OpenAPIDocument {
         "/v1/changes": {"get": {"summary": "Change notices as Server-Sent Events", "parameters": [{"name": "from", "in": "query", "schema": {"type": "integer", "minimum": 1}}, {"name": "Last-Event-ID", "in": "header", "schema": {"type": "string"}}], "responses": {"200": {"description": "events 'changes' (id: the last position) and 'sessionEnded'", "content": {"text/event-stream": {"schema": {"type": "string"}}}}, "400": {"$ref": "#/components/responses/Problem"}, "401": {"$ref": "#/components/responses/Problem"}, "403": {"$ref": "#/components/responses/Problem"}}}}
       },
       "components": {
+        "securitySchemes": {
+          "appToken": {"type": "http", "scheme": "bearer", "description": "Over TCP only: a token from kalends client token create. Over the Unix socket the kernel identifies the caller."}
+        },
         "parameters": {
           "Service": {"name": "service", "in": "path", "required": true, "schema": {"type": "string", "enum": ["calendars", "reminders", "contacts"]}},
           "From": {"name": "from", "in": "query", "required": true, "schema": {"type": "string"}, "description": "A date, a wall-clock time or an instant"},
@@ -54,10 +58,10 @@ enum OpenAPIDocument {
         },
         "schemas": {
           "Problem": {"type": "object", "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}, "exitStatus": {"type": "integer"}}, "required": ["type", "title", "status", "detail", "exitStatus"]},
-          "Evidence": {"type": "object", "properties": {"identifiedBy": {"type": "string", "enum": ["executable", "flatpak"]}, "uid": {"type": "integer"}, "gid": {"type": "integer"}, "pid": {"type": "integer"}, "executable": {"type": ["string", "null"]}, "executableSha256": {"type": ["string", "null"]}, "flatpakApp": {"type": ["string", "null"]}, "connection": {"type": ["string", "null"]}}, "required": ["identifiedBy", "uid", "gid", "pid"]},
+          "Evidence": {"type": "object", "properties": {"identifiedBy": {"type": "string", "enum": ["executable", "flatpak", "token"]}, "uid": {"type": ["integer", "null"]}, "gid": {"type": ["integer", "null"]}, "pid": {"type": ["integer", "null"]}, "executable": {"type": ["string", "null"]}, "executableSha256": {"type": ["string", "null"]}, "flatpakApp": {"type": ["string", "null"]}, "tokenId": {"type": ["string", "null"]}, "address": {"type": ["string", "null"]}, "connection": {"type": ["string", "null"]}}, "required": ["identifiedBy", "uid", "gid", "pid"]},
           "Identity": {"allOf": [{"$ref": "#/components/schemas/Evidence"}, {"type": "object", "properties": {"client": {"type": "string"}, "name": {"type": "string"}}, "required": ["client", "name"]}]},
           "Status": {"type": "object", "properties": {"service": {"type": "string"}, "status": {"type": "string", "enum": ["notDetermined", "restricted", "denied", "fullAccess", "writeOnly"]}}, "required": ["service", "status"]},
-          "Prompt": {"type": "object", "properties": {"id": {"type": "integer"}, "client": {"type": "string"}, "name": {"type": "string"}, "service": {"type": "string"}, "level": {"type": "string"}, "usageDescription": {"type": "string"}, "isUpgrade": {"type": "boolean"}, "executable": {"type": ["string", "null"]}, "flatpakApp": {"type": ["string", "null"]}, "pid": {"type": "integer"}, "asked": {"type": "string"}}, "required": ["id", "client", "name", "service", "level", "usageDescription", "isUpgrade", "pid", "asked"]},
+          "Prompt": {"type": "object", "properties": {"id": {"type": "integer"}, "client": {"type": "string"}, "name": {"type": "string"}, "service": {"type": "string"}, "level": {"type": "string"}, "usageDescription": {"type": "string"}, "isUpgrade": {"type": "boolean"}, "executable": {"type": ["string", "null"]}, "flatpakApp": {"type": ["string", "null"]}, "pid": {"type": ["integer", "null"]}, "tokenId": {"type": ["string", "null"]}, "asked": {"type": "string"}}, "required": ["id", "client", "name", "service", "level", "usageDescription", "isUpgrade", "pid", "asked"]},
           "Calendar": {"type": "object", "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "version": {"type": "integer"}}, "required": ["id", "title", "version"]},
           "Event": {"type": "object", "properties": {"id": {"type": "string"}, "calendarId": {"type": ["string", "null"]}, "title": {"type": "string"}, "start": {"type": ["string", "null"]}, "end": {"type": ["string", "null"]}, "allDay": {"type": "boolean"}, "timeZone": {"type": ["string", "null"]}, "occurrenceDate": {"type": ["string", "null"]}, "version": {"type": "integer"}}, "required": ["id", "title", "allDay", "version"]},
           "EventChange": {"type": "object", "additionalProperties": false, "properties": {"calendarId": {"type": "string"}, "title": {"type": "string"}, "start": {"type": "string"}, "end": {"type": "string"}, "timeZone": {"type": "string"}, "allDay": {"type": "boolean"}, "location": {"type": "string"}, "notes": {"type": "string"}, "url": {"type": "string"}, "recurrenceRules": {"type": "array", "items": {"type": "string"}}, "alarms": {"type": "array", "items": {"type": "string"}}, "availability": {"type": "string", "enum": ["busy", "free", "tentative", "unavailable"]}, "status": {"type": "string", "enum": ["none", "confirmed", "tentative", "canceled"]}}},

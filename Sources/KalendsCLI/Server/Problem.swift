@@ -37,6 +37,8 @@ struct Problem: HTTPResponseError {
     case .accessRefused:
       if case .access(.sessionTerminated)? = error {
         (status, title) = (.unauthorized, "session ended")
+      } else if case .access(.tokenRevoked)? = error {
+        (status, title) = (.unauthorized, "token revoked")
       } else {
         (status, title) = (.forbidden, "access refused")
       }

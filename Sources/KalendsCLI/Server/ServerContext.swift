@@ -1,15 +1,52 @@
+import Foundation
 import Hummingbird
 import NIOCore
 
-/// A request's context in the store server: Hummingbird's, plus the connection it came on, which
-/// is where the kernel's evidence about the caller comes from.
+/// A request's context in the store server: Hummingbird's, plus the connection it came on (where
+/// the kernel's evidence about a Unix-socket caller comes from) and, over TCP, the app token the
+/// request presented.
 struct ServerContext: RequestContext {
   var coreContext: CoreRequestContextStorage
   /// The connection.
   let channel: any Channel
+  /// Whether the connection is TCP (identified by app tokens) rather than the Unix socket.
+  let isNetwork: Bool
+  /// The secret of `Authorization: Bearer SECRET`, set by `CredentialMiddleware` (TCP only).
+  var bearer: String?
 
   init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
     channel = source.channel
+    if case .unixDomainSocket = source.channel.localAddress {
+      isNetwork = false
+    } else {
+      isNetwork = true
+    }
+  }
+}
+
+/// Reads a TCP request's app token (`Authorization: Bearer SECRET`) into its context, and adds
+/// the Bearer challenge (RFC 6750) to a TCP request's 401; the Unix-socket's callers are
+/// identified by the kernel, and their headers are not read for it.
+struct CredentialMiddleware: RouterMiddleware {
+  typealias Context = ServerContext
+
+  func handle(
+    _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
+  ) async throws -> Response {
+    var context = context
+    if context.isNetwork, let value = request.headers[.authorization] {
+      let parts = value.split(separator: " ", maxSplits: 1)
+      if parts.count == 2, parts[0].lowercased() == "bearer" {
+        context.bearer = String(parts[1].trimmingCharacters(in: .whitespaces))
+      }
+    }
+    do {
+      return try await next(request, context)
+    } catch let problem as Problem where context.isNetwork && problem.status == .unauthorized {
+      var response = problem.response
+      response.headers[.wwwAuthenticate] = "Bearer realm=\"kalends\""
+      return response
+    }
   }
 }

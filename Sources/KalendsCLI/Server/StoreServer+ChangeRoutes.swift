@@ -19,7 +19,8 @@ extension StoreServer {
         headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
         body: ResponseBody { writer in
           // The stream ends with the server's graceful shutdown (the notices then end), when the
-          // app disconnects (a write fails), or with the app's session.
+          // app disconnects (a write fails), or with the app's session (its access changed from
+          // outside, or its token revoked).
           do {
             for try await notice in stream.cancelOnGracefulShutdown() {
               let event =
@@ -31,6 +32,12 @@ extension StoreServer {
             let data = JSONValue.object([
               ("client", .string(client)), ("at", .number(Int(position.rawValue))),
               ("detail", .string("access was changed from outside the app: restart it")),
+            ])
+            try await writer.write(ByteBuffer(string: "event: sessionEnded\ndata: \(data.rendered())\n\n"))
+          } catch StoreError.access(.tokenRevoked(let client, let token)) {
+            let data = JSONValue.object([
+              ("client", .string(client)), ("token", .string(token)),
+              ("detail", .string("the app's token was revoked")),
             ])
             try await writer.write(ByteBuffer(string: "event: sessionEnded\ndata: \(data.rendered())\n\n"))
           }

@@ -7,6 +7,7 @@ extension StoreServer {
   /// The routes of API version 1 (docs/server.md).
   func router() -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
+    router.add(middleware: CredentialMiddleware())
     router.add(middleware: ProblemMiddleware(server: self))
     router.get("v1/openapi.json") { _, _ in
       Response(
@@ -124,7 +125,8 @@ extension StoreServer {
       ("isUpgrade", .bool(pending.request.isUpgrade)),
       ("executable", .text(pending.evidence.executable)),
       ("flatpakApp", .text(pending.evidence.flatpakApp)),
-      ("pid", .number(Int(pending.evidence.pid))),
+      ("pid", pending.evidence.pid.map { .number(Int($0)) } ?? .null),
+      ("tokenId", .text(pending.evidence.tokenID)),
       ("asked", .string(ISO8601DateFormatter().string(from: pending.asked))),
     ]
   }

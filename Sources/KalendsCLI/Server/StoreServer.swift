@@ -29,19 +29,21 @@ final class StoreServer: Sendable {
   let unidentified = UnidentifiedTally()
   /// The callers of open connections, by connection.
   private let callers = Mutex<[ObjectIdentifier: Caller]>([:])
-  /// The app processes whose session ended because their access was changed from outside: as
-  /// EventKit's apps are killed then, each of their later calls gets 401 until the app restarts.
-  private let ended = Mutex<Set<ProcessKey>>([])
+  /// The app processes (and TCP connections) whose session ended because their access was changed
+  /// from outside: as EventKit's apps are killed then, each of their later calls gets 401 until
+  /// the app restarts (or, over TCP, connects again).
+  private let ended = Mutex<Set<SessionHolder>>([])
 
-  /// One process for as long as the machine runs: its pid and its start time.
-  struct ProcessKey: Hashable, Sendable {
-    let pid: Int32
-    let start: UInt64
+  /// What holds an app's session: one process for as long as the machine runs (its pid and start
+  /// time), or a TCP connection (its number).
+  enum SessionHolder: Hashable, Sendable {
+    case process(pid: Int32, start: UInt64)
+    case connection(UInt64)
   }
   /// Who is at the other end of a connection.
   enum Caller: Sendable {
-    /// A registered app, its session, and its process.
-    case app(Kalends.Client, EventStore, CallerEvidence, ProcessKey)
+    /// A registered app, its session, and what holds the session.
+    case app(Kalends.Client, EventStore, CallerEvidence, SessionHolder)
     /// The person who owns the store, through the `kalends` command.
     case owner(CallerEvidence)
     /// Someone the server could not identify.
@@ -86,10 +88,10 @@ final class StoreServer: Sendable {
   /// The identified app at the other end of `context`'s connection; throws a 401 problem when
   /// there is none.
   func app(_ context: ServerContext) async throws -> (Kalends.Client, EventStore, CallerEvidence) {
-    let caller = try await caller(of: context.channel)
+    let caller = try await caller(of: context)
     switch caller {
-    case .app(let client, let session, let evidence, let process):
-      if ended.withLock({ $0.contains(process) }) {
+    case .app(let client, let session, let evidence, let holder):
+      if ended.withLock({ $0.contains(holder) }) {
         throw Problem(
           status: .unauthorized, title: "session ended",
           detail: "\(client.id)'s access was changed from outside the app: restart it", exitStatus: .accessRefused)
@@ -107,7 +109,7 @@ final class StoreServer: Sendable {
   /// Checks that `context`'s connection is the person's channel, for `what`. An app's attempt is
   /// refused and recorded as its own (`ownerActionRefused`); anyone else gets 401.
   func requireOwner(_ context: ServerContext, _ what: String) async throws {
-    switch try await caller(of: context.channel) {
+    switch try await caller(of: context) {
     case .owner: return
     case .app(_, let session, _, _):
       _ = try await withStore { try session.requireOwner(what) }
@@ -118,25 +120,74 @@ final class StoreServer: Sendable {
 
   /// Ends the session of the app process on `channel`: its access was changed from outside.
   func endSession(of channel: any Channel) {
-    guard case .app(_, _, _, let process) = callers.withLock({ $0[ObjectIdentifier(channel)] }) else { return }
-    _ = ended.withLock { $0.insert(process) }
+    guard case .app(_, _, _, let holder) = callers.withLock({ $0[ObjectIdentifier(channel)] }) else { return }
+    _ = ended.withLock { $0.insert(holder) }
   }
 
-  private func caller(of channel: any Channel) async throws -> Caller {
+  private func caller(of context: ServerContext) async throws -> Caller {
+    let channel = context.channel
     let key = ObjectIdentifier(channel)
-    if let known = callers.withLock({ $0[key] }) { return known }
-    let caller = try await identify(channel)
-    let isNew = callers.withLock { callers in
-      guard callers[key] == nil else { return false }
+    let known = callers.withLock { $0[key] }
+    if context.isNetwork {
+      // Over TCP each request names its app by its token, checked against the stored tokens every
+      // time: a revoked token stops working at once, also on an open connection.
+      let caller = try await identify(channel, presenting: context.bearer, known: known)
+      if case .app = caller { remember(caller, for: channel, replacing: true) }
+      return caller
+    }
+    if let known { return known }
+    return remember(try await identify(channel), for: channel, replacing: false)
+  }
+
+  /// Keeps `caller` as the caller of `channel` until the connection closes; returns the caller kept.
+  @discardableResult
+  private func remember(_ caller: Caller, for channel: any Channel, replacing: Bool) -> Caller {
+    let key = ObjectIdentifier(channel)
+    let (kept, isNew) = callers.withLock { callers -> (Caller, Bool) in
+      if let known = callers[key], !replacing { return (known, false) }
+      let isNew = callers[key] == nil
       callers[key] = caller
-      return true
+      return (caller, isNew)
     }
     if isNew {
       channel.closeFuture.whenComplete { [weak self] _ in
         self?.callers.withLock { callers in callers[key] = nil }
       }
     }
-    return caller
+    return kept
+  }
+
+  /// The app whose live token is `secret`, for a request on the TCP connection `channel`; the
+  /// connection's earlier caller `known` keeps its session while it presents the same token.
+  private func identify(_ channel: any Channel, presenting secret: String?, known: Caller?) async throws -> Caller {
+    let owner = owner
+    let address = channel.remoteAddress.map(Self.describe) ?? "unknown"
+    return try await withStore { () throws -> Caller in
+      guard let secret else {
+        try self.unidentified.refuse(CallerEvidence(address: address, tokenID: nil), in: owner)
+        return .unidentified("no app token: send Authorization: Bearer TOKEN (kalends client token create)")
+      }
+      guard let token = try owner.token(presenting: secret) else {
+        let presented = ClientToken.id(ofSecret: secret)
+        try self.unidentified.refuse(CallerEvidence(address: address, tokenID: presented), in: owner)
+        return .unidentified("the app token is not a live token (never created, or revoked)")
+      }
+      if case .app(_, _, let evidence, _) = known, evidence.tokenID == token.id, let known { return known }
+      guard let client = try owner.client(withID: token.client) else {
+        return .unidentified("the token's app is not registered")
+      }
+      let connection = UInt64.random(in: 1...UInt64.max)
+      let evidence = CallerEvidence(address: address, tokenID: token.id, connection: connection)
+      return .app(
+        client, try owner.session(for: client.id, identifiedBy: evidence), evidence, .connection(connection))
+    }
+  }
+
+  /// `ADDRESS:PORT` (IPv6 in brackets).
+  static func describe(_ address: SocketAddress) -> String {
+    let host = address.ipAddress ?? "unknown"
+    let port = address.port.map(String.init) ?? "?"
+    return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
   }
 
   private func identify(_ channel: any Channel) async throws -> Caller {
@@ -151,7 +202,7 @@ final class StoreServer: Sendable {
     return try await withStore { () throws -> Caller in
       guard evidence.uid == uid else {
         try self.unidentified.refuse(evidence, in: owner)
-        return .unidentified("uid \(evidence.uid) is not the store owner's (\(uid))")
+        return .unidentified("uid \(evidence.uid ?? 0) is not the store owner's (\(uid))")
       }
       guard let client = try owner.client(identifiedBy: evidence) else {
         try self.unidentified.refuse(evidence, in: owner)
@@ -160,7 +211,8 @@ final class StoreServer: Sendable {
       }
       var identified = evidence
       identified.connection = UInt64.random(in: 1...UInt64.max)
-      let process = ProcessKey(pid: evidence.pid, start: PeerEvidence.startTime(of: evidence.pid) ?? 0)
+      let pid = evidence.pid ?? 0
+      let process = SessionHolder.process(pid: pid, start: PeerEvidence.startTime(of: pid) ?? 0)
       return .app(client, try owner.session(for: client.id, identifiedBy: identified), identified, process)
     }
   }

@@ -18,7 +18,8 @@ final class TerminalDesk: Sendable {
     turn.withLock { _ in
       let what = request.level == .full ? "full access to your \(request.service)" : "to add events to your calendars"
       let choices = request.service == .calendars && request.level == .full ? "allow/write-only/deny" : "allow/deny"
-      var text = "“\(request.client.name)” (\(evidence.executable ?? evidence.flatpakApp ?? "pid \(evidence.pid)")) "
+      var text =
+        "“\(request.client.name)” (\(evidence.executable ?? evidence.flatpakApp ?? evidence.tokenID.map { "token \($0)" } ?? "pid \(evidence.pid ?? 0)")) "
       text += "would like \(what)"
       if request.isUpgrade { text += " (it can already add events)" }
       text += ".\n  \(request.usageDescription)\n[\(choices)]? "

@@ -3,13 +3,15 @@ import Kalends
 import Synchronization
 
 /// The server's count of connections it could not identify, per caller (uid and executable
-/// digest) and minute, so that a loop of connections cannot flood the log: the first refusal of a
+/// digest; a TCP caller's host) and minute, so that a loop of connections cannot flood the log: the first refusal of a
 /// caller in a minute is recorded at once, the rest of that minute are counted here and recorded
 /// as one `callerUnidentified` record with their count when the caller is next refused after the
 /// minute, or by `flush` when the server stops.
 final class UnidentifiedTally: Sendable {
   private struct Key: Hashable {
-    let uid: UInt32
+    let uid: UInt32?
+    /// A TCP caller's host (without the port, which changes with every connection).
+    let host: String?
     let executable: String?
     let digest: [UInt8]?
     let flatpakApp: String?
@@ -28,7 +30,8 @@ final class UnidentifiedTally: Sendable {
   func refuse(_ evidence: CallerEvidence, in owner: EventStore, now: Date = Date()) throws {
     let minute = Int64((now.timeIntervalSince1970 / 60).rounded(.down))
     let key = Key(
-      uid: evidence.uid, executable: evidence.executable, digest: evidence.executableSHA256,
+      uid: evidence.uid, host: evidence.address.map(Self.host), executable: evidence.executable,
+      digest: evidence.executableSHA256,
       flatpakApp: evidence.flatpakApp)
     let (recordNow, earlier) = counts.withLock { counts -> (Bool, Count?) in
       if var count = counts[key], count.minute == minute {
@@ -45,6 +48,12 @@ final class UnidentifiedTally: Sendable {
       try owner.recordUnidentifiedCaller(earlier.evidence, count: earlier.uncounted, minute: earlier.minute)
     }
     if recordNow { try owner.recordUnidentifiedCaller(evidence) }
+  }
+
+  /// The host part of `ADDRESS:PORT`.
+  private static func host(_ address: String) -> String {
+    guard let colon = address.lastIndex(of: ":") else { return address }
+    return String(address[..<colon])
   }
 
   /// Records every uncounted refusal (the server stops).

@@ -5,7 +5,7 @@ extension KalendsCommand {
   struct Client: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "client",
-      abstract: "Register apps (clients) with their usage descriptions, and list them.",
-      subcommands: [Register.self, List.self])
+      abstract: "Register apps (clients) with their usage descriptions, list them, and manage their tokens.",
+      subcommands: [Register.self, List.self, Token.self])
   }
 }

@@ -2,9 +2,13 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Kalends
 import KalendsCommandSupport
+import Logging
 import NIOCore
+import ServiceLifecycle
+import UnixSignals
 
 extension KalendsCommand {
   /// `kalends serve`: the store server.
@@ -21,8 +25,11 @@ extension KalendsCommand {
         401, and callerUnidentified records (per caller and minute) hold the kernel's evidence. An app's \
         access request waits for the person, who answers with kalends prompts (a process running \
         this same kalends executable is the person's channel); after --prompt-timeout nothing is \
-        decided and the request is recorded as a timeout. Routes in docs/server.md. Prints \
-        'listening on PATH' once it accepts connections; SIGTERM or SIGINT stops it gracefully.
+        decided and the request is recorded as a timeout. With --listen it also serves TCP, where \
+        an app presents a token the person created (client token create), over TLS when \
+        --tls-certificate and --tls-key are given; an address other than loopback needs TLS. \
+        Routes in docs/server.md. Prints 'listening on PATH' (and 'listening on tcp HOST:PORT') \
+        once it accepts connections; SIGTERM or SIGINT stops it gracefully.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -56,6 +63,18 @@ extension KalendsCommand {
         "How long a request's headers may take to arrive (a slow client is closed).", valueName: "seconds"))
     var headerTimeout = 10
 
+    @Option(
+      help: ArgumentHelp(
+        "Also serve TCP at [HOST:]PORT (host 127.0.0.1 unless given; port 0 picks one); apps present tokens.",
+        valueName: "address"))
+    var listen: String?
+
+    @Option(help: ArgumentHelp("The TLS certificate chain for --listen (PEM).", valueName: "path"))
+    var tlsCertificate: String?
+
+    @Option(help: ArgumentHelp("The TLS private key for --listen (PEM).", valueName: "path"))
+    var tlsKey: String?
+
     func run() async throws {
       try global.requireOwner("serve the store")
       let store = try GlobalOptions.open(global.storePath)
@@ -69,6 +88,10 @@ extension KalendsCommand {
       guard (1...65_536).contains(maxConnections) else {
         throw CLIError.invalidInput("--max-connections takes 1 to 65536")
       }
+      let network = try listen.map { try NetworkListener(address: $0, certificate: tlsCertificate, key: tlsKey) }
+      if listen == nil, tlsCertificate != nil || tlsKey != nil {
+        throw CLIError.invalidInput("--tls-certificate and --tls-key serve --listen: give it too")
+      }
       let server = StoreServer(
         owner: EventStore(store: store), promptTimeout: .seconds(promptTimeout), onTerminal: prompt == .tty)
       let previous = umask(0o177)
@@ -80,14 +103,37 @@ extension KalendsCommand {
           maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
       var configuration = ApplicationConfiguration(address: .unixDomainSocket(path: path))
       configuration.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
-      let app = Application(
-        router: server.router(), server: .http1(configuration: http), configuration: configuration,
-        onServerRunning: { _ in
-          umask(previous)
-          FileHandle.standardOutput.write(Data("listening on \(path)\n".utf8))
-        }, logger: ServerLogger.make("kalends.serve"))
+      let logger = ServerLogger.make("kalends.serve")
+      var services: [any ServiceLifecycle.Service] = [
+        Application(
+          router: server.router(), server: .http1(configuration: http), configuration: configuration,
+          onServerRunning: { _ in
+            umask(previous)
+            FileHandle.standardOutput.write(Data("listening on \(path)\n".utf8))
+          }, logger: logger)
+      ]
+      if let network {
+        var tcp = ApplicationConfiguration(address: .hostname(network.host, port: network.port))
+        tcp.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
+        let builder: HTTPServerBuilder =
+          try network.tls.map { try .tls(.http1(configuration: http), tlsConfiguration: $0) }
+          ?? .http1(configuration: http)
+        let scheme = network.tls == nil ? "tcp" : "tls"
+        services.append(
+          Application(
+            router: server.router(), server: builder, configuration: tcp,
+            onServerRunning: { channel in
+              let bound = channel.localAddress.map(StoreServer.describe) ?? "\(network.host):\(network.port)"
+              FileHandle.standardOutput.write(Data("listening on \(scheme) \(bound)\n".utf8))
+            }, logger: logger))
+      }
       defer { unlink(path) }
-      try await app.runService()
+      let group = ServiceGroup(
+        configuration: .init(
+          services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+          gracefulShutdownSignals: [.sigterm, .sigint],
+          logger: logger))
+      try await group.run()
       try server.unidentified.flush(to: server.owner)
     }
 
