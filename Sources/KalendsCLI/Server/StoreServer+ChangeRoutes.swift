@@ -12,6 +12,14 @@ extension StoreServer {
       let (_, session, _) = try await self.app(context)
       try await self.withStore { try session.checkHearsChanges() }
       let start = try Self.resumePosition(request)
+      if let start {
+        // Refused before the response starts: a position past the head (a store restored from an
+        // older backup, or a made-up one) is 404, as `watch --from` answers it.
+        try await self.withStore {
+          let head = try session.store.head().position
+          guard start.rawValue <= head.rawValue + 1 else { throw StoreError.recordNotFound(start, head: head) }
+        }
+      }
       let stream = session.changes(from: start)
       let channel = context.channel
       return Response(
@@ -47,22 +55,25 @@ extension StoreServer {
   }
 
   /// Where a stream starts: after `Last-Event-ID` (the last position the app heard), else at
-  /// `?from=`, else at the next commit.
+  /// `?from=`, else at the next commit. Both are checked when both are given.
   static func resumePosition(_ request: Request) throws -> LogPosition? {
+    var start: LogPosition?
+    if let from = request.uri.queryParameters["from"] {
+      guard let position = UInt64(from), position >= 1 else {
+        throw Problem(
+          status: .badRequest, title: "invalid input", detail: "from is a log position, 1 or more",
+          exitStatus: .invalidInput)
+      }
+      start = LogPosition(position)
+    }
     if let last = request.headers[HTTPField.Name("Last-Event-ID")!] {
-      guard let position = UInt64(last.trimmingCharacters(in: .whitespaces)) else {
+      guard let position = UInt64(last.trimmingCharacters(in: .whitespaces)), position < UInt64.max else {
         throw Problem(
           status: .badRequest, title: "invalid input", detail: "Last-Event-ID is a log position",
           exitStatus: .invalidInput)
       }
-      return LogPosition(position + 1)
+      start = LogPosition(position + 1)
     }
-    guard let from = request.uri.queryParameters["from"] else { return nil }
-    guard let position = UInt64(from), position >= 1 else {
-      throw Problem(
-        status: .badRequest, title: "invalid input", detail: "from is a log position, 1 or more",
-        exitStatus: .invalidInput)
-    }
-    return LogPosition(position)
+    return start
   }
 }

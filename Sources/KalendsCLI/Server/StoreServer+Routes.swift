@@ -7,6 +7,7 @@ extension StoreServer {
   /// The routes of API version 1 (docs/server.md).
   func router() -> Router<ServerContext> {
     let router = Router(context: ServerContext.self)
+    router.add(middleware: MethodGuard())
     router.add(middleware: CredentialMiddleware())
     router.add(middleware: ProblemMiddleware(server: self))
     router.get("v1/openapi.json") { _, _ in

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// The store server against its own OpenAPI document, checked by an independent tool: PyPI's
+/// `schemathesis` generates requests from the document (valid and invalid ones, and sequences
+/// of them) and checks every answer: no 5xx, documented statuses, content types and headers,
+/// bodies and events that match their schemas, invalid input refused, unknown methods 405,
+/// authentication enforced.
+@Suite("The store server keeps its OpenAPI contract")
+struct ServerContractTests {
+  /// `schemathesis run`, through its module (the `st` script's path depends on the installation).
+  static let schemathesis = """
+    import sys
+    from schemathesis.cli import schemathesis
+    sys.argv[0] = "schemathesis"
+    sys.exit(schemathesis())
+    """
+
+  @Test func schemathesisFindsNoFailureOverTCP() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0"])
+    let base = "http://" + (try #require(served.tcpAddress))
+    let token = try ServerTokenTests.tokenApp(served)
+    let secret = try #require(token["secret"] as? String)
+    let calendar = try served.store.calendar("Work")
+    try served.store.object([
+      "event", "add", "--title", "Standup", "--calendar", calendar, "--start", "2026-03-02T09:00:00", "--end",
+      "2026-03-02T09:15:00", "--tz", "Europe/Berlin", "--rrule", "FREQ=DAILY;COUNT=10",
+    ])
+    // Every check but "a schema-valid request is accepted": the document cannot say that `to`
+    // follows `from` or that write-only access exists for calendars only, so a request valid by
+    // schema may be refused with 400, as it should be.
+    let run = try CLI.run(
+      [
+        "python3", "-c", Self.schemathesis, "run", base + "/v1/openapi.json", "-H", "Authorization: Bearer \(secret)",
+        "--checks", "all", "--exclude-checks", "positive_data_acceptance", "--max-examples", "20",
+        "--request-timeout", "3", "--seed", "20261125", "--no-color",
+      ], program: URL(fileURLWithPath: "/usr/bin/env"))
+    let summary = run.stdout.components(separatedBy: "SUMMARY").last ?? run.stdout
+    #expect(run.status == 0, "schemathesis found failures:\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
+    #expect(summary.contains("Tested: 13"), "\(summary)")
+    // The server is still answering, and the store is intact.
+    let whoami = try ServerTokenTests.curl("GET", base + "/v1/whoami", token: secret)
+    #expect(whoami.status == 200)
+    #expect(try served.store.run(["verify"]).status == 0)
+  }
+}
