@@ -16,6 +16,8 @@ let package = Package(
     // Deterministic synthetic calendars for benchmarks and tests, apart from the store itself.
     .library(name: "KalendsSynthetic", targets: ["KalendsSynthetic"]),
     .executable(name: "kalends", targets: ["KalendsCLI"]),
+    // For apps: the store server's API, EventKit-shaped, without the store itself.
+    .library(name: "KalendsClient", targets: ["KalendsClient"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -25,6 +27,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     // NIOCore's channel and socket options, for the store server's peer credentials.
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    // TLS for the store server's TCP listener (through HummingbirdTLS) and for KalendsClient.
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     // The servers' logs: warnings and errors, on standard error.
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     // HTTP field names beyond those Hummingbird re-exports (Last-Event-ID).
@@ -97,6 +101,28 @@ let package = Package(
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ],
+      swiftSettings: strictSettings
+    ),
+    // Apps' side of the store server: HTTP/1.1 over the Unix socket or TCP (TLS), SwiftNIO
+    // directly rather than an HTTP client library (one dependency fewer to build).
+    .target(
+      name: "KalendsClient",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    // An agenda app on KalendsClient: an example, and the server tests' real peer. Not a product.
+    .executableTarget(
+      name: "kalends-agenda",
+      dependencies: [
+        "KalendsClient",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Examples/Agenda",
       swiftSettings: strictSettings
     ),
     // The crash and change-notice harness (`kalends-harness`): not a product; tools/crash-harness,

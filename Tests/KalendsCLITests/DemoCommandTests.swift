@@ -18,6 +18,23 @@ struct DemoCommandTests {
     #expect(status("org.example.school", "calendars") == "restricted")
     #expect(status("com.example.notes", "reminders") == "notDetermined")
     #expect(status("com.example.social", "calendars") == "denied")
+    // The agenda went through the store server as a real process: identified by its binary, the
+    // person's answer let it read; its copy changed by one byte was refused and recorded.
+    #expect(status("com.example.agenda", "calendars") == "fullAccess")
+    #expect(first.stdout.contains("== week of 2026-03-30"), "\(first.stdout)")
+    let history = try #require(
+      try json(try CLI.run(["audit", "history", "--client", "com.example.agenda", "--format", "json"] + store).stdout)
+        as? [[String: Any]])
+    let request = try #require(history.first { $0["kind"] as? String == "accessRequested" })
+    let caller = try #require(request["caller"] as? [String: Any])
+    #expect(caller["identifiedBy"] as? String == "executable")
+    #expect((caller["executable"] as? String)?.hasSuffix("/kalends-agenda") == true)
+    let declared = try #require(
+      try json(try CLI.run(["audit", "history", "--client", "com.example.social", "--format", "json"] + store).stdout)
+        as? [[String: Any]])
+    #expect(declared.contains { $0["caller"] as? String == "declared" })
+    let log = try CLI.run(["log", "tail", "-n", "2000", "--format", "jsonl"] + store).stdout
+    #expect(log.contains("\"kind\":\"callerUnidentified\""))
     let week = try CLI.run(["events", "--from", "2026-03-30", "--to", "2026-04-06", "--format", "json"] + store)
     #expect((try json(week.stdout) as? [Any])?.count ?? 0 >= 5)
     #expect(try CLI.run(["audit", "verify"] + store).status == 0)

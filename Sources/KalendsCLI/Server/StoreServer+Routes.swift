@@ -10,6 +10,7 @@ extension StoreServer {
     router.add(middleware: MethodGuard())
     router.add(middleware: CredentialMiddleware())
     router.add(middleware: ProblemMiddleware(server: self))
+    router.add(middleware: PositionMiddleware(store: owner.store))
     router.get("v1/openapi.json") { _, _ in
       Response(
         status: .ok, headers: [.contentType: "application/json"],

@@ -12,7 +12,9 @@ extension KalendsCommand {
       discussion: """
         The store goes to --store, else $KALENDS_STORE-demo … or ~/.local/share/kalends/demo; a previous \
         demo store there is replaced (any other store is left alone). Three calendars get a year of \
-        events; five apps ask for access: one is granted write-only then upgraded, then revoked in \
+        events; an agenda app (kalends-agenda, when built beside kalends) asks through the store server \
+        and is identified by its binary, and a copy of it changed by one byte is refused; five more apps \
+        ask for access in-process (declared, not identified): one is granted write-only then upgraded, then revoked in \
         settings; one is denied and keeps trying; one is restricted by a policy; one is reset; one \
         forgot its usage description. Then the audit timeline and the current state are printed, and \
         the log's tree head is signed as a checkpoint with the demo's own key, written beside the store \
@@ -31,12 +33,17 @@ extension KalendsCommand {
       try Self.fillCalendars(owner)
       try Self.playApps(owner)
       print("Demo store: \(path)\n")
+      try DemoServedApps(storePath: path, owner: owner).play()
       print("Privacy timeline (kalends audit history --store \(path)):")
       let audit = PrivacyAudit(store: owner.store)
-      let entries = try audit.history().map(\.jsonFields)
+      let entries = try audit.history().map { entry in
+        entry.jsonFields + [("identified", .string(Self.identified(entry)))]
+      }
       ReportFormat.table.write(
         entries,
-        columns: ["position", "actor", "kind", "client", "service", "previousStatus", "status", "reason", "count"])
+        columns: [
+          "position", "actor", "kind", "client", "service", "previousStatus", "status", "reason", "count", "identified",
+        ])
       print("\nCurrent state (kalends audit state --store \(path)):")
       ReportFormat.table.write(
         try audit.state(at: .now()).map(\.jsonFields), columns: ["client", "service", "status", "decision", "reason"])
@@ -51,6 +58,16 @@ extension KalendsCommand {
       print(checkpoint, terminator: "")
       print("Verifier key: \(signer.verifier)")
       print("Private key: \(keyPath) — prove a record with kalends audit prove POSITION --store \(path)")
+    }
+
+    /// How an app's entry names its caller: by the server's evidence (`executable NAME`), or
+    /// `declared` when an in-process session wrote it; empty for the person's and the system's.
+    static func identified(_ entry: AuditEntry) -> String {
+      if let evidence = entry.identification {
+        return "\(evidence.method) " + (evidence.executable.map { ($0 as NSString).lastPathComponent } ?? "")
+      }
+      if case .client = entry.actor { return "declared" }
+      return ""
     }
 
     /// The demo's checkpoint key: beside the store, never inside it.

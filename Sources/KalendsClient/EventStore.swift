@@ -1,0 +1,185 @@
+import Foundation
+import Synchronization
+
+/// An app's way to the calendars of a Kalends store, through the store server: EventKit's
+/// `EKEventStore`, asynchronous.
+///
+/// The app never opens the store's files. Over the Unix socket the server identifies it by its
+/// process (its executable's digest, or its Flatpak id), over TCP by the token it presents; the
+/// app's access is checked by the server against the stored decisions on every call, and the
+/// person answers the app's access requests on a channel the app cannot reach. A call the app's
+/// access refuses throws ``KalendsClientError/problem(status:title:detail:)`` with status 403 and
+/// is recorded by the server; when the person changes the app's access from outside, the app's
+/// session ends (``KalendsClientError/sessionEnded(_:)`` from ``changes(after:)``, status 401 from
+/// calls): as EventKit's app is killed then, it should exit and start again.
+public final class EventStore: Sendable {
+  private let pool: ConnectionPool
+  /// The highest log position a read of this store was made at (`Kalends-Position`).
+  private let readPosition = Mutex<Int?>(nil)
+  /// Where the server is.
+  public let endpoint: Endpoint
+
+  /// A store reached at `endpoint`. Connects on the first call.
+  public init(endpoint: Endpoint) {
+    self.endpoint = endpoint
+    pool = ConnectionPool(endpoint: endpoint)
+  }
+
+  // MARK: Access
+
+  /// The app's status for `type`.
+  public func authorizationStatus(for type: EntityType) async throws -> AuthorizationStatus {
+    let status: Status = try await call("GET", "/v1/authorization/\(type.service)")
+    return status.status
+  }
+
+  /// Asks for full access to events. While undetermined the person is asked (the call waits for
+  /// the answer, up to the server's prompt timeout); afterwards the decision stands. `true` when
+  /// the app has full access.
+  public func requestFullAccessToEvents() async throws -> Bool {
+    try await request(.event, level: "full") == .fullAccess
+  }
+
+  /// Asks for write-only access to events (to add events and read none). `true` when the app may
+  /// add events (write-only or full access).
+  public func requestWriteOnlyAccessToEvents() async throws -> Bool {
+    let status = try await request(.event, level: "write-only")
+    return status == .writeOnly || status == .fullAccess
+  }
+
+  /// Asks for full access to reminders. `true` when granted.
+  public func requestFullAccessToReminders() async throws -> Bool {
+    try await request(.reminder, level: "full") == .fullAccess
+  }
+
+  private func request(_ type: EntityType, level: String) async throws -> AuthorizationStatus {
+    let status: Status = try await call("POST", "/v1/authorization/\(type.service)/request?level=\(level)")
+    return status.status
+  }
+
+  // MARK: Calendars and events
+
+  /// The calendars of `type` the app may see (none without full access).
+  public func calendars(for type: EntityType) async throws -> [Calendar] {
+    guard type == .event else {
+      throw KalendsClientError.malformedResponse("the store server serves event calendars only")
+    }
+    return try await call("GET", "/v1/calendars")
+  }
+
+  /// The events and occurrences overlapping the predicate's range, by start (none for a
+  /// write-only app, as EventKit gives it).
+  public func events(matching predicate: EventPredicate) async throws -> [Event] {
+    try await call("GET", "/v1/events?" + predicate.query)
+  }
+
+  /// The event `id`, or `nil` when it is gone.
+  public func event(withIdentifier id: String) async throws -> Event? {
+    do {
+      return try await call("GET", "/v1/events/\(EventPredicate.escape(id))")
+    } catch KalendsClientError.problem(status: 404, _, _) {
+      return nil
+    }
+  }
+
+  /// Saves `event`: creates it when it has no identifier, else changes it — an occurrence of a
+  /// series with `span` — provided it is still at the version the app fetched (else status 412:
+  /// refetch and decide again). Returns the saved event, with its identifier and version.
+  @discardableResult
+  public func save(_ event: Event, span: Span = .thisEvent) async throws -> Event {
+    let body = try JSONSerialization.data(withJSONObject: event.body)
+    guard let id = event.id else { return try await call("POST", "/v1/events", body: Array(body)) }
+    return try await call(
+      "PATCH", try target(id, event, span), headers: Self.ifMatch(event), body: Array(body))
+  }
+
+  /// Removes `event` (an occurrence of a series with `span`), provided it is still at the
+  /// version the app fetched (else status 412).
+  public func remove(_ event: Event, span: Span = .thisEvent) async throws {
+    guard let id = event.id else { return }
+    let response = try await send("DELETE", try target(id, event, span), headers: Self.ifMatch(event))
+    guard response.status == 204 else { throw Self.problem(response) }
+  }
+
+  /// The event as it is now: `nil` when it was removed. EventKit's `refresh()`.
+  public func refresh(_ event: Event) async throws -> Event? {
+    guard let id = event.id else { return event }
+    var path = "/v1/events/\(EventPredicate.escape(id))"
+    if let occurrence = event.occurrenceDate { path += "?occurrence=\(EventPredicate.escape(occurrence))" }
+    let response = try await send("GET", path, headers: event.version.map { [("If-None-Match", "\"\($0)\"")] } ?? [])
+    switch response.status {
+    case 304: return event
+    case 404: return nil
+    case 200: return try Self.decode(Event.self, response)
+    default: throw Self.problem(response)
+    }
+  }
+
+  // MARK: Changes
+
+  /// The change notices the app may hear, by any process: refresh what they name, refetch
+  /// everything on ``ChangeNotice/refetchAll``. They start after `position` when given, else
+  /// after the position of this store's latest read (so that no change after what the app read is
+  /// missed, and one it read may be heard again), else at the next change. A lost connection is
+  /// resumed where it stopped (`Last-Event-ID`), missing nothing. Ends with
+  /// ``KalendsClientError/sessionEnded(_:)`` when the app's session ends.
+  public func changes(after position: Int? = nil) -> AsyncThrowingStream<ChangeNotice, any Error> {
+    ChangeFeed(endpoint: endpoint, after: position ?? readPosition.withLock { $0 }).stream()
+  }
+
+  // MARK: Plumbing
+
+  private struct Status: Decodable {
+    let status: AuthorizationStatus
+  }
+
+  private func target(_ id: String, _ event: Event, _ span: Span) throws -> String {
+    var path = "/v1/events/\(EventPredicate.escape(id))?span=\(span.rawValue)"
+    if let occurrence = event.occurrenceDate { path += "&occurrence=\(EventPredicate.escape(occurrence))" }
+    return path
+  }
+
+  private static func ifMatch(_ event: Event) -> [(String, String)] {
+    event.version.map { [("If-Match", "\"\($0)\"")] } ?? []
+  }
+
+  private func call<T: Decodable>(
+    _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+  ) async throws -> T {
+    let response = try await send(method, target, headers: headers, body: body)
+    guard (200..<300).contains(response.status) else { throw Self.problem(response) }
+    return try Self.decode(T.self, response)
+  }
+
+  private func send(
+    _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+  ) async throws -> HTTPResponse {
+    let response = try await pool.send(HTTPRequest(method: method, target: target, headers: headers, body: body))
+    if let position = response.header("Kalends-Position").flatMap(Int.init) {
+      readPosition.withLock { $0 = max($0 ?? 0, position) }
+    }
+    return response
+  }
+
+  private static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) throws -> T {
+    do {
+      return try JSONDecoder().decode(T.self, from: Data(response.body))
+    } catch {
+      throw KalendsClientError.malformedResponse("\(T.self): \(error)")
+    }
+  }
+
+  /// The error a non-success response states.
+  static func problem(_ response: HTTPResponse) -> KalendsClientError {
+    struct Problem: Decodable {
+      let title: String
+      let detail: String
+    }
+    let problem = try? JSONDecoder().decode(Problem.self, from: Data(response.body))
+    let detail = problem?.detail ?? String(decoding: response.body.prefix(200), as: UTF8.self)
+    if response.status == 401, problem?.title == "session ended" || problem?.title == "token revoked" {
+      return .sessionEnded(detail)
+    }
+    return .problem(status: response.status, title: problem?.title ?? "HTTP \(response.status)", detail: detail)
+  }
+}
