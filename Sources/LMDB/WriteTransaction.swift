@@ -12,6 +12,9 @@ public struct WriteTransaction: ~Copyable {
 
   init(handle: OpaquePointer) { self.handle = handle }
 
+  /// Whether an LMDB failure has left the transaction unusable (it will not commit).
+  public var hasFailed: Bool { failure != nil }
+
   private mutating func record(_ code: Int32) throws(LMDBError) {
     guard code != 0 else { return }
     let error = LMDBError(code: code)
@@ -122,6 +125,36 @@ public struct WriteTransaction: ~Copyable {
   /// The B-tree statistics of `database`, including its number of entries.
   public func statistics(of database: Database) throws(LMDBError) -> DatabaseStatistics {
     try TransactionOperations.statistics(handle, database)
+  }
+
+  /// Runs `body` in a transaction nested in this one: its writes become this transaction's when
+  /// `body` returns, and are undone, leaving this transaction as it was, when `body` throws. How
+  /// several writers' changes share one commit while each stays all or nothing (group commit).
+  /// An LMDB failure inside (a full map) also fails this transaction, so that the whole write is
+  /// retried as ``Environment/write(_:)`` retries it.
+  public mutating func nested<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
+    var child: OpaquePointer?
+    let begun = mdb_txn_begin(mdb_txn_env(handle), handle, 0, &child)
+    guard begun == 0, let child else {
+      try record(begun == 0 ? MDB_PANIC : begun)
+      fatalError("unreachable: record throws for a nonzero code")
+    }
+    var transaction = WriteTransaction(handle: child)
+    let result: R
+    do {
+      result = try body(&transaction)
+    } catch {
+      mdb_txn_abort(child)
+      if let failure = transaction.failure, self.failure == nil { self.failure = failure }
+      throw error
+    }
+    if let failure = transaction.failure {
+      mdb_txn_abort(child)
+      if self.failure == nil { self.failure = failure }
+      throw failure
+    }
+    try record(mdb_txn_commit(child))
+    return result
   }
 
   /// Lends `body` a read view of this transaction: it sees the transaction's own writes, so code

@@ -10,7 +10,8 @@ import Testing
 struct ServerContractTests {
   /// `schemathesis run`, through its module (the `st` script's path depends on the installation).
   static let schemathesis = """
-    import sys
+    import os, sys
+    os.chdir(os.environ["KALENDS_SCHEMATHESIS_DIR"])  # its caches, not in the working tree
     from schemathesis.cli import schemathesis
     sys.argv[0] = "schemathesis"
     sys.exit(schemathesis())
@@ -34,7 +35,8 @@ struct ServerContractTests {
         "python3", "-c", Self.schemathesis, "run", base + "/v1/openapi.json", "-H", "Authorization: Bearer \(secret)",
         "--checks", "all", "--exclude-checks", "positive_data_acceptance", "--max-examples", "20",
         "--request-timeout", "3", "--seed", "20261125", "--no-color",
-      ], program: URL(fileURLWithPath: "/usr/bin/env"))
+      ], environment: ["KALENDS_SCHEMATHESIS_DIR": served.store.directory.path],
+      program: URL(fileURLWithPath: "/usr/bin/env"))
     let summary = run.stdout.components(separatedBy: "SUMMARY").last ?? run.stdout
     #expect(run.status == 0, "schemathesis found failures:\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
     #expect(summary.contains("Tested: 13"), "\(summary)")

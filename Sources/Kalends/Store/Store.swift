@@ -1,11 +1,14 @@
 internal import Foundation
 package import LMDB
+internal import Synchronization
 
 /// A Kalends store: a directory holding one LMDB environment with the hash-chained log and, derived
 /// from it, everything else.
 ///
 /// Safe to share between threads and to open from several processes at once: writes are serialised
-/// by LMDB's writer lock and every write is one transaction, so the log stays gap-free and chained.
+/// by LMDB's writer lock and every write is all or nothing, so the log stays gap-free and chained.
+/// Writes of this process's threads that arrive while another commits share its successor's
+/// commit (group commit), each in a nested transaction of its own.
 public final class Store: Sendable {
   /// The layout version of the store's databases that this Kalends writes and reads.
   public static let layoutVersion: UInt32 = 1
@@ -27,6 +30,8 @@ public final class Store: Sendable {
   let nodes: MerkleNodes?
   /// The projections; `nil` only for a store opened read-only whose projections were never built.
   let projectionSet: ProjectionSet?
+  /// The writes of this process's threads waiting to share a commit.
+  let groupCommit = GroupCommit()
 
   private init(
     path: String, id: StoreID, options: StoreOptions, environment: Environment, log: Database, meta: Database,
@@ -207,43 +212,89 @@ public final class Store: Sendable {
   ///
   /// Everything `body` appends commits together or not at all. `body` may run more than once (when
   /// the map grows), so it must only act through the transaction. Records by `caller`'s principal
-  /// carry its evidence (record format version 2).
+  /// carry its evidence (record format version 2). Writes of this process's threads that arrive
+  /// while another commits share one commit (``GroupCommit``), each still all or nothing: `body`
+  /// may run on the thread of another writer while this one waits.
   package func write<R>(
     caller: (principal: Principal, evidence: CallerEvidence)? = nil,
     _ body: (inout WriteTransaction, inout LogAppender) throws -> R
   ) throws -> R {
     guard !options.readOnly else { throw StoreError.readOnly }
-    return try StoreError.mappingStorageErrors {
-      try environment.write { txn in
-        let head = try Self.loadHead(meta: meta, in: txn)
-        let last = try checkLogEnd(matches: head, in: txn)
-        let projections = try projections
-        try projections.checkCurrent(at: head.position, meta: meta, in: txn)
-        // Time moves forward in the log: a record is never stamped earlier than the one before it,
-        // whatever this writer's clock says.
-        let timestamp = max(options.now(), last ?? Timestamp(rawValue: .min))
-        let (nodes, frontier) = try treeAtHead(head, in: &txn)
-        var appender = LogAppender(
-          log: log, head: head, timestamp: timestamp, projections: projections, frontier: frontier, nodes: nodes)
-        appender.caller = caller
-        // Refusals counted in minutes that have ended reach the log with the first write after them.
-        try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
-        let result = try body(&txn, &appender)
-        if appender.hasAppended {
-          let frontierAfter = try appender.settleTree(in: &txn)
-          if let signer = options.checkpointSigner {
-            _ = try Self.signCheckpoint(
-              frontierAfter.head, nodes: nodes, origin: origin, signer: signer, known: frontier.head, in: &txn)
-          }
-          try MerkleNodes.saveFrontier(frontierAfter, meta: meta, in: &txn)
-          try Self.saveHead(appender.head, meta: meta, in: &txn)
-          try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
-          LocalCommits.register(
-            id, first: head.position.next, last: appender.head.position, lastHash: appender.head.hash)
-        }
-        return result
-      }
+    let result = WriteResult<R>()
+    try withoutActuallyEscaping(body) { body in
+      // The writer waits until the leader has run `body` and set the outcome (a semaphore orders
+      // the two), so lending the closure to the leader's thread shares nothing at once.
+      nonisolated(unsafe) let body = body
+      let job = GroupCommit.Job(caller: caller) { txn, appender in result.value = try body(&txn, &appender) }
+      try groupCommit.submit(job) { group in commit(group) }
     }
+    guard let value = result.value else { throw StoreError.invalidInput("a write committed without its result") }
+    return value
+  }
+
+  /// Commits `group`'s writes in one transaction and sets each one's outcome: one write runs in
+  /// the transaction itself; several run each in a nested transaction, so that one that throws is
+  /// undone alone.
+  private func commit(_ group: [GroupCommit.Job]) {
+    var outcomes: [Result<Void, any Error>] = []
+    do {
+      try StoreError.mappingStorageErrors {
+        try environment.write { txn in
+          outcomes = []
+          let head = try Self.loadHead(meta: meta, in: txn)
+          let last = try checkLogEnd(matches: head, in: txn)
+          let projections = try projections
+          try projections.checkCurrent(at: head.position, meta: meta, in: txn)
+          // Time moves forward in the log: a record is never stamped earlier than the one before
+          // it, whatever this writer's clock says.
+          let timestamp = max(options.now(), last ?? Timestamp(rawValue: .min))
+          let (nodes, frontier) = try treeAtHead(head, in: &txn)
+          var appender = LogAppender(
+            log: log, head: head, timestamp: timestamp, projections: projections, frontier: frontier, nodes: nodes)
+          // Refusals counted in minutes that have ended reach the log with the first write after them.
+          try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
+          if group.count == 1 {
+            appender.caller = group[0].caller
+            try group[0].run(&txn, &appender)
+            outcomes.append(.success(()))
+          } else {
+            for job in group {
+              let before = appender
+              appender.caller = job.caller
+              do {
+                try StoreError.mappingStorageErrors { try txn.nested { child in try job.run(&child, &appender) } }
+                outcomes.append(.success(()))
+              } catch {
+                appender = before
+                // An LMDB failure (a full map) fails the whole group, to be retried or reported.
+                if txn.hasFailed { throw error }
+                outcomes.append(.failure(error))
+              }
+            }
+          }
+          appender.caller = nil
+          if appender.hasAppended {
+            let frontierAfter = try appender.settleTree(in: &txn)
+            if let signer = options.checkpointSigner {
+              _ = try Self.signCheckpoint(
+                frontierAfter.head, nodes: nodes, origin: origin, signer: signer, known: frontier.head, in: &txn)
+            }
+            try MerkleNodes.saveFrontier(frontierAfter, meta: meta, in: &txn)
+            try Self.saveHead(appender.head, meta: meta, in: &txn)
+            try projections.saveCheckpoints(at: appender.head.position, meta: meta, in: &txn)
+            LocalCommits.register(
+              id, first: head.position.next, last: appender.head.position, lastHash: appender.head.hash)
+          }
+        }
+      }
+    } catch {
+      outcomes = Array(repeating: .failure(error), count: group.count)
+    }
+    if outcomes.count != group.count {
+      outcomes = Array(
+        repeating: .failure(StoreError.invalidInput("a group commit lost track of a write")), count: group.count)
+    }
+    for (job, outcome) in zip(group, outcomes) { job.finish(outcome) }
   }
 
   /// Appends one record in its own transaction and returns its header once it is committed.

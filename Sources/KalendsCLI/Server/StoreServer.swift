@@ -52,12 +52,16 @@ final class StoreServer: Sendable {
 
   /// Where apps' access requests ask the person.
   let prompts: PromptChannel
+  /// The threads the store's calls run on: more than the cores, since a durable write waits for
+  /// the disk, and concurrent writes share a commit only while they wait together.
+  let pool = NIOThreadPool(numberOfThreads: max(16, 4 * System.coreCount))
 
   init(owner: EventStore, promptTimeout: Duration, onTerminal: Bool = false) {
     self.owner = owner
     ownExecutableSHA256 = FileDigest.sha256(ofFileAt: "/proc/self/exe")
     desk = PromptDesk(timeout: promptTimeout)
     prompts = onTerminal ? .terminal(TerminalDesk(timeout: promptTimeout)) : .desk(desk)
+    pool.start()
   }
 
   /// Runs `body` on a thread of its own: for calls that may wait for the person (a consent
@@ -77,7 +81,7 @@ final class StoreServer: Sendable {
   /// Runs `body` with the store off the event loop: LMDB calls block.
   func withStore<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     do {
-      return try await NIOThreadPool.singleton.runIfActive(body)
+      return try await pool.runIfActive(body)
     } catch let error as StoreError {
       throw Problem(error)
     } catch let error as CLIError {

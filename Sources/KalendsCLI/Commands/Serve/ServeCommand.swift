@@ -7,6 +7,7 @@ import Kalends
 import KalendsCommandSupport
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import UnixSignals
 
@@ -135,6 +136,7 @@ extension KalendsCommand {
           logger: logger))
       try await group.run()
       try server.unidentified.flush(to: server.owner)
+      try await server.pool.shutdownGracefully()
     }
 
     /// Removes a socket left by a server that is gone; refuses when one still answers there, or
