@@ -12,13 +12,24 @@ struct GroupCommitTests {
     try withStore(StoreOptions(durability: .full)) { store, _ in
       let before = try store.head().position.rawValue
       let failures = Mutex(0)
-      DispatchQueue.concurrentPerform(iterations: 32) { index in
-        do { try store.append(note(index)) } catch { failures.withLock { $0 += 1 } }
+      // 16 threads of their own (a queue would run two at a time on two cores), 8 writes each.
+      let finished = DispatchGroup()
+      for thread in 0..<16 {
+        finished.enter()
+        Thread {
+          defer { finished.leave() }
+          for write in 0..<8 {
+            do { try store.append(note(thread * 8 + write)) } catch { failures.withLock { $0 += 1 } }
+          }
+        }.start()
       }
+      finished.wait()
       #expect(failures.withLock { $0 } == 0)
-      #expect(try store.head().position.rawValue == before + 32)
-      let texts = try store.records(from: LogPosition(before + 1), limit: 32).map { try namedFields($0)["text"] }
-      #expect(Set(texts.compactMap { $0 }).count == 32)
+      #expect(try store.head().position.rawValue == before + 128)
+      let texts = try store.records(from: LogPosition(before + 1), limit: 128).map { record in
+        try namedFields(record)["text"].map { "\($0)" } ?? ""
+      }
+      #expect(Set(texts).count == 128, "every write once")
       #expect(try store.verify().isIntact)
       #expect(try store.verifyProjections().isConsistent)
     }
