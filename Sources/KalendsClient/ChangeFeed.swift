@@ -30,7 +30,9 @@ struct ChangeFeed: Sendable {
             return continuation.finish(throwing: error)
           }
         } catch {
-          return continuation.finish(throwing: error)
+          // The connection broke (reset, closed mid-event): resume after the last notice heard.
+          attempts += 1
+          guard attempts <= 5 else { return continuation.finish(throwing: KalendsClientError.connectionLost) }
         }
         try? await Task.sleep(for: .milliseconds(100 * (1 << min(attempts, 5))))
       }

@@ -59,6 +59,29 @@ struct AgendaAppTests {
       process.terminationStatus == 4, "\(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
   }
 
+  @Test func theAgendaHearsChangesAgainAfterTheServerIsKilledAndRestarted() throws {
+    let served = try ServedStore()
+    try served.register("com.example.agenda", executable: Self.agenda.path)
+    try served.store.object(["access", "set", "com.example.agenda", "--service", "calendars", "--status", "full"])
+    let calendar = try served.store.calendar("Work")
+    let (process, output, _) = try CLI.start(
+      ["--socket", served.socket, "--week", "2026-03-04", "--tz", "Europe/Berlin", "--watch"], program: Self.agenda)
+    defer {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    let first = ServerChangeTests.read(output.fileHandleForReading, until: "(0 events)")
+    #expect(first.contains("== week of 2026-03-02 (0 events)"), "\(first)")
+    // The server dies mid-stream and comes back; a change made meanwhile is heard after it, from
+    // where the stream stopped (Last-Event-ID), on new connections the server identifies again.
+    served.kill()
+    try Self.add("Lunch", at: "2026-03-03T12:00:00", to: calendar, in: served)
+    try served.restart()
+    let again = ServerChangeTests.read(output.fileHandleForReading, until: "Lunch", seconds: 20)
+    #expect(again.contains("(1 events)") && again.contains("Lunch"), "\(again)")
+    #expect(process.isRunning)
+  }
+
   @Test func aCopyOfTheAgendaChangedByOneByteIsRefusedAndRecorded() throws {
     let served = try ServedStore()
     try served.register("com.example.agenda", executable: Self.agenda.path)

@@ -34,7 +34,8 @@ final class HTTPConnection: Sendable {
               try await outbound.write(.end(nil))
               job.reply.resume(returning: try await Self.read(&parts))
             } catch {
-              job.reply.resume(throwing: error)
+              // A broken connection (reset, closed) is reported as such, whatever NIO called it.
+              job.reply.resume(throwing: error as? KalendsClientError ?? .connectionLost)
               throw error
             }
           }
