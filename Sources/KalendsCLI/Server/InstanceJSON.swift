@@ -1,95 +1,117 @@
 import Kalends
 import NIOCore
 
-/// `GET /v1/instances`' JSON, written byte by byte: a week of all calendars is thousands of
-/// instances, and building a `JSONValue` tree and a string per field for each costs far more than
-/// the query (docs/server.md has the shape).
+/// `GET /v1/instances`' JSON, written straight into the response's buffer: a week of all calendars
+/// is thousands of instances, and building a `JSONValue` tree and a string per field for each
+/// costs far more than the query (docs/server.md has the shape).
 enum InstanceJSON {
+  /// The most bytes one instance takes: two identifiers (36 each), a wall-clock time (at most 30
+  /// with a year of any width), two decimal numbers (at most 20 each) and the fixed text (≈ 120).
+  static let maximumInstanceBytes = 256
+
   /// The JSON array of `instances`, then a newline.
   static func encode(_ instances: [EventInstance]) -> ByteBuffer {
-    var out: [UInt8] = []
-    out.reserveCapacity(instances.count * 190 + 2)
-    out.append(UInt8(ascii: "["))
-    for (index, instance) in instances.enumerated() {
-      if index > 0 { out.append(UInt8(ascii: ",")) }
-      append("{\"id\":\"", to: &out)
-      append(instance.id, to: &out)
-      append("\",\"calendarId\":\"", to: &out)
-      append(instance.calendarID, to: &out)
-      append("\",\"occurrenceDate\":\"", to: &out)
-      append(instance.occurrenceDate, to: &out)
-      append("\",\"start\":", to: &out)
-      append(instance.start, to: &out)
-      append(",\"end\":", to: &out)
-      append(instance.end, to: &out)
-      append(instance.isAllDay ? ",\"allDay\":true" : ",\"allDay\":false", to: &out)
-      append(instance.isRecurring ? ",\"recurring\":true" : ",\"recurring\":false", to: &out)
-      append(instance.isDetached ? ",\"detached\":true}" : ",\"detached\":false}", to: &out)
+    let capacity = instances.count * (maximumInstanceBytes + 1) + 3
+    var buffer = ByteBufferAllocator().buffer(capacity: capacity)
+    buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { raw in
+      var out = Writer(raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+      out.byte(UInt8(ascii: "["))
+      for (index, instance) in instances.enumerated() {
+        if index > 0 { out.byte(UInt8(ascii: ",")) }
+        out.text("{\"id\":\"")
+        out.id(instance.id)
+        out.text("\",\"calendarId\":\"")
+        out.id(instance.calendarID)
+        out.text("\",\"occurrenceDate\":\"")
+        out.local(instance.occurrenceDate)
+        out.text("\",\"start\":")
+        out.number(instance.start)
+        out.text(",\"end\":")
+        out.number(instance.end)
+        out.text(instance.isAllDay ? ",\"allDay\":true" : ",\"allDay\":false")
+        out.text(instance.isRecurring ? ",\"recurring\":true" : ",\"recurring\":false")
+        out.text(instance.isDetached ? ",\"detached\":true}" : ",\"detached\":false}")
+      }
+      out.text("]\n")
+      return out.count
     }
-    append("]\n", to: &out)
-    return ByteBuffer(bytes: out)
+    return buffer
   }
 
-  private static func append(_ text: StaticString, to out: inout [UInt8]) {
-    text.withUTF8Buffer { out.append(contentsOf: $0) }
-  }
+  /// Writes into memory reserved for it: `encode` reserves the most the instances can take.
+  private struct Writer {
+    let base: UnsafeMutablePointer<UInt8>
+    var count = 0
 
-  private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
 
-  /// An identifier as `ObjectID.description` writes it: upper-case hex, 8-4-4-4-12.
-  private static func append(_ id: ObjectID, to out: inout [UInt8]) {
-    let (high, low) = id.halves
-    for nibble in 0..<32 {
-      if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 { out.append(UInt8(ascii: "-")) }
-      let word = nibble < 16 ? high : low
-      out.append(hexDigits[Int((word >> UInt64(60 - 4 * (nibble % 16))) & 0xF)])
+    mutating func byte(_ value: UInt8) {
+      base[count] = value
+      count += 1
     }
-  }
 
-  /// A number in decimal.
-  private static func append(_ value: Int64, to out: inout [UInt8]) {
-    if value < 0 { out.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      var index = buffer.count
+    mutating func text(_ text: StaticString) {
+      (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+      count += text.utf8CodeUnitCount
+    }
+
+    /// An identifier as `ObjectID.description` writes it: upper-case hex, 8-4-4-4-12.
+    mutating func id(_ id: ObjectID) {
+      let (high, low) = id.halves
+      for nibble in 0..<32 {
+        if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 { byte(UInt8(ascii: "-")) }
+        let word = nibble < 16 ? high : low
+        let digit = UInt8(truncatingIfNeeded: (word >> UInt64(60 - 4 * (nibble % 16))) & 0xF)
+        byte(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
+      }
+    }
+
+    /// A number in decimal.
+    mutating func number(_ value: Int64) {
+      if value < 0 { byte(UInt8(ascii: "-")) }
+      var magnitude = value.magnitude
+      var digits = 1
+      var scale: UInt64 = 10
+      while digits < 20, magnitude >= scale {
+        digits += 1
+        scale = scale &* 10
+      }
+      var index = count + digits
+      count = index
       repeat {
         index -= 1
-        buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        base[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
         magnitude /= 10
       } while magnitude > 0
-      out.append(contentsOf: buffer[index...])
     }
-  }
 
-  /// A wall-clock time as `LocalDateTime.description` writes it: `2024-03-10T02:30:00`.
-  private static func append(_ local: LocalDateTime, to out: inout [UInt8]) {
-    let (dayNumber, time) = local.wallClockSeconds.floorDividedWithRemainder(by: 86_400)
-    let (year, month, day) = CivilDate.fromDays(dayNumber)
-    pad(year, 4, &out)
-    out.append(UInt8(ascii: "-"))
-    pad(month, 2, &out)
-    out.append(UInt8(ascii: "-"))
-    pad(day, 2, &out)
-    out.append(UInt8(ascii: "T"))
-    pad(time / 3600, 2, &out)
-    out.append(UInt8(ascii: ":"))
-    pad(time / 60 % 60, 2, &out)
-    out.append(UInt8(ascii: ":"))
-    pad(time % 60, 2, &out)
-  }
+    /// A wall-clock time as `LocalDateTime.description` writes it: `2024-03-10T02:30:00`.
+    mutating func local(_ local: LocalDateTime) {
+      let (dayNumber, time) = local.wallClockSeconds.floorDividedWithRemainder(by: 86_400)
+      let (year, month, day) = CivilDate.fromDays(dayNumber)
+      padded(year, 4)
+      byte(UInt8(ascii: "-"))
+      padded(month, 2)
+      byte(UInt8(ascii: "-"))
+      padded(day, 2)
+      byte(UInt8(ascii: "T"))
+      padded(time / 3600, 2)
+      byte(UInt8(ascii: ":"))
+      padded(time / 60 % 60, 2)
+      byte(UInt8(ascii: ":"))
+      padded(time % 60, 2)
+    }
 
-  private static func pad(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
-    if value < 0 {
-      append(value, to: &out)
-      return
+    private mutating func padded(_ value: Int64, _ width: Int) {
+      if value >= 0 {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 1, value < divisor {
+          byte(UInt8(ascii: "0"))
+          divisor /= 10
+        }
+      }
+      number(value)
     }
-    var divisor: Int64 = 1
-    for _ in 1..<width { divisor *= 10 }
-    while divisor > 1, value < divisor {
-      out.append(UInt8(ascii: "0"))
-      divisor /= 10
-    }
-    append(value, to: &out)
   }
 }
