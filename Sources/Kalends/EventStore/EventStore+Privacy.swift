@@ -101,18 +101,13 @@ extension EventStore {
   public func session(for clientID: String, identifiedBy evidence: CallerEvidence) throws(StoreError) -> EventStore {
     let plain = try session(for: clientID)
     let permissions = try permissions()
-    let client = try StoreError.wrapping {
-      try store.environment.read { txn in try permissions.client(clientID, in: txn) }
-    }
-    if let tokenID = evidence.tokenID {
-      guard try tokens(of: clientID).contains(where: { $0.id == tokenID }) else {
-        throw .access(.notIdentified(client: clientID))
-      }
-    } else {
-      guard let requirement = client?.requirement, requirement.isSatisfied(by: evidence) else {
-        throw .access(.notIdentified(client: clientID))
+    let identified = try StoreError.wrapping {
+      try store.environment.read { txn in
+        if let tokenID = evidence.tokenID { return try permissions.liveToken(tokenID, of: clientID, in: txn) != nil }
+        return try permissions.client(clientID, in: txn)?.requirement?.isSatisfied(by: evidence) == true
       }
     }
+    guard identified else { throw .access(.notIdentified(client: clientID)) }
     return EventStore(store: store, client: clientID, sessionStart: plain.sessionStart, identification: evidence)
   }
 

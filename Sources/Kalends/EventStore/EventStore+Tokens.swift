@@ -36,9 +36,11 @@ extension EventStore {
   public func revokeToken(_ id: String, of clientID: String) throws(StoreError) -> LogRecordHeader {
     try requireOwner("revoke app tokens")
     try Self.checkClientID(clientID)
-    guard try tokens(of: clientID).contains(where: { $0.id == id }) else {
-      throw .access(.tokenNotFound(client: clientID, token: id))
+    let permissions = try permissions()
+    let held = try StoreError.wrapping {
+      try store.environment.read { txn in try permissions.liveToken(id, of: clientID, in: txn) != nil }
     }
+    guard held else { throw .access(.tokenNotFound(client: clientID, token: id)) }
     var payload = Payload()
     payload.append(tag: 1, string: clientID)
     payload.append(tag: 2, string: id)

@@ -69,8 +69,8 @@ public struct RecordHash: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Lowercase hexadecimal encoding.
-enum Hex {
-  static func encode(_ bytes: some Sequence<UInt8>) -> String {
+package enum Hex {
+  package static func encode(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out = [UInt8]()
     for byte in bytes {
@@ -81,7 +81,7 @@ enum Hex {
   }
 
   /// The bytes of an even number of hexadecimal digits (either case); `nil` for anything else.
-  static func decode(_ text: some StringProtocol) -> [UInt8]? {
+  package static func decode(_ text: some StringProtocol) -> [UInt8]? {
     let utf8 = Array(text.utf8)
     guard utf8.count % 2 == 0 else { return nil }
     var bytes = [UInt8]()

@@ -30,7 +30,7 @@ public struct ClientToken: Hashable, Sendable {
 
   /// A token's id: the first 8 bytes of its secret's digest, in hex.
   static func id(ofDigest digest: [UInt8]) -> String {
-    digest.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    Hex.encode(digest.prefix(8))
   }
 
   /// A new secret: the prefix and 32 bytes from the system's generator, in base64url without padding.
@@ -38,19 +38,8 @@ public struct ClientToken: Hashable, Sendable {
     var generator = SystemRandomNumberGenerator()
     var bytes: [UInt8] = []
     for _ in 0..<4 { withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) } }
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-    var text: [UInt8] = []
-    var bits = 0
-    var value: UInt32 = 0
-    for byte in bytes {
-      value = value << 8 | UInt32(byte)
-      bits += 8
-      while bits >= 6 {
-        bits -= 6
-        text.append(alphabet[Int(value >> UInt32(bits) & 63)])
-      }
-    }
-    if bits > 0 { text.append(alphabet[Int(value << UInt32(6 - bits) & 63)]) }
-    return secretPrefix + String(decoding: text, as: UTF8.self)
+    // base64url without padding (RFC 4648 §5): 43 characters.
+    let text = Base64.encode(bytes).replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    return secretPrefix + text
   }
 }

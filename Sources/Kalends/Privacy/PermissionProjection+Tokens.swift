@@ -27,19 +27,25 @@ extension PermissionProjection {
   func applyTokenRevoked(_ fields: PayloadReader, in txn: inout WriteTransaction) throws {
     let client = try fields.requiredString(1)
     let id = try fields.requiredString(2)
-    let digest = try txn.withCursor(on: tokens) { cursor -> [UInt8]? in
-      guard try cursor.first() else { return nil }
-      var found: [UInt8]?
-      _ = try cursor.scanForward { key, value in
-        let token = try Self.decodeToken(Array(copying: value))
-        guard token.client == client, token.id == id else { return .continue }
-        found = Array(copying: key)
-        return .stop
-      }
-      return found
+    guard let digest = try txn.reading({ try liveToken(id, of: client, in: $0) }) else {
+      throw RecordRefusal(reason: "\(client) holds no token \(id)")
     }
-    guard let digest else { throw RecordRefusal(reason: "\(client) holds no token \(id)") }
     _ = try txn.delete(digest, in: tokens)
+  }
+
+  /// The key (the secret's digest) of `client`'s live token `id`, or `nil`: found by the id, the
+  /// digest's first 8 bytes in lowercase hex, as a prefix of the keys.
+  func liveToken(_ id: String, of client: String, in txn: borrowing ReadTransaction) throws -> [UInt8]? {
+    guard let prefix = Hex.decode(id), prefix.count == 8, Hex.encode(prefix) == id else { return nil }
+    return try txn.withCursor(on: tokens) { cursor -> [UInt8]? in
+      guard try cursor.seek(atLeast: prefix) else { return nil }
+      repeat {
+        let key = try cursor.currentKey()
+        guard key.starts(with: prefix) else { return nil }
+        if try Self.decodeToken(try cursor.currentValue()).client == client { return key }
+      } while try cursor.next()
+      return nil
+    }
   }
 
   /// Every live token, in digest order.
@@ -65,15 +71,9 @@ extension PermissionProjection {
     let changed = try lastExternalChange(client, in: txn)
     if changed > start { throw StoreError.access(.sessionTerminated(client: client, at: changed)) }
     guard let token else { return }
-    guard let prefix = FixedHex.bytes(token), prefix.count == 8 else {
+    if try liveToken(token, of: client, in: txn) == nil {
       throw StoreError.access(.tokenRevoked(client: client, token: token))
     }
-    let live = try txn.withCursor(on: tokens) { cursor -> Bool in
-      guard try cursor.seek(atLeast: prefix) else { return false }
-      guard try cursor.currentKey().starts(with: prefix) else { return false }
-      return try Self.decodeToken(try cursor.currentValue()).client == client
-    }
-    if !live { throw StoreError.access(.tokenRevoked(client: client, token: token)) }
   }
 
   /// The live token whose secret has `digest`, or `nil`.

@@ -20,21 +20,10 @@ enum FileDigest {
   }
 
   /// Lower-case hex.
-  static func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-  }
+  static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 
   /// The bytes of 64 hex digits; `nil` for anything else.
   static func bytes(hex text: String) -> [UInt8]? {
-    guard text.utf8.count == 64 else { return nil }
-    var bytes: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-      let next = text.index(index, offsetBy: 2)
-      guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-      bytes.append(byte)
-      index = next
-    }
-    return bytes
+    text.utf8.count == 64 ? Hex.decode(text) : nil
   }
 }
