@@ -100,6 +100,8 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "NIOExtras", package: "swift-nio-extras"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strictSettings
     ),

@@ -30,7 +30,9 @@ extension KalendsCommand {
         an app presents a token the person created (client token create), over TLS when \
         --tls-certificate and --tls-key are given; an address other than loopback needs TLS. \
         Routes in docs/server.md. Prints 'listening on PATH' (and 'listening on tcp HOST:PORT') \
-        once it accepts connections; SIGTERM or SIGINT stops it gracefully.
+        once it accepts connections; SIGTERM or SIGINT stops it gracefully. Started by systemd's \
+        socket activation (LISTEN_PID, LISTEN_FDS) it serves the Unix socket handed over, which must \
+        be bound to a path of this user with mode 0600 (SocketMode=0600), and leaves the socket in place.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -79,8 +81,19 @@ extension KalendsCommand {
     func run() async throws {
       try global.requireOwner("serve the store")
       let store = try GlobalOptions.open(global.storePath)
-      let path = try ServerSocket.path(socket, storeID: store.id, create: true)
-      try Self.clearStaleSocket(path)
+      let activated = try ActivatedSocket.inherited()
+      let path: String
+      if let activated {
+        if let socket, socket != activated.path {
+          throw CLIError(
+            message: "--socket \(socket) is not the socket the service manager handed over (\(activated.path))",
+            status: .usage)
+        }
+        path = activated.path
+      } else {
+        path = try ServerSocket.path(socket, storeID: store.id, create: true)
+        try Self.clearStaleSocket(path)
+      }
       for (option, value) in [
         ("--prompt-timeout", promptTimeout), ("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout),
       ] where !(1...86_400).contains(value) {
@@ -105,14 +118,25 @@ extension KalendsCommand {
       var configuration = ApplicationConfiguration(address: .unixDomainSocket(path: path))
       configuration.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
       let logger = ServerLogger.make("kalends.serve")
-      var services: [any ServiceLifecycle.Service] = [
-        Application(
-          router: server.router(), server: .http1(configuration: http), configuration: configuration,
-          onServerRunning: { _ in
-            umask(previous)
-            FileHandle.standardOutput.write(Data("listening on \(path)\n".utf8))
-          }, logger: logger)
-      ]
+      var services: [any ServiceLifecycle.Service] = []
+      if let activated {
+        umask(previous)
+        services.append(
+          ActivatedServer(
+            socket: activated, responder: server.router().buildResponder(), http: http, maxConnections: maxConnections,
+            logger: logger,
+            onRunning: {
+              FileHandle.standardOutput.write(Data("listening on \(path) (socket activation)\n".utf8))
+            }))
+      } else {
+        services.append(
+          Application(
+            router: server.router(), server: .http1(configuration: http), configuration: configuration,
+            onServerRunning: { _ in
+              umask(previous)
+              FileHandle.standardOutput.write(Data("listening on \(path)\n".utf8))
+            }, logger: logger))
+      }
       if let network {
         var tcp = ApplicationConfiguration(address: .hostname(network.host, port: network.port))
         tcp.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
@@ -128,7 +152,8 @@ extension KalendsCommand {
               FileHandle.standardOutput.write(Data("listening on \(scheme) \(bound)\n".utf8))
             }, logger: logger))
       }
-      defer { unlink(path) }
+      // A socket the service manager handed over is its own: it keeps listening there.
+      defer { if activated == nil { unlink(path) } }
       let group = ServiceGroup(
         configuration: .init(
           services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
