@@ -50,12 +50,19 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    // The floor under the range queries, in C: the same occurrences in the leanest LMDB layouts
+    // and in a tuned SQLite (Sources/RangeFloor/include/RangeFloor.h).
+    .target(
+      name: "RangeFloor",
+      path: "Sources/RangeFloor",
+      linkerSettings: [.linkedLibrary("lmdb"), .linkedLibrary("sqlite3")]
+    ),
     // The range and audit suites' fixtures: cached big stores, query windows, the SQLite peer.
     .target(
       name: "RangeSupport",
       dependencies: [
         .product(name: "Kalends", package: "Kalends"), .product(name: "KalendsSynthetic", package: "Kalends"),
-        "BenchmarkSupport", "RawLMDB", "CSQLite",
+        "BenchmarkSupport", "RawLMDB", "CSQLite", "RangeFloor",
       ],
       path: "Sources/RangeSupport"
     ),

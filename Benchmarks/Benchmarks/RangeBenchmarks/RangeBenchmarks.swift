@@ -8,8 +8,9 @@ import RangeSupport
 // Range queries on the 1M-event synthetic store (issue 4): one-week and one-month windows, in one
 // calendar and in all of them, at pseudo-random positions over 2020–2029; one query per iteration,
 // the same windows in the same order for Kalends (the index through `instances(matching:)`, and
-// `events(matching:)`) and SQLite (a B-tree on (calendar, start) and an R*Tree over the same
-// instances, pre-expanded). Then a full rebuild of every projection from the store's log.
+// `events(matching:)`), SQLite (a B-tree on (calendar, start) and an R*Tree over the same
+// instances, pre-expanded), and the floors beside them (LMDB alone, and a tuned SQLite). Then a
+// full rebuild of every projection from the store's log.
 // `tools/bench-range` runs this suite and AuditBenchmarks and prints the summary.
 
 /// Which window an implementation queries next (each benchmark cycles through the same list).
@@ -48,6 +49,17 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(try fixture.events.events(matching: predicate))
     } setup: {
       try setUp()
+    }
+
+    // The floors (Sources/RangeFloor): the least LMDB work that answers the window, and a tuned
+    // SQLite; the global index answers windows of all calendars only.
+    for kind in RangeFloors.Kind.allCases where kind != .global || windows.scope == .allCalendars {
+      let cursor = Cursor()
+      Benchmark("\(group)/\(kind.rawValue)", configuration: configuration) { _ throws in
+        blackHole(try RangeFixture.shared().floors.query(cursor.take(windows), kind))
+      } setup: {
+        try setUp()
+      }
     }
 
     for index in SQLiteRange.Index.allCases {

@@ -9,6 +9,11 @@
 //                                    events(matching:), which reads each event's state) over TIMES
 //                                    windows (week|month, one|all), for perf and callgrind; prints
 //                                    the mean and quartiles per query
+//   range-workload floors [TIMES]    Kalends' instances(matching:) beside the floors (LMDB per
+//                                    calendar and global, tuned SQLite) over the first TIMES windows
+//                                    (default 2,000) of each set, interleaved: p50 per query and the
+//                                    ratios, a quick look outside the harness (tools/bench-range
+//                                    gives the figures)
 //   range-workload census [YEAR]     count, by kind of event, the instances the date-range index of
 //                                    the 1M-event calendar holds below a horizon of January 1 of YEAR
 //                                    (2031, the cached store's: two years after its latest start)
@@ -79,6 +84,42 @@ case "query":
   }
   let quartiles = [25, 50, 75, 99].map { "p\($0) \(Int(percentile($0).rounded())) µs" }.joined(separator: ", ")
   print("\(times) queries, \(results) results, \(elapsed / times) per query; \(quartiles)")
+case "floors" where arguments.count <= 2:
+  guard let times = arguments.count == 2 ? Int(arguments[1]) : 2_000, times > 0 else {
+    FileHandle.standardError.write(Data("usage: range-workload floors [TIMES]\n".utf8))
+    exit(64)
+  }
+  let fixture = try RangeFixture.shared()
+  func microseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+  }
+  print("window                  Kalends   floor (a)   floor (b)   tuned SQLite   Kalends ÷ floor   SQLite ÷ Kalends")
+  for windows in RangeWindows.all() {
+    try fixture.checkCounts(windows)
+    let kinds = RangeFloors.Kind.allCases.filter { $0 != .global || windows.scope == .allCalendars }
+    var ours: [Double] = []
+    var floors: [RangeFloors.Kind: [Double]] = [:]
+    for window in windows.windows.prefix(times) {
+      let predicate = RangeWindows.predicate(window, fixture.calendars)
+      let started = clock.now
+      _ = try fixture.events.instances(matching: predicate)
+      ours.append(microseconds(clock.now - started))
+      for kind in kinds {
+        let began = clock.now
+        _ = try fixture.floors.query(window, kind)
+        floors[kind, default: []].append(microseconds(clock.now - began))
+      }
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    let kalends = median(ours)
+    let floor = median(floors[windows.scope == .allCalendars ? .global : .calendars]!)
+    let tuned = median(floors[.tunedSQLite]!)
+    let global = floors[.global].map { String(format: "%9.1f", median($0)) } ?? "        –"
+    print(
+      windows.name.padding(toLength: 22, withPad: " ", startingAt: 0),
+      String(format: "%9.1f   %9.1f", kalends, median(floors[.calendars]!)), "  " + global,
+      String(format: "  %12.1f   %14.2f×   %15.2f×", tuned, kalends / floor, tuned / kalends))
+  }
 case "census" where arguments.count <= 2:
   guard let year = arguments.count == 2 ? Int(arguments[1]) : 2031,
     let horizon = LocalDateTime(year: year, month: 1, day: 1)
@@ -119,6 +160,7 @@ case "census" where arguments.count <= 2:
   }
   print("total            \(String(format: "%8d %11d", census.values.reduce(0) { $0 + $1.events }, total))")
 default:
-  FileHandle.standardError.write(Data("usage: range-workload prepare [audit] | summary | query ... | census\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: range-workload prepare [audit] | summary | query ... | floors [TIMES] | census\n".utf8))
   exit(64)
 }
