@@ -99,6 +99,12 @@ struct ServerActivationTests {
     let identity = try #require(try json(identified.body) as? [String: Any])
     #expect(identity["client"] as? String == "com.example.agenda")
     #expect(identity["executable"] as? String == agenda)
+    // The answer is dated, as an origin server with a clock dates every response (RFC 9110).
+    let headers = try CLI.run(
+      ["-s", "-D", "-", "-o", "/dev/null", "--unix-socket", socket, "http://kalends/v1/whoami"],
+      program: URL(fileURLWithPath: agenda)
+    ).stdout.lowercased()
+    #expect(headers.contains("\r\ndate: ") && headers.contains(" gmt\r\n"), "\(headers)")
     // …and a program that is not the registered file is refused and recorded.
     #expect(try whoami(by: other).status == 401)
     // The person's channel works there too.
