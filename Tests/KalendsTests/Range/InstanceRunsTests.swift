@@ -3,9 +3,9 @@ import Testing
 
 @testable import Kalends
 
-/// The merge of a range query's per-calendar runs (each in order) into the order of
-/// `EventInstance.precedes`: by start, then identifier, then occurrence. Checked against a
-/// comparison sort, on runs built to stress the radix sort's cases.
+/// The order of a range query's results, `EventInstance.precedes` (by start, then identifier, then
+/// occurrence): sorted runs merged, and many calendars' instances in any order sorted by the radix
+/// sort. Checked against a comparison sort, on runs built to stress the radix sort's cases.
 @Suite("Merging a query's runs")
 struct InstanceRunsTests {
   /// `runCount` runs of random instances, each sorted, back to back, and where each run ends. Starts
@@ -48,7 +48,7 @@ struct InstanceRunsTests {
     arguments: [
       // (runs, slots, step, shared identifier bits): a week of 20 calendars on a 15-minute grid;
       // every start equal; identifiers equal in all the prefix the radix key holds; starts that span
-      // more than the radix key holds (merged pairwise); two runs (merged pairwise).
+      // more than the radix key holds (sorted by comparisons); two runs.
       (20, 672, 900, 0), (20, 1, 1, 0), (7, 40, 60, 40), (5, 50, 1 << 30, 3), (2, 100, 60, 0), (30, 4, 1, 63),
     ] as [(Int, Int64, Int64, Int)])
   func mergesLikeASort(_ shape: (Int, Int64, Int64, Int)) {
@@ -58,11 +58,16 @@ struct InstanceRunsTests {
       let (instances, ends) = runs(
         runCount, perRun: 0...60, base: 1_700_000_000 - Int64(round) * 86_400, step: step, slots: slots,
         sharedBits: shared, &random)
+      // Sorted runs merged, and the same instances in any order put in order.
       let merged = InstanceRuns.merged(instances, runEnds: ends, sorted: true)
+      let ordered = InstanceRuns.ordered(instances.shuffled(using: &random))
       let expected = instances.sorted(by: EventInstance.precedes)
       #expect(merged.count == expected.count, "round \(round)")
       let difference = (0..<min(merged.count, expected.count)).first { merged[$0] != expected[$0] }
       #expect(difference == nil, "round \(round): first out of order at \(difference ?? -1) of \(merged.count)")
+      #expect(ordered.count == expected.count, "round \(round)")
+      let misplaced = (0..<min(ordered.count, expected.count)).first { ordered[$0] != expected[$0] }
+      #expect(misplaced == nil, "round \(round): first out of order at \(misplaced ?? -1) of \(ordered.count)")
     }
   }
 }

@@ -1,12 +1,11 @@
-/// Merges the runs a range query reads (one per calendar, clock and duration class, each sorted by
-/// start but for the rare wall-clock instance around a daylight-saving change; or one per calendar,
-/// sorted) into the order of ``EventInstance/precedes(_:_:)``, without sorting the whole: the
-/// smallest runs are merged first, so the biggest is moved once.
+/// Puts what a range query reads in the order of ``EventInstance/precedes(_:_:)``: one calendar's
+/// runs (one per clock and duration class, each sorted by start but for the rare wall-clock
+/// instance around a daylight-saving change) merged, the smallest first so that the biggest is
+/// moved once; the instances of many calendars, which interleave, by a radix sort (``ordered(_:)``).
 enum InstanceRuns {
   /// `instances` in order, given where each of its runs ends (ascending; the last is its count).
   /// With `sorted`, the runs are known to be in order already and are not checked.
   static func merged(_ instances: [EventInstance], runEnds: [Int], sorted: Bool = false) -> [EventInstance] {
-    if sorted, runEnds.count > 2, let merged = mergedByStart(instances) { return merged }
     var runs: [ArraySlice<EventInstance>] = []
     var start = 0
     var inPlace = true
@@ -29,12 +28,18 @@ enum InstanceRuns {
     return runs.first.map(Array.init) ?? []
   }
 
-  /// Sorted runs merged by a radix sort, or nil when the starts span 2³³ seconds or more or there
-  /// are 2²⁴ instances or more (then they are merged pairwise).
+  /// `instances`, in any order, in the order of ``EventInstance/precedes(_:_:)``: by the radix sort
+  /// below, or by comparisons where that does not apply.
+  static func ordered(_ instances: [EventInstance]) -> [EventInstance] {
+    mergedByStart(instances) ?? instances.sorted(by: EventInstance.precedes)
+  }
+
+  /// `instances` put in order by a radix sort, or nil when their starts span 2³³ seconds or more
+  /// or there are 2²⁴ instances or more.
   ///
-  /// Merging compares every instance with the heads of other runs, and for a week of 20 calendars,
-  /// whose runs interleave at random, those comparisons mispredict about every other branch: that
-  /// was most of the query. Here each instance's position, its start (less the smallest) and as
+  /// Merging the sorted runs of many calendars compares every instance with the heads of other
+  /// runs, and for a week of 20 calendars, whose runs interleave at random, those comparisons
+  /// mispredict about every other branch: that was most of the query. Here each instance's position, its start (less the smallest) and as
   /// many leading bits of its identifier as fit are packed into one word, the words are sorted
   /// with a least-significant-digit radix sort — no comparison at all — and the instances gathered
   /// in that order. Instances whose start and identifier prefix are equal (rare: the prefix is at
