@@ -31,7 +31,7 @@ enum InstanceRuns {
   /// `instances`, in any order, in the order of ``EventInstance/precedes(_:_:)``: by the radix sort
   /// below, or by comparisons where that does not apply.
   static func ordered(_ instances: [EventInstance]) -> [EventInstance] {
-    mergedByStart(instances) ?? instances.sorted(by: EventInstance.precedes)
+    radixSorted(instances) ?? instances.sorted(by: EventInstance.precedes)
   }
 
   /// `instances` put in order by a radix sort, or nil when their starts span 2³³ seconds or more
@@ -45,7 +45,7 @@ enum InstanceRuns {
   /// in that order. Instances whose start and identifier prefix are equal (rare: the prefix is at
   /// least 7 random bits) are then put in order by one insertion pass, which on an array already
   /// in order costs a comparison per instance.
-  private static func mergedByStart(_ instances: [EventInstance]) -> [EventInstance]? {
+  private static func radixSorted(_ instances: [EventInstance]) -> [EventInstance]? {
     let count = instances.count
     guard count > 1, count < 1 << positionBits else { return nil }
     return instances.withUnsafeBufferPointer { source -> [EventInstance]? in

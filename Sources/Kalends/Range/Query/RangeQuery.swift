@@ -29,11 +29,14 @@ struct RangeQuery {
   /// ``EventInstance/precedes(_:_:)``.
   ///
   /// Per calendar, the small runs (long events, wall-clock ones, the open series past the horizon)
-  /// are read and merged first; the run of short zoned events, nearly all of a calendar, is then
-  /// read straight into the result with them merged in on the way, so it is copied only once.
+  /// are read first; the run of short zoned events, nearly all of a calendar, is then read straight
+  /// into the result. For one or two calendars the small runs are merged and merged into it on the
+  /// way, so it is copied only once and nothing is sorted. With more, whose results interleave, the
+  /// small runs are appended as they are and the whole is put in order once
+  /// (``InstanceRuns/ordered(_:)``, a radix sort): merging per calendar would be wasted.
   func instances(in calendars: [ObjectID], _ txn: borrowing ReadTransaction) throws -> [EventInstance] {
     guard from < to else { return [] }
-    if calendars.count > 2 { return try instancesGathered(in: calendars, txn) }
+    let gathering = calendars.count > 2
     let horizon = try range.horizon(in: txn)
     var results: [EventInstance] = []
     var calendarEnds: [Int] = []
@@ -55,7 +58,7 @@ struct RangeQuery {
         sideEnds.append(side.count)
       }
       if runs.isEmpty {
-        results.append(contentsOf: InstanceRuns.merged(side, runEnds: sideEnds))
+        results.append(contentsOf: gathering ? side : InstanceRuns.merged(side, runEnds: sideEnds))
       } else {
         let main = runs.firstIndex { $0.domain == .absolute && $0.durationClass == 0 } ?? 0
         try txn.withCursor(on: range.instances) { cursor in
@@ -65,51 +68,20 @@ struct RangeQuery {
             try scan(runs[index], of: calendar, &cursor, into: &side, mergingIn: [], at: &unused, sizing: &none)
             sideEnds.append(side.count)
           }
-          let merged = InstanceRuns.merged(side, runEnds: sideEnds)
+          let small = gathering ? side : InstanceRuns.merged(side, runEnds: sideEnds)
           var next = 0
           var sizing = ResultCapacity(
             from: from, to: to, calendarStart: results.count, calendarsAfter: calendars.count - 1 - position)
           try scan(
-            runs[main], of: calendar, &cursor, into: &results, mergingIn: merged, at: &next, sizing: &sizing)
-          results.append(contentsOf: merged[next...])
+            runs[main], of: calendar, &cursor, into: &results, mergingIn: gathering ? [] : small, at: &next,
+            sizing: &sizing)
+          results.append(contentsOf: small[next...])
         }
       }
       calendarEnds.append(results.count)
     }
-    return InstanceRuns.merged(results, runEnds: calendarEnds, sorted: true)
-  }
-
-  /// The instances of many calendars, in the same order: every run of every calendar read straight
-  /// into one array as it comes, then put in order once (``InstanceRuns/ordered(_:)``, a radix sort
-  /// of the starts). Merging each calendar's runs first would be wasted: the calendars interleave,
-  /// so the whole is sorted again anyway.
-  private func instancesGathered(
-    in calendars: [ObjectID], _ txn: borrowing ReadTransaction
-  ) throws -> [EventInstance] {
-    let horizon = try range.horizon(in: txn)
-    var results: [EventInstance] = []
-    var runs: [Run] = []
-    runs.reserveCapacity(2 * Int(RangeKey.classCount))
-    for (position, calendar) in calendars.enumerated() {
-      runs.removeAll(keepingCapacity: true)
-      try longestDurations(of: calendar, txn, into: &runs)
-      if to.saturatingAdd(Self.zoneMargin) > horizon {
-        try expandOpenSeries(in: calendar, after: horizon, txn, into: &results)
-      }
-      guard !runs.isEmpty else { continue }
-      let main = runs.firstIndex { $0.domain == .absolute && $0.durationClass == 0 } ?? 0
-      try txn.withCursor(on: range.instances) { cursor in
-        var unused = 0
-        var none = ResultCapacity.none
-        for index in runs.indices where index != main {
-          try scan(runs[index], of: calendar, &cursor, into: &results, mergingIn: [], at: &unused, sizing: &none)
-        }
-        var sizing = ResultCapacity(
-          from: from, to: to, calendarStart: results.count, calendarsAfter: calendars.count - 1 - position)
-        try scan(runs[main], of: calendar, &cursor, into: &results, mergingIn: [], at: &unused, sizing: &sizing)
-      }
-    }
-    return InstanceRuns.ordered(results)
+    return gathering
+      ? InstanceRuns.ordered(results) : InstanceRuns.merged(results, runEnds: calendarEnds, sorted: true)
   }
 
   /// Appends the instances of one run that overlap the window to `results`, with those of `side`
