@@ -115,8 +115,6 @@ extension KalendsCommand {
         idleTimeout: .seconds(Int64(idleTimeout)),
         httpDecoderConfiguration: .init(
           maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
-      var configuration = ApplicationConfiguration(address: .unixDomainSocket(path: path))
-      configuration.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
       let logger = ServerLogger.make("kalends.serve")
       var services: [any ServiceLifecycle.Service] = []
       if let activated {
@@ -129,6 +127,8 @@ extension KalendsCommand {
               FileHandle.standardOutput.write(Data("listening on \(path) (socket activation)\n".utf8))
             }))
       } else {
+        var configuration = ApplicationConfiguration(address: .unixDomainSocket(path: path))
+        configuration.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
         services.append(
           Application(
             router: server.router(), server: .http1(configuration: http), configuration: configuration,
