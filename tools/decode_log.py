@@ -47,18 +47,106 @@ CONTEXT = {
 KINDS = {
     1: ("storeCreated", {1: ("storeId", "uuid"), 2: ("software", "string")}),
     2: ("annotationAdded", {1: ("text", "string")}),
+    3: (
+        "contentErased",
+        {
+            1: ("objectType", "unsigned"),
+            2: ("id", "uuid"),
+            3: ("erasedPosition", "unsigned"),
+            4: ("reason", "string"),
+            5: ("indexVersion", "unsigned"),
+            6: ("indexHorizon", "signed"),
+            7: ("indexBound", "bytes"),
+        },
+    ),
 }
+# The kinds with content (§2, "Format version 3").
+CONTENT_KINDS = {101, 201, 301}
 
 
 class Malformed(Exception):
     pass
 
 
+def decode_version3(value):
+    """Decodes a record of format version 3 (§2, "Format version 3"): the payload is the kept
+    fields followed by the content, or the kept fields alone once the content is erased; the hash
+    is the leaf hash of the erased form."""
+    minimum = 1 + 8 + 8 + 1 + 2 + 2 + 2 + 1 + 1 + 4 + 64
+    if len(value) < minimum:
+        raise Malformed(f"{len(value)} bytes, shorter than the fixed {minimum}")
+    position, timestamp, actor_type, n = struct.unpack_from(">QqBH", value, 1)
+    if n > len(value) - minimum:
+        raise Malformed(f"actor identifier of {n} bytes runs past the end")
+    actor_id = value[20 : 20 + n]
+    (c,) = struct.unpack_from(">H", value, 20 + n)
+    if c > len(value) - minimum - n:
+        raise Malformed(f"a caller context of {c} bytes runs past the end")
+    context = decode_fields(value[22 + n : 22 + n + c]) if c else None
+    (kind,) = struct.unpack_from(">H", value, 22 + n + c)
+    o = 25 + n + c
+    form = value[o - 1]
+    previous, stored_hash = value[-64:-32], value[-32:]
+    if form == 0:
+        salt = value[o : o + 16]
+        f, p = struct.unpack_from(">II", value, o + 16)
+        if o + 24 + f + p + 64 != len(value):
+            raise Malformed("kept fields and content do not match the record size")
+        facts = value[o + 24 : o + 24 + f]
+        content = value[o + 24 + f : o + 24 + f + p]
+        commitment = hashlib.sha256(b"\x02" + salt + content).digest()
+        erased_form = value[: o - 1] + b"\x01" + commitment + struct.pack(">I", f) + facts + previous
+        computed = hashlib.sha256(b"\x00" + erased_form).hexdigest()
+        payload, state = facts + content, "present"
+    elif form == 1:
+        (f,) = struct.unpack_from(">I", value, o + 32)
+        if o + 36 + f + 64 != len(value):
+            raise Malformed("kept fields do not match the record size")
+        payload, state = value[o + 36 : o + 36 + f], "erased"
+        computed = hashlib.sha256(b"\x00" + value[:-32]).hexdigest()
+    elif form == 2:
+        if value[o] not in (1, 2):
+            raise Malformed(f"an erased record says it was written in version {value[o]}")
+        (f,) = struct.unpack_from(">I", value, o + 1)
+        if o + 5 + f + 64 != len(value):
+            raise Malformed("kept fields do not match the record size")
+        payload, state = value[o + 5 : o + 5 + f], "erasedUnverifiable"
+        computed = None
+    else:
+        raise Malformed(f"unknown content form {form}")
+    return {
+        "formatVersion": 3,
+        "position": position,
+        "timestampMicros": timestamp,
+        "actor": decode_actor(actor_type, n, actor_id),
+        "kindCode": kind,
+        "payloadFields": decode_fields(payload),
+        "contextFields": context,
+        "content": state,
+        "previousHash": previous.hex(),
+        "hash": stored_hash.hex(),
+        "computedHash": computed,
+    }
+
+
+def decode_actor(actor_type, n, actor_id):
+    if actor_type in (0, 1) and n == 0:
+        return {"type": ACTORS[actor_type]}
+    if actor_type in (2, 3) and n > 0:
+        try:
+            return {"type": ACTORS[actor_type], "id": actor_id.decode("utf-8")}
+        except UnicodeDecodeError:
+            raise Malformed("actor identifier is not UTF-8 text")
+    raise Malformed(f"unknown actor type {actor_type} with {n} identifier bytes")
+
+
 def decode_record(value):
-    """Decodes one stored record (format version 1 or 2) into a dict; raises Malformed."""
+    """Decodes one stored record (format version 1, 2 or 3) into a dict; raises Malformed."""
     if len(value) < 1:
         raise Malformed("empty record")
     version = value[0]
+    if version == 3:
+        return decode_version3(value)
     if version not in (1, 2):
         raise Malformed(f"unknown record format version {version}")
     fixed = FIXED if version == 1 else FIXED + 2
@@ -81,15 +169,7 @@ def decode_record(value):
     payload = value[offset + 6 : offset + 6 + p]
     previous = value[offset + 6 + p : offset + 38 + p]
     stored_hash = value[offset + 38 + p :]
-    if actor_type in (0, 1) and n == 0:
-        actor = {"type": ACTORS[actor_type]}
-    elif actor_type in (2, 3) and n > 0:
-        try:
-            actor = {"type": ACTORS[actor_type], "id": actor_id.decode("utf-8")}
-        except UnicodeDecodeError:
-            raise Malformed("actor identifier is not UTF-8 text")
-    else:
-        raise Malformed(f"unknown actor type {actor_type} with {n} identifier bytes")
+    actor = decode_actor(actor_type, n, actor_id)
     return {
         "formatVersion": version,
         "position": position,
@@ -98,6 +178,7 @@ def decode_record(value):
         "kindCode": kind,
         "payloadFields": decode_fields(payload),
         "contextFields": context,
+        "content": "present",
         "previousHash": previous.hex(),
         "hash": stored_hash.hex(),
         "computedHash": hashlib.sha256(b"\x00" + value[:-32]).hexdigest(),
@@ -176,6 +257,8 @@ def describe(record):
         "previousHash": record["previousHash"],
         "hash": record["hash"],
     }
+    if record["content"] != "present":
+        described["content"] = record["content"]
     if record["contextFields"] is not None:
         described["context"] = named(record["contextFields"], CONTEXT)
     return described
@@ -201,6 +284,8 @@ def may_make(record):
     fields = dict(record["payloadFields"])
     if kind == 1:
         return actor == {"type": "system"}
+    if kind == 3:
+        return actor in ({"type": "person"}, {"type": "system"})
     if kind in (101, 102, 201, 202, 301, 302):
         return actor["type"] in ("person", "client")
     if kind in (401, 407, 408):
@@ -254,6 +339,7 @@ def verify(path):
     env, log, meta = open_store(path)
     problem, checked, head, head_hash = None, 0, 0, bytes(32)
     leaves = []
+    unrecorded = set()
     with env.begin() as txn:
         store_id = txn.get(b"storeId", db=meta)
         recorded_head = txn.get(b"head", db=meta)
@@ -279,9 +365,20 @@ def verify(path):
             if bytes.fromhex(record["previousHash"]) != head_hash:
                 problem = (expected, "brokenChain")
                 break
-            if record["hash"] != record["computedHash"]:
+            if record["content"] != "erasedUnverifiable" and record["hash"] != record["computedHash"]:
                 problem = (expected, "hashMismatch")
                 break
+            if record["content"] != "present":
+                if record["kindCode"] not in CONTENT_KINDS:
+                    problem = (expected, "malformedRecord")
+                    break
+                unrecorded.add(expected)
+            if record["kindCode"] == 3:
+                named = [struct.unpack(">Q", v)[0] for t, v in record["payloadFields"] if t == 3 and len(v) == 8]
+                if not named or any(p >= expected for p in named):
+                    problem = (expected, "malformedRecord")
+                    break
+                unrecorded.difference_update(named)
             if expected == 1:
                 fields = dict(record["payloadFields"])
                 if record["kindCode"] != 1 or record["actor"] != {"type": "system"} or fields.get(1) != store_id:
@@ -293,6 +390,8 @@ def verify(path):
             head, head_hash = expected, bytes.fromhex(record["hash"])
             leaves.append(head_hash)
             checked += 1
+        if problem is None and unrecorded:
+            problem = (min(unrecorded), "unrecordedErasure")
         if problem is None:
             if recorded > head:
                 problem = (head + 1, "missingRecord")

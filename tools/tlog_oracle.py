@@ -101,6 +101,29 @@ def check_note(note, verifier):
     return origin, size, root
 
 
+def leaf_data(record):
+    """The bytes whose RFC 6962 leaf hash is the record's hash (docs/log-format.md): the record
+    without its hash; for format version 3 with its content present, its erased form (the salt and
+    the content replaced by the commitment SHA-256(0x02 || salt || content)). None for a record
+    erased from version 1 or 2, whose hash can no longer be recomputed."""
+    body = record[:-32]
+    if record[0] != 3:
+        return body
+    n = struct.unpack_from(">H", record, 18)[0]
+    c = struct.unpack_from(">H", record, 20 + n)[0]
+    o = 25 + n + c
+    form = record[o - 1]
+    if form == 1:
+        return body
+    if form != 0:
+        return None
+    salt = record[o : o + 16]
+    f, p = struct.unpack_from(">II", record, o + 16)
+    facts, content = record[o + 24 : o + 24 + f], record[o + 24 + f : o + 24 + f + p]
+    commitment = hashlib.sha256(b"\x02" + salt + content).digest()
+    return record[: o - 1] + b"\x01" + commitment + struct.pack(">I", f) + facts + record[-64:-32]
+
+
 def check_proof(bundle, verifier):
     head, checkpoint = bundle.split("\n\n", 1)
     lines = head.split("\n")
@@ -113,7 +136,8 @@ def check_proof(bundle, verifier):
     path = [b64(line) for line in lines[3:]]
     origin, size, root = check_note(checkpoint, verifier)
     # The record's bytes end in their own leaf hash (docs/log-format.md); its position is at 1.
-    leaf = hashlib.sha256(b"\x00" + record[:-32]).digest()
+    data = leaf_data(record)
+    leaf = record[-32:] if data is None else hashlib.sha256(b"\x00" + data).digest()
     if leaf != record[-32:]:
         fail("the record does not hash to the hash it carries")
     (position,) = struct.unpack_from(">Q", record, 1)
@@ -121,7 +145,12 @@ def check_proof(bundle, verifier):
         fail("the record is not at the proven index")
     if not verify_inclusion(index, size, leaf, path, root):
         fail("the inclusion proof does not lead to the checkpoint's root")
-    return {"origin": origin, "size": size, "index": index, "leaf": leaf.hex()}
+    result = {"origin": origin, "size": size, "index": index, "leaf": leaf.hex()}
+    if record[0] == 3:
+        n = struct.unpack_from(">H", record, 18)[0]
+        c = struct.unpack_from(">H", record, 20 + n)[0]
+        result["content"] = ["present", "erased", "erasedUnverifiable"][record[24 + n + c]]
+    return result
 
 
 def main():

@@ -30,6 +30,7 @@ public final class Environment: @unchecked Sendable {
     var flags = UInt32(MDB_NOTLS)
     if options.readOnly { flags |= UInt32(MDB_RDONLY) }
     if options.disablesReadAhead { flags |= UInt32(MDB_NORDAHEAD) }
+    if options.withoutLocking { flags |= UInt32(MDB_NOLOCK) }
     switch options.durability {
     case .full: break
     case .noMetaSync: flags |= UInt32(MDB_NOMETASYNC)

@@ -31,6 +31,9 @@ public struct EnvironmentOptions: Sendable, Hashable {
   public var fileMode: UInt32
   /// Turns off the operating system's read-ahead, which helps random reads on databases larger than RAM.
   public var disablesReadAhead: Bool
+  /// Opens without LMDB's lock file (`MDB_NOLOCK`): only for a caller that has made sure, by a lock
+  /// of its own, that no other process or thread uses the environment meanwhile.
+  public var withoutLocking = false
 
   /// Options with safe defaults: 64 MiB initial map growing up to 1 TiB, 32 databases, 126 readers,
   /// full durability, mode 0600.

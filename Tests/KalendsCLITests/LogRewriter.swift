@@ -13,6 +13,9 @@ enum LogRewriter {
     var principal: Principal
     var payload: Payload
     var timestamp: Timestamp
+    /// The stored bytes of a record whose content was erased: moved as they are (its position and
+    /// previous hash rewritten, its hash recomputed from what is left), since its content is gone.
+    var erased: [UInt8]? = nil
   }
 
   /// Replaces the log of the closed store at `path` with `edit` applied to its records.
@@ -27,7 +30,9 @@ enum LogRewriter {
         try cursor.scanForward { _, value in
           let record = try RecordCodec.decode(value)
           entries.append(
-            Entry(kind: record.kind, principal: record.principal, payload: record.payload, timestamp: record.timestamp))
+            Entry(
+              kind: record.kind, principal: record.principal, payload: record.payload, timestamp: record.timestamp,
+              erased: record.header.content == .present ? nil : Array(copying: value)))
           return .continue
         }
       }
@@ -40,11 +45,22 @@ enum LogRewriter {
       let nodes = MerkleNodes(tree: tree, log: log)
       for (index, entry) in entries.enumerated() {
         let position = LogPosition(UInt64(index + 1))
-        let hash = RecordCodec.encode(
-          into: &buffer, position: position, timestamp: entry.timestamp,
-          draft: RecordDraft(kind: entry.kind, principal: entry.principal, payload: entry.payload),
-          previousHash: previous)
-        try txn.put(Array(buffer.dropFirst()), forKey: BigEndianKey(position.rawValue), in: log)
+        let hash: RecordHash
+        if var bytes = entry.erased {
+          withUnsafeBytes(of: position.rawValue.bigEndian) { bytes.replaceSubrange(1..<9, with: $0) }
+          bytes.replaceSubrange((bytes.count - 64)..<(bytes.count - 32), with: previous.bytes)
+          hash = bytes.withUnsafeBytes {
+            RecordCodec.leafHash(UnsafeRawBufferPointer(rebasing: $0[..<($0.count - 32)]))
+          }
+          bytes.replaceSubrange((bytes.count - 32)..., with: hash.bytes)
+          try txn.put(bytes, forKey: BigEndianKey(position.rawValue), in: log)
+        } else {
+          hash = RecordCodec.encode(
+            into: &buffer, position: position, timestamp: entry.timestamp,
+            draft: RecordDraft(kind: entry.kind, principal: entry.principal, payload: entry.payload),
+            previousHash: previous)
+          try txn.put(Array(buffer.dropFirst()), forKey: BigEndianKey(position.rawValue), in: log)
+        }
         try frontier.append(hash) { height, index, node in try nodes.put(height, index, node, in: &txn) }
         previous = hash
       }

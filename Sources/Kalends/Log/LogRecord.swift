@@ -12,8 +12,26 @@ public struct LogRecordHeader: Hashable, Sendable {
   public let kind: RecordKind
   /// The hash of the record before it (``RecordHash/genesis`` for the first).
   public let previousHash: RecordHash
-  /// Its own hash: `SHA-256(0x00 ‖ record bytes before the hash)`, which covers `previousHash`.
+  /// Its own hash: `SHA-256(0x00 ‖ record bytes before the hash)`, which covers `previousHash`;
+  /// for a record whose content can be erased (format version 3), the bytes of its erased form.
   public let hash: RecordHash
+  /// Whether the record still holds its content, or the content was erased
+  /// (``EventStore/erase(_:_:reason:)``).
+  public var content: RecordContent = .present
+}
+
+/// What is left of a record's content (docs/log-format.md, format version 3).
+public enum RecordContent: Hashable, Sendable {
+  /// The record is as written.
+  case present
+  /// The content was erased; its salted commitment is kept, so the record's hash, its inclusion
+  /// proofs and every checkpoint stay verifiable, and its header (time, actor, kind) and kept
+  /// fields are still proven by them.
+  case erased
+  /// The content of a record written before format version 3 was erased: its hash is kept, so the
+  /// chain, the tree and every other record's proofs stay valid, but nothing left in it can be
+  /// checked against that hash.
+  case erasedUnverifiable
 }
 
 /// One fact of the log, decoded and owned.

@@ -60,6 +60,16 @@ struct PayloadReader {
     return out
   }
 
+  func unsignedList(_ tag: UInt8) throws(StoreError) -> [UInt64] {
+    var out: [UInt64] = []
+    for span in spans where span.tag == tag { out.append(try number(span.range, tag)) }
+    return out
+  }
+
+  func bytesList(_ tag: UInt8) -> [[UInt8]] {
+    spans.filter { $0.tag == tag }.map { Array(storage[$0.range]) }
+  }
+
   func bool(_ tag: UInt8) throws(StoreError) -> Bool? {
     guard let range = first(tag) else { return nil }
     guard range.count == 1, storage[range.lowerBound] <= 1 else {

@@ -6,6 +6,8 @@ struct PayloadSpan {
   let tag: UInt8
   /// Its value's bytes within the scanned buffer.
   let range: Range<Int>
+  /// Where the field (its tag) starts within the scanned buffer.
+  var headerStart: Int = 0
 
   /// The fields of the payload in `range` of `bytes`, in order. Throws when the bytes are not a
   /// well-formed field sequence.
@@ -32,6 +34,7 @@ struct PayloadSpan {
     var offset = range.lowerBound
     let end = range.upperBound
     while offset < end {
+      let start = offset
       let tag = bytes[offset]
       offset += 1
       guard tag != 0 else { throw .malformedPayload("field tag 0 at byte \(offset - 1 - range.lowerBound)") }
@@ -50,7 +53,7 @@ struct PayloadSpan {
         throw .malformedPayload("field \(tag) claims \(length) bytes, \(end - offset) remain")
       }
       let valueEnd = offset + Int(length)
-      try body(PayloadSpan(tag: tag, range: offset..<valueEnd))
+      try body(PayloadSpan(tag: tag, range: offset..<valueEnd, headerStart: start))
       offset = valueEnd
     }
   }

@@ -17,6 +17,11 @@ enum RecordAuthority {
       return principal == .system ? nil : "only the system creates a store, not \(principal)"
     case .annotationAdded:
       return nil  // A note changes no state; its author is part of what it says.
+    case .contentErased:
+      switch principal {
+      case .person, .system: return nil
+      case .client, .policy: return "only the person (or the system, by a retention policy) erases, not \(principal)"
+      }
     case .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved:
       switch principal {
       case .person, .client: return nil

@@ -8,6 +8,16 @@ enum RecordCodec {
   static let currentVersion: UInt8 = 1
   /// The version of records that carry how their actor was identified (the store server's).
   static let contextVersion: UInt8 = 2
+  /// The version of records whose content can be erased (``RecordSchema/contentTags``): their leaf
+  /// hash covers a salted commitment to the content, not the content (``encodeSealed``).
+  static let sealedVersion: UInt8 = 3
+  /// The content forms of a version 3 record: present (with its salt), erased (its commitment
+  /// kept), erased from a record written in version 1 or 2 (nothing left to recompute its hash).
+  enum ContentForm: UInt8 {
+    case present = 0
+    case erased = 1
+    case erasedLegacy = 2
+  }
   /// Bytes of a version 1 record around its variable parts.
   static let fixedSize = 1 + 8 + 8 + 1 + 2 + 2 + 4 + 32 + 32
   /// The largest caller context accepted.
@@ -62,7 +72,7 @@ enum RecordCodec {
   }
 
   /// Writes big-endian numbers and bytes one after the other into memory sized for them.
-  private struct Writer {
+  struct Writer {
     let bytes: UnsafeMutableRawBufferPointer
     var offset = 0
 
@@ -88,8 +98,14 @@ enum RecordCodec {
   }
 
   /// The hash a stored record should have, computed from its bytes (all but the last 32).
+  /// For a version 3 record whose content is present, the hash of its erased form (the content
+  /// replaced by its commitment); `nil` for a record erased from version 1 or 2, whose hash can no
+  /// longer be recomputed.
   static func computedHash(of record: RawSpan) -> RecordHash? {
     guard record.byteCount > 32 else { return nil }
+    if record.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == sealedVersion {
+      return try? sealedHash(of: record)
+    }
     return record.withUnsafeBytes { buffer in
       leafHash(UnsafeRawBufferPointer(rebasing: buffer[..<(buffer.count - 32)]))
     }
@@ -113,6 +129,7 @@ enum RecordCodec {
     let version = bytes.unsafeLoad(fromByteOffset: 0, as: UInt8.self)
     switch version {
     case 1, 2: return try decodeVersion1or2(bytes, version: version, principals: &principals)
+    case 3: return try decodeVersion3(bytes, principals: &principals)
     default:
       throw .unsupportedRecordVersion(version)
     }
@@ -192,7 +209,7 @@ enum RecordCodec {
   }
 
   @inline(__always)
-  private static func loadBigEndian<T: FixedWidthInteger & BitwiseCopyable>(
+  static func loadBigEndian<T: FixedWidthInteger & BitwiseCopyable>(
     _ bytes: RawSpan, _ offset: inout Int, as type: T.Type
   ) -> T {
     let value = T(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: T.self))
@@ -201,7 +218,7 @@ enum RecordCodec {
   }
 
   @inline(__always)
-  private static func loadHash(_ bytes: RawSpan, _ offset: inout Int) -> RecordHash {
+  static func loadHash(_ bytes: RawSpan, _ offset: inout Int) -> RecordHash {
     let w0 = loadBigEndian(bytes, &offset, as: UInt64.self)
     let w1 = loadBigEndian(bytes, &offset, as: UInt64.self)
     let w2 = loadBigEndian(bytes, &offset, as: UInt64.self)

@@ -15,6 +15,11 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// Someone wrote a note into the log (an operator's remark, a checkpoint label).
   public static let annotationAdded = RecordKind(rawValue: 2)
 
+  /// The person (or a retention policy, through the system) erased the content of an object's
+  /// records: they keep their header, their kept fields and their hash; the payload names the
+  /// object and every record erased.
+  public static let contentErased = RecordKind(rawValue: 3)
+
   /// A calendar was created or changed.
   public static let calendarSaved = RecordKind(rawValue: 101)
   /// A calendar was removed, and with it every item in it.

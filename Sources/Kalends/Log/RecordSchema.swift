@@ -43,6 +43,11 @@ package struct RecordSchema: Sendable {
   package let name: String
   /// The kind's fields.
   package let fields: [Field]
+  /// The top-level tags that hold an object's content (titles, notes, places, times, rules):
+  /// written apart from the other fields in format version 3 so that they can be erased while the
+  /// record's hash stays verifiable. Empty for kinds with nothing erasable (privacy records,
+  /// removals).
+  package var contentTags: [UInt8] = []
 
   /// The field with `tag`, if known.
   package func field(tag: UInt8) -> Field? { fields.first { $0.tag == tag } }
@@ -57,6 +62,18 @@ package struct RecordSchema: Sendable {
   static let annotationAdded = RecordSchema(
     name: "annotationAdded",
     fields: [Field(tag: 1, name: "text", type: .string, required: true)])
+
+  static let contentErased = RecordSchema(
+    name: "contentErased",
+    fields: [
+      Field(tag: 1, name: "objectType", type: .unsigned, required: true),
+      Field(tag: 2, name: "id", type: .uuid, required: true),
+      Field(tag: 3, name: "erasedPosition", type: .unsigned, required: true),
+      Field(tag: 4, name: "reason", type: .string, required: false),
+      Field(tag: 5, name: "indexVersion", type: .unsigned, required: false),
+      Field(tag: 6, name: "indexHorizon", type: .signed, required: false),
+      Field(tag: 7, name: "indexBound", type: .bytes, required: false),
+    ])
 
   static let calendarState: [Field] = [
     Field(tag: 1, name: "title", type: .string, required: true),
@@ -75,7 +92,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 1, name: "id", type: .uuid, required: true),
       Field(tag: 3, name: "change", type: .unsigned, required: true),
       Field(tag: 5, name: "state", type: .message(calendarState), required: true),
-    ])
+    ], contentTags: [5])
 
   static let calendarRemoved = RecordSchema(
     name: "calendarRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)])
@@ -120,7 +137,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 4, name: "occurrenceDate", type: .localDateTime, required: false),
       Field(tag: 5, name: "state", type: .message(eventState), required: true),
       Field(tag: 6, name: "splitFrom", type: .uuid, required: false),
-    ])
+    ], contentTags: [4, 5])
 
   static let reminderState: [Field] = [
     Field(tag: 1, name: "externalId", type: .string, required: true),
@@ -145,7 +162,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 2, name: "calendarId", type: .uuid, required: true),
       Field(tag: 3, name: "change", type: .unsigned, required: true),
       Field(tag: 5, name: "state", type: .message(reminderState), required: true),
-    ])
+    ], contentTags: [5])
 
   static let itemRemoved: [Field] = [
     Field(tag: 1, name: "id", type: .uuid, required: true),
@@ -243,6 +260,7 @@ package struct RecordSchema: Sendable {
   static let all: [RecordKind: RecordSchema] = [
     .storeCreated: storeCreated,
     .annotationAdded: annotationAdded,
+    .contentErased: contentErased,
     .calendarSaved: calendarSaved,
     .calendarRemoved: calendarRemoved,
     .eventSaved: eventSaved,

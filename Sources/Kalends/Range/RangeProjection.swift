@@ -34,7 +34,7 @@ struct RangeProjection: Projection {
     static let meta = "range.meta"
   }
   static let databaseNames = [DatabaseName.instances, DatabaseName.open, DatabaseName.items, DatabaseName.meta]
-  static let kinds: Set<RecordKind> = [.eventSaved, .eventRemoved, .calendarRemoved]
+  static let kinds: Set<RecordKind> = [.eventSaved, .eventRemoved, .calendarRemoved, .contentErased]
 
   /// Flags of an instance.
   static let recurringFlag: UInt8 = 1
@@ -55,6 +55,11 @@ struct RangeProjection: Projection {
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     switch header.kind {
+    case .eventSaved where header.content != .present:
+      // Erased: what placed its instances is gone. The event was removed before it was erased, so
+      // it has no instances left; what it did to the bounds, the erasure's record restores.
+      try moveHorizon(for: header.timestamp, &txn)
+      try removeItem(try PayloadReader(bytes: payload).requiredObjectID(1), horizon: horizon(in: txn), &txn)
     case .eventSaved:
       var state: [UInt8] = []
       let (id, calendar, _, _) = try RangeState.saved(payload, appendingTimingTo: &state)
@@ -71,6 +76,16 @@ struct RangeProjection: Projection {
     case .calendarRemoved:
       try moveHorizon(for: header.timestamp, &txn)
       try removeCalendar(try PayloadReader(bytes: payload).requiredObjectID(1), &txn)
+    case .contentErased:
+      guard let recorded = try RangeBounds(payload: payload) else { return }
+      if let horizon = recorded.horizon { try moveHorizon(to: horizon, &txn) }
+      for bound in recorded.bounds {
+        guard let domain = RangeKey.Domain(rawValue: bound.domain) else {
+          throw StoreError.malformedPayload("an index bound has the unknown clock \(bound.domain)")
+        }
+        try raiseLongest(
+          bound.calendar, RunKey(domain: domain, durationClass: bound.durationClass), to: bound.seconds, &txn)
+      }
     default:
       break
     }
@@ -108,8 +123,12 @@ struct RangeProjection: Projection {
   private func moveHorizon(
     for timestamp: Timestamp, reaching start: LocalDateTime? = nil, _ txn: inout WriteTransaction
   ) throws {
+    try moveHorizon(to: Self.horizon(for: timestamp, reaching: start), &txn)
+  }
+
+  /// Moves the horizon forward to `next` (when it is later), materialising the open series up to it.
+  private func moveHorizon(to next: Int64, _ txn: inout WriteTransaction) throws {
     let current = try horizon(in: txn)
-    let next = Self.horizon(for: timestamp, reaching: start)
     guard next > current else { return }
     var encoded: [UInt8] = []
     RangeKey.append(next, to: &encoded)
@@ -163,14 +182,19 @@ struct RangeProjection: Projection {
       let run = RunKey(domain: instance.domain, durationClass: instance.durationClass)
       longest[run] = max(longest[run] ?? 0, instance.end - instance.start)
     }
-    for (run, duration) in longest {
-      let statKey = Self.maxDurationKey(calendar, run.domain, run.durationClass)
-      let current = try txn.withValue(forKey: statKey, in: meta) { RangeKey.time(in: $0, at: 0) }
-      if let current, current >= duration { continue }
-      var encoded: [UInt8] = []
-      RangeKey.append(duration, to: &encoded)
-      try txn.put(encoded, forKey: statKey, in: meta)
-    }
+    for (run, duration) in longest { try raiseLongest(calendar, run, to: duration, &txn) }
+  }
+
+  /// Raises the longest instance of a run to `duration` when it is shorter.
+  private func raiseLongest(_ calendar: ObjectID, _ run: RunKey, to duration: Int64, _ txn: inout WriteTransaction)
+    throws
+  {
+    let statKey = Self.maxDurationKey(calendar, run.domain, run.durationClass)
+    let current = try txn.withValue(forKey: statKey, in: meta) { RangeKey.time(in: $0, at: 0) }
+    if let current, current >= duration { return }
+    var encoded: [UInt8] = []
+    RangeKey.append(duration, to: &encoded)
+    try txn.put(encoded, forKey: statKey, in: meta)
   }
 
   /// A clock and a duration class: with a calendar, one run of `range.instances`.

@@ -29,6 +29,10 @@ public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
     /// rewritten, dropped, reordered or cut off). The position is the checkpoint's last one, or the
     /// first missing one.
     case checkpointMismatch
+    /// A record's content is erased, but no later `contentErased` record names it: the content was
+    /// dropped from the files, not erased by the person or a retention policy. The position is
+    /// the first such record.
+    case unrecordedErasure
     /// A page of the data file is damaged (overwritten, or cut off by a truncation), so LMDB cannot
     /// read it safely; the position is the first record on or after it (`0` outside the log).
     case damagedPage

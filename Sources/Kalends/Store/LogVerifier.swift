@@ -89,6 +89,8 @@ struct LogVerifier {
     /// record completed, to be compared with the stored ones.
     var frontier = TreeFrontier()
     var completedNodes: [(Int, UInt64, RecordHash)] = []
+    /// The records seen with their content erased that no `contentErased` record has named yet.
+    var unrecordedErasures: Set<UInt64> = []
 
     init(storeID: StoreID, now: Timestamp) {
       self.storeID = storeID
@@ -133,11 +135,33 @@ struct LogVerifier {
         )
         return
       }
-      guard let computed = RecordCodec.computedHash(of: value), computed == header.hash else {
-        problem = IntegrityProblem(
-          position: expected, kind: .hashMismatch,
-          detail: "its bytes hash differently from the hash it carries: the record was altered")
-        return
+      // A record erased from format 1 or 2 keeps its hash with nothing left to recompute it from:
+      // the chain and the tree still hold it in place.
+      if header.content != .erasedUnverifiable {
+        guard let computed = RecordCodec.computedHash(of: value), computed == header.hash else {
+          problem = IntegrityProblem(
+            position: expected, kind: .hashMismatch,
+            detail: "its bytes hash differently from the hash it carries: the record was altered")
+          return
+        }
+      }
+      if header.content != .present {
+        guard header.kind.schema?.contentTags.isEmpty == false else {
+          problem = IntegrityProblem(
+            position: expected, kind: .malformedRecord, detail: "a \(header.kind) record has no content to erase")
+          return
+        }
+        unrecordedErasures.insert(expected.rawValue)
+      }
+      if header.kind == .contentErased {
+        guard let named = try? PayloadReader(bytes: value.extracting(payload)).unsignedList(3),
+          named.allSatisfy({ $0 < expected.rawValue })
+        else {
+          problem = IntegrityProblem(
+            position: expected, kind: .malformedRecord, detail: "the erasure does not name earlier records")
+          return
+        }
+        for position in named { unrecordedErasures.remove(position) }
       }
       if expected == 1 {
         guard header.kind == .storeCreated, header.principal == .system,
@@ -177,7 +201,11 @@ struct LogVerifier {
     }
 
     mutating func checkEnd(against recorded: LogHead) {
-      if recorded.position > head.position {
+      if let first = unrecordedErasures.min() {
+        problem = IntegrityProblem(
+          position: LogPosition(first), kind: .unrecordedErasure,
+          detail: "its content is erased, but no later contentErased record names it: it was dropped, not erased")
+      } else if recorded.position > head.position {
         problem = IntegrityProblem(
           position: head.position.next, kind: .missingRecord,
           detail: "record \(head.position.next) is missing (the recorded head is \(recorded.position))")

@@ -251,6 +251,7 @@ public final class Store: Sendable {
           let (nodes, frontier) = try treeAtHead(head, in: &txn)
           var appender = LogAppender(
             log: log, head: head, timestamp: timestamp, projections: projections, frontier: frontier, nodes: nodes)
+          appender.sealsContent = !options.writesLegacyRecords
           // Refusals counted in minutes that have ended reach the log with the first write after them.
           try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
           if group.count == 1 {

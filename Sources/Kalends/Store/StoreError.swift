@@ -26,6 +26,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case storeAlreadyExists(path: String)
   /// Something other than an empty directory is at the path a new copy (a backup) would take.
   case destinationExists(path: String)
+  /// Another process has the store open, and the operation needs it alone (compaction).
+  case storeInUse(path: String)
   /// The path holds something that is not a Kalends store.
   case notAStore(path: String, reason: String)
   /// The store was written by a newer Kalends in a layout this version cannot read.
@@ -68,7 +70,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   public var category: Category {
     switch self {
     case .storeNotFound, .recordNotFound: .notFound
-    case .storeAlreadyExists, .destinationExists: .conflict
+    case .storeAlreadyExists, .destinationExists, .storeInUse: .conflict
     case .invalidInput, .iCalendar: .invalidInput
     case .notAStore, .unsupportedStoreFormat, .malformedRecord, .malformedPayload, .unsupportedRecordVersion,
       .integrity:
@@ -95,6 +97,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "the store has layout version \(found), this kalends reads up to \(supported) — upgrade kalends"
     case .destinationExists(let path):
       "\(path) already exists and is not an empty directory — choose a new path"
+    case .storeInUse(let path):
+      "another process has the store at \(path) open — stop it (the server, a watcher) and run again"
     case .invalidInput(let message):
       "\(message) — fix the input and retry"
     case .recordNotFound(let position, let head):

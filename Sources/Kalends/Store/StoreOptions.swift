@@ -33,6 +33,9 @@ public struct StoreOptions: Sendable, Hashable {
   /// Microseconds added to the system clock for this handle's writes: tests use it to stand for a
   /// writer whose clock is wrong, and for minutes that have passed.
   package var clockSkew: Int64 = 0
+  /// Writes the records that save content in format version 1 or 2, as Kalends did before format
+  /// version 3: tests use it to make the stores older versions left, and to check erasure on them.
+  package var writesLegacyRecords = false
 
   /// The time a handle opened with these options stamps its records with: the system clock (and
   /// ``clockSkew``).

@@ -56,6 +56,11 @@ extension LogRecord {
       ("kindCode", .number(Double(kind.rawValue))),
       ("payload", .object(try self.fields().map { ($0.name, $0.value.json) })),
       ("formatVersion", .number(Double(header.formatVersion))),
+    ]
+    if header.content != .present {
+      fields.append(("content", .string(header.content == .erased ? "erased" : "erasedUnverifiable")))
+    }
+    fields += [
       ("previousHash", .string(previousHash.hex)),
       ("hash", .string(hash.hex)),
     ]

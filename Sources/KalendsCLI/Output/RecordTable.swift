@@ -12,7 +12,7 @@ enum RecordTable {
         record.timestamp.description,
         record.principal.description,
         record.kind.name,
-        summary(record.kind, try record.fields()),
+        summary(record.kind, try record.fields()) + (record.header.content == .present ? "" : " (content erased)"),
         record.hash.shortHex,
       ]
     }
@@ -28,6 +28,12 @@ enum RecordTable {
       ("kind", "\(record.kind.name) (\(record.kind.rawValue))"),
       ("format", "version \(record.header.formatVersion)"),
     ]
+    switch record.header.content {
+    case .present: break
+    case .erased: lines.append(("content", "erased (its commitment kept: the hash still proves the rest)"))
+    case .erasedUnverifiable:
+      lines.append(("content", "erased (written before format 3: the hash no longer proves the rest)"))
+    }
     for field in try record.fields() {
       lines.append(("payload." + field.name, text(record.kind, field.name, field.value)))
     }

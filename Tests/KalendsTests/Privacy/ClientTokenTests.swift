@@ -81,7 +81,7 @@ struct ClientTokenTests {
       let session = try fixture.owner.session(for: PrivacyFixture.planner, identifiedBy: evidence)
       let saved = try session.save(fixture.newEvent(), span: .thisEvent)
       let record = try #require(try store.lastRecords(1).first)
-      #expect(record.header.formatVersion == 2)
+      #expect(record.header.formatVersion == 3, "a save is written in the version whose content can be erased")
       #expect(record.identification == evidence)
       // Another app's token, or an unknown one, opens no session for this app.
       try fixture.owner.register(Client(id: "com.example.other", name: "Other"))

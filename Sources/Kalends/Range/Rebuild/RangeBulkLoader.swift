@@ -59,6 +59,13 @@ struct RangeBulkLoader: ProjectionBulkLoader {
 
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
     switch header.kind {
+    case .eventSaved where header.content != .present:
+      try moveHorizon(for: header.timestamp)
+      let id = try PayloadFieldIndex(payload).requiredObjectID(1, in: payload)
+      if let slot = slots.slot(of: 0, id), let previous = items[slot] {
+        items[slot] = nil
+        try retire(previous)
+      }
     case .eventSaved:
       let first = arena.count
       let (id, calendar, start, tags) = try RangeState.saved(payload, appendingTimingTo: &arena)
@@ -87,6 +94,13 @@ struct RangeBulkLoader: ProjectionBulkLoader {
       let calendar = try PayloadFieldIndex(payload).requiredObjectID(1, in: payload)
       for slot in items.indices where items[slot]?.calendar == calendar { items[slot] = nil }
       longest = longest.filter { $0.key.calendar != calendar }
+    case .contentErased:
+      guard let recorded = try RangeBounds(payload: payload) else { return }
+      if let recordedHorizon = recorded.horizon, recordedHorizon > horizon { raiseHorizon(to: recordedHorizon) }
+      for bound in recorded.bounds {
+        let run = Run(calendar: bound.calendar, domain: bound.domain, durationClass: bound.durationClass)
+        longest[run] = max(longest[run] ?? .min, bound.seconds)
+      }
     default:
       break
     }
@@ -109,6 +123,11 @@ struct RangeBulkLoader: ProjectionBulkLoader {
     }
     let next = RangeProjection.horizon(for: timestamp, reaching: try ModelCodec.wallClock(start))
     guard next > horizon else { return }
+    raiseHorizon(to: next)
+  }
+
+  /// Sets ``horizon`` to `next`, later than it, and the bounds under which records leave it as is.
+  private mutating func raiseHorizon(to next: Int64) {
     horizon = next
     let year = LocalDateTime(unchecked: next).year
     if let records = LocalDateTime(year: year - 2, month: 1, day: 1),
