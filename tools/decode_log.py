@@ -57,8 +57,10 @@ KINDS = {
             5: ("indexVersion", "unsigned"),
             6: ("indexHorizon", "signed"),
             7: ("indexBound", "bytes"),
+            8: ("retentionPolicy", "unsigned"),
         },
     ),
+    4: ("retentionSet", {1: ("removedAfter", "unsigned")}),
 }
 # The kinds with content (§2, "Format version 3").
 CONTENT_KINDS = {101, 201, 301}
@@ -285,7 +287,9 @@ def may_make(record):
     if kind == 1:
         return actor == {"type": "system"}
     if kind == 3:
-        return actor in ({"type": "person"}, {"type": "system"})
+        return actor == {"type": "person"} or (actor == {"type": "system"} and 8 in fields)
+    if kind == 4:
+        return actor == {"type": "person"}
     if kind in (101, 102, 201, 202, 301, 302):
         return actor["type"] in ("person", "client")
     if kind in (401, 407, 408):

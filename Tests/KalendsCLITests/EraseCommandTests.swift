@@ -182,3 +182,37 @@ struct EraseCommandTests {
     #expect(since.status == 69 && since.stderr.contains("checkpointMismatch"), "\(attack): \(since.stderr)")
   }
 }
+
+@Suite("Command line: retention")
+struct RetentionCommandTests {
+  @Test func theServerErasesWhatThePolicyMakesDueWhenItStarts() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    let event = try #require(
+      try store.object([
+        "event", "add", "--calendar", calendar, "--title", "Gone QZX7", "--start", "2026-12-01T10:00:00Z", "--end",
+        "2026-12-01T11:00:00Z",
+      ])["id"] as? String)
+    #expect(try store.run(["event", "remove", event]).status == 0)
+    let set = try store.object(["retention", "set", "--removed-after", "2s"])
+    #expect((set["policy"] as? [String: Any])?["removedAfter"] as? Int == 2)
+    #expect((set["erased"] as? [Any])?.isEmpty == true, "removed less than 2 s ago: not yet due")
+    #expect(try store.run(["retention", "show"]).stdout.contains("2s after their removal"))
+    #expect(try store.run(["retention", "set", "--removed-after", "soon"]).status == 64)
+    Thread.sleep(forTimeInterval: 2.5)
+
+    let served = try ServedStore(serving: store)
+    var erased: [[String: Any]] = []
+    for _ in 0..<100 where erased.isEmpty {
+      erased = try served.records("contentErased")
+      if erased.isEmpty { Thread.sleep(forTimeInterval: 0.1) }
+    }
+    served.stop()
+    let record = try #require(erased.first)
+    #expect((record["actor"] as? [String: Any])?["type"] as? String == "system")
+    #expect(!(try store.run(["log", "tail", "-n", "50"]).stdout.contains("QZX7")))
+    #expect(try store.run(["verify"]).status == 0)
+    let applied = try store.run(["retention", "apply"])
+    #expect(applied.stdout.contains("nothing is due"), "\(applied.stdout)")
+  }
+}

@@ -22,6 +22,14 @@ final class ServedStore {
     (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options, stdin: stdin)
   }
 
+  /// Starts a server on `store`, an existing store.
+  init(serving store: CLIStore, _ options: [String] = []) throws {
+    self.store = store
+    socket = store.directory.path + "/kalends.sock"
+    self.options = options
+    (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options)
+  }
+
   private static func start(
     store: CLIStore, socket: String, options: [String], stdin: String? = nil
   ) throws -> (Process, Pipe, String?) {

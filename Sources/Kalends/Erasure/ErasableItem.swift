@@ -25,6 +25,15 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The object of `kind` with `id`.
+  init(_ kind: ObjectKind, _ id: ObjectID) {
+    switch kind {
+    case .calendar: self = .calendar(id)
+    case .event: self = .event(id)
+    case .reminder: self = .reminder(id)
+    }
+  }
+
   /// Its number in a `contentErased` record (the objects projection's type).
   var objectKind: ObjectKind {
     switch self {
@@ -33,18 +42,36 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
     case .reminder: .reminder
     }
   }
+}
 
-  /// Whether the record with `header` and `payload` carries content of this object: a save of it,
-  /// or — for a calendar — a save of an item into it. Records already erased do not.
-  func isCarried(by header: LogRecordHeader, payload: RawSpan) throws(StoreError) -> Bool {
-    guard header.content == .present else { return false }
-    switch (self, header.kind) {
-    case (.event(let id), .eventSaved), (.reminder(let id), .reminderSaved), (.calendar(let id), .calendarSaved):
-      return try PayloadFieldIndex(payload).requiredObjectID(1, in: payload) == id
-    case (.calendar(let id), .eventSaved), (.calendar(let id), .reminderSaved):
-      return try PayloadFieldIndex(payload).requiredObjectID(2, in: payload) == id
-    default:
-      return false
+/// The objects a search of the log looks for at once (``EventStore/applyRetention(now:)`` erases
+/// many in one pass over the log).
+struct ErasureTargets {
+  private var items: [ObjectKind: Set<ObjectID>] = [:]
+
+  init(_ targets: [ErasableItem]) {
+    for item in targets { items[item.objectKind, default: []].insert(item.id) }
+  }
+
+  /// The targets whose content the record with `header` and `payload` carries: a save of one, or
+  /// — for a calendar — a save of an item into it. Records already erased carry none.
+  func items(carriedBy header: LogRecordHeader, payload: RawSpan) throws(StoreError) -> [ErasableItem] {
+    guard header.content == .present else { return [] }
+    let kind: ObjectKind
+    switch header.kind {
+    case .calendarSaved: kind = .calendar
+    case .eventSaved: kind = .event
+    case .reminderSaved: kind = .reminder
+    default: return []
     }
+    let fields = try PayloadFieldIndex(payload)
+    var found: [ErasableItem] = []
+    let id = try fields.requiredObjectID(1, in: payload)
+    if items[kind]?.contains(id) == true { found.append(ErasableItem(kind, id)) }
+    if kind != .calendar, let calendars = items[.calendar], !calendars.isEmpty {
+      let calendar = try fields.requiredObjectID(2, in: payload)
+      if calendars.contains(calendar) { found.append(.calendar(calendar)) }
+    }
+    return found
   }
 }

@@ -10,14 +10,17 @@ extension EventStore {
   /// content and its salt are gone, the record's hash stays what it was — and appends a
   /// `contentErased` record naming them. Every checkpoint, every inclusion proof and the chain
   /// stay valid; `verify`, a rebuild and the audit work on the erased log. The erased bytes leave
-  /// `data.mdb` when LMDB reuses their pages, or at once with `kalends store compact`; a backup
+  /// `data.mdb` when LMDB reuses their pages, or at once with ``Store/compact(at:)``; a backup
   /// taken afterwards never holds them.
   ///
   /// Records written before format version 3 lose their content too, but nothing left in them can
   /// be checked against their hash any more (``RecordContent/erasedUnverifiable``).
   ///
-  /// - Parameter reason: Why, written into the `contentErased` record (no content of the object
-  ///   belongs there).
+  /// - Parameters:
+  ///   - item: The calendar, event or reminder.
+  ///   - reason: Why, written into the `contentErased` record (no content of the object belongs
+  ///     there).
+  /// - Returns: What was erased; nothing when nothing was left to erase (no record is appended).
   /// - Throws: ``AccessError/ownerOnly(_:)`` for an app (recorded); ``CalendarError`` when no such
   ///   object ever existed.
   @discardableResult
@@ -31,7 +34,7 @@ extension EventStore {
     let (seen, carried) = try StoreError.wrapping {
       try store.environment.read { txn in
         let head = try Store.loadHead(meta: store.meta, in: txn).position
-        return (head, try Self.positions(carrying: item, in: log, after: .none, txn: txn))
+        return (head, try Self.positions(carrying: [item], in: log, after: .none, txn: txn))
       }
     }
     return try write(nil) { txn, appender, objects in
@@ -54,40 +57,56 @@ extension EventStore {
         if kind != .calendarRemoved { payload.append(tag: 2, id: stored.calendarID) }
         removal = try appender.append(RecordDraft(kind: kind, principal: .person, payload: payload), in: &txn).position
       }
-      let positions = try carried + txn.reading { try Self.positions(carrying: item, in: log, after: seen, txn: $0) }
-      guard !positions.isEmpty else {
-        return Erasure(item: item, removal: removal, erasedPositions: [], record: nil)
-      }
-      for position in positions {
-        let key = BigEndianKey(position.rawValue)
-        let erased = try txn.withValue(forKey: key, in: log) { try RecordCodec.erasing($0) }
-        guard let erased = erased ?? nil else { continue }
-        try txn.put(erased, forKey: key, in: log)
-      }
-      var payload = Payload()
-      payload.append(tag: 1, unsigned: UInt64(item.objectKind.rawValue))
-      payload.append(tag: 2, id: item.id)
-      for position in positions { payload.append(tag: 3, unsigned: position.rawValue) }
-      if let reason { payload.append(tag: 4, string: reason) }
-      try RangeBounds.stored(meta: range.meta, in: txn).append(to: &payload)
-      let record = try appender.append(
-        RecordDraft(kind: .contentErased, principal: .person, payload: payload), in: &txn)
-      return Erasure(item: item, removal: removal, erasedPositions: positions, record: record.position)
+      let later = try txn.reading { try Self.positions(carrying: [item], in: log, after: seen, txn: $0) }
+      return try Self.eraseContent(
+        of: item, at: (carried[item] ?? []) + (later[item] ?? []), removal: removal, by: .person, reason: reason,
+        policy: nil, range: range, &txn, &appender)
     }
   }
 
-  /// The positions after `after` of the records that still carry content of `item`, in log order.
+  /// Rewrites the records at `positions` in their erased form and appends the `contentErased`
+  /// record of `item` by `principal`; nothing when there is nothing left to erase.
+  static func eraseContent(
+    of item: ErasableItem, at positions: [LogPosition], removal: LogPosition?, by principal: Principal,
+    reason: String?, policy: LogPosition?, range: RangeProjection, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
+  ) throws -> Erasure {
+    var erased: [LogPosition] = []
+    for position in positions {
+      let key = BigEndianKey(position.rawValue)
+      guard let bytes = try txn.withValue(forKey: key, in: appender.log, { try RecordCodec.erasing($0) }) ?? nil
+      else { continue }
+      try txn.put(bytes, forKey: key, in: appender.log)
+      erased.append(position)
+    }
+    guard !erased.isEmpty else { return Erasure(item: item, removal: removal, erasedPositions: [], record: nil) }
+    var payload = Payload()
+    payload.append(tag: 1, unsigned: UInt64(item.objectKind.rawValue))
+    payload.append(tag: 2, id: item.id)
+    for position in erased { payload.append(tag: 3, unsigned: position.rawValue) }
+    if let reason { payload.append(tag: 4, string: reason) }
+    try RangeBounds.stored(meta: range.meta, in: txn).append(to: &payload)
+    if let policy { payload.append(tag: 8, unsigned: policy.rawValue) }
+    let record = try appender.append(
+      RecordDraft(kind: .contentErased, principal: principal, payload: payload), in: &txn)
+    return Erasure(item: item, removal: removal, erasedPositions: erased, record: record.position)
+  }
+
+  /// The positions after `after` of the records that still carry content of each of `items`, in
+  /// log order (a record can carry two of them: an item and its calendar).
   static func positions(
-    carrying item: ErasableItem, in log: Database, after: LogPosition, txn: borrowing ReadTransaction
-  ) throws -> [LogPosition] {
-    var found: [LogPosition] = []
+    carrying items: [ErasableItem], in log: Database, after: LogPosition, txn: borrowing ReadTransaction
+  ) throws -> [ErasableItem: [LogPosition]] {
+    var found: [ErasableItem: [LogPosition]] = [:]
+    guard !items.isEmpty else { return found }
+    let targets = ErasureTargets(items)
     try txn.withCursor(on: log) { cursor in
       guard try cursor.seek(atLeast: BigEndianKey(after.rawValue + 1)) else { return }
       var principals = PrincipalCache()
       try cursor.scanForward { _, value in
         let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-        if try item.isCarried(by: decoded.header, payload: value.extracting(decoded.payload)) {
-          found.append(decoded.header.position)
+        for item in try targets.items(carriedBy: decoded.header, payload: value.extracting(decoded.payload)) {
+          found[item, default: []].append(decoded.header.position)
         }
         return .continue
       }

@@ -17,9 +17,15 @@ enum RecordAuthority {
       return principal == .system ? nil : "only the system creates a store, not \(principal)"
     case .annotationAdded:
       return nil  // A note changes no state; its author is part of what it says.
+    case .retentionSet:
+      return principal == .person ? nil : "only the person sets the retention policy, not \(principal)"
     case .contentErased:
       switch principal {
-      case .person, .system: return nil
+      case .person: return nil
+      case .system:
+        // The system erases only under the person's retention policy, which the record names.
+        let policy = try? PayloadReader(bytes: payload).unsigned(8)
+        return policy == nil ? "the system erases only under a retention policy, and this erasure names none" : nil
       case .client, .policy: return "only the person (or the system, by a retention policy) erases, not \(principal)"
       }
     case .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved:

@@ -20,6 +20,10 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// object and every record erased.
   public static let contentErased = RecordKind(rawValue: 3)
 
+  /// The person set (or turned off) the retention policy: how long removed items keep their
+  /// content before the system erases it.
+  public static let retentionSet = RecordKind(rawValue: 4)
+
   /// A calendar was created or changed.
   public static let calendarSaved = RecordKind(rawValue: 101)
   /// A calendar was removed, and with it every item in it.

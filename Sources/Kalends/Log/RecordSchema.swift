@@ -73,7 +73,12 @@ package struct RecordSchema: Sendable {
       Field(tag: 5, name: "indexVersion", type: .unsigned, required: false),
       Field(tag: 6, name: "indexHorizon", type: .signed, required: false),
       Field(tag: 7, name: "indexBound", type: .bytes, required: false),
+      Field(tag: 8, name: "retentionPolicy", type: .unsigned, required: false),
     ])
+
+  static let retentionSet = RecordSchema(
+    name: "retentionSet",
+    fields: [Field(tag: 1, name: "removedAfter", type: .unsigned, required: true)])
 
   static let calendarState: [Field] = [
     Field(tag: 1, name: "title", type: .string, required: true),
@@ -261,6 +266,7 @@ package struct RecordSchema: Sendable {
     .storeCreated: storeCreated,
     .annotationAdded: annotationAdded,
     .contentErased: contentErased,
+    .retentionSet: retentionSet,
     .calendarSaved: calendarSaved,
     .calendarRemoved: calendarRemoved,
     .eventSaved: eventSaved,

@@ -3,7 +3,9 @@ package import LMDB
 /// Every projection of a store, with the databases they own.
 package struct ProjectionSet: Sendable {
   /// The projections this version of Kalends maintains, in the order they are applied.
-  static let types: [any Projection.Type] = [ObjectProjection.self, RangeProjection.self, PermissionProjection.self]
+  static let types: [any Projection.Type] = [
+    ObjectProjection.self, RangeProjection.self, PermissionProjection.self, RetentionProjection.self,
+  ]
 
   /// The projections, in ``types`` order.
   package let projections: [any Projection]

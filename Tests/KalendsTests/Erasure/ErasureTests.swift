@@ -107,6 +107,29 @@ struct ErasureTests {
     }
   }
 
+  @Test func aWitnessThatCosignedBeforeTheErasureCosignsAfterIt() throws {
+    try withFixture { fixture in
+      let store = fixture.store
+      let directory = TemporaryDirectory("erasure-witness")
+      let witnessKey = try CheckpointSigner.generate(name: "witness.example/w1", isCosigner: true)
+      // The witness knows the log by a key named after its origin.
+      let logKey = try CheckpointSigner.generate(name: store.origin)
+      let witness = try Witness(path: directory.path + "/witness", signer: witnessKey, logs: [logKey.verifier])
+      func request(old: UInt64, _ note: SignedNote) throws -> String {
+        let size = try Checkpoint(parsing: note.text).treeHead.size
+        let path = try store.consistencyProof(from: old, to: size).path
+        return "old \(old)\n" + path.map { $0.base64 + "\n" }.joined() + "\n" + note.description
+      }
+      let before = try store.checkpoint(signer: logKey)
+      #expect(witness.addCheckpoint(try request(old: 0, before)).status == 200)
+      try fixture.events.erase(.event(fixture.secret.id))
+      let after = try store.checkpoint(signer: logKey)
+      let old = try Checkpoint(parsing: before.text).treeHead.size
+      let answer = witness.addCheckpoint(try request(old: old, after))
+      #expect(answer.status == 200, "the erased log is consistent with what the witness saw: \(answer.body)")
+    }
+  }
+
   @Test func aRecordWithContentHashesAsItsErasedFormComputedByHashlib() throws {
     try withFixture { fixture in
       let position = try saves(of: fixture.secret.id, in: fixture.store)[0]

@@ -29,6 +29,7 @@ extension KalendsCommand {
         decided and the request is recorded as a timeout. With --listen it also serves TCP, where \
         an app presents a token the person created (client token create), over TLS when \
         --tls-certificate and --tls-key are given; an address other than loopback needs TLS. \
+        It applies the retention policy (kalends retention) at start and every hour. \
         Routes in docs/server.md. Prints 'listening on PATH' (and 'listening on tcp HOST:PORT') \
         once it accepts connections; SIGTERM or SIGINT stops it gracefully. Started by systemd's \
         socket activation (LISTEN_PID, LISTEN_FDS) it serves the Unix socket handed over, which must \
@@ -152,6 +153,7 @@ extension KalendsCommand {
               FileHandle.standardOutput.write(Data("listening on \(scheme) \(bound)\n".utf8))
             }, logger: logger))
       }
+      services.append(RetentionSweeper(server: server, interval: .seconds(3_600), logger: logger))
       // A socket the service manager handed over is its own: it keeps listening there.
       defer { if activated == nil { unlink(path) } }
       let group = ServiceGroup(
