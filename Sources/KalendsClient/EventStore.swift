@@ -52,6 +52,14 @@ public final class EventStore: Sendable {
     try await request(.reminder, level: "full") == .fullAccess
   }
 
+  /// EventKit's `requestAccess(to:)`, for an app registered as built before iOS 17: for events the
+  /// person sees the write-only prompt; `true` when granted (write-only access included). An app
+  /// built for iOS 17 gets an error and no prompt (docs/privacy.md).
+  public func requestAccess(to type: EntityType) async throws -> Bool {
+    let status = try await request(type, level: "legacy")
+    return status == .writeOnly || status == .fullAccess
+  }
+
   private func request(_ type: EntityType, level: String) async throws -> AuthorizationStatus {
     let status: Status = try await call("POST", "/v1/authorization/\(type.service)/request?level=\(level)")
     return status.status

@@ -31,6 +31,31 @@ struct AccessCommandTests {
     #expect(notRegistered.status == 66)
   }
 
+  /// docs/privacy.md through the CLI: an app built for iOS 16 asks with `--legacy`.
+  @Test func anAppBuiltForIOS16IsAskedForWriteOnlyAccessAndSeesItAsAuthorized() throws {
+    let store = try CLIStore()
+    let registered = try store.object([
+      "client", "register", "com.example.old", "--name", "Old", "--sdk", "16", "--usage", "calendars=Adds bookings.",
+    ])
+    #expect(registered["sdk"] as? Int == 16)
+    #expect((registered["usageDescriptions"] as? [String: Any])?["calendars"] as? String == "Adds bookings.")
+    let app = ["--as", "com.example.old"]
+    let modern = try store.run(["access", "request", "--service", "calendars", "--answer", "allow"] + app)
+    #expect(modern.status == 65 && modern.stderr.contains("--legacy"), "\(modern.stderr)")
+    let granted = try store.object(
+      ["access", "request", "--service", "calendars", "--legacy", "--answer", "allow"] + app)
+    #expect(granted["granted"] as? Bool == true)
+    #expect(granted["status"] as? String == "fullAccess", "iOS 16's authorized")
+    let statuses = try store.objects(["access", "status", "com.example.old"])
+    #expect(statuses.first { $0["service"] as? String == "calendars" }?["status"] as? String == "writeOnly")
+    #expect(try store.run(["client", "register", "com.example.old", "--name", "Old", "--sdk", "4"]).status == 65)
+    let current = try store.object(["client", "register", "com.example.new", "--name", "New"])
+    #expect(current["sdk"] as? Int == 17)
+    let refused = try store.run(
+      ["access", "request", "--service", "calendars", "--legacy", "--answer", "allow", "--as", "com.example.new"])
+    #expect(refused.status == 65 && refused.stderr.contains("requestFullAccessToEvents"), "\(refused.stderr)")
+  }
+
   @Test func aRevokeByAnotherProcessEndsThisProcesssSession() throws {
     let store = try CLIStore()
     let work = try store.calendar("Work")

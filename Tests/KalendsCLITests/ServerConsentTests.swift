@@ -51,6 +51,33 @@ struct ServerConsentTests {
     #expect((again.body as? [String: Any])?["status"] as? String == "fullAccess")
   }
 
+  /// An app registered as built for iOS 16 asks with `requestAccess(to:)`: the person is shown
+  /// the write-only prompt, and the app hears a grant and sees iOS 16's `authorized`.
+  @Test func anOldAppsRequestAccessShowsTheWriteOnlyPromptThroughTheServer() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    let registered = try served.store.run([
+      "client", "register", "com.example.agenda", "--name", "Agenda", "--executable", agenda, "--sdk", "16",
+      "--usage", "calendars=Adds your bookings.",
+    ])
+    try #require(registered.status == 0, "\(registered.stderr)")
+    let legacy = "/v1/authorization/calendars/request?level=legacy"
+    let (process, output, errors) = try served.start("POST", legacy, by: agenda)
+    let prompt = try #require(try served.waitForPrompts(1).first)
+    #expect(prompt["level"] as? String == "write-only")
+    #expect(prompt["usageDescription"] as? String == "Adds your bookings.")
+    let id = try #require(prompt["id"] as? Int)
+    #expect(try served.store.run(["prompts", "answer", "\(id)", "allow", "--socket", served.socket]).status == 0)
+    let (status, body) = try ServedStore.parse(CLI.finish(process, output, errors), "the request")
+    #expect(status == 200)
+    let answer = try #require(body as? [String: Any])
+    #expect(answer["granted"] as? Bool == true && answer["status"] as? String == "fullAccess")
+    #expect(
+      try served.store.objects(["access", "status", "com.example.agenda"]).first?["status"] as? String == "writeOnly")
+    let modern = try served.call("POST", Self.request, by: agenda)
+    #expect(modern.status == 400, "an app built for iOS 16 has no requestFullAccessToEvents")
+  }
+
   @Test func aTimeoutDecidesNothingAndIsRecorded() throws {
     let served = try ServedStore(["--prompt-timeout", "1"])
     let agenda = try served.app("agenda")

@@ -20,6 +20,13 @@ extension EventStore {
         payload.append(tag: usage.rawValue, string: text)
       }
     }
+    guard (Client.oldestSDK...99).contains(client.sdk) else {
+      throw .invalidInput(
+        "an app is built for iOS \(Client.oldestSDK) or later (--sdk \(Client.oldestSDK)…\(Client.currentSDK)), not \(client.sdk)"
+      )
+    }
+    // Today's system is written as no field: a registration reads the same as before the field.
+    if client.sdk < Client.currentSDK { payload.append(tag: 10, unsigned: UInt64(client.sdk)) }
     if let requirement = client.requirement {
       try requirement.validate()
       if let executable = requirement.executable { payload.append(tag: 7, string: executable) }
@@ -28,6 +35,7 @@ extension EventStore {
     }
     let header = try store.append(RecordDraft(kind: .clientRegistered, principal: actor, payload: payload))
     var saved = client
+    saved.sdk = min(client.sdk, Client.currentSDK)
     saved.usageDescriptions = client.usageDescriptions.filter { !$0.value.isEmpty }
     saved.version = header.position
     return saved
@@ -123,25 +131,58 @@ extension EventStore {
     try Self.checkClientID(id)
     if let own = sessionClient, own != id { try requireOwner("read another app's access") }
     let permissions = try permissions()
+    let seenByItself = sessionClient == id
     return try StoreError.wrapping {
-      try store.environment.read { txn in try permissions.state(id, service, in: txn).status }
+      try store.environment.read { txn in
+        let status = try permissions.state(id, service, in: txn).status
+        // An app built before iOS 17 knows one kind of grant, `authorized` (raw value 3, today's
+        // fullAccess): write-only access is what it sees as that (and its reads find nothing).
+        guard seenByItself, status == .writeOnly, let client = try permissions.client(id, in: txn),
+          client.sdk < Client.currentSDK
+        else { return status }
+        return .fullAccess
+      }
     }
   }
 
   /// Asks for full access to `service`, as a client session. While undetermined the person is
   /// asked once through `prompter`; afterwards the stored decision is returned without asking
   /// (write-only access can be upgraded by one more prompt). Every request is recorded.
+  ///
+  /// An app built before iOS 17 (``Client/sdk``) has no such call for calendars and reminders
+  /// (``AccessError/requestUnavailable(client:sdk:api:)``): it asks with
+  /// ``requestAccess(to:prompter:)``; one built for iOS 5 has no request call at all.
   public func requestFullAccess(
     to service: Service, prompter: some ConsentPrompter
   ) throws(StoreError) -> AuthorizationStatus {
-    try requestAccess(.full, to: service, prompter: prompter)
+    try requestAccess(.full, to: service, prompter: prompter, api: .current)
   }
 
   /// Asks for write-only access to calendars, as a client session; see ``requestFullAccess(to:prompter:)``.
   public func requestWriteOnlyAccess(
     to service: Service = .calendars, prompter: some ConsentPrompter
   ) throws(StoreError) -> AuthorizationStatus {
-    try requestAccess(.writeOnly, to: service, prompter: prompter)
+    try requestAccess(.writeOnly, to: service, prompter: prompter, api: .current)
+  }
+
+  /// EventKit's `requestAccess(to:completion:)`, the call of apps built for iOS 6 to 16
+  /// (``Client/sdk``), as iOS 17 answers it: for calendars it asks for write-only access (the
+  /// write-only prompt) and reports a grant; for reminders (and contacts) full access. Returns
+  /// whether access was granted — as the app sees it, `true` for write-only access too.
+  ///
+  /// - Throws: ``AccessError/requestUnavailable(client:sdk:api:)`` for an app built for iOS 17
+  ///   (where the call is an error, and nothing is asked) or for iOS 5 (which had no request call).
+  public func requestAccess(to service: Service, prompter: some ConsentPrompter) throws(StoreError) -> Bool {
+    let level: AccessLevel = service == .calendars ? .writeOnly : .full
+    let status = try requestAccess(level, to: service, prompter: prompter, api: .legacy)
+    return status == .fullAccess || status == .writeOnly
+  }
+
+  /// Which request call an app makes: today's (`requestFullAccessToEvents`, …) or the one before
+  /// iOS 17 (`requestAccess(to:)`).
+  enum RequestAPI {
+    case current
+    case legacy
   }
 
   /// Whether a request of this client session for `level` access to `service` would ask the
@@ -157,10 +198,10 @@ extension EventStore {
   }
 
   private func requestAccess(
-    _ level: AccessLevel, to service: Service, prompter: some ConsentPrompter
+    _ level: AccessLevel, to service: Service, prompter: some ConsentPrompter, api: RequestAPI
   ) throws(StoreError) -> AuthorizationStatus {
     guard let clientID = sessionClient else { throw .access(.ownerOnly("not request access: the owner has it")) }
-    guard let usage = Client.Usage(service, level) else { throw .access(.levelNotAvailable(service, level)) }
+    guard Client.Usage(service, level) != nil else { throw .access(.levelNotAvailable(service, level)) }
     let permissions = try permissions()
     let sessionStart = self.sessionStart
     let token = identification?.tokenID
@@ -174,6 +215,8 @@ extension EventStore {
         return (client, try permissions.state(clientID, service, in: txn))
       }
     }
+    try Self.checkAvailable(api, level, service, for: client)
+    guard let usage = client.usage(for: service, level) else { throw .access(.levelNotAvailable(service, level)) }
     let isUpgrade = seen.isUpgrade(requesting: level)
     let asks = seen.asks(requesting: level)
     let description = client.usageDescriptions[usage]
@@ -232,6 +275,32 @@ extension EventStore {
       }
     }
     .throwingMissingDescription(client: clientID, usage: usage, when: asks && description == nil)
+  }
+
+  /// Throws ``AccessError/requestUnavailable(client:sdk:api:)`` when the system `client` was built
+  /// for has no such call: nothing before iOS 6; `requestAccess(to:)` before iOS 17 and its new
+  /// calls from iOS 17 on, for calendars and reminders (contacts kept one call throughout).
+  static func checkAvailable(
+    _ api: RequestAPI, _ level: AccessLevel, _ service: Service, for client: Client
+  ) throws(StoreError) {
+    let name: String
+    switch (api, service, level) {
+    case (.legacy, .contacts, _): name = "CNContactStore.requestAccess(for:)"
+    case (.legacy, _, _): name = "requestAccess(to:)"
+    case (.current, .contacts, _): name = "CNContactStore.requestAccess(for:)"
+    case (.current, .calendars, .writeOnly): name = "requestWriteOnlyAccessToEvents"
+    case (.current, .calendars, _): name = "requestFullAccessToEvents"
+    case (.current, .reminders, _): name = "requestFullAccessToReminders"
+    }
+    let available: Bool
+    if client.sdk < 6 {
+      available = false
+    } else if service == .contacts {
+      available = true
+    } else {
+      available = (api == .legacy) == (client.sdk < Client.currentSDK)
+    }
+    if !available { throw .access(.requestUnavailable(client: client.id, sdk: client.sdk, api: name)) }
   }
 
   /// Sets a client's status as the person does in settings: full access, write-only (calendars)

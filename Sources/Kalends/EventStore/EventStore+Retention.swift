@@ -22,7 +22,7 @@ extension EventStore {
     }
     var payload = Payload()
     payload.append(tag: 1, unsigned: UInt64(value))
-    try write(nil) { txn, appender, _ in
+    _ = try write(nil) { txn, appender, _ in
       try appender.append(RecordDraft(kind: .retentionSet, principal: .person, payload: payload), in: &txn)
     }
     return try retentionPolicy()

@@ -187,6 +187,9 @@ package struct RecordSchema: Sendable {
       Field(tag: 7, name: "executable", type: .string, required: false),
       Field(tag: 8, name: "executableSha256", type: .bytes, required: false),
       Field(tag: 9, name: "flatpakApp", type: .string, required: false),
+      Field(tag: 10, name: "sdk", type: .unsigned, required: false),
+      Field(tag: 11, name: "calendarsUsage", type: .string, required: false),
+      Field(tag: 12, name: "remindersUsage", type: .string, required: false),
     ])
 
   static let callerUnidentified = RecordSchema(

@@ -31,6 +31,9 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The record would break the log's rules of authorship (who may make which record, which
   /// decision may follow which); nothing was written.
   case recordRefused(String)
+  /// The app was built for a system (``Client/sdk``) that has no such request call: `api` names the
+  /// call; nothing was asked or recorded.
+  case requestUnavailable(client: String, sdk: Int, api: String)
   /// The call was refused, but the refusal could not be recorded (the store is open read-only, or
   /// the write failed): the reason says why.
   indirect case refusalNotRecorded(AccessError, reason: String)
@@ -39,7 +42,7 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
   public var category: StoreError.Category {
     switch self {
     case .clientNotRegistered, .tokenNotFound: .notFound
-    case .invalidClientID, .levelNotAvailable, .notRestricted: .invalidInput
+    case .invalidClientID, .levelNotAvailable, .notRestricted, .requestUnavailable: .invalidInput
     default: .accessRefused
     }
   }
@@ -74,6 +77,14 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
       "\(client) has no token \(token) — list its tokens with kalends client token list \(client)"
     case .tokenRevoked(let client, let token):
       "the token \(token) of \(client) was revoked — the person creates a new one (kalends client token create)"
+    case .requestUnavailable(let client, let sdk, let api):
+      sdk < 6
+        ? "\(client) is built for iOS \(sdk), which has no \(api): the person is asked when it first uses the service"
+        : sdk < Client.currentSDK
+          ? "\(client) is built for iOS \(sdk), which has no \(api) — it asks with requestAccess(to:) "
+            + "(kalends access request --legacy)"
+          : "\(client) is built for iOS \(sdk), where \(api) is an error — ask with requestFullAccessToEvents or "
+            + "requestWriteOnlyAccessToEvents (kalends access request --level full|write-only)"
     case .recordRefused(let reason):
       "nothing was written: \(reason) — see docs/log-format.md, who may make which record"
     case .refusalNotRecorded(let refusal, let reason): "\(refusal) (the refusal could not be recorded: \(reason))"

@@ -169,6 +169,7 @@ struct PermissionProjection: Projection {
     if executable != nil || digest != nil || flatpakApp != nil {
       client.requirement = CodeRequirement(executable: executable, executableSHA256: digest, flatpakApp: flatpakApp)
     }
+    if let sdk = try fields.unsigned(10) { client.sdk = Int(clamping: sdk) }
     client.version = position(bytes.span.bytes)
     return client
   }

@@ -23,6 +23,7 @@ extension Client {
           ])
         } ?? .null
       ),
+      ("sdk", .number(Double(sdk))),
       ("version", .number(Double(version.rawValue))),
     ]
   }

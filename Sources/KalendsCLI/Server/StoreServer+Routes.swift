@@ -41,10 +41,21 @@ extension StoreServer {
         status = try await self.onOwnThread {
           try session.requestWriteOnlyAccess(to: service, prompter: DeskPrompter(channel: prompts, evidence: evidence))
         }
+      case "legacy":
+        // `requestAccess(to:)`, the call of apps built before iOS 17 (docs/privacy.md).
+        let granted = try await self.onOwnThread {
+          try session.requestAccess(to: service, prompter: DeskPrompter(channel: prompts, evidence: evidence))
+        }
+        let seen = try await self.withStore { try session.authorizationStatus(for: service) }
+        return Self.json(
+          .object([
+            ("service", .string(service.description)), ("status", .string(seen.description)),
+            ("granted", .bool(granted)),
+          ]))
       default:
         throw Problem(
-          status: .badRequest, title: "invalid input", detail: "level is full or write-only, not \"\(level)\"",
-          exitStatus: .invalidInput)
+          status: .badRequest, title: "invalid input",
+          detail: "level is full, write-only or legacy, not \"\(level)\"", exitStatus: .invalidInput)
       }
       return Self.json(.object([("service", .string(service.description)), ("status", .string(status.description))]))
     }

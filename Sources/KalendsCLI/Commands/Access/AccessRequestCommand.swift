@@ -22,14 +22,35 @@ extension KalendsCommand.Access {
 
     @Option(help: "The person's answer, for scripts: allow, deny or write-only.") var answer: AnswerArgument?
 
+    @Flag(
+      help: """
+        Ask as an app built before iOS 17 does, with requestAccess(to:): for calendars the write-only \
+        prompt, reported as granted (prints "granted" too).
+        """)
+    var legacy = false
+
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
       guard let client = global.client else { throw CLIError.invalidInput("access request needs --as CLIENT") }
       let session = try global.openEventStore()
+      let asked: AccessLevel = legacy && service == .calendars ? .writeOnly : level.level
       // Without a terminal the stored decision is still returned; only a question needs one.
-      if answer == nil, isatty(STDIN_FILENO) != 1, try session.requestWouldPrompt(level.level, to: service.service) {
+      if answer == nil, isatty(STDIN_FILENO) != 1, try session.requestWouldPrompt(asked, to: service.service) {
         throw CLIError.invalidInput("there is no terminal to ask the person — pass --answer allow|deny|write-only")
+      }
+      if legacy {
+        let granted: Bool
+        if let answer {
+          granted = try session.requestAccess(to: service.service, prompter: FixedAnswerPrompter(answer.answer))
+        } else {
+          granted = try session.requestAccess(to: service.service, prompter: TerminalPrompter())
+        }
+        let status = try session.authorizationStatus(for: service.service)
+        var fields = statusJSON(client: client, service: service.service, status: status)
+        fields.append(("granted", .bool(granted)))
+        format.write(fields)
+        return
       }
       let status: AuthorizationStatus
       if let answer {

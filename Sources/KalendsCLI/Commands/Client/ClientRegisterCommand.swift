@@ -9,8 +9,10 @@ extension KalendsCommand.Client {
       commandName: "register",
       abstract: "Register an app, or change its name and usage descriptions (the Info.plist keys).",
       discussion: """
-        --usage takes KEY=TEXT, KEY one of calendars-full, calendars-write-only, reminders-full, contacts. \
-        An app asking for a level without its description is denied, as on iOS.
+        --usage takes KEY=TEXT, KEY one of calendars-full, calendars-write-only, reminders-full, contacts, \
+        and for apps built before iOS 17 calendars and reminders. An app asking for a level without \
+        its description is denied, as on iOS. --sdk is the iOS version the app was built for (5–17): \
+        what it may call and sees follows that system (docs/privacy.md).
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -36,6 +38,9 @@ extension KalendsCommand.Client {
 
     @Option(help: ArgumentHelp("The app's Flatpak application id.", valueName: "id")) var flatpak: String?
 
+    @Option(help: ArgumentHelp("The iOS version the app was built for, 5 to 17.", valueName: "version"))
+    var sdk: Int = Kalends.Client.currentSDK
+
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
@@ -51,7 +56,8 @@ extension KalendsCommand.Client {
       }
       let store = try global.openEventStore()
       let client = try store.register(
-        Kalends.Client(id: id, name: name, usageDescriptions: descriptions, requirement: try requirement()))
+        Kalends.Client(
+          id: id, name: name, usageDescriptions: descriptions, requirement: try requirement(), sdk: sdk))
       format.write(client.jsonFields)
     }
 
