@@ -78,6 +78,31 @@ struct ServerConsentTests {
     #expect(modern.status == 400, "an app built for iOS 16 has no requestFullAccessToEvents")
   }
 
+  /// An app built for iOS 5 has no request call: its first read asks the person through the
+  /// server, and the request is recorded as implicit.
+  @Test func anIOS5AppsFirstUseAsksThePersonThroughTheServer() throws {
+    let served = try ServedStore()
+    _ = try served.store.calendar("Work")
+    let agenda = try served.app("agenda")
+    let registered = try served.store.run([
+      "client", "register", "com.example.agenda", "--name", "Agenda", "--executable", agenda, "--sdk", "5",
+      "--usage", "calendars=Shows your week.",
+    ])
+    try #require(registered.status == 0, "\(registered.stderr)")
+    let (process, output, errors) = try served.start("GET", "/v1/calendars", by: agenda)
+    let prompt = try #require(try served.waitForPrompts(1).first)
+    #expect(prompt["level"] as? String == "full" && prompt["usageDescription"] as? String == "Shows your week.")
+    let id = try #require(prompt["id"] as? Int)
+    #expect(try served.store.run(["prompts", "answer", "\(id)", "allow", "--socket", served.socket]).status == 0)
+    let (status, body) = try ServedStore.parse(CLI.finish(process, output, errors), "the first use")
+    #expect(status == 200)
+    #expect((body as? [[String: Any]])?.first?["title"] as? String == "Work")
+    let requested = try #require(try served.records("accessRequested").first)
+    #expect((requested["payload"] as? [String: Any])?["implicit"] as? Bool == true)
+    let again = try served.get("/v1/calendars", by: agenda)
+    #expect(try again.status == 200 && served.prompts().isEmpty, "asked once")
+  }
+
   @Test func aTimeoutDecidesNothingAndIsRecorded() throws {
     let served = try ServedStore(["--prompt-timeout", "1"])
     let agenda = try served.app("agenda")

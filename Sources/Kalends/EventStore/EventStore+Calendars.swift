@@ -6,7 +6,9 @@ extension EventStore {
   /// A client session sees the calendars of the services it has full access to; with write-only
   /// access to calendars it sees one virtual calendar for new events instead of the event calendars.
   public func calendars(for types: EntityTypes = [.events, .reminders]) throws(StoreError) -> [EventCalendar] {
-    try read { txn, objects in try visibleCalendars(for: types, objects, in: txn) }
+    if types.contains(.events) { try askImplicitly(.calendars, reading: false) }
+    if types.contains(.reminders) { try askImplicitly(.reminders, reading: false) }
+    return try read { txn, objects in try visibleCalendars(for: types, objects, in: txn) }
   }
 
   /// ``calendars(for:)`` in the snapshot `txn`, access checked in it.

@@ -86,6 +86,15 @@ extension EventStore {
   /// ends (``AccessError/sessionTerminated(client:at:)``) when its access is changed from outside
   /// the app (settings, a policy, a reset).
   public func session(for clientID: String) throws(StoreError) -> EventStore {
+    try session(for: clientID, prompter: nil)
+  }
+
+  /// ``session(for:)``, with `prompter` to ask the person when the app's first use of a service
+  /// asks by itself, as iOS does (docs/privacy.md): an app built for iOS 5, which has no request
+  /// call, is asked for on its first use of each service; an app with write-only calendar access
+  /// is asked once for full access on its first read (denied: never again). Without a prompter
+  /// (`nil`) such a use is refused as the status says.
+  public func session(for clientID: String, prompter: (any ConsentPrompter)?) throws(StoreError) -> EventStore {
     try requireOwner("open sessions for clients")
     try Self.checkClientID(clientID)
     let permissions = try permissions()
@@ -97,7 +106,7 @@ extension EventStore {
         return try permissions.lastExternalChange(clientID, in: txn)
       }
     }
-    return EventStore(store: store, client: clientID, sessionStart: start)
+    return EventStore(store: store, client: clientID, sessionStart: start, prompter: prompter)
   }
 
   /// The store as used by the app `clientID` through the store server, which identified its
@@ -106,7 +115,9 @@ extension EventStore {
   /// (``AccessError/notIdentified(client:)``) unless `evidence` satisfies the app's stored
   /// ``CodeRequirement``, or names a live token of the app (a TCP caller's): the check is made
   /// against the stored state, not the caller's word.
-  public func session(for clientID: String, identifiedBy evidence: CallerEvidence) throws(StoreError) -> EventStore {
+  public func session(
+    for clientID: String, identifiedBy evidence: CallerEvidence, prompter: (any ConsentPrompter)? = nil
+  ) throws(StoreError) -> EventStore {
     let plain = try session(for: clientID)
     let permissions = try permissions()
     let identified = try StoreError.wrapping {
@@ -116,7 +127,9 @@ extension EventStore {
       }
     }
     guard identified else { throw .access(.notIdentified(client: clientID)) }
-    return EventStore(store: store, client: clientID, sessionStart: plain.sessionStart, identification: evidence)
+    return EventStore(
+      store: store, client: clientID, sessionStart: plain.sessionStart, identification: evidence,
+      prompter: prompter)
   }
 
   // MARK: Statuses
@@ -183,6 +196,44 @@ extension EventStore {
   enum RequestAPI {
     case current
     case legacy
+    /// No call: the store asks because the app used the service (docs/privacy.md).
+    case implicit
+  }
+
+  /// Before a use of `service` by this session (a read when `reading`): asks the person through
+  /// the session's prompter when iOS would ask by itself (``askImplicitly(_:reading:prompter:)``).
+  func askImplicitly(_ service: Service, reading: Bool) throws(StoreError) {
+    guard let prompter else { return }
+    try askImplicitly(service, reading: reading, prompter: prompter)
+  }
+
+  /// Asks the person through `prompter` when this session's use of `service` (a read when
+  /// `reading`) asks by itself on iOS — an app built for iOS 5 whose status is undetermined (for
+  /// full access), or, on a read, an app built for iOS 17 with write-only calendar access whose
+  /// one upgrade prompt was not shown yet — and records the request as implicit; otherwise does
+  /// nothing. For callers that ask on a thread of their own before the use (the store server).
+  package func askImplicitly(
+    _ service: Service, reading: Bool, prompter: some ConsentPrompter
+  ) throws(StoreError) {
+    guard try wouldAskImplicitly(service, reading: reading) else { return }
+    _ = try requestAccess(.full, to: service, prompter: prompter, api: .implicit)
+  }
+
+  /// Whether this session's use of `service` would ask the person by itself now
+  /// (``askImplicitly(_:reading:prompter:)``).
+  package func wouldAskImplicitly(_ service: Service, reading: Bool) throws(StoreError) -> Bool {
+    guard let clientID = sessionClient else { return false }
+    let permissions = try permissions()
+    let (sdk, state) = try StoreError.wrapping {
+      try store.environment.read { txn in
+        (try permissions.client(clientID, in: txn)?.sdk, try permissions.state(clientID, service, in: txn))
+      }
+    }
+    guard let sdk else { return false }
+    let first = sdk < 6 && state.status == .notDetermined
+    let upgrade =
+      reading && sdk >= Client.currentSDK && service == .calendars && state.isUpgrade(requesting: .full)
+    return first || upgrade
   }
 
   /// Whether a request of this client session for `level` access to `service` would ask the
@@ -240,6 +291,7 @@ extension EventStore {
           payload.append(tag: 4, unsigned: UInt64(status.rawValue))
           payload.append(tag: 5, bool: prompted)
           if timedOut { payload.append(tag: 6, bool: true) }
+          if api == .implicit { payload.append(tag: 7, bool: true) }
           try appender.append(RecordDraft(kind: .accessRequested, principal: actor, payload: payload), in: &txn)
         }
         // Someone decided meanwhile (another process, the person in settings): that decision stands.
@@ -285,6 +337,7 @@ extension EventStore {
   ) throws(StoreError) {
     let name: String
     switch (api, service, level) {
+    case (.implicit, _, _): name = "a first use"
     case (.legacy, .contacts, _): name = "CNContactStore.requestAccess(for:)"
     case (.legacy, _, _): name = "requestAccess(to:)"
     case (.current, .contacts, _): name = "CNContactStore.requestAccess(for:)"
@@ -293,7 +346,9 @@ extension EventStore {
     case (.current, .reminders, _): name = "requestFullAccessToReminders"
     }
     let available: Bool
-    if client.sdk < 6 {
+    if api == .implicit {
+      available = true
+    } else if client.sdk < 6 {
       available = false
     } else if service == .contacts {
       available = true

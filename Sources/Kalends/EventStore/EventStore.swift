@@ -20,6 +20,10 @@ public final class EventStore: Sendable {
   /// For a session the store server opened: how the app's process was identified. Every record
   /// the session writes carries it.
   public let identification: CallerEvidence?
+  /// For a client session: who asks the person when the app's first use of a service asks
+  /// implicitly (an app built for iOS 5; the write-only app's first read); `nil`: nobody, and such
+  /// a use is refused as its status says.
+  let prompter: (any ConsentPrompter)?
 
   /// A facade over `store` for the person who owns it, with full rights: changes are recorded as
   /// the person's. For an app use ``session(for:)``, which enforces the app's access.
@@ -34,13 +38,18 @@ public final class EventStore: Sendable {
     self.actor = actor
     self.sessionStart = LogPosition(UInt64.max)
     self.identification = nil
+    self.prompter = nil
   }
 
-  init(store: Store, client: String, sessionStart: LogPosition, identification: CallerEvidence? = nil) {
+  init(
+    store: Store, client: String, sessionStart: LogPosition, identification: CallerEvidence? = nil,
+    prompter: (any ConsentPrompter)? = nil
+  ) {
     self.store = store
     self.actor = .client(client)
     self.sessionStart = sessionStart
     self.identification = identification
+    self.prompter = prompter
   }
 
   /// The caller whose records carry its identification, for ``Store/write(caller:_:)``.
@@ -68,6 +77,7 @@ public final class EventStore: Sendable {
     _ need: AccessNeed?, _ body: (inout WriteTransaction, inout LogAppender, ObjectProjection) throws -> R
   ) throws(StoreError) -> R {
     let objects = try objects()
+    if let need { try askImplicitly(need.service, reading: false) }
     return try recordingRefusal { () throws(StoreError) -> R in
       try StoreError.wrapping {
         try store.write(caller: identifiedCaller) { txn, appender in
@@ -105,6 +115,7 @@ public final class EventStore: Sendable {
     _ service: Service, _ operation: String, hidden: R,
     _ body: (borrowing ReadTransaction, ObjectProjection) throws -> R
   ) throws(StoreError) -> R {
+    try askImplicitly(service, reading: true)
     var writeOnly = false
     let result = try read { txn, objects in
       guard try sees(service, operation, in: txn) else {

@@ -232,6 +232,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 4, name: "status", type: .unsigned, required: true),
       Field(tag: 5, name: "prompted", type: .bool, required: true),
       Field(tag: 6, name: "promptTimeout", type: .bool, required: false),
+      Field(tag: 7, name: "implicit", type: .bool, required: false),
     ])
 
   static let accessDecided = RecordSchema(

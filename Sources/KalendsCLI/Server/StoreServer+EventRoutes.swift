@@ -10,7 +10,7 @@ extension StoreServer {
   /// The routes that read and change single events, with their versions as entity tags.
   func addEventRoutes(to router: Router<ServerContext>) {
     router.post("v1/events") { request, context in
-      let (_, session, _) = try await self.app(context)
+      let session = try await self.app(context, using: .calendars, reading: false)
       let edit = try EventEdit(json: try await Self.body(request))
       let saved = try await self.withStore { () throws -> Kalends.Event in
         var event = Kalends.Event(calendarID: nil, title: "", start: nil, end: nil, timeZone: nil)
@@ -20,7 +20,7 @@ extension StoreServer {
       return Self.event(saved, status: .created)
     }
     router.get("v1/events/:id") { request, context in
-      let (_, session, _) = try await self.app(context)
+      let session = try await self.app(context, using: .calendars, reading: true)
       let id = try Self.eventID(context)
       let occurrence = request.uri.queryParameters["occurrence"].map(String.init)
       let event = try await self.withStore { try EventLookup.fetch(id, occurrence: occurrence, in: session) }
@@ -30,7 +30,7 @@ extension StoreServer {
       return Self.event(event, status: .ok)
     }
     router.patch("v1/events/:id") { request, context in
-      let (_, session, _) = try await self.app(context)
+      let session = try await self.app(context, using: .calendars, reading: false)
       let id = try Self.eventID(context)
       let edit = try EventEdit(json: try await Self.body(request))
       let (occurrence, span) = try Self.target(request)
@@ -44,7 +44,7 @@ extension StoreServer {
       return Self.event(saved, status: .ok)
     }
     router.delete("v1/events/:id") { request, context in
-      let (_, session, _) = try await self.app(context)
+      let session = try await self.app(context, using: .calendars, reading: false)
       let id = try Self.eventID(context)
       let (occurrence, span) = try Self.target(request)
       let expected = try Self.expectedVersion(request)

@@ -110,6 +110,23 @@ final class StoreServer: Sendable {
     }
   }
 
+  /// The identified app's session for a use of `service` (a read when `reading`), after asking the
+  /// person — on a thread of its own, through the prompt desk — when iOS would ask by itself: an app
+  /// built for iOS 5 on its first use, a write-only app built for iOS 17 on its first read
+  /// (docs/privacy.md). Only those apps pay for the look at their state.
+  func app(
+    _ context: ServerContext, using service: Service, reading: Bool
+  ) async throws -> EventStore {
+    let (client, session, evidence) = try await app(context)
+    guard client.sdk < 6 || (reading && client.sdk >= Kalends.Client.currentSDK) else { return session }
+    guard try await withStore({ try session.wouldAskImplicitly(service, reading: reading) }) else { return session }
+    let prompts = self.prompts
+    try await onOwnThread {
+      try session.askImplicitly(service, reading: reading, prompter: DeskPrompter(channel: prompts, evidence: evidence))
+    }
+    return session
+  }
+
   /// Checks that `context`'s connection is the person's channel, for `what`. An app's attempt is
   /// refused and recorded as its own (`ownerActionRefused`); anyone else gets 401.
   func requireOwner(_ context: ServerContext, _ what: String) async throws {

@@ -110,4 +110,67 @@ struct OlderSystemsTests {
       #expect(try owner.client(withID: Self.app)?.sdk == Client.currentSDK)
     }
   }
+
+  /// The records after `head`: kinds, and whether each request was implicit.
+  func requests(after head: LogHead, in store: Store) throws -> [(RecordKind, Bool?)] {
+    try store.records(from: head.position.next, limit: .max).map { record in
+      (record.kind, record.kind == .accessRequested ? (try namedFields(record)["implicit"]) == .bool(true) : nil)
+    }
+  }
+
+  @Test func anAppBuiltForIOS5IsAskedOnItsFirstUseAndTheRequestIsRecordedAsImplicit() throws {
+    try withApp(sdk: 5, usage: [.calendars: "Shows your day."]) { fixture, _ in
+      let prompter = ScriptedPrompter(.allow)
+      let app = try fixture.owner.session(for: Self.app, prompter: prompter)
+      let head = try fixture.store.head()
+      let events = try app.events(inCalendar: fixture.calendar.id)
+      #expect(events.map(\.id) == [fixture.existing.id])
+      let asked = try #require(prompter.asked.first)
+      #expect(asked.level == .full && asked.usageDescription == "Shows your day." && !asked.isUpgrade)
+      let recorded = try requests(after: head, in: fixture.store)
+      #expect(recorded.map(\.0) == [.accessRequested, .accessDecided])
+      #expect(recorded.first?.1 == true, "the request is recorded as implicit")
+      _ = try app.events(inCalendar: fixture.calendar.id)
+      #expect(prompter.asked.count == 1, "asked once")
+      #expect(try app.authorizationStatus(for: .calendars) == .fullAccess)
+    }
+  }
+
+  @Test func anIOS5AppThePersonDeniesIsRefusedAndNeverAskedAgain() throws {
+    try withApp(sdk: 5, usage: [.calendars: "Shows your day."]) { fixture, unprompted in
+      #expect(throws: StoreError.self) { try unprompted.events(inCalendar: fixture.calendar.id) }
+      #expect(try fixture.owner.authorizationStatus(for: .calendars, client: Self.app) == .notDetermined)
+      let prompter = ScriptedPrompter(.deny)
+      let app = try fixture.owner.session(for: Self.app, prompter: prompter)
+      let booked = fixture.newEvent()
+      #expect(throws: StoreError.self) { try app.save(booked, span: .thisEvent) }
+      #expect(prompter.asked.count == 1, "a write is a first use too")
+      #expect(throws: StoreError.self) { try app.events(inCalendar: fixture.calendar.id) }
+      #expect(prompter.asked.count == 1)
+      #expect(try fixture.owner.event(withID: booked.id) == nil)
+    }
+  }
+
+  @Test func aWriteOnlyAppsFirstReadAsksOnceForTheUpgrade() throws {
+    for answer in [ConsentAnswer.allow, .deny] {
+      try withApp(sdk: 17, usage: [.calendarsFull: "Agenda.", .calendarsWriteOnly: "Bookings."]) { fixture, plain in
+        #expect(try plain.requestWriteOnlyAccess(prompter: ScriptedPrompter(.allow)) == .writeOnly)
+        let prompter = ScriptedPrompter(answer)
+        let app = try fixture.owner.session(for: Self.app, prompter: prompter)
+        let head = try fixture.store.head()
+        let seen = try app.events(inCalendar: fixture.calendar.id)
+        let asked = try #require(prompter.asked.first)
+        #expect(asked.isUpgrade && asked.level == .full && asked.usageDescription == "Agenda.")
+        #expect(try requests(after: head, in: fixture.store).first?.1 == true)
+        if answer == .allow {
+          #expect(seen.map(\.id) == [fixture.existing.id], "granted: the read goes on with full access")
+          #expect(try app.authorizationStatus(for: .calendars) == .fullAccess)
+        } else {
+          #expect(seen.isEmpty, "denied: write-only, as before")
+          _ = try app.events(inCalendar: fixture.calendar.id)
+          #expect(prompter.asked.count == 1, "never asked again")
+        }
+      }
+    }
+  }
 }
