@@ -224,15 +224,18 @@ extension EventStore {
   package func wouldAskImplicitly(_ service: Service, reading: Bool) throws(StoreError) -> Bool {
     guard let clientID = sessionClient else { return false }
     let permissions = try permissions()
-    let (sdk, state) = try StoreError.wrapping {
+    let (client, state) = try StoreError.wrapping {
       try store.environment.read { txn in
-        (try permissions.client(clientID, in: txn)?.sdk, try permissions.state(clientID, service, in: txn))
+        (try permissions.client(clientID, in: txn), try permissions.state(clientID, service, in: txn))
       }
     }
-    guard let sdk else { return false }
-    let first = sdk < 6 && state.status == .notDetermined
+    guard let client else { return false }
+    let first = client.sdk < 6 && state.status == .notDetermined
+    // The upgrade prompt needs the full-access description; without it nothing is asked, and the
+    // write-only app reads nothing, as before.
     let upgrade =
-      reading && sdk >= Client.currentSDK && service == .calendars && state.isUpgrade(requesting: .full)
+      reading && client.sdk >= Client.currentSDK && service == .calendars && state.isUpgrade(requesting: .full)
+      && client.usageDescriptions[.calendarsFull] != nil
     return first || upgrade
   }
 

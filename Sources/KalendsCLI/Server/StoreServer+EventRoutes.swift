@@ -10,48 +10,48 @@ extension StoreServer {
   /// The routes that read and change single events, with their versions as entity tags.
   func addEventRoutes(to router: Router<ServerContext>) {
     router.post("v1/events") { request, context in
-      let session = try await self.app(context, using: .calendars, reading: false)
+      let use = try await self.app(context, using: .calendars, reading: false)
       let edit = try EventEdit(json: try await Self.body(request))
-      let saved = try await self.withStore { () throws -> Kalends.Event in
+      let saved = try await self.withStore(use) { () throws -> Kalends.Event in
         var event = Kalends.Event(calendarID: nil, title: "", start: nil, end: nil, timeZone: nil)
         try edit.apply(to: &event)
-        return try session.save(event, span: .thisEvent)
+        return try use.session.save(event, span: .thisEvent)
       }
       return Self.event(saved, status: .created)
     }
     router.get("v1/events/:id") { request, context in
-      let session = try await self.app(context, using: .calendars, reading: true)
+      let use = try await self.app(context, using: .calendars, reading: true)
       let id = try Self.eventID(context)
       let occurrence = request.uri.queryParameters["occurrence"].map(String.init)
-      let event = try await self.withStore { try EventLookup.fetch(id, occurrence: occurrence, in: session) }
+      let event = try await self.withStore(use) { try EventLookup.fetch(id, occurrence: occurrence, in: use.session) }
       if let tag = request.headers[.ifNoneMatch], tag == Self.tag(event.version) {
         return Response(status: .notModified, headers: [.eTag: Self.tag(event.version)])
       }
       return Self.event(event, status: .ok)
     }
     router.patch("v1/events/:id") { request, context in
-      let session = try await self.app(context, using: .calendars, reading: false)
+      let use = try await self.app(context, using: .calendars, reading: false)
       let id = try Self.eventID(context)
       let edit = try EventEdit(json: try await Self.body(request))
       let (occurrence, span) = try Self.target(request)
       let expected = try Self.expectedVersion(request)
-      let saved = try await self.withStore { () throws -> Kalends.Event in
-        var event = try EventLookup.fetch(id, occurrence: occurrence, in: session)
+      let saved = try await self.withStore(use) { () throws -> Kalends.Event in
+        var event = try EventLookup.fetch(id, occurrence: occurrence, in: use.session)
         try Self.check(expected, event)
         try edit.apply(to: &event)
-        return try session.save(event, span: try Self.span(span, for: event))
+        return try use.session.save(event, span: try Self.span(span, for: event))
       }
       return Self.event(saved, status: .ok)
     }
     router.delete("v1/events/:id") { request, context in
-      let session = try await self.app(context, using: .calendars, reading: false)
+      let use = try await self.app(context, using: .calendars, reading: false)
       let id = try Self.eventID(context)
       let (occurrence, span) = try Self.target(request)
       let expected = try Self.expectedVersion(request)
-      try await self.withStore {
-        let event = try EventLookup.fetch(id, occurrence: occurrence, in: session)
+      try await self.withStore(use) {
+        let event = try EventLookup.fetch(id, occurrence: occurrence, in: use.session)
         try Self.check(expected, event)
-        try session.remove(event, span: try Self.span(span, for: event))
+        try use.session.remove(event, span: try Self.span(span, for: event))
       }
       return Response(status: .noContent)
     }

@@ -80,20 +80,20 @@ extension StoreServer {
       return Self.json(.object([("id", .number(Int(id))), ("answer", .string(answer.rawValue))]))
     }
     router.get("v1/calendars") { _, context in
-      let session = try await self.app(context, using: .calendars, reading: false)
-      let calendars = try await self.withStore { try session.calendars(for: .events) }
+      let use = try await self.app(context, using: .calendars, reading: false)
+      let calendars = try await self.withStore(use) { try use.session.calendars(for: .events) }
       return Self.json(.array(calendars.map { .object($0.jsonFields) }))
     }
     router.get("v1/events") { request, context in
-      let session = try await self.app(context, using: .calendars, reading: true)
+      let use = try await self.app(context, using: .calendars, reading: true)
       let (predicate, zone) = try Self.predicate(request)
-      let events = try await self.withStore { try session.events(matching: predicate) }
+      let events = try await self.withStore(use) { try use.session.events(matching: predicate) }
       return Self.json(.array(events.map { .object(KalendsCommand.Events.fields($0, zone)) }))
     }
     router.get("v1/instances") { request, context in
-      let session = try await self.app(context, using: .calendars, reading: true)
+      let use = try await self.app(context, using: .calendars, reading: true)
       let (predicate, _) = try Self.predicate(request)
-      let body = try await self.withStore { InstanceJSON.encode(try session.instances(matching: predicate)) }
+      let body = try await self.withStore(use) { InstanceJSON.encode(try use.session.instances(matching: predicate)) }
       return Response(
         status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
     }

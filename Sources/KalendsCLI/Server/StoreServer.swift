@@ -110,21 +110,43 @@ final class StoreServer: Sendable {
     }
   }
 
-  /// The identified app's session for a use of `service` (a read when `reading`), after asking the
-  /// person — on a thread of its own, through the prompt desk — when iOS would ask by itself: an app
-  /// built for iOS 5 on its first use, a write-only app built for iOS 17 on its first read
-  /// (docs/privacy.md). Only those apps pay for the look at their state.
-  func app(
-    _ context: ServerContext, using service: Service, reading: Bool
-  ) async throws -> EventStore {
+  /// An identified app's use of a service: its session, and what is needed to ask the person when
+  /// the use asks by itself (docs/privacy.md).
+  struct AppUse: Sendable {
+    let session: EventStore
+    let evidence: CallerEvidence
+    let service: Service
+    let reading: Bool
+    /// Whether this use may ask at all: an app built for iOS 5, or a read of one built for iOS 17
+    /// (the write-only upgrade). Other apps' uses never look.
+    let mayAsk: Bool
+  }
+
+  /// The identified app at the other end of `context`'s connection, about to use `service` (to
+  /// read when `reading`); pass it to ``withStore(_:_:)``.
+  func app(_ context: ServerContext, using service: Service, reading: Bool) async throws -> AppUse {
     let (client, session, evidence) = try await app(context)
-    guard client.sdk < 6 || (reading && client.sdk >= Kalends.Client.currentSDK) else { return session }
-    guard try await withStore({ try session.wouldAskImplicitly(service, reading: reading) }) else { return session }
+    let mayAsk = client.sdk < 6 || (reading && client.sdk >= Kalends.Client.currentSDK)
+    return AppUse(session: session, evidence: evidence, service: service, reading: reading, mayAsk: mayAsk)
+  }
+
+  /// Runs `body` with the store off the event loop for `use`, after asking the person — on a thread
+  /// of its own, through the prompt desk — when iOS would ask by itself. The look at the app's state
+  /// is made in the same hop as `body`: a use that asks nothing costs no more than one that cannot.
+  func withStore<T: Sendable>(_ use: AppUse, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    guard use.mayAsk else { return try await withStore(body) }
+    let session = use.session
+    let (service, reading) = (use.service, use.reading)
+    let first: T?? = try await withStore {
+      try session.wouldAskImplicitly(service, reading: reading) ? nil : .some(try body())
+    }
+    if let done = first { return done! }
     let prompts = self.prompts
+    let evidence = use.evidence
     try await onOwnThread {
       try session.askImplicitly(service, reading: reading, prompter: DeskPrompter(channel: prompts, evidence: evidence))
     }
-    return session
+    return try await withStore(body)
   }
 
   /// Checks that `context`'s connection is the person's channel, for `what`. An app's attempt is

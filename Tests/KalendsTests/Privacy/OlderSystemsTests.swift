@@ -173,4 +173,16 @@ struct OlderSystemsTests {
       }
     }
   }
+
+  @Test func withoutTheFullAccessDescriptionAWriteOnlyAppsReadAsksNothing() throws {
+    try withApp(sdk: 17, usage: [.calendarsWriteOnly: "Bookings."]) { fixture, plain in
+      #expect(try plain.requestWriteOnlyAccess(prompter: ScriptedPrompter(.allow)) == .writeOnly)
+      let prompter = ScriptedPrompter(.allow)
+      let app = try fixture.owner.session(for: Self.app, prompter: prompter)
+      let head = try fixture.store.head()
+      #expect(try app.events(inCalendar: fixture.calendar.id).isEmpty)
+      #expect(prompter.asked.isEmpty)
+      #expect(try requests(after: head, in: fixture.store).map(\.0) == [.accessAttemptRefused])
+    }
+  }
 }
