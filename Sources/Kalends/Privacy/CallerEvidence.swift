@@ -4,7 +4,7 @@
 /// runs in a Flatpak sandbox; for a TCP peer, its address and the app token it presented (by the
 /// token's id: the secret itself is never kept).
 ///
-/// Every record written in a session opened with it (``EventStore/session(for:identifiedBy:)``)
+/// Every record written in a session opened with it (``EventStore/session(for:identifiedBy:prompter:)``)
 /// carries it, as the record's caller context (record format version 2, docs/log-format.md), so
 /// that the log says how its actor was identified; ``LogRecord/identification`` reads it back.
 public struct CallerEvidence: Hashable, Sendable {
