@@ -18,6 +18,16 @@ struct DemoCommandTests {
     #expect(status("org.example.school", "calendars") == "restricted")
     #expect(status("com.example.notes", "reminders") == "notDetermined")
     #expect(status("com.example.social", "calendars") == "denied")
+    // Apps built for older systems: the iOS 5 diary was asked for on its first read; the iOS 16
+    // bookings app's requestAccess(to:) got the write-only prompt.
+    #expect(status("com.example.diary", "calendars") == "fullAccess")
+    #expect(status("com.example.bookings", "calendars") == "writeOnly")
+    let audited = try #require(
+      try json(try CLI.run(["audit", "history", "--format", "json"] + store).stdout) as? [[String: Any]])
+    let diaryRequest = audited.first {
+      $0["client"] as? String == "com.example.diary" && $0["kind"] as? String == "accessRequested"
+    }
+    #expect(diaryRequest?["implicit"] as? Bool == true)
     // The agenda went through the store server as a real process: identified by its binary, the
     // person's answer let it read; its copy changed by one byte was refused and recorded.
     #expect(status("com.example.agenda", "calendars") == "fullAccess")

@@ -25,6 +25,9 @@ public struct AuditEntry: Hashable, Sendable {
   public let prompted: Bool?
   /// Whether the person was asked and did not answer in time (requests; TCC's `promptTimeout`).
   public let promptTimedOut: Bool?
+  /// Whether the request was implicit: the app's use of the service asked, not a request call
+  /// (an app built for iOS 5, the write-only app's first read; docs/privacy.md).
+  public var isImplicit: Bool = false
   /// What was attempted (refusals).
   public let operation: String?
   /// How many calls were refused (refusals).
@@ -59,6 +62,7 @@ public struct AuditEntry: Hashable, Sendable {
       status = try byte(4).flatMap(AuthorizationStatus.init(rawValue:))
       prompted = try fields.bool(5)
       promptTimedOut = try fields.bool(6) ?? false
+      isImplicit = try fields.bool(7) ?? false
       (previousStatus, reason, operation, count) = (nil, nil, nil, nil)
     case .accessDecided:
       status = try byte(3).flatMap(AuthorizationStatus.init(rawValue:))

@@ -21,6 +21,7 @@ extension AuditEntry {
     if let reason { fields.append(("reason", .string(reason.description))) }
     if let prompted { fields.append(("prompted", .bool(prompted))) }
     if promptTimedOut == true { fields.append(("promptTimeout", .bool(true))) }
+    if isImplicit { fields.append(("implicit", .bool(true))) }
     if let operation { fields.append(("operation", .string(operation))) }
     if let count { fields.append(("count", .number(Double(count)))) }
     return fields

@@ -16,7 +16,9 @@ extension KalendsCommand {
         and is identified by its binary, and a copy of it changed by one byte is refused; five more apps \
         ask for access in-process (declared, not identified): one is granted write-only then upgraded, then revoked in \
         settings; one is denied and keeps trying; one is restricted by a policy; one is reset; one \
-        forgot its usage description. Then the audit timeline and the current state are printed, and \
+        forgot its usage description; one built for iOS 5 is asked for on its first read (an implicit \
+        prompt) and one built for iOS 16 asks with requestAccess(to:) and gets the write-only prompt \
+        (docs/privacy.md). Then the audit timeline and the current state are printed, and \
         the log's tree head is signed as a checkpoint with the demo's own key, written beside the store \
         (PATH.checkpoint-key, replaced with the store), whose verifier key is printed.
         """)
@@ -147,7 +149,8 @@ extension KalendsCommand {
       }
     }
 
-    /// Five apps ask, get answers, and have their access changed from outside.
+    /// Seven apps ask (or, built for iOS 5, are asked for), get answers, and have their access changed
+    /// from outside.
     static func playApps(_ owner: EventStore) throws {
       let planner = "com.example.planner"
       let social = "com.example.social"
@@ -195,6 +198,20 @@ extension KalendsCommand {
 
       let forgetfulSession = try owner.session(for: forgetful)
       _ = try? forgetfulSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
+
+      // Apps built for older systems (docs/privacy.md): iOS 5 had no request call, so its first read
+      // asks the person; an iOS 16 app's requestAccess(to:) gets the write-only prompt.
+      let diary = "com.example.diary"
+      let bookings = "com.example.bookings"
+      try owner.register(
+        Kalends.Client(id: diary, name: "Diary", usageDescriptions: [.calendars: "Shows your day."], sdk: 5))
+      try owner.register(
+        Kalends.Client(id: bookings, name: "Bookings", usageDescriptions: [.calendars: "Adds your bookings."], sdk: 16))
+      let diarySession = try owner.session(for: diary, prompter: FixedAnswerPrompter(.allow))
+      if let calendar = try diarySession.calendars(for: .events).first {
+        _ = try diarySession.events(inCalendar: calendar.id)
+      }
+      _ = try owner.session(for: bookings).requestAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
 
       try owner.setAccess(.denied, for: planner, service: .calendars)
     }
