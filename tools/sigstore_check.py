@@ -8,17 +8,18 @@ interface sigstore calls. Nothing from Kalends.
     sigstore_check.py BUNDLE_FILE VERIFIER_KEY    # prints {"origin", "size", "index"}
 
 The record's bytes (the bundle's extra data, without their last 32 bytes, which are their own
-leaf hash; for a record of format version 3, its erased form) are the leaf's data, as Rekor's
-canonicalized body is. These are sigstore's internal
-APIs: a sigstore release may move them. Exits 0 when everything verifies, 1 otherwise, 3 when
+leaf hash; for a record of format version 3, its erased form, computed from docs/log-format.md by
+`leaf_data` of tools/tlog_oracle.py) are the leaf's data, as Rekor's canonicalized body is. These
+are sigstore's internal APIs: a sigstore release may move them. Exits 0 when everything verifies, 1 otherwise, 3 when
 `sigstore` is missing.
 """
 import base64
 import hashlib
 import json
-import struct
 import sys
 from types import SimpleNamespace
+
+from tlog_oracle import leaf_data  # the record's leaf data, from docs/log-format.md; beside this file
 
 try:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -45,29 +46,6 @@ class Ed25519Keyring:
             raise VerificationError("bad signature: %r" % error)
 
 
-def leaf_data(record):
-    """The bytes whose RFC 6962 leaf hash is the record's hash (docs/log-format.md): the record
-    without its hash; for format version 3 with its content present, its erased form (the salt and
-    the content replaced by the commitment SHA-256(0x02 || salt || content)). None for a record
-    erased from version 1 or 2, whose hash can no longer be recomputed."""
-    body = record[:-32]
-    if record[0] != 3:
-        return body
-    n = struct.unpack_from(">H", record, 18)[0]
-    c = struct.unpack_from(">H", record, 20 + n)[0]
-    o = 25 + n + c
-    form = record[o - 1]
-    if form == 1:
-        return body
-    if form != 0:
-        return None
-    salt = record[o : o + 16]
-    f, p = struct.unpack_from(">II", record, o + 16)
-    facts, content = record[o + 24 : o + 24 + f], record[o + 24 + f : o + 24 + f + p]
-    commitment = hashlib.sha256(b"\x02" + salt + content).digest()
-    return record[: o - 1] + b"\x01" + commitment + struct.pack(">I", f) + facts + record[-64:-32]
-
-
 def main():
     bundle = open(sys.argv[1], encoding="utf-8").read()
     name, key_id_hex, key = sys.argv[2].split("+", 2)
@@ -80,7 +58,8 @@ def main():
     record = base64.b64decode(lines[1][len("extra "):])
     index = int(lines[2][len("index "):])
     hashes = [base64.b64decode(line) for line in lines[3:]]
-    if leaf_data(record) is None:
+    data = leaf_data(record)
+    if data is None:
         sys.exit("the record was erased from format 1 or 2: its hash can no longer be recomputed")
     try:
         note = SignedNote.from_text(note_text)
@@ -90,7 +69,7 @@ def main():
             log_index=index, tree_size=checkpoint.log_size, hashes=hashes,
             root_hash=bytes.fromhex(checkpoint.log_hash))
         verify_merkle_inclusion(SimpleNamespace(_inner=SimpleNamespace(
-            inclusion_proof=proof, canonicalized_body=leaf_data(record))))
+            inclusion_proof=proof, canonicalized_body=data)))
     except VerificationError as error:
         sys.exit("sigstore refuses: %s" % error)
     print(json.dumps({"origin": checkpoint.origin, "size": checkpoint.log_size, "index": index}))

@@ -101,20 +101,30 @@ def check_note(note, verifier):
     return origin, size, root
 
 
+CONTENT_FORMS = ["present", "erased", "erasedUnverifiable"]
+
+
+def content_form(record):
+    """For a record of format version 3 (docs/log-format.md): the offset just after its content
+    form byte, and that byte (0 present, 1 erased, 2 erased from version 1 or 2); None otherwise."""
+    if record[0] != 3:
+        return None
+    n = struct.unpack_from(">H", record, 18)[0]
+    c = struct.unpack_from(">H", record, 20 + n)[0]
+    o = 25 + n + c
+    return o, record[o - 1]
+
+
 def leaf_data(record):
     """The bytes whose RFC 6962 leaf hash is the record's hash (docs/log-format.md): the record
     without its hash; for format version 3 with its content present, its erased form (the salt and
     the content replaced by the commitment SHA-256(0x02 || salt || content)). None for a record
     erased from version 1 or 2, whose hash can no longer be recomputed."""
     body = record[:-32]
-    if record[0] != 3:
+    sealed = content_form(record)
+    if sealed is None or sealed[1] == 1:
         return body
-    n = struct.unpack_from(">H", record, 18)[0]
-    c = struct.unpack_from(">H", record, 20 + n)[0]
-    o = 25 + n + c
-    form = record[o - 1]
-    if form == 1:
-        return body
+    o, form = sealed
     if form != 0:
         return None
     salt = record[o : o + 16]
@@ -146,10 +156,9 @@ def check_proof(bundle, verifier):
     if not verify_inclusion(index, size, leaf, path, root):
         fail("the inclusion proof does not lead to the checkpoint's root")
     result = {"origin": origin, "size": size, "index": index, "leaf": leaf.hex()}
-    if record[0] == 3:
-        n = struct.unpack_from(">H", record, 18)[0]
-        c = struct.unpack_from(">H", record, 20 + n)[0]
-        result["content"] = ["present", "erased", "erasedUnverifiable"][record[24 + n + c]]
+    sealed = content_form(record)
+    if sealed is not None:
+        result["content"] = CONTENT_FORMS[sealed[1]]
     return result
 
 

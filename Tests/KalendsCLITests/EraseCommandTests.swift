@@ -161,17 +161,7 @@ struct EraseCommandTests {
     try signed.stdout.write(toFile: erasable.audited.kept, atomically: true, encoding: .utf8)
     try LogRewriter.rewrite(store.directory.storePath) { entries in
       switch attack {
-      case "rewrite a decision":
-        let decision = try #require(entries.indices.first { entries[$0].kind == .accessDecided })
-        var payload = Payload()
-        for field in try entries[decision].payload.fields() {
-          if field.tag == 3 {
-            payload.append(tag: 3, unsigned: UInt64(AuthorizationStatus.fullAccess.rawValue))
-          } else {
-            payload.append(tag: field.tag, bytes: field.value)
-          }
-        }
-        entries[decision].payload = payload
+      case "rewrite a decision": try LogRewriter.grantTheFirstDecision(&entries)
       default: entries.removeLast(3)
       }
     }

@@ -1,4 +1,5 @@
 import LMDB
+import Testing
 
 @testable import Kalends
 
@@ -67,5 +68,20 @@ enum LogRewriter {
       try Store.saveHead(LogHead(position: LogPosition(UInt64(entries.count)), hash: previous), meta: meta, in: &txn)
       try MerkleNodes.saveFrontier(frontier, meta: meta, in: &txn)
     }
+  }
+
+  /// The first decision's status turned into full access: a grant the person never gave, written
+  /// into the record as the attacker re-encodes it.
+  static func grantTheFirstDecision(_ entries: inout [Entry]) throws {
+    let decision = try #require(entries.indices.first { entries[$0].kind == .accessDecided })
+    var payload = Payload()
+    for field in try entries[decision].payload.fields() {
+      if field.tag == 3 {
+        payload.append(tag: 3, unsigned: UInt64(AuthorizationStatus.fullAccess.rawValue))
+      } else {
+        payload.append(tag: field.tag, bytes: field.value)
+      }
+    }
+    entries[decision].payload = payload
   }
 }

@@ -156,18 +156,7 @@ struct TransparencyCLITests {
     try LogRewriter.rewrite(path) { entries in
       let notes = entries.indices.filter { entries[$0].kind == .annotationAdded }
       switch attack {
-      case "rewrite a decision":
-        let decision = try #require(entries.indices.first { entries[$0].kind == .accessDecided })
-        var payload = Payload()
-        for field in try entries[decision].payload.fields() {
-          // The status field (tag 3) from denied to full access: a grant the person never gave.
-          if field.tag == 3 {
-            payload.append(tag: 3, unsigned: UInt64(AuthorizationStatus.fullAccess.rawValue))
-          } else {
-            payload.append(tag: field.tag, bytes: field.value)
-          }
-        }
-        entries[decision].payload = payload
+      case "rewrite a decision": try LogRewriter.grantTheFirstDecision(&entries)
       case "drop and renumber": entries.remove(at: notes[3])
       case "truncate": entries.removeLast(4)
       case "swap": entries.swapAt(notes[2], notes[3])

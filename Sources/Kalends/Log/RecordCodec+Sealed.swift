@@ -73,7 +73,7 @@ extension RecordCodec {
       previousHash.withBytes { writer.write($0) }
       let all = UnsafeRawBufferPointer(writer.bytes)
       let hash = sealedHash(
-        header: UnsafeRawBufferPointer(rebasing: all[0..<header]),
+        header: UnsafeRawBufferPointer(rebasing: all[1..<header]),
         salt: UnsafeRawBufferPointer(rebasing: all[(header + 1)..<(header + 17)]),
         factsLength: UnsafeRawBufferPointer(rebasing: all[(header + 17)..<(header + 21)]),
         facts: UnsafeRawBufferPointer(rebasing: all[factsStart..<(factsStart + factsCount)]),
@@ -103,22 +103,27 @@ extension RecordCodec {
     return scanned ? (payload.count - content, content) : nil
   }
 
-  /// `SHA-256(0x00 ‖ header ‖ 0x01 ‖ SHA-256(0x02 ‖ salt ‖ content) ‖ factsLength ‖ facts ‖
-  /// previous)`: the leaf hash of the record's erased form, computed from its present form.
-  /// `header` starts with the leaf prefix `0x00` and ends with the kind.
-  static func sealedHash(
-    header: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer, factsLength: UnsafeRawBufferPointer,
-    facts: UnsafeRawBufferPointer, content: UnsafeRawBufferPointer, previous: UnsafeRawBufferPointer
-  ) -> RecordHash {
+  /// `SHA-256(0x02 ‖ salt ‖ content)`: what a version 3 record keeps of its content once erased.
+  static func commitment(salt: UnsafeRawBufferPointer, content: UnsafeRawBufferPointer) -> SHA256.Digest {
     var commitment = SHA256()
     withUnsafeBytes(of: commitmentPrefix) { commitment.update(bufferPointer: $0) }
     commitment.update(bufferPointer: salt)
     commitment.update(bufferPointer: content)
-    let digest = commitment.finalize()
+    return commitment.finalize()
+  }
+
+  /// `SHA-256(0x00 ‖ header ‖ 0x01 ‖ SHA-256(0x02 ‖ salt ‖ content) ‖ factsLength ‖ facts ‖
+  /// previous)`: the leaf hash of the record's erased form, computed from its present form.
+  /// `header` is the record's bytes from the version through the kind.
+  static func sealedHash(
+    header: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer, factsLength: UnsafeRawBufferPointer,
+    facts: UnsafeRawBufferPointer, content: UnsafeRawBufferPointer, previous: UnsafeRawBufferPointer
+  ) -> RecordHash {
     var leaf = SHA256()
+    withUnsafeBytes(of: UInt8(0x00)) { leaf.update(bufferPointer: $0) }
     leaf.update(bufferPointer: header)
     withUnsafeBytes(of: ContentForm.erased.rawValue) { leaf.update(bufferPointer: $0) }
-    digest.withUnsafeBytes { leaf.update(bufferPointer: $0) }
+    commitment(salt: salt, content: content).withUnsafeBytes { leaf.update(bufferPointer: $0) }
     leaf.update(bufferPointer: factsLength)
     leaf.update(bufferPointer: facts)
     leaf.update(bufferPointer: previous)
@@ -132,17 +137,14 @@ extension RecordCodec {
     return record.withUnsafeBytes { bytes -> RecordHash? in
       switch layout.form {
       case .present:
-        var header = [UInt8(0x00)]
-        header.append(contentsOf: bytes[0..<layout.formOffset])
         let salt = layout.formOffset + 1
-        return header.withUnsafeBytes { header in
-          sealedHash(
-            header: header, salt: UnsafeRawBufferPointer(rebasing: bytes[salt..<(salt + 16)]),
-            factsLength: UnsafeRawBufferPointer(rebasing: bytes[(salt + 16)..<(salt + 20)]),
-            facts: UnsafeRawBufferPointer(rebasing: bytes[layout.facts]),
-            content: UnsafeRawBufferPointer(rebasing: bytes[layout.content]),
-            previous: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - 64)..<(bytes.count - 32)]))
-        }
+        return sealedHash(
+          header: UnsafeRawBufferPointer(rebasing: bytes[0..<layout.formOffset]),
+          salt: UnsafeRawBufferPointer(rebasing: bytes[salt..<(salt + 16)]),
+          factsLength: UnsafeRawBufferPointer(rebasing: bytes[(salt + 16)..<(salt + 20)]),
+          facts: UnsafeRawBufferPointer(rebasing: bytes[layout.facts]),
+          content: UnsafeRawBufferPointer(rebasing: bytes[layout.content]),
+          previous: UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - 64)..<(bytes.count - 32)]))
       case .erased:
         return leafHash(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 32)]))
       case .erasedLegacy:
@@ -170,16 +172,8 @@ extension RecordCodec {
     let minimum = 1 + 8 + 8 + 1 + 2 + 2 + 2 + 1 + 1 + 4 + 32 + 32
     guard count >= minimum else { throw .malformedRecord("\(count) bytes, shorter than the fixed \(minimum)") }
     var offset = 1
-    let position = loadBigEndian(bytes, &offset, as: UInt64.self)
-    let timestamp = Int64(bitPattern: loadBigEndian(bytes, &offset, as: UInt64.self))
-    let principalCode = bytes.unsafeLoad(fromByteOffset: offset, as: UInt8.self)
-    offset += 1
-    let identifierCount = Int(loadBigEndian(bytes, &offset, as: UInt16.self))
-    guard identifierCount <= count - minimum else {
-      throw .malformedRecord("principal identifier of \(identifierCount) bytes runs past the end")
-    }
-    let identifierRange = offset..<(offset + identifierCount)
-    offset += identifierCount
+    let (position, timestamp, principalCode, identifierRange) = try decodeLead(bytes, &offset, fixedSize: minimum)
+    let identifierCount = identifierRange.count
     let contextCount = Int(loadBigEndian(bytes, &offset, as: UInt16.self))
     guard contextCount <= count - minimum - identifierCount else {
       throw .malformedRecord("a caller context of \(contextCount) bytes runs past the end")
@@ -254,11 +248,10 @@ extension RecordCodec {
         var out = [UInt8](source[0..<layout.formOffset])
         out.append(ContentForm.erased.rawValue)
         let salt = layout.formOffset + 1
-        var commitment = SHA256()
-        withUnsafeBytes(of: commitmentPrefix) { commitment.update(bufferPointer: $0) }
-        commitment.update(bufferPointer: UnsafeRawBufferPointer(rebasing: source[salt..<(salt + 16)]))
-        commitment.update(bufferPointer: UnsafeRawBufferPointer(rebasing: source[layout.content]))
-        commitment.finalize().withUnsafeBytes { out.append(contentsOf: $0) }
+        commitment(
+          salt: UnsafeRawBufferPointer(rebasing: source[salt..<(salt + 16)]),
+          content: UnsafeRawBufferPointer(rebasing: source[layout.content])
+        ).withUnsafeBytes { out.append(contentsOf: $0) }
         appendBigEndian(UInt32(layout.facts.count), to: &out)
         out.append(contentsOf: source[layout.facts])
         out.append(contentsOf: source[(source.count - 64)...])

@@ -170,16 +170,8 @@ enum RecordCodec {
     let fixedSize = version == 1 ? Self.fixedSize : Self.fixedSize + 2
     guard count >= fixedSize else { throw .malformedRecord("\(count) bytes, shorter than the fixed \(fixedSize)") }
     var offset = 1
-    let position = loadBigEndian(bytes, &offset, as: UInt64.self)
-    let timestamp = Int64(bitPattern: loadBigEndian(bytes, &offset, as: UInt64.self))
-    let principalCode = bytes.unsafeLoad(fromByteOffset: offset, as: UInt8.self)
-    offset += 1
-    let identifierCount = Int(loadBigEndian(bytes, &offset, as: UInt16.self))
-    guard identifierCount <= count - fixedSize else {
-      throw .malformedRecord("principal identifier of \(identifierCount) bytes runs past the end")
-    }
-    let identifierRange = offset..<(offset + identifierCount)
-    offset += identifierCount
+    let (position, timestamp, principalCode, identifierRange) = try decodeLead(bytes, &offset, fixedSize: fixedSize)
+    let identifierCount = identifierRange.count
     var context: Range<Int>?
     if version == 2 {
       let contextCount = Int(loadBigEndian(bytes, &offset, as: UInt16.self))
@@ -206,6 +198,26 @@ enum RecordCodec {
       formatVersion: version, position: LogPosition(position), timestamp: Timestamp(rawValue: timestamp),
       principal: principal, kind: RecordKind(rawValue: kind), previousHash: previous, hash: hash)
     return DecodedHeader(header: header, payload: payloadRange, context: context)
+  }
+
+  /// The fields every version starts with, read from `offset` (just after the version byte) and
+  /// moving it past the actor: position, timestamp, the principal's type code and where its
+  /// identifier lies, which must leave at least `fixedSize` bytes for the rest of the record.
+  @inline(__always)
+  static func decodeLead(
+    _ bytes: RawSpan, _ offset: inout Int, fixedSize: Int
+  ) throws(StoreError) -> (position: UInt64, timestamp: Int64, principalCode: UInt8, identifier: Range<Int>) {
+    let position = loadBigEndian(bytes, &offset, as: UInt64.self)
+    let timestamp = Int64(bitPattern: loadBigEndian(bytes, &offset, as: UInt64.self))
+    let principalCode = bytes.unsafeLoad(fromByteOffset: offset, as: UInt8.self)
+    offset += 1
+    let identifierCount = Int(loadBigEndian(bytes, &offset, as: UInt16.self))
+    guard identifierCount <= bytes.byteCount - fixedSize else {
+      throw .malformedRecord("principal identifier of \(identifierCount) bytes runs past the end")
+    }
+    let identifier = offset..<(offset + identifierCount)
+    offset += identifierCount
+    return (position, timestamp, principalCode, identifier)
   }
 
   @inline(__always)

@@ -179,14 +179,22 @@ struct ErasureTests {
     }
   }
 
-  @Test func contentDroppedWithoutARecordOfItsErasureIsCaught() throws {
+  /// A closed store at a path, for damaging: the fixture, erased first when `erased`, and the
+  /// position of the secret event's first save.
+  func closedFixture(erased: Bool) throws -> (TemporaryDirectory, LogPosition) {
     let directory = TemporaryDirectory()
-    let position: LogPosition
-    do {
-      let store = try Store.create(at: directory.storePath)
-      let fixture = try Fixture(store, signer: try CheckpointSigner.generate(name: "x/log"))
-      position = try saves(of: fixture.secret.id, in: store)[0]
+    let store = try Store.create(at: directory.storePath)
+    let fixture = try Fixture(store, signer: try CheckpointSigner.generate(name: "x/log"))
+    let position = try saves(of: fixture.secret.id, in: store)[0]
+    if erased {
+      try fixture.events.erase(.event(fixture.secret.id))
+      #expect(try store.verify().isIntact)
     }
+    return (directory, position)
+  }
+
+  @Test func contentDroppedWithoutARecordOfItsErasureIsCaught() throws {
+    let (directory, position) = try closedFixture(erased: false)
     try Damage.withLog(directory.storePath) { txn, log, _ in
       let bytes = try #require(try txn.value(forKey: BigEndianKey(position.rawValue), in: log))
       let dropped = try #require(try RecordCodec.erasing(bytes.span.bytes))
@@ -198,15 +206,7 @@ struct ErasureTests {
   }
 
   @Test func anErasedRecordsKeptFieldsAndHeaderAreStillProvenByItsHash() throws {
-    let directory = TemporaryDirectory()
-    let position: LogPosition
-    do {
-      let store = try Store.create(at: directory.storePath)
-      let fixture = try Fixture(store, signer: try CheckpointSigner.generate(name: "x/log"))
-      position = try saves(of: fixture.secret.id, in: store)[0]
-      try fixture.events.erase(.event(fixture.secret.id))
-      #expect(try store.verify().isIntact)
-    }
+    let (directory, position) = try closedFixture(erased: true)
     // The kept `change` field, then the timestamp: either altered breaks the hash.
     for offset in [-70, 12] {
       try Damage.flipByte(of: position.rawValue, at: offset, in: directory.storePath)
