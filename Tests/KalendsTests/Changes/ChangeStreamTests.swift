@@ -157,7 +157,9 @@ struct ChangeStreamTests {
       var moved = fixture.existing
       moved.title = "Moved"
       let saved = try fixture.owner.save(moved, span: .thisEvent)
-      #expect(await collector.wait(through: saved.version))
+      #expect(
+        await collector.wait(through: saved.version),
+        "ended: \(collector.ended), error: \(String(describing: collector.error)), notices: \(collector.notices)")
       #expect(collector.merged == [.event(saved.id): .modified])
       try fixture.owner.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
       let revokedAt = try store.head().position
