@@ -63,7 +63,7 @@ KINDS = {
     4: ("retentionSet", {1: ("removedAfter", "unsigned")}),
 }
 # The kinds with content (§2, "Format version 3").
-CONTENT_KINDS = {101, 201, 301}
+CONTENT_KINDS = {101, 201, 301, 501, 503}
 
 
 class Malformed(Exception):
@@ -290,7 +290,7 @@ def may_make(record):
         return actor == {"type": "person"} or (actor == {"type": "system"} and 8 in fields)
     if kind == 4:
         return actor == {"type": "person"}
-    if kind in (101, 102, 201, 202, 301, 302):
+    if kind in (101, 102, 201, 202, 301, 302, 501, 502, 503, 504):
         return actor["type"] in ("person", "client")
     if kind in (401, 407, 408):
         return actor == {"type": "person"}

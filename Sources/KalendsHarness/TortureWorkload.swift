@@ -23,6 +23,7 @@ final class TortureWorkload {
   private var sequence = 0
   private var calendar: ObjectID?
   private var saved: [Event] = []
+  private var contacts: [Contact] = []
   private var unasked: [String] = []
   private var decided: [(client: String, status: AuthorizationStatus)] = []
 
@@ -75,7 +76,9 @@ final class TortureWorkload {
     switch Int.random(in: 0..<100, using: &random) {
     case 0..<22: try saveEvents(in: calendar, count: 1)
     case 22..<34: try saveEvents(in: calendar, count: Int.random(in: 2...6, using: &random))
-    case 34..<42: try annotate()
+    case 34..<38: try annotate()
+    case 38..<40: try saveContact()
+    case 40..<42: try importContacts()
     case 42..<52: try importFile(into: calendar)
     case 52..<60: try updateEvent()
     case 60..<67: try register()
@@ -166,6 +169,48 @@ final class TortureWorkload {
     }
   }
 
+  /// Saves a new contact named by the token, or changes one this thread saved before.
+  private func saveContact() throws {
+    let token = nextToken()
+    var contact: Contact
+    var index: Int?
+    if !contacts.isEmpty, Bool.random(using: &random) {
+      index = Int.random(in: 0..<contacts.count, using: &random)
+      contact = contacts[index!]
+      // Renamed whole: a record carries the token of its command only.
+      contact.givenName = token
+    } else {
+      contact = Contact(givenName: token, familyName: "Torture")
+      contact.phoneNumbers = [LabeledValue(label: "mobile", value: "+1 555 \(sequence)")]
+    }
+    try command("contact", records: 1, token: token) {
+      let stored = try events.save(contact)
+      if let index { contacts[index] = stored } else { contacts.append(stored) }
+      return stored.version.rawValue...stored.version.rawValue
+    }
+  }
+
+  /// Imports a vCard file of 1–4 new cards named by the token: one transaction, all or nothing.
+  private func importContacts() throws {
+    let token = nextToken()
+    let count = Int.random(in: 1...4, using: &random)
+    var lines: [String] = []
+    for index in 0..<count {
+      lines += [
+        "BEGIN:VCARD", "VERSION:\(index.isMultiple(of: 2) ? "3.0" : "4.0")", "UID:\(token)\(index)@torture",
+        "N:Torture;\(token);;;", "FN:\(token) Torture", "EMAIL;TYPE=WORK:c\(index)@torture.example", "END:VCARD",
+      ]
+    }
+    let bytes = Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+    try command("contacts", records: count, token: token) {
+      let result = try events.importVCards(bytes)
+      guard result.contactsCreated == count else {
+        throw Violation(description: "\(token) import created \(result.contactsCreated) of \(count) contacts")
+      }
+      return nil
+    }
+  }
+
   private func register() throws {
     let token = nextToken()
     let client = Client(
@@ -230,8 +275,13 @@ final class TortureWorkload {
     }
   }
 
-  /// Reads one of this thread's events back through the range index: it must be there.
+  /// Reads one of this thread's events back through the range index, and one of its contacts
+  /// through the search index: they must be there.
   private func readBack() throws {
+    if let contact = contacts.randomElement(using: &random), let name = contact.givenName {
+      let found = try events.contacts(matching: .name(name)).contains { $0.id == contact.id }
+      if !found { throw Violation(description: "contact \(contact.id) (\(name)) is missing from the search index") }
+    }
     guard let event = saved.randomElement(using: &random), let start = event.start else { return }
     let predicate = EventPredicate(
       start: start.wallClockSeconds - 86_400, end: start.wallClockSeconds + 86_400, calendars: [event.calendarID!])

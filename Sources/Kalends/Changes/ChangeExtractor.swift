@@ -15,6 +15,15 @@ enum ChangeExtractor {
       case .eventSaved: return (.event(object), kind)
       default: return (.reminder(object), kind)
       }
+    case .contactSaved, .groupSaved:
+      let (id, change) = try fields(payload)
+      let object = try objectID(id, payload, header)
+      let kind: ChangeKind = try unsigned(change, payload, header) == ItemChange.created.rawValue ? .added : .modified
+      return (header.kind == .contactSaved ? .contact(object) : .group(object), kind)
+    case .contactRemoved:
+      return (.contact(try objectID(try fields(payload).first, payload, header)), .removed)
+    case .groupRemoved:
+      return (.group(try objectID(try fields(payload).first, payload, header)), .removed)
     case .calendarRemoved:
       return (.calendar(try objectID(try fields(payload).first, payload, header)), .removed)
     case .eventRemoved:

@@ -101,7 +101,8 @@ final class ChangeSubscription {
   private func look() throws(StoreError) -> Step {
     if viewer.client == nil, cursor >= catchUpEnd, let records = signal.cached(after: cursor) {
       guard let last = records.last else { return .idle }
-      let everything = ChangeViewer.Visibility(calendars: true, events: true, reminders: true, onlyClient: nil)
+      let everything = ChangeViewer.Visibility(
+        calendars: true, events: true, reminders: true, contacts: true, onlyClient: nil)
       if records.count > options.maxPendingRecords {
         return .notice(refetchAll(upTo: last.position, head: last.position, timestamp: last.timestamp))
       }

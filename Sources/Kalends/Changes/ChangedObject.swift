@@ -1,5 +1,6 @@
 /// Something a change notice names: a calendar, an event or reminder (a whole item: a series with
-/// its occurrences), or a client app whose registration or access changed.
+/// its occurrences), a contact or a group of contacts, or a client app whose registration or access
+/// changed.
 public enum ChangedObject: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// A calendar. When a calendar is removed its events and reminders go with it; the notice names
   /// only the calendar.
@@ -8,6 +9,11 @@ public enum ChangedObject: Hashable, Sendable, Comparable, CustomStringConvertib
   case event(ObjectID)
   /// A reminder.
   case reminder(ObjectID)
+  /// A contact (also when its group memberships changed).
+  case contact(ObjectID)
+  /// A group of contacts. When a group is removed its members stay; the notice names only the
+  /// group.
+  case group(ObjectID)
   /// A client app, by its identifier.
   case client(String)
 
@@ -16,16 +22,20 @@ public enum ChangedObject: Hashable, Sendable, Comparable, CustomStringConvertib
     case .calendar(let id): "calendar \(id)"
     case .event(let id): "event \(id)"
     case .reminder(let id): "reminder \(id)"
+    case .contact(let id): "contact \(id)"
+    case .group(let id): "group \(id)"
     case .client(let id): "client \(id)"
     }
   }
 
-  /// `calendar`, `event`, `reminder` or `client`.
+  /// `calendar`, `event`, `reminder`, `contact`, `group` or `client`.
   public var entity: String {
     switch self {
     case .calendar: "calendar"
     case .event: "event"
     case .reminder: "reminder"
+    case .contact: "contact"
+    case .group: "group"
     case .client: "client"
     }
   }
@@ -33,7 +43,7 @@ public enum ChangedObject: Hashable, Sendable, Comparable, CustomStringConvertib
   /// The identifier, as text.
   public var identifier: String {
     switch self {
-    case .calendar(let id), .event(let id), .reminder(let id): id.description
+    case .calendar(let id), .event(let id), .reminder(let id), .contact(let id), .group(let id): id.description
     case .client(let id): id
     }
   }
@@ -47,7 +57,9 @@ public enum ChangedObject: Hashable, Sendable, Comparable, CustomStringConvertib
     case .calendar: 0
     case .event: 1
     case .reminder: 2
-    case .client: 3
+    case .contact: 3
+    case .group: 4
+    case .client: 5
     }
   }
 }

@@ -9,11 +9,15 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
   case event(ObjectID)
   /// A reminder: every record that saved it.
   case reminder(ObjectID)
+  /// A contact: every record that saved it (its group memberships with it).
+  case contact(ObjectID)
+  /// A group of contacts: every record that saved it (its name).
+  case group(ObjectID)
 
   /// Its identifier.
   public var id: ObjectID {
     switch self {
-    case .calendar(let id), .event(let id), .reminder(let id): id
+    case .calendar(let id), .event(let id), .reminder(let id), .contact(let id), .group(let id): id
     }
   }
 
@@ -22,6 +26,8 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
     case .calendar(let id): "calendar \(id)"
     case .event(let id): "event \(id)"
     case .reminder(let id): "reminder \(id)"
+    case .contact(let id): "contact \(id)"
+    case .group(let id): "group \(id)"
     }
   }
 
@@ -34,12 +40,20 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Its number in a `contentErased` record (the objects projection's type).
-  var objectKind: ObjectKind {
+  /// The object of `kind` with `id`.
+  init(_ kind: ContactObjectKind, _ id: ObjectID) {
+    self = kind == .contact ? .contact(id) : .group(id)
+  }
+
+  /// Its number in a `contentErased` record: the type byte of the objects projection's keys
+  /// (1–3), or of the contacts projection's (4–5).
+  var typeNumber: UInt8 {
     switch self {
-    case .calendar: .calendar
-    case .event: .event
-    case .reminder: .reminder
+    case .calendar: ObjectKind.calendar.rawValue
+    case .event: ObjectKind.event.rawValue
+    case .reminder: ObjectKind.reminder.rawValue
+    case .contact: ContactObjectKind.contact.rawValue
+    case .group: ContactObjectKind.group.rawValue
     }
   }
 }
@@ -47,28 +61,32 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
 /// The objects a search of the log looks for at once (``EventStore/applyRetention(now:)`` erases
 /// many in one pass over the log).
 struct ErasureTargets {
-  private var items: [ObjectKind: Set<ObjectID>] = [:]
+  private var items: [UInt8: Set<ObjectID>] = [:]
 
   init(_ targets: [ErasableItem]) {
-    for item in targets { items[item.objectKind, default: []].insert(item.id) }
+    for item in targets { items[item.typeNumber, default: []].insert(item.id) }
   }
 
   /// The targets whose content the record with `header` and `payload` carries: a save of one, or
   /// — for a calendar — a save of an item into it. Records already erased carry none.
   func items(carriedBy header: LogRecordHeader, payload: RawSpan) throws(StoreError) -> [ErasableItem] {
     guard header.content == .present else { return [] }
+    let fields = try PayloadFieldIndex(payload)
     let kind: ObjectKind
     switch header.kind {
     case .calendarSaved: kind = .calendar
     case .eventSaved: kind = .event
     case .reminderSaved: kind = .reminder
+    case .contactSaved, .groupSaved:
+      let contactKind: ContactObjectKind = header.kind == .contactSaved ? .contact : .group
+      let id = try fields.requiredObjectID(1, in: payload)
+      return items[contactKind.rawValue]?.contains(id) == true ? [ErasableItem(contactKind, id)] : []
     default: return []
     }
-    let fields = try PayloadFieldIndex(payload)
     var found: [ErasableItem] = []
     let id = try fields.requiredObjectID(1, in: payload)
-    if items[kind]?.contains(id) == true { found.append(ErasableItem(kind, id)) }
-    if kind != .calendar, let calendars = items[.calendar], !calendars.isEmpty {
+    if items[kind.rawValue]?.contains(id) == true { found.append(ErasableItem(kind, id)) }
+    if kind != .calendar, let calendars = items[ObjectKind.calendar.rawValue], !calendars.isEmpty {
       let calendar = try fields.requiredObjectID(2, in: payload)
       if calendars.contains(calendar) { found.append(.calendar(calendar)) }
     }

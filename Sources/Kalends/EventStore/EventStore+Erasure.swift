@@ -17,12 +17,12 @@ extension EventStore {
   /// be checked against their hash any more (``RecordContent/erasedUnverifiable``).
   ///
   /// - Parameters:
-  ///   - item: The calendar, event or reminder.
+  ///   - item: The calendar, event, reminder, contact or group.
   ///   - reason: Why, written into the `contentErased` record (no content of the object belongs
   ///     there).
   /// - Returns: What was erased; nothing when nothing was left to erase (no record is appended).
-  /// - Throws: ``AccessError/ownerOnly(_:)`` for an app (recorded); ``CalendarError`` when no such
-  ///   object ever existed.
+  /// - Throws: ``AccessError/ownerOnly(_:)`` for an app (recorded); ``CalendarError`` or
+  ///   ``ContactError`` when no such object ever existed.
   @discardableResult
   public func erase(_ item: ErasableItem, reason: String? = nil) throws(StoreError) -> Erasure {
     try requireOwner("erase content")
@@ -37,25 +37,37 @@ extension EventStore {
         return (head, try Self.positions(carrying: [item], in: log, after: .none, txn: txn))
       }
     }
+    let book = try contactsBook()
     return try write(nil) { txn, appender, objects in
-      guard let stored = try objects.state(item.objectKind, item.id, in: txn) else {
-        switch item {
-        case .calendar(let id): throw StoreError.calendar(.calendarNotFound(id))
-        case .event(let id), .reminder(let id): throw StoreError.calendar(.itemNotFound(id))
-        }
-      }
       var removal: LogPosition?
-      if stored.isLive {
-        var payload = Payload()
-        payload.append(tag: 1, id: item.id)
-        let kind: RecordKind
-        switch item {
-        case .calendar: kind = .calendarRemoved
-        case .event: kind = .eventRemoved
-        case .reminder: kind = .reminderRemoved
+      switch item {
+      case .calendar, .event, .reminder:
+        let kind = ObjectKind(rawValue: item.typeNumber)!
+        guard let stored = try objects.state(kind, item.id, in: txn) else {
+          if case .calendar(let id) = item { throw StoreError.calendar(.calendarNotFound(id)) }
+          throw StoreError.calendar(.itemNotFound(item.id))
         }
-        if kind != .calendarRemoved { payload.append(tag: 2, id: stored.calendarID) }
-        removal = try appender.append(RecordDraft(kind: kind, principal: .person, payload: payload), in: &txn).position
+        if stored.isLive {
+          var payload = Payload()
+          payload.append(tag: 1, id: item.id)
+          if kind != .calendar { payload.append(tag: 2, id: stored.calendarID) }
+          let record: RecordKind =
+            kind == .calendar ? .calendarRemoved : kind == .event ? .eventRemoved : .reminderRemoved
+          removal = try appender.append(RecordDraft(kind: record, principal: .person, payload: payload), in: &txn)
+            .position
+        }
+      case .contact, .group:
+        let kind = ContactObjectKind(rawValue: item.typeNumber)!
+        guard let stored = try book.state(kind, item.id, in: txn) else {
+          throw StoreError.contact(kind == .contact ? .contactNotFound(item.id) : .groupNotFound(item.id))
+        }
+        if stored.isLive {
+          var payload = Payload()
+          payload.append(tag: 1, id: item.id)
+          removal = try appender.append(
+            RecordDraft(kind: kind.removeKind, principal: .person, payload: payload), in: &txn
+          ).position
+        }
       }
       let later = try txn.reading { try Self.positions(carrying: [item], in: log, after: seen, txn: $0) }
       return try Self.eraseContent(
@@ -81,7 +93,7 @@ extension EventStore {
     }
     guard !erased.isEmpty else { return Erasure(item: item, removal: removal, erasedPositions: [], record: nil) }
     var payload = Payload()
-    payload.append(tag: 1, unsigned: UInt64(item.objectKind.rawValue))
+    payload.append(tag: 1, unsigned: UInt64(item.typeNumber))
     payload.append(tag: 2, id: item.id)
     for position in erased { payload.append(tag: 3, unsigned: position.rawValue) }
     if let reason { payload.append(tag: 4, string: reason) }

@@ -72,7 +72,7 @@ extension EventStore {
   /// `local` (fetched at `version`) brought up to the state `fetch` returns, with the fields the
   /// caller changed since kept; `nil` — refetch — when it was never saved, is gone, or this session
   /// can no longer read it.
-  private func refreshed<T>(
+  func refreshed<T>(
     _ local: T, _ id: ObjectID, at version: LogPosition, _ kind: RecordKind, edits: LocalEdits<T>,
     versionOf: KeyPath<T, LogPosition>,
     fetch: () throws(StoreError) -> T?, decode: (ObjectID, PayloadReader, LogRecordHeader) throws(StoreError) -> T

@@ -28,7 +28,7 @@ extension EventStore {
     return try retentionPolicy()
   }
 
-  /// Erases, as the system, the content of every calendar, event and reminder removed longer ago
+  /// Erases, as the system, the content of every calendar, event, reminder, contact and group removed longer ago
   /// than the retention policy says, in one transaction; each erasure is a `contentErased` record
   /// by the system that names the policy's record. Items already erased are skipped. Returns the
   /// erasures; none without a policy.
@@ -40,6 +40,7 @@ extension EventStore {
     guard let policy = try retentionPolicy() else { return [] }
     let cutoff = now.rawValue &- policy.removedAfterSeconds * 1_000_000
     let objects = try objects()
+    let book = try contactsBook()
     let range = try store.projection(RangeProjection.self)
     let log = store.log
     let (seen, due, carried) = try StoreError.wrapping {
@@ -52,6 +53,19 @@ extension EventStore {
             let stored = try StoredObject(entry: value)
             let bytes = Array(copying: key)
             if !stored.isLive, stored.modified.rawValue < cutoff, let kind = ObjectKind(rawValue: bytes[0]),
+              let id = ObjectID(bytes: bytes[1...])
+            {
+              due.append(ErasableItem(kind, id))
+            }
+            return .continue
+          }
+        }
+        try txn.withCursor(on: book.objects) { cursor in
+          guard try cursor.first() else { return }
+          try cursor.scanForward { key, value in
+            let stored = try StoredContact(entry: value)
+            let bytes = Array(copying: key)
+            if !stored.isLive, stored.modified.rawValue < cutoff, let kind = ContactObjectKind(rawValue: bytes[0]),
               let id = ObjectID(bytes: bytes[1...])
             {
               due.append(ErasableItem(kind, id))

@@ -3,7 +3,7 @@
 struct LocalEdits<Value> {
   private let fields: [(_ local: Value, _ base: Value, _ latest: inout Value) -> Void]
 
-  private init(_ fields: [(Value, Value, inout Value) -> Void]) { self.fields = fields }
+  init(_ fields: [(Value, Value, inout Value) -> Void]) { self.fields = fields }
 
   /// `latest` with every field of `local` that differs from `base`.
   func apply(local: Value, base: Value, to latest: Value) -> Value {
@@ -12,7 +12,7 @@ struct LocalEdits<Value> {
     return merged
   }
 
-  private static func field<T: Equatable>(_ path: WritableKeyPath<Value, T>) -> (Value, Value, inout Value) -> Void {
+  static func field<T: Equatable>(_ path: WritableKeyPath<Value, T>) -> (Value, Value, inout Value) -> Void {
     { local, base, latest in
       if local[keyPath: path] != base[keyPath: path] { latest[keyPath: path] = local[keyPath: path] }
     }

@@ -1,4 +1,5 @@
-/// One logical line of an iCalendar file (RFC 5545 §3.1), unfolded: `NAME;PARAM=VALUE:value`.
+/// One logical line of an iCalendar file (RFC 5545 §3.1) or a vCard (RFC 6350 §3.3), unfolded:
+/// `NAME;PARAM=VALUE:value`, in a vCard with an optional group (`item1.EMAIL:…`).
 struct ContentLine: Sendable, Hashable {
   /// One parameter: its name in upper case and its values (quotes removed, RFC 6868 `^` escapes read).
   struct Parameter: Sendable, Hashable {
@@ -6,6 +7,8 @@ struct ContentLine: Sendable, Hashable {
     var values: [String]
   }
 
+  /// The group a vCard property is in (`item1` of `item1.EMAIL`), in upper case; `nil` for none.
+  var group: String?
   /// The property or `BEGIN`/`END` name, in upper case.
   var name: String
   /// The parameters, in order.
@@ -37,7 +40,15 @@ struct ContentLine: Sendable, Hashable {
       }
       return String(decoding: bytes[start..<index], as: UTF8.self).uppercased()
     }
-    self.name = try name()
+    let first = try name()
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      self.group = first
+      self.name = try name()
+    } else {
+      self.group = nil
+      self.name = first
+    }
     var parameters: [Parameter] = []
     while index < bytes.count, bytes[index] == UInt8(ascii: ";") {
       index += 1

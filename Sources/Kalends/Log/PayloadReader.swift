@@ -91,6 +91,17 @@ struct PayloadReader {
     return id
   }
 
+  func objectIDs(_ tag: UInt8) throws(StoreError) -> [ObjectID] {
+    var out: [ObjectID] = []
+    for span in spans where span.tag == tag {
+      guard let id = ObjectID(bytes: storage[span.range]) else {
+        throw .malformedPayload("field \(tag) is not a 16-byte identifier")
+      }
+      out.append(id)
+    }
+    return out
+  }
+
   func messages(_ tag: UInt8) throws(StoreError) -> [PayloadReader] {
     var out: [PayloadReader] = []
     for span in spans where span.tag == tag { out.append(try PayloadReader(nested: storage, span.range)) }

@@ -33,6 +33,11 @@ enum RecordAuthority {
       case .person, .client: return nil
       case .system, .policy: return "\(principal) may not change calendars or their items"
       }
+    case .contactSaved, .contactRemoved, .groupSaved, .groupRemoved:
+      switch principal {
+      case .person, .client: return nil
+      case .system, .policy: return "\(principal) may not change contacts"
+      }
     case .clientRegistered:
       return principal == .person ? nil : "only the person registers apps, not \(principal)"
     case .clientTokenCreated, .clientTokenRevoked:

@@ -38,6 +38,15 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// A reminder was removed.
   public static let reminderRemoved = RecordKind(rawValue: 302)
 
+  /// A contact was created or changed; the payload holds its full new state.
+  public static let contactSaved = RecordKind(rawValue: 501)
+  /// A contact was removed.
+  public static let contactRemoved = RecordKind(rawValue: 502)
+  /// A group of contacts was created or renamed.
+  public static let groupSaved = RecordKind(rawValue: 503)
+  /// A group of contacts was removed (its members stay, outside it).
+  public static let groupRemoved = RecordKind(rawValue: 504)
+
   /// A client (an app) was registered or its name or usage descriptions changed.
   public static let clientRegistered = RecordKind(rawValue: 401)
   /// A client asked for access to a service; the payload says what it got and whether the person

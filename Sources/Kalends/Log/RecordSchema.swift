@@ -169,6 +169,65 @@ package struct RecordSchema: Sendable {
       Field(tag: 5, name: "state", type: .message(reminderState), required: true),
     ], contentTags: [5])
 
+  static let labeledValue: [Field] = [
+    Field(tag: 1, name: "label", type: .string, required: false),
+    Field(tag: 2, name: "value", type: .string, required: true),
+  ]
+
+  static let contactState: [Field] = [
+    Field(tag: 1, name: "externalId", type: .string, required: true),
+    Field(tag: 2, name: "contactType", type: .unsigned, required: false),
+    Field(tag: 3, name: "namePrefix", type: .string, required: false),
+    Field(tag: 4, name: "givenName", type: .string, required: false),
+    Field(tag: 5, name: "middleName", type: .string, required: false),
+    Field(tag: 6, name: "familyName", type: .string, required: false),
+    Field(tag: 7, name: "nameSuffix", type: .string, required: false),
+    Field(tag: 8, name: "nickname", type: .string, required: false),
+    Field(tag: 9, name: "phoneticGivenName", type: .string, required: false),
+    Field(tag: 10, name: "phoneticMiddleName", type: .string, required: false),
+    Field(tag: 11, name: "phoneticFamilyName", type: .string, required: false),
+    Field(tag: 12, name: "organizationName", type: .string, required: false),
+    Field(tag: 13, name: "departmentName", type: .string, required: false),
+    Field(tag: 14, name: "jobTitle", type: .string, required: false),
+    Field(tag: 15, name: "note", type: .string, required: false),
+    Field(tag: 20, name: "email", type: .message(labeledValue), required: false),
+    Field(tag: 21, name: "phone", type: .message(labeledValue), required: false),
+    Field(tag: 22, name: "postalAddress", type: .message(labeledValue), required: false),
+    Field(tag: 23, name: "url", type: .message(labeledValue), required: false),
+    Field(
+      tag: 24, name: "birthday",
+      type: .message([
+        Field(tag: 1, name: "year", type: .unsigned, required: false),
+        Field(tag: 2, name: "month", type: .unsigned, required: true),
+        Field(tag: 3, name: "day", type: .unsigned, required: true),
+      ]), required: false),
+    Field(tag: 25, name: "groupId", type: .uuid, required: false),
+    Field(tag: 26, name: "property", type: .string, required: false),
+    Field(tag: 27, name: "created", type: .timestamp, required: false),
+  ]
+
+  static let contactSaved = RecordSchema(
+    name: "contactSaved",
+    fields: [
+      Field(tag: 1, name: "id", type: .uuid, required: true),
+      Field(tag: 3, name: "change", type: .unsigned, required: true),
+      Field(tag: 5, name: "state", type: .message(contactState), required: true),
+    ], contentTags: [5])
+
+  static let groupSaved = RecordSchema(
+    name: "groupSaved",
+    fields: [
+      Field(tag: 1, name: "id", type: .uuid, required: true),
+      Field(tag: 3, name: "change", type: .unsigned, required: true),
+      Field(
+        tag: 5, name: "state",
+        type: .message([
+          Field(tag: 1, name: "externalId", type: .string, required: true),
+          Field(tag: 2, name: "name", type: .string, required: true),
+          Field(tag: 27, name: "created", type: .timestamp, required: false),
+        ]), required: true),
+    ], contentTags: [5])
+
   static let itemRemoved: [Field] = [
     Field(tag: 1, name: "id", type: .uuid, required: true),
     Field(tag: 2, name: "calendarId", type: .uuid, required: true),
@@ -277,6 +336,11 @@ package struct RecordSchema: Sendable {
     .eventRemoved: RecordSchema(name: "eventRemoved", fields: itemRemoved),
     .reminderSaved: reminderSaved,
     .reminderRemoved: RecordSchema(name: "reminderRemoved", fields: itemRemoved),
+    .contactSaved: contactSaved,
+    .contactRemoved: RecordSchema(
+      name: "contactRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
+    .groupSaved: groupSaved,
+    .groupRemoved: RecordSchema(name: "groupRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
     .clientRegistered: clientRegistered,
     .accessRequested: accessRequested,
     .accessDecided: accessDecided,

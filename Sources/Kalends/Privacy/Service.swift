@@ -4,7 +4,7 @@ public enum Service: UInt8, Hashable, Sendable, CaseIterable, CustomStringConver
   case calendars = 1
   /// Reminders and reminder lists.
   case reminders = 2
-  /// Contacts (managed here for the decisions only; the store holds no contacts).
+  /// Contacts and groups of contacts.
   case contacts = 3
 
   /// The name used in the CLI and JSON: `calendars`, `reminders`, `contacts`.

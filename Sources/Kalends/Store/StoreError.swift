@@ -65,13 +65,17 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case access(AccessError)
   /// An iCalendar file could not be read or imported (the line and the reason); nothing was imported.
   case iCalendar(ICalendarError)
+  /// A contact or a group was refused.
+  case contact(ContactError)
+  /// A vCard file could not be read or imported (the line and the reason); nothing was imported.
+  case vCard(VCardError)
 
   /// The broad class of this failure.
   public var category: Category {
     switch self {
     case .storeNotFound, .recordNotFound: .notFound
     case .storeAlreadyExists, .destinationExists, .storeInUse: .conflict
-    case .invalidInput, .iCalendar: .invalidInput
+    case .invalidInput, .iCalendar, .vCard: .invalidInput
     case .notAStore, .unsupportedStoreFormat, .malformedRecord, .malformedPayload, .unsupportedRecordVersion,
       .integrity:
       .integrity
@@ -79,6 +83,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .projectionsUnavailable, .treeUnavailable: .storage
     case .projectionsBehind: .conflict
     case .calendar(let error): error.category
+    case .contact(let error): error.category
     case .access(let error): error.category
     case .storage(let error): error.indicatesCorruption ? .integrity : .storage
     case .fileSystem: .storage
@@ -125,6 +130,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       error.description
     case .iCalendar(let error):
       "\(error) (nothing was imported)"
+    case .vCard(let error):
+      "\(error) (nothing was imported)"
+    case .contact(let error):
+      error.description
     case .projectionsUnavailable:
       "the store's projections have not been built — open it writable once (for example `kalends rebuild`)"
     case .treeUnavailable:

@@ -21,4 +21,10 @@ struct ChangeOptions: ParsableArguments {
     guard let ifVersion, LogPosition(ifVersion) != version else { return }
     throw .calendar(.changedSinceFetched(id, fetched: LogPosition(ifVersion), current: version))
   }
+
+  /// ``check(_:fetched:)`` for a contact or a group.
+  func checkContact(_ id: ObjectID, fetched version: LogPosition) throws(StoreError) {
+    guard let ifVersion, LogPosition(ifVersion) != version else { return }
+    throw .contact(.changedSinceFetched(id, fetched: LogPosition(ifVersion), current: version))
+  }
 }

@@ -12,4 +12,16 @@ extension EventStore {
     guard let reminder = try reminder(withID: id) else { throw StoreError.calendar(.itemNotFound(id)) }
     return reminder
   }
+
+  /// The contact `id`, or a not-found error (exit 66).
+  func existingContact(_ id: ObjectID) throws -> Contact {
+    guard let contact = try contact(withID: id) else { throw StoreError.contact(.contactNotFound(id)) }
+    return contact
+  }
+
+  /// The group `id`, or a not-found error (exit 66).
+  func existingGroup(_ id: ObjectID) throws -> ContactGroup {
+    guard let group = try group(withID: id) else { throw StoreError.contact(.groupNotFound(id)) }
+    return group
+  }
 }

@@ -4,7 +4,7 @@
 public struct ChangeNotice: Sendable, Hashable, Decodable {
   /// One object changed.
   public struct Change: Sendable, Hashable, Decodable {
-    /// `calendar`, `event`, `reminder` or `client`.
+    /// `calendar`, `event`, `reminder`, `contact`, `group` or `client`.
     public let entity: String
     /// Its identifier.
     public let id: String

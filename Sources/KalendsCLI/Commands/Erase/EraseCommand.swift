@@ -3,11 +3,12 @@ import Kalends
 import KalendsCommandSupport
 
 extension KalendsCommand {
-  /// `kalends erase event|reminder|calendar ID`: erases an object's content from the log.
+  /// `kalends erase event|reminder|calendar|contact|group ID`: erases an object's content from the log.
   struct Erase: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "erase",
-      abstract: "Erase the content of an event, a reminder or a calendar from the log; every proof stays valid.",
+      abstract:
+        "Erase the content of an event, reminder, calendar, contact or group from the log; every proof stays valid.",
       discussion: """
         The person only. The object is removed first when it is still there; then the content \
         (titles, notes, places, times, rules) of every record that saved it is erased — for a \
@@ -21,12 +22,12 @@ extension KalendsCommand {
 
     /// What kind of object.
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-      case event, reminder, calendar
+      case event, reminder, calendar, contact, group
     }
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "What to erase: event, reminder or calendar.") var kind: Kind
+    @Argument(help: "What to erase: event, reminder, calendar, contact or group.") var kind: Kind
 
     @Argument(help: "Its id.") var id: String
 
@@ -42,6 +43,8 @@ extension KalendsCommand {
       case .event: item = .event(id)
       case .reminder: item = .reminder(id)
       case .calendar: item = .calendar(id)
+      case .contact: item = .contact(id)
+      case .group: item = .group(id)
       }
       let store = try global.openEventStore()
       let erasure = try store.erase(item, reason: reason)

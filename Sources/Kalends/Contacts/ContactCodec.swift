@@ -1,0 +1,105 @@
+/// The payload encodings of contacts and groups: their full state, as stored in the `state` field
+/// of `contactSaved` and `groupSaved` records (field tags: docs/log-format.md).
+enum ContactCodec {
+  // MARK: Contacts
+
+  static func encode(_ contact: Contact) -> Payload {
+    var state = Payload()
+    state.append(tag: 1, string: contact.externalID)
+    if contact.kind != .person { state.append(tag: 2, unsigned: UInt64(contact.kind.rawValue)) }
+    for (tag, path) in textFields { state.append(tag: tag, optional: contact[keyPath: path]) }
+    for email in contact.emailAddresses { state.append(tag: 20, message: labeled(email.label, [email.value])) }
+    for phone in contact.phoneNumbers { state.append(tag: 21, message: labeled(phone.label, [phone.value])) }
+    for address in contact.postalAddresses {
+      state.append(tag: 22, message: labeled(address.label, address.value.parts))
+    }
+    for url in contact.urlAddresses { state.append(tag: 23, message: labeled(url.label, [url.value])) }
+    if let birthday = contact.birthday {
+      var date = Payload()
+      if let year = birthday.year { date.append(tag: 1, unsigned: UInt64(year)) }
+      date.append(tag: 2, unsigned: UInt64(birthday.month))
+      date.append(tag: 3, unsigned: UInt64(birthday.day))
+      state.append(tag: 24, message: date)
+    }
+    for group in contact.groupIDs { state.append(tag: 25, id: group) }
+    for property in contact.additionalProperties { state.append(tag: 26, string: property) }
+    if let created = contact.creationDate { state.append(tag: 27, signed: created.rawValue) }
+    return state
+  }
+
+  /// The optional text fields and their tags.
+  static var textFields: [(UInt8, WritableKeyPath<Contact, String?>)] {
+    [
+      (3, \.namePrefix), (4, \.givenName), (5, \.middleName), (6, \.familyName), (7, \.nameSuffix),
+      (8, \.nickname), (9, \.phoneticGivenName), (10, \.phoneticMiddleName), (11, \.phoneticFamilyName),
+      (12, \.organizationName), (13, \.departmentName), (14, \.jobTitle), (15, \.note),
+    ]
+  }
+
+  /// A labeled value: its label (tag 1) and its parts (tag 2, in order).
+  private static func labeled(_ label: String?, _ parts: [String]) -> Payload {
+    var message = Payload()
+    message.append(tag: 1, optional: label)
+    for part in parts { message.append(tag: 2, string: part) }
+    return message
+  }
+
+  static func decodeContact(
+    id: ObjectID, version: LogPosition, modified: Timestamp?, _ state: PayloadReader
+  ) throws(StoreError) -> Contact {
+    var contact = Contact()
+    contact.id = id
+    contact.externalID = try state.requiredString(1)
+    contact.kind = Contact.Kind(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(2) ?? 0)) ?? .person
+    for (tag, path) in textFields { contact[keyPath: path] = try state.string(tag) }
+    func labeled(_ tag: UInt8) throws(StoreError) -> [(String?, [String])] {
+      var out: [(String?, [String])] = []
+      for message in try state.messages(tag) { out.append((try message.string(1), try message.strings(2))) }
+      return out
+    }
+    func single(_ tag: UInt8) throws(StoreError) -> [LabeledValue<String>] {
+      try labeled(tag).map { LabeledValue(label: $0.0, value: $0.1.first ?? "") }
+    }
+    contact.emailAddresses = try single(20)
+    contact.phoneNumbers = try single(21)
+    contact.postalAddresses = try labeled(22).map { LabeledValue(label: $0.0, value: PostalAddress(parts: $0.1)) }
+    contact.urlAddresses = try single(23)
+    if let date = try state.messages(24).first {
+      let year = try date.unsigned(1).map { Int(clamping: $0) }
+      let month = Int(clamping: try date.unsigned(2) ?? 0)
+      let day = Int(clamping: try date.unsigned(3) ?? 0)
+      guard let birthday = ContactDate(year: year, month: month, day: day) else {
+        throw .malformedPayload("a stored birthday is not a date")
+      }
+      contact.birthday = birthday
+    }
+    contact.groupIDs = try state.objectIDs(25)
+    contact.additionalProperties = try state.strings(26)
+    contact.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))
+    contact.version = version
+    contact.lastModifiedDate = modified
+    return contact
+  }
+
+  // MARK: Groups
+
+  static func encode(_ group: ContactGroup) -> Payload {
+    var state = Payload()
+    state.append(tag: 1, string: group.externalID)
+    state.append(tag: 2, string: group.name)
+    if let created = group.creationDate { state.append(tag: 27, signed: created.rawValue) }
+    return state
+  }
+
+  static func decodeGroup(
+    id: ObjectID, version: LogPosition, modified: Timestamp?, _ state: PayloadReader
+  ) throws(StoreError) -> ContactGroup {
+    var group = ContactGroup(name: try state.string(2) ?? "")
+    group.id = id
+    group.externalID = try state.requiredString(1)
+    group.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))
+    group.version = version
+    group.lastModifiedDate = modified
+    return group
+  }
+}

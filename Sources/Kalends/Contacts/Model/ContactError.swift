@@ -1,0 +1,35 @@
+/// Why the store refused a contact or a group, in the spirit of Contacts' `CNError.Code`. Each case
+/// says what to do. A refused write changes nothing.
+public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// No contact with this identifier exists (`recordDoesNotExist`).
+  case contactNotFound(ObjectID)
+  /// No group with this identifier exists.
+  case groupNotFound(ObjectID)
+  /// The contact or group was removed (at this position); it cannot be saved again.
+  case removed(ObjectID, at: LogPosition)
+  /// The contact or group changed since it was fetched: fetched at `fetched`, now at `current`.
+  case changedSinceFetched(ObjectID, fetched: LogPosition, current: LogPosition)
+  /// A field is too long, empty where it may not be, or holds bytes it cannot
+  /// (`validationMultipleErrors`' parts).
+  case invalidField(field: String, reason: String)
+
+  /// The broad class of the failure.
+  public var category: StoreError.Category {
+    switch self {
+    case .contactNotFound, .groupNotFound: .notFound
+    case .removed, .changedSinceFetched: .conflict
+    case .invalidField: .invalidInput
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .contactNotFound(let id): "no contact \(id) — list contacts with `kalends contact list`"
+    case .groupNotFound(let id): "no group \(id) — list groups with `kalends group list`"
+    case .removed(let id, let position): "\(id) was removed at position \(position) — create a new one instead"
+    case .changedSinceFetched(let id, let fetched, let current):
+      "\(id) changed since it was fetched (version \(fetched), now \(current)) — fetch it again and reapply, or overwrite"
+    case .invalidField(let field, let reason): "\(field) \(reason) — fix it"
+    }
+  }
+}

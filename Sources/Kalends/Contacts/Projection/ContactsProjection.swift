@@ -1,0 +1,250 @@
+internal import LMDB
+
+/// The contacts book: which contacts and groups exist, with their versions, an index of names,
+/// email addresses and phone numbers for prefix search, and the members of each group.
+///
+/// Databases:
+/// - `contacts`: key `type (1 byte: 4 contact, 5 group) ‖ id (16)`, value `version (8) ‖ modified
+///   timestamp (8) ‖ live (1)`, then the keys the object holds in the other two databases
+///   (``OwnedKeys``), so that the next change removes them without reading the log. The state is
+///   not copied: it is the `state` field of the save at `version`, read from the log. A removed
+///   object keeps its tombstone (`live` 0).
+/// - `contacts.search`: keys of ``ContactSearchKey``, empty values: the search index of the live
+///   contacts, and their external identifiers and the groups' for imports.
+/// - `contacts.members`: key `group id (16) ‖ contact id (16)`, empty value: the live contacts of
+///   each live group.
+///
+/// Keys are derived from the state of the record applied (an erased one indexes nothing), and a
+/// change removes those the entry lists: a replay of an erased log reaches the same keys.
+struct ContactsProjection: Projection {
+  static let name = "contacts"
+  static let version: UInt32 = 1
+  enum DatabaseName {
+    static let objects = "contacts"
+    static let search = "contacts.search"
+    static let members = "contacts.members"
+  }
+  static let databaseNames = [DatabaseName.objects, DatabaseName.search, DatabaseName.members]
+  static let kinds: Set<RecordKind> = [.contactSaved, .contactRemoved, .groupSaved, .groupRemoved]
+
+  let objects: Database
+  let search: Database
+  let members: Database
+  let log: Database
+
+  init(databases: [String: Database], log: Database) {
+    objects = databases[DatabaseName.objects]!
+    search = databases[DatabaseName.search]!
+    members = databases[DatabaseName.members]!
+    self.log = log
+  }
+
+  func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
+    let fields = try PayloadReader(bytes: payload)
+    let id = try fields.requiredObjectID(1)
+    let kind: ContactObjectKind = header.kind == .contactSaved || header.kind == .contactRemoved ? .contact : .group
+    // What the save before this one indexed goes first: it is listed in the entry, not re-derived
+    // from the log (a verification rebuilds without the log at hand).
+    if let previous = try txn.withValue(forKey: kind.key(id), in: objects, { Array(copying: $0) }) {
+      let owned = try OwnedKeys(entry: previous)
+      for key in owned.search { try txn.delete(key, in: search) }
+      for group in owned.groups { try txn.delete(group.bytes + id.bytes, in: members) }
+    }
+    var owned = OwnedKeys()
+    switch header.kind {
+    case .contactSaved:
+      if let state = try fields.messages(5).first {
+        let contact = try ContactCodec.decodeContact(id: id, version: .none, modified: nil, state)
+        owned.search = ContactSearchKey.texts(of: contact).map { ContactSearchKey.key($0.0, $0.1, id) }
+        owned.search.append(ContactSearchKey.externalKey(.contactExternalID, contact.externalID, id))
+        var groups: [ObjectID] = []
+        for group in contact.groupIDs where try !groups.contains(group) && isLive(.group, group, in: txn) {
+          groups.append(group)
+        }
+        owned.groups = groups
+      }
+    case .groupSaved:
+      if let external = try fields.messages(5).first?.string(1) {
+        owned.search = [ContactSearchKey.externalKey(.groupExternalID, external, id)]
+      }
+    case .groupRemoved:
+      for key in try txn.withCursor(on: members, { try $0.keys(withPrefix: id.bytes) }) {
+        try txn.delete(key, in: members)
+      }
+    default:
+      break
+    }
+    for key in owned.search { try txn.put([UInt8](), forKey: key, in: search) }
+    for group in owned.groups { try txn.put([UInt8](), forKey: group.bytes + id.bytes, in: members) }
+    let live = header.kind == .contactSaved || header.kind == .groupSaved
+    try txn.put(owned.entry(header, live: live), forKey: kind.key(id), in: objects)
+  }
+
+  // MARK: Reading
+
+  /// Whether the object exists and is not removed.
+  func isLive(_ kind: ContactObjectKind, _ id: ObjectID, in txn: borrowing ReadTransaction) throws -> Bool {
+    try txn.withValue(forKey: kind.key(id), in: objects) { try StoredContact(entry: $0).isLive } ?? false
+  }
+
+  /// Whether the object exists and is not removed.
+  func isLive(_ kind: ContactObjectKind, _ id: ObjectID, in txn: borrowing WriteTransaction) throws -> Bool {
+    try txn.reading { try isLive(kind, id, in: $0) }
+  }
+
+  /// The stored object with its state read from the log when it is live; `nil` if it never existed.
+  func state(_ kind: ContactObjectKind, _ id: ObjectID, in txn: borrowing ReadTransaction) throws -> StoredContact? {
+    guard var stored = try txn.withValue(forKey: kind.key(id), in: objects, { try StoredContact(entry: $0) }) else {
+      return nil
+    }
+    guard stored.isLive else { return stored }
+    let version = stored.version
+    let state = try txn.withValue(forKey: BigEndianKey(version.rawValue), in: log) { record in
+      let (header, payloadRange) = try RecordCodec.decodeHeader(record)
+      let payload = record.extracting(payloadRange)
+      let fields = try PayloadFieldIndex(payload)
+      guard header.kind == kind.saveKind, try fields.requiredObjectID(1, in: payload) == id else {
+        throw StoreError.integrity(
+          IntegrityProblem(
+            position: version, kind: .malformedRecord,
+            detail:
+              "the contacts projection gives this record as the last save of \(kind) \(id), but it is not (run `kalends verify`, then `kalends rebuild`)"
+          ))
+      }
+      return try fields[5].map { try PayloadReader(bytes: payload.extracting($0)) } ?? PayloadReader(Payload())
+    }
+    guard let state else {
+      throw StoreError.integrity(
+        IntegrityProblem(
+          position: version, kind: .missingRecord,
+          detail:
+            "the contacts projection gives this position as the last save of \(kind) \(id), but the log has no record there (run `kalends verify`, then `kalends rebuild`)"
+        ))
+    }
+    stored.state = state
+    return stored
+  }
+
+  /// ``state(_:_:in:)`` inside a write transaction.
+  func state(_ kind: ContactObjectKind, _ id: ObjectID, in txn: borrowing WriteTransaction) throws -> StoredContact? {
+    try txn.reading { try state(kind, id, in: $0) }
+  }
+
+  /// The identifiers of every live object of `kind`, in key order.
+  func all(_ kind: ContactObjectKind, in txn: borrowing ReadTransaction) throws -> [ObjectID] {
+    var ids: [ObjectID] = []
+    try txn.withCursor(on: objects) { cursor in
+      try cursor.forEach(withPrefix: [kind.rawValue]) { key, value in
+        if try StoredContact(entry: value).isLive { ids.append(ObjectID(bytes: key[1...])!) }
+      }
+    }
+    return ids
+  }
+
+  /// The live contacts with a key in `field` that starts with `prefix` (normalized), each once.
+  func ids(_ field: ContactSearchKey.Field, prefix: [UInt8], in txn: borrowing ReadTransaction) throws -> [ObjectID] {
+    var found: Set<ObjectID> = []
+    var ordered: [ObjectID] = []
+    try txn.withCursor(on: search) { cursor in
+      try cursor.forEach(withPrefix: [field.rawValue] + prefix) { key, _ in
+        let id = ObjectID(bytes: key[(key.count - 16)...])!
+        if found.insert(id).inserted { ordered.append(id) }
+      }
+    }
+    return ordered
+  }
+
+  /// The live contacts in `group`.
+  func members(of group: ObjectID, in txn: borrowing ReadTransaction) throws -> [ObjectID] {
+    try txn.withCursor(on: members) { try $0.keys(withPrefix: group.bytes) }.map { ObjectID(bytes: $0[16...])! }
+  }
+}
+
+/// The kinds of object in the contacts book, as numbered in `contacts` keys and in `contentErased`
+/// records (after the calendar kinds 1–3).
+enum ContactObjectKind: UInt8, Sendable, CustomStringConvertible {
+  case contact = 4
+  case group = 5
+
+  func key(_ id: ObjectID) -> [UInt8] { [rawValue] + id.bytes }
+
+  var saveKind: RecordKind { self == .contact ? .contactSaved : .groupSaved }
+  var removeKind: RecordKind { self == .contact ? .contactRemoved : .groupRemoved }
+
+  var description: String { self == .contact ? "contact" : "group" }
+}
+
+/// One entry of `contacts`: version, time of the change, whether live; and the state once read.
+struct StoredContact {
+  let version: LogPosition
+  let modified: Timestamp
+  let isLive: Bool
+  var state: PayloadReader
+
+  init(entry bytes: RawSpan) throws {
+    guard bytes.byteCount >= 17 else {
+      throw StoreError.malformedPayload("a stored contact is \(bytes.byteCount) bytes, not 17 or more")
+    }
+    version = LogPosition(UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self)))
+    modified = Timestamp(
+      rawValue: Int64(bitPattern: UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 8, as: UInt64.self))))
+    isLive = bytes.unsafeLoad(fromByteOffset: 16, as: UInt8.self) == 1
+    state = try PayloadReader(Payload())
+  }
+}
+
+/// The keys a contact or group holds in `contacts.search` and `contacts.members`, listed after the
+/// 17 bytes of its `contacts` entry: `count (2) ‖ (length (2) ‖ search key)… ‖ count (2) ‖ group
+/// id (16)…`.
+struct OwnedKeys {
+  var search: [[UInt8]] = []
+  var groups: [ObjectID] = []
+
+  init() {}
+
+  /// The keys listed in an entry.
+  init(entry: [UInt8]) throws {
+    var offset = 17
+    func number() throws -> Int {
+      guard offset + 2 <= entry.count else {
+        throw StoreError.malformedPayload("a stored contact's keys are cut short")
+      }
+      defer { offset += 2 }
+      return Int(entry[offset]) << 8 | Int(entry[offset + 1])
+    }
+    guard entry.count > offset else { return }
+    for _ in 0..<(try number()) {
+      let length = try number()
+      guard offset + length <= entry.count else {
+        throw StoreError.malformedPayload("a stored contact's keys are cut short")
+      }
+      search.append(Array(entry[offset..<(offset + length)]))
+      offset += length
+    }
+    for _ in 0..<(try number()) {
+      guard let id = ObjectID(bytes: entry[offset..<min(entry.count, offset + 16)]) else {
+        throw StoreError.malformedPayload("a stored contact's groups are cut short")
+      }
+      groups.append(id)
+      offset += 16
+    }
+  }
+
+  /// The entry of an object changed by `header`, listing these keys.
+  func entry(_ header: LogRecordHeader, live: Bool) -> [UInt8] {
+    var entry: [UInt8] = []
+    RecordCodec.appendBigEndian(header.position.rawValue, to: &entry)
+    RecordCodec.appendBigEndian(UInt64(bitPattern: header.timestamp.rawValue), to: &entry)
+    entry.append(live ? 1 : 0)
+    guard live else { return entry }
+    func number(_ value: Int) { entry += [UInt8(value >> 8), UInt8(value & 0xFF)] }
+    number(search.count)
+    for key in search {
+      number(key.count)
+      entry += key
+    }
+    number(groups.count)
+    for group in groups { group.append(to: &entry) }
+    return entry
+  }
+}

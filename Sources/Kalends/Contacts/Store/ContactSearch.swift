@@ -1,0 +1,16 @@
+/// Which contacts ``EventStore/contacts(matching:)`` returns (Contacts' `CNContact` predicates).
+public enum ContactSearch: Hashable, Sendable {
+  /// Every contact.
+  case all
+  /// Contacts with a name word (given, middle, family, nickname, organization, phonetic) starting
+  /// with each word of the text, compared without case, diacritics or width.
+  case name(String)
+  /// Contacts with an email address starting with the text (without case).
+  case emailAddress(String)
+  /// Contacts with a phone number whose digits start with the digits of the text.
+  case phoneNumber(String)
+  /// The members of a group.
+  case group(ObjectID)
+  /// The contacts with these identifiers that exist.
+  case identifiers([ObjectID])
+}

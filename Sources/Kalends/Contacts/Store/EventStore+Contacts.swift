@@ -1,0 +1,212 @@
+internal import LMDB
+
+extension EventStore {
+  /// The contacts projection.
+  func contactsBook() throws(StoreError) -> ContactsProjection {
+    try store.projection(ContactsProjection.self)
+  }
+
+  /// Reads the contacts book in one snapshot, this session's access to contacts checked in it.
+  func readContacts<R>(
+    _ operation: String, _ body: (borrowing ReadTransaction, ContactsProjection) throws -> R
+  ) throws(StoreError) -> R {
+    let book = try contactsBook()
+    // Contacts have no write-only access, so the hidden value is never returned.
+    return try readItems(.contacts, operation, hidden: nil) { txn, _ in try body(txn, book) }!
+  }
+
+  /// The contact `id`, or `nil` when there is none or it was removed.
+  public func contact(withID id: ObjectID) throws(StoreError) -> Contact? {
+    try readContacts("read contacts") { txn, book in try Self.liveContact(id, book, in: txn) }
+  }
+
+  /// The contacts `search` selects, sorted by family name, then given name (the display name for
+  /// a card without them), then identifier.
+  public func contacts(matching search: ContactSearch = .all) throws(StoreError) -> [Contact] {
+    if case .name(let text) = search, ContactSearchKey.words(text).isEmpty { return [] }
+    return try readContacts("read contacts") { txn, book in
+      var ids: [ObjectID]
+      switch search {
+      case .all: ids = try book.all(.contact, in: txn)
+      case .name(let text):
+        let words = ContactSearchKey.words(text)
+        let longest = words.max { $0.utf8.count < $1.utf8.count }!
+        ids = try book.ids(.name, prefix: ContactSearchKey.clipped(longest), in: txn)
+        if words.count > 1 {
+          ids = try ids.filter { id in
+            guard let contact = try Self.liveContact(id, book, in: txn) else { return false }
+            let names = ContactSearchKey.texts(of: contact).filter { $0.0 == .name }.map(\.1)
+            return words.allSatisfy { word in
+              let bytes = ContactSearchKey.clipped(word)
+              return names.contains { $0.starts(with: bytes) }
+            }
+          }
+        }
+      case .emailAddress(let text):
+        let prefix = ContactSearchKey.clipped(ContactSearchKey.email(text))
+        ids = prefix.isEmpty ? [] : try book.ids(.email, prefix: prefix, in: txn)
+      case .phoneNumber(let text):
+        let digits = ContactSearchKey.digits(text)
+        ids = digits.isEmpty ? [] : try book.ids(.phone, prefix: Array(digits.utf8), in: txn)
+      case .group(let group):
+        guard try book.isLive(.group, group, in: txn) else { throw StoreError.contact(.groupNotFound(group)) }
+        ids = try book.members(of: group, in: txn)
+      case .identifiers(let wanted): ids = Array(Set(wanted))
+      }
+      return try ids.compactMap { try Self.liveContact($0, book, in: txn) }.sorted(by: Self.inNameOrder)
+    }
+  }
+
+  /// Whether `a` comes before `b` in the order lists are returned in.
+  static func inNameOrder(_ a: Contact, _ b: Contact) -> Bool {
+    func key(_ contact: Contact) -> (String, String) {
+      let family = ContactSearchKey.folded(contact.familyName ?? "")
+      let given = ContactSearchKey.folded(contact.givenName ?? "")
+      return family.isEmpty && given.isEmpty ? (ContactSearchKey.folded(contact.displayName), "") : (family, given)
+    }
+    let (ka, kb) = (key(a), key(b))
+    return ka != kb ? ka < kb : a.id < b.id
+  }
+
+  /// The live contact `id` decoded, its removed groups left out.
+  static func liveContact(_ id: ObjectID, _ book: ContactsProjection, in txn: borrowing ReadTransaction) throws
+    -> Contact?
+  {
+    guard let stored = try book.state(.contact, id, in: txn), stored.isLive else { return nil }
+    var contact = try ContactCodec.decodeContact(
+      id: id, version: stored.version, modified: stored.modified, stored.state)
+    contact.groupIDs = try contact.groupIDs.filter { try book.isLive(.group, $0, in: txn) }
+    return contact
+  }
+
+  /// Creates or changes a contact and returns it as saved.
+  ///
+  /// - Throws: ``ContactError/changedSinceFetched(_:fetched:current:)`` when the stored contact is
+  ///   at another version than `contact` was fetched at (unless `overwrite`);
+  ///   ``ContactError/removed(_:at:)`` for a removed one; ``ContactError/groupNotFound(_:)`` for a
+  ///   group that does not exist; ``ContactError/invalidField(field:reason:)`` for bad text.
+  @discardableResult
+  public func save(_ contact: Contact, overwrite: Bool = false) throws(StoreError) -> Contact {
+    try Self.check(contact)
+    let actor = self.actor
+    let book = try contactsBook()
+    return try write(.change(.contacts, "save a contact")) { txn, appender, _ in
+      try Self.saveContact(contact, overwrite: overwrite, actor, book, &txn, &appender)
+    }
+  }
+
+  /// Saves `contact` inside a write: versions and groups checked against the stored state.
+  static func saveContact(
+    _ contact: Contact, overwrite: Bool, _ actor: Principal, _ book: ContactsProjection,
+    _ txn: inout WriteTransaction, _ appender: inout LogAppender
+  ) throws -> Contact {
+    var saved = contact
+    var change = ItemChange.created
+    if let stored = try book.state(.contact, contact.id, in: txn) {
+      try checkVersion(contact.id, fetched: contact.version, stored: stored, overwrite: overwrite)
+      saved.creationDate = try stored.state.signed(27).map(Timestamp.init(rawValue:))
+      change = .modified
+    } else {
+      saved.creationDate = appender.timestamp
+    }
+    var groups: [ObjectID] = []
+    for group in contact.groupIDs where !groups.contains(group) {
+      guard try book.isLive(.group, group, in: txn) else { throw StoreError.contact(.groupNotFound(group)) }
+      groups.append(group)
+    }
+    saved.groupIDs = groups
+    var payload = Payload()
+    payload.append(tag: 1, id: saved.id)
+    payload.append(tag: 3, unsigned: change.rawValue)
+    payload.append(tag: 5, message: ContactCodec.encode(saved))
+    let header = try appender.append(RecordDraft(kind: .contactSaved, principal: actor, payload: payload), in: &txn)
+    saved.version = header.position
+    saved.lastModifiedDate = header.timestamp
+    return saved
+  }
+
+  /// Refuses a save of a copy fetched at `fetched` when the stored one is removed or at another
+  /// version.
+  static func checkVersion(
+    _ id: ObjectID, fetched: LogPosition, stored: StoredContact, overwrite: Bool
+  ) throws(StoreError) {
+    guard stored.isLive else { throw .contact(.removed(id, at: stored.version)) }
+    if !overwrite && fetched != stored.version {
+      throw .contact(.changedSinceFetched(id, fetched: fetched, current: stored.version))
+    }
+  }
+
+  /// The checks a contact must pass before it is saved.
+  static func check(_ contact: Contact) throws(StoreError) {
+    func text(_ value: String?, _ field: String) throws(StoreError) {
+      do { try checkText(value, field: field) } catch .calendar(.invalidText(let field, let reason)) {
+        throw .contact(.invalidField(field: field, reason: reason))
+      }
+    }
+    try text(contact.externalID, "the external identifier")
+    if contact.externalID.isEmpty {
+      throw .contact(.invalidField(field: "the external identifier", reason: "is empty"))
+    }
+    for (_, path) in ContactCodec.textFields { try text(contact[keyPath: path], "a name or text field") }
+    for value in contact.emailAddresses + contact.phoneNumbers + contact.urlAddresses {
+      try text(value.label, "a label")
+      try text(value.value, "an email address, phone number or URL")
+    }
+    for address in contact.postalAddresses {
+      try text(address.label, "a label")
+      for part in address.value.parts { try text(part, "a postal address") }
+    }
+    for property in contact.additionalProperties { try text(property, "a vCard property") }
+  }
+
+  /// Removes a contact (it leaves its groups with it).
+  public func remove(_ contact: Contact, overwrite: Bool = false) throws(StoreError) {
+    let actor = self.actor
+    let book = try contactsBook()
+    try write(.change(.contacts, "remove a contact")) { txn, appender, _ in
+      guard let stored = try book.state(.contact, contact.id, in: txn) else {
+        throw StoreError.contact(.contactNotFound(contact.id))
+      }
+      try Self.checkVersion(contact.id, fetched: contact.version, stored: stored, overwrite: overwrite)
+      var payload = Payload()
+      payload.append(tag: 1, id: contact.id)
+      try appender.append(RecordDraft(kind: .contactRemoved, principal: actor, payload: payload), in: &txn)
+    }
+  }
+
+  /// Brings a fetched contact up to date, keeping the fields the caller changed and has not saved;
+  /// `false` (refetch) when it was removed or this session can no longer read contacts. See
+  /// ``refresh(_:)-(Event)``.
+  public func refresh(_ contact: inout Contact) throws(StoreError) -> Bool {
+    let id = contact.id
+    let updated = try refreshed(
+      contact, id, at: contact.version, .contactSaved, edits: .contact, versionOf: \.version,
+      fetch: { () throws(StoreError) -> Contact? in try self.contact(withID: id) },
+      decode: { (id, fields, header) throws(StoreError) -> Contact in
+        try ContactCodec.decodeContact(
+          id: id, version: header.position, modified: header.timestamp,
+          try PayloadReader(Payload(bytes: fields.bytes(5) ?? [])))
+      })
+    guard let updated else { return false }
+    contact = updated
+    return true
+  }
+}
+
+extension LocalEdits where Value == Contact {
+  /// Every field a caller may set on a contact.
+  static var contact: LocalEdits {
+    LocalEdits([
+      field(\.externalID), field(\.kind), field(\.namePrefix), field(\.givenName), field(\.middleName),
+      field(\.familyName), field(\.nameSuffix), field(\.nickname), field(\.phoneticGivenName),
+      field(\.phoneticMiddleName), field(\.phoneticFamilyName), field(\.organizationName), field(\.departmentName),
+      field(\.jobTitle), field(\.emailAddresses), field(\.phoneNumbers), field(\.postalAddresses),
+      field(\.urlAddresses), field(\.birthday), field(\.note), field(\.groupIDs), field(\.additionalProperties),
+    ])
+  }
+}
+
+extension LocalEdits where Value == ContactGroup {
+  /// Every field a caller may set on a group.
+  static var group: LocalEdits { LocalEdits([field(\.externalID), field(\.name)]) }
+}

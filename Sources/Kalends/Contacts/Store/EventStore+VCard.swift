@@ -1,0 +1,139 @@
+internal import LMDB
+
+extension EventStore {
+  /// Imports the contacts and groups of a vCard 3.0 or 4.0 file in one transaction: all or nothing.
+  ///
+  /// A card whose `UID` names a stored contact (or group) replaces its fields; others are created.
+  /// The members of a group in the file are the contacts its `MEMBER` lines name, in the file or
+  /// the store; memberships of groups the file does not hold are kept. A card equal to what is
+  /// stored writes nothing, so importing a file twice changes nothing the second time.
+  ///
+  /// - Throws: ``StoreError/vCard(_:)`` naming the line of the first problem (nothing imported);
+  ///   an access error for an app without access to contacts (recorded).
+  @discardableResult
+  public func importVCards(_ bytes: [UInt8]) throws(StoreError) -> VCardImport {
+    let cards: [VCardCard]
+    do { cards = try VCardReader.cards(bytes) } catch { throw .vCard(error) }
+    for card in cards {
+      do {
+        switch card {
+        case .contact(let contact, _): try Self.check(contact)
+        case .group(let group, _, _): try Self.check(group)
+        }
+      } catch {
+        throw .vCard(VCardError(line: card.line, .refused("\(error)")))
+      }
+    }
+    let actor = self.actor
+    let book = try contactsBook()
+    return try write(.change(.contacts, "import contacts")) { txn, appender, _ in
+      var summary = VCardImport()
+      // Groups first: the contacts' memberships name them.
+      var fileGroups: [ObjectID] = []
+      var groupsOfMember: [String: [ObjectID]] = [:]
+      for case .group(var group, let members, _) in cards {
+        if let (id, stored) = try Self.stored(.groupExternalID, group.externalID, .group, book, &txn) {
+          let current = try ContactCodec.decodeGroup(id: id, version: stored.version, modified: nil, stored.state)
+          group.id = id
+          group.version = stored.version
+          if current.name == group.name {
+            summary.groupsUnchanged += 1
+          } else {
+            group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender)
+            summary.groupsUpdated += 1
+          }
+        } else {
+          group = try Self.saveGroup(group, overwrite: false, actor, book, &txn, &appender)
+          summary.groupsCreated += 1
+        }
+        fileGroups.append(group.id)
+        for member in members { groupsOfMember[member, default: []].append(group.id) }
+      }
+      var seen: Set<String> = []
+      for case .contact(var contact, _) in cards {
+        let uid = VCardText.bareUID(contact.externalID)
+        seen.insert(uid)
+        var current: Contact?
+        if let (id, stored) = try Self.stored(.contactExternalID, contact.externalID, .contact, book, &txn) {
+          current = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
+          contact.id = id
+          contact.version = stored.version
+        }
+        let kept = (current?.groupIDs ?? []).filter { !fileGroups.contains($0) }
+        contact.groupIDs = kept + (groupsOfMember[uid] ?? [])
+        if var current {
+          current.groupIDs = try current.groupIDs.filter { try book.isLive(.group, $0, in: txn) }
+          current.creationDate = nil
+          if Self.sameContent(current, contact) {
+            summary.contactsUnchanged += 1
+            continue
+          }
+          summary.contactsUpdated += 1
+        } else {
+          summary.contactsCreated += 1
+        }
+        _ = try Self.saveContact(contact, overwrite: true, actor, book, &txn, &appender)
+      }
+      // Members of the file's groups that are stored but not in the file.
+      for (member, groups) in groupsOfMember where !seen.contains(member) {
+        guard let (id, stored) = try Self.stored(.contactExternalID, member, .contact, book, &txn) else {
+          summary.unknownMembers += groups.count
+          continue
+        }
+        var contact = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
+        let missing = groups.filter { !contact.groupIDs.contains($0) }
+        guard !missing.isEmpty else { continue }
+        contact.groupIDs += missing
+        _ = try Self.saveContact(contact, overwrite: true, actor, book, &txn, &appender)
+        summary.contactsUpdated += 1
+      }
+      return summary
+    }
+  }
+
+  /// Whether two contacts hold the same fields (identity, versions and dates aside).
+  static func sameContent(_ a: Contact, _ b: Contact) -> Bool {
+    var (a, b) = (a, b)
+    (a.id, a.version, a.creationDate, a.lastModifiedDate) = (b.id, b.version, b.creationDate, b.lastModifiedDate)
+    return a == b
+  }
+
+  /// The live object of `kind` whose external identifier (bare of `urn:uuid:`) is `external`, with
+  /// its state.
+  static func stored(
+    _ field: ContactSearchKey.Field, _ external: String, _ kind: ContactObjectKind, _ book: ContactsProjection,
+    _ txn: inout WriteTransaction
+  ) throws -> (ObjectID, StoredContact)? {
+    try txn.reading { txn in
+      for candidate in Set([external, VCardText.bareUID(external), "urn:uuid:" + VCardText.bareUID(external)]) {
+        let prefix = ContactSearchKey.externalKey(field, candidate, nil)
+        let keys = try txn.withCursor(on: book.search) { try $0.keys(withPrefix: prefix) }
+        for key in keys {
+          let id = ObjectID(bytes: key[(key.count - 16)...])!
+          guard let stored = try book.state(kind, id, in: txn), stored.isLive,
+            try stored.state.string(1).map(VCardText.bareUID) == VCardText.bareUID(external)
+          else { continue }
+          return (id, stored)
+        }
+      }
+      return nil
+    }
+  }
+
+  /// Every contact (with `groups`, every group) as one vCard file of `version`, in the order of
+  /// ``contacts(matching:)``; groups after the contacts, their members by `UID`.
+  public func exportVCards(
+    _ search: ContactSearch = .all, version: VCardVersion = .v3, groups includeGroups: Bool = true
+  ) throws(StoreError) -> String {
+    let contacts = try contacts(matching: search)
+    var writer = VCardWriter(version: version)
+    for contact in contacts { writer.write(contact) }
+    if includeGroups {
+      for group in try groups() {
+        let members = contacts.filter { $0.groupIDs.contains(group.id) }.map(\.externalID)
+        writer.write(group, members: members)
+      }
+    }
+    return writer.text
+  }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+
+extension KalendsCommand.Contact {
+  /// `kalends contact list`: every contact, or a group's.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List contacts by family name, then given name.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Only the members of this group.", valueName: "id")) var group: String?
+    @Option(help: "Output format.") var format: ObjectFormat = .table
+
+    func run() throws {
+      let search: ContactSearch = try group.map { .group(try ObjectID(argument: $0, option: "--group")) } ?? .all
+      ContactTable.write(try global.openEventStore(readOnly: true).contacts(matching: search), format)
+    }
+  }
+}
+
+/// How lists of contacts print.
+enum ContactTable {
+  static func write(_ contacts: [Contact], _ format: ObjectFormat) {
+    format.write(
+      contacts, json: \.jsonFields,
+      columns: [
+        ("ID", \.id.description),
+        ("NAME", \.displayName),
+        ("ORGANIZATION", { $0.organizationName ?? "" }),
+        ("EMAIL", { $0.emailAddresses.first?.value ?? "" }),
+        ("PHONE", { $0.phoneNumbers.first?.value ?? "" }),
+      ])
+  }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+
+extension KalendsCommand.Contact {
+  /// `kalends contact remove`: removes a contact.
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a contact.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The contact's id.") var id: String
+    @OptionGroup var change: ChangeOptions
+
+    func run() throws {
+      let id = try ObjectID(argument: id)
+      let store = try global.openEventStore()
+      let contact = try store.existingContact(id)
+      try change.checkContact(id, fetched: contact.version)
+      try store.remove(contact, overwrite: change.force)
+      print("removed contact \(id) (\(contact.displayName))")
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+
+extension KalendsCommand.Contact {
+  /// `kalends contact update`: changes fields of a contact.
+  struct Update: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "update", abstract: "Change a contact's fields (the options given) and print it.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The contact's id.") var id: String
+    @OptionGroup var fields: ContactFieldOptions
+    @OptionGroup var change: ChangeOptions
+    @Option(help: "Output format.") var format: ObjectFormat = .table
+
+    func run() throws {
+      let id = try ObjectID(argument: id)
+      let store = try global.openEventStore()
+      var contact = try store.existingContact(id)
+      try change.checkContact(id, fetched: contact.version)
+      try fields.apply(to: &contact)
+      let saved = try store.save(contact, overwrite: change.force)
+      format.write(saved.jsonFields, cells: saved.tableCells)
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+
+extension KalendsCommand.Group {
+  /// `kalends group add`: a new group.
+  struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a group and print it.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The group's name.") var name: String
+    @Option(help: "Output format.") var format: ObjectFormat = .table
+
+    func run() throws {
+      let saved = try global.openEventStore().save(ContactGroup(name: name))
+      format.write(saved.jsonFields)
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+
+extension KalendsCommand.Group {
+  /// `kalends group add-member GROUP CONTACT`.
+  struct AddMember: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "add-member", abstract: "Put a contact in a group (a save of the contact).")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The group's id.") var group: String
+    @Argument(help: "The contact's id.") var contact: String
+    @Option(help: "Output format.") var format: ObjectFormat = .table
+
+    func run() throws {
+      let saved = try global.openEventStore().addMember(
+        try ObjectID(argument: contact, option: "CONTACT"), to: try ObjectID(argument: group, option: "GROUP"))
+      format.write(saved.jsonFields, cells: saved.tableCells)
+    }
+  }
+
+  /// `kalends group remove-member GROUP CONTACT`.
+  struct RemoveMember: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "remove-member", abstract: "Take a contact out of a group (a save of the contact).")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The group's id.") var group: String
+    @Argument(help: "The contact's id.") var contact: String
+    @Option(help: "Output format.") var format: ObjectFormat = .table
+
+    func run() throws {
+      let saved = try global.openEventStore().removeMember(
+        try ObjectID(argument: contact, option: "CONTACT"), from: try ObjectID(argument: group, option: "GROUP"))
+      format.write(saved.jsonFields, cells: saved.tableCells)
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+
+extension KalendsCommand.Group {
+  /// `kalends group remove`: removes a group; its members stay.
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "remove", abstract: "Remove a group (its members stay, outside it).")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The group's id.") var id: String
+    @OptionGroup var change: ChangeOptions
+
+    func run() throws {
+      let id = try ObjectID(argument: id)
+      let store = try global.openEventStore()
+      let group = try store.existingGroup(id)
+      try change.checkContact(id, fetched: group.version)
+      try store.remove(group, overwrite: change.force)
+      print("removed group \(id) (\(group.name))")
+    }
+  }
+}

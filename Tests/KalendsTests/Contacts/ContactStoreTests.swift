@@ -1,0 +1,211 @@
+import Foundation
+import Kalends
+import Testing
+
+@Suite("Contacts: the book, its versions and its search index")
+struct ContactStoreTests {
+  @Test func aSavedContactReadsBackWithEveryField() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let group = try owner.save(ContactGroup(name: "Friends"))
+      let saved = try owner.save(ContactFixture.rich(groups: [group.id]))
+      let read = try #require(try owner.contact(withID: saved.id))
+      #expect(read == saved)
+      #expect(read.version == (try store.head().position))
+      #expect(read.creationDate != nil && read.lastModifiedDate == read.creationDate)
+      #expect(read.displayName == "Dr. José Maria Ørsted Jr.")
+      let record = try store.record(at: saved.version)
+      #expect(record.kind == .contactSaved && record.principal == .person)
+    }
+  }
+
+  @Test func aStaleCopyIsRefusedAndARemovedContactCannotBeSavedAgain() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let first = try owner.save(Contact(givenName: "Ann"))
+      var newer = first
+      newer.familyName = "Lee"
+      newer = try owner.save(newer)
+      var stale = first
+      stale.nickname = "A"
+      let head = try store.head().position
+      #expect(
+        throws: StoreError.contact(.changedSinceFetched(first.id, fetched: first.version, current: newer.version))
+      ) {
+        try owner.save(stale)
+      }
+      #expect(try store.head().position == head, "a refused save writes nothing")
+      let forced = try owner.save(stale, overwrite: true)
+      #expect(forced.familyName == nil && forced.nickname == "A")
+      try owner.remove(forced)
+      #expect(try owner.contact(withID: first.id) == nil)
+      #expect(throws: StoreError.contact(.removed(first.id, at: try store.head().position))) {
+        try owner.save(forced, overwrite: true)
+      }
+    }
+  }
+
+  @Test func namesAreFoundByAPrefixOfEachWordWithoutCaseOrAccents() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let jose = try owner.save(ContactFixture.rich())
+      let joanna = try owner.save(Contact(givenName: "Joanna", familyName: "Smith"))
+      var company = Contact(kind: .organization)
+      company.organizationName = "Łódź Gardens"
+      company = try owner.save(company)
+      func names(_ search: ContactSearch) throws -> [ObjectID] { try owner.contacts(matching: search).map(\.id) }
+      #expect(try Set(names(.name("jo"))) == [jose.id, joanna.id])
+      #expect(try names(.name("JOSE")) == [jose.id])
+      #expect(try names(.name("orst")) == [jose.id], "ø is read as o")
+      #expect(try names(.name("jo sm")) == [joanna.id], "every word must match")
+      #expect(try names(.name("pepe")) == [jose.id], "nicknames are names")
+      #expect(try names(.name("lodz")) == [company.id], "organizations are names")
+      #expect(try names(.name("  ")) == [])
+      #expect(try names(.emailAddress("JOSE@EX")) == [jose.id])
+      #expect(try names(.emailAddress("example")) == [])
+      #expect(try names(.phoneNumber("+1 555 010")) == [jose.id])
+      #expect(try names(.phoneNumber("5551")) == [jose.id])
+      #expect(try names(.phoneNumber("9")) == [])
+      #expect(try owner.contacts().map(\.id) == [company.id, jose.id, joanna.id], "by family name, then given name")
+    }
+  }
+
+  @Test func aChangeReplacesTheIndexedWordsAndARemovalDropsThem() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      var ann = try owner.save(Contact(givenName: "Ann", familyName: "Lee"))
+      ann.familyName = "Park"
+      ann = try owner.save(ann)
+      #expect(try owner.contacts(matching: .name("lee")).isEmpty)
+      #expect(try owner.contacts(matching: .name("par")).map(\.id) == [ann.id])
+      try owner.remove(ann)
+      #expect(try owner.contacts(matching: .name("ann")).isEmpty)
+      #expect(try owner.contacts().isEmpty)
+    }
+  }
+
+  @Test func groupsHoldTheirMembersUntilTheyAreRemoved() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let friends = try owner.save(ContactGroup(name: "Friends"))
+      let work = try owner.save(ContactGroup(name: "Work"))
+      let ann = try owner.save(Contact(givenName: "Ann"))
+      let bob = try owner.save(Contact(givenName: "Bob"))
+      try owner.addMember(ann.id, to: friends.id)
+      try owner.addMember(bob.id, to: friends.id)
+      try owner.addMember(bob.id, to: work.id)
+      let head = try store.head().position
+      try owner.addMember(bob.id, to: work.id)
+      #expect(try store.head().position == head, "adding a member twice writes nothing")
+      #expect(try owner.contacts(matching: .group(friends.id)).map(\.givenName) == ["Ann", "Bob"])
+      try owner.removeMember(ann.id, from: friends.id)
+      #expect(try owner.contacts(matching: .group(friends.id)).map(\.givenName) == ["Bob"])
+      try owner.remove(try #require(try owner.group(withID: friends.id)))
+      #expect(try owner.groups().map(\.name) == ["Work"])
+      #expect(try owner.contact(withID: bob.id)?.groupIDs == [work.id], "a removed group is left out")
+      #expect(throws: StoreError.contact(.groupNotFound(friends.id))) {
+        try owner.contacts(matching: .group(friends.id))
+      }
+      var stray = Contact(givenName: "Cy")
+      stray.groupIDs = [ObjectID.random()]
+      #expect(throws: StoreError.self) { try owner.save(stray) }
+    }
+  }
+
+  @Test func badTextIsRefusedWithATypedErrorAndWritesNothing() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let head = try store.head().position
+      var bad = Contact(givenName: "Ann\u{0}")
+      #expect(throws: StoreError.self) { try owner.save(bad) }
+      bad = Contact(givenName: "Ann")
+      bad.emailAddresses = [LabeledValue(label: "x\u{7}", value: "a@example.com")]
+      #expect(
+        throws: StoreError.contact(
+          .invalidField(field: "a label", reason: "holds the control character U+0007"))
+      ) { try owner.save(bad) }
+      bad = Contact(givenName: "Ann")
+      bad.externalID = ""
+      #expect(throws: StoreError.contact(.invalidField(field: "the external identifier", reason: "is empty"))) {
+        try owner.save(bad)
+      }
+      #expect(throws: StoreError.self) { try owner.save(ContactGroup(name: "")) }
+      #expect(try store.head().position == head)
+    }
+  }
+
+  @Test func refreshKeepsLocalEditsAndReportsARemoval() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      var mine = try owner.save(Contact(givenName: "Ann", familyName: "Lee"))
+      var theirs = mine
+      theirs.jobTitle = "Pilot"
+      theirs = try owner.save(theirs)
+      mine.nickname = "Annie"
+      #expect(try owner.refresh(&mine))
+      #expect(mine.jobTitle == "Pilot" && mine.nickname == "Annie" && mine.version == theirs.version)
+      try owner.remove(theirs)
+      #expect(try owner.refresh(&mine) == false)
+    }
+  }
+
+  @Test func theProjectionEqualsARebuildAfterChangesRemovalsAndAnErasure() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let group = try owner.save(ContactGroup(name: "Team"))
+      var contacts: [Contact] = []
+      for index in 0..<30 {
+        var contact = Contact(givenName: "Person\(index)", familyName: index.isMultiple(of: 2) ? "Even" : "Odd")
+        contact.emailAddresses = [LabeledValue(value: "p\(index)@example.com")]
+        if index.isMultiple(of: 3) { contact.groupIDs = [group.id] }
+        contacts.append(try owner.save(contact))
+      }
+      for index in stride(from: 0, to: 30, by: 4) {
+        var changed = contacts[index]
+        changed.familyName = "Changed"
+        contacts[index] = try owner.save(changed)
+      }
+      for index in stride(from: 1, to: 30, by: 5) { try owner.remove(contacts[index]) }
+      try owner.erase(.contact(contacts[2].id), reason: "asked to be forgotten")
+      try owner.remove(group)
+      #expect(try store.verifyProjections().isConsistent)
+      let before = try store.projectionDigests()
+      try store.rebuildProjections()
+      #expect(try store.projectionDigests() == before)
+      // Person2 was erased, Person21 and Person26 removed.
+      let found = try owner.contacts(matching: .name("person2")).compactMap(\.givenName)
+      #expect(Set(found) == Set([20, 22, 23, 24, 25, 27, 28, 29].map { "Person\($0)" }))
+    }
+  }
+
+  @Test func erasingAContactLeavesNoneOfItsTextInTheLogAndEveryCheckPasses() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let saved = try owner.save(ContactFixture.rich())
+      var changed = saved
+      changed.jobTitle = "Chief Engineer"
+      try owner.save(changed)
+      let erasure = try owner.erase(.contact(saved.id), reason: "request")
+      #expect(erasure.erasedPositions.count == 2 && erasure.removal != nil)
+      let head = try store.head().position.rawValue
+      for position in 1...head {
+        let bytes = try store.environmentValue(at: position)
+        for secret in ["Ørsted", "jose@example.com", "Springfield", "Chief Engineer"] {
+          #expect(!bytes.contains(subsequence: Array(secret.utf8)), "\(secret) is still in record \(position)")
+        }
+      }
+      #expect(try store.verify().isIntact)
+      #expect(try store.verifyProjections().isConsistent)
+      #expect(try owner.contacts(matching: .name("jose")).isEmpty)
+      #expect(try store.record(at: saved.version).header.content == .erased)
+    }
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Whether `needle` occurs in it.
+  func contains(subsequence needle: [UInt8]) -> Bool {
+    guard !needle.isEmpty, count >= needle.count else { return false }
+    return (0...(count - needle.count)).contains { start in self[start..<(start + needle.count)].elementsEqual(needle) }
+  }
+}
