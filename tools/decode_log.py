@@ -292,7 +292,7 @@ def may_make(record):
         return actor == {"type": "person"}
     if kind in (101, 102, 201, 202, 301, 302, 501, 502, 503, 504):
         return actor["type"] in ("person", "client")
-    if kind in (401, 407, 408):
+    if kind in (401, 407, 408, 409, 410):
         return actor == {"type": "person"}
     if kind == 406:
         return actor == {"type": "system"}

@@ -80,4 +80,55 @@ struct AccessCommandTests {
       return client == "com.example.planner"
     }
   }
+
+  @Test func thePersonGivesAnAppChosenCalendarsOnlyAndTheAuditShowsIt() throws {
+    let store = try CLIStore()
+    let work = try store.calendar("Work")
+    let home = try store.calendar("Home")
+    for (calendar, title) in [(work, "Meeting"), (home, "Dinner")] {
+      try store.object([
+        "event", "add", "--calendar", calendar, "--title", title, "--start", "2026-05-04T10:00:00Z", "--end",
+        "2026-05-04T11:00:00Z",
+      ])
+    }
+    try store.register("com.example.work")
+    let asked = try store.object([
+      "access", "request", "--as", "com.example.work", "--service", "calendars", "--answer", "allow", "--calendars",
+      work,
+    ])
+    #expect(asked["status"] as? String == "fullAccess")
+    let seen = try store.objects([
+      "events", "--as", "com.example.work", "--from", "2026-05-01", "--to", "2026-05-08",
+    ])
+    #expect(seen.compactMap { $0["title"] as? String } == ["Meeting"])
+    let refused = try store.run([
+      "event", "add", "--as", "com.example.work", "--calendar", home, "--title", "Sneak", "--start",
+      "2026-05-05T10:00:00Z", "--end", "2026-05-05T11:00:00Z",
+    ])
+    #expect(refused.status == 68, "\(refused.stderr)")
+
+    let state = try store.objects(["audit", "state", "--format", "json"]).first {
+      $0["client"] as? String == "com.example.work" && $0["service"] as? String == "calendars"
+    }
+    #expect(state?["chosen"] as? [String] == [work])
+    let homeUsers = try store.run(["audit", "who-can", "--service", "calendars", "--calendar", home])
+    #expect(homeUsers.stdout.contains("no app could use"), "\(homeUsers.stdout)")
+    let workUsers = try store.objects([
+      "audit", "who-can", "--service", "calendars", "--calendar", work, "--format", "json",
+    ])
+    #expect(workUsers.compactMap { $0["client"] as? String } == ["com.example.work"])
+    #expect(workUsers.first?["may"] as? String == "read and write the chosen calendars")
+
+    let all = try store.object(["access", "set", "com.example.work", "--service", "calendars", "--status", "full"])
+    #expect(all["status"] as? String == "fullAccess")
+    let both = try store.objects([
+      "events", "--as", "com.example.work", "--from", "2026-05-01", "--to", "2026-05-08",
+    ])
+    #expect(both.count == 2)
+    let set = try store.object([
+      "access", "set", "com.example.work", "--service", "calendars", "--status", "full", "--calendars", home,
+    ])
+    #expect(set["calendars"] as? [String] == [home])
+    #expect(try store.run(["verify"]).status == 0)
+  }
 }

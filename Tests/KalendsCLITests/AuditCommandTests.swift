@@ -85,7 +85,7 @@ struct AuditCommandTests {
     #expect(nobody.stdout.hasPrefix("no app could use calendars at 2000-01-01T00:00:00"), "\(nobody.stdout)")
     #expect(try store.objects(["audit", "who-can", "--service", "calendars", "--at", "2000-01-01"]).isEmpty)
     let csv = try store.run(["audit", "state", "--at", at[4]!, "--format", "csv"])
-    #expect(csv.stdout.hasPrefix("client,service,status,decision,reason\n"))
+    #expect(csv.stdout.hasPrefix("client,service,status,decision,reason,chosen\n"))
   }
 
   /// The record views for people name the privacy enums; JSON keeps the stored numbers.

@@ -120,4 +120,41 @@ struct ContactCommandTests {
     #expect(rows.reduce(0) { $0 + (($1["count"] as? Int) ?? 0) } == 4, "\(rows)")
     #expect(try store.objects(["contact", "list"]).count == 1, "nothing was written")
   }
+
+  @Test func thePersonGivesLimitedAccessAndPicksAContactForAnApp() throws {
+    let store = try CLIStore()
+    let ann = try #require(try store.object(["contact", "add", "--given", "Ann"])["id"] as? String)
+    let bob = try #require(try store.object(["contact", "add", "--given", "Bob"])["id"] as? String)
+    for app in ["com.example.book", "com.example.chat"] {
+      try store.object(["client", "register", app, "--name", "App", "--usage", "contacts=Friends."])
+    }
+    let asked = try store.object([
+      "access", "request", "--as", "com.example.book", "--service", "contacts", "--answer", "limited", "--contacts",
+      ann,
+    ])
+    #expect(asked["status"] as? String == "limited")
+    func seen(_ app: String) throws -> [String] {
+      try store.objects(["contact", "list", "--as", app]).compactMap { $0["id"] as? String }
+    }
+    #expect(try seen("com.example.book") == [ann])
+    let set = try store.object([
+      "access", "set", "com.example.book", "--service", "contacts", "--status", "limited", "--contacts", bob,
+    ])
+    #expect(set["contacts"] as? [String] == [bob])
+    #expect(try seen("com.example.book") == [bob])
+    let refused = try store.run(["contact", "update", ann, "--nickname", "x", "--as", "com.example.book"])
+    #expect(refused.status == 66, "a contact it may not use does not exist for it: \(refused.stderr)")
+    #expect(
+      try store.run(["access", "set", "com.example.book", "--service", "calendars", "--status", "limited"]).status == 65
+    )
+
+    let picked = try store.object(["contact", "pick", "--for", "com.example.chat", "--contact", ann])
+    #expect(picked["id"] as? String == ann && picked["givenName"] as? String == "Ann")
+    #expect(try store.run(["contact", "list", "--as", "com.example.chat"]).status == 68, "no access was granted")
+    let history = try store.objects(["audit", "history", "--client", "com.example.chat", "--format", "json"])
+    #expect(history.contains { $0["kind"] as? String == "contactPicked" })
+    let book = try store.objects(["audit", "history", "--client", "com.example.book", "--format", "json"])
+    #expect(book.filter { $0["kind"] as? String == "accessScopeChanged" }.count == 2)
+    #expect(try store.run(["verify"]).status == 0)
+  }
 }

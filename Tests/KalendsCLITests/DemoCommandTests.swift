@@ -28,6 +28,23 @@ struct DemoCommandTests {
       $0["client"] as? String == "com.example.diary" && $0["kind"] as? String == "accessRequested"
     }
     #expect(diaryRequest?["implicit"] as? Bool == true)
+    // Contacts: limited to two chosen contacts (and its own); a picked contact without access; one
+    // calendar only.
+    #expect(status("com.example.messages", "contacts") == "limited")
+    let messages = state.first {
+      $0["client"] as? String == "com.example.messages" && $0["service"] as? String == "contacts"
+    }
+    #expect((messages?["chosen"] as? [String])?.count == 2)
+    #expect(status("com.example.rides", "contacts") == "notDetermined")
+    #expect(
+      audited.contains { $0["kind"] as? String == "contactPicked" && $0["client"] as? String == "com.example.rides" })
+    let worktime = state.first {
+      $0["client"] as? String == "com.example.worktime" && $0["service"] as? String == "calendars"
+    }
+    #expect(worktime?["status"] as? String == "fullAccess" && (worktime?["chosen"] as? [String])?.count == 1)
+    let seen = try CLI.run(["contact", "list", "--as", "com.example.messages", "--format", "json"] + store)
+    #expect((try json(seen.stdout) as? [Any])?.count == 3, "two chosen contacts and its own")
+    #expect(first.stdout.contains("contactPicked") && first.stdout.contains("accessScopeChanged"))
     // The agenda went through the store server as a real process: identified by its binary, the
     // person's answer let it read; its copy changed by one byte was refused and recorded.
     #expect(status("com.example.agenda", "calendars") == "fullAccess")

@@ -39,6 +39,19 @@ enum ChangeExtractor {
     }
   }
 
+  /// The calendar a record of an event names (field 2), or a calendar record's own identifier;
+  /// `nil` for other records.
+  static func calendar(_ header: LogRecordHeader, _ payload: RawSpan) throws(StoreError) -> ObjectID? {
+    let tag: UInt8
+    switch header.kind {
+    case .calendarSaved, .calendarRemoved: tag = 1
+    case .eventSaved, .eventRemoved: tag = 2
+    default: return nil
+    }
+    guard let range = try PayloadFieldIndex(payload)[tag], range.count == 16 else { return nil }
+    return ObjectID(payload, at: range.lowerBound)
+  }
+
   /// Where the first values of fields 1 and 3 are in `payload`.
   private static func fields(_ payload: RawSpan) throws(StoreError) -> (first: Range<Int>?, third: Range<Int>?) {
     let index = try PayloadFieldIndex(payload)

@@ -3,8 +3,8 @@ internal import LMDB
 /// Who listens to a change subscription, and so what it may hear: the owner hears everything; a
 /// client session hears about calendars and events only with full access to calendars, about
 /// reminders only with full access to reminders (write-only access hears nothing about existing
-/// events), about contacts and groups only with full access to contacts, and about no client but
-/// itself.
+/// events), about contacts and groups only with full access to contacts (with limited access: about
+/// the contacts it may use, and no groups), and about no client but itself.
 struct ChangeViewer: Sendable {
   /// What the viewer may hear about, as of one snapshot.
   struct Visibility {
@@ -12,18 +12,27 @@ struct ChangeViewer: Sendable {
     var events: Bool
     var reminders: Bool
     var contacts: Bool
+    /// With limited access to contacts: the contacts it may hear about (no groups); `nil`: all.
+    var contactScope: Set<ObjectID>? = nil
+    /// With full access to chosen calendars: those calendars, whose events it may hear about;
+    /// `nil`: all.
+    var calendarScope: Set<ObjectID>? = nil
     /// `nil`: every client.
     var onlyClient: String?
 
     /// Whether it sees any calendar data at all (a "refetch everything" means something to it).
     var seesItems: Bool { calendars || events || reminders || contacts }
 
-    func allows(_ object: ChangedObject) -> Bool {
+    /// Whether it may hear of `object`, which a record naming `calendar` (an event's, or a
+    /// calendar's own) changed.
+    func allows(_ object: ChangedObject, calendar: ObjectID? = nil) -> Bool {
       switch object {
-      case .calendar: calendars
-      case .event: events
+      // A session with reminders access hears of every calendar (its reminder lists among them).
+      case .calendar(let id): calendars && (reminders || (calendarScope?.contains(id) ?? true))
+      case .event: events && (calendarScope.map { scope in calendar.map(scope.contains) ?? false } ?? true)
       case .reminder: reminders
-      case .contact, .group: contacts
+      case .contact(let id): contacts && (contactScope?.contains(id) ?? true)
+      case .group: contacts && contactScope == nil
       case .client(let id): onlyClient.map { $0 == id } ?? true
       }
     }
@@ -49,8 +58,18 @@ struct ChangeViewer: Sendable {
     try permissions.checkSession(client, start: sessionStart, token: token, in: txn)
     let events = try permissions.state(client, .calendars, in: txn).status == .fullAccess
     let reminders = try permissions.state(client, .reminders, in: txn).status == .fullAccess
-    let contacts = try permissions.state(client, .contacts, in: txn).status == .fullAccess
-    return Visibility(
-      calendars: events || reminders, events: events, reminders: reminders, contacts: contacts, onlyClient: client)
+    let contactStatus = try permissions.state(client, .contacts, in: txn).status
+    var visibility = Visibility(
+      calendars: events || reminders, events: events, reminders: reminders,
+      contacts: contactStatus == .fullAccess || contactStatus == .limited, onlyClient: client)
+    if events, try permissions.isScoped(client, .calendars, in: txn) {
+      visibility.calendarScope = try permissions.chosen(client, .calendars, in: txn)
+    }
+    if contactStatus == .limited {
+      let book = try store.projection(ContactsProjection.self)
+      visibility.contactScope = try permissions.chosen(client, .contacts, in: txn)
+        .union(book.created(by: client, in: txn))
+    }
+    return visibility
   }
 }

@@ -7,6 +7,9 @@ package struct DecodedRecord: Sendable {
   let timestamp: Timestamp
   let object: ChangedObject?
   let kind: ChangeKind?
+  /// The calendar an event's record names (after the change), or a calendar's own identifier:
+  /// what a session limited to chosen calendars may hear about.
+  let calendar: ObjectID?
 
   /// The records `range` of the log, in one snapshot.
   static func read(_ range: ClosedRange<LogPosition>, log: Database, in txn: borrowing ReadTransaction) throws
@@ -19,11 +22,12 @@ package struct DecodedRecord: Sendable {
       try cursor.scanForward { _, value in
         let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
         let header = decoded.header
-        let change = try ChangeExtractor.change(header, value.extracting(decoded.payload))
+        let payload = value.extracting(decoded.payload)
+        let change = try ChangeExtractor.change(header, payload)
         records.append(
           DecodedRecord(
             position: header.position, hash: header.hash, timestamp: header.timestamp, object: change?.0,
-            kind: change?.1))
+            kind: change?.1, calendar: try ChangeExtractor.calendar(header, payload)))
         return header.position < range.upperBound ? .continue : .stop
       }
     }

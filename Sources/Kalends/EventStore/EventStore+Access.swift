@@ -8,16 +8,22 @@ enum AccessNeed: Sendable {
   case add(Service, String)
   /// Change or remove existing items, or manage containers.
   case change(Service, String)
+  /// Create, change or remove items the app may use: all of them with full access, the chosen
+  /// ones (and those it creates) with limited access, which the caller checks item by item.
+  case changeChosen(Service, String)
 
   var service: Service {
     switch self {
-    case .read(let service, _), .add(let service, _), .change(let service, _): service
+    case .read(let service, _), .add(let service, _), .change(let service, _), .changeChosen(let service, _):
+      service
     }
   }
 
   var operation: String {
     switch self {
-    case .read(_, let operation), .add(_, let operation), .change(_, let operation): operation
+    case .read(_, let operation), .add(_, let operation), .change(_, let operation),
+      .changeChosen(_, let operation):
+      operation
     }
   }
 
@@ -26,6 +32,7 @@ enum AccessNeed: Sendable {
     switch (self, status) {
     case (_, .fullAccess): true
     case (.add(.calendars, _), .writeOnly): true
+    case (.read(.contacts, _), .limited), (.changeChosen(.contacts, _), .limited): true
     default: false
     }
   }
@@ -64,6 +71,8 @@ extension EventStore {
     guard let client = sessionClient, let status = try sessionStatus(service, in: txn) else { return true }
     switch status {
     case .fullAccess: return true
+    // What a limited session sees is filtered item by item (``EventStore/contactScope(_:in:)``).
+    case .limited where service == .contacts: return true
     case .writeOnly where service == .calendars: return false
     default:
       throw SnapshotRefusal(
@@ -78,6 +87,27 @@ extension EventStore {
     let permissions = try permissions()
     try permissions.checkSession(client, start: sessionStart, token: identification?.tokenID, in: txn)
     return try permissions.state(client, service, in: txn).status
+  }
+
+  /// For a session whose full access to calendars the person limited to chosen calendars, those
+  /// calendars and the ones it created, in the snapshot `txn`; `nil` when it may use every
+  /// calendar (or has no full access, which other checks refuse).
+  func calendarScope(in txn: borrowing ReadTransaction) throws -> Set<ObjectID>? {
+    guard let client = sessionClient else { return nil }
+    let permissions = try permissions()
+    guard try permissions.state(client, .calendars, in: txn).status == .fullAccess,
+      try permissions.isScoped(client, .calendars, in: txn)
+    else { return nil }
+    return try permissions.chosen(client, .calendars, in: txn)
+  }
+
+  /// Inside a write: throws access denied (recorded as any refusal) when this session is limited to
+  /// chosen calendars and `calendar` is not one of them.
+  func checkCalendarScope(_ calendar: ObjectID?, _ operation: String, in txn: borrowing WriteTransaction) throws {
+    guard let calendar, let client = sessionClient else { return }
+    guard let scope = try txn.reading({ try calendarScope(in: $0) }), !scope.contains(calendar) else { return }
+    throw StoreError.access(
+      .accessDenied(client: client, service: .calendars, status: .fullAccess, operation: operation))
   }
 
   /// Throws ``AccessError/ownerOnly(_:)`` unless this facade acts for the person who owns the

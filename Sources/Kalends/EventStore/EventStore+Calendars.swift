@@ -26,7 +26,16 @@ extension EventStore {
     let all = try Self.allCalendars(objects, in: txn)
     let virtual =
       writeOnly ? Self.defaultCalendarForNewEvents(among: all).map { [Self.virtualCalendar(for: $0)] } ?? [] : []
-    return virtual + all.filter { !$0.allowedEntityTypes.isDisjoint(with: types) }
+    // Full access to chosen calendars: an event calendar outside them is seen only as a reminder
+    // list, when it is one and the session sees reminders.
+    let scope = types.contains(.events) ? try calendarScope(in: txn) : nil
+    return virtual
+      + all.filter { calendar in
+        let seen = calendar.allowedEntityTypes.intersection(types)
+        guard !seen.isEmpty else { return false }
+        guard let scope, !scope.contains(calendar.id) else { return true }
+        return seen.contains(.reminders)
+      }
   }
 
   /// Every live calendar in the snapshot `txn`, by title then identifier, unfiltered.
@@ -101,6 +110,9 @@ extension EventStore {
       }
       var change = ItemChange.created
       if let stored = try objects.state(.calendar, calendar.id, in: txn) {
+        if calendar.allowedEntityTypes.contains(.events) {
+          try checkCalendarScope(calendar.id, "change a calendar it was not given", in: txn)
+        }
         try Self.checkVersion(calendar.id, fetched: calendar.version, stored: stored, overwrite: overwrite)
         let current = try ModelCodec.decodeCalendar(id: calendar.id, version: stored.version, stored.state)
         if current.allowedEntityTypes != calendar.allowedEntityTypes {
@@ -145,6 +157,9 @@ extension EventStore {
         let current = try ModelCodec.decodeCalendar(id: calendar.id, version: stored.version, stored.state)
         for service in Self.services(holding: current.allowedEntityTypes) {
           try checkAccess(.change(service, "remove a calendar"), in: txn)
+        }
+        if current.allowedEntityTypes.contains(.events) {
+          try checkCalendarScope(calendar.id, "remove a calendar it was not given", in: txn)
         }
       }
       try Self.checkVersion(calendar.id, fetched: calendar.version, stored: stored, overwrite: overwrite)

@@ -14,14 +14,17 @@ extension EventStore {
   }
 
   /// Throws unless this session may hear of some changes — full access to calendars or to
-  /// reminders (the owner always) — recording the refusal, as for any refused call. A subscriber
-  /// without either would hear nothing but its own registration; `kalends watch --as` refuses it.
+  /// reminders, full or limited access to contacts (the owner always) — recording the refusal, as
+  /// for any refused call. A subscriber without any would hear nothing but its own registration;
+  /// `kalends watch --as` refuses it.
   public func checkHearsChanges() throws(StoreError) {
     guard let client = sessionClient else { return }
     try read { txn, _ in
       let calendars = try sessionStatus(.calendars, in: txn) ?? .fullAccess
       let reminders = try sessionStatus(.reminders, in: txn) ?? .fullAccess
-      guard calendars != .fullAccess && reminders != .fullAccess else { return }
+      let contacts = try sessionStatus(.contacts, in: txn) ?? .fullAccess
+      guard calendars != .fullAccess && reminders != .fullAccess && contacts != .fullAccess && contacts != .limited
+      else { return }
       throw SnapshotRefusal(
         denied: .accessDenied(client: client, service: .calendars, status: calendars, operation: "hear of changes"))
     }

@@ -6,6 +6,7 @@ extension EventStore {
   public func event(withID id: ObjectID) throws(StoreError) -> Event? {
     try readItems(.calendars, "read events", hidden: nil) { txn, objects in
       guard let stored = try objects.state(.event, id, in: txn), stored.isLive else { return nil }
+      if let scope = try calendarScope(in: txn), !scope.contains(stored.calendarID) { return nil }
       return try Self.decodeEvent(id, stored)
     }
   }
@@ -25,7 +26,8 @@ extension EventStore {
   /// Every event (each series once) in the calendar `calendarID`, by start then identifier.
   public func events(inCalendar calendarID: ObjectID) throws(StoreError) -> [Event] {
     try readItems(.calendars, "read events", hidden: []) { txn, objects in
-      try objects.items(.event, inCalendar: calendarID, in: txn).compactMap { id in
+      if let scope = try calendarScope(in: txn), !scope.contains(calendarID) { return [] }
+      return try objects.items(.event, inCalendar: calendarID, in: txn).compactMap { id in
         guard let stored = try objects.state(.event, id, in: txn), stored.isLive else { return nil }
         return try Self.decodeEvent(id, stored)
       }
@@ -71,6 +73,10 @@ extension EventStore {
             .accessDenied(
               client: client, service: .calendars, status: .writeOnly,
               operation: "add an event to a calendar other than the one for new events"))
+        }
+        try checkCalendarScope(event.calendarID, "save an event in a calendar it was not given", in: txn)
+        if let stored = try objects.state(.event, event.id, in: txn), stored.isLive {
+          try checkCalendarScope(stored.calendarID, "move an event out of a calendar it was not given", in: txn)
         }
         try Self.checkOverlap(event, objects, in: txn)
         return try saveValidated(event, span: span, overwrite: overwrite, &txn, &appender, objects)
@@ -174,6 +180,7 @@ extension EventStore {
       }
       try Self.checkVersion(event.id, fetched: event.version, stored: stored, overwrite: overwrite)
       let series = try Self.decodeEvent(event.id, stored)
+      try checkCalendarScope(series.calendarID, "remove an event from a calendar it was not given", in: txn)
       let calendar = try liveCalendar(series.calendarID, objects: objects, in: txn)
       guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(calendar.id)) }
       let occurrence = event.occurrenceDate ?? series.start!

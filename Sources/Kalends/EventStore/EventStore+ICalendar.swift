@@ -61,6 +61,7 @@ extension EventStore {
       let calendar: EventCalendar
       switch target {
       case .existing(let id):
+        if !events.isEmpty { try checkCalendarScope(id, "import into a calendar it was not given", in: txn) }
         calendar = try liveCalendar(id, objects: objects, in: txn)
         if !events.isEmpty && !calendar.allowedEntityTypes.contains(.events) {
           throw StoreError.calendar(.calendarDoesNotAllowEvents(id))

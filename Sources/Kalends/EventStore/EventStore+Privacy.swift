@@ -275,13 +275,20 @@ extension EventStore {
     let asks = seen.asks(requesting: level)
     let description = client.usageDescriptions[usage]
     var answer: ConsentAnswer?
+    var chosen: [ObjectID] = []
+    var chosenCalendars: [ObjectID]?
     var timedOut = false
     if asks, let description {
-      answer = prompter.answer(
-        ConsentRequest(
-          client: client, service: service, level: level, usageDescription: description, isUpgrade: isUpgrade))
+      let request = ConsentRequest(
+        client: client, service: service, level: level, usageDescription: description, isUpgrade: isUpgrade)
+      answer = prompter.answer(request)
+      if answer == .limited && service == .contacts { chosen = prompter.chosenContacts(request) }
+      if answer == .allow && service == .calendars && level == .full {
+        chosenCalendars = prompter.chosenCalendars(request)
+      }
       timedOut = answer == nil
     }
+    let book = try contactsBook()
     let actor = self.actor
     return try StoreError.wrapping {
       try store.write(caller: identifiedCaller) { txn, appender in
@@ -322,10 +329,18 @@ extension EventStore {
         case .allow: decided = level == .full ? .fullAccess : .writeOnly
         case .writeOnly: decided = service == .calendars ? .writeOnly : .denied
         case .deny: decided = isUpgrade ? .writeOnly : .denied
+        case .limited: decided = service == .contacts ? .limited : .denied
         }
         try requested(decided, prompted: true)
         try Self.appendDecision(
           clientID, service, isUpgrade ? .upgrade(decided) : .prompt(decided), current, &txn, &appender)
+        if decided == .limited {
+          try Self.appendScopeChange(clientID, choosing: chosen, book: book, permissions: permissions, &txn, &appender)
+        }
+        if decided == .fullAccess, let chosenCalendars {
+          try Self.appendCalendarScope(
+            clientID, choosing: chosenCalendars, objects: try objects(), permissions: permissions, &txn, &appender)
+        }
         return decided
       }
     }
@@ -372,6 +387,7 @@ extension EventStore {
       throw .access(.levelNotAvailable(service, .full))
     }
     if status == .writeOnly && service != .calendars { throw .access(.levelNotAvailable(service, .writeOnly)) }
+    if service == .calendars && status == .fullAccess { return try setCalendarAccess(for: clientID, calendars: nil) }
     return try decide(clientID, service) { current throws(StoreError) in
       guard current.restrictions.isEmpty else {
         throw .access(.restrictedByPolicy(client: clientID, service: service))
@@ -440,6 +456,159 @@ extension EventStore {
         return changed
       }
     }
+  }
+
+  // MARK: Limited access
+
+  /// Gives `clientID` limited access to contacts — the contacts `contacts`, and those it creates —
+  /// as the person does in settings (iOS 18's "Limited Access"), in one transaction: the decision
+  /// when the status was another, and the change of the chosen contacts (`accessScopeChanged`)
+  /// when they differ. Refused while a policy restricts contacts. Ends the client's open sessions
+  /// when the status changes.
+  ///
+  /// - Throws: ``ContactError/contactNotFound(_:)`` for a contact that does not exist.
+  @discardableResult
+  public func setLimitedAccess(for clientID: String, contacts: [ObjectID]) throws(StoreError) -> AuthorizationStatus {
+    try requireOwner("change access in settings")
+    try Self.checkClientID(clientID)
+    let permissions = try permissions()
+    let book = try contactsBook()
+    return try StoreError.wrapping {
+      try store.write { txn, appender in
+        guard try permissions.client(clientID, in: txn) != nil else {
+          throw StoreError.access(.clientNotRegistered(clientID))
+        }
+        let current = try permissions.state(clientID, .contacts, in: txn)
+        guard current.restrictions.isEmpty else {
+          throw StoreError.access(.restrictedByPolicy(client: clientID, service: .contacts))
+        }
+        if current.status != .limited {
+          try Self.appendDecision(clientID, .contacts, .settings(.limited), current, &txn, &appender)
+        }
+        try Self.appendScopeChange(clientID, choosing: contacts, book: book, permissions: permissions, &txn, &appender)
+        return AuthorizationStatus.limited
+      }
+    }
+  }
+
+  /// Gives `clientID` full access to the calendars `calendars` only (`nil`: to every calendar), as
+  /// the person does in settings, in one transaction: the decision when the status was another,
+  /// and the change of the chosen calendars (`accessScopeChanged`) when they differ. The app sees,
+  /// queries, writes and hears of events in those calendars only, and in the calendars it creates.
+  /// Refused while a policy restricts calendars. Ends the client's open sessions when the status
+  /// changes.
+  ///
+  /// - Throws: ``CalendarError/calendarNotFound(_:)`` for a calendar that does not exist or holds
+  ///   no events.
+  @discardableResult
+  public func setCalendarAccess(for clientID: String, calendars: [ObjectID]?) throws(StoreError) -> AuthorizationStatus
+  {
+    try requireOwner("change access in settings")
+    try Self.checkClientID(clientID)
+    let permissions = try permissions()
+    let objects = try objects()
+    return try StoreError.wrapping {
+      try store.write { txn, appender in
+        guard try permissions.client(clientID, in: txn) != nil else {
+          throw StoreError.access(.clientNotRegistered(clientID))
+        }
+        let current = try permissions.state(clientID, .calendars, in: txn)
+        guard current.restrictions.isEmpty else {
+          throw StoreError.access(.restrictedByPolicy(client: clientID, service: .calendars))
+        }
+        if current.status != .fullAccess {
+          try Self.appendDecision(clientID, .calendars, .settings(.fullAccess), current, &txn, &appender)
+        }
+        try Self.appendCalendarScope(
+          clientID, choosing: calendars, objects: objects, permissions: permissions, &txn, &appender)
+        return AuthorizationStatus.fullAccess
+      }
+    }
+  }
+
+  /// The calendars `clientID`'s full access is limited to (those the person chose and those it
+  /// created), live ones only, in identifier order; `nil` when it is not limited. The owner's to
+  /// read.
+  public func chosenCalendars(for clientID: String) throws(StoreError) -> [ObjectID]? {
+    try requireOwner("read another app's access")
+    let permissions = try permissions()
+    let objects = try objects()
+    return try StoreError.wrapping {
+      try store.environment.read { txn in
+        guard try permissions.isScoped(clientID, .calendars, in: txn) else { return nil }
+        return try permissions.chosen(clientID, .calendars, in: txn).filter { id in
+          try objects.state(.calendar, id, in: txn)?.isLive == true
+        }.sorted()
+      }
+    }
+  }
+
+  /// Appends the `accessScopeChanged` record that limits `clientID` to the calendars `calendars`
+  /// (or, with `nil`, lifts the limit); nothing when that is so already. Every calendar must hold
+  /// events.
+  static func appendCalendarScope(
+    _ clientID: String, choosing calendars: [ObjectID]?, objects: ObjectProjection, permissions: PermissionProjection,
+    _ txn: inout WriteTransaction, _ appender: inout LogAppender
+  ) throws {
+    let (scoped, current) = try txn.reading { txn in
+      (try permissions.isScoped(clientID, .calendars, in: txn), try permissions.chosen(clientID, .calendars, in: txn))
+    }
+    var payload = Payload()
+    payload.append(tag: 1, string: clientID)
+    payload.append(tag: 2, unsigned: UInt64(Service.calendars.rawValue))
+    guard let calendars else {
+      guard scoped else { return }
+      payload.append(tag: 5, bool: false)
+      try appender.append(RecordDraft(kind: .accessScopeChanged, principal: .person, payload: payload), in: &txn)
+      return
+    }
+    let wanted = Set(calendars)
+    for id in wanted {
+      guard let stored = try objects.state(.calendar, id, in: txn), stored.isLive,
+        try ModelCodec.decodeCalendar(id: id, version: stored.version, stored.state).allowedEntityTypes.contains(
+          .events)
+      else { throw StoreError.calendar(.calendarNotFound(id)) }
+    }
+    let added = wanted.subtracting(current).sorted()
+    let removed = current.subtracting(wanted).sorted()
+    guard !added.isEmpty || !removed.isEmpty || !scoped else { return }
+    for id in added { payload.append(tag: 3, id: id) }
+    for id in removed { payload.append(tag: 4, id: id) }
+    payload.append(tag: 5, bool: true)
+    try appender.append(RecordDraft(kind: .accessScopeChanged, principal: .person, payload: payload), in: &txn)
+  }
+
+  /// The contacts the person chose for `clientID`'s limited access (the contacts it created aside),
+  /// live ones only, in identifier order. The owner's to read.
+  public func chosenContacts(for clientID: String) throws(StoreError) -> [ObjectID] {
+    try requireOwner("read another app's access")
+    let permissions = try permissions()
+    let book = try contactsBook()
+    return try StoreError.wrapping {
+      try store.environment.read { txn in
+        try permissions.chosen(clientID, .contacts, in: txn).filter { try book.isLive(.contact, $0, in: txn) }.sorted()
+      }
+    }
+  }
+
+  /// Appends the `accessScopeChanged` record that makes `contacts` the ones chosen for
+  /// `clientID` (nothing when they already are). Every contact must exist.
+  static func appendScopeChange(
+    _ clientID: String, choosing contacts: [ObjectID], book: ContactsProjection, permissions: PermissionProjection,
+    _ txn: inout WriteTransaction, _ appender: inout LogAppender
+  ) throws {
+    let wanted = Set(contacts)
+    for id in wanted where try !book.isLive(.contact, id, in: txn) { throw StoreError.contact(.contactNotFound(id)) }
+    let current = try txn.reading { try permissions.chosen(clientID, .contacts, in: $0) }
+    let added = wanted.subtracting(current).sorted()
+    let removed = current.subtracting(wanted).sorted()
+    guard !added.isEmpty || !removed.isEmpty else { return }
+    var payload = Payload()
+    payload.append(tag: 1, string: clientID)
+    payload.append(tag: 2, unsigned: UInt64(Service.contacts.rawValue))
+    for id in added { payload.append(tag: 3, id: id) }
+    for id in removed { payload.append(tag: 4, id: id) }
+    try appender.append(RecordDraft(kind: .accessScopeChanged, principal: .person, payload: payload), in: &txn)
   }
 
   // MARK: Plumbing

@@ -17,7 +17,10 @@ extension EventStore {
   private func queriedCalendars(
     _ predicate: EventPredicate, _ objects: ObjectProjection, in txn: borrowing ReadTransaction
   ) throws -> [ObjectID] {
-    guard predicate.calendars.isEmpty else { return predicate.calendars }
+    guard predicate.calendars.isEmpty else {
+      guard let scope = try calendarScope(in: txn) else { return predicate.calendars }
+      return predicate.calendars.filter(scope.contains)
+    }
     return try visibleCalendars(for: .events, objects, in: txn).map(\.id)
   }
 

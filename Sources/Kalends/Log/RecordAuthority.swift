@@ -42,6 +42,8 @@ enum RecordAuthority {
       return principal == .person ? nil : "only the person registers apps, not \(principal)"
     case .clientTokenCreated, .clientTokenRevoked:
       return principal == .person ? nil : "only the person creates and revokes app tokens, not \(principal)"
+    case .accessScopeChanged, .contactPicked:
+      return principal == .person ? nil : "only the person chooses what an app may see or is handed, not \(principal)"
     case .accessRequested, .accessAttemptRefused, .ownerActionRefused:
       guard case .client(let id) = principal else { return "only the app itself asks for access, not \(principal)" }
       guard let subject = subject(of: payload) else { return "the record names no app" }

@@ -68,6 +68,12 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let clientTokenCreated = RecordKind(rawValue: 407)
   /// The person revoked an app's token.
   public static let clientTokenRevoked = RecordKind(rawValue: 408)
+  /// The person chose which objects an app with limited access may use (contacts), adding and
+  /// removing some.
+  public static let accessScopeChanged = RecordKind(rawValue: 409)
+  /// The person picked one contact for an app in the contact picker: the app was handed that
+  /// contact's data once, without access to contacts.
+  public static let contactPicked = RecordKind(rawValue: 410)
 
   /// The schema of this kind's payload, if this version knows the kind.
   package var schema: RecordSchema? { RecordSchema.all[self] }

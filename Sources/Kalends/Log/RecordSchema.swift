@@ -325,6 +325,23 @@ package struct RecordSchema: Sendable {
       Field(tag: 6, name: "minute", type: .signed, required: false),
     ])
 
+  static let accessScopeChanged = RecordSchema(
+    name: "accessScopeChanged",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 2, name: "service", type: .unsigned, required: true),
+      Field(tag: 3, name: "added", type: .uuid, required: false),
+      Field(tag: 4, name: "removed", type: .uuid, required: false),
+      Field(tag: 5, name: "scoped", type: .bool, required: false),
+    ])
+
+  static let contactPicked = RecordSchema(
+    name: "contactPicked",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 2, name: "contactId", type: .uuid, required: true),
+    ])
+
   static let all: [RecordKind: RecordSchema] = [
     .storeCreated: storeCreated,
     .annotationAdded: annotationAdded,
@@ -349,5 +366,7 @@ package struct RecordSchema: Sendable {
     .callerUnidentified: callerUnidentified,
     .clientTokenCreated: clientTokenCreated,
     .clientTokenRevoked: clientTokenRevoked,
+    .accessScopeChanged: accessScopeChanged,
+    .contactPicked: contactPicked,
   ]
 }

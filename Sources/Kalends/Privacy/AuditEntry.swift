@@ -7,7 +7,8 @@ public struct AuditEntry: Hashable, Sendable {
   /// Who made it: the person, a client, a policy, the system.
   public let actor: Principal
   /// `clientRegistered`, `accessRequested`, `accessDecided`, `accessAttemptRefused`,
-  /// `ownerActionRefused`, `clientTokenCreated` or `clientTokenRevoked`.
+  /// `ownerActionRefused`, `clientTokenCreated`, `clientTokenRevoked`, `accessScopeChanged` or
+  /// `contactPicked`.
   public let kind: RecordKind
   /// The client concerned.
   public let client: String
@@ -36,6 +37,11 @@ public struct AuditEntry: Hashable, Sendable {
   public let name: String?
   /// The token created or revoked (``ClientToken/id``).
   public let tokenID: String?
+  /// The contacts the person chose for the app (`accessScopeChanged`), or the one picked for it
+  /// (`contactPicked`).
+  public var objects: [ObjectID] = []
+  /// The contacts the person took out of the app's choice (`accessScopeChanged`).
+  public var removedObjects: [ObjectID] = []
   /// How the actor was identified, for a record written through the store server; `nil` for
   /// the rest: an app's record without it was declared by its writer (`--as`), not identified.
   public let identification: CallerEvidence?
@@ -52,8 +58,10 @@ public struct AuditEntry: Hashable, Sendable {
       try fields.unsigned(tag).map { UInt8(truncatingIfNeeded: $0) }
     }
     let isToken = header.kind == .clientTokenCreated || header.kind == .clientTokenRevoked
-    let hasService = [RecordKind.accessRequested, .accessDecided, .accessAttemptRefused].contains(header.kind)
-    service = hasService ? try byte(2).flatMap(Service.init(rawValue:)) : nil
+    let hasService = [RecordKind.accessRequested, .accessDecided, .accessAttemptRefused, .accessScopeChanged]
+      .contains(header.kind)
+    service =
+      header.kind == .contactPicked ? .contacts : hasService ? try byte(2).flatMap(Service.init(rawValue:)) : nil
     name = isRegistration ? try fields.string(2) : header.kind == .clientTokenCreated ? try fields.string(4) : nil
     tokenID = isToken ? try fields.string(2) : nil
     switch header.kind {
@@ -79,6 +87,15 @@ public struct AuditEntry: Hashable, Sendable {
       (level, status, previousStatus, reason, prompted, promptTimedOut) = (nil, nil, nil, nil, nil, nil)
       // Written before refusals of owner-only actions were counted: one record per attempt.
       count = try fields.unsigned(5).map { Int(clamping: $0) } ?? 1
+    case .accessScopeChanged:
+      objects = try fields.objectIDs(3)
+      removedObjects = try fields.objectIDs(4)
+      (level, status, previousStatus, reason, prompted, promptTimedOut, operation, count) =
+        (nil, nil, nil, nil, nil, nil, nil, nil)
+    case .contactPicked:
+      objects = try fields.objectIDs(2)
+      (level, status, previousStatus, reason, prompted, promptTimedOut, operation, count) =
+        (nil, nil, nil, nil, nil, nil, nil, nil)
     default:
       (level, status, previousStatus, reason, prompted, promptTimedOut, operation, count) =
         (nil, nil, nil, nil, nil, nil, nil, nil)

@@ -10,6 +10,9 @@ public enum AuthorizationStatus: UInt8, Hashable, Sendable, CaseIterable, Custom
   case fullAccess = 3
   /// The app may only add events, and sees none (calendars only).
   case writeOnly = 4
+  /// The app may read and write only the contacts the person chose for it and those it created
+  /// (iOS 18's `CNAuthorizationStatus.limited`; contacts only).
+  case limited = 5
 
   public var description: String {
     switch self {
@@ -18,6 +21,7 @@ public enum AuthorizationStatus: UInt8, Hashable, Sendable, CaseIterable, Custom
     case .denied: "denied"
     case .fullAccess: "fullAccess"
     case .writeOnly: "writeOnly"
+    case .limited: "limited"
     }
   }
 

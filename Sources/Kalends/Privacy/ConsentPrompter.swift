@@ -5,6 +5,19 @@ public protocol ConsentPrompter: Sendable {
   /// The person's answer to `request`; `nil` when none came (the prompt timed out or was
   /// dismissed): the status stays undetermined and the request is recorded as a `promptTimeout`.
   func answer(_ request: ConsentRequest) -> ConsentAnswer?
+
+  /// After a ``ConsentAnswer/limited`` answer: the contacts the person chose for the app. The
+  /// default chooses none (the app then sees only the contacts it creates).
+  func chosenContacts(_ request: ConsentRequest) -> [ObjectID]
+
+  /// After an ``ConsentAnswer/allow`` answer to a request for full access to calendars: the
+  /// calendars the person chose to give, or `nil` for all of them (the default).
+  func chosenCalendars(_ request: ConsentRequest) -> [ObjectID]?
+}
+
+extension ConsentPrompter {
+  public func chosenContacts(_ request: ConsentRequest) -> [ObjectID] { [] }
+  public func chosenCalendars(_ request: ConsentRequest) -> [ObjectID]? { nil }
 }
 
 /// What the person is asked.
@@ -29,6 +42,9 @@ public enum ConsentAnswer: String, Sendable, Hashable, CaseIterable {
   case writeOnly = "write-only"
   /// Don't allow.
   case deny
+  /// Allow access to the contacts the person chooses (``ConsentPrompter/chosenContacts(_:)``)
+  /// only: iOS 18's limited access (contacts).
+  case limited
 }
 
 /// A prompter that always gives the same answer: scripts (`--answer`) and tests.
@@ -36,8 +52,23 @@ public struct FixedAnswerPrompter: ConsentPrompter {
   /// The answer it gives.
   public let fixedAnswer: ConsentAnswer
 
-  /// A prompter answering `answer`.
-  public init(_ answer: ConsentAnswer) { fixedAnswer = answer }
+  /// The contacts it chooses after a ``ConsentAnswer/limited`` answer.
+  public let contacts: [ObjectID]
+  /// The calendars it gives with full access to calendars; `nil`: all.
+  public let calendars: [ObjectID]?
+
+  /// A prompter answering `answer`, choosing `contacts` when the answer is
+  /// ``ConsentAnswer/limited``, and giving only `calendars` (when not `nil`) when it allows full
+  /// access to calendars.
+  public init(_ answer: ConsentAnswer, contacts: [ObjectID] = [], calendars: [ObjectID]? = nil) {
+    fixedAnswer = answer
+    self.contacts = contacts
+    self.calendars = calendars
+  }
 
   public func answer(_ request: ConsentRequest) -> ConsentAnswer? { fixedAnswer }
+
+  public func chosenContacts(_ request: ConsentRequest) -> [ObjectID] { contacts }
+
+  public func chosenCalendars(_ request: ConsentRequest) -> [ObjectID]? { calendars }
 }

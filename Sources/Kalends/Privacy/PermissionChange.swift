@@ -72,7 +72,10 @@ enum PermissionChange: Hashable, Sendable {
     switch self {
     case .prompt(let status), .upgrade(let status), .settings(let status):
       try Self.requireUnrestricted(state, "the person")
-      guard status == .fullAccess || status == .denied || (status == .writeOnly && service == .calendars) else {
+      guard
+        status == .fullAccess || status == .denied || (status == .writeOnly && service == .calendars)
+          || (status == .limited && service == .contacts)
+      else {
         throw RecordRefusal(reason: "\(status) is not a decision the person can make for \(service)")
       }
       if case .prompt = self, state.status != .notDetermined {

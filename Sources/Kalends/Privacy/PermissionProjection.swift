@@ -13,10 +13,15 @@ internal import LMDB
 /// - `permissions.timeline`: `client ‖ 0 ‖ service (1) ‖ time (8, sign-flipped µs) ‖ position (8)` →
 ///   status (1) ‖ reason (1);
 /// - `permissions.tokens`: the SHA-256 of a live app token's secret (32) → position (8) ‖ the
-///   `clientTokenCreated` payload.
+///   `clientTokenCreated` payload;
+/// - `permissions.scope`: `client ‖ 0 ‖ service (1) ‖ id (16)` → position (8): the objects the
+///   person chose for an app (`accessScopeChanged`: contacts for limited access, calendars for
+///   full access to chosen calendars) and the calendars the app created (`calendarSaved`); the key
+///   `client ‖ 0 ‖ service (1)` alone marks calendar access as limited to those. A reset clears
+///   them.
 struct PermissionProjection: Projection {
   static let name = "permissions"
-  static let version: UInt32 = 3
+  static let version: UInt32 = 4
   /// The names of the LMDB databases it owns: see the type's documentation for what each holds.
   enum DatabaseName {
     static let clients = "permissions.clients"
@@ -25,16 +30,21 @@ struct PermissionProjection: Projection {
     static let history = "permissions.history"
     static let timeline = "permissions.timeline"
     static let tokens = "permissions.tokens"
+    static let scope = "permissions.scope"
   }
   static let databaseNames = [
     DatabaseName.clients, DatabaseName.status, DatabaseName.external, DatabaseName.history, DatabaseName.timeline,
-    DatabaseName.tokens,
+    DatabaseName.tokens, DatabaseName.scope,
   ]
 
   static let kinds: Set<RecordKind> = [
     .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused, .ownerActionRefused,
-    .clientTokenCreated, .clientTokenRevoked,
+    .clientTokenCreated, .clientTokenRevoked, .accessScopeChanged, .contactPicked, .calendarSaved,
   ]
+
+  /// The kinds of the privacy records, which name their client in field 1 (the others it applies
+  /// name an object).
+  static let privacyKinds: Set<RecordKind> = kinds.subtracting([.calendarSaved])
 
   let clients: Database
   let status: Database
@@ -42,6 +52,7 @@ struct PermissionProjection: Projection {
   let history: Database
   let timeline: Database
   let tokens: Database
+  let scope: Database
 
   init(databases: [String: Database], log: Database) {
     clients = databases[DatabaseName.clients]!
@@ -50,11 +61,29 @@ struct PermissionProjection: Projection {
     history = databases[DatabaseName.history]!
     timeline = databases[DatabaseName.timeline]!
     tokens = databases[DatabaseName.tokens]!
+    scope = databases[DatabaseName.scope]!
   }
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     guard Self.kinds.contains(header.kind) else { return }
     let fields = try PayloadReader(bytes: payload)
+    if header.kind == .calendarSaved {
+      // A calendar an app creates joins the calendars it may use (also when limited to chosen ones).
+      guard case .client(let id) = header.principal, try fields.unsigned(3) == ItemChange.created.rawValue else {
+        return
+      }
+      let client = Array(id.utf8)
+      let calendar = try fields.requiredObjectID(1)
+      var position: [UInt8] = []
+      RecordCodec.appendBigEndian(header.position.rawValue, to: &position)
+      try txn.put(position, forKey: client + [0, Service.calendars.rawValue] + calendar.bytes, in: scope)
+      var historyKey = client + [0]
+      RecordCodec.appendBigEndian(header.position.rawValue, to: &historyKey)
+      var kind: [UInt8] = []
+      withUnsafeBytes(of: header.kind.rawValue.bigEndian) { kind.append(contentsOf: $0) }
+      try txn.put(kind, forKey: historyKey, in: history)
+      return
+    }
     let client = Array(try fields.requiredString(1).utf8)
     if header.kind != .clientRegistered, try !txn.contains(client, in: clients) {
       throw RecordRefusal(reason: "\(String(decoding: client, as: UTF8.self)) is not a registered app")
@@ -97,6 +126,29 @@ struct PermissionProjection: Projection {
       RangeKey.append(header.timestamp.rawValue, to: &timelineKey)
       RecordCodec.appendBigEndian(header.position.rawValue, to: &timelineKey)
       try txn.put([newStatus.rawValue, reason.rawValue], forKey: timelineKey, in: timeline)
+      if reason == .reset {
+        for key in try txn.withCursor(on: scope, { try $0.keys(withPrefix: client + [0, service.rawValue]) }) {
+          try txn.delete(key, in: scope)
+        }
+      }
+    case .accessScopeChanged:
+      guard let service = Service(rawValue: UInt8(truncatingIfNeeded: try fields.unsigned(2) ?? 0)) else {
+        throw StoreError.malformedPayload("an accessScopeChanged record has an unknown service")
+      }
+      guard service != .reminders else { throw RecordRefusal(reason: "reminder lists are not chosen one by one") }
+      var position: [UInt8] = []
+      RecordCodec.appendBigEndian(header.position.rawValue, to: &position)
+      if service == .calendars, let scoped = try fields.bool(5) {
+        if scoped {
+          try txn.put(position, forKey: client + [0, service.rawValue], in: scope)
+        } else {
+          try txn.delete(client + [0, service.rawValue], in: scope)
+        }
+      }
+      for id in try fields.objectIDs(4) { try txn.delete(client + [0, service.rawValue] + id.bytes, in: scope) }
+      for id in try fields.objectIDs(3) {
+        try txn.put(position, forKey: client + [0, service.rawValue] + id.bytes, in: scope)
+      }
     case .clientTokenCreated:
       try applyTokenCreated(header, payload: payload, fields, in: &txn)
     case .clientTokenRevoked:
@@ -123,6 +175,20 @@ struct PermissionProjection: Projection {
   }
 
   /// The position of the last decision about `client` made outside the app; `.none` if there is none.
+  /// Whether `client`'s full access to calendars is limited to chosen calendars.
+  func isScoped(_ client: String, _ service: Service, in txn: borrowing ReadTransaction) throws -> Bool {
+    try txn.contains(Array(client.utf8) + [0, service.rawValue], in: scope)
+  }
+
+  /// The objects chosen for `client`'s access to `service` (for calendars, with those it created).
+  func chosen(_ client: String, _ service: Service, in txn: borrowing ReadTransaction) throws -> Set<ObjectID> {
+    let prefix = Array(client.utf8) + [0, service.rawValue]
+    return Set(
+      try txn.withCursor(on: scope) { try $0.keys(withPrefix: prefix) }.compactMap {
+        ObjectID(bytes: $0[prefix.count...])
+      })
+  }
+
   func lastExternalChange(_ client: String, in txn: borrowing ReadTransaction) throws -> LogPosition {
     try txn.withValue(forKey: Array(client.utf8), in: external) { Self.position($0) } ?? .none
   }

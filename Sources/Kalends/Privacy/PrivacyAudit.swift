@@ -91,14 +91,21 @@ public struct PrivacyAudit: Sendable {
   }
 
   /// The clients that could use `service` at `instant` (without one: at the head of the log, as
-  /// ``state(at:)``): full access reads and writes, write-only adds.
-  public func whoCan(_ service: Service, at instant: Timestamp? = nil) throws(StoreError) -> [AccessState] {
-    try state(at: instant).filter { $0.service == service && ($0.status == .fullAccess || $0.status == .writeOnly) }
+  /// ``state(at:)``): full access reads and writes, write-only adds, limited access uses the chosen
+  /// contacts. With `object` (a calendar, or a contact), only those whose access covers it.
+  public func whoCan(
+    _ service: Service, object: ObjectID? = nil, at instant: Timestamp? = nil
+  ) throws(StoreError) -> [AccessState] {
+    try state(at: instant).filter { state in
+      guard state.service == service, [.fullAccess, .writeOnly, .limited].contains(state.status) else { return false }
+      guard let object, let chosen = state.chosen else { return true }
+      return chosen.contains(object)
+    }
   }
 
   // MARK: Plumbing
 
-  static let privacyKinds: Set<RecordKind> = PermissionProjection.kinds
+  static let privacyKinds: Set<RecordKind> = PermissionProjection.privacyKinds
 
   private func firstRecordTime(
     of client: String, _ permissions: PermissionProjection, _ txn: borrowing ReadTransaction
@@ -136,7 +143,56 @@ public struct PrivacyAudit: Sendable {
         client: client, service: service, status: AuthorizationStatus(rawValue: value[0]) ?? .notDetermined,
         decision: LogPosition(position), reason: DecisionReason(rawValue: value[1]))
     }
-    return found ?? AccessState(client: client, service: service, status: .notDetermined, decision: nil, reason: nil)
+    var state =
+      found ?? AccessState(client: client, service: service, status: .notDetermined, decision: nil, reason: nil)
+    if (service == .calendars && state.status == .fullAccess) || (service == .contacts && state.status == .limited) {
+      state.chosen = try chosen(of: client, service, at: instant, permissions, txn)
+    }
+    return state
+  }
+
+  /// What `client`'s access to `service` covers at `instant`, replayed from its history: the
+  /// choices of `accessScopeChanged` records (cleared by a reset) and, for calendars, the calendars
+  /// it created; `nil` when calendar access is not limited.
+  private func chosen(
+    of client: String, _ service: Service, at instant: Timestamp, _ permissions: PermissionProjection,
+    _ txn: borrowing ReadTransaction
+  ) throws -> [ObjectID]? {
+    let prefix = Array(client.utf8) + [0]
+    let keys = try txn.withCursor(on: permissions.history) { try $0.keys(withPrefix: prefix) }
+    var scoped = service == .contacts
+    var chosen: Set<ObjectID> = []
+    for key in keys where key.count == prefix.count + 8 {
+      let position = RecordCodec.readBigEndian(key[prefix.count...])
+      let stop = try txn.withValue(forKey: BigEndianKey(position), in: store.log) { value -> Bool in
+        let decoded = try RecordCodec.decodeHeader(value)
+        guard decoded.0.timestamp <= instant else { return true }
+        let kind = decoded.0.kind
+        guard [.accessScopeChanged, .accessDecided, .calendarSaved].contains(kind) else { return false }
+        let fields = try PayloadReader(bytes: value.extracting(decoded.1))
+        let recordService =
+          kind == .calendarSaved
+          ? nil : try fields.unsigned(2).flatMap { Service(rawValue: UInt8(truncatingIfNeeded: $0)) }
+        switch kind {
+        case .accessScopeChanged where recordService == service:
+          for id in try fields.objectIDs(4) { chosen.remove(id) }
+          chosen.formUnion(try fields.objectIDs(3))
+          if service == .calendars, let flag = try fields.bool(5) { scoped = flag }
+        case .accessDecided where recordService == service:
+          if try fields.unsigned(5) == UInt64(DecisionReason.reset.rawValue) {
+            chosen = []
+            scoped = service == .contacts
+          }
+        case .calendarSaved where service == .calendars:
+          if try fields.unsigned(3) == ItemChange.created.rawValue { chosen.insert(try fields.requiredObjectID(1)) }
+        default:
+          break
+        }
+        return false
+      }
+      if stop == true { break }
+    }
+    return scoped ? chosen.sorted() : nil
   }
 }
 
@@ -152,4 +208,8 @@ public struct AccessState: Hashable, Sendable {
   public let decision: LogPosition?
   /// Why; `nil` when never decided.
   public let reason: DecisionReason?
+  /// What the access covers when it does not cover everything: for calendars with full access
+  /// limited to chosen calendars, those calendars (with the ones the app created); for contacts
+  /// with limited access, the contacts the person chose. `nil`: everything the status allows.
+  public var chosen: [ObjectID]? = nil
 }

@@ -22,6 +22,17 @@ extension AuditEntry {
     if let prompted { fields.append(("prompted", .bool(prompted))) }
     if promptTimedOut == true { fields.append(("promptTimeout", .bool(true))) }
     if isImplicit { fields.append(("implicit", .bool(true))) }
+    if !objects.isEmpty {
+      fields.append(
+        (
+          kind == .contactPicked ? "contact" : "contacts",
+          kind == .contactPicked
+            ? .string(objects[0].description) : .array(objects.map { .string($0.description) })
+        ))
+    }
+    if !removedObjects.isEmpty {
+      fields.append(("removedContacts", .array(removedObjects.map { .string($0.description) })))
+    }
     if let operation { fields.append(("operation", .string(operation))) }
     if let count { fields.append(("count", .number(Double(count)))) }
     return fields
@@ -58,6 +69,8 @@ extension AccessState {
       ("status", .string(status.description)),
       ("decision", decision.map { .number(Double($0.rawValue)) } ?? .null),
       ("reason", reason.map { .string($0.description) } ?? .null),
+      // The calendars or contacts the access is limited to; `null`: all.
+      ("chosen", chosen.map { .array($0.map { .string($0.description) }) } ?? .null),
     ]
   }
 }

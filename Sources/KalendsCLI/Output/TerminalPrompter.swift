@@ -5,7 +5,9 @@ import Kalends
 struct TerminalPrompter: ConsentPrompter {
   func answer(_ request: ConsentRequest) -> ConsentAnswer? {
     let what = request.level == .full ? "full access to your \(request.service)" : "to add events to your calendars"
-    let choices = request.service == .calendars && request.level == .full ? "allow/write-only/deny" : "allow/deny"
+    let choices =
+      request.service == .calendars && request.level == .full
+      ? "allow/write-only/deny" : request.service == .contacts ? "allow/limited/deny" : "allow/deny"
     var text = "“\(request.client.name)” would like \(what)"
     if request.isUpgrade { text += " (it can already add events)" }
     text += ".\n  \(request.usageDescription)\n[\(choices)]? "
@@ -15,5 +17,13 @@ struct TerminalPrompter: ConsentPrompter {
       FileHandle.standardError.write(Data("please answer \(choices): ".utf8))
     }
     return .deny
+  }
+
+  /// After "limited": the ids of the contacts the person chooses, on one line.
+  func chosenContacts(_ request: ConsentRequest) -> [ObjectID] {
+    FileHandle.standardError.write(
+      Data("Which contacts may “\(request.client.name)” use? Their ids, separated by spaces: ".utf8))
+    guard let line = readLine() else { return [] }
+    return line.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { ObjectID(String($0)) }
   }
 }

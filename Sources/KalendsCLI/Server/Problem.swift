@@ -13,7 +13,10 @@ struct Problem: HTTPResponseError {
   /// The problem for a store error: the CLI's exit class, and its HTTP equivalent; a version
   /// conflict (`If-Match`) is 412.
   init(_ error: StoreError) {
-    if case .calendar(.changedSinceFetched) = error {
+    var stale = false
+    if case .calendar(.changedSinceFetched) = error { stale = true }
+    if case .contact(.changedSinceFetched) = error { stale = true }
+    if stale {
       self.init(
         status: .preconditionFailed, title: "changed since fetched", detail: error.description,
         exitStatus: .conflict)

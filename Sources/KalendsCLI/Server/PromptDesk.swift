@@ -19,10 +19,18 @@ final class PromptDesk: Sendable {
     let asked: Date
   }
 
+  /// The person's answer, with what the person chose: the contacts of a `limited` answer, the
+  /// calendars of an `allow` of full access to calendars (`nil`: all).
+  struct Answer: Sendable {
+    let answer: ConsentAnswer
+    var contacts: [ObjectID] = []
+    var calendars: [ObjectID]? = nil
+  }
+
   private struct State: Sendable {
     var next: UInt64 = 1
     var waiting: [UInt64: (Pending, DispatchSemaphore)] = [:]
-    var answers: [UInt64: ConsentAnswer] = [:]
+    var answers: [UInt64: Answer] = [:]
   }
 
   private let state = Mutex(State())
@@ -35,7 +43,7 @@ final class PromptDesk: Sendable {
 
   /// Puts `request` before the person and blocks the calling thread until it is answered or the
   /// timeout passes; `nil` then.
-  func ask(_ request: ConsentRequest, from evidence: CallerEvidence) -> ConsentAnswer? {
+  func ask(_ request: ConsentRequest, from evidence: CallerEvidence) -> Answer? {
     let semaphore = DispatchSemaphore(value: 0)
     let id = state.withLock { state in
       let id = state.next
@@ -59,7 +67,7 @@ final class PromptDesk: Sendable {
   }
 
   /// Answers prompt `id`; `false` when no such prompt waits (answered, timed out, never asked).
-  func answer(_ id: UInt64, with answer: ConsentAnswer) -> Bool {
+  func answer(_ id: UInt64, with answer: Answer) -> Bool {
     state.withLock { state in
       guard let (_, semaphore) = state.waiting.removeValue(forKey: id) else { return false }
       state.answers[id] = answer
@@ -75,15 +83,34 @@ enum PromptChannel: Sendable {
   case terminal(TerminalDesk)
 }
 
-/// The person's channel as the library's prompter for one caller's request.
+/// The person's channel as the library's prompter for one caller's request: it keeps what the
+/// person chose with the answer for the library's questions that follow it.
 struct DeskPrompter: ConsentPrompter {
   let channel: PromptChannel
   let evidence: CallerEvidence
+  private let chosen = Chosen()
+
+  /// What the person chose with the last answer.
+  private final class Chosen: Sendable {
+    let value = Mutex(PromptDesk.Answer(answer: .deny))
+  }
+
+  init(channel: PromptChannel, evidence: CallerEvidence) {
+    self.channel = channel
+    self.evidence = evidence
+  }
 
   func answer(_ request: ConsentRequest) -> ConsentAnswer? {
-    switch channel {
-    case .desk(let desk): desk.ask(request, from: evidence)
-    case .terminal(let terminal): terminal.ask(request, from: evidence)
-    }
+    let answer: PromptDesk.Answer? =
+      switch channel {
+      case .desk(let desk): desk.ask(request, from: evidence)
+      case .terminal(let terminal): terminal.ask(request, from: evidence).map { PromptDesk.Answer(answer: $0) }
+      }
+    if let answer { chosen.value.withLock { $0 = answer } }
+    return answer?.answer
   }
+
+  func chosenContacts(_ request: ConsentRequest) -> [ObjectID] { chosen.value.withLock { $0.contacts } }
+
+  func chosenCalendars(_ request: ConsentRequest) -> [ObjectID]? { chosen.value.withLock { $0.calendars } }
 }

@@ -65,13 +65,27 @@ extension StoreServer {
     }
     router.post("v1/prompts/:id") { request, context in
       try await self.requireOwner(context, "answer consent prompts")
-      let text = request.uri.queryParameters["answer"].map(String.init) ?? ""
+      let query = request.uri.queryParameters
+      let text = query["answer"].map(String.init) ?? ""
       guard let answer = ConsentAnswer(rawValue: text) else {
         throw Problem(
           status: .badRequest, title: "invalid input",
-          detail: "answer is allow, write-only or deny, not \"\(text)\"", exitStatus: .invalidInput)
+          detail: "answer is allow, write-only, limited or deny, not \"\(text)\"", exitStatus: .invalidInput)
       }
-      guard let id = context.parameters.get("id").flatMap(UInt64.init), self.desk.answer(id, with: answer) else {
+      func ids(_ name: String) throws -> [ObjectID] {
+        do {
+          return try query.getAll(name).map { text throws(CLIError) in
+            try ObjectID(argument: String(text), option: name)
+          }
+        } catch {
+          throw Problem(error)
+        }
+      }
+      // The person's choice with the answer: contacts for `limited`, calendars for `allow`.
+      let calendars = try ids("calendar")
+      let chosen = PromptDesk.Answer(
+        answer: answer, contacts: try ids("contact"), calendars: calendars.isEmpty ? nil : calendars)
+      guard let id = context.parameters.get("id").flatMap(UInt64.init), self.desk.answer(id, with: chosen) else {
         throw Problem(
           status: .notFound, title: "not found",
           detail: "no prompt \(context.parameters.get("id") ?? "") is waiting (answered, timed out, or never asked)",
@@ -98,6 +112,7 @@ extension StoreServer {
         status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
     }
     addEventRoutes(to: router)
+    addContactRoutes(to: router)
     addChangeRoutes(to: router)
     return router
   }

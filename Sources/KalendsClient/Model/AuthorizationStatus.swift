@@ -10,6 +10,8 @@ public enum AuthorizationStatus: String, Sendable, Hashable, Codable, CaseIterab
   case fullAccess
   /// The app may add events, and read nothing (calendars only).
   case writeOnly
+  /// The app may use the contacts the person chose for it (contacts only).
+  case limited
 }
 
 /// What an app asks access to: EventKit's `EKEntityType`.

@@ -13,29 +13,34 @@ internal import LMDB
 ///   contacts, and their external identifiers and the groups' for imports.
 /// - `contacts.members`: key `group id (16) ‖ contact id (16)`, empty value: the live contacts of
 ///   each live group.
+/// - `contacts.createdBy`: key `client ‖ 0 ‖ contact id (16)`, empty value: the contacts each app
+///   created (which it may use with limited access).
 ///
 /// Keys are derived from the state of the record applied (an erased one indexes nothing), and a
 /// change removes those the entry lists: a replay of an erased log reaches the same keys.
 struct ContactsProjection: Projection {
   static let name = "contacts"
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   enum DatabaseName {
     static let objects = "contacts"
     static let search = "contacts.search"
     static let members = "contacts.members"
+    static let createdBy = "contacts.createdBy"
   }
-  static let databaseNames = [DatabaseName.objects, DatabaseName.search, DatabaseName.members]
+  static let databaseNames = [DatabaseName.objects, DatabaseName.search, DatabaseName.members, DatabaseName.createdBy]
   static let kinds: Set<RecordKind> = [.contactSaved, .contactRemoved, .groupSaved, .groupRemoved]
 
   let objects: Database
   let search: Database
   let members: Database
+  let createdBy: Database
   let log: Database
 
   init(databases: [String: Database], log: Database) {
     objects = databases[DatabaseName.objects]!
     search = databases[DatabaseName.search]!
     members = databases[DatabaseName.members]!
+    createdBy = databases[DatabaseName.createdBy]!
     self.log = log
   }
 
@@ -51,6 +56,12 @@ struct ContactsProjection: Projection {
       for group in owned.groups { try txn.delete(group.bytes + id.bytes, in: members) }
     }
     var owned = OwnedKeys()
+    // A contact an app creates is one it may always use, also with limited access.
+    if header.kind == .contactSaved, case .client(let client) = header.principal,
+      try fields.unsigned(3) == ItemChange.created.rawValue
+    {
+      try txn.put([UInt8](), forKey: Array(client.utf8) + [0] + id.bytes, in: createdBy)
+    }
     switch header.kind {
     case .contactSaved:
       if let state = try fields.messages(5).first {
@@ -152,6 +163,15 @@ struct ContactsProjection: Projection {
       }
     }
     return ordered
+  }
+
+  /// The contacts `client` created (live or not).
+  func created(by client: String, in txn: borrowing ReadTransaction) throws -> Set<ObjectID> {
+    let prefix = Array(client.utf8) + [0]
+    return Set(
+      try txn.withCursor(on: createdBy) { try $0.keys(withPrefix: prefix) }.compactMap {
+        ObjectID(bytes: $0[prefix.count...])
+      })
   }
 
   /// The live contacts in `group`.

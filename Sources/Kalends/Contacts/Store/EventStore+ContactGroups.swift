@@ -3,13 +3,16 @@ internal import LMDB
 extension EventStore {
   /// The group `id`, or `nil` when there is none or it was removed.
   public func group(withID id: ObjectID) throws(StoreError) -> ContactGroup? {
-    try readContacts("read groups") { txn, book in try Self.liveGroup(id, book, in: txn) }
+    try readContacts("read groups") { txn, view in
+      view.seesGroups ? try Self.liveGroup(id, view.book, in: txn) : nil
+    }
   }
 
   /// Every group, by name then identifier.
   public func groups() throws(StoreError) -> [ContactGroup] {
-    try readContacts("read groups") { txn, book in
-      try book.all(.group, in: txn).compactMap { try Self.liveGroup($0, book, in: txn) }
+    try readContacts("read groups") { txn, view in
+      guard view.seesGroups else { return [] }
+      return try view.book.all(.group, in: txn).compactMap { try Self.liveGroup($0, view.book, in: txn) }
         .sorted { (ContactSearchKey.folded($0.name), $0.id) < (ContactSearchKey.folded($1.name), $1.id) }
     }
   }
@@ -108,7 +111,7 @@ extension EventStore {
       guard let groups = change(contact.groupIDs) else { return contact }
       var changed = contact
       changed.groupIDs = groups
-      return try Self.saveContact(changed, overwrite: false, actor, book, &txn, &appender)
+      return try Self.saveContact(changed, overwrite: false, scope: nil, actor, book, &txn, &appender)
     }
   }
 

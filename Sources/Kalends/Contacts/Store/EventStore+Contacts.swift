@@ -6,35 +6,50 @@ extension EventStore {
     try store.projection(ContactsProjection.self)
   }
 
-  /// Reads the contacts book in one snapshot, this session's access to contacts checked in it.
+  /// Reads the contacts book in one snapshot, this session's access to contacts checked in it;
+  /// `body` gets what the session may see (``ContactView``).
   func readContacts<R>(
-    _ operation: String, _ body: (borrowing ReadTransaction, ContactsProjection) throws -> R
+    _ operation: String, _ body: (borrowing ReadTransaction, ContactView) throws -> R
   ) throws(StoreError) -> R {
     let book = try contactsBook()
     // Contacts have no write-only access, so the hidden value is never returned.
-    return try readItems(.contacts, operation, hidden: nil) { txn, _ in try body(txn, book) }!
+    return try readItems(.contacts, operation, hidden: nil) { txn, _ in
+      try body(txn, ContactView(book: book, scope: try contactScope(book, in: txn)))
+    }!
   }
 
-  /// The contact `id`, or `nil` when there is none or it was removed.
+  /// For a session with limited access to contacts, the contacts it may use in the snapshot `txn`:
+  /// those the person chose for it and those it created; `nil` when it may use every contact
+  /// (full access, or the owner).
+  func contactScope(_ book: ContactsProjection, in txn: borrowing ReadTransaction) throws -> Set<ObjectID>? {
+    guard let client = sessionClient else { return nil }
+    let permissions = try permissions()
+    guard try permissions.state(client, .contacts, in: txn).status == .limited else { return nil }
+    return try permissions.chosen(client, .contacts, in: txn).union(book.created(by: client, in: txn))
+  }
+
+  /// The contact `id`, or `nil` when there is none, it was removed, or this session may not use it
+  /// (limited access: it is not among the contacts the person chose).
   public func contact(withID id: ObjectID) throws(StoreError) -> Contact? {
-    try readContacts("read contacts") { txn, book in try Self.liveContact(id, book, in: txn) }
+    try readContacts("read contacts") { txn, view in try view.contact(id, in: txn) }
   }
 
   /// The contacts `search` selects, sorted by family name, then given name (the display name for
   /// a card without them), then identifier.
   public func contacts(matching search: ContactSearch = .all) throws(StoreError) -> [Contact] {
     if case .name(let text) = search, ContactSearchKey.words(text).isEmpty { return [] }
-    return try readContacts("read contacts") { txn, book in
+    return try readContacts("read contacts") { txn, view in
+      let book = view.book
       var ids: [ObjectID]
       switch search {
-      case .all: ids = try book.all(.contact, in: txn)
+      case .all: ids = try view.scope.map { Array($0) } ?? book.all(.contact, in: txn)
       case .name(let text):
         let words = ContactSearchKey.words(text)
         let longest = words.max { $0.utf8.count < $1.utf8.count }!
         ids = try book.ids(.name, prefix: ContactSearchKey.clipped(longest), in: txn)
         if words.count > 1 {
           ids = try ids.filter { id in
-            guard let contact = try Self.liveContact(id, book, in: txn) else { return false }
+            guard let contact = try view.contact(id, in: txn) else { return false }
             let names = ContactSearchKey.texts(of: contact).filter { $0.0 == .name }.map(\.1)
             return words.allSatisfy { word in
               let bytes = ContactSearchKey.clipped(word)
@@ -49,11 +64,13 @@ extension EventStore {
         let digits = ContactSearchKey.digits(text)
         ids = digits.isEmpty ? [] : try book.ids(.phone, prefix: Array(digits.utf8), in: txn)
       case .group(let group):
-        guard try book.isLive(.group, group, in: txn) else { throw StoreError.contact(.groupNotFound(group)) }
+        guard view.seesGroups, try book.isLive(.group, group, in: txn) else {
+          throw StoreError.contact(.groupNotFound(group))
+        }
         ids = try book.members(of: group, in: txn)
       case .identifiers(let wanted): ids = Array(Set(wanted))
       }
-      return try ids.compactMap { try Self.liveContact($0, book, in: txn) }.sorted(by: Self.inNameOrder)
+      return try ids.compactMap { try view.contact($0, in: txn) }.sorted(by: Self.inNameOrder)
     }
   }
 
@@ -90,28 +107,37 @@ extension EventStore {
     try Self.check(contact)
     let actor = self.actor
     let book = try contactsBook()
-    return try write(.change(.contacts, "save a contact")) { txn, appender, _ in
-      try Self.saveContact(contact, overwrite: overwrite, actor, book, &txn, &appender)
+    return try write(.changeChosen(.contacts, "save a contact")) { txn, appender, _ in
+      let scope = try txn.reading { try contactScope(book, in: $0) }
+      return try Self.saveContact(contact, overwrite: overwrite, scope: scope, actor, book, &txn, &appender)
     }
   }
 
-  /// Saves `contact` inside a write: versions and groups checked against the stored state.
+  /// Saves `contact` inside a write: versions and groups checked against the stored state. With a
+  /// `scope` (limited access), an existing contact outside it is refused as access denied, and
+  /// group memberships stay as stored (such a session sees no groups).
   static func saveContact(
-    _ contact: Contact, overwrite: Bool, _ actor: Principal, _ book: ContactsProjection,
+    _ contact: Contact, overwrite: Bool, scope: Set<ObjectID>?, _ actor: Principal, _ book: ContactsProjection,
     _ txn: inout WriteTransaction, _ appender: inout LogAppender
   ) throws -> Contact {
     var saved = contact
     var change = ItemChange.created
+    var storedGroups: [ObjectID] = []
     if let stored = try book.state(.contact, contact.id, in: txn) {
+      if let scope, !scope.contains(contact.id) { throw Self.outsideScope(actor, "change a contact it may not use") }
       try checkVersion(contact.id, fetched: contact.version, stored: stored, overwrite: overwrite)
       saved.creationDate = try stored.state.signed(27).map(Timestamp.init(rawValue:))
+      storedGroups = try stored.state.objectIDs(25)
       change = .modified
     } else {
       saved.creationDate = appender.timestamp
     }
     var groups: [ObjectID] = []
-    for group in contact.groupIDs where !groups.contains(group) {
-      guard try book.isLive(.group, group, in: txn) else { throw StoreError.contact(.groupNotFound(group)) }
+    for group in scope == nil ? contact.groupIDs : storedGroups where !groups.contains(group) {
+      guard try book.isLive(.group, group, in: txn) else {
+        if scope != nil { continue }
+        throw StoreError.contact(.groupNotFound(group))
+      }
       groups.append(group)
     }
     saved.groupIDs = groups
@@ -163,15 +189,25 @@ extension EventStore {
   public func remove(_ contact: Contact, overwrite: Bool = false) throws(StoreError) {
     let actor = self.actor
     let book = try contactsBook()
-    try write(.change(.contacts, "remove a contact")) { txn, appender, _ in
+    try write(.changeChosen(.contacts, "remove a contact")) { txn, appender, _ in
       guard let stored = try book.state(.contact, contact.id, in: txn) else {
         throw StoreError.contact(.contactNotFound(contact.id))
+      }
+      if let scope = try txn.reading({ try contactScope(book, in: $0) }), !scope.contains(contact.id) {
+        throw Self.outsideScope(actor, "remove a contact it may not use")
       }
       try Self.checkVersion(contact.id, fetched: contact.version, stored: stored, overwrite: overwrite)
       var payload = Payload()
       payload.append(tag: 1, id: contact.id)
       try appender.append(RecordDraft(kind: .contactRemoved, principal: actor, payload: payload), in: &txn)
     }
+  }
+
+  /// The refusal of a limited session's change to a contact the person did not choose for it
+  /// (recorded like any refusal).
+  static func outsideScope(_ actor: Principal, _ operation: String) -> StoreError {
+    guard case .client(let client) = actor else { return .contact(.invalidField(field: "scope", reason: "")) }
+    return .access(.accessDenied(client: client, service: .contacts, status: .limited, operation: operation))
   }
 
   /// Brings a fetched contact up to date, keeping the fields the caller changed and has not saved;

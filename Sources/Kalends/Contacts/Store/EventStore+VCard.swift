@@ -26,7 +26,11 @@ extension EventStore {
     }
     let actor = self.actor
     let book = try contactsBook()
-    return try write(.change(.contacts, "import contacts")) { txn, appender, _ in
+    let hasGroups = cards.contains { if case .group = $0 { true } else { false } }
+    return try write(.changeChosen(.contacts, "import contacts")) { txn, appender, _ in
+      let scope = try txn.reading { try contactScope(book, in: $0) }
+      // A limited session sees no groups, so it may not import them either.
+      if scope != nil, hasGroups { throw Self.outsideScope(actor, "import groups") }
       var summary = VCardImport()
       // Groups first: the contacts' memberships name them.
       var fileGroups: [ObjectID] = []
@@ -54,7 +58,9 @@ extension EventStore {
         let uid = VCardText.bareUID(contact.externalID)
         seen.insert(uid)
         var current: Contact?
-        if let (id, stored) = try Self.stored(.contactExternalID, contact.externalID, .contact, book, &txn) {
+        if let (id, stored) = try Self.stored(.contactExternalID, contact.externalID, .contact, book, &txn),
+          scope?.contains(id) ?? true
+        {
           current = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
           contact.id = id
           contact.version = stored.version
@@ -72,7 +78,7 @@ extension EventStore {
         } else {
           summary.contactsCreated += 1
         }
-        _ = try Self.saveContact(contact, overwrite: true, actor, book, &txn, &appender)
+        _ = try Self.saveContact(contact, overwrite: true, scope: scope, actor, book, &txn, &appender)
       }
       // Members of the file's groups that are stored but not in the file.
       for (member, groups) in groupsOfMember where !seen.contains(member) {
@@ -84,7 +90,7 @@ extension EventStore {
         let missing = groups.filter { !contact.groupIDs.contains($0) }
         guard !missing.isEmpty else { continue }
         contact.groupIDs += missing
-        _ = try Self.saveContact(contact, overwrite: true, actor, book, &txn, &appender)
+        _ = try Self.saveContact(contact, overwrite: true, scope: nil, actor, book, &txn, &appender)
         summary.contactsUpdated += 1
       }
       return summary

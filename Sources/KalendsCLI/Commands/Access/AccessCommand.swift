@@ -37,6 +37,7 @@ enum AnswerArgument: String, CaseIterable, ExpressibleByArgument {
   case allow
   case deny
   case writeOnly = "write-only"
+  case limited
 
   var answer: ConsentAnswer { ConsentAnswer(rawValue: rawValue)! }
 }

@@ -20,7 +20,19 @@ extension KalendsCommand.Access {
 
     @Option(help: "full or write-only (calendars).") var level: LevelArgument = .full
 
-    @Option(help: "The person's answer, for scripts: allow, deny or write-only.") var answer: AnswerArgument?
+    @Option(help: "The person's answer, for scripts: allow, deny, write-only (calendars) or limited (contacts).")
+    var answer: AnswerArgument?
+
+    @Option(
+      parsing: .upToNextOption,
+      help: ArgumentHelp("With --answer limited: the contacts the person chooses.", valueName: "id"))
+    var contacts: [String] = []
+
+    @Option(
+      parsing: .upToNextOption,
+      help: ArgumentHelp(
+        "With --answer allow for full access to calendars: the only calendars the person gives.", valueName: "id"))
+    var calendars: [String] = []
 
     @Flag(
       help: """
@@ -54,7 +66,11 @@ extension KalendsCommand.Access {
       }
       let status: AuthorizationStatus
       if let answer {
-        let prompter = FixedAnswerPrompter(answer.answer)
+        let chosen = try contacts.map { text throws(CLIError) in try ObjectID(argument: text, option: "--contacts") }
+        let chosenCalendars =
+          calendars.isEmpty
+          ? nil : try calendars.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendars") }
+        let prompter = FixedAnswerPrompter(answer.answer, contacts: chosen, calendars: chosenCalendars)
         status =
           level == .full
           ? try session.requestFullAccess(to: service.service, prompter: prompter)

@@ -15,16 +15,58 @@ extension KalendsCommand.Access {
 
     @Option(help: "calendars, reminders or contacts.") var service: ServiceArgument
 
-    @Option(help: "full, write-only or denied.") var status: String
+    @Option(help: "full, write-only (calendars), limited (contacts) or denied.") var status: String
+
+    @Option(
+      parsing: .upToNextOption,
+      help: ArgumentHelp(
+        "With --status limited: the contacts the app may use (besides those it creates).", valueName: "id"))
+    var contacts: [String] = []
+
+    @Option(
+      parsing: .upToNextOption,
+      help: ArgumentHelp(
+        "With --service calendars --status full: the only calendars the app may use (besides those it creates).",
+        valueName: "id"))
+    var calendars: [String] = []
 
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let statuses: [String: AuthorizationStatus] = ["full": .fullAccess, "write-only": .writeOnly, "denied": .denied]
+      let statuses: [String: AuthorizationStatus] = [
+        "full": .fullAccess, "write-only": .writeOnly, "denied": .denied, "limited": .limited,
+      ]
       guard let wanted = statuses[status] else {
-        throw CLIError.invalidInput("--status \"\(status)\": write full, write-only or denied")
+        throw CLIError.invalidInput("--status \"\(status)\": write full, write-only, limited or denied")
       }
-      let result = try global.openEventStore().setAccess(wanted, for: client, service: service.service)
+      if !contacts.isEmpty && wanted != .limited {
+        throw CLIError.invalidInput("--contacts goes with --status limited")
+      }
+      if !calendars.isEmpty && (wanted != .fullAccess || service != .calendars) {
+        throw CLIError.invalidInput("--calendars goes with --service calendars --status full")
+      }
+      let store = try global.openEventStore()
+      if !calendars.isEmpty {
+        let ids = try calendars.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendars") }
+        let result = try store.setCalendarAccess(for: client, calendars: ids)
+        var fields = statusJSON(client: client, service: service.service, status: result)
+        fields.append(
+          ("calendars", .array((try store.chosenCalendars(for: client) ?? []).map { .string($0.description) })))
+        format.write(fields)
+        return
+      }
+      if wanted == .limited {
+        guard service == .contacts else {
+          throw CLIError.invalidInput("--status limited is for --service contacts: the person chooses contacts")
+        }
+        let ids = try contacts.map { text throws(CLIError) in try ObjectID(argument: text, option: "--contacts") }
+        let result = try store.setLimitedAccess(for: client, contacts: ids)
+        var fields = statusJSON(client: client, service: service.service, status: result)
+        fields.append(("contacts", .array(try store.chosenContacts(for: client).map { .string($0.description) })))
+        format.write(fields)
+        return
+      }
+      let result = try store.setAccess(wanted, for: client, service: service.service)
       format.write(statusJSON(client: client, service: service.service, status: result))
     }
   }

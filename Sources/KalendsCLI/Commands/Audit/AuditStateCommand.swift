@@ -18,7 +18,7 @@ extension KalendsCommand.Audit {
       let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
       format.write(
         try audit.state(at: try instant.value).map(\.jsonFields),
-        columns: ["client", "service", "status", "decision", "reason"])
+        columns: ["client", "service", "status", "decision", "reason", "chosen"])
     }
   }
 }

@@ -8,7 +8,10 @@ extension KalendsCommand.Audit {
     static let configuration = CommandConfiguration(
       commandName: "who-can",
       abstract: "Which apps could read or write a service at an instant, and on which decision.",
-      discussion: "fullAccess reads and writes every calendar of the service; writeOnly only adds events.")
+      discussion: """
+        fullAccess reads and writes every calendar of the service (or, when the person limited it, the \
+        calendars listed as chosen); writeOnly only adds events; limited uses the chosen contacts.
+        """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -16,9 +19,14 @@ extension KalendsCommand.Audit {
 
     @Option(
       help: ArgumentHelp(
-        "A calendar of that service: access is per service, so this checks the calendar and names what each app may do with it.",
+        "A calendar of that service: only the apps whose access covers it (all calendars, or it among the chosen).",
         valueName: "id"))
     var calendar: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "A contact (with --service contacts): only the apps whose access covers it.", valueName: "id"))
+    var contact: String?
 
     @OptionGroup var instant: AuditInstant
 
@@ -26,6 +34,11 @@ extension KalendsCommand.Audit {
 
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the audit")
+      var object: ObjectID?
+      if let contact {
+        guard service == .contacts else { throw CLIError.invalidInput("--contact goes with --service contacts") }
+        object = try ObjectID(argument: contact, option: "--contact")
+      }
       if let calendar {
         let id = try ObjectID(argument: calendar, option: "--calendar")
         guard let found = try EventStore(store: store).calendar(withID: id) else {
@@ -35,11 +48,18 @@ extension KalendsCommand.Audit {
         guard found.allowedEntityTypes.contains(holds) else {
           throw CLIError.invalidInput("calendar \(id) holds no \(service.rawValue) — pick a calendar of that service")
         }
+        object = service == .calendars ? id : nil
       }
       let audit = PrivacyAudit(store: store)
       let at = try instant.value
-      let rows = try audit.whoCan(service.service, at: at).map { state in
-        state.jsonFields + [("may", .string(state.status == .fullAccess ? "read and write" : "add events"))]
+      let rows = try audit.whoCan(service.service, object: object, at: at).map { state in
+        let may =
+          switch state.status {
+          case .writeOnly: "add events"
+          case .limited: "use the chosen contacts"
+          default: state.chosen == nil ? "read and write" : "read and write the chosen calendars"
+          }
+        return state.jsonFields + [("may", .string(may))]
       }
       if rows.isEmpty && format == .table {
         // A bare header would read as a failure; say what the empty answer means.
@@ -48,7 +68,7 @@ extension KalendsCommand.Audit {
             + "`kalends audit history --service \(service.rawValue)` lists every decision")
         return
       }
-      format.write(rows, columns: ["client", "service", "status", "may", "decision", "reason"])
+      format.write(rows, columns: ["client", "service", "status", "may", "decision", "reason", "chosen"])
     }
   }
 }

@@ -8,7 +8,7 @@ extension KalendsCommand {
       abstract:
         "Manage the contacts book: add, show, list, search, change and remove contacts; vCard files in and out.",
       subcommands: [
-        Add.self, List.self, Show.self, Search.self, Update.self, Remove.self, Import.self, Export.self,
+        Add.self, List.self, Show.self, Search.self, Update.self, Remove.self, Import.self, Export.self, Pick.self,
       ]
     )
   }

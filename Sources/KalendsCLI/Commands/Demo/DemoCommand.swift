@@ -18,7 +18,9 @@ extension KalendsCommand {
         settings; one is denied and keeps trying; one is restricted by a policy; one is reset; one \
         forgot its usage description; one built for iOS 5 is asked for on its first read (an implicit \
         prompt) and one built for iOS 16 asks with requestAccess(to:) and gets the write-only prompt \
-        (docs/privacy.md). Then the audit timeline and the current state are printed, and \
+        (docs/privacy.md); a contacts book of six cards in two groups, a messaging app given limited \
+        access to two of them, a ride app handed one contact by the picker, and a work app given full \
+        access to the Work calendar only (docs/contacts.md, docs/privacy.md). Then the audit timeline and the current state are printed, and \
         the log's tree head is signed as a checkpoint with the demo's own key, written beside the store \
         (PATH.checkpoint-key, replaced with the store), whose verifier key is printed.
         """)
@@ -34,6 +36,7 @@ extension KalendsCommand {
       try owner.store.append(.annotation(Self.marker))
       try Self.fillCalendars(owner)
       try Self.playApps(owner)
+      try Self.playContacts(owner)
       print("Demo store: \(path)\n")
       try DemoServedApps(storePath: path, owner: owner).play()
       print("Privacy timeline (kalends audit history --store \(path)):")
@@ -48,7 +51,8 @@ extension KalendsCommand {
         ])
       print("\nCurrent state (kalends audit state --store \(path)):")
       ReportFormat.table.write(
-        try audit.state(at: .now()).map(\.jsonFields), columns: ["client", "service", "status", "decision", "reason"])
+        try audit.state(at: .now()).map(\.jsonFields),
+        columns: ["client", "service", "status", "decision", "reason", "chosen"])
       let head = try owner.store.head()
       print("\n\(head.position) records; head hash \(head.hash) — kalends audit verify --store \(path)")
       let keyPath = Self.keyPath(of: path)
@@ -214,6 +218,50 @@ extension KalendsCommand {
       _ = try owner.session(for: bookings).requestAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
 
       try owner.setAccess(.denied, for: planner, service: .calendars)
+    }
+
+    /// A contacts book, an app with limited access to two contacts, one handed a contact by the
+    /// picker, and one with full access to the Work calendar only.
+    static func playContacts(_ owner: EventStore) throws {
+      let friends = try owner.save(ContactGroup(name: "Friends"))
+      let colleagues = try owner.save(ContactGroup(name: "Colleagues"))
+      let people: [(String, String, String, String, ContactGroup)] = [
+        ("Ana", "Souza", "ana@example.com", "+55 11 5555 0101", friends),
+        ("Bastien", "Roux", "bastien@example.fr", "+33 1 55 55 01 02", friends),
+        ("Chiara", "Bianchi", "chiara@example.it", "+39 06 5555 0103", colleagues),
+        ("Dmitri", "Volkov", "dmitri@example.org", "+1 555 0104", colleagues),
+        ("Eun-ji", "Park", "eunji@example.kr", "+82 2 5555 0105", friends),
+        ("Fatou", "Diallo", "fatou@example.sn", "+221 33 555 0106", colleagues),
+      ]
+      var saved: [Kalends.Contact] = []
+      for (given, family, email, phone, group) in people {
+        var contact = Kalends.Contact(givenName: given, familyName: family)
+        contact.emailAddresses = [LabeledValue(label: "home", value: email)]
+        contact.phoneNumbers = [LabeledValue(label: "mobile", value: phone)]
+        contact.groupIDs = [group.id]
+        saved.append(try owner.save(contact))
+      }
+      let messages = "com.example.messages"
+      let rides = "com.example.rides"
+      let worktime = "com.example.worktime"
+      try owner.register(
+        Kalends.Client(id: messages, name: "Messages", usageDescriptions: [.contacts: "Finds who to write to."]))
+      try owner.register(
+        Kalends.Client(id: rides, name: "Rides", usageDescriptions: [.contacts: "Shares your ride."]))
+      try owner.register(
+        Kalends.Client(id: worktime, name: "Worktime", usageDescriptions: [.calendarsFull: "Tracks your work hours."]))
+      // Messages asks; the person allows two contacts only. It adds one contact of its own.
+      let messagesSession = try owner.session(for: messages)
+      _ = try messagesSession.requestFullAccess(
+        to: .contacts, prompter: FixedAnswerPrompter(.limited, contacts: [saved[0].id, saved[4].id]))
+      _ = try messagesSession.save(Kalends.Contact(givenName: "Support", familyName: "Desk"))
+      // Rides never gets access: the person picks one contact for it.
+      _ = try owner.session(for: rides).pickContact(using: FixedContactPicker(saved[1].id))
+      // Worktime is given the Work calendar only.
+      if let work = try owner.calendars(for: .events).first(where: { $0.title == "Work" }) {
+        _ = try owner.session(for: worktime).requestFullAccess(
+          to: .calendars, prompter: FixedAnswerPrompter(.allow, calendars: [work.id]))
+      }
     }
   }
 }

@@ -59,22 +59,36 @@ extension KalendsCommand.Prompts {
   /// `kalends prompts answer`.
   struct Answer: ParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "answer", abstract: "Answer a waiting prompt: allow, write-only or deny.")
+      commandName: "answer",
+      abstract: "Answer a waiting prompt: allow (optionally for chosen calendars), write-only, limited or deny.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var server: SocketOptions
 
     @Argument(help: "The prompt's id (prompts list).") var id: UInt64
 
-    @Argument(help: "allow, write-only or deny.") var answer: String
+    @Argument(help: "allow, write-only (calendars), limited (contacts) or deny.") var answer: String
+
+    @Option(
+      parsing: .upToNextOption,
+      help: ArgumentHelp("With limited: the contacts the app may use.", valueName: "id"))
+    var contacts: [String] = []
+
+    @Option(
+      parsing: .upToNextOption,
+      help: ArgumentHelp("With allow, for full access to calendars: the only calendars given.", valueName: "id"))
+    var calendars: [String] = []
 
     func run() throws {
       try global.requireOwner("answer consent prompts")
       guard ConsentAnswer(rawValue: answer) != nil else {
-        throw CLIError.invalidInput("answer allow, write-only or deny, not \"\(answer)\"")
+        throw CLIError.invalidInput("answer allow, write-only, limited or deny, not \"\(answer)\"")
       }
+      var query = "answer=\(answer)"
+      for text in contacts { query += "&contact=\(try ObjectID(argument: text, option: "--contacts"))" }
+      for text in calendars { query += "&calendar=\(try ObjectID(argument: text, option: "--calendars"))" }
       let response = try UnixHTTPClient.request(
-        "POST", "/v1/prompts/\(id)?answer=\(answer)", socket: try ServerSocket.path(server.socket, global: global))
+        "POST", "/v1/prompts/\(id)?\(query)", socket: try ServerSocket.path(server.socket, global: global))
       _ = try Self.decode(response)
       print("answered prompt \(id): \(answer)")
     }
