@@ -25,6 +25,8 @@ enum ContactSearchKey {
   /// and with the Latin letters that do not decompose written as their base letters ("Ørsted" as
   /// "orsted", "Łódź" as "lodz", "Straße" as "strasse").
   static func folded(_ text: String) -> String {
+    // ASCII folds to its lower case: no call into Foundation for the common case.
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
     let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     guard folded.unicodeScalars.contains(where: { !$0.isASCII }) else { return folded }
     var out = ""

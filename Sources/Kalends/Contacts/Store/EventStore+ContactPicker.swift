@@ -24,7 +24,7 @@ extension EventStore {
           throw StoreError.access(.clientNotRegistered(clientID))
         }
         let contacts = try book.all(.contact, in: txn).compactMap { try Self.liveContact($0, book, in: txn) }
-        return (client, contacts.sorted(by: Self.inNameOrder))
+        return (client, Self.inNameOrder(contacts))
       }
     }
     guard let picked = picker.pick(for: client, from: everyone) else { return nil }

@@ -70,19 +70,19 @@ extension EventStore {
         ids = try book.members(of: group, in: txn)
       case .identifiers(let wanted): ids = Array(Set(wanted))
       }
-      return try ids.compactMap { try view.contact($0, in: txn) }.sorted(by: Self.inNameOrder)
+      return Self.inNameOrder(try ids.compactMap { try view.contact($0, in: txn) })
     }
   }
 
-  /// Whether `a` comes before `b` in the order lists are returned in.
-  static func inNameOrder(_ a: Contact, _ b: Contact) -> Bool {
+  /// `contacts` in the order lists are returned in: by family name, then given name (the display
+  /// name for a card without them), folded, then identifier. Each contact's key is folded once.
+  static func inNameOrder(_ contacts: [Contact]) -> [Contact] {
     func key(_ contact: Contact) -> (String, String) {
       let family = ContactSearchKey.folded(contact.familyName ?? "")
       let given = ContactSearchKey.folded(contact.givenName ?? "")
       return family.isEmpty && given.isEmpty ? (ContactSearchKey.folded(contact.displayName), "") : (family, given)
     }
-    let (ka, kb) = (key(a), key(b))
-    return ka != kb ? ka < kb : a.id < b.id
+    return contacts.map { (key($0), $0) }.sorted { a, b in a.0 != b.0 ? a.0 < b.0 : a.1.id < b.1.id }.map(\.1)
   }
 
   /// The live contact `id` decoded, its removed groups left out.
