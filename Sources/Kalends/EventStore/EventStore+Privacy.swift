@@ -334,12 +334,21 @@ extension EventStore {
         try requested(decided, prompted: true)
         try Self.appendDecision(
           clientID, service, isUpgrade ? .upgrade(decided) : .prompt(decided), current, &txn, &appender)
+        // What the person chose at the prompt counts as far as it still exists: an app's request
+        // does not fail for a contact or calendar removed while the prompt waited.
         if decided == .limited {
-          try Self.appendScopeChange(clientID, choosing: chosen, book: book, permissions: permissions, &txn, &appender)
+          let live = try chosen.filter { try book.isLive(.contact, $0, in: txn) }
+          try Self.appendScopeChange(clientID, choosing: live, book: book, permissions: permissions, &txn, &appender)
         }
         if decided == .fullAccess, let chosenCalendars {
+          let objects = try objects()
+          let live = try chosenCalendars.filter { id in
+            guard let stored = try objects.state(.calendar, id, in: txn), stored.isLive else { return false }
+            return try ModelCodec.decodeCalendar(id: id, version: stored.version, stored.state).allowedEntityTypes
+              .contains(.events)
+          }
           try Self.appendCalendarScope(
-            clientID, choosing: chosenCalendars, objects: try objects(), permissions: permissions, &txn, &appender)
+            clientID, choosing: live, objects: objects, permissions: permissions, &txn, &appender)
         }
         return decided
       }

@@ -149,6 +149,33 @@ struct ContactStoreTests {
     }
   }
 
+  @Test func changeNoticesNameContactsAndGroupsWithWhatHappenedToThem() async throws {
+    try await withStore { store, _ in
+      let owner = EventStore(store: store)
+      let start = try store.head().position
+      let group = try owner.save(ContactGroup(name: "Club"))
+      var ann = try owner.save(Contact(givenName: "Ann"))
+      ann.nickname = "A"
+      ann = try owner.save(ann)
+      let bob = try owner.save(Contact(givenName: "Bob"))
+      try owner.remove(bob)
+      try owner.remove(group)
+      let head = try store.head().position
+      var heard: [ChangedObject: ChangeKind] = [:]
+      var stream = owner.changes(from: start.next).makeAsyncIterator()
+      while let notice = try await stream.next() {
+        for (object, kind) in notice.sortedChanges { heard[object] = kind }
+        if notice.positions.upperBound >= head { break }
+      }
+      #expect(heard[.contact(ann.id)] == .added, "added, then changed: still new to the subscriber")
+      #expect(heard[.contact(bob.id)] == .removed)
+      #expect(heard[.group(group.id)] == .removed)
+      #expect(heard.count == 3)
+      var fetched = try #require(try owner.contact(withID: ann.id))
+      #expect(try owner.refresh(&fetched) && fetched.nickname == "A")
+    }
+  }
+
   @Test func theProjectionEqualsARebuildAfterChangesRemovalsAndAnErasure() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)

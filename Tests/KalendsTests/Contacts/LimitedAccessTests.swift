@@ -55,6 +55,16 @@ struct LimitedAccessTests {
     }
   }
 
+  @Test func aChoiceNamingAContactThatIsGoneKeepsTheRest() throws {
+    try withStore { store, _ in
+      let fixture = try Fixture(store)
+      let app = try fixture.owner.session(for: Self.app)
+      let prompter = FixedAnswerPrompter(.limited, contacts: [fixture.bob.id, ObjectID.random()])
+      #expect(try app.requestFullAccess(to: .contacts, prompter: prompter) == .limited)
+      #expect(try fixture.owner.chosenContacts(for: Self.app) == [fixture.bob.id])
+    }
+  }
+
   @Test func aLimitedAppChangesOnlyItsContactsKeepsTheirGroupsAndItsNewContactsJoinItsSet() throws {
     try withStore { store, _ in
       let fixture = try Fixture(store)
