@@ -119,6 +119,36 @@ struct IndependentDecoderTests {
     #expect(object["treeRoot"] as? String == tree.root.hex)
   }
 
+  @Test func theDecoderVerifiesContactsChoicesPicksAndAnErasedContact() throws {
+    let directory = TemporaryDirectory("decoder")
+    let store = try Store.create(at: directory.storePath, options: StoreOptions(durability: .noSync))
+    let owner = EventStore(store: store)
+    let group = try owner.save(ContactGroup(name: "Club"))
+    var ann = Contact(givenName: "Ann", familyName: "Lee")
+    ann.groupIDs = [group.id]
+    ann = try owner.save(ann)
+    let bob = try owner.save(Contact(givenName: "Bob"))
+    let work = try owner.save(EventCalendar(title: "Work"))
+    try owner.register(
+      Client(id: "com.example.book", name: "Book", usageDescriptions: [.contacts: "Friends.", .calendarsFull: "Work."]))
+    try owner.setLimitedAccess(for: "com.example.book", contacts: [ann.id])
+    try owner.setCalendarAccess(for: "com.example.book", calendars: [work.id])
+    let app = try owner.session(for: "com.example.book")
+    try app.save(Contact(givenName: "Own"))
+    _ = try app.pickContact(using: FixedContactPicker(bob.id))
+    try owner.erase(.contact(bob.id), reason: "asked")
+    let result = try decode(["--verify", directory.storePath])
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try #require(try json(result.lines.joined()) as? [String: Any])
+    #expect(object["intact"] as? Bool == true, "\(object)")
+    #expect(object["verifiedHead"] as? Int == Int(try store.head().position.rawValue))
+    // The decoder names the kinds of its own table; every other by its number (kindCode).
+    let kinds = try decode([directory.storePath]).lines.compactMap { line in
+      (try? json(line) as? [String: Any])?["kindCode"] as? Int
+    }
+    for kind in [501, 502, 503, 409, 410, 3] { #expect(kinds.contains(kind), "\(kind) in \(kinds)") }
+  }
+
   @Test func theDecoderAndKalendsFindTheSameFirstDamage() throws {
     for damage in ["flip", "delete", "deleteLast"] {
       let directory = TemporaryDirectory("decoder")
