@@ -2,60 +2,42 @@
 /// in place: two fields, found by walking the field headers (``PayloadFieldIndex``), without copying
 /// the payload.
 enum ChangeExtractor {
-  /// `nil` for records that change no object (the store's creation, annotations, refused
-  /// attempts, which are facts for the audit but change nothing a subscriber holds).
-  static func change(_ header: LogRecordHeader, _ payload: RawSpan) throws(StoreError) -> (ChangedObject, ChangeKind)? {
+  /// The object a record changes, how, and the calendar it names — an event's (field 2, after the
+  /// change) or a calendar's own identifier — for a session limited to chosen calendars; `nil` for
+  /// records that change no object (the store's creation, annotations, refused attempts, which are
+  /// facts for the audit but change nothing a subscriber holds). The payload's fields are found
+  /// once.
+  static func change(
+    _ header: LogRecordHeader, _ payload: RawSpan
+  ) throws(StoreError) -> (object: ChangedObject, kind: ChangeKind, calendar: ObjectID?)? {
+    let object: (ObjectID) -> ChangedObject
     switch header.kind {
-    case .calendarSaved, .eventSaved, .reminderSaved:
-      let (id, change) = try fields(payload)
-      let object = try objectID(id, payload, header)
-      let kind: ChangeKind = try unsigned(change, payload, header) == ItemChange.created.rawValue ? .added : .modified
-      switch header.kind {
-      case .calendarSaved: return (.calendar(object), kind)
-      case .eventSaved: return (.event(object), kind)
-      default: return (.reminder(object), kind)
-      }
-    case .contactSaved, .groupSaved:
-      let (id, change) = try fields(payload)
-      let object = try objectID(id, payload, header)
-      let kind: ChangeKind = try unsigned(change, payload, header) == ItemChange.created.rawValue ? .added : .modified
-      return (header.kind == .contactSaved ? .contact(object) : .group(object), kind)
-    case .contactRemoved:
-      return (.contact(try objectID(try fields(payload).first, payload, header)), .removed)
-    case .groupRemoved:
-      return (.group(try objectID(try fields(payload).first, payload, header)), .removed)
-    case .calendarRemoved:
-      return (.calendar(try objectID(try fields(payload).first, payload, header)), .removed)
-    case .eventRemoved:
-      return (.event(try objectID(try fields(payload).first, payload, header)), .removed)
-    case .reminderRemoved:
-      return (.reminder(try objectID(try fields(payload).first, payload, header)), .removed)
-    case .clientRegistered:
-      return (.client(try string(try fields(payload).first, payload, header)), .added)
-    case .accessRequested, .accessDecided:
-      return (.client(try string(try fields(payload).first, payload, header)), .accessChanged)
+    case .calendarSaved, .calendarRemoved: object = ChangedObject.calendar
+    case .eventSaved, .eventRemoved: object = ChangedObject.event
+    case .reminderSaved, .reminderRemoved: object = ChangedObject.reminder
+    case .contactSaved, .contactRemoved: object = ChangedObject.contact
+    case .groupSaved, .groupRemoved: object = ChangedObject.group
+    case .clientRegistered, .accessRequested, .accessDecided:
+      let client = try string(try PayloadFieldIndex(payload)[1], payload, header)
+      return (.client(client), header.kind == .clientRegistered ? .added : .accessChanged, nil)
     default:
       return nil
     }
-  }
-
-  /// The calendar a record of an event names (field 2), or a calendar record's own identifier;
-  /// `nil` for other records.
-  static func calendar(_ header: LogRecordHeader, _ payload: RawSpan) throws(StoreError) -> ObjectID? {
-    let tag: UInt8
+    let fields = try PayloadFieldIndex(payload)
+    let id = try objectID(fields[1], payload, header)
+    let kind: ChangeKind
     switch header.kind {
-    case .calendarSaved, .calendarRemoved: tag = 1
-    case .eventSaved, .eventRemoved: tag = 2
-    default: return nil
+    case .calendarRemoved, .eventRemoved, .reminderRemoved, .contactRemoved, .groupRemoved: kind = .removed
+    default: kind = try unsigned(fields[3], payload, header) == ItemChange.created.rawValue ? .added : .modified
     }
-    guard let range = try PayloadFieldIndex(payload)[tag], range.count == 16 else { return nil }
-    return ObjectID(payload, at: range.lowerBound)
-  }
-
-  /// Where the first values of fields 1 and 3 are in `payload`.
-  private static func fields(_ payload: RawSpan) throws(StoreError) -> (first: Range<Int>?, third: Range<Int>?) {
-    let index = try PayloadFieldIndex(payload)
-    return (index[1], index[3])
+    var calendar: ObjectID?
+    switch header.kind {
+    case .calendarSaved, .calendarRemoved: calendar = id
+    case .eventSaved, .eventRemoved:
+      if let range = fields[2], range.count == 16 { calendar = ObjectID(payload, at: range.lowerBound) }
+    default: break
+    }
+    return (object(id), kind, calendar)
   }
 
   private static func objectID(_ range: Range<Int>?, _ payload: RawSpan, _ header: LogRecordHeader) throws(StoreError)

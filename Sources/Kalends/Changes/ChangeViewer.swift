@@ -62,14 +62,9 @@ struct ChangeViewer: Sendable {
     var visibility = Visibility(
       calendars: events || reminders, events: events, reminders: reminders,
       contacts: contactStatus == .fullAccess || contactStatus == .limited, onlyClient: client)
-    if events, try permissions.isScoped(client, .calendars, in: txn) {
-      visibility.calendarScope = try permissions.chosen(client, .calendars, in: txn)
-    }
-    if contactStatus == .limited {
-      let book = try store.projection(ContactsProjection.self)
-      visibility.contactScope = try permissions.chosen(client, .contacts, in: txn)
-        .union(book.created(by: client, in: txn))
-    }
+    visibility.calendarScope = try permissions.calendarScope(client, in: txn)
+    visibility.contactScope = try permissions.contactScope(
+      client, book: try store.projection(ContactsProjection.self), in: txn)
     return visibility
   }
 }

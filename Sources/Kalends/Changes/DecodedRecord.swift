@@ -22,12 +22,11 @@ package struct DecodedRecord: Sendable {
       try cursor.scanForward { _, value in
         let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
         let header = decoded.header
-        let payload = value.extracting(decoded.payload)
-        let change = try ChangeExtractor.change(header, payload)
+        let change = try ChangeExtractor.change(header, value.extracting(decoded.payload))
         records.append(
           DecodedRecord(
-            position: header.position, hash: header.hash, timestamp: header.timestamp, object: change?.0,
-            kind: change?.1, calendar: try ChangeExtractor.calendar(header, payload)))
+            position: header.position, hash: header.hash, timestamp: header.timestamp, object: change?.object,
+            kind: change?.kind, calendar: change?.calendar))
         return header.position < range.upperBound ? .continue : .stop
       }
     }

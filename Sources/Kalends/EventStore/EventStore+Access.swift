@@ -94,11 +94,7 @@ extension EventStore {
   /// calendar (or has no full access, which other checks refuse).
   func calendarScope(in txn: borrowing ReadTransaction) throws -> Set<ObjectID>? {
     guard let client = sessionClient else { return nil }
-    let permissions = try permissions()
-    guard try permissions.state(client, .calendars, in: txn).status == .fullAccess,
-      try permissions.isScoped(client, .calendars, in: txn)
-    else { return nil }
-    return try permissions.chosen(client, .calendars, in: txn)
+    return try permissions().calendarScope(client, in: txn)
   }
 
   /// Inside a write: throws access denied (recorded as any refusal) when this session is limited to

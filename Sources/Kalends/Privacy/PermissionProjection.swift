@@ -74,25 +74,16 @@ struct PermissionProjection: Projection {
       }
       let client = Array(id.utf8)
       let calendar = try fields.requiredObjectID(1)
-      var position: [UInt8] = []
-      RecordCodec.appendBigEndian(header.position.rawValue, to: &position)
-      try txn.put(position, forKey: client + [0, Service.calendars.rawValue] + calendar.bytes, in: scope)
-      var historyKey = client + [0]
-      RecordCodec.appendBigEndian(header.position.rawValue, to: &historyKey)
-      var kind: [UInt8] = []
-      withUnsafeBytes(of: header.kind.rawValue.bigEndian) { kind.append(contentsOf: $0) }
-      try txn.put(kind, forKey: historyKey, in: history)
+      try txn.put(
+        Self.position(header), forKey: client + [0, Service.calendars.rawValue] + calendar.bytes, in: scope)
+      try addToHistory(header, of: client, &txn)
       return
     }
     let client = Array(try fields.requiredString(1).utf8)
     if header.kind != .clientRegistered, try !txn.contains(client, in: clients) {
       throw RecordRefusal(reason: "\(String(decoding: client, as: UTF8.self)) is not a registered app")
     }
-    var historyKey = client + [0]
-    RecordCodec.appendBigEndian(header.position.rawValue, to: &historyKey)
-    var kind: [UInt8] = []
-    withUnsafeBytes(of: header.kind.rawValue.bigEndian) { kind.append(contentsOf: $0) }
-    try txn.put(kind, forKey: historyKey, in: history)
+    try addToHistory(header, of: client, &txn)
 
     switch header.kind {
     case .clientRegistered:
@@ -118,9 +109,7 @@ struct PermissionProjection: Projection {
       }
       try txn.put(next.encoded, forKey: key, in: status)
       if reason.isExternal {
-        var position: [UInt8] = []
-        RecordCodec.appendBigEndian(header.position.rawValue, to: &position)
-        try txn.put(position, forKey: client, in: external)
+        try txn.put(Self.position(header), forKey: client, in: external)
       }
       var timelineKey = key
       RangeKey.append(header.timestamp.rawValue, to: &timelineKey)
@@ -136,8 +125,7 @@ struct PermissionProjection: Projection {
         throw StoreError.malformedPayload("an accessScopeChanged record has an unknown service")
       }
       guard service != .reminders else { throw RecordRefusal(reason: "reminder lists are not chosen one by one") }
-      var position: [UInt8] = []
-      RecordCodec.appendBigEndian(header.position.rawValue, to: &position)
+      let position = Self.position(header)
       if service == .calendars, let scoped = try fields.bool(5) {
         if scoped {
           try txn.put(position, forKey: client + [0, service.rawValue], in: scope)
@@ -158,6 +146,22 @@ struct PermissionProjection: Projection {
     }
   }
 
+  /// Lists the record `header` in `client`'s history (`permissions.history`).
+  private func addToHistory(_ header: LogRecordHeader, of client: [UInt8], _ txn: inout WriteTransaction) throws {
+    var historyKey = client + [0]
+    RecordCodec.appendBigEndian(header.position.rawValue, to: &historyKey)
+    var kind: [UInt8] = []
+    withUnsafeBytes(of: header.kind.rawValue.bigEndian) { kind.append(contentsOf: $0) }
+    try txn.put(kind, forKey: historyKey, in: history)
+  }
+
+  /// The position of the record `header`, as the 8 big-endian bytes the databases store.
+  private static func position(_ header: LogRecordHeader) -> [UInt8] {
+    var position: [UInt8] = []
+    RecordCodec.appendBigEndian(header.position.rawValue, to: &position)
+    return position
+  }
+
   // MARK: Reading
 
   /// The stored state of `client` for `service` (`notDetermined` when never decided).
@@ -175,6 +179,23 @@ struct PermissionProjection: Projection {
   }
 
   /// The position of the last decision about `client` made outside the app; `.none` if there is none.
+  /// The contacts `client` may use with limited access to contacts — those the person chose and
+  /// those it created (`book`) — or `nil` when its status is not `limited`.
+  func contactScope(
+    _ client: String, book: ContactsProjection, in txn: borrowing ReadTransaction
+  ) throws -> Set<ObjectID>? {
+    guard try state(client, .contacts, in: txn).status == .limited else { return nil }
+    return try chosen(client, .contacts, in: txn).union(book.created(by: client, in: txn))
+  }
+
+  /// The calendars `client`'s full access to calendars is limited to (those the person chose and
+  /// those it created), or `nil` when it has no full access or it covers every calendar.
+  func calendarScope(_ client: String, in txn: borrowing ReadTransaction) throws -> Set<ObjectID>? {
+    guard try state(client, .calendars, in: txn).status == .fullAccess, try isScoped(client, .calendars, in: txn)
+    else { return nil }
+    return try chosen(client, .calendars, in: txn)
+  }
+
   /// Whether `client`'s full access to calendars is limited to chosen calendars.
   func isScoped(_ client: String, _ service: Service, in txn: borrowing ReadTransaction) throws -> Bool {
     try txn.contains(Array(client.utf8) + [0, service.rawValue], in: scope)

@@ -49,16 +49,6 @@ struct ContactAccessTests {
     }
   }
 
-  /// The refusals of contacts recorded for the app (logged and pending) since `position`.
-  static func refusals(_ store: Store, since position: LogPosition) throws -> Int {
-    let audit = PrivacyAudit(store: store)
-    let logged = try audit.history(client: app).filter {
-      $0.kind == .accessAttemptRefused && $0.position > position && $0.service == .contacts
-    }.reduce(0) { $0 + ($1.count ?? 0) }
-    let pending = try audit.pendingRefusals(client: app).filter { $0.service == .contacts }.reduce(0) { $0 + $1.count }
-    return logged + pending
-  }
-
   @Test(arguments: [AuthorizationStatus.notDetermined, .denied, .restricted])
   func anAppWithoutAccessGetsNothingAndEveryAttemptIsRecorded(status: AuthorizationStatus) throws {
     try withStore { store, _ in
@@ -83,7 +73,7 @@ struct ContactAccessTests {
         }
       }
       // `refresh` is refused too (its read), and answers "refetch".
-      let counted = try Self.refusals(store, since: before)
+      let counted = try countedRefusals(store, client: Self.app, service: .contacts, since: before)
       #expect(counted == calls.count, "every refused call is counted: \(counted) of \(calls.count)")
       #expect(try fixture.owner.contacts().map(\.id) == [fixture.contact.id], "nothing was written")
       #expect(try fixture.owner.groups().map(\.id) == [fixture.group.id])

@@ -87,11 +87,7 @@ struct LimitedAccessTests {
       #expect(throws: StoreError.self) { try app.save(ContactGroup(name: "Mine")) }
       #expect(throws: StoreError.self) { try app.addMember(fixture.ann.id, to: fixture.group.id) }
       #expect(try fixture.owner.contact(withID: fixture.cy.id)?.nickname == nil)
-      let refusals = try PrivacyAudit(store: store).history(client: Self.app).filter {
-        $0.kind == .accessAttemptRefused && $0.position > before
-      }.reduce(0) { $0 + ($1.count ?? 0) }
-      let pending = try PrivacyAudit(store: store).pendingRefusals(client: Self.app).reduce(0) { $0 + $1.count }
-      #expect(refusals + pending == 4, "each refusal is recorded")
+      #expect(try countedRefusals(store, client: Self.app, since: before) == 4, "each refusal is recorded")
 
       let dee = try app.save(Contact(givenName: "Dee"))
       #expect(Set(try app.contacts().map(\.id)) == [fixture.ann.id, dee.id], "what it creates joins its set")

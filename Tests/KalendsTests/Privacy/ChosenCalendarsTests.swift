@@ -34,15 +34,6 @@ struct ChosenCalendarsTests {
         calendarID: calendar, title: title, start: local(2026, 5, day, 10), end: local(2026, 5, day, 11),
         timeZone: "UTC")
     }
-
-    /// The app's refused calls counted since `position` (logged and pending).
-    func refusals(since position: LogPosition) throws -> Int {
-      let audit = PrivacyAudit(store: store)
-      let logged = try audit.history(client: ChosenCalendarsTests.app).filter {
-        $0.kind == .accessAttemptRefused && $0.position > position
-      }.reduce(0) { $0 + ($1.count ?? 0) }
-      return logged + (try audit.pendingRefusals(client: ChosenCalendarsTests.app).reduce(0) { $0 + $1.count })
-    }
   }
 
   static let may = EventPredicate(start: 1_777_852_800, end: 1_777_852_800 + 7 * 86_400)
@@ -94,7 +85,8 @@ struct ChosenCalendarsTests {
           Issue.record("\(name) failed otherwise: \(error)")
         }
       }
-      #expect(try fixture.refusals(since: before) == refused.count, "every refusal is recorded")
+      #expect(
+        try countedRefusals(store, client: Self.app, since: before) == refused.count, "every refusal is recorded")
       #expect(try fixture.owner.events(inCalendar: fixture.home.id).map(\.title) == ["Dinner"])
       #expect(try fixture.owner.calendar(withID: fixture.home.id)?.title == "Home")
 

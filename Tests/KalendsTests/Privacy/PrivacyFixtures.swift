@@ -57,3 +57,16 @@ struct PrivacyFixture {
     }
   }
 }
+
+/// The refused calls of `client` counted since `position` — in `accessAttemptRefused` records and
+/// still pending — for `service` (every service when `nil`).
+func countedRefusals(_ store: Store, client: String, service: Service? = nil, since position: LogPosition) throws -> Int
+{
+  let audit = PrivacyAudit(store: store)
+  let logged = try audit.history(client: client).filter {
+    $0.kind == .accessAttemptRefused && $0.position > position && (service == nil || $0.service == service)
+  }.reduce(0) { $0 + ($1.count ?? 0) }
+  let pending = try audit.pendingRefusals(client: client).filter { service == nil || $0.service == service }
+    .reduce(0) { $0 + $1.count }
+  return logged + pending
+}

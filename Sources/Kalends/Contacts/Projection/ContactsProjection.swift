@@ -109,28 +109,10 @@ struct ContactsProjection: Projection {
       return nil
     }
     guard stored.isLive else { return stored }
-    let version = stored.version
-    let state = try txn.withValue(forKey: BigEndianKey(version.rawValue), in: log) { record in
-      let (header, payloadRange) = try RecordCodec.decodeHeader(record)
-      let payload = record.extracting(payloadRange)
-      let fields = try PayloadFieldIndex(payload)
-      guard header.kind == kind.saveKind, try fields.requiredObjectID(1, in: payload) == id else {
-        throw StoreError.integrity(
-          IntegrityProblem(
-            position: version, kind: .malformedRecord,
-            detail:
-              "the contacts projection gives this record as the last save of \(kind) \(id), but it is not (run `kalends verify`, then `kalends rebuild`)"
-          ))
-      }
-      return try fields[5].map { try PayloadReader(bytes: payload.extracting($0)) } ?? PayloadReader(Payload())
-    }
-    guard let state else {
-      throw StoreError.integrity(
-        IntegrityProblem(
-          position: version, kind: .missingRecord,
-          detail:
-            "the contacts projection gives this position as the last save of \(kind) \(id), but the log has no record there (run `kalends verify`, then `kalends rebuild`)"
-        ))
+    let state = try SavedState.read(
+      kind.description, id, saveKind: kind.saveKind, at: stored.version, projection: Self.name
+    ) { position, body in
+      try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)
     }
     stored.state = state
     return stored

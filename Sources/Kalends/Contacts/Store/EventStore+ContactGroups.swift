@@ -37,9 +37,7 @@ extension EventStore {
 
   static func check(_ group: ContactGroup) throws(StoreError) {
     for (value, field) in [(group.name, "the group's name"), (group.externalID, "the external identifier")] {
-      do { try checkText(value, field: field) } catch .calendar(.invalidText(let field, let reason)) {
-        throw .contact(.invalidField(field: field, reason: reason))
-      }
+      try checkContactText(value, field)
       if value.isEmpty { throw .contact(.invalidField(field: field, reason: "is empty")) }
     }
   }

@@ -23,9 +23,7 @@ extension EventStore {
   /// (full access, or the owner).
   func contactScope(_ book: ContactsProjection, in txn: borrowing ReadTransaction) throws -> Set<ObjectID>? {
     guard let client = sessionClient else { return nil }
-    let permissions = try permissions()
-    guard try permissions.state(client, .contacts, in: txn).status == .limited else { return nil }
-    return try permissions.chosen(client, .contacts, in: txn).union(book.created(by: client, in: txn))
+    return try permissions().contactScope(client, book: book, in: txn)
   }
 
   /// The contact `id`, or `nil` when there is none, it was removed, or this session may not use it
@@ -41,22 +39,15 @@ extension EventStore {
     return try readContacts("read contacts") { txn, view in
       let book = view.book
       var ids: [ObjectID]
+      // A name search of several words: each checked on the decoded contacts (the index answered the longest).
+      var otherWords: [[UInt8]] = []
       switch search {
       case .all: ids = try view.scope.map { Array($0) } ?? book.all(.contact, in: txn)
       case .name(let text):
         let words = ContactSearchKey.words(text)
         let longest = words.max { $0.utf8.count < $1.utf8.count }!
         ids = try book.ids(.name, prefix: ContactSearchKey.clipped(longest), in: txn)
-        if words.count > 1 {
-          ids = try ids.filter { id in
-            guard let contact = try view.contact(id, in: txn) else { return false }
-            let names = ContactSearchKey.texts(of: contact).filter { $0.0 == .name }.map(\.1)
-            return words.allSatisfy { word in
-              let bytes = ContactSearchKey.clipped(word)
-              return names.contains { $0.starts(with: bytes) }
-            }
-          }
-        }
+        if words.count > 1 { otherWords = words.map(ContactSearchKey.clipped) }
       case .emailAddress(let text):
         let prefix = ContactSearchKey.clipped(ContactSearchKey.email(text))
         ids = prefix.isEmpty ? [] : try book.ids(.email, prefix: prefix, in: txn)
@@ -70,7 +61,14 @@ extension EventStore {
         ids = try book.members(of: group, in: txn)
       case .identifiers(let wanted): ids = Array(Set(wanted))
       }
-      return Self.inNameOrder(try ids.compactMap { try view.contact($0, in: txn) })
+      var found = try ids.compactMap { try view.contact($0, in: txn) }
+      if !otherWords.isEmpty {
+        found = found.filter { contact in
+          let names = ContactSearchKey.texts(of: contact).filter { $0.0 == .name }.map(\.1)
+          return otherWords.allSatisfy { word in names.contains { $0.starts(with: word) } }
+        }
+      }
+      return Self.inNameOrder(found)
     }
   }
 
@@ -162,27 +160,29 @@ extension EventStore {
     }
   }
 
+  /// ``checkText(_:field:)`` for a contact's or a group's field: its refusal as a ``ContactError``.
+  static func checkContactText(_ value: String?, _ field: String) throws(StoreError) {
+    do { try checkText(value, field: field) } catch .calendar(.invalidText(let field, let reason)) {
+      throw .contact(.invalidField(field: field, reason: reason))
+    }
+  }
+
   /// The checks a contact must pass before it is saved.
   static func check(_ contact: Contact) throws(StoreError) {
-    func text(_ value: String?, _ field: String) throws(StoreError) {
-      do { try checkText(value, field: field) } catch .calendar(.invalidText(let field, let reason)) {
-        throw .contact(.invalidField(field: field, reason: reason))
-      }
-    }
-    try text(contact.externalID, "the external identifier")
+    try checkContactText(contact.externalID, "the external identifier")
     if contact.externalID.isEmpty {
       throw .contact(.invalidField(field: "the external identifier", reason: "is empty"))
     }
-    for (_, path) in ContactCodec.textFields { try text(contact[keyPath: path], "a name or text field") }
+    for (_, path) in ContactCodec.textFields { try checkContactText(contact[keyPath: path], "a name or text field") }
     for value in contact.emailAddresses + contact.phoneNumbers + contact.urlAddresses {
-      try text(value.label, "a label")
-      try text(value.value, "an email address, phone number or URL")
+      try checkContactText(value.label, "a label")
+      try checkContactText(value.value, "an email address, phone number or URL")
     }
     for address in contact.postalAddresses {
-      try text(address.label, "a label")
-      for part in address.value.parts { try text(part, "a postal address") }
+      try checkContactText(address.label, "a label")
+      for part in address.value.parts { try checkContactText(part, "a postal address") }
     }
-    for property in contact.additionalProperties { try text(property, "a vCard property") }
+    for property in contact.additionalProperties { try checkContactText(property, "a vCard property") }
   }
 
   /// Removes a contact (it leaves its groups with it).

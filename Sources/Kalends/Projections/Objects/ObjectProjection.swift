@@ -190,29 +190,8 @@ struct ObjectProjection: Projection {
     read: (LogPosition, (RawSpan) throws -> PayloadReader) throws -> PayloadReader?
   ) throws -> StoredObject {
     guard stored.isLive else { return stored }
-    let version = stored.version
-    let state = try read(version) { record in
-      let (header, payloadRange) = try RecordCodec.decodeHeader(record)
-      let payload = record.extracting(payloadRange)
-      let fields = try PayloadFieldIndex(payload)
-      guard header.kind == kind.saveKind, try fields.requiredObjectID(1, in: payload) == id else {
-        throw StoreError.integrity(
-          IntegrityProblem(
-            position: version, kind: .malformedRecord,
-            detail:
-              "the objects projection gives this record as the last save of \(kind) \(id), but it is not (run `kalends verify`, then `kalends rebuild`)"
-          ))
-      }
-      return try fields[5].map { try PayloadReader(bytes: payload.extracting($0)) } ?? PayloadReader(Payload())
-    }
-    guard let state else {
-      throw StoreError.integrity(
-        IntegrityProblem(
-          position: version, kind: .missingRecord,
-          detail:
-            "the objects projection gives this position as the last save of \(kind) \(id), but the log has no record there (run `kalends verify`, then `kalends rebuild`)"
-        ))
-    }
+    let state = try SavedState.read(
+      "\(kind)", id, saveKind: kind.saveKind, at: stored.version, projection: ObjectProjection.name, read: read)
     var resolved = stored
     resolved.state = state
     return resolved
