@@ -127,6 +127,16 @@ let package = Package(
       path: "Examples/Agenda",
       swiftSettings: strictSettings
     ),
+    // A birthdays app on KalendsClient's contacts: an example, and the contact tests' real peer.
+    .executableTarget(
+      name: "kalends-birthdays",
+      dependencies: [
+        "KalendsClient",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Examples/Birthdays",
+      swiftSettings: strictSettings
+    ),
     // The crash and change-notice harness (`kalends-harness`): not a product; tools/crash-harness,
     // tools/damage-fuzz and the CLI tests run it beside the `kalends` it exercises.
     .executableTarget(

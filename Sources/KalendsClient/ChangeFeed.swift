@@ -66,7 +66,7 @@ struct ChangeFeed: Sendable {
           while let event = Self.takeEvent(&pending) { try Self.handle(event, yield) }
         case .end:
           guard status == 200 else {
-            throw EventStore.problem(HTTPResponse(status: status, headers: [], body: errorBody))
+            throw ServerConnection.problem(HTTPResponse(status: status, headers: [], body: errorBody))
           }
           return
         }

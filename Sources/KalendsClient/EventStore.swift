@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An app's way to the calendars of a Kalends store, through the store server: EventKit's
 /// `EKEventStore`, asynchronous.
@@ -13,23 +12,20 @@ import Synchronization
 /// session ends (``KalendsClientError/sessionEnded(_:)`` from ``changes(after:)``, status 401 from
 /// calls): as EventKit's app is killed then, it should exit and start again.
 public final class EventStore: Sendable {
-  private let pool: ConnectionPool
-  /// The highest log position a read of this store was made at (`Kalends-Position`).
-  private let readPosition = Mutex<Int?>(nil)
+  private let connection: ServerConnection
   /// Where the server is.
-  public let endpoint: Endpoint
+  public var endpoint: Endpoint { connection.endpoint }
 
   /// A store reached at `endpoint`. Connects on the first call.
   public init(endpoint: Endpoint) {
-    self.endpoint = endpoint
-    pool = ConnectionPool(endpoint: endpoint)
+    connection = ServerConnection(endpoint: endpoint)
   }
 
   // MARK: Access
 
   /// The app's status for `type`.
   public func authorizationStatus(for type: EntityType) async throws -> AuthorizationStatus {
-    let status: Status = try await call("GET", "/v1/authorization/\(type.service)")
+    let status: ServerConnection.Status = try await call("GET", "/v1/authorization/\(type.service)")
     return status.status
   }
 
@@ -61,7 +57,8 @@ public final class EventStore: Sendable {
   }
 
   private func request(_ type: EntityType, level: String) async throws -> AuthorizationStatus {
-    let status: Status = try await call("POST", "/v1/authorization/\(type.service)/request?level=\(level)")
+    let status: ServerConnection.Status = try await call(
+      "POST", "/v1/authorization/\(type.service)/request?level=\(level)")
     return status.status
   }
 
@@ -106,7 +103,7 @@ public final class EventStore: Sendable {
   public func remove(_ event: Event, span: Span = .thisEvent) async throws {
     guard let id = event.id else { return }
     let response = try await send("DELETE", try target(id, event, span), headers: Self.ifMatch(event))
-    guard response.status == 204 else { throw Self.problem(response) }
+    guard response.status == 204 else { throw ServerConnection.problem(response) }
   }
 
   /// The event as it is now: `nil` when it was removed. EventKit's `refresh()`.
@@ -118,8 +115,8 @@ public final class EventStore: Sendable {
     switch response.status {
     case 304: return event
     case 404: return nil
-    case 200: return try Self.decode(Event.self, response)
-    default: throw Self.problem(response)
+    case 200: return try ServerConnection.decode(Event.self, response)
+    default: throw ServerConnection.problem(response)
     }
   }
 
@@ -132,14 +129,10 @@ public final class EventStore: Sendable {
   /// resumed where it stopped (`Last-Event-ID`), missing nothing. Ends with
   /// ``KalendsClientError/sessionEnded(_:)`` when the app's session ends.
   public func changes(after position: Int? = nil) -> AsyncThrowingStream<ChangeNotice, any Error> {
-    ChangeFeed(endpoint: endpoint, after: position ?? readPosition.withLock { $0 }).stream()
+    ChangeFeed(endpoint: endpoint, after: position ?? connection.lastReadPosition).stream()
   }
 
   // MARK: Plumbing
-
-  private struct Status: Decodable {
-    let status: AuthorizationStatus
-  }
 
   private func target(_ id: String, _ event: Event, _ span: Span) throws -> String {
     var path = "/v1/events/\(EventPredicate.escape(id))?span=\(span.rawValue)"
@@ -154,40 +147,12 @@ public final class EventStore: Sendable {
   private func call<T: Decodable>(
     _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
   ) async throws -> T {
-    let response = try await send(method, target, headers: headers, body: body)
-    guard (200..<300).contains(response.status) else { throw Self.problem(response) }
-    return try Self.decode(T.self, response)
+    try await connection.call(method, target, headers: headers, body: body)
   }
 
   private func send(
     _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
   ) async throws -> HTTPResponse {
-    let response = try await pool.send(HTTPRequest(method: method, target: target, headers: headers, body: body))
-    if let position = response.header("Kalends-Position").flatMap(Int.init) {
-      readPosition.withLock { $0 = max($0 ?? 0, position) }
-    }
-    return response
-  }
-
-  private static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) throws -> T {
-    do {
-      return try JSONDecoder().decode(T.self, from: Data(response.body))
-    } catch {
-      throw KalendsClientError.malformedResponse("\(T.self): \(error)")
-    }
-  }
-
-  /// The error a non-success response states.
-  static func problem(_ response: HTTPResponse) -> KalendsClientError {
-    struct Problem: Decodable {
-      let title: String
-      let detail: String
-    }
-    let problem = try? JSONDecoder().decode(Problem.self, from: Data(response.body))
-    let detail = problem?.detail ?? String(decoding: response.body.prefix(200), as: UTF8.self)
-    if response.status == 401, problem?.title == "session ended" || problem?.title == "token revoked" {
-      return .sessionEnded(detail)
-    }
-    return .problem(status: response.status, title: problem?.title ?? "HTTP \(response.status)", detail: detail)
+    try await connection.send(method, target, headers: headers, body: body)
   }
 }

@@ -22,12 +22,12 @@ final class ServedStore {
     (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options, stdin: stdin)
   }
 
-  /// Starts a server on `store`, an existing store.
-  init(serving store: CLIStore, _ options: [String] = []) throws {
+  /// Starts a server on `store`, an existing store, with `stdin` as its standard input.
+  init(serving store: CLIStore, _ options: [String] = [], stdin: String? = nil) throws {
     self.store = store
     socket = store.directory.path + "/kalends.sock"
     self.options = options
-    (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options)
+    (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options, stdin: stdin)
   }
 
   private static func start(

@@ -60,4 +60,100 @@ struct ServerContactTests {
     let saved = try #require(try served.records("contactSaved").last)
     #expect((saved["caller"] as? [String: Any])?["executable"] as? String == book)
   }
+
+  /// The contact picker through the server: a prompt of its own kind, answered only by the person;
+  /// the app is handed the card once, needs no access and gains none; a cancelled picker is 204
+  /// and records nothing.
+  @Test func anAppWithoutAccessIsHandedTheOneContactThePersonPicks() throws {
+    let served = try ServedStore()
+    let rides = try served.app("rides")
+    try served.store.object(["client", "register", "com.example.rides", "--name", "Rides", "--executable", rides])
+    let ann = try #require(try served.store.object(["contact", "add", "--given", "Ann"])["id"] as? String)
+    let bob = try #require(try served.store.object(["contact", "add", "--given", "Bob"])["id"] as? String)
+    let group = try #require(try served.store.object(["group", "add", "Friends"])["id"] as? String)
+    try #require(try served.store.run(["group", "add-member", group, bob]).status == 0)
+
+    let (picking, output, _) = try served.start("POST", "/v1/contacts/pick", by: rides)
+    let prompt = try #require(try served.waitForPrompts(1).first)
+    #expect(prompt["kind"] as? String == "pick")
+    #expect(prompt["level"] as? String == "pick" && prompt["service"] as? String == "contacts")
+    #expect(prompt["usageDescription"] is NSNull)
+    let id = String(try #require(prompt["id"] as? Int))
+    let answer = ["prompts", "answer", id]
+    let socket = ["--socket", served.socket]
+
+    // Answers of the wrong kind, or of a contact that does not exist, leave it waiting.
+    let wrong = try served.store.run(answer + ["allow"] + socket)
+    #expect(wrong.status == 65 && wrong.stderr.contains("contact picker"), "\(wrong.stderr)")
+    let missing = try served.store.run(answer + ["pick", "--contacts", UUID().uuidString] + socket)
+    #expect(missing.status == 66, "\(missing.stderr)")
+    #expect(try served.store.run(answer + ["pick", "--contacts", ann, bob] + socket).status == 65)
+    // The app cannot answer its own picker.
+    #expect(try served.call("POST", "/v1/prompts/\(id)?answer=pick&contact=\(bob)", by: rides).status == 403)
+    #expect(try served.prompts().count == 1)
+
+    let picked = try served.store.run(answer + ["pick", "--contacts", bob] + socket)
+    #expect(picked.status == 0, "\(picked.stderr)")
+    picking.waitUntilExit()
+    let handed = try ServedStore.parse(
+      CLI.Result(
+        status: 0, stdout: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+        stderr: ""), "pick")
+    #expect(handed.status == 200)
+    let card = try #require(handed.body as? [String: Any])
+    #expect(card["id"] as? String == bob && card["givenName"] as? String == "Bob")
+    #expect((card["groupIds"] as? [Any])?.isEmpty == true, "the app is handed the card, not the person's groups")
+
+    let records = try served.records("contactPicked")
+    #expect(records.count == 1)
+    #expect((records.first?["actor"] as? [String: Any])?["type"] as? String == "person")
+    // No access was granted: the app is still refused the book and the card itself.
+    let status = try served.get("/v1/authorization/contacts", by: rides)
+    #expect((status.body as? [String: Any])?["status"] as? String == "notDetermined")
+    #expect(try served.call("GET", "/v1/contacts/\(bob)", by: rides).status == 403)
+
+    // A cancelled picker: 204, nothing recorded.
+    let (cancelling, cancelled, _) = try served.start("POST", "/v1/contacts/pick", by: rides)
+    let second = String(try #require(try served.waitForPrompts(1).first?["id"] as? Int))
+    #expect(try served.store.run(["prompts", "answer", second, "cancel"] + socket).status == 0)
+    cancelling.waitUntilExit()
+    let nothing = try ServedStore.parse(
+      CLI.Result(
+        status: 0, stdout: String(decoding: cancelled.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+        stderr: ""), "cancel")
+    #expect(nothing.status == 204 && nothing.body == nil)
+    #expect(try served.records("contactPicked").count == 1)
+  }
+
+  /// `--prompt tty`: the person chooses contacts for a limited answer on the line that answers,
+  /// and picks for the picker by number.
+  @Test func thePersonChoosesAndPicksOnTheServersTerminal() throws {
+    let store = try CLIStore()
+    var ids: [String] = []
+    for name in ["Ann", "Bob", "Cy"] {
+      ids.append(try #require(try store.object(["contact", "add", "--given", name])["id"] as? String))
+    }
+    let served = try ServedStore(
+      serving: store, ["--prompt", "tty", "--prompt-timeout", "10"],
+      stdin: "limited\nlimited \(ids[2])\n9\n2\n")
+    let rides = try served.app("rides")
+    try store.object([
+      "client", "register", "com.example.rides", "--name", "Rides", "--usage", "contacts=Finds friends.",
+      "--executable", rides,
+    ])
+    // `limited` alone names no contact: asked again; then limited to Cy.
+    let asked = try served.call("POST", "/v1/authorization/contacts/request", by: rides)
+    #expect((asked.body as? [String: Any])?["status"] as? String == "limited")
+    let seen = try served.get("/v1/contacts", by: rides)
+    #expect(((seen.body as? [[String: Any]]) ?? []).compactMap { $0["givenName"] as? String } == ["Cy"])
+    // The picker lists Ann, Bob, Cy: 9 is no number of the list, 2 is Bob.
+    let picked = try served.call("POST", "/v1/contacts/pick", by: rides)
+    #expect(picked.status == 200)
+    #expect((picked.body as? [String: Any])?["id"] as? String == ids[1])
+    served.stop()
+    let terminal = String(decoding: served.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(terminal.contains("[allow/limited contact ID…/deny]"), "\(terminal)")
+    #expect(terminal.contains("  2. Bob"), "\(terminal)")
+    #expect(terminal.contains("a number from 1 to 3"), "\(terminal)")
+  }
 }

@@ -27,10 +27,11 @@ struct MethodGuard: RouterMiddleware {
     _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
   ) async throws -> Response {
     let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-    let route = routes.first { route in
+    // A literal segment matches before a parameter: `/v1/contacts/pick` is not `/v1/contacts/{id}`.
+    let route = routes.filter { route in
       route.segments.count == parts.count
         && zip(route.segments, parts).allSatisfy { segment, part in segment.map { $0 == part } ?? !part.isEmpty }
-    }
+    }.max { $0.segments.count { $0 != nil } < $1.segments.count { $0 != nil } }
     if let route, !route.methods.contains(request.method.rawValue) {
       let problem = Problem(
         status: .methodNotAllowed, title: "method not allowed",

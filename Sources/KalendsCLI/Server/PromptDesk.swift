@@ -3,34 +3,74 @@ import Foundation
 import Kalends
 import Synchronization
 
-/// The consent prompts waiting for the person. An app's access request that needs the person's
-/// answer waits here, on a thread of its own, until the person answers through the owner's channel
-/// (`kalends prompts answer`) or the timeout passes; the app can list or answer nothing here.
+/// The prompts waiting for the person: an app's access request that needs the person's answer,
+/// or an app's contact picker, waits here, on a thread of its own, until the person answers
+/// through the owner's channel (`kalends prompts answer`) or the timeout passes; the app can list
+/// or answer nothing here.
 final class PromptDesk: Sendable {
+  /// What the person is asked.
+  enum Question: Sendable {
+    /// An access request.
+    case access(ConsentRequest)
+    /// The contact picker, shown for an app: the person picks one contact to hand it, or cancels.
+    case pick(Client)
+
+    /// The app the question is for.
+    var client: Client {
+      switch self {
+      case .access(let request): request.client
+      case .pick(let client): client
+      }
+    }
+  }
+
   /// A prompt waiting for its answer.
   struct Pending: Sendable {
     /// Its number, unique while the server runs.
     let id: UInt64
     /// What the person is asked.
-    let request: ConsentRequest
+    let question: Question
     /// What the kernel said about the asking process.
     let evidence: CallerEvidence
     /// When it was asked.
     let asked: Date
   }
 
-  /// The person's answer, with what the person chose: the contacts of a `limited` answer, the
-  /// calendars of an `allow` of full access to calendars (`nil`: all).
+  /// The person's answer to an access request, with what the person chose: the contacts of a
+  /// `limited` answer, the calendars of an `allow` of full access to calendars (`nil`: all).
   struct Answer: Sendable {
     let answer: ConsentAnswer
     var contacts: [ObjectID] = []
     var calendars: [ObjectID]? = nil
   }
 
+  /// The person's reply to a prompt: an answer to an access request, or the contact picked
+  /// (`nil`: the picker cancelled).
+  enum Reply: Sendable {
+    case access(Answer)
+    case pick(ObjectID?)
+
+    /// Whether it replies to a contact picker.
+    var isPick: Bool {
+      if case .pick = self { true } else { false }
+    }
+  }
+
+  /// What became of a reply.
+  enum Outcome: Sendable, Equatable {
+    /// The prompt had waited and is answered.
+    case answered
+    /// No such prompt waits (answered, timed out, never asked).
+    case notWaiting
+    /// The reply does not answer that prompt's question (a pick for an access request, or the
+    /// reverse); the prompt still waits.
+    case wrongKind
+  }
+
   private struct State: Sendable {
     var next: UInt64 = 1
     var waiting: [UInt64: (Pending, DispatchSemaphore)] = [:]
-    var answers: [UInt64: Answer] = [:]
+    var replies: [UInt64: Reply] = [:]
   }
 
   private let state = Mutex(State())
@@ -44,20 +84,32 @@ final class PromptDesk: Sendable {
   /// Puts `request` before the person and blocks the calling thread until it is answered or the
   /// timeout passes; `nil` then.
   func ask(_ request: ConsentRequest, from evidence: CallerEvidence) -> Answer? {
+    guard case .access(let answer) = wait(for: .access(request), from: evidence) else { return nil }
+    return answer
+  }
+
+  /// Shows the person the contact picker for `client` and blocks the calling thread until the
+  /// person picks or cancels, or the timeout passes: the contact picked, `nil` otherwise.
+  func pick(for client: Client, from evidence: CallerEvidence) -> ObjectID? {
+    guard case .pick(let picked) = wait(for: .pick(client), from: evidence) else { return nil }
+    return picked
+  }
+
+  private func wait(for question: Question, from evidence: CallerEvidence) -> Reply? {
     let semaphore = DispatchSemaphore(value: 0)
     let id = state.withLock { state in
       let id = state.next
       state.next += 1
-      state.waiting[id] = (Pending(id: id, request: request, evidence: evidence, asked: Date()), semaphore)
+      state.waiting[id] = (Pending(id: id, question: question, evidence: evidence, asked: Date()), semaphore)
       return id
     }
     let (seconds, attoseconds) = timeout.components
     let nanoseconds = Int(clamping: seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     _ = semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds))
-    // An answer given before this point counts, even when it came as the wait ended.
+    // A reply given before this point counts, even when it came as the wait ended.
     return state.withLock { state in
       state.waiting[id] = nil
-      return state.answers.removeValue(forKey: id)
+      return state.replies.removeValue(forKey: id)
     }
   }
 
@@ -66,13 +118,23 @@ final class PromptDesk: Sendable {
     state.withLock { $0.waiting.values.map(\.0) }.sorted { $0.id < $1.id }
   }
 
-  /// Answers prompt `id`; `false` when no such prompt waits (answered, timed out, never asked).
-  func answer(_ id: UInt64, with answer: Answer) -> Bool {
+  /// The prompt `id`, while it waits.
+  func waiting(_ id: UInt64) -> Pending? {
+    state.withLock { $0.waiting[id]?.0 }
+  }
+
+  /// Replies to prompt `id`, when it waits and `reply` answers its question.
+  func answer(_ id: UInt64, with reply: Reply) -> Outcome {
     state.withLock { state in
-      guard let (_, semaphore) = state.waiting.removeValue(forKey: id) else { return false }
-      state.answers[id] = answer
+      guard let (pending, semaphore) = state.waiting[id] else { return .notWaiting }
+      switch (pending.question, reply) {
+      case (.access, .access), (.pick, .pick): break
+      default: return .wrongKind
+      }
+      state.waiting[id] = nil
+      state.replies[id] = reply
       semaphore.signal()
-      return true
+      return .answered
     }
   }
 }
@@ -104,7 +166,7 @@ struct DeskPrompter: ConsentPrompter {
     let answer: PromptDesk.Answer? =
       switch channel {
       case .desk(let desk): desk.ask(request, from: evidence)
-      case .terminal(let terminal): terminal.ask(request, from: evidence).map { PromptDesk.Answer(answer: $0) }
+      case .terminal(let terminal): terminal.ask(request, from: evidence)
       }
     if let answer { chosen.value.withLock { $0 = answer } }
     return answer?.answer

@@ -4,8 +4,9 @@ import Kalends
 import KalendsCommandSupport
 
 extension StoreServer {
-  /// The routes of the contacts book (docs/server.md): search, read, create, change, remove, and
-  /// the groups; every one checked against the app's access to contacts, as the library checks it.
+  /// The routes of the contacts book (docs/server.md): search, read, create, change, remove, the
+  /// groups, every one checked against the app's access to contacts as the library checks it; and
+  /// the contact picker, which needs no access.
   func addContactRoutes(to router: Router<ServerContext>) {
     router.get("v1/contacts") { request, context in
       let use = try await self.app(context, using: .contacts, reading: true)
@@ -55,6 +56,14 @@ extension StoreServer {
         try use.session.remove(contact)
       }
       return Response(status: .noContent)
+    }
+    router.post("v1/contacts/pick") { _, context in
+      // The picker needs no access to contacts and grants none (CNContactPickerViewController).
+      let (_, session, evidence) = try await self.app(context)
+      let picker = DeskContactPicker(channel: self.prompts, evidence: evidence)
+      let picked = try await self.onOwnThread { try session.pickContact(using: picker) }
+      guard let picked else { return Response(status: .noContent) }
+      return Self.contact(picked, status: .ok)
     }
     router.get("v1/groups") { _, context in
       let use = try await self.app(context, using: .contacts, reading: true)

@@ -65,33 +65,25 @@ extension StoreServer {
     }
     router.post("v1/prompts/:id") { request, context in
       try await self.requireOwner(context, "answer consent prompts")
-      let query = request.uri.queryParameters
-      let text = query["answer"].map(String.init) ?? ""
-      guard let answer = ConsentAnswer(rawValue: text) else {
-        throw Problem(
-          status: .badRequest, title: "invalid input",
-          detail: "answer is allow, write-only, limited or deny, not \"\(text)\"", exitStatus: .invalidInput)
-      }
-      func ids(_ name: String) throws -> [ObjectID] {
-        do {
-          return try query.getAll(name).map { text throws(CLIError) in
-            try ObjectID(argument: String(text), option: name)
-          }
-        } catch {
-          throw Problem(error)
-        }
-      }
-      // The person's choice with the answer: contacts for `limited`, calendars for `allow`.
-      let calendars = try ids("calendar")
-      let chosen = PromptDesk.Answer(
-        answer: answer, contacts: try ids("contact"), calendars: calendars.isEmpty ? nil : calendars)
-      guard let id = context.parameters.get("id").flatMap(UInt64.init), self.desk.answer(id, with: chosen) else {
+      let text = request.uri.queryParameters["answer"].map(String.init) ?? ""
+      let reply = try await self.reply(text, of: request)
+      let id = context.parameters.get("id").flatMap(UInt64.init)
+      switch id.map({ self.desk.answer($0, with: reply) }) ?? .notWaiting {
+      case .answered: return Self.json(.object([("id", .number(Int(id ?? 0))), ("answer", .string(text))]))
+      case .notWaiting:
         throw Problem(
           status: .notFound, title: "not found",
           detail: "no prompt \(context.parameters.get("id") ?? "") is waiting (answered, timed out, or never asked)",
           exitStatus: .notFound)
+      case .wrongKind:
+        throw Problem(
+          status: .badRequest, title: "invalid input",
+          detail: "prompt \(id ?? 0) is "
+            + (reply.isPick
+              ? "an access request: answer allow, write-only, limited or deny"
+              : "a contact picker: answer pick or cancel"),
+          exitStatus: .invalidInput)
       }
-      return Self.json(.object([("id", .number(Int(id))), ("answer", .string(answer.rawValue))]))
     }
     router.get("v1/calendars") { _, context in
       let use = try await self.app(context, using: .calendars, reading: false)
@@ -141,16 +133,62 @@ extension StoreServer {
     return service
   }
 
-  /// A waiting prompt as `GET /v1/prompts` and `kalends prompts` show it.
+  /// The person's reply in `POST /v1/prompts/ID`: `answer` is `allow`, `write-only`, `limited` or
+  /// `deny` to an access request, with the `contact`s of `limited` and the `calendar`s of `allow`;
+  /// `pick` (with the one `contact` picked, which must exist) or `cancel` to a contact picker.
+  func reply(_ answer: String, of request: Request) async throws -> PromptDesk.Reply {
+    let query = request.uri.queryParameters
+    func ids(_ name: String) throws -> [ObjectID] {
+      do {
+        return try query.getAll(name).map { text throws(CLIError) in try ObjectID(argument: String(text), option: name)
+        }
+      } catch {
+        throw Problem(error)
+      }
+    }
+    switch answer {
+    case "cancel": return .pick(nil)
+    case "pick":
+      let contacts = try ids("contact")
+      guard contacts.count == 1, let picked = contacts.first else {
+        throw Problem(
+          status: .badRequest, title: "invalid input", detail: "pick names the one contact picked: contact=ID",
+          exitStatus: .invalidInput)
+      }
+      let owner = owner
+      guard try await withStore({ try owner.contact(withID: picked) != nil }) else {
+        throw StoreError.contact(.contactNotFound(picked))
+      }
+      return .pick(picked)
+    default:
+      guard let consent = ConsentAnswer(rawValue: answer) else {
+        throw Problem(
+          status: .badRequest, title: "invalid input",
+          detail: "answer is allow, write-only, limited or deny (or pick or cancel to a picker), not \"\(answer)\"",
+          exitStatus: .invalidInput)
+      }
+      // The person's choice with the answer: contacts for `limited`, calendars for `allow`.
+      let calendars = try ids("calendar")
+      return .access(
+        .init(answer: consent, contacts: try ids("contact"), calendars: calendars.isEmpty ? nil : calendars))
+    }
+  }
+
+  /// A waiting prompt as `GET /v1/prompts` and `kalends prompts` show it: an access request
+  /// (`kind` `access`), or a contact picker (`kind` `pick`, service `contacts`, level `pick`, no
+  /// usage description: the picker needs none).
   static func fields(_ pending: PromptDesk.Pending) -> [(String, JSONValue)] {
-    [
+    let request: ConsentRequest? =
+      if case .access(let request) = pending.question { request } else { nil }
+    return [
       ("id", .number(Int(pending.id))),
-      ("client", .string(pending.request.client.id)),
-      ("name", .string(pending.request.client.name)),
-      ("service", .string(pending.request.service.description)),
-      ("level", .string(pending.request.level == .full ? "full" : "write-only")),
-      ("usageDescription", .string(pending.request.usageDescription)),
-      ("isUpgrade", .bool(pending.request.isUpgrade)),
+      ("kind", .string(request == nil ? "pick" : "access")),
+      ("client", .string(pending.question.client.id)),
+      ("name", .string(pending.question.client.name)),
+      ("service", .string(request?.service.description ?? Service.contacts.description)),
+      ("level", .string(request.map { $0.level == .full ? "full" : "write-only" } ?? "pick")),
+      ("usageDescription", .text(request?.usageDescription)),
+      ("isUpgrade", .bool(request?.isUpgrade ?? false)),
       ("executable", .text(pending.evidence.executable)),
       ("flatpakApp", .text(pending.evidence.flatpakApp)),
       ("pid", pending.evidence.pid.map { .number(Int($0)) } ?? .null),

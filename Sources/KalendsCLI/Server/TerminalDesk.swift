@@ -13,27 +13,74 @@ final class TerminalDesk: Sendable {
     self.timeout = timeout
   }
 
-  /// Asks the person on the terminal and waits for a line; `nil` without an answer in time.
-  func ask(_ request: ConsentRequest, from evidence: CallerEvidence) -> ConsentAnswer? {
+  /// Asks the person on the terminal and waits for a line; `nil` without an answer in time. The
+  /// line is the answer, then what the person chooses with it: `limited ID…` (the contacts an app
+  /// may use), `allow ID…` for full access to calendars (the only calendars given).
+  func ask(_ request: ConsentRequest, from evidence: CallerEvidence) -> PromptDesk.Answer? {
     turn.withLock { _ in
       let what = request.level == .full ? "full access to your \(request.service)" : "to add events to your calendars"
-      let choices = request.service == .calendars && request.level == .full ? "allow/write-only/deny" : "allow/deny"
-      var text =
-        "“\(request.client.name)” (\(evidence.executable ?? evidence.flatpakApp ?? evidence.tokenID.map { "token \($0)" } ?? "pid \(evidence.pid ?? 0)")) "
-      text += "would like \(what)"
+      let choices =
+        switch (request.service, request.level) {
+        case (.calendars, .full): "allow [calendar ID…]/write-only/deny"
+        case (.contacts, _): "allow/limited contact ID…/deny"
+        default: "allow/deny"
+        }
+      var text = "“\(request.client.name)” (\(Self.describe(evidence))) would like \(what)"
       if request.isUpgrade { text += " (it can already add events)" }
       text += ".\n  \(request.usageDescription)\n[\(choices)]? "
       FileHandle.standardError.write(Data(text.utf8))
       let deadline = ContinuousClock.now + timeout
       while let line = readLine(until: deadline) {
-        if let answer = ConsentAnswer(rawValue: line.trimmingCharacters(in: .whitespaces).lowercased()) {
-          return answer
-        }
+        if let answer = Self.answer(line, to: request) { return answer }
         FileHandle.standardError.write(Data("please answer \(choices): ".utf8))
       }
       FileHandle.standardError.write(Data("\n(no answer: nothing is decided)\n".utf8))
       return nil
     }
+  }
+
+  /// Shows the contact picker for `client` on the terminal: the person picks a contact by its
+  /// number; an empty line, or no answer in time, cancels.
+  func pick(for client: Client, from contacts: [Contact], evidence: CallerEvidence) -> ObjectID? {
+    turn.withLock { _ in
+      var text = "“\(client.name)” (\(Self.describe(evidence))) shows the contact picker"
+      text += " (it gets the card picked, no access):\n"
+      for (index, contact) in contacts.enumerated() { text += "  \(index + 1). \(contact.displayName)\n" }
+      text += "number, or empty to cancel: "
+      FileHandle.standardError.write(Data(text.utf8))
+      let deadline = ContinuousClock.now + timeout
+      while let line = readLine(until: deadline) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { break }
+        if let number = Int(trimmed), contacts.indices.contains(number - 1) { return contacts[number - 1].id }
+        FileHandle.standardError.write(Data("a number from 1 to \(contacts.count), or empty to cancel: ".utf8))
+      }
+      FileHandle.standardError.write(Data("(nothing picked)\n".utf8))
+      return nil
+    }
+  }
+
+  /// A line of the person's as an answer to `request`; `nil` when it is not one.
+  static func answer(_ line: String, to request: ConsentRequest) -> PromptDesk.Answer? {
+    let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+    guard let first = words.first, let answer = ConsentAnswer(rawValue: first.lowercased()) else { return nil }
+    var ids: [ObjectID] = []
+    for word in words.dropFirst() {
+      guard let id = ObjectID(word) else { return nil }
+      ids.append(id)
+    }
+    switch answer {
+    case .limited where request.service == .contacts:
+      return ids.isEmpty ? nil : PromptDesk.Answer(answer: answer, contacts: ids)
+    case .allow where request.service == .calendars && request.level == .full:
+      return PromptDesk.Answer(answer: answer, calendars: ids.isEmpty ? nil : ids)
+    default:
+      return ids.isEmpty ? PromptDesk.Answer(answer: answer) : nil
+    }
+  }
+
+  private static func describe(_ evidence: CallerEvidence) -> String {
+    evidence.executable ?? evidence.flatpakApp ?? evidence.tokenID.map { "token \($0)" } ?? "pid \(evidence.pid ?? 0)"
   }
 
   /// A line of standard input, waiting at most until `deadline`; `nil` at the deadline or the end

@@ -8,7 +8,8 @@ extension KalendsCommand {
   struct Prompts: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "prompts",
-      abstract: "List the apps' access requests waiting for your answer at the store server, or answer one.",
+      abstract:
+        "List the apps' access requests and contact pickers waiting for you at the store server, or answer one.",
       discussion: """
         Talks to the store server (kalends serve) over its socket as the person who owns the store: \
         the server takes this kalends executable, run by the store's owner, for the person's channel. \
@@ -48,7 +49,7 @@ extension KalendsCommand.Prompts {
       case .table:
         let rows = prompts.map { prompt in
           ["id", "name", "client", "service", "level", "usageDescription", "executable"].map { key in
-            prompt[key].map { "\($0)" } ?? ""
+            prompt[key].flatMap { $0 is NSNull ? nil : "\($0)" } ?? ""
           }
         }
         print(TextTable.columns([["ID", "APP", "CLIENT", "SERVICE", "LEVEL", "WHY", "EXECUTABLE"]] + rows))
@@ -60,18 +61,23 @@ extension KalendsCommand.Prompts {
   struct Answer: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "answer",
-      abstract: "Answer a waiting prompt: allow (optionally for chosen calendars), write-only, limited or deny.")
+      abstract:
+        "Answer a waiting prompt: allow (optionally for chosen calendars), write-only, limited or deny; pick or cancel."
+    )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var server: SocketOptions
 
     @Argument(help: "The prompt's id (prompts list).") var id: UInt64
 
-    @Argument(help: "allow, write-only (calendars), limited (contacts) or deny.") var answer: String
+    @Argument(
+      help: "allow, write-only (calendars), limited (contacts) or deny; to a contact picker, pick or cancel.")
+    var answer: String
 
     @Option(
       parsing: .upToNextOption,
-      help: ArgumentHelp("With limited: the contacts the app may use.", valueName: "id"))
+      help: ArgumentHelp(
+        "With limited: the contacts the app may use. With pick: the one contact picked.", valueName: "id"))
     var contacts: [String] = []
 
     @Option(
@@ -81,8 +87,11 @@ extension KalendsCommand.Prompts {
 
     func run() throws {
       try global.requireOwner("answer consent prompts")
-      guard ConsentAnswer(rawValue: answer) != nil else {
-        throw CLIError.invalidInput("answer allow, write-only, limited or deny, not \"\(answer)\"")
+      guard ConsentAnswer(rawValue: answer) != nil || ["pick", "cancel"].contains(answer) else {
+        throw CLIError.invalidInput("answer allow, write-only, limited, deny, pick or cancel, not \"\(answer)\"")
+      }
+      if answer == "pick" && contacts.count != 1 {
+        throw CLIError.invalidInput("pick names the one contact picked: --contacts ID")
       }
       var query = "answer=\(answer)"
       for text in contacts { query += "&contact=\(try ObjectID(argument: text, option: "--contacts"))" }
