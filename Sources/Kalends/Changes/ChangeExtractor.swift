@@ -3,13 +3,14 @@
 /// the payload.
 enum ChangeExtractor {
   /// The object a record changes, how, and the calendar it names — an event's (field 2, after the
-  /// change) or a calendar's own identifier — for a session limited to chosen calendars; `nil` for
+  /// change) or a calendar's own identifier — and, for an event moved, the calendar it left (field
+  /// 7), for a session limited to chosen calendars; `nil` for
   /// records that change no object (the store's creation, annotations, refused attempts, which are
   /// facts for the audit but change nothing a subscriber holds). The payload's fields are found
   /// once.
   static func change(
     _ header: LogRecordHeader, _ payload: RawSpan
-  ) throws(StoreError) -> (object: ChangedObject, kind: ChangeKind, calendar: ObjectID?)? {
+  ) throws(StoreError) -> (object: ChangedObject, kind: ChangeKind, calendar: ObjectID?, movedFrom: ObjectID?)? {
     let object: (ObjectID) -> ChangedObject
     switch header.kind {
     case .calendarSaved, .calendarRemoved: object = ChangedObject.calendar
@@ -19,7 +20,7 @@ enum ChangeExtractor {
     case .groupSaved, .groupRemoved: object = ChangedObject.group
     case .clientRegistered, .accessRequested, .accessDecided:
       let client = try string(try PayloadFieldIndex(payload)[1], payload, header)
-      return (.client(client), header.kind == .clientRegistered ? .added : .accessChanged, nil)
+      return (.client(client), header.kind == .clientRegistered ? .added : .accessChanged, nil, nil)
     default:
       return nil
     }
@@ -31,13 +32,15 @@ enum ChangeExtractor {
     default: kind = try unsigned(fields[3], payload, header) == ItemChange.created.rawValue ? .added : .modified
     }
     var calendar: ObjectID?
+    var movedFrom: ObjectID?
     switch header.kind {
     case .calendarSaved, .calendarRemoved: calendar = id
     case .eventSaved, .eventRemoved:
       if let range = fields[2], range.count == 16 { calendar = ObjectID(payload, at: range.lowerBound) }
+      if let range = fields[7], range.count == 16 { movedFrom = ObjectID(payload, at: range.lowerBound) }
     default: break
     }
-    return (object(id), kind, calendar)
+    return (object(id), kind, calendar, movedFrom)
   }
 
   private static func objectID(_ range: Range<Int>?, _ payload: RawSpan, _ header: LogRecordHeader) throws(StoreError)

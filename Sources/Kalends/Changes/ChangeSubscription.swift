@@ -143,7 +143,8 @@ final class ChangeSubscription {
     let range = cursor.next...upTo
     var changes: [ChangedObject: ChangeKind] = [:]
     for record in records {
-      guard let object = record.object, let kind = record.kind, visibility.allows(object, calendar: record.calendar)
+      guard let object = record.object, let recordKind = record.kind,
+        let kind = visibility.heard(object, recordKind, calendar: record.calendar, movedFrom: record.movedFrom)
       else { continue }
       changes[object] = changes[object].map { $0.followed(by: kind) } ?? kind
       if changes.count > options.maxObjects {

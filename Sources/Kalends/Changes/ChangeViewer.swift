@@ -36,6 +36,24 @@ struct ChangeViewer: Sendable {
       case .client(let id): onlyClient.map { $0 == id } ?? true
       }
     }
+
+    /// How it hears of `object` changed as `kind` by a record naming `calendar`, for an event
+    /// moved, from `movedFrom`; `nil` when it may not hear of it. An event moved out of the
+    /// calendars it was given is gone from what it sees (`removed`); one moved into them is new to
+    /// it (`added`).
+    func heard(
+      _ object: ChangedObject, _ kind: ChangeKind, calendar: ObjectID?, movedFrom: ObjectID?
+    ) -> ChangeKind? {
+      if case .event = object, events, let scope = calendarScope, let movedFrom {
+        switch (calendar.map(scope.contains) ?? false, scope.contains(movedFrom)) {
+        case (true, true): return kind
+        case (true, false): return .added
+        case (false, true): return .removed
+        case (false, false): return nil
+        }
+      }
+      return allows(object, calendar: calendar) ? kind : nil
+    }
   }
 
   /// The client of a session; `nil` for the owner.

@@ -10,6 +10,8 @@ package struct DecodedRecord: Sendable {
   /// The calendar an event's record names (after the change), or a calendar's own identifier:
   /// what a session limited to chosen calendars may hear about.
   let calendar: ObjectID?
+  /// For an event moved by the record: the calendar it left.
+  let movedFrom: ObjectID?
 
   /// The records `range` of the log, in one snapshot.
   static func read(_ range: ClosedRange<LogPosition>, log: Database, in txn: borrowing ReadTransaction) throws
@@ -26,7 +28,7 @@ package struct DecodedRecord: Sendable {
         records.append(
           DecodedRecord(
             position: header.position, hash: header.hash, timestamp: header.timestamp, object: change?.object,
-            kind: change?.kind, calendar: change?.calendar))
+            kind: change?.kind, calendar: change?.calendar, movedFrom: change?.movedFrom))
         return header.position < range.upperBound ? .continue : .stop
       }
     }

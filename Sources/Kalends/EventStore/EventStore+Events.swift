@@ -132,7 +132,8 @@ extension EventStore {
     }
     guard series.isRecurring else {
       return try Self.appendSaved(
-        Self.replacing(series, with: event), change: .modified, occurrence: nil, actor, &txn, &appender)
+        Self.replacing(series, with: event), change: .modified, occurrence: nil, actor, &txn, &appender,
+        movedFrom: series.calendarID)
     }
     let occurrence = event.occurrenceDate ?? series.start!
     let isFirst = occurrence == series.start
@@ -142,7 +143,8 @@ extension EventStore {
       if event.exceptionDates == series.exceptionDates, let original = series.start {
         whole = try SeriesEditor.moving(whole, from: original)
       }
-      return try Self.appendSaved(whole, change: .modified, occurrence: nil, actor, &txn, &appender)
+      return try Self.appendSaved(
+        whole, change: .modified, occurrence: nil, actor, &txn, &appender, movedFrom: series.calendarID)
     case .futureEvents:
       return try Self.split(series, at: occurrence, continuingWith: event, actor, &txn, &appender)
     case .thisEvent:
@@ -247,11 +249,15 @@ extension EventStore {
       continued, change: .created, occurrence: nil, actor, &txn, &appender, splitFrom: series.id)
   }
 
-  /// Appends an `eventSaved` record with the full state of `event` and returns it as saved.
+  /// Appends an `eventSaved` record with the full state of `event` and returns it as saved. With
+  /// `movedFrom`, the calendar the event was in before the change: named in the record when it
+  /// differs, so that a subscriber limited to some calendars hears a move out of them as a removal
+  /// and a move into them as an addition, from the record alone.
   @discardableResult
   static func appendSaved(
     _ event: Event, change: ItemChange, occurrence: LocalDateTime?, _ actor: Principal,
-    _ txn: inout WriteTransaction, _ appender: inout LogAppender, splitFrom: ObjectID? = nil
+    _ txn: inout WriteTransaction, _ appender: inout LogAppender, splitFrom: ObjectID? = nil,
+    movedFrom: ObjectID? = nil
   ) throws -> Event {
     var payload = Payload()
     payload.append(tag: 1, id: event.id)
@@ -260,6 +266,7 @@ extension EventStore {
     if let occurrence { payload.append(tag: 4, signed: occurrence.wallClockSeconds) }
     payload.append(tag: 5, message: ModelCodec.encode(event))
     if let splitFrom { payload.append(tag: 6, id: splitFrom) }
+    if let movedFrom, movedFrom != event.calendarID { payload.append(tag: 7, id: movedFrom) }
     let header = try appender.append(RecordDraft(kind: .eventSaved, principal: actor, payload: payload), in: &txn)
     var saved = event
     saved.version = header.position

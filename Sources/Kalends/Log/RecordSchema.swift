@@ -142,6 +142,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 4, name: "occurrenceDate", type: .localDateTime, required: false),
       Field(tag: 5, name: "state", type: .message(eventState), required: true),
       Field(tag: 6, name: "splitFrom", type: .uuid, required: false),
+      Field(tag: 7, name: "movedFrom", type: .uuid, required: false),
     ], contentTags: [4, 5])
 
   static let reminderState: [Field] = [

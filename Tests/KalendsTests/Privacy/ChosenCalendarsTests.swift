@@ -176,4 +176,47 @@ struct ChosenCalendarsTests {
       #expect(try store.projectionDigests() == digests)
     }
   }
+
+  /// An event the owner moves out of the app's calendars is gone from what the app sees: it hears
+  /// a removal; one moved into them is new to it: it hears an addition. Told by the record alone
+  /// (`movedFrom`), so a catch-up from any position hears the same.
+  @Test func anEventMovedOutOfOrIntoTheChosenCalendarsIsHeardAsRemovedOrAdded() async throws {
+    try await withStore { store, _ in
+      let fixture = try Fixture(store)
+      try fixture.owner.setCalendarAccess(for: Self.app, calendars: [fixture.work.id])
+      let app = try fixture.owner.session(for: Self.app)
+      var meeting = try #require(try app.event(withID: fixture.meeting.id))
+      let start = try store.head().position
+      meeting.calendarID = fixture.home.id
+      try fixture.owner.save(meeting, span: .thisEvent)
+      #expect(try app.event(withID: meeting.id) == nil)
+      let moved = try store.head().position
+      var dinner = fixture.dinner
+      dinner.calendarID = fixture.work.id
+      try fixture.owner.save(dinner, span: .thisEvent)
+      var dinnerAgain = try #require(try fixture.owner.event(withID: dinner.id))
+      dinnerAgain.title = "Dinner, later"
+      try fixture.owner.save(dinnerAgain, span: .thisEvent)
+      let head = try store.head().position
+
+      func heard(from position: LogPosition) async throws -> [ChangedObject: ChangeKind] {
+        var heard: [ChangedObject: ChangeKind] = [:]
+        var stream = app.changes(from: position).makeAsyncIterator()
+        while let notice = try await stream.next() {
+          for change in notice.sortedChanges { heard[change.object] = change.kind }
+          if notice.positions.upperBound >= head { break }
+        }
+        return heard
+      }
+      #expect(try await heard(from: start.next) == [.event(meeting.id): .removed, .event(dinner.id): .added])
+      #expect(try await heard(from: moved.next) == [.event(dinner.id): .added])
+      #expect(try app.event(withID: dinner.id)?.title == "Dinner, later")
+      // The move is a fact of the record: its former calendar, named only when it changed.
+      let records = try store.records(from: start.next, limit: 10)
+      let movedFrom = try records.flatMap { try $0.fields() }.filter { $0.name == "movedFrom" }.map(\.value)
+      #expect(
+        movedFrom == [.uuid(fixture.work.id.description.lowercased()), .uuid(fixture.home.id.description.lowercased())])
+      #expect(try store.verifyProjections().isConsistent)
+    }
+  }
 }
