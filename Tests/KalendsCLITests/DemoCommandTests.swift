@@ -34,7 +34,7 @@ struct DemoCommandTests {
     let messages = state.first {
       $0["client"] as? String == "com.example.messages" && $0["service"] as? String == "contacts"
     }
-    #expect((messages?["chosen"] as? [String])?.count == 2)
+    #expect((messages?["chosen"] as? [String])?.count == 3, "the two chosen, and the one it added")
     #expect(status("com.example.rides", "contacts") == "notDetermined")
     #expect(
       audited.contains { $0["kind"] as? String == "contactPicked" && $0["client"] as? String == "com.example.rides" })

@@ -9,7 +9,8 @@ internal import LMDB
 /// - `permissions.status`: `client ‖ 0 ‖ service (1)` → ``PermissionState`` (with the policies
 ///   that restrict it);
 /// - `permissions.external`: `client` → position (8) of its last decision made outside the app;
-/// - `permissions.history`: `client ‖ 0 ‖ position (8)` → kind (2);
+/// - `permissions.history`: `client ‖ 0 ‖ position (8)` → kind (2): its privacy records, and the
+///   calendars and contacts it created (which join what limited access covers);
 /// - `permissions.timeline`: `client ‖ 0 ‖ service (1) ‖ time (8, sign-flipped µs) ‖ position (8)` →
 ///   status (1) ‖ reason (1);
 /// - `permissions.tokens`: the SHA-256 of a live app token's secret (32) → position (8) ‖ the
@@ -21,7 +22,7 @@ internal import LMDB
 ///   them.
 struct PermissionProjection: Projection {
   static let name = "permissions"
-  static let version: UInt32 = 4
+  static let version: UInt32 = 5
   /// The names of the LMDB databases it owns: see the type's documentation for what each holds.
   enum DatabaseName {
     static let clients = "permissions.clients"
@@ -39,12 +40,12 @@ struct PermissionProjection: Projection {
 
   static let kinds: Set<RecordKind> = [
     .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused, .ownerActionRefused,
-    .clientTokenCreated, .clientTokenRevoked, .accessScopeChanged, .contactPicked, .calendarSaved,
+    .clientTokenCreated, .clientTokenRevoked, .accessScopeChanged, .contactPicked, .calendarSaved, .contactSaved,
   ]
 
   /// The kinds of the privacy records, which name their client in field 1 (the others it applies
   /// name an object).
-  static let privacyKinds: Set<RecordKind> = kinds.subtracting([.calendarSaved])
+  static let privacyKinds: Set<RecordKind> = kinds.subtracting([.calendarSaved, .contactSaved])
 
   let clients: Database
   let status: Database
@@ -67,15 +68,19 @@ struct PermissionProjection: Projection {
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     guard Self.kinds.contains(header.kind) else { return }
     let fields = try PayloadReader(bytes: payload)
-    if header.kind == .calendarSaved {
-      // A calendar an app creates joins the calendars it may use (also when limited to chosen ones).
+    if header.kind == .calendarSaved || header.kind == .contactSaved {
+      // What an app creates joins what it may use, also when limited to chosen calendars or
+      // contacts: a calendar here (`scope`), a contact in the contacts book (`contacts.createdBy`);
+      // both in its history, for the audit's replay.
       guard case .client(let id) = header.principal, try fields.unsigned(3) == ItemChange.created.rawValue else {
         return
       }
       let client = Array(id.utf8)
-      let calendar = try fields.requiredObjectID(1)
-      try txn.put(
-        Self.position(header), forKey: client + [0, Service.calendars.rawValue] + calendar.bytes, in: scope)
+      if header.kind == .calendarSaved {
+        let calendar = try fields.requiredObjectID(1)
+        try txn.put(
+          Self.position(header), forKey: client + [0, Service.calendars.rawValue] + calendar.bytes, in: scope)
+      }
       try addToHistory(header, of: client, &txn)
       return
     }

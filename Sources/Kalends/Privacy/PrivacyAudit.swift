@@ -152,8 +152,8 @@ public struct PrivacyAudit: Sendable {
   }
 
   /// What `client`'s access to `service` covers at `instant`, replayed from its history: the
-  /// choices of `accessScopeChanged` records (cleared by a reset) and, for calendars, the calendars
-  /// it created; `nil` when calendar access is not limited.
+  /// choices of `accessScopeChanged` records (cleared by a reset) and the calendars or contacts it
+  /// created; `nil` when calendar access is not limited.
   private func chosen(
     of client: String, _ service: Service, at instant: Timestamp, _ permissions: PermissionProjection,
     _ txn: borrowing ReadTransaction
@@ -168,10 +168,10 @@ public struct PrivacyAudit: Sendable {
         let decoded = try RecordCodec.decodeHeader(value)
         guard decoded.0.timestamp <= instant else { return true }
         let kind = decoded.0.kind
-        guard [.accessScopeChanged, .accessDecided, .calendarSaved].contains(kind) else { return false }
+        guard [.accessScopeChanged, .accessDecided, .calendarSaved, .contactSaved].contains(kind) else { return false }
         let fields = try PayloadReader(bytes: value.extracting(decoded.1))
         let recordService =
-          kind == .calendarSaved
+          kind == .calendarSaved || kind == .contactSaved
           ? nil : try fields.unsigned(2).flatMap { Service(rawValue: UInt8(truncatingIfNeeded: $0)) }
         switch kind {
         case .accessScopeChanged where recordService == service:
@@ -183,7 +183,7 @@ public struct PrivacyAudit: Sendable {
             chosen = []
             scoped = service == .contacts
           }
-        case .calendarSaved where service == .calendars:
+        case .calendarSaved where service == .calendars, .contactSaved where service == .contacts:
           if try fields.unsigned(3) == ItemChange.created.rawValue { chosen.insert(try fields.requiredObjectID(1)) }
         default:
           break

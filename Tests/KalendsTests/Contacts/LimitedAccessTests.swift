@@ -91,6 +91,12 @@ struct LimitedAccessTests {
 
       let dee = try app.save(Contact(givenName: "Dee"))
       #expect(Set(try app.contacts().map(\.id)) == [fixture.ann.id, dee.id], "what it creates joins its set")
+      // The audit agrees: what its access covers includes what it created.
+      let audit = PrivacyAudit(store: store)
+      #expect(try audit.whoCan(.contacts, object: dee.id).map(\.client) == [Self.app])
+      #expect(try audit.whoCan(.contacts, object: fixture.bob.id).isEmpty)
+      let state = try #require(try audit.state().first { $0.client == Self.app && $0.service == .contacts })
+      #expect(state.chosen == [fixture.ann.id, dee.id].sorted())
       let imported = try app.importVCards(
         Array("BEGIN:VCARD\r\nVERSION:4.0\r\nUID:eve\r\nN:Eve;;;;\r\nFN:Eve\r\nEND:VCARD\r\n".utf8))
       #expect(imported.contactsCreated == 1)
