@@ -8,7 +8,8 @@ public enum ContactPredicate: Sendable, Hashable {
   case name(String)
   /// Contacts with an email address starting with the text.
   case emailAddress(String)
-  /// Contacts with a phone number whose digits start with the text's digits.
+  /// Contacts with a phone number whose digits start with the text's digits, with or without a
+  /// country code or trunk prefix (`555` finds `+1 555 010 2000`).
   case phoneNumber(String)
   /// The members of a group (none for an app with limited access).
   case group(String)

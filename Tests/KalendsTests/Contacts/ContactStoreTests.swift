@@ -70,6 +70,34 @@ struct ContactStoreTests {
     }
   }
 
+  /// Phone numbers are found as written, and without their country code or trunk prefix: the
+  /// person types a number as they know it, not as the card spells it.
+  @Test(arguments: [
+    ("555", ["nanp"]), ("+1 555", ["nanp"]), ("1 (555) 010", ["nanp"]), ("020 7946", ["london", "londonPlus"]),
+    ("+44 20 7946", ["london", "londonPlus"]), ("2079", ["london", "londonPlus"]),
+    ("0044 20", ["london", "londonPlus"]),
+    ("161", ["manchester"]), ("+44 161", ["manchester"]), ("0161 496", ["manchester"]), ("+7 495", ["moscow"]),
+    ("495", ["moscow"]), ("+", []), ("+44", ["londonPlus", "manchester"]), ("9", []), ("+353 1", ["dublin"]),
+    ("01 234", ["dublin"]),
+  ])
+  func phoneNumbersAreFoundWithOrWithoutCountryCodeAndTrunkPrefix(search: String, expected: [String]) throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      var ids: [ObjectID: String] = [:]
+      for (name, number) in [
+        ("nanp", "+1 (555) 010-2000"), ("london", "020 7946 0000"), ("londonPlus", "+44 20 7946 0001"),
+        ("manchester", "0044 161 496 0000"), ("moscow", "+7 495 123-45-67"), ("dublin", "+353 1 234 5678"),
+      ] {
+        var contact = Contact(givenName: name)
+        contact.phoneNumbers = [LabeledValue(label: "work", value: number)]
+        ids[try owner.save(contact).id] = name
+      }
+      let found = try owner.contacts(matching: .phoneNumber(search)).compactMap { ids[$0.id] }
+      #expect(found.sorted() == expected.sorted(), "\(search)")
+      #expect(try store.verifyProjections().isConsistent)
+    }
+  }
+
   @Test func aChangeReplacesTheIndexedWordsAndARemovalDropsThem() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)

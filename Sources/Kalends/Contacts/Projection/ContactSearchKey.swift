@@ -4,9 +4,10 @@ internal import Foundation
 /// contact whose text in a field starts with a prefix is one range of keys.
 ///
 /// Names are split into words, each folded (case, diacritics and width: "Ørsted" and "orsted"
-/// meet, "José" and "jose"); an email address is folded whole; a phone number keeps its digits
-/// only, so that "+1 (555) 010-2000" is found by "1555" and by "+1 555". External identifiers
-/// are their digest, for imports to find the card a `UID` names.
+/// meet, "José" and "jose"); an email address is folded whole; a phone number is indexed by its
+/// digits in the forms of ``PhoneNumberForms`` (as written, with and without its country code or
+/// trunk prefix), so that "+1 (555) 010-2000" is found by "1555", "+1 555" and "555". External
+/// identifiers are their digest, for imports to find the card a `UID` names.
 enum ContactSearchKey {
   /// Which text a key indexes.
   enum Field: UInt8 {
@@ -76,7 +77,7 @@ enum ContactSearchKey {
     ]
     for name in names.compactMap({ $0 }) { for word in words(name) { add(.name, word) } }
     for address in contact.emailAddresses { add(.email, Self.email(address.value)) }
-    for phone in contact.phoneNumbers { add(.phone, digits(phone.value)) }
+    for phone in contact.phoneNumbers { for form in PhoneNumberForms.keys(phone.value) { add(.phone, form) } }
     return keys
   }
 

@@ -20,7 +20,7 @@ internal import LMDB
 /// change removes those the entry lists: a replay of an erased log reaches the same keys.
 struct ContactsProjection: Projection {
   static let name = "contacts"
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
   enum DatabaseName {
     static let objects = "contacts"
     static let search = "contacts.search"

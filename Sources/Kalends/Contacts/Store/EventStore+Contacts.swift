@@ -52,8 +52,9 @@ extension EventStore {
         let prefix = ContactSearchKey.clipped(ContactSearchKey.email(text))
         ids = prefix.isEmpty ? [] : try book.ids(.email, prefix: prefix, in: txn)
       case .phoneNumber(let text):
-        let digits = ContactSearchKey.digits(text)
-        ids = digits.isEmpty ? [] : try book.ids(.phone, prefix: Array(digits.utf8), in: txn)
+        var seen: Set<ObjectID> = []
+        ids = try PhoneNumberForms.prefixes(text).flatMap { try book.ids(.phone, prefix: Array($0.utf8), in: txn) }
+          .filter { seen.insert($0).inserted }
       case .group(let group):
         guard view.seesGroups, try book.isLive(.group, group, in: txn) else {
           throw StoreError.contact(.groupNotFound(group))
