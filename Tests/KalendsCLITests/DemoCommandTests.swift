@@ -56,6 +56,21 @@ struct DemoCommandTests {
     let caller = try #require(request["caller"] as? [String: Any])
     #expect(caller["identifiedBy"] as? String == "executable")
     #expect((caller["executable"] as? String)?.hasSuffix("/kalends-agenda") == true)
+    // The birthdays app through the server: limited to two contacts, then handed a third by the
+    // picker, which the person's contactPicked records.
+    #expect(status("com.example.birthdays", "contacts") == "limited")
+    #expect(first.stdout.contains("== birthdays (limited access, 2 contacts)"), "\(first.stdout)")
+    #expect(first.stdout.contains("picked: "), "\(first.stdout)")
+    let birthdays = try #require(
+      try json(
+        try CLI.run(["audit", "history", "--client", "com.example.birthdays", "--format", "json"] + store).stdout)
+        as? [[String: Any]])
+    #expect(birthdays.contains { $0["kind"] as? String == "contactPicked" })
+    #expect(
+      birthdays.contains {
+        $0["kind"] as? String == "accessRequested"
+          && (($0["caller"] as? [String: Any])?["executable"] as? String)?.hasSuffix("/kalends-birthdays") == true
+      })
     let declared = try #require(
       try json(try CLI.run(["audit", "history", "--client", "com.example.social", "--format", "json"] + store).stdout)
         as? [[String: Any]])

@@ -13,7 +13,9 @@ extension KalendsCommand {
         The store goes to --store, else $KALENDS_STORE-demo … or ~/.local/share/kalends/demo; a previous \
         demo store there is replaced (any other store is left alone). Three calendars get a year of \
         events; an agenda app (kalends-agenda, when built beside kalends) asks through the store server \
-        and is identified by its binary, and a copy of it changed by one byte is refused; five more apps \
+        and is identified by its binary, and a copy of it changed by one byte is refused; a birthdays app \
+        (kalends-birthdays, likewise) is given two contacts at its prompt and handed a third by the \
+        contact picker; five more apps \
         ask for access in-process (declared, not identified): one is granted write-only then upgraded, then revoked in \
         settings; one is denied and keeps trying; one is restricted by a policy; one is reset; one \
         forgot its usage description; one built for iOS 5 is asked for on its first read (an implicit \
@@ -225,20 +227,21 @@ extension KalendsCommand {
     static func playContacts(_ owner: EventStore) throws {
       let friends = try owner.save(ContactGroup(name: "Friends"))
       let colleagues = try owner.save(ContactGroup(name: "Colleagues"))
-      let people: [(String, String, String, String, ContactGroup)] = [
-        ("Ana", "Souza", "ana@example.com", "+55 11 5555 0101", friends),
-        ("Bastien", "Roux", "bastien@example.fr", "+33 1 55 55 01 02", friends),
-        ("Chiara", "Bianchi", "chiara@example.it", "+39 06 5555 0103", colleagues),
-        ("Dmitri", "Volkov", "dmitri@example.org", "+1 555 0104", colleagues),
-        ("Eun-ji", "Park", "eunji@example.kr", "+82 2 5555 0105", friends),
-        ("Fatou", "Diallo", "fatou@example.sn", "+221 33 555 0106", colleagues),
+      let people: [(String, String, String, String, ContactGroup, String)] = [
+        ("Ana", "Souza", "ana@example.com", "+55 11 5555 0101", friends, "1990-07-14"),
+        ("Bastien", "Roux", "bastien@example.fr", "+33 1 55 55 01 02", friends, "--02-29"),
+        ("Chiara", "Bianchi", "chiara@example.it", "+39 06 5555 0103", colleagues, "1985-11-03"),
+        ("Dmitri", "Volkov", "dmitri@example.org", "+1 555 0104", colleagues, "1979-04-21"),
+        ("Eun-ji", "Park", "eunji@example.kr", "+82 2 5555 0105", friends, "1996-09-08"),
+        ("Fatou", "Diallo", "fatou@example.sn", "+221 33 555 0106", colleagues, "1988-01-30"),
       ]
       var saved: [Kalends.Contact] = []
-      for (given, family, email, phone, group) in people {
+      for (given, family, email, phone, group, birthday) in people {
         var contact = Kalends.Contact(givenName: given, familyName: family)
         contact.emailAddresses = [LabeledValue(label: "home", value: email)]
         contact.phoneNumbers = [LabeledValue(label: "mobile", value: phone)]
         contact.groupIDs = [group.id]
+        contact.birthday = ContactDate(parsing: birthday)
         saved.append(try owner.save(contact))
       }
       let messages = "com.example.messages"

@@ -5,26 +5,30 @@ import KalendsCommandSupport
 /// The demo's apps that reach the store through the store server, as real processes: the agenda
 /// example (`kalends-agenda`, built beside `kalends`) registered by its binary asks for access, the
 /// person answers on the socket, and the agenda prints a week; a copy of it changed by one byte is
-/// refused and recorded. Their records carry the kernel's evidence, so the audit shows identified
-/// callers beside the declared ones of the in-process apps.
+/// refused and recorded. The birthdays example (`kalends-birthdays`) is given two contacts at its
+/// prompt and prints their birthdays, then shows the contact picker and is handed a third. Their
+/// records carry the kernel's evidence, so the audit shows identified callers beside the declared
+/// ones of the in-process apps.
 struct DemoServedApps {
   /// The agenda's app id.
   static let agendaID = "com.example.agenda"
+  /// The birthdays app's id.
+  static let birthdaysID = "com.example.birthdays"
 
   let storePath: String
   let owner: EventStore
 
-  /// The agenda beside this `kalends`, if it was built.
-  static var agendaExecutable: String? {
+  /// The example app `name` beside this `kalends`, if it was built.
+  static func example(_ name: String) -> String? {
     let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let path = own.deletingLastPathComponent().appendingPathComponent("kalends-agenda").path
+    let path = own.deletingLastPathComponent().appendingPathComponent(name).path
     return FileManager.default.isExecutableFile(atPath: path) ? path : nil
   }
 
   /// Plays the scene and prints what happens; says how to build the agenda when it is missing.
   func play() throws {
     print("Apps through the store server (kalends serve; docs/server.md):")
-    guard let agenda = Self.agendaExecutable else {
+    guard let agenda = Self.example("kalends-agenda") else {
       print("  (skipped: build the agenda beside kalends — swift build --product kalends-agenda)\n")
       return
     }
@@ -67,7 +71,38 @@ struct DemoServedApps {
     let (refusedProcess, refusedOutput) = try Self.start(copy, ["--socket", socket, "--week", "2026-03-30"])
     let refused = Self.finish(refusedProcess, refusedOutput, seconds: 30)
     print("  a copy of the agenda changed by one byte: \(refused.trimmingCharacters(in: .whitespacesAndNewlines))")
-    print("  (recorded as callerUnidentified with its path and digest: kalends log tail --store \(storePath))\n")
+    print("  (recorded as callerUnidentified with its path and digest: kalends log tail --store \(storePath))")
+    if let birthdays = Self.example("kalends-birthdays") { try playBirthdays(birthdays, socket: socket) }
+    print()
+  }
+
+  /// The birthdays app asks for contacts and is given two; then it shows the picker and the
+  /// person hands it a third, without access.
+  private func playBirthdays(_ birthdays: String, socket: String) throws {
+    try owner.register(
+      Kalends.Client(
+        id: Self.birthdaysID, name: "Birthdays", usageDescriptions: [.contacts: "Shows your friends' birthdays."],
+        requirement: CodeRequirement(executable: birthdays, sha256: try Self.digest(birthdays))))
+    let contacts = try owner.contacts().filter { $0.birthday != nil }
+    guard contacts.count >= 3 else { return }
+    let (asking, asked) = try Self.start(birthdays, ["--socket", socket])
+    let prompt = try Self.waitForPrompt(socket)
+    if let id = prompt["id"] as? Int {
+      let chosen = [contacts[0], contacts[1]]
+      _ = try UnixHTTPClient.request(
+        "POST", "/v1/prompts/\(id)?answer=limited" + chosen.map { "&contact=\($0.id)" }.joined(), socket: socket)
+      print(
+        "  kalends-birthdays asks for contacts; the person gives it two (kalends prompts answer \(id) limited "
+          + "--contacts …): \(chosen.map(\.displayName).joined(separator: ", "))")
+    }
+    for line in Self.finish(asking, asked, seconds: 30).split(separator: "\n").prefix(4) { print("    " + line) }
+    let (picking, picked) = try Self.start(birthdays, ["--socket", socket, "--pick"])
+    let picker = try Self.waitForPrompt(socket)
+    if let id = picker["id"] as? Int {
+      _ = try UnixHTTPClient.request("POST", "/v1/prompts/\(id)?answer=pick&contact=\(contacts[2].id)", socket: socket)
+      print("  it shows the contact picker; the person picks one (kalends prompts answer \(id) pick --contacts …)")
+    }
+    for line in Self.finish(picking, picked, seconds: 30).split(separator: "\n").prefix(2) { print("    " + line) }
   }
 
   static func digest(_ path: String) throws -> [UInt8] {
@@ -131,6 +166,6 @@ struct DemoServedApps {
       if let first = prompts?.first { return first }
       Thread.sleep(forTimeInterval: 0.05)
     }
-    throw CLIError(message: "the agenda asked nothing within 20 s", status: .storage)
+    throw CLIError(message: "the demo's app asked nothing within 20 s", status: .storage)
   }
 }
