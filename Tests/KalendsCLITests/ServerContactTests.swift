@@ -156,4 +156,57 @@ struct ServerContactTests {
     #expect(terminal.contains("  2. Bob"), "\(terminal)")
     #expect(terminal.contains("a number from 1 to 3"), "\(terminal)")
   }
+
+  /// Calls asking the same question while its prompt waits share it: one prompt, the person asked
+  /// once, every call given the answer; one decision recorded.
+  @Test func callsAskingTheSameQuestionShareOnePrompt() throws {
+    let served = try ServedStore()
+    let book = try served.app("book")
+    try served.store.object([
+      "client", "register", "com.example.book", "--name", "Book", "--usage", "contacts=Friends.", "--executable", book,
+    ])
+    let ann = try #require(try served.store.object(["contact", "add", "--given", "Ann"])["id"] as? String)
+    func waitForCallers(_ callers: Int) throws -> [[String: Any]] {
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        let prompts = try served.prompts()
+        if prompts.contains(where: { $0["callers"] as? Int == callers }) { return prompts }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      Issue.record("no prompt with \(callers) callers within 20 s")
+      return try served.prompts()
+    }
+    func reply(_ call: (Process, Pipe, Pipe)) throws -> (status: Int, body: Any?) {
+      call.0.waitUntilExit()
+      let stdout = String(decoding: call.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      return try ServedStore.parse(CLI.Result(status: 0, stdout: stdout, stderr: ""), "a shared prompt")
+    }
+
+    let requests = try (0..<3).map { _ in try served.start("POST", "/v1/authorization/contacts/request", by: book) }
+    let asked = try waitForCallers(3)
+    #expect(asked.count == 1, "\(asked)")
+    let id = String(try #require(asked.first?["id"] as? Int))
+    #expect(
+      try served.store.run(["prompts", "answer", id, "limited", "--contacts", ann, "--socket", served.socket]).status
+        == 0)
+    for request in requests {
+      #expect((try reply(request).body as? [String: Any])?["status"] as? String == "limited")
+    }
+    #expect(try served.records("accessDecided").count == 1)
+    let prompted = try served.records("accessRequested").map { ($0["payload"] as? [String: Any])?["prompted"] as? Bool }
+    #expect(prompted.filter { $0 == true }.count == 1 && prompted.count == 3, "\(prompted)")
+
+    let pickers = try (0..<2).map { _ in try served.start("POST", "/v1/contacts/pick", by: book) }
+    let shown = try waitForCallers(2)
+    #expect(shown.count == 1 && shown.first?["kind"] as? String == "pick")
+    let pick = String(try #require(shown.first?["id"] as? Int))
+    #expect(
+      try served.store.run(["prompts", "answer", pick, "pick", "--contacts", ann, "--socket", served.socket]).status
+        == 0)
+    for picker in pickers {
+      #expect((try reply(picker).body as? [String: Any])?["id"] as? String == ann)
+    }
+    #expect(try served.records("contactPicked").count == 2)
+    #expect(try served.prompts().isEmpty)
+  }
 }

@@ -6,10 +6,12 @@ import Synchronization
 /// The prompts waiting for the person: an app's access request that needs the person's answer,
 /// or an app's contact picker, waits here, on a thread of its own, until the person answers
 /// through the owner's channel (`kalends prompts answer`) or the timeout passes; the app can list
-/// or answer nothing here.
+/// or answer nothing here. Calls asking the same question while its prompt waits (the same app,
+/// service and level, or the same app's picker) share the prompt and its answer: the person is
+/// asked once, and an app cannot pile up prompts by asking again.
 final class PromptDesk: Sendable {
   /// What the person is asked.
-  enum Question: Sendable {
+  enum Question: Sendable, Hashable {
     /// An access request.
     case access(ConsentRequest)
     /// The contact picker, shown for an app: the person picks one contact to hand it, or cancels.
@@ -34,6 +36,8 @@ final class PromptDesk: Sendable {
     let evidence: CallerEvidence
     /// When it was asked.
     let asked: Date
+    /// How many calls wait for its answer.
+    var callers = 1
   }
 
   /// The person's answer to an access request, with what the person chose: the contacts of a
@@ -69,8 +73,10 @@ final class PromptDesk: Sendable {
 
   private struct State: Sendable {
     var next: UInt64 = 1
-    var waiting: [UInt64: (Pending, DispatchSemaphore)] = [:]
-    var replies: [UInt64: Reply] = [:]
+    /// The prompts waiting, each with the calls waiting for its answer.
+    var waiting: [UInt64: (pending: Pending, callers: [DispatchSemaphore])] = [:]
+    /// The replies given, each with how many of its calls have yet to take it.
+    var replies: [UInt64: (reply: Reply, takers: Int)] = [:]
   }
 
   private let state = Mutex(State())
@@ -95,12 +101,17 @@ final class PromptDesk: Sendable {
     return picked
   }
 
+  /// Waits for the reply to `question`: joins its prompt when one waits, else opens one.
   private func wait(for question: Question, from evidence: CallerEvidence) -> Reply? {
     let semaphore = DispatchSemaphore(value: 0)
     let id = state.withLock { state in
+      if let (id, _) = state.waiting.first(where: { $0.value.pending.question == question }) {
+        state.waiting[id]?.callers.append(semaphore)
+        return id
+      }
       let id = state.next
       state.next += 1
-      state.waiting[id] = (Pending(id: id, question: question, evidence: evidence, asked: Date()), semaphore)
+      state.waiting[id] = (Pending(id: id, question: question, evidence: evidence, asked: Date()), [semaphore])
       return id
     }
     let (seconds, attoseconds) = timeout.components
@@ -108,32 +119,41 @@ final class PromptDesk: Sendable {
     _ = semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds))
     // A reply given before this point counts, even when it came as the wait ended.
     return state.withLock { state in
-      state.waiting[id] = nil
-      return state.replies.removeValue(forKey: id)
+      if var waiting = state.waiting[id] {
+        // No reply in time: this call leaves; the prompt waits on for the calls that came later.
+        waiting.callers.removeAll { $0 === semaphore }
+        state.waiting[id] = waiting.callers.isEmpty ? nil : waiting
+        return nil
+      }
+      guard var given = state.replies[id] else { return nil }
+      given.takers -= 1
+      state.replies[id] = given.takers > 0 ? given : nil
+      return given.reply
     }
   }
 
   /// The prompts waiting, oldest first.
   var pending: [Pending] {
-    state.withLock { $0.waiting.values.map(\.0) }.sorted { $0.id < $1.id }
-  }
-
-  /// The prompt `id`, while it waits.
-  func waiting(_ id: UInt64) -> Pending? {
-    state.withLock { $0.waiting[id]?.0 }
+    state.withLock { state in
+      state.waiting.values.map { waiting in
+        var pending = waiting.pending
+        pending.callers = waiting.callers.count
+        return pending
+      }
+    }.sorted { $0.id < $1.id }
   }
 
   /// Replies to prompt `id`, when it waits and `reply` answers its question.
   func answer(_ id: UInt64, with reply: Reply) -> Outcome {
     state.withLock { state in
-      guard let (pending, semaphore) = state.waiting[id] else { return .notWaiting }
+      guard let (pending, callers) = state.waiting[id] else { return .notWaiting }
       switch (pending.question, reply) {
       case (.access, .access), (.pick, .pick): break
       default: return .wrongKind
       }
       state.waiting[id] = nil
-      state.replies[id] = reply
-      semaphore.signal()
+      state.replies[id] = (reply, callers.count)
+      for caller in callers { caller.signal() }
       return .answered
     }
   }

@@ -194,6 +194,7 @@ extension StoreServer {
       ("pid", pending.evidence.pid.map { .number(Int($0)) } ?? .null),
       ("tokenId", .text(pending.evidence.tokenID)),
       ("asked", .string(ISO8601DateFormatter().string(from: pending.asked))),
+      ("callers", .number(pending.callers)),
     ]
   }
 
