@@ -31,6 +31,18 @@ enum CLI {
     _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:],
     program: URL = executable
   ) throws -> (Process, Pipe, Pipe) {
+    let (process, output, errors, input) = try launch(arguments, environment: environment, program: program)
+    if let stdin { input.write(Data(stdin.utf8)) }
+    if let stdinBytes { input.write(Data(stdinBytes)) }
+    try input.close()
+    return (process, output, errors)
+  }
+
+  /// Starts `program` with its standard input left open: the returned handle writes to it while
+  /// the process runs (a person typing at its terminal).
+  static func launch(
+    _ arguments: [String], environment: [String: String] = [:], program: URL = executable
+  ) throws -> (Process, Pipe, Pipe, FileHandle) {
     let process = Process()
     process.executableURL = program
     process.arguments = arguments
@@ -45,10 +57,7 @@ enum CLI {
     let input = Pipe()
     process.standardInput = input
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    if let stdinBytes { input.fileHandleForWriting.write(Data(stdinBytes)) }
-    try input.fileHandleForWriting.close()
-    return (process, output, errors)
+    return (process, output, errors, input.fileHandleForWriting)
   }
 
   /// Runs `program` (`kalends` unless told) with `arguments` to completion.

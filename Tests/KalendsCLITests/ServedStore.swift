@@ -12,6 +12,8 @@ final class ServedStore {
   private(set) var errors: Pipe
   /// With `--listen`: the TCP address the server bound, `HOST:PORT`.
   private(set) var tcpAddress: String?
+  /// With `typing`: the server's standard input, open for the person's lines.
+  private(set) var terminal: FileHandle?
 
   /// Starts a server on a new store (or one of `generatedEvents` synthetic events), with
   /// `options` and `stdin` as its standard input.
@@ -19,22 +21,32 @@ final class ServedStore {
     store = try generatedEvents.map { try CLIStore(generatedEvents: $0) } ?? CLIStore()
     socket = store.directory.path + "/kalends.sock"
     self.options = options
-    (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options, stdin: stdin)
+    (process, errors, tcpAddress, terminal) = try Self.start(
+      store: store, socket: socket, options: options, stdin: stdin)
   }
 
-  /// Starts a server on `store`, an existing store, with `stdin` as its standard input.
-  init(serving store: CLIStore, _ options: [String] = [], stdin: String? = nil) throws {
+  /// Starts a server on `store`, an existing store, with `stdin` as its standard input; with
+  /// `typing`, its input stays open (``terminal``) for lines written while it runs.
+  init(serving store: CLIStore, _ options: [String] = [], stdin: String? = nil, typing: Bool = false) throws {
     self.store = store
     socket = store.directory.path + "/kalends.sock"
     self.options = options
-    (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options, stdin: stdin)
+    (process, errors, tcpAddress, terminal) = try Self.start(
+      store: store, socket: socket, options: options, stdin: stdin, typing: typing)
   }
 
   private static func start(
-    store: CLIStore, socket: String, options: [String], stdin: String? = nil
-  ) throws -> (Process, Pipe, String?) {
-    let (process, output, errors) = try CLI.start(
-      ["serve", "--store", store.directory.storePath, "--socket", socket] + options, stdin: stdin)
+    store: CLIStore, socket: String, options: [String], stdin: String? = nil, typing: Bool = false
+  ) throws -> (Process, Pipe, String?, FileHandle?) {
+    let arguments = ["serve", "--store", store.directory.storePath, "--socket", socket] + options
+    var terminal: FileHandle?
+    let (process, output, errors): (Process, Pipe, Pipe)
+    if typing {
+      let launched = try CLI.launch(arguments)
+      (process, output, errors, terminal) = (launched.0, launched.1, launched.2, launched.3)
+    } else {
+      (process, output, errors) = try CLI.start(arguments, stdin: stdin)
+    }
     var announced = ""
     let listens = options.contains("--listen")
     func ready() -> Bool {
@@ -49,7 +61,7 @@ final class ServedStore {
     let tcp = announced.split(separator: "\n").first {
       $0.hasPrefix("listening on tcp ") || $0.hasPrefix("listening on tls ")
     }
-    return (process, errors, tcp.map { String($0.split(separator: " ").last!) })
+    return (process, errors, tcp.map { String($0.split(separator: " ").last!) }, terminal)
   }
 
   /// Kills the server with SIGKILL, mid-whatever it does.
@@ -67,7 +79,7 @@ final class ServedStore {
   /// Starts the server again on the same store and socket.
   func restart() throws {
     if process.isRunning { kill() }
-    (process, errors, tcpAddress) = try Self.start(store: store, socket: socket, options: options)
+    (process, errors, tcpAddress, terminal) = try Self.start(store: store, socket: socket, options: options)
   }
 
   deinit {

@@ -209,4 +209,35 @@ struct ServerContactTests {
     #expect(try served.records("contactPicked").count == 2)
     #expect(try served.prompts().isEmpty)
   }
+
+  /// `--prompt tty`: a call that waits its turn at the terminal while the same question is asked
+  /// takes that answer: the person is asked once.
+  @Test func callsWaitingForTheTerminalShareTheAnswerToTheSameQuestion() throws {
+    let store = try CLIStore()
+    let ann = try #require(try store.object(["contact", "add", "--given", "Ann"])["id"] as? String)
+    let served = try ServedStore(serving: store, ["--prompt", "tty", "--prompt-timeout", "20"], typing: true)
+    let book = try served.app("book")
+    try store.object([
+      "client", "register", "com.example.book", "--name", "Book", "--usage", "contacts=Friends.", "--executable", book,
+    ])
+    let terminal = try #require(served.terminal)
+    let requests = try (0..<2).map { _ in try served.start("POST", "/v1/authorization/contacts/request", by: book) }
+    let question = "would like full access to your contacts"
+    var shown = ServerChangeTests.read(served.errors.fileHandleForReading, until: question)
+    #expect(shown.contains(question), "\(shown)")
+    // The second call has long arrived and waits for the turn when the person answers.
+    Thread.sleep(forTimeInterval: 0.5)
+    terminal.write(Data("limited \(ann)\n".utf8))
+    for request in requests {
+      request.0.waitUntilExit()
+      let stdout = String(decoding: request.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let reply = try ServedStore.parse(CLI.Result(status: 0, stdout: stdout, stderr: ""), "a shared question")
+      #expect((reply.body as? [String: Any])?["status"] as? String == "limited")
+    }
+    try terminal.close()
+    served.stop()
+    shown += String(decoding: served.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(shown.components(separatedBy: question).count == 2, "asked once: \(shown)")
+    #expect(try served.records("accessDecided").count == 1)
+  }
 }

@@ -4,9 +4,11 @@ import Synchronization
 
 /// `kalends serve --prompt tty`: the person answers on the server's own terminal (its standard
 /// error and input), one prompt at a time, within the prompt timeout; no answer in time, or the
-/// end of input, is no answer.
+/// end of input, is no answer. A call that waited its turn while the same question was answered
+/// takes that answer instead of asking again, as calls share a prompt at the socket's desk.
 final class TerminalDesk: Sendable {
-  private let turn = Mutex(())
+  /// The turn at the terminal, and the answers given in the last hour, by question, with when.
+  private let turn = Mutex<[PromptDesk.Question: (reply: PromptDesk.Reply, at: ContinuousClock.Instant)]>([:])
   let timeout: Duration
 
   init(timeout: Duration) {
@@ -17,47 +19,69 @@ final class TerminalDesk: Sendable {
   /// line is the answer, then what the person chooses with it: `limited ID…` (the contacts an app
   /// may use), `allow ID…` for full access to calendars (the only calendars given).
   func ask(_ request: ConsentRequest, from evidence: CallerEvidence) -> PromptDesk.Answer? {
-    turn.withLock { _ in
-      let what = request.level == .full ? "full access to your \(request.service)" : "to add events to your calendars"
-      let choices =
-        switch (request.service, request.level) {
-        case (.calendars, .full): "allow [calendar ID…]/write-only/deny"
-        case (.contacts, _): "allow/limited contact ID…/deny"
-        default: "allow/deny"
-        }
-      var text = "“\(request.client.name)” (\(Self.describe(evidence))) would like \(what)"
-      if request.isUpgrade { text += " (it can already add events)" }
-      text += ".\n  \(request.usageDescription)\n[\(choices)]? "
-      FileHandle.standardError.write(Data(text.utf8))
-      let deadline = ContinuousClock.now + timeout
-      while let line = readLine(until: deadline) {
-        if let answer = Self.answer(line, to: request) { return answer }
-        FileHandle.standardError.write(Data("please answer \(choices): ".utf8))
-      }
-      FileHandle.standardError.write(Data("\n(no answer: nothing is decided)\n".utf8))
-      return nil
+    let reply = inTurn(.access(request)) { askNow(request, from: evidence).map { .access($0) } }
+    guard case .access(let answer) = reply else { return nil }
+    return answer
+  }
+
+  /// Takes the turn at the terminal for `question`: the answer given to it while this call waited
+  /// for the turn, else `body`'s, which the calls waiting behind it may share.
+  private func inTurn(_ question: PromptDesk.Question, _ body: () -> PromptDesk.Reply?) -> PromptDesk.Reply? {
+    let arrived = ContinuousClock.now
+    return turn.withLock { answered in
+      if let given = answered[question], given.at > arrived { return given.reply }
+      let reply = body()
+      let now = ContinuousClock.now
+      answered = answered.filter { now - $0.value.at < .seconds(3600) }
+      if let reply { answered[question] = (reply, now) }
+      return reply
     }
+  }
+
+  private func askNow(_ request: ConsentRequest, from evidence: CallerEvidence) -> PromptDesk.Answer? {
+    let what = request.level == .full ? "full access to your \(request.service)" : "to add events to your calendars"
+    let choices =
+      switch (request.service, request.level) {
+      case (.calendars, .full): "allow [calendar ID…]/write-only/deny"
+      case (.contacts, _): "allow/limited contact ID…/deny"
+      default: "allow/deny"
+      }
+    var text = "“\(request.client.name)” (\(Self.describe(evidence))) would like \(what)"
+    if request.isUpgrade { text += " (it can already add events)" }
+    text += ".\n  \(request.usageDescription)\n[\(choices)]? "
+    FileHandle.standardError.write(Data(text.utf8))
+    let deadline = ContinuousClock.now + timeout
+    while let line = readLine(until: deadline) {
+      if let answer = Self.answer(line, to: request) { return answer }
+      FileHandle.standardError.write(Data("please answer \(choices): ".utf8))
+    }
+    FileHandle.standardError.write(Data("\n(no answer: nothing is decided)\n".utf8))
+    return nil
   }
 
   /// Shows the contact picker for `client` on the terminal: the person picks a contact by its
   /// number; an empty line, or no answer in time, cancels.
   func pick(for client: Client, from contacts: [Contact], evidence: CallerEvidence) -> ObjectID? {
-    turn.withLock { _ in
-      var text = "“\(client.name)” (\(Self.describe(evidence))) shows the contact picker"
-      text += " (it gets the card picked, no access):\n"
-      for (index, contact) in contacts.enumerated() { text += "  \(index + 1). \(contact.displayName)\n" }
-      text += "number, or empty to cancel: "
-      FileHandle.standardError.write(Data(text.utf8))
-      let deadline = ContinuousClock.now + timeout
-      while let line = readLine(until: deadline) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty { break }
-        if let number = Int(trimmed), contacts.indices.contains(number - 1) { return contacts[number - 1].id }
-        FileHandle.standardError.write(Data("a number from 1 to \(contacts.count), or empty to cancel: ".utf8))
-      }
-      FileHandle.standardError.write(Data("(nothing picked)\n".utf8))
-      return nil
+    let reply = inTurn(.pick(client)) { pickNow(for: client, from: contacts, evidence: evidence).map { .pick($0) } }
+    guard case .pick(let picked) = reply else { return nil }
+    return picked
+  }
+
+  private func pickNow(for client: Client, from contacts: [Contact], evidence: CallerEvidence) -> ObjectID? {
+    var text = "“\(client.name)” (\(Self.describe(evidence))) shows the contact picker"
+    text += " (it gets the card picked, no access):\n"
+    for (index, contact) in contacts.enumerated() { text += "  \(index + 1). \(contact.displayName)\n" }
+    text += "number, or empty to cancel: "
+    FileHandle.standardError.write(Data(text.utf8))
+    let deadline = ContinuousClock.now + timeout
+    while let line = readLine(until: deadline) {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.isEmpty { break }
+      if let number = Int(trimmed), contacts.indices.contains(number - 1) { return contacts[number - 1].id }
+      FileHandle.standardError.write(Data("a number from 1 to \(contacts.count), or empty to cancel: ".utf8))
     }
+    FileHandle.standardError.write(Data("(nothing picked)\n".utf8))
+    return nil
   }
 
   /// A line of the person's as an answer to `request`; `nil` when it is not one.
