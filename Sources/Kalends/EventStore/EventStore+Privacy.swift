@@ -397,7 +397,15 @@ extension EventStore {
     }
     if status == .writeOnly && service != .calendars { throw .access(.levelNotAvailable(service, .writeOnly)) }
     if service == .calendars && status == .fullAccess { return try setCalendarAccess(for: clientID, calendars: nil) }
-    return try decide(clientID, service) { current throws(StoreError) in
+    return try decide(clientID, service, settings(status, clientID, service))
+  }
+
+  /// The person's change to `status` in settings: none when the status is that already; refused
+  /// while a policy restricts the service.
+  private func settings(
+    _ status: AuthorizationStatus, _ clientID: String, _ service: Service
+  ) -> (PermissionState) throws(StoreError) -> PermissionChange? {
+    { current throws(StoreError) in
       guard current.restrictions.isEmpty else {
         throw .access(.restrictedByPolicy(client: clientID, service: service))
       }
@@ -479,24 +487,10 @@ extension EventStore {
   @discardableResult
   public func setLimitedAccess(for clientID: String, contacts: [ObjectID]) throws(StoreError) -> AuthorizationStatus {
     try requireOwner("change access in settings")
-    try Self.checkClientID(clientID)
     let permissions = try permissions()
     let book = try contactsBook()
-    return try StoreError.wrapping {
-      try store.write { txn, appender in
-        guard try permissions.client(clientID, in: txn) != nil else {
-          throw StoreError.access(.clientNotRegistered(clientID))
-        }
-        let current = try permissions.state(clientID, .contacts, in: txn)
-        guard current.restrictions.isEmpty else {
-          throw StoreError.access(.restrictedByPolicy(client: clientID, service: .contacts))
-        }
-        if current.status != .limited {
-          try Self.appendDecision(clientID, .contacts, .settings(.limited), current, &txn, &appender)
-        }
-        try Self.appendScopeChange(clientID, choosing: contacts, book: book, permissions: permissions, &txn, &appender)
-        return AuthorizationStatus.limited
-      }
+    return try decide(clientID, .contacts, settings(.limited, clientID, .contacts)) { txn, appender in
+      try Self.appendScopeChange(clientID, choosing: contacts, book: book, permissions: permissions, &txn, &appender)
     }
   }
 
@@ -513,25 +507,11 @@ extension EventStore {
   public func setCalendarAccess(for clientID: String, calendars: [ObjectID]?) throws(StoreError) -> AuthorizationStatus
   {
     try requireOwner("change access in settings")
-    try Self.checkClientID(clientID)
     let permissions = try permissions()
     let objects = try objects()
-    return try StoreError.wrapping {
-      try store.write { txn, appender in
-        guard try permissions.client(clientID, in: txn) != nil else {
-          throw StoreError.access(.clientNotRegistered(clientID))
-        }
-        let current = try permissions.state(clientID, .calendars, in: txn)
-        guard current.restrictions.isEmpty else {
-          throw StoreError.access(.restrictedByPolicy(client: clientID, service: .calendars))
-        }
-        if current.status != .fullAccess {
-          try Self.appendDecision(clientID, .calendars, .settings(.fullAccess), current, &txn, &appender)
-        }
-        try Self.appendCalendarScope(
-          clientID, choosing: calendars, objects: objects, permissions: permissions, &txn, &appender)
-        return AuthorizationStatus.fullAccess
-      }
+    return try decide(clientID, .calendars, settings(.fullAccess, clientID, .calendars)) { txn, appender in
+      try Self.appendCalendarScope(
+        clientID, choosing: calendars, objects: objects, permissions: permissions, &txn, &appender)
     }
   }
 
@@ -623,9 +603,11 @@ extension EventStore {
   // MARK: Plumbing
 
   /// Records the change `change` gives for a registered client's current state (nothing when it
-  /// gives `nil`), and returns the status after it.
+  /// gives `nil`), then what `scope` appends (the person's choice of contacts or calendars) in the
+  /// same transaction, and returns the status after the change.
   private func decide(
-    _ clientID: String, _ service: Service, _ change: (PermissionState) throws(StoreError) -> PermissionChange?
+    _ clientID: String, _ service: Service, _ change: (PermissionState) throws(StoreError) -> PermissionChange?,
+    then scope: ((inout WriteTransaction, inout LogAppender) throws -> Void)? = nil
   ) throws(StoreError) -> AuthorizationStatus {
     try Self.checkClientID(clientID)
     let permissions = try permissions()
@@ -635,8 +617,11 @@ extension EventStore {
           throw StoreError.access(.clientNotRegistered(clientID))
         }
         let current = try permissions.state(clientID, service, in: txn)
-        guard let change = try change(current) else { return current.status }
-        return try Self.appendDecision(clientID, service, change, current, &txn, &appender)
+        let status =
+          try change(current).map { try Self.appendDecision(clientID, service, $0, current, &txn, &appender) }
+          ?? current.status
+        try scope?(&txn, &appender)
+        return status
       }
     }
   }

@@ -67,14 +67,14 @@ struct PermissionProjection: Projection {
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     guard Self.kinds.contains(header.kind) else { return }
-    let fields = try PayloadReader(bytes: payload)
     if header.kind == .calendarSaved || header.kind == .contactSaved {
       // What an app creates joins what it may use, also when limited to chosen calendars or
       // contacts: a calendar here (`scope`), a contact in the contacts book (`contacts.createdBy`);
-      // both in its history, for the audit's replay.
-      guard case .client(let id) = header.principal, try fields.unsigned(3) == ItemChange.created.rawValue else {
-        return
-      }
+      // both in its history, for the audit's replay. The person's saves (an import of thousands
+      // of cards) are not read at all.
+      guard case .client(let id) = header.principal else { return }
+      let fields = try PayloadReader(bytes: payload)
+      guard try fields.unsigned(3) == ItemChange.created.rawValue else { return }
       let client = Array(id.utf8)
       if header.kind == .calendarSaved {
         let calendar = try fields.requiredObjectID(1)
@@ -84,6 +84,7 @@ struct PermissionProjection: Projection {
       try addToHistory(header, of: client, &txn)
       return
     }
+    let fields = try PayloadReader(bytes: payload)
     let client = Array(try fields.requiredString(1).utf8)
     if header.kind != .clientRegistered, try !txn.contains(client, in: clients) {
       throw RecordRefusal(reason: "\(String(decoding: client, as: UTF8.self)) is not a registered app")
