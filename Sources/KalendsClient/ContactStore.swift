@@ -65,29 +65,21 @@ public final class ContactStore: Sendable {
   public func save(_ contact: Contact) async throws -> Contact {
     guard !contact.id.isEmpty else { return try await connection.call("POST", "/v1/contacts", body: contact.body) }
     return try await connection.call(
-      "PATCH", "/v1/contacts/\(EventPredicate.escape(contact.id))", headers: Self.ifMatch(contact), body: contact.body)
+      "PATCH", "/v1/contacts/\(EventPredicate.escape(contact.id))", headers: ServerConnection.ifMatch(contact.version),
+      body: contact.body)
   }
 
   /// Removes `contact`, provided it is still at the version the app fetched (else status 412).
   public func remove(_ contact: Contact) async throws {
     guard !contact.id.isEmpty else { return }
-    let response = try await connection.send(
-      "DELETE", "/v1/contacts/\(EventPredicate.escape(contact.id))", headers: Self.ifMatch(contact))
-    guard response.status == 204 else { throw ServerConnection.problem(response) }
+    try await connection.remove("/v1/contacts/\(EventPredicate.escape(contact.id))", version: contact.version)
   }
 
   /// The contact as it is now: `nil` when it was removed or is no longer the app's to use.
   public func refresh(_ contact: Contact) async throws -> Contact? {
     guard !contact.id.isEmpty else { return contact }
-    let response = try await connection.send(
-      "GET", "/v1/contacts/\(EventPredicate.escape(contact.id))",
-      headers: contact.version.map { [("If-None-Match", "\"\($0)\"")] } ?? [])
-    switch response.status {
-    case 304: return contact
-    case 404: return nil
-    case 200: return try ServerConnection.decode(Contact.self, response)
-    default: throw ServerConnection.problem(response)
-    }
+    return try await connection.refreshed(
+      contact, at: "/v1/contacts/\(EventPredicate.escape(contact.id))", version: contact.version)
   }
 
   // MARK: The picker
@@ -112,9 +104,5 @@ public final class ContactStore: Sendable {
   /// store's latest read, else from the next change.
   public func changes(after position: Int? = nil) -> AsyncThrowingStream<ChangeNotice, any Error> {
     ChangeFeed(endpoint: endpoint, after: position ?? connection.lastReadPosition).stream()
-  }
-
-  private static func ifMatch(_ contact: Contact) -> [(String, String)] {
-    contact.version.map { [("If-Match", "\"\($0)\"")] } ?? []
   }
 }

@@ -25,7 +25,7 @@ public final class EventStore: Sendable {
 
   /// The app's status for `type`.
   public func authorizationStatus(for type: EntityType) async throws -> AuthorizationStatus {
-    let status: ServerConnection.Status = try await call("GET", "/v1/authorization/\(type.service)")
+    let status: ServerConnection.Status = try await connection.call("GET", "/v1/authorization/\(type.service)")
     return status.status
   }
 
@@ -57,7 +57,7 @@ public final class EventStore: Sendable {
   }
 
   private func request(_ type: EntityType, level: String) async throws -> AuthorizationStatus {
-    let status: ServerConnection.Status = try await call(
+    let status: ServerConnection.Status = try await connection.call(
       "POST", "/v1/authorization/\(type.service)/request?level=\(level)")
     return status.status
   }
@@ -69,19 +69,19 @@ public final class EventStore: Sendable {
     guard type == .event else {
       throw KalendsClientError.malformedResponse("the store server serves event calendars only")
     }
-    return try await call("GET", "/v1/calendars")
+    return try await connection.call("GET", "/v1/calendars")
   }
 
   /// The events and occurrences overlapping the predicate's range, by start (none for a
   /// write-only app, as EventKit gives it).
   public func events(matching predicate: EventPredicate) async throws -> [Event] {
-    try await call("GET", "/v1/events?" + predicate.query)
+    try await connection.call("GET", "/v1/events?" + predicate.query)
   }
 
   /// The event `id`, or `nil` when it is gone.
   public func event(withIdentifier id: String) async throws -> Event? {
     do {
-      return try await call("GET", "/v1/events/\(EventPredicate.escape(id))")
+      return try await connection.call("GET", "/v1/events/\(EventPredicate.escape(id))")
     } catch KalendsClientError.problem(status: 404, _, _) {
       return nil
     }
@@ -93,17 +93,16 @@ public final class EventStore: Sendable {
   @discardableResult
   public func save(_ event: Event, span: Span = .thisEvent) async throws -> Event {
     let body = try JSONSerialization.data(withJSONObject: event.body)
-    guard let id = event.id else { return try await call("POST", "/v1/events", body: Array(body)) }
-    return try await call(
-      "PATCH", try target(id, event, span), headers: Self.ifMatch(event), body: Array(body))
+    guard let id = event.id else { return try await connection.call("POST", "/v1/events", body: Array(body)) }
+    return try await connection.call(
+      "PATCH", try target(id, event, span), headers: ServerConnection.ifMatch(event.version), body: Array(body))
   }
 
   /// Removes `event` (an occurrence of a series with `span`), provided it is still at the
   /// version the app fetched (else status 412).
   public func remove(_ event: Event, span: Span = .thisEvent) async throws {
     guard let id = event.id else { return }
-    let response = try await send("DELETE", try target(id, event, span), headers: Self.ifMatch(event))
-    guard response.status == 204 else { throw ServerConnection.problem(response) }
+    try await connection.remove(try target(id, event, span), version: event.version)
   }
 
   /// The event as it is now: `nil` when it was removed. EventKit's `refresh()`.
@@ -111,13 +110,7 @@ public final class EventStore: Sendable {
     guard let id = event.id else { return event }
     var path = "/v1/events/\(EventPredicate.escape(id))"
     if let occurrence = event.occurrenceDate { path += "?occurrence=\(EventPredicate.escape(occurrence))" }
-    let response = try await send("GET", path, headers: event.version.map { [("If-None-Match", "\"\($0)\"")] } ?? [])
-    switch response.status {
-    case 304: return event
-    case 404: return nil
-    case 200: return try ServerConnection.decode(Event.self, response)
-    default: throw ServerConnection.problem(response)
-    }
+    return try await connection.refreshed(event, at: path, version: event.version)
   }
 
   // MARK: Changes
@@ -140,19 +133,4 @@ public final class EventStore: Sendable {
     return path
   }
 
-  private static func ifMatch(_ event: Event) -> [(String, String)] {
-    event.version.map { [("If-Match", "\"\($0)\"")] } ?? []
-  }
-
-  private func call<T: Decodable>(
-    _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
-  ) async throws -> T {
-    try await connection.call(method, target, headers: headers, body: body)
-  }
-
-  private func send(
-    _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
-  ) async throws -> HTTPResponse {
-    try await connection.send(method, target, headers: headers, body: body)
-  }
 }

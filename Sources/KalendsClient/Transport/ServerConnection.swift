@@ -44,6 +44,29 @@ final class ServerConnection: Sendable {
     return response
   }
 
+  /// The object at `target` as it is now — `current` itself when unchanged since `version` (304),
+  /// `nil` when it is gone or no longer the app's (404) — for the stores' `refresh(_:)`.
+  func refreshed<T: Decodable>(_ current: T, at target: String, version: Int?) async throws -> T? {
+    let response = try await send("GET", target, headers: version.map { [("If-None-Match", "\"\($0)\"")] } ?? [])
+    switch response.status {
+    case 304: return current
+    case 404: return nil
+    case 200: return try Self.decode(T.self, response)
+    default: throw Self.problem(response)
+    }
+  }
+
+  /// Removes the object at `target`, provided it is still at `version` (else status 412).
+  func remove(_ target: String, version: Int?) async throws {
+    let response = try await send("DELETE", target, headers: Self.ifMatch(version))
+    guard response.status == 204 else { throw Self.problem(response) }
+  }
+
+  /// `If-Match` naming `version`, the version the app fetched (none for an object never fetched).
+  static func ifMatch(_ version: Int?) -> [(String, String)] {
+    version.map { [("If-Match", "\"\($0)\"")] } ?? []
+  }
+
   /// The body of `response` as `T`.
   static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) throws -> T {
     do {
