@@ -159,6 +159,11 @@ final class ServedStore {
     return try Self.parseWithTag(result, "\(program) \(method) \(path)")
   }
 
+  /// The status and JSON body of a call started by ``start(_:_:by:)``, once it ends.
+  static func reply(_ call: (Process, Pipe, Pipe), _ label: String) throws -> (status: Int, body: Any?) {
+    try parse(CLI.finish(call.0, call.1, call.2), label)
+  }
+
   /// The status and JSON body of a curl run by ``curl(_:_:by:headers:body:)``.
   static func parse(_ result: CLI.Result, _ label: String) throws -> (status: Int, body: Any?) {
     let answer = try parseWithTag(result, label)
@@ -182,13 +187,18 @@ final class ServedStore {
 
   /// Waits until `count` prompts wait, and returns them.
   func waitForPrompts(_ count: Int) throws -> [[String: Any]] {
+    try waitForPrompts("\(count) prompts") { $0.count >= count }
+  }
+
+  /// Waits until the prompts waiting satisfy `condition` (`what` it waits for), and returns them.
+  func waitForPrompts(_ what: String, until condition: ([[String: Any]]) -> Bool) throws -> [[String: Any]] {
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
       let waiting = try prompts()
-      if waiting.count >= count { return waiting }
+      if condition(waiting) { return waiting }
       Thread.sleep(forTimeInterval: 0.05)
     }
-    Issue.record("no \(count) prompts within 20 s")
+    Issue.record("no \(what) within 20 s")
     return try prompts()
   }
 

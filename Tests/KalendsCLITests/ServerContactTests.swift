@@ -73,7 +73,7 @@ struct ServerContactTests {
     let group = try #require(try served.store.object(["group", "add", "Friends"])["id"] as? String)
     try #require(try served.store.run(["group", "add-member", group, bob]).status == 0)
 
-    let (picking, output, _) = try served.start("POST", "/v1/contacts/pick", by: rides)
+    let picking = try served.start("POST", "/v1/contacts/pick", by: rides)
     let prompt = try #require(try served.waitForPrompts(1).first)
     #expect(prompt["kind"] as? String == "pick")
     #expect(prompt["level"] as? String == "pick" && prompt["service"] as? String == "contacts")
@@ -94,11 +94,7 @@ struct ServerContactTests {
 
     let picked = try served.store.run(answer + ["pick", "--contacts", bob] + socket)
     #expect(picked.status == 0, "\(picked.stderr)")
-    picking.waitUntilExit()
-    let handed = try ServedStore.parse(
-      CLI.Result(
-        status: 0, stdout: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-        stderr: ""), "pick")
+    let handed = try ServedStore.reply(picking, "pick")
     #expect(handed.status == 200)
     let card = try #require(handed.body as? [String: Any])
     #expect(card["id"] as? String == bob && card["givenName"] as? String == "Bob")
@@ -113,14 +109,10 @@ struct ServerContactTests {
     #expect(try served.call("GET", "/v1/contacts/\(bob)", by: rides).status == 403)
 
     // A cancelled picker: 204, nothing recorded.
-    let (cancelling, cancelled, _) = try served.start("POST", "/v1/contacts/pick", by: rides)
+    let cancelling = try served.start("POST", "/v1/contacts/pick", by: rides)
     let second = String(try #require(try served.waitForPrompts(1).first?["id"] as? Int))
     #expect(try served.store.run(["prompts", "answer", second, "cancel"] + socket).status == 0)
-    cancelling.waitUntilExit()
-    let nothing = try ServedStore.parse(
-      CLI.Result(
-        status: 0, stdout: String(decoding: cancelled.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-        stderr: ""), "cancel")
+    let nothing = try ServedStore.reply(cancelling, "cancel")
     #expect(nothing.status == 204 && nothing.body == nil)
     #expect(try served.records("contactPicked").count == 1)
   }
@@ -167,19 +159,9 @@ struct ServerContactTests {
     ])
     let ann = try #require(try served.store.object(["contact", "add", "--given", "Ann"])["id"] as? String)
     func waitForCallers(_ callers: Int) throws -> [[String: Any]] {
-      let deadline = Date().addingTimeInterval(20)
-      while Date() < deadline {
-        let prompts = try served.prompts()
-        if prompts.contains(where: { $0["callers"] as? Int == callers }) { return prompts }
-        Thread.sleep(forTimeInterval: 0.05)
+      try served.waitForPrompts("a prompt with \(callers) callers") { prompts in
+        prompts.contains { $0["callers"] as? Int == callers }
       }
-      Issue.record("no prompt with \(callers) callers within 20 s")
-      return try served.prompts()
-    }
-    func reply(_ call: (Process, Pipe, Pipe)) throws -> (status: Int, body: Any?) {
-      call.0.waitUntilExit()
-      let stdout = String(decoding: call.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      return try ServedStore.parse(CLI.Result(status: 0, stdout: stdout, stderr: ""), "a shared prompt")
     }
 
     let requests = try (0..<3).map { _ in try served.start("POST", "/v1/authorization/contacts/request", by: book) }
@@ -190,7 +172,8 @@ struct ServerContactTests {
       try served.store.run(["prompts", "answer", id, "limited", "--contacts", ann, "--socket", served.socket]).status
         == 0)
     for request in requests {
-      #expect((try reply(request).body as? [String: Any])?["status"] as? String == "limited")
+      #expect(
+        (try ServedStore.reply(request, "a shared prompt").body as? [String: Any])?["status"] as? String == "limited")
     }
     #expect(try served.records("accessDecided").count == 1)
     let prompted = try served.records("accessRequested").map { ($0["payload"] as? [String: Any])?["prompted"] as? Bool }
@@ -204,7 +187,7 @@ struct ServerContactTests {
       try served.store.run(["prompts", "answer", pick, "pick", "--contacts", ann, "--socket", served.socket]).status
         == 0)
     for picker in pickers {
-      #expect((try reply(picker).body as? [String: Any])?["id"] as? String == ann)
+      #expect((try ServedStore.reply(picker, "a shared picker").body as? [String: Any])?["id"] as? String == ann)
     }
     #expect(try served.records("contactPicked").count == 2)
     #expect(try served.prompts().isEmpty)
@@ -229,9 +212,7 @@ struct ServerContactTests {
     Thread.sleep(forTimeInterval: 0.5)
     terminal.write(Data("limited \(ann)\n".utf8))
     for request in requests {
-      request.0.waitUntilExit()
-      let stdout = String(decoding: request.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      let reply = try ServedStore.parse(CLI.Result(status: 0, stdout: stdout, stderr: ""), "a shared question")
+      let reply = try ServedStore.reply(request, "a shared question")
       #expect((reply.body as? [String: Any])?["status"] as? String == "limited")
     }
     try terminal.close()

@@ -188,13 +188,7 @@ struct ContactStoreTests {
       let bob = try owner.save(Contact(givenName: "Bob"))
       try owner.remove(bob)
       try owner.remove(group)
-      let head = try store.head().position
-      var heard: [ChangedObject: ChangeKind] = [:]
-      var stream = owner.changes(from: start.next).makeAsyncIterator()
-      while let notice = try await stream.next() {
-        for (object, kind) in notice.sortedChanges { heard[object] = kind }
-        if notice.positions.upperBound >= head { break }
-      }
+      let heard = try await lastHeard(owner, from: start.next, through: try store.head().position)
       #expect(heard[.contact(ann.id)] == .added, "added, then changed: still new to the subscriber")
       #expect(heard[.contact(bob.id)] == .removed)
       #expect(heard[.group(group.id)] == .removed)

@@ -150,12 +150,7 @@ struct LimitedAccessTests {
       try fixture.owner.save(cy)
       try fixture.owner.save(ContactGroup(name: "Work"))
       let head = try store.head().position
-      var heard: [ChangedObject] = []
-      var stream = app.changes(from: start.next).makeAsyncIterator()
-      while let notice = try await stream.next() {
-        heard += notice.sortedChanges.map(\.object)
-        if notice.positions.upperBound >= head { break }
-      }
+      let heard = try await heardChanges(app, from: start.next, through: head).map(\.object)
       #expect(heard == [.contact(fixture.ann.id)])
     }
   }

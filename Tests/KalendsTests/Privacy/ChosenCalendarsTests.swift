@@ -163,12 +163,7 @@ struct ChosenCalendarsTests {
       home.title = "House"
       try fixture.owner.save(home)
       let head = try store.head().position
-      var heard: [ChangedObject] = []
-      var stream = app.changes(from: start.next).makeAsyncIterator()
-      while let notice = try await stream.next() {
-        heard += notice.sortedChanges.map(\.object)
-        if notice.positions.upperBound >= head { break }
-      }
+      let heard = try await heardChanges(app, from: start.next, through: head).map(\.object)
       #expect(heard == [.event(fixture.meeting.id)])
       #expect(try store.verifyProjections().isConsistent)
       let digests = try store.projectionDigests()
@@ -199,17 +194,11 @@ struct ChosenCalendarsTests {
       try fixture.owner.save(dinnerAgain, span: .thisEvent)
       let head = try store.head().position
 
-      func heard(from position: LogPosition) async throws -> [ChangedObject: ChangeKind] {
-        var heard: [ChangedObject: ChangeKind] = [:]
-        var stream = app.changes(from: position).makeAsyncIterator()
-        while let notice = try await stream.next() {
-          for change in notice.sortedChanges { heard[change.object] = change.kind }
-          if notice.positions.upperBound >= head { break }
-        }
-        return heard
-      }
-      #expect(try await heard(from: start.next) == [.event(meeting.id): .removed, .event(dinner.id): .added])
-      #expect(try await heard(from: moved.next) == [.event(dinner.id): .added])
+      #expect(
+        try await lastHeard(app, from: start.next, through: head) == [
+          .event(meeting.id): .removed, .event(dinner.id): .added,
+        ])
+      #expect(try await lastHeard(app, from: moved.next, through: head) == [.event(dinner.id): .added])
       #expect(try app.event(withID: dinner.id)?.title == "Dinner, later")
       // The move is a fact of the record: its former calendar, named only when it changed.
       let records = try store.records(from: start.next, limit: 10)
