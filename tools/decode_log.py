@@ -58,6 +58,8 @@ KINDS = {
             6: ("indexHorizon", "signed"),
             7: ("indexBound", "bytes"),
             8: ("retentionPolicy", "unsigned"),
+            9: ("legacyErasure", "bytes"),
+            10: ("bindsLegacyErasures", "bool"),
         },
     ),
     4: ("retentionSet", {1: ("removedAfter", "unsigned")}),
@@ -344,6 +346,8 @@ def verify(path):
     problem, checked, head, head_hash = None, 0, 0, bytes(32)
     leaves = []
     unrecorded = set()
+    legacy = {}  # position -> SHA-256(0x03 || bytes before the hash) of a record erased from format 1 or 2
+    unproven = []
     with env.begin() as txn:
         store_id = txn.get(b"storeId", db=meta)
         recorded_head = txn.get(b"head", db=meta)
@@ -377,10 +381,29 @@ def verify(path):
                     problem = (expected, "malformedRecord")
                     break
                 unrecorded.add(expected)
+                if record["content"] == "erasedUnverifiable":
+                    legacy[expected] = hashlib.sha256(b"\x03" + bytes(value)[:-32]).digest()
             if record["kindCode"] == 3:
                 named = [struct.unpack(">Q", v)[0] for t, v in record["payloadFields"] if t == 3 and len(v) == 8]
                 if not named or any(p >= expected for p in named):
                     problem = (expected, "malformedRecord")
+                    break
+                binds = any(t == 10 and v == b"\x01" for t, v in record["payloadFields"])
+                bound = {
+                    struct.unpack(">Q", v[:8])[0]: v[8:]
+                    for t, v in record["payloadFields"]
+                    if t == 9 and len(v) == 40
+                }
+                for p in named:
+                    if p not in legacy:
+                        continue
+                    left = legacy.pop(p)
+                    if not binds:
+                        unproven.append(p)
+                    elif bound.get(p) != left:
+                        problem = (p, "hashMismatch")
+                        break
+                if problem:
                     break
                 unrecorded.difference_update(named)
             if expected == 1:
@@ -417,6 +440,7 @@ def verify(path):
         "recordedHead": recorded,
         "treeSize": len(leaves),
         "treeRoot": root.hex(),
+        "unprovenRecords": unproven,
     }
     if problem:
         result["problem"] = {"position": problem[0], "kind": problem[1]}

@@ -18,6 +18,10 @@ package enum CommandRunner {
         try command.run()
       }
     } catch let error as StoreError {
+      // On the command line an app is who `--as` names: the way out is to leave it off.
+      if case .access(.ownerOnly(let what)) = error {
+        fail("only the store's owner may \(what) — run it without --as", status: ExitStatus(error.category))
+      }
       fail(error.description, status: ExitStatus(error.category))
     } catch let error as CLIError {
       fail(error.message, status: error.status)

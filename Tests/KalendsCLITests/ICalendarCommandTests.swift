@@ -100,6 +100,45 @@ struct ICalendarCommandTests {
     #expect(refused.status == 65 && refused.stderr.contains("longer than the interval"), "\(refused.stderr)")
   }
 
+  /// The review's series: a series with hundreds of thousands of EXDATEs made every query
+  /// over it cost seconds. More than 10,000 exception dates in one series are refused at import,
+  /// with a clear error, and nothing of the file is written; 10,000 are accepted.
+  @Test func aSeriesWithMoreExceptionDatesThanTheLimitImportsNothing() throws {
+    let store = try CLIStore()
+    let directory = TemporaryDirectory("exdates")
+    func calendar(exceptions: Int) throws -> String {
+      var lines = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//kalends//test//EN", "BEGIN:VEVENT",
+        "UID:exdates-\(exceptions)@test", "DTSTAMP:20260101T000000Z", "DTSTART:20260101T000000Z",
+        "DTEND:20260101T003000Z", "SUMMARY:Daily", "RRULE:FREQ=DAILY;COUNT=20000",
+      ]
+      let start = 1_767_225_600  // 2026-01-01T00:00:00Z
+      var stamps: [String] = []
+      for day in 0..<exceptions {
+        let time = Date(timeIntervalSince1970: TimeInterval(start + 86_400 * day))
+        var components = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: time)
+        components.nanosecond = 0
+        stamps.append(
+          String(
+            format: "%04d%02d%02dT%02d0000Z", components.year!, components.month!, components.day!, components.hour!))
+      }
+      for chunk in stride(from: 0, to: stamps.count, by: 50) {
+        lines.append("EXDATE:" + stamps[chunk..<min(chunk + 50, stamps.count)].joined(separator: ","))
+      }
+      lines += ["END:VEVENT", "END:VCALENDAR"]
+      let path = directory.path + "/exdates-\(exceptions).ics"
+      try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+      return path
+    }
+    let head = try store.head()
+    let refused = try store.run(["import", try calendar(exceptions: 10_001), "--new-calendar", "Many"])
+    #expect(refused.status == 65, "\(refused.stderr)")
+    #expect(refused.stderr.contains("10001 exception dates, more than 10000"), "\(refused.stderr)")
+    #expect(try store.head() == head, "nothing is written")
+    let accepted = try store.object(["import", try calendar(exceptions: 10_000), "--new-calendar", "Enough"])
+    #expect(accepted["created"] as? Int == 1)
+  }
+
   @Test func aBadFileImportsNothingAndNamesTheLine() throws {
     let store = try CLIStore()
     let directory = TemporaryDirectory("bad-ics")

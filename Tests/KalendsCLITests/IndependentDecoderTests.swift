@@ -170,6 +170,42 @@ struct IndependentDecoderTests {
     }
   }
 
+  @Test func theDecoderAndKalendsBindWhatErasureLeavesOfFormat1RecordsAlike() throws {
+    for binding in [true, false] {
+      let directory = TemporaryDirectory("decoder")
+      var legacy = StoreOptions(durability: .noSync)
+      legacy.writesLegacyRecords = true
+      let erased: [LogPosition]
+      do {
+        let old = EventStore(store: try Store.create(at: directory.storePath, options: legacy))
+        let calendar = try old.save(EventCalendar(title: "Old"))
+        let event = try old.save(
+          Event(
+            calendarID: calendar.id, title: "Gone", start: LocalDateTime(year: 2026, month: 2, day: 1, hour: 9),
+            end: LocalDateTime(year: 2026, month: 2, day: 1, hour: 10), timeZone: "Europe/Berlin"), span: .thisEvent)
+        let store = try Store.open(
+          at: directory.storePath, options: binding ? StoreOptions(durability: .noSync) : legacy)
+        erased = try EventStore(store: store).erase(.event(event.id)).erasedPositions
+      }
+      let ours = try Store.open(at: directory.storePath).verify()
+      let result = try decode(["--verify", directory.storePath])
+      let object = try #require(try json(result.lines.joined()) as? [String: Any])
+      #expect(ours.isIntact && object["intact"] as? Bool == true, "\(object)")
+      #expect(ours.unprovenRecords == (binding ? [] : erased))
+      #expect(object["unprovenRecords"] as? [Int] == ours.unprovenRecords.map { Int($0.rawValue) })
+      guard binding else { continue }
+      // A kept field of the erased record changed: its own hash no longer covers it, its erasure does.
+      try corrupt(position: erased[0].rawValue, in: directory.storePath)
+      let damaged = try #require(try Store.open(at: directory.storePath).verify().problem)
+      let theirs = try #require(
+        (try json(try decode(["--verify", directory.storePath]).lines.joined()) as? [String: Any])?["problem"]
+          as? [String: Any])
+      #expect(damaged.kind == .hashMismatch && damaged.position == erased[0])
+      #expect(theirs["kind"] as? String == damaged.kind.rawValue)
+      #expect(theirs["position"] as? Int == Int(damaged.position.rawValue))
+    }
+  }
+
   private func deleteRecord(position: UInt64, in path: String) throws {
     let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
     let log = try environment.openDatabase(named: "log", options: [])

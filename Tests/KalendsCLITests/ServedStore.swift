@@ -39,13 +39,17 @@ final class ServedStore {
     store: CLIStore, socket: String, options: [String], stdin: String? = nil, typing: Bool = false
   ) throws -> (Process, Pipe, String?, FileHandle?) {
     let arguments = ["serve", "--store", store.directory.storePath, "--socket", socket] + options
+    // The server's own runtime directory, where Flatpak's records of sandboxes are looked for.
+    let runtime = store.directory.path + "/runtime"
+    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+    let environment = ["XDG_RUNTIME_DIR": runtime]
     var terminal: FileHandle?
     let (process, output, errors): (Process, Pipe, Pipe)
     if typing {
-      let launched = try CLI.launch(arguments)
+      let launched = try CLI.launch(arguments, environment: environment)
       (process, output, errors, terminal) = (launched.0, launched.1, launched.2, launched.3)
     } else {
-      (process, output, errors) = try CLI.start(arguments, stdin: stdin)
+      (process, output, errors) = try CLI.start(arguments, stdin: stdin, environment: environment)
     }
     var announced = ""
     let listens = options.contains("--listen")
@@ -63,6 +67,12 @@ final class ServedStore {
     }
     return (process, errors, tcp.map { String($0.split(separator: " ").last!) }, terminal)
   }
+
+  /// The server's process id.
+  var pid: Int32 { process.processIdentifier }
+
+  /// The server's `$XDG_RUNTIME_DIR`, where `flatpak run` would record its sandboxes.
+  var runtimeDirectory: String { store.directory.path + "/runtime" }
 
   /// Kills the server with SIGKILL, mid-whatever it does.
   func kill() {

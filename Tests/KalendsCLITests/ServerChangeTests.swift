@@ -95,8 +95,9 @@ struct ServerChangeTests {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
-    // The stream is open once the server has identified the process.
-    Thread.sleep(forTimeInterval: 0.3)
+    // The stream says when it is open (an SSE comment).
+    let opened = Self.read(output.fileHandleForReading, until: ": open")
+    #expect(opened.contains(": open"))
     let revoked = try served.store.run([
       "access", "set", "com.example.agenda", "--service", "calendars", "--status", "denied",
     ])
@@ -104,7 +105,7 @@ struct ServerChangeTests {
     let decided = Date()
     let heard = Self.read(output.fileHandleForReading, until: "sessionEnded")
     let latency = Date().timeIntervalSince(decided)
-    let ended = try Self.events("sessionEnded", in: heard)
+    let ended = try Self.events("sessionEnded", in: opened + heard)
     #expect(ended.count == 1)
     #expect(ended.first?.data["client"] as? String == "com.example.agenda")
     #expect(latency < 0.5, "the stream ended \(Int(latency * 1000)) ms after the decision")

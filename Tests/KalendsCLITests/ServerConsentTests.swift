@@ -33,7 +33,8 @@ struct ServerConsentTests {
     let requested = try #require(try served.records("accessRequested").first)
     #expect((requested["actor"] as? [String: Any])?["id"] as? String == "com.example.agenda")
     #expect((requested["payload"] as? [String: Any])?["prompted"] as? Bool == true)
-    // The app's record says how the server identified it; the person's decision has no caller.
+    // Each record says which process made it: the app's how the server identified the app, the
+    // person's decision the `kalends prompts answer` process that spoke for the person.
     #expect(requested["formatVersion"] as? Int == 2)
     let caller = try #require(requested["caller"] as? [String: Any])
     #expect(caller["identifiedBy"] as? String == "executable")
@@ -43,8 +44,12 @@ struct ServerConsentTests {
     #expect(caller["pid"] as? Int == Int(process.processIdentifier))
     let decided = try #require(try served.records("accessDecided").first)
     #expect((decided["actor"] as? [String: Any])?["type"] as? String == "person")
-    #expect(decided["caller"] == nil)
-    #expect(decided["formatVersion"] as? Int == 1)
+    let answerer = try #require(decided["caller"] as? [String: Any])
+    #expect(answerer["executable"] as? String == CLI.executable.resolvingSymlinksInPath().path)
+    #expect(answerer["executableSha256"] as? String == (try ServerTests.digest(CLI.executable.path)))
+    #expect(answerer["uid"] as? Int == Int(getuid()))
+    #expect(answerer["pid"] as? Int != Int(process.processIdentifier))
+    #expect(decided["formatVersion"] as? Int == 2)
     #expect(try served.prompts().isEmpty)
     // Asked once: the next request returns the decision without a prompt.
     let again = try served.call("POST", Self.request, by: agenda)
@@ -146,6 +151,11 @@ struct ServerConsentTests {
     #expect(asked.contains("“Agenda” (\(agenda)) would like full access to your calendars."))
     #expect(asked.contains("Shows your week."))
     #expect(asked.contains("(it can already add events)"))
+    // The person answered on the server's terminal: the decision names the server's process.
+    let decided = try #require(try served.records("accessDecided").first)
+    let answerer = try #require(decided["caller"] as? [String: Any])
+    #expect(answerer["executable"] as? String == CLI.executable.resolvingSymlinksInPath().path)
+    #expect(answerer["uid"] as? Int == Int(getuid()))
     let requests = try served.records("accessRequested").map { $0["payload"] as? [String: Any] }
     #expect(requests.count == 2)
     #expect(requests.last??["promptTimeout"] as? Bool == true)
@@ -176,5 +186,45 @@ struct ServerConsentTests {
     let (status, body) = try ServedStore.parse(CLI.finish(process, output, errors), "the request")
     #expect(status == 200)
     #expect((body as? [String: Any])?["status"] as? String == "denied")
+  }
+
+  /// The review's attack: an app that ships a byte-identical copy of `kalends` — a distribution's
+  /// build is public — runs it to answer its own prompt. A copy at another path, and the very
+  /// binary started in another mount and user namespace (what bubblewrap, and so Flatpak, does),
+  /// are not the person: refused and recorded; the prompt waits for the person.
+  @Test func aCopyOfKalendsOrKalendsInASandboxIsNotThePersonsChannel() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let (process, output, errors) = try served.start("POST", Self.request, by: agenda)
+    let id = try #require(try served.waitForPrompts(1).first?["id"] as? Int)
+    let answer = ["prompts", "answer", "\(id)", "allow", "--socket", served.socket]
+
+    let copy = served.store.directory.path + "/bin/kalends"
+    try FileManager.default.createDirectory(
+      atPath: served.store.directory.path + "/bin", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: CLI.executable.path, toPath: copy)
+    #expect(try ServerTests.digest(copy) == (try ServerTests.digest(CLI.executable.path)))
+    let byCopy = try CLI.run(answer, program: URL(fileURLWithPath: copy))
+    #expect(byCopy.status != 0, "\(byCopy.stdout)")
+    let sandboxes = [["--user", "--map-root-user", "--mount"], ["--mount"], ["--user", "--map-root-user"]]
+    for namespaces in sandboxes {
+      let sandboxed = try CLI.run(
+        namespaces + [CLI.executable.path] + answer, program: URL(fileURLWithPath: "/usr/bin/unshare"))
+      #expect(sandboxed.status != 0, "\(namespaces): \(sandboxed.stdout)")
+      #expect(
+        sandboxed.stderr.contains("no registered app's requirement matches"), "\(namespaces): \(sandboxed.stderr)")
+    }
+    #expect(try served.prompts().count == 1, "the prompt still waits for the person")
+    #expect(try served.records("accessDecided").isEmpty)
+    let refused = try served.records("callerUnidentified")
+    let executables = refused.compactMap { ($0["payload"] as? [String: Any])?["executable"] as? String }
+    #expect(executables.contains(copy), "\(refused)")
+    #expect(executables.contains(CLI.executable.resolvingSymlinksInPath().path), "\(refused)")
+
+    let answered = try served.store.run(answer)
+    #expect(answered.status == 0, "\(answered.stderr)")
+    let (status, body) = try ServedStore.parse(CLI.finish(process, output, errors), "the request")
+    #expect(status == 200 && (body as? [String: Any])?["status"] as? String == "fullAccess")
   }
 }

@@ -39,7 +39,7 @@ struct ServerCrashTests {
     ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     try served.store.object([
       "client", "register", "com.example.writer", "--name", "Writer", "--usage", "calendars-full=Books.",
-      "--executable", python,
+      "--executable", python, "--allow-interpreter",
     ])
     try served.store.object(["access", "set", "com.example.writer", "--service", "calendars", "--status", "full"])
     let calendar = try served.store.calendar("Bookings")

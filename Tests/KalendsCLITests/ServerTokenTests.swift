@@ -139,6 +139,27 @@ struct ServerTokenTests {
       ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/v1/whoami"],
       program: try ServedStore.curl())
     #expect(plain.stdout != "200")
+    // TLS 1.2 and 1.3 only: a client offering 1.0 or 1.1 (with every suite, CBC and SHA-1 too) is
+    // refused at the handshake.
+    for (version, expected) in [
+      ("TLSv1", "refused"), ("TLSv1_1", "refused"), ("TLSv1_2", "TLSv1.2"), ("TLSv1_3", "TLSv1.3"),
+    ] {
+      let handshake = try ServerBoundsTests.python(Self.handshake, [String(port), version])
+      #expect(handshake.hasPrefix(expected), "\(version): \(handshake)")
+    }
+
+    // A host name is resolved, and what it resolves to must be loopback: a name that merely
+    // starts with 127. is not an address.
+    let named = try CLIStore()
+    let fake = try named.run([
+      "serve", "--socket", named.directory.path + "/s.sock", "--listen", "127.example.invalid:0",
+    ])
+    #expect(fake.status == 65, "\(fake.stderr)")
+    #expect(!fake.stdout.contains("listening"), "nothing is announced before the listener is known good")
+    // A port that is taken: the server ends before announcing anything, as a conflict.
+    let taken = try named.run(["serve", "--socket", named.directory.path + "/t.sock", "--listen", address])
+    #expect(taken.status == 67, "\(taken.stdout) \(taken.stderr)")
+    #expect(!taken.stdout.contains("listening"), "\(taken.stdout)")
 
     // Off loopback without TLS the server refuses to start; a half-given TLS pair too.
     let store = try CLIStore()
@@ -150,6 +171,24 @@ struct ServerTokenTests {
     ])
     #expect(half.status == 65)
   }
+
+  /// Handshakes with 127.0.0.1:argv[1] offering only TLS version argv[2] (`TLSv1`, `TLSv1_1`, …)
+  /// with every cipher suite; prints the version agreed, or `refused`.
+  static let handshake = """
+    import socket, ssl, sys
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    context.set_ciphers("ALL:@SECLEVEL=0")
+    version = getattr(ssl.TLSVersion, sys.argv[2])
+    context.minimum_version = version
+    context.maximum_version = version
+    try:
+        with context.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)) as s:
+            print(s.version())
+    except (ssl.SSLError, OSError) as error:
+        print("refused", error)
+    """
 
   /// Writes a self-signed certificate for localhost and 127.0.0.1 and its key, with the
   /// `cryptography` package (tools/setup installs it).

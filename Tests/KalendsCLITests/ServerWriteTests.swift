@@ -69,6 +69,53 @@ struct ServerWriteTests {
     #expect(try served.call("GET", "/v1/events/\(id)", by: agenda).status == 404)
   }
 
+  /// What the API gives, it takes back: a fetched event, changed and sent back whole — its
+  /// read-only fields, its nulls and its alarms as a read gives them — is saved; a precondition
+  /// that is not an entity tag is 400, never a silent 412 or 200.
+  @Test func aFetchedEventSentBackWholeIsSavedAndBadPreconditionsAreRefused() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let calendar = try served.store.calendar("Work")
+    try served.store.object(["access", "set", "com.example.agenda", "--service", "calendars", "--status", "full"])
+    let body = """
+      {"calendarId":"\(calendar)","title":"Lunch","start":"2026-03-03T12:00:00","end":"2026-03-03T13:00:00",
+       "timeZone":"Europe/Berlin","alarms":["-15m"]}
+      """
+    let created = try served.exchange("POST", "/v1/events", by: agenda, body: body)
+    #expect(created.status == 201)
+    var event = try #require(created.body as? [String: Any])
+    let id = try #require(event["id"] as? String)
+    #expect((event["alarms"] as? [[String: Any]])?.first?["relativeOffset"] as? Int == -900)
+    event["title"] = "Team lunch"
+    event["alarms"] = [["relativeOffset": -600], "-1h"]
+    let whole = String(decoding: try JSONSerialization.data(withJSONObject: event), as: UTF8.self)
+    let saved = try served.exchange(
+      "PATCH", "/v1/events/\(id)", by: agenda, headers: ["If-Match: \(created.etag)"], body: whole)
+    #expect(saved.status == 200, "\(saved.body ?? "")")
+    let after = try #require(saved.body as? [String: Any])
+    #expect(after["title"] as? String == "Team lunch")
+    #expect(
+      (after["alarms"] as? [[String: Any]])?.compactMap { $0["relativeOffset"] as? Int }.sorted() == [-3600, -600])
+    #expect(after["id"] as? String == id)
+    // Every field the read gives is described by the document.
+    let document = try #require(try served.get("/v1/openapi.json", by: agenda).body as? [String: Any])
+    let schema = ((document["components"] as? [String: Any])?["schemas"] as? [String: Any])?["Event"] as? [String: Any]
+    let described = Set(((schema?["properties"] as? [String: Any]) ?? [:]).keys)
+    #expect(Set(after.keys).isSubset(of: described), "undocumented: \(Set(after.keys).subtracting(described))")
+
+    let head = try served.store.head()
+    for header in ["If-Match: 42", "If-Match: W/\"1\"", "If-Match: \"+5\"", "If-Match: \"1\" \"2\""] {
+      let answer = try served.call("PATCH", "/v1/events/\(id)", by: agenda, headers: [header], body: #"{"title":"X"}"#)
+      #expect(answer.status == 400, "\(header)")
+    }
+    for header in ["If-None-Match: 42", "If-None-Match: W/x"] {
+      #expect(try served.call("GET", "/v1/events/\(id)", by: agenda, headers: [header]).status == 400, "\(header)")
+    }
+    #expect(try served.call("GET", "/v1/events/\(id)", by: agenda, headers: ["If-None-Match: *"]).status == 304)
+    #expect(try served.store.head() == head, "refused preconditions write nothing")
+  }
+
   @Test func aWriteOnlyAppAddsButReadsNothing() throws {
     let served = try ServedStore()
     let agenda = try served.app("agenda")

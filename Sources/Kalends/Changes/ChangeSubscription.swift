@@ -128,7 +128,8 @@ final class ChangeSubscription {
           upTo = LogPosition(cursor.rawValue + UInt64(options.maxPendingRecords))
         }
         let records = try DecodedRecord.read(cursor.next...upTo, log: store.log, in: txn)
-        return notice(records[...], head: head, catchingUp: catchingUp, visibility)
+        let noted = try visibility.noting(calendarsOf: records[...], store: store, in: txn)
+        return notice(records[...], head: head, catchingUp: catchingUp, noted)
       }
     }
   }

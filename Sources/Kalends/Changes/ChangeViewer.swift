@@ -19,6 +19,10 @@ struct ChangeViewer: Sendable {
     var calendarScope: Set<ObjectID>? = nil
     /// `nil`: every client.
     var onlyClient: String?
+    /// What the calendars the notice's records name hold (events, reminders), read in the same
+    /// snapshot; a calendar missing here (its content erased) is heard only by a viewer that may
+    /// hear of both kinds.
+    var calendarTypes: [ObjectID: EntityTypes] = [:]
 
     /// Whether it sees any calendar data at all (a "refetch everything" means something to it).
     var seesItems: Bool { calendars || events || reminders || contacts }
@@ -27,13 +31,18 @@ struct ChangeViewer: Sendable {
     /// calendar's own) changed.
     func allows(_ object: ChangedObject, calendar: ObjectID? = nil) -> Bool {
       switch object {
-      // A session with reminders access hears of every calendar (its reminder lists among them).
-      case .calendar(let id): calendars && (reminders || (calendarScope?.contains(id) ?? true))
-      case .event: events && (calendarScope.map { scope in calendar.map(scope.contains) ?? false } ?? true)
-      case .reminder: reminders
-      case .contact(let id): contacts && (contactScope?.contains(id) ?? true)
-      case .group: contacts && contactScope == nil
-      case .client(let id): onlyClient.map { $0 == id } ?? true
+      // A calendar is heard of by a session that may see what it holds: a reminders list with
+      // reminders access, an events calendar with events access (and among the chosen calendars).
+      case .calendar(let id):
+        let types = calendarTypes[id] ?? [.events, .reminders]
+        let heardAsList = types.contains(.reminders) && reminders
+        let heardAsEvents = types.contains(.events) && events && (calendarScope?.contains(id) ?? true)
+        return calendarTypes[id] == nil ? heardAsList && heardAsEvents : heardAsList || heardAsEvents
+      case .event: return events && (calendarScope.map { scope in calendar.map(scope.contains) ?? false } ?? true)
+      case .reminder: return reminders
+      case .contact(let id): return contacts && (contactScope?.contains(id) ?? true)
+      case .group: return contacts && contactScope == nil
+      case .client(let id): return onlyClient.map { $0 == id } ?? true
       }
     }
 
@@ -72,6 +81,7 @@ struct ChangeViewer: Sendable {
     guard let client else {
       return Visibility(calendars: true, events: true, reminders: true, contacts: true, onlyClient: nil)
     }
+
     let permissions = try store.projection(PermissionProjection.self)
     try permissions.checkSession(client, start: sessionStart, token: token, in: txn)
     let events = try permissions.state(client, .calendars, in: txn).status == .fullAccess
@@ -84,5 +94,26 @@ struct ChangeViewer: Sendable {
     visibility.contactScope = try permissions.contactScope(
       client, book: try store.projection(ContactsProjection.self), in: txn)
     return visibility
+  }
+
+}
+
+extension ChangeViewer.Visibility {
+  /// `self`, knowing what the calendars `records` name hold, when it matters: for a viewer that
+  /// may hear of events or of reminders but not both. Read in `txn`, the records' snapshot.
+  func noting(
+    calendarsOf records: ArraySlice<DecodedRecord>, store: Store, in txn: borrowing ReadTransaction
+  ) throws -> Self {
+    guard calendars, events != reminders || calendarScope != nil else { return self }
+    var noted = self
+    let objects = try store.projection(ObjectProjection.self)
+    for record in records {
+      guard case .calendar(let id) = record.object, noted.calendarTypes[id] == nil,
+        let stored = try objects.state(.calendar, id, in: txn),
+        let calendar = try? ModelCodec.decodeCalendar(id: id, version: stored.version, stored.state)
+      else { continue }
+      noted.calendarTypes[id] = calendar.allowedEntityTypes
+    }
+    return noted
   }
 }

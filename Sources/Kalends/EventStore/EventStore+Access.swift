@@ -144,8 +144,8 @@ extension EventStore {
     do {
       try store.write(caller: identifiedCaller) { txn, appender in
         try RefusalTally.count(
-          client, service, status, operation, minute: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn,
-          &appender)
+          client, service, status, operation, minute: RefusalTally.minute(of: appender.timestamp),
+          evidence: identification, meta: meta, &txn, &appender)
       }
       return nil
     } catch {

@@ -84,12 +84,20 @@ extension EventStore {
     _ appender: inout LogAppender
   ) throws -> Erasure {
     var erased: [LogPosition] = []
+    // A record erased from version 1 or 2 keeps a hash that no longer covers what is left of it:
+    // this record binds what is left instead (field 9), and says it does (field 10), so that no
+    // other erased record can be passed off as one of those.
+    var legacy: [[UInt8]] = []
     for position in positions {
       let key = BigEndianKey(position.rawValue)
       guard let bytes = try txn.withValue(forKey: key, in: appender.log, { try RecordCodec.erasing($0) }) ?? nil
       else { continue }
       try txn.put(bytes, forKey: key, in: appender.log)
       erased.append(position)
+      var principals = PrincipalCache()
+      if try RecordCodec.sealedLayout(bytes.span.bytes, principals: &principals).form == .erasedLegacy {
+        legacy.append(Payload.bigEndianBytes(position.rawValue) + RecordCodec.legacyErasureDigest(of: bytes.span.bytes))
+      }
     }
     guard !erased.isEmpty else { return Erasure(item: item, removal: removal, erasedPositions: [], record: nil) }
     var payload = Payload()
@@ -99,6 +107,11 @@ extension EventStore {
     if let reason { payload.append(tag: 4, string: reason) }
     try RangeBounds.stored(meta: range.meta, in: txn).append(to: &payload)
     if let policy { payload.append(tag: 8, unsigned: policy.rawValue) }
+    // A store written as older versions wrote (tests only) erases as they did, without binding.
+    if appender.sealsContent {
+      for binding in legacy { payload.append(tag: 9, bytes: binding) }
+      payload.append(tag: 10, bool: true)
+    }
     let record = try appender.append(
       RecordDraft(kind: .contentErased, principal: principal, payload: payload), in: &txn)
     return Erasure(item: item, removal: removal, erasedPositions: erased, record: record.position)

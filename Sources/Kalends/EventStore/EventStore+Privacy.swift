@@ -278,6 +278,7 @@ extension EventStore {
     var chosen: [ObjectID] = []
     var chosenCalendars: [ObjectID]?
     var timedOut = false
+    var answerer: CallerEvidence?
     if asks, let description {
       let request = ConsentRequest(
         client: client, service: service, level: level, usageDescription: description, isUpgrade: isUpgrade)
@@ -287,11 +288,13 @@ extension EventStore {
         chosenCalendars = prompter.chosenCalendars(request)
       }
       timedOut = answer == nil
+      answerer = (prompter as? any AnswerWitness)?.answerer()
     }
     let book = try contactsBook()
     let actor = self.actor
     return try StoreError.wrapping {
       try store.write(caller: identifiedCaller) { txn, appender in
+        appender.answerer = answerer
         let current = try permissions.state(clientID, service, in: txn)
         func requested(_ status: AuthorizationStatus, prompted: Bool, timedOut: Bool = false) throws {
           var payload = Payload()

@@ -29,6 +29,9 @@ enum EventValidator {
       checked.end = end
       checked.timeZone = nil
     }
+    guard checked.exceptionDates.count <= maximumExceptionDates else {
+      throw .calendar(.tooManyExceptionDates(limit: maximumExceptionDates, count: checked.exceptionDates.count))
+    }
     let set = try SeriesEditor.recurrenceSet(of: checked)
     // Rules with COUNTs small enough in total cannot exceed the limit: no need to expand them.
     let countedAtMost = checked.recurrenceRules.reduce(checked.recurrenceDates.count) { total, rule in
@@ -56,6 +59,11 @@ enum EventValidator {
   /// horizon, at most ten years ahead); a series with more is refused, so that no save writes
   /// millions of index entries or runs for minutes.
   static let maximumIndexedOccurrences = 100_000
+
+  /// The most exception dates (EXDATE) one series may have: every expansion of the series walks
+  /// them, so that a series with hundreds of thousands made each query over it cost seconds.
+  /// Real calendars have a few hundred at most.
+  static let maximumExceptionDates = 10_000
 
   /// Refuses a series with more than ``maximumIndexedOccurrences`` occurrences before the latest
   /// horizon a record written now can have. Stops counting there, so the check is bounded too.

@@ -35,6 +35,10 @@ package struct LogAppender {
   /// format version 2). Records of other principals in the transaction (a refusal tally flushed
   /// for another app, the person's decision) do not.
   package var caller: (principal: Principal, evidence: CallerEvidence)?
+  /// The process through which the person gave the answer the write records (the store server's
+  /// prompt desk: `kalends prompts answer`, or the server's own terminal): the person's records in
+  /// it carry that process's evidence, so that the log says which process spoke for the person.
+  package var answerer: CallerEvidence?
 
   init(
     log: Database, head: LogHead, timestamp: Timestamp, projections: ProjectionSet, frontier: TreeFrontier,
@@ -68,7 +72,9 @@ package struct LogAppender {
     }
     let position = head.position.next
     var context: [UInt8] = []
-    if let evidence = draft.identification ?? (caller?.principal == draft.principal ? caller?.evidence : nil) {
+    if let evidence = draft.identification ?? (caller?.principal == draft.principal ? caller?.evidence : nil)
+      ?? (draft.principal == .person ? answerer : nil)
+    {
       context = evidence.context
       guard context.count <= RecordCodec.maximumContextSize else {
         throw StoreError.invalidInput(

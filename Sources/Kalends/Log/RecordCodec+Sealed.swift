@@ -153,6 +153,22 @@ extension RecordCodec {
     }
   }
 
+  /// The byte that starts the digest binding a record erased from version 1 or 2.
+  static let legacyErasurePrefix: UInt8 = 0x03
+
+  /// `SHA-256(0x03 ‖ record without its hash)`: what the `contentErased` record of a record erased
+  /// from version 1 or 2 keeps of it (field 9, docs/log-format.md), so that the header and kept
+  /// fields left in it — which its own hash no longer covers — stay bound by a record whose hash
+  /// does. `record` is the erased form, as stored.
+  static func legacyErasureDigest(of record: RawSpan) -> [UInt8] {
+    record.withUnsafeBytes { bytes in
+      var hasher = SHA256()
+      withUnsafeBytes(of: legacyErasurePrefix) { hasher.update(bufferPointer: $0) }
+      hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: bytes[..<max(0, bytes.count - 32)]))
+      return Array(hasher.finalize())
+    }
+  }
+
   /// Where the parts of a version 3 record lie.
   struct SealedLayout {
     let header: LogRecordHeader

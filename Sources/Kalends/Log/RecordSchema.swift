@@ -74,6 +74,8 @@ package struct RecordSchema: Sendable {
       Field(tag: 6, name: "indexHorizon", type: .signed, required: false),
       Field(tag: 7, name: "indexBound", type: .bytes, required: false),
       Field(tag: 8, name: "retentionPolicy", type: .unsigned, required: false),
+      Field(tag: 9, name: "legacyErasure", type: .bytes, required: false),
+      Field(tag: 10, name: "bindsLegacyErasures", type: .bool, required: false),
     ])
 
   static let retentionSet = RecordSchema(

@@ -44,6 +44,9 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A series has more occurrences before `before` than the date-range index holds for one series
   /// (`limit` occurrences), such as a daily rule starting in year 1.
   case tooManyOccurrences(limit: Int, before: LocalDateTime)
+  /// A series has `count` exception dates (EXDATE), more than `limit`: every query over it would
+  /// pay for them.
+  case tooManyExceptionDates(limit: Int, count: Int)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
@@ -84,6 +87,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
       "calendar \(id) already holds one kind of item — create another calendar for the other kind"
     case .tooManyOccurrences(let limit, let before):
       "the series has more than \(limit) occurrences before \(before) — start it later, or end it with COUNT or UNTIL"
+    case .tooManyExceptionDates(let limit, let count):
+      "the series has \(count) exception dates, more than \(limit) — split it where most are, or end it with UNTIL"
     }
   }
 }

@@ -70,7 +70,7 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
         + " does — only the policy that restricted lifts its restriction"
     case .sessionTerminated(let client, let position):
       "the session of \(client) ended: its access changed at position \(position) — open a new session"
-    case .ownerOnly(let what): "only the store's owner may \(what) — run it without --as"
+    case .ownerOnly(let what): "only the store's owner may \(what) — not an app"
     case .notIdentified(let client):
       "the caller is not \(client): its process does not satisfy the app's code requirement (client register --executable)"
     case .tokenNotFound(let client, let token):

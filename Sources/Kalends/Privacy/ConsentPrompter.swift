@@ -72,3 +72,12 @@ public struct FixedAnswerPrompter: ConsentPrompter {
 
   public func chosenCalendars(_ request: ConsentRequest) -> [ObjectID]? { calendars }
 }
+
+/// A prompter or picker that knows which process gave the person's answer: the store server's
+/// prompt desk, where `kalends prompts answer` (or the server's own terminal) speaks for the person.
+/// The person's records that the answer causes carry that process's evidence as their caller
+/// context. Package-only: evidence comes from the kernel, through the server, never from a caller.
+package protocol AnswerWitness: Sendable {
+  /// The evidence of the process that gave the last answer; `nil` when none is known.
+  func answerer() -> CallerEvidence?
+}

@@ -24,14 +24,17 @@ package enum RefusalTally {
   /// Counts one refusal in `minute` inside the write transaction `txn`: appends its record when it
   /// is the first of its app, service and minute, else adds it to the tally. `service` and
   /// `status` are `nil` for an owner-only action.
+  /// `evidence` is how the store server identified the refused caller: kept beside the tally, so
+  /// that the record of the minute's later refusals carries it as the first one's does.
   package static func count(
     _ client: String, _ service: Service?, _ status: AuthorizationStatus?, _ operation: String, minute: Int64,
-    meta: Database, _ txn: inout WriteTransaction, _ appender: inout LogAppender
+    evidence: CallerEvidence? = nil, meta: Database, _ txn: inout WriteTransaction, _ appender: inout LogAppender
   ) throws {
     let key = Self.key(client, service, minute)
     let counted = try txn.withValue(forKey: key, in: meta) { try Self.decode(client, service, minute, $0) }
     if let counted {
       try txn.put(Self.encode(count: counted.count + 1, status, operation), forKey: key, in: meta)
+      if let evidence { try txn.put(evidence.context, forKey: evidenceKey(key), in: meta) }
     } else {
       try txn.put(Self.encode(count: 0, status, operation), forKey: key, in: meta)
       try appender.append(draft(client, service, status, operation, count: 1, minute: minute), in: &txn)
@@ -46,12 +49,20 @@ package enum RefusalTally {
     let due = try txn.reading { try tallies(in: $0, meta: meta) }.filter { $0.pending.minute < minute }
     for (key, pending) in due {
       _ = try txn.delete(key, in: meta)
+      let evidence = try txn.withValue(forKey: evidenceKey(key), in: meta) { try CallerEvidence(context: $0) }
+      if evidence != nil { _ = try txn.delete(evidenceKey(key), in: meta) }
       guard pending.count > 0 else { continue }
-      try appender.append(
-        draft(
-          pending.client, pending.service, pending.status, pending.operation, count: pending.count,
-          minute: pending.minute), in: &txn)
+      var record = draft(
+        pending.client, pending.service, pending.status, pending.operation, count: pending.count,
+        minute: pending.minute)
+      record.identification = evidence
+      try appender.append(record, in: &txn)
     }
+  }
+
+  /// Whether a tally of a minute before `minute` waits to reach the log.
+  static func hasDue(before minute: Int64, in txn: borrowing ReadTransaction, meta: Database) throws -> Bool {
+    try tallies(in: txn, meta: meta).contains { $0.pending.minute < minute }
   }
 
   /// The refusals counted and not yet in the log, by app, service and minute.
@@ -76,6 +87,11 @@ package enum RefusalTally {
   /// (8 bytes, big-endian, sign bit flipped so that keys sort by minute). Values: count (8 bytes,
   /// big-endian) ‖ status (0xFF: none) ‖ operation (UTF-8).
   static let prefix = Array("refusal/".utf8)
+  /// Beside a tally, under `refusal-caller/` and the rest of its key: the caller context (as in a
+  /// record, docs/log-format.md §2) of the last refused call the store server identified.
+  static let evidencePrefix = Array("refusal-caller/".utf8)
+
+  private static func evidenceKey(_ key: [UInt8]) -> [UInt8] { evidencePrefix + key[prefix.count...] }
 
   private static func key(_ client: String, _ service: Service?, _ minute: Int64) -> [UInt8] {
     var key = prefix + Array(client.utf8) + [0, service?.rawValue ?? 0]
@@ -127,5 +143,22 @@ package enum RefusalTally {
     payload.append(tag: 6, signed: minute)
     let kind: RecordKind = service == nil ? .ownerActionRefused : .accessAttemptRefused
     return RecordDraft(kind: kind, principal: .client(client), payload: payload)
+  }
+}
+
+extension Store {
+  /// Appends the refusal tallies of minutes that have ended, when any wait; `false` when none did.
+  /// Every write does this first anyway; the store server calls it every few seconds, so that a
+  /// minute's later refusals reach the log — and its proofs and checkpoints — within seconds of the
+  /// minute's end, stamped then, rather than with whatever write comes next.
+  package func flushEndedRefusals() throws(StoreError) -> Bool {
+    let minute = RefusalTally.minute(of: options.now())
+    let meta = self.meta
+    let due = try StoreError.wrapping {
+      try environment.read { txn in try RefusalTally.hasDue(before: minute, in: txn, meta: meta) }
+    }
+    guard due else { return false }
+    try StoreError.wrapping { try write { _, _ in } }
+    return true
   }
 }

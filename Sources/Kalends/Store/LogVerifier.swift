@@ -69,6 +69,7 @@ struct LogVerifier {
         return VerificationReport(
           recordsChecked: walk.checked, verifiedHead: walk.head, recordedHead: recordedHead, problem: walk.problem,
           timestampAnomalies: walk.anomalies, timestampAnomalyCount: walk.anomalyCount,
+          unprovenRecords: walk.unproven, unprovenRecordCount: walk.unprovenCount,
           treeHead: walk.problem == nil && storedFrontier != nil ? walk.frontier.head : nil)
       }
     }
@@ -91,6 +92,12 @@ struct LogVerifier {
     var completedNodes: [(Int, UInt64, RecordHash)] = []
     /// The records seen with their content erased that no `contentErased` record has named yet.
     var unrecordedErasures: Set<UInt64> = []
+    /// The records erased from format 1 or 2 not yet named, with the digest of what is left of them.
+    var legacyErasures: [UInt64: [UInt8]] = [:]
+    /// Records erased from format 1 or 2 by a version that did not bind them: their header and kept
+    /// fields are proven by nothing.
+    var unproven: [LogPosition] = []
+    var unprovenCount = 0
 
     init(storeID: StoreID, now: Timestamp) {
       self.storeID = storeID
@@ -152,15 +159,20 @@ struct LogVerifier {
           return
         }
         unrecordedErasures.insert(expected.rawValue)
+        if header.content == .erasedUnverifiable {
+          legacyErasures[expected.rawValue] = RecordCodec.legacyErasureDigest(of: value)
+        }
       }
       if header.kind == .contentErased {
-        guard let named = try? PayloadReader(bytes: value.extracting(payload)).unsignedList(3),
-          named.allSatisfy({ $0 < expected.rawValue })
+        guard let fields = try? PayloadReader(bytes: value.extracting(payload)),
+          let named = try? fields.unsignedList(3), named.allSatisfy({ $0 < expected.rawValue })
         else {
           problem = IntegrityProblem(
             position: expected, kind: .malformedRecord, detail: "the erasure does not name earlier records")
           return
         }
+        checkLegacyErasures(named, boundBy: fields)
+        if problem != nil { return }
         for position in named { unrecordedErasures.remove(position) }
       }
       if expected == 1 {
@@ -183,6 +195,35 @@ struct LogVerifier {
       frontier.append(header.hash) { completedNodes.append(($0, $1, $2)) }
       head = LogHead(position: expected, hash: header.hash)
       checked += 1
+    }
+
+    /// Checks what is left of each record erased from format 1 or 2 among `named` against the
+    /// digest its `contentErased` record kept of it. An erasure that binds such records (field 10)
+    /// must bind every one it names: a record of format 3 turned into that form, with its header
+    /// or kept fields changed under the hash it keeps, fails here. An erasure from before such
+    /// binding leaves its records unproven.
+    private mutating func checkLegacyErasures(_ named: [UInt64], boundBy fields: PayloadReader) {
+      let legacy = named.filter { legacyErasures[$0] != nil }
+      guard !legacy.isEmpty || fields.has(10) else { return }
+      var bindings: [UInt64: ArraySlice<UInt8>] = [:]
+      for binding in fields.bytesList(9) where binding.count == 40 {
+        bindings[binding[0..<8].reduce(0) { $0 << 8 | UInt64($1) }] = binding[8...]
+      }
+      for position in legacy {
+        let left = legacyErasures.removeValue(forKey: position)
+        if (try? fields.bool(10)) == true {
+          guard let bound = bindings[position], let left, bound.elementsEqual(left) else {
+            problem = IntegrityProblem(
+              position: LogPosition(position), kind: .hashMismatch,
+              detail: "it is in the form of a record erased from format 1 or 2, but its erasure at "
+                + "\(head.position.next) binds no such record there: its header or kept fields were altered")
+            return
+          }
+        } else {
+          unprovenCount += 1
+          if unproven.count < VerificationReport.unprovenLimit { unproven.append(LogPosition(position)) }
+        }
+      }
     }
 
     /// Notes a timestamp earlier than the one before it, or too far ahead of the clock.

@@ -256,12 +256,14 @@ public final class Store: Sendable {
           try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
           if group.count == 1 {
             appender.caller = group[0].caller
+            appender.answerer = nil
             try group[0].run(&txn, &appender)
             outcomes.append(.success(()))
           } else {
             for job in group {
               let before = appender
               appender.caller = job.caller
+              appender.answerer = nil
               do {
                 try StoreError.mappingStorageErrors { try txn.nested { child in try job.run(&child, &appender) } }
                 outcomes.append(.success(()))
@@ -274,6 +276,7 @@ public final class Store: Sendable {
             }
           }
           appender.caller = nil
+          appender.answerer = nil
           if appender.hasAppended {
             let frontierAfter = try appender.settleTree(in: &txn)
             if let signer = options.checkpointSigner {
@@ -364,14 +367,23 @@ public final class Store: Sendable {
     }
   }
 
-  /// Up to `limit` records from `position` on, in order.
+  /// Up to `limit` records from `position` on, in order, each with its caller context
+  /// (``LogRecord/identification``).
   public func records(from position: LogPosition, limit: Int) throws(StoreError) -> [LogRecord] {
-    var records: [LogRecord] = []
-    try replay(from: position) { header, payload in
-      records.append(LogRecord(header: header, payload: Payload(bytes: Array(copying: payload))))
-      return records.count < limit ? .continue : .stop
+    guard limit > 0 else { return [] }
+    return try StoreError.wrapping {
+      try environment.read { txn in
+        var records: [LogRecord] = []
+        try txn.withCursor(on: log) { cursor in
+          guard try cursor.seek(atLeast: BigEndianKey(position.rawValue)) else { return }
+          _ = try cursor.scanForward { _, value in
+            records.append(try RecordCodec.decode(value))
+            return records.count < limit ? .continue : .stop
+          }
+        }
+        return records
+      }
     }
-    return records
   }
 
   /// The last `count` records, oldest first.

@@ -34,7 +34,9 @@ public struct StoreOptions: Sendable, Hashable {
   /// writer whose clock is wrong, and for minutes that have passed.
   package var clockSkew: Int64 = 0
   /// Writes the records that save content in format version 1 or 2, as Kalends did before format
-  /// version 3: tests use it to make the stores older versions left, and to check erasure on them.
+  /// version 3, and erases without binding what is left of records erased from format 1 or 2, as
+  /// versions before that binding did: tests use it to make the stores older versions left, and to
+  /// check erasure on them.
   package var writesLegacyRecords = false
 
   /// The time a handle opened with these options stamps its records with: the system clock (and

@@ -13,12 +13,22 @@ public struct VerificationReport: Hashable, Sendable {
   public let timestampAnomalies: [TimestampAnomaly]
   /// How many records have a wrong timestamp in all.
   public let timestampAnomalyCount: Int
+  /// The first records (at most ``unprovenLimit``) erased from format 1 or 2 by a version of
+  /// Kalends that did not yet bind what erasure leaves of them: their hash no longer covers their
+  /// header (time, actor, kind) and kept fields, so nothing proves those. They do not make the log
+  /// less intact — the chain and the tree still hold each record's hash in place — but their
+  /// fields must not be trusted. Erasures made since bind them (docs/log-format.md).
+  public let unprovenRecords: [LogPosition]
+  /// How many records are unproven in all.
+  public let unprovenRecordCount: Int
   /// The Merkle tree head the records make, when the log and the stored tree are intact (`nil`
   /// otherwise, and for a store from before the tree opened read-only).
   public let treeHead: TreeHead?
 
   /// How many anomalies a report lists.
   public static let anomalyLimit = 20
+  /// How many unproven records a report lists.
+  public static let unprovenLimit = 20
 
   /// Whether every record and the head checked out.
   public var isIntact: Bool { problem == nil }

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsCommandSupport
 
 /// Asks the person on the terminal, as iOS's permission alert does.
 struct TerminalPrompter: ConsentPrompter {
@@ -8,9 +9,9 @@ struct TerminalPrompter: ConsentPrompter {
     let choices =
       request.service == .calendars && request.level == .full
       ? "allow/write-only/deny" : request.service == .contacts ? "allow/limited/deny" : "allow/deny"
-    var text = "“\(request.client.name)” would like \(what)"
+    var text = "“\(TerminalText.escaped(request.client.name))” would like \(what)"
     if request.isUpgrade { text += " (it can already add events)" }
-    text += ".\n  \(request.usageDescription)\n[\(choices)]? "
+    text += ".\n  \(TerminalText.escaped(request.usageDescription))\n[\(choices)]? "
     FileHandle.standardError.write(Data(text.utf8))
     while let line = readLine() {
       if let answer = ConsentAnswer(rawValue: line.trimmingCharacters(in: .whitespaces).lowercased()) { return answer }
@@ -22,7 +23,8 @@ struct TerminalPrompter: ConsentPrompter {
   /// After "limited": the ids of the contacts the person chooses, on one line.
   func chosenContacts(_ request: ConsentRequest) -> [ObjectID] {
     FileHandle.standardError.write(
-      Data("Which contacts may “\(request.client.name)” use? Their ids, separated by spaces: ".utf8))
+      Data(
+        "Which contacts may “\(TerminalText.escaped(request.client.name))” use? Their ids, separated by spaces: ".utf8))
     guard let line = readLine() else { return [] }
     return line.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { ObjectID(String($0)) }
   }

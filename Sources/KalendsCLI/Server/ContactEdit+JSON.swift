@@ -100,7 +100,11 @@ struct ContactEdit: Sendable {
     if let list = try entries("postalAddresses") {
       var values: [LabeledValue<PostalAddress>] = []
       for entry in list {
-        func part(_ name: String) throws(CLIError) -> String { try string(entry, name, in: "postalAddresses") ?? "" }
+        // The parts are text or absent (the document says so); only the label may be null.
+        func part(_ name: String) throws(CLIError) -> String {
+          if entry[name] is NSNull { throw CLIError.invalidInput("postalAddresses: \(name) must be text, not null") }
+          return try string(entry, name, in: "postalAddresses") ?? ""
+        }
         values.append(
           LabeledValue(
             label: try string(entry, "label", in: "postalAddresses"),

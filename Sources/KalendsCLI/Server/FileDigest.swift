@@ -8,6 +8,13 @@ enum FileDigest {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
+    return sha256(ofDescriptor: descriptor)
+  }
+
+  /// The digest of the bytes of the open file `descriptor` from its start; `nil` when it cannot
+  /// be read.
+  static func sha256(ofDescriptor descriptor: CInt) -> [UInt8]? {
+    guard lseek(descriptor, 0, SEEK_SET) == 0 else { return nil }
     var hasher = Kalends.SHA256()
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {

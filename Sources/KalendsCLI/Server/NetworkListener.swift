@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTLS
 import KalendsCommandSupport
+import NIOCore
 
 /// Where `kalends serve --listen` serves TCP, and with which TLS configuration.
 ///
@@ -27,12 +28,23 @@ struct NetworkListener {
     guard let port = Int(portText), (0...65_535).contains(port), !host.isEmpty else {
       throw CLIError.invalidInput("--listen takes [HOST:]PORT (127.0.0.1:8443, [::1]:8443, 8443), not \"\(address)\"")
     }
-    self.host = host
+    // The name is resolved once, here, and the server binds the address it resolved to: what is
+    // checked is what is bound (a name such as 127.example.invalid is not loopback).
+    let resolved: SocketAddress
+    do {
+      resolved = try SocketAddress.makeAddressResolvingHost(host, port: port)
+    } catch {
+      throw CLIError.invalidInput("--listen: cannot resolve \"\(host)\": \(error)")
+    }
+    guard let bound = resolved.ipAddress else {
+      throw CLIError.invalidInput("--listen: \"\(host)\" is not an IP address or host name")
+    }
+    self.host = bound
     self.port = port
     switch (certificate, key) {
     case (nil, nil):
       tls = nil
-      guard Self.isLoopback(host) else {
+      guard Self.isLoopback(resolved) else {
         throw CLIError.invalidInput(
           "\(host) is not a loopback address: serving apps' tokens off this machine needs --tls-certificate and --tls-key"
         )
@@ -41,8 +53,11 @@ struct NetworkListener {
       do {
         let chain = try NIOSSLCertificate.fromPEMFile(certificate)
         let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
-        tls = TLSConfiguration.makeServerConfiguration(
+        var configuration = TLSConfiguration.makeServerConfiguration(
           certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+        // TLS 1.0 and 1.1 (and their CBC/SHA-1 suites) are refused at the handshake (RFC 8996).
+        configuration.minimumTLSVersion = .tlsv12
+        tls = configuration
       } catch {
         throw CLIError.invalidInput("cannot load the TLS certificate or key: \(error)")
       }
@@ -51,8 +66,18 @@ struct NetworkListener {
     }
   }
 
-  /// Whether `host` names the loopback interface.
-  static func isLoopback(_ host: String) -> Bool {
-    host == "localhost" || host == "::1" || host.hasPrefix("127.")
+  /// Whether `address` is on the loopback interface: 127.0.0.0/8 or ::1 (or an IPv4-mapped
+  /// 127.0.0.0/8).
+  static func isLoopback(_ address: SocketAddress) -> Bool {
+    switch address {
+    case .v4(let v4):
+      return UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127
+    case .v6(let v6):
+      let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
+      if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
+      return bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
+    default:
+      return false
+    }
   }
 }

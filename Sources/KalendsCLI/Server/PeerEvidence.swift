@@ -1,6 +1,9 @@
 import Foundation
 import Kalends
+import Logging
 import NIOCore
+import NIOPosix
+import Synchronization
 
 /// What the kernel says about the process at the other end of a Unix-socket connection: its
 /// credentials from `connect(2)` (`SO_PEERCRED`), then, through a pidfd for that very process
@@ -16,10 +19,61 @@ enum PeerEvidence {
   /// `SO_PEERPIDFD` (Linux 6.5): a pidfd for the peer as it was at `connect(2)`.
   private static let peerPIDFD: CInt = 77
 
+  /// What confines a process apart from its credentials: its mount and user namespaces and its
+  /// root directory, as the kernel names them (`/proc/PID/ns/mnt`, `/proc/PID/ns/user`, the device
+  /// and inode of `/proc/PID/root`). A Flatpak (bubblewrap) sandbox, a container or a chroot differs
+  /// from the server's own in at least one; a part that cannot be read is `nil`, which never
+  /// equals the server's.
+  struct Confinement: Equatable, Sendable {
+    var mountNamespace: String?
+    var userNamespace: String?
+    var root: [UInt64]?
+
+    /// The confinement of the process whose `/proc` directory is `process`.
+    init(process: String) {
+      mountNamespace = try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/ns/mnt")
+      userNamespace = try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/ns/user")
+      var info = stat()
+      root = stat(process + "/root", &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+    }
+
+    /// Whether every part is known and equals `other`'s.
+    func isSame(as other: Confinement) -> Bool {
+      mountNamespace != nil && userNamespace != nil && root != nil && self == other
+    }
+  }
+
+  /// What the kernel says about a peer: the evidence recorded, and its confinement, which decides
+  /// whether it can be the person's channel.
+  struct Peer: Sendable {
+    var evidence: CallerEvidence
+    var confinement: Confinement
+  }
+
+  /// The server's own process, described as a peer is: the evidence of the person's answers given
+  /// on the server's terminal (`serve --prompt tty`), and what the person's channel must match.
+  static let ownProcess: CallerEvidence = {
+    var evidence = CallerEvidence(uid: getuid(), gid: getgid(), pid: getpid())
+    evidence.executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    evidence.executableSHA256 = FileDigest.sha256(ofFileAt: "/proc/self/exe")
+    return evidence
+  }()
+
+  /// Where Flatpak keeps its records of running sandboxes for this user: `$XDG_RUNTIME_DIR`, or
+  /// `/run/user/UID`.
+  static let runtimeDirectory =
+    ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
+
+  /// The server's own confinement.
+  static let ownConfinement = Confinement(process: "/proc/self")
+
   /// Gathers the evidence about the peer of `channel`; `nil` when the channel is not a Unix socket
   /// or the kernel gave no credentials. The process's files are read while a pidfd holds it: when
   /// the process ended meanwhile (so that its pid could name another), the evidence is dropped.
-  static func gather(from channel: any Channel) async -> CallerEvidence? {
+  ///
+  /// The process's files are read, and its executable hashed, on `pool` (never on the threads
+  /// that serve other callers), through `digests`.
+  static func gather(from channel: any Channel, on pool: NIOThreadPool, digests: DigestCache) async -> Peer? {
     guard let provider = channel as? any SocketOptionProvider else { return nil }
     guard
       let credentials: Credentials = try? await provider.unsafeGetSocketOption(
@@ -30,13 +84,46 @@ enum PeerEvidence {
       level: SocketOptionLevel(SOL_SOCKET), name: peerPIDFD
     ).get()
     defer { if let pidfd { close(pidfd) } }
+    return try? await pool.runIfActive { describe(credentials, pidfd: pidfd, digests: digests) }
+  }
+
+  /// The evidence about the process `credentials` name, read from `/proc` while `pidfd` (when the
+  /// kernel gave one) holds it.
+  private static func describe(_ credentials: Credentials, pidfd: CInt?, digests: DigestCache) -> Peer? {
+    // Without a pidfd (a kernel before 6.5), the process's start time read before and after
+    // stands in for it: a pid reused meanwhile names a process that started later.
+    let started = pidfd == nil ? startTime(of: credentials.pid) : nil
+    if pidfd == nil { warnOnceWithoutPIDFD() }
     var evidence = CallerEvidence(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid)
     let process = "/proc/\(credentials.pid)"
     evidence.executable = try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/exe")
-    evidence.executableSHA256 = FileDigest.sha256(ofFileAt: process + "/exe")
-    evidence.flatpakApp = flatpakApp(info: process + "/root/.flatpak-info")
+    switch digests.sha256(ofFileAt: process + "/exe") {
+    case .digest(let digest): evidence.executableSHA256 = digest
+    case .tooLarge, .unreadable: evidence.executableSHA256 = nil
+    }
+    let confinement = Confinement(process: process)
+    evidence.flatpakApp = FlatpakInstance.verifiedApp(
+      process: process, mountNamespace: confinement.mountNamespace, runtimeDirectory: runtimeDirectory)
     if let pidfd, hasEnded(pidfd) { return nil }
-    return evidence
+    if pidfd == nil, started == nil || startTime(of: credentials.pid) != started { return nil }
+    return Peer(evidence: evidence, confinement: confinement)
+  }
+
+  private static let warnedWithoutPIDFD = Mutex(false)
+
+  /// Logs once that the kernel gives no pidfd for a peer (`SO_PEERPIDFD`, Linux 6.5): the
+  /// evidence then rests on the start-time check, which cannot see a pid reused before the
+  /// process's files were first read.
+  private static func warnOnceWithoutPIDFD() {
+    guard
+      warnedWithoutPIDFD.withLock({ warned in
+        defer { warned = true }
+        return !warned
+      })
+    else { return }
+    ServerLogger.make("kalends.serve").warning(
+      "the kernel gives no pidfd for socket peers (SO_PEERPIDFD needs Linux 6.5): a caller's pid is checked by its start time instead, which a pid reused at the moment of connecting could pass (docs/server.md)"
+    )
   }
 
   /// When process `pid` started, in clock ticks since boot (`/proc/PID/stat`, field 22): with the
@@ -56,19 +143,4 @@ enum PeerEvidence {
     return poll(&entry, 1, 0) != 0
   }
 
-  /// The `name` of the `[Application]` group of a Flatpak sandbox's `/.flatpak-info`, as
-  /// xdg-desktop-portal reads it; `nil` outside a sandbox.
-  static func flatpakApp(info path: String) -> String? {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-    var inApplication = false
-    for line in text.split(whereSeparator: \.isNewline) {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if trimmed.hasPrefix("[") {
-        inApplication = trimmed == "[Application]"
-      } else if inApplication, trimmed.hasPrefix("name=") {
-        return String(trimmed.dropFirst(5))
-      }
-    }
-    return nil
-  }
 }

@@ -46,6 +46,9 @@ final class PromptDesk: Sendable {
     let answer: ConsentAnswer
     var contacts: [ObjectID] = []
     var calendars: [ObjectID]? = nil
+    /// The process that gave the answer, as the kernel described it: the person's records of the
+    /// decision carry it.
+    var answeredBy: CallerEvidence? = nil
   }
 
   /// The person's reply to a prompt: an answer to an access request, or the contact picked
@@ -75,8 +78,9 @@ final class PromptDesk: Sendable {
     var next: UInt64 = 1
     /// The prompts waiting, each with the calls waiting for its answer.
     var waiting: [UInt64: (pending: Pending, callers: [DispatchSemaphore])] = [:]
-    /// The replies given, each with how many of its calls have yet to take it.
-    var replies: [UInt64: (reply: Reply, takers: Int)] = [:]
+    /// The replies given, each with the process that gave it and how many of its calls have yet
+    /// to take it.
+    var replies: [UInt64: (reply: Reply, answerer: CallerEvidence, takers: Int)] = [:]
   }
 
   private let state = Mutex(State())
@@ -90,19 +94,23 @@ final class PromptDesk: Sendable {
   /// Puts `request` before the person and blocks the calling thread until it is answered or the
   /// timeout passes; `nil` then.
   func ask(_ request: ConsentRequest, from evidence: CallerEvidence) -> Answer? {
-    guard case .access(let answer) = wait(for: .access(request), from: evidence) else { return nil }
+    guard let (reply, answerer) = wait(for: .access(request), from: evidence), case .access(var answer) = reply
+    else { return nil }
+    answer.answeredBy = answerer
     return answer
   }
 
   /// Shows the person the contact picker for `client` and blocks the calling thread until the
-  /// person picks or cancels, or the timeout passes: the contact picked, `nil` otherwise.
-  func pick(for client: Client, from evidence: CallerEvidence) -> ObjectID? {
-    guard case .pick(let picked) = wait(for: .pick(client), from: evidence) else { return nil }
-    return picked
+  /// person picks or cancels, or the timeout passes: the contact picked and the process that
+  /// picked it, `nil` otherwise.
+  func pick(for client: Client, from evidence: CallerEvidence) -> (ObjectID, CallerEvidence)? {
+    guard let (reply, answerer) = wait(for: .pick(client), from: evidence), case .pick(let picked?) = reply
+    else { return nil }
+    return (picked, answerer)
   }
 
   /// Waits for the reply to `question`: joins its prompt when one waits, else opens one.
-  private func wait(for question: Question, from evidence: CallerEvidence) -> Reply? {
+  private func wait(for question: Question, from evidence: CallerEvidence) -> (Reply, CallerEvidence)? {
     let semaphore = DispatchSemaphore(value: 0)
     let id = state.withLock { state in
       if let (id, _) = state.waiting.first(where: { $0.value.pending.question == question }) {
@@ -128,7 +136,7 @@ final class PromptDesk: Sendable {
       guard var given = state.replies[id] else { return nil }
       given.takers -= 1
       state.replies[id] = given.takers > 0 ? given : nil
-      return given.reply
+      return (given.reply, given.answerer)
     }
   }
 
@@ -143,8 +151,9 @@ final class PromptDesk: Sendable {
     }.sorted { $0.id < $1.id }
   }
 
-  /// Replies to prompt `id`, when it waits and `reply` answers its question.
-  func answer(_ id: UInt64, with reply: Reply) -> Outcome {
+  /// Replies to prompt `id` for the person, through the process `answerer` describes, when it waits
+  /// and `reply` answers its question.
+  func answer(_ id: UInt64, with reply: Reply, by answerer: CallerEvidence) -> Outcome {
     state.withLock { state in
       guard let (pending, callers) = state.waiting[id] else { return .notWaiting }
       switch (pending.question, reply) {
@@ -152,7 +161,7 @@ final class PromptDesk: Sendable {
       default: return .wrongKind
       }
       state.waiting[id] = nil
-      state.replies[id] = (reply, callers.count)
+      state.replies[id] = (reply, answerer, callers.count)
       for caller in callers { caller.signal() }
       return .answered
     }
@@ -167,7 +176,7 @@ enum PromptChannel: Sendable {
 
 /// The person's channel as the library's prompter for one caller's request: it keeps what the
 /// person chose with the answer for the library's questions that follow it.
-struct DeskPrompter: ConsentPrompter {
+struct DeskPrompter: ConsentPrompter, AnswerWitness {
   let channel: PromptChannel
   let evidence: CallerEvidence
   private let chosen = Chosen()
@@ -193,6 +202,8 @@ struct DeskPrompter: ConsentPrompter {
   }
 
   func chosenContacts(_ request: ConsentRequest) -> [ObjectID] { chosen.value.withLock { $0.contacts } }
+
+  func answerer() -> CallerEvidence? { chosen.value.withLock { $0.answeredBy } }
 
   func chosenCalendars(_ request: ConsentRequest) -> [ObjectID]? { chosen.value.withLock { $0.calendars } }
 }

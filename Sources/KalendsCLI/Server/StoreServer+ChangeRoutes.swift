@@ -9,7 +9,7 @@ extension StoreServer {
   /// `GET /v1/changes`: the change notices the app may hear, as Server-Sent Events.
   func addChangeRoutes(to router: Router<ServerContext>) {
     router.get("v1/changes") { request, context in
-      let (_, session, _) = try await self.app(context)
+      let (client, session, _) = try await self.app(context)
       try await self.withStore { try session.checkHearsChanges() }
       let start = try Self.resumePosition(request)
       if let start {
@@ -20,12 +20,23 @@ extension StoreServer {
           guard start.rawValue <= head.rawValue + 1 else { throw StoreError.recordNotFound(start, head: head) }
         }
       }
+      guard let slot = self.streamSlots.take(for: client.id) else {
+        throw Problem(
+          status: .tooManyRequests, title: "too many change streams",
+          detail: "\(client.id) holds \(self.streamSlots.limit) change streams open already: close one",
+          exitStatus: .conflict)
+      }
+      context.channel.closeFuture.whenComplete { _ in slot.free() }
       let stream = session.changes(from: start)
       let channel = context.channel
       return Response(
         status: .ok,
         headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
         body: ResponseBody { writer in
+          defer { slot.free() }
+          // An SSE comment, which clients ignore: the stream is open, and will carry every change
+          // committed from now on (a signal for those who wait for it, and for proxies).
+          try await writer.write(ByteBuffer(string: ": open\n\n"))
           // The stream ends with the server's graceful shutdown (the notices then end), when the
           // app disconnects (a write fails), or with the app's session (its access changed from
           // outside, or its token revoked).

@@ -28,7 +28,7 @@ extension StoreServer {
       let use = try await self.app(context, using: .contacts, reading: true)
       let id = try Self.eventID(context)
       let contact = try await self.withStore(use) { try Self.existing(id, in: use.session) }
-      if let tag = request.headers[.ifNoneMatch], tag == Self.tag(contact.version) {
+      if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(contact.version) == true {
         return Response(status: .notModified, headers: [.eTag: Self.tag(contact.version)])
       }
       return Self.contact(contact, status: .ok)
@@ -100,9 +100,11 @@ extension StoreServer {
   }
 
   /// Refuses a change when `If-Match` names another version than the stored one.
-  static func checkContact(_ expected: LogPosition?, _ contact: Kalends.Contact) throws {
-    guard let expected, expected != contact.version else { return }
-    throw StoreError.contact(.changedSinceFetched(contact.id, fetched: expected, current: contact.version))
+  static func checkContact(_ expected: EntityTag.Condition?, _ contact: Kalends.Contact) throws {
+    guard let expected, !expected.matches(contact.version) else { return }
+    let fetched =
+      if case .versions(let versions) = expected { versions.first ?? contact.version } else { contact.version }
+    throw StoreError.contact(.changedSinceFetched(contact.id, fetched: fetched, current: contact.version))
   }
 
   /// A contact as the response body, its version as the entity tag.

@@ -24,7 +24,7 @@ extension StoreServer {
       let id = try Self.eventID(context)
       let occurrence = request.uri.queryParameters["occurrence"].map(String.init)
       let event = try await self.withStore(use) { try EventLookup.fetch(id, occurrence: occurrence, in: use.session) }
-      if let tag = request.headers[.ifNoneMatch], tag == Self.tag(event.version) {
+      if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(event.version) == true {
         return Response(status: .notModified, headers: [.eTag: Self.tag(event.version)])
       }
       return Self.event(event, status: .ok)
@@ -99,26 +99,20 @@ extension StoreServer {
     return .futureEvents
   }
 
-  /// The version `If-Match` names; `nil` without it.
-  static func expectedVersion(_ request: Request) throws -> LogPosition? {
-    guard let header = request.headers[.ifMatch] else { return nil }
-    let digits = header.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-    guard let version = UInt64(digits) else {
-      throw Problem(
-        status: .badRequest, title: "invalid input", detail: "If-Match takes a version such as \"42\"",
-        exitStatus: .invalidInput)
-    }
-    return LogPosition(version)
+  /// What `If-Match` names; `nil` without it (a `400` problem when malformed).
+  static func expectedVersion(_ request: Request) throws -> EntityTag.Condition? {
+    try EntityTag.condition(.ifMatch, of: request)
   }
 
-  /// Refuses (412) when `event` is no longer at the version the caller fetched.
-  static func check(_ expected: LogPosition?, _ event: Kalends.Event) throws {
-    guard let expected, expected != event.version else { return }
-    throw StoreError.calendar(.changedSinceFetched(event.id, fetched: expected, current: event.version))
+  /// Refuses (412) when `event` is no longer at a version the caller names.
+  static func check(_ expected: EntityTag.Condition?, _ event: Kalends.Event) throws {
+    guard let expected, !expected.matches(event.version) else { return }
+    let fetched = if case .versions(let versions) = expected { versions.first ?? event.version } else { event.version }
+    throw StoreError.calendar(.changedSinceFetched(event.id, fetched: fetched, current: event.version))
   }
 
   /// An entity tag for a version.
-  static func tag(_ version: LogPosition) -> String { "\"\(version.rawValue)\"" }
+  static func tag(_ version: LogPosition) -> String { EntityTag.tag(version) }
 
   /// An event with its version as the entity tag.
   static func event(_ event: Kalends.Event, status: HTTPResponse.Status) -> Response {

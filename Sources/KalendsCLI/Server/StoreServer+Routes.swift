@@ -64,11 +64,11 @@ extension StoreServer {
       return Self.json(.array(self.desk.pending.map { .object(Self.fields($0)) }))
     }
     router.post("v1/prompts/:id") { request, context in
-      try await self.requireOwner(context, "answer consent prompts")
+      let person = try await self.requireOwner(context, "answer consent prompts")
       let text = request.uri.queryParameters["answer"].map(String.init) ?? ""
       let reply = try await self.reply(text, of: request)
       let id = context.parameters.get("id").flatMap(UInt64.init)
-      switch id.map({ self.desk.answer($0, with: reply) }) ?? .notWaiting {
+      switch id.map({ self.desk.answer($0, with: reply, by: person) }) ?? .notWaiting {
       case .answered: return Self.json(.object([("id", .number(Int(id ?? 0))), ("answer", .string(text))]))
       case .notWaiting:
         throw Problem(
@@ -93,13 +93,20 @@ extension StoreServer {
     router.get("v1/events") { request, context in
       let use = try await self.app(context, using: .calendars, reading: true)
       let (predicate, zone) = try Self.predicate(request)
-      let events = try await self.withStore(use) { try use.session.events(matching: predicate) }
-      return Self.json(.array(events.map { .object(KalendsCommand.Events.fields($0, zone)) }))
+      return try await self.streamedEvents(use, predicate, zone)
     }
     router.get("v1/instances") { request, context in
       let use = try await self.app(context, using: .calendars, reading: true)
       let (predicate, _) = try Self.predicate(request)
-      let body = try await self.withStore(use) { InstanceJSON.encode(try use.session.instances(matching: predicate)) }
+      let body = try await self.withStore(use) {
+        let instances = try use.session.instances(matching: predicate)
+        // Built in memory, for speed: bounded, so that one request cannot cost the server gigabytes.
+        guard instances.count <= Self.maximumInstances else {
+          throw CLIError.invalidInput(
+            "the window holds more than \(Self.maximumInstances) instances — ask for a shorter one, or use /v1/events")
+        }
+        return InstanceJSON.encode(instances)
+      }
       return Response(
         status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
     }

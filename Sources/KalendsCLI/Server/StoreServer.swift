@@ -10,9 +10,11 @@ import Synchronization
 /// the kernel says about its process, never by what it says about itself.
 ///
 /// A connection is identified once, at its first request: the peer's credentials must be the
-/// server's own user's; a process running the server's own executable is the person's channel
-/// (the `kalends` command: prompts); otherwise its executable (path and digest of the running
-/// file) or Flatpak id must satisfy exactly one registered app's `CodeRequirement`. An app's
+/// server's own user's; a process running the server's own executable — the same path and the
+/// same bytes — in the server's own mount and user namespaces and root, outside any Flatpak, is
+/// the person's channel (the `kalends` command: prompts; ``isPersonsChannel(_:)``); otherwise its
+/// executable (path and digest of the running file) or Flatpak id must satisfy exactly one
+/// registered app's `CodeRequirement`. An app's
 /// calls run in a session of that app (`EventStore/session(for:)`), so every access check and
 /// refusal record is the library's. A caller that is not identified gets 401, and
 /// `callerUnidentified` records hold the evidence, coalesced per caller and minute.
@@ -21,8 +23,6 @@ final class StoreServer: Sendable {
   let owner: EventStore
   /// The user the server runs as: the person's.
   let ownerUID = getuid()
-  /// The digest of the server's own executable: a process running it is the person's channel.
-  let ownExecutableSHA256: [UInt8]?
   /// The consent prompts waiting for the person.
   let desk: PromptDesk
   /// The refused connections not yet in the log.
@@ -55,13 +55,26 @@ final class StoreServer: Sendable {
   /// The threads the store's calls run on: more than the cores, since a durable write waits for
   /// the disk, and concurrent writes share a commit only while they wait together.
   let pool = NIOThreadPool(numberOfThreads: max(16, 4 * System.coreCount))
+  /// The threads that read a new Unix-socket caller's `/proc` files and hash its executable: apart
+  /// from the store's and the event loops, so that a caller with a huge executable slows only the
+  /// identification of new connections, never the calls of those already served.
+  let identification = NIOThreadPool(numberOfThreads: 2)
+  /// The executables hashed so far, by what changes when their files change.
+  let digests = DigestCache()
+  /// The connections each app holds at once, by app id.
+  let connectionSlots = CallerSlots(limit: 64)
+  /// The change streams each app holds open at once, by app id.
+  let streamSlots = CallerSlots(limit: 8)
+  /// The streamed answers (`GET /v1/events`) each app is being sent at once, by app id: each holds
+  /// a thread and a snapshot of the store while the app reads it.
+  let answerSlots = CallerSlots(limit: 2)
 
   init(owner: EventStore, promptTimeout: Duration, onTerminal: Bool = false) {
     self.owner = owner
-    ownExecutableSHA256 = FileDigest.sha256(ofFileAt: "/proc/self/exe")
     desk = PromptDesk(timeout: promptTimeout)
     prompts = onTerminal ? .terminal(TerminalDesk(timeout: promptTimeout)) : .desk(desk)
     pool.start()
+    identification.start()
   }
 
   /// Runs `body` on a thread of its own: for calls that may wait for the person (a consent
@@ -113,6 +126,7 @@ final class StoreServer: Sendable {
   /// An identified app's use of a service: its session, and what is needed to ask the person when
   /// the use asks by itself (docs/privacy.md).
   struct AppUse: Sendable {
+    let client: Kalends.Client
     let session: EventStore
     let evidence: CallerEvidence
     let service: Service
@@ -127,7 +141,8 @@ final class StoreServer: Sendable {
   func app(_ context: ServerContext, using service: Service, reading: Bool) async throws -> AppUse {
     let (client, session, evidence) = try await app(context)
     let mayAsk = client.sdk < 6 || (reading && client.sdk >= Kalends.Client.currentSDK)
-    return AppUse(session: session, evidence: evidence, service: service, reading: reading, mayAsk: mayAsk)
+    return AppUse(
+      client: client, session: session, evidence: evidence, service: service, reading: reading, mayAsk: mayAsk)
   }
 
   /// Runs `body` with the store off the event loop for `use`, after asking the person — on a thread
@@ -151,11 +166,15 @@ final class StoreServer: Sendable {
 
   /// Checks that `context`'s connection is the person's channel, for `what`. An app's attempt is
   /// refused and recorded as its own (`ownerActionRefused`); anyone else gets 401.
-  func requireOwner(_ context: ServerContext, _ what: String) async throws {
+  /// Returns the evidence of the person's process, which the person's decisions record.
+  @discardableResult
+  func requireOwner(_ context: ServerContext, _ what: String) async throws -> CallerEvidence {
     switch try await caller(of: context) {
-    case .owner: return
+    case .owner(let evidence): return evidence
     case .app(_, let session, _, _):
       _ = try await withStore { try session.requireOwner(what) }
+      throw Problem(
+        status: .forbidden, title: "access refused", detail: "only the person may \(what)", exitStatus: .accessRefused)
     case .unidentified(let reason):
       throw Problem(status: .unauthorized, title: "caller not identified", detail: reason, exitStatus: .accessRefused)
     }
@@ -175,16 +194,18 @@ final class StoreServer: Sendable {
       // Over TCP each request names its app by its token, checked against the stored tokens every
       // time: a revoked token stops working at once, also on an open connection.
       let caller = try await identify(channel, presenting: context.bearer, known: known)
-      if case .app = caller { remember(caller, for: channel, replacing: true) }
+      if case .app = caller { try remember(caller, for: channel, replacing: true) }
       return caller
     }
     if let known { return known }
-    return remember(try await identify(channel), for: channel, replacing: false)
+    return try remember(try await identify(channel), for: channel, replacing: false)
   }
 
   /// Keeps `caller` as the caller of `channel` until the connection closes; returns the caller kept.
+  /// A connection of an app takes one of the app's connection slots (``connectionSlots``) until
+  /// it closes; an app holding all of them is refused with `429` (and the connection closed).
   @discardableResult
-  private func remember(_ caller: Caller, for channel: any Channel, replacing: Bool) -> Caller {
+  private func remember(_ caller: Caller, for channel: any Channel, replacing: Bool) throws -> Caller {
     let key = ObjectIdentifier(channel)
     let (kept, isNew) = callers.withLock { callers -> (Caller, Bool) in
       if let known = callers[key], !replacing { return (known, false) }
@@ -192,10 +213,22 @@ final class StoreServer: Sendable {
       callers[key] = caller
       return (caller, isNew)
     }
-    if isNew {
-      channel.closeFuture.whenComplete { [weak self] _ in
-        self?.callers.withLock { callers in callers[key] = nil }
+    guard isNew else { return kept }
+    var taken: CallerSlots.Slot?
+    if case .app(let client, _, _, _) = caller {
+      taken = connectionSlots.take(for: client.id)
+      if taken == nil {
+        callers.withLock { callers in callers[key] = nil }
+        throw Problem(
+          status: .tooManyRequests, title: "too many connections",
+          detail: "\(client.id) holds \(connectionSlots.limit) connections to the server already: close one",
+          exitStatus: .conflict)
       }
+    }
+    let slot = taken
+    channel.closeFuture.whenComplete { [weak self] _ in
+      self?.callers.withLock { callers in callers[key] = nil }
+      slot?.free()
     }
     return kept
   }
@@ -233,15 +266,32 @@ final class StoreServer: Sendable {
     return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
   }
 
+  /// Whether `peer` is the person's channel: the server's own user, running the server's own
+  /// executable (its resolved path and its bytes), confined exactly as the server is (the same mount
+  /// and user namespaces and root directory), with no Flatpak id. A file's digest alone proves
+  /// nothing — a byte-identical copy of `kalends` is public — and a sandboxed process has its own
+  /// namespaces, so no app in a sandbox reaches this channel, whatever it ships. What it cannot
+  /// prove is written in docs/server.md: a process of the same user outside any sandbox can
+  /// edit the store's files anyway.
+  static func isPersonsChannel(_ peer: PeerEvidence.Peer) -> Bool {
+    let own = PeerEvidence.ownProcess
+    let evidence = peer.evidence
+    guard evidence.uid == own.uid, evidence.flatpakApp == nil,
+      peer.confinement.isSame(as: PeerEvidence.ownConfinement),
+      let path = evidence.executable, path == own.executable,
+      let digest = evidence.executableSHA256, digest == own.executableSHA256
+    else { return false }
+    return true
+  }
+
   private func identify(_ channel: any Channel) async throws -> Caller {
-    guard let evidence = await PeerEvidence.gather(from: channel) else {
+    guard let peer = await PeerEvidence.gather(from: channel, on: identification, digests: digests) else {
       return .unidentified("the kernel gave no credentials for this connection")
     }
+    let evidence = peer.evidence
     let owner = owner
     let uid = ownerUID
-    if evidence.uid == uid, let own = ownExecutableSHA256, evidence.executableSHA256 == own {
-      return .owner(evidence)
-    }
+    if Self.isPersonsChannel(peer) { return .owner(evidence) }
     return try await withStore { () throws -> Caller in
       guard evidence.uid == uid else {
         try self.unidentified.refuse(evidence, in: owner)
@@ -250,6 +300,10 @@ final class StoreServer: Sendable {
       guard let client = try owner.client(identifiedBy: evidence) else {
         try self.unidentified.refuse(evidence, in: owner)
         let executable = evidence.executable ?? "an unreadable executable"
+        guard evidence.executableSHA256 != nil || evidence.flatpakApp != nil else {
+          return .unidentified(
+            "\(executable) could not be hashed (unreadable, or larger than \(DigestCache.maximumSize >> 20) MiB)")
+        }
         return .unidentified("no registered app's requirement matches \(executable)")
       }
       var identified = evidence

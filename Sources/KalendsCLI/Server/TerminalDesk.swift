@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsCommandSupport
 import Synchronization
 
 /// `kalends serve --prompt tty`: the person answers on the server's own terminal (its standard
@@ -20,7 +21,9 @@ final class TerminalDesk: Sendable {
   /// may use), `allow ID…` for full access to calendars (the only calendars given).
   func ask(_ request: ConsentRequest, from evidence: CallerEvidence) -> PromptDesk.Answer? {
     let reply = inTurn(.access(request)) { askNow(request, from: evidence).map { .access($0) } }
-    guard case .access(let answer) = reply else { return nil }
+    guard case .access(var answer) = reply else { return nil }
+    // The person answered at the server's own terminal: the server's process speaks for them.
+    answer.answeredBy = PeerEvidence.ownProcess
     return answer
   }
 
@@ -46,9 +49,9 @@ final class TerminalDesk: Sendable {
       case (.contacts, _): "allow/limited contact ID…/deny"
       default: "allow/deny"
       }
-    var text = "“\(request.client.name)” (\(Self.describe(evidence))) would like \(what)"
+    var text = "“\(TerminalText.escaped(request.client.name))” (\(Self.describe(evidence))) would like \(what)"
     if request.isUpgrade { text += " (it can already add events)" }
-    text += ".\n  \(request.usageDescription)\n[\(choices)]? "
+    text += ".\n  \(TerminalText.escaped(request.usageDescription))\n[\(choices)]? "
     FileHandle.standardError.write(Data(text.utf8))
     let deadline = ContinuousClock.now + timeout
     while let line = readLine(until: deadline) {
@@ -68,9 +71,11 @@ final class TerminalDesk: Sendable {
   }
 
   private func pickNow(for client: Client, from contacts: [Contact], evidence: CallerEvidence) -> ObjectID? {
-    var text = "“\(client.name)” (\(Self.describe(evidence))) shows the contact picker"
+    var text = "“\(TerminalText.escaped(client.name))” (\(Self.describe(evidence))) shows the contact picker"
     text += " (it gets the card picked, no access):\n"
-    for (index, contact) in contacts.enumerated() { text += "  \(index + 1). \(contact.displayName)\n" }
+    for (index, contact) in contacts.enumerated() {
+      text += "  \(index + 1). \(TerminalText.escaped(contact.displayName))\n"
+    }
     text += "number, or empty to cancel: "
     FileHandle.standardError.write(Data(text.utf8))
     let deadline = ContinuousClock.now + timeout
@@ -103,7 +108,12 @@ final class TerminalDesk: Sendable {
     }
   }
 
+  /// The asking process as the person reads it, escaped: an app chooses its own path.
   private static func describe(_ evidence: CallerEvidence) -> String {
+    TerminalText.escaped(describing(evidence))
+  }
+
+  private static func describing(_ evidence: CallerEvidence) -> String {
     evidence.executable ?? evidence.flatpakApp ?? evidence.tokenID.map { "token \($0)" } ?? "pid \(evidence.pid ?? 0)"
   }
 

@@ -148,6 +148,35 @@ struct ChangeStreamTests {
     }
   }
 
+  /// The review's finding: an app with reminders access only heard of every calendar added,
+  /// changed or removed, events-only ones among them. It hears of its reminder lists, and an app
+  /// given chosen calendars hears of those and of no other events calendar.
+  @Test func anAppHearsOfTheCalendarsThatHoldWhatItMaySee() async throws {
+    try await withStore { store, _ in
+      let fixture = try PrivacyFixture(store)
+      try fixture.owner.register(
+        Client(id: "com.example.tasks", name: "Tasks", usageDescriptions: [.remindersFull: "Your to-dos."]))
+      try fixture.owner.setAccess(.fullAccess, for: "com.example.tasks", service: .reminders)
+      let tasks = try fixture.owner.session(for: "com.example.tasks")
+      let start = try store.head().position.next
+      var health = try fixture.owner.save(EventCalendar(title: "Health"))
+      health.title = "Clinic"
+      health = try fixture.owner.save(health)
+      try fixture.owner.remove(health)
+      // Last, so that the app's notices reach the head.
+      let list = try fixture.owner.save(EventCalendar(title: "Errands", allowedEntityTypes: .reminders))
+      let head = try store.head().position
+      let heard = NoticeCollector(tasks.changes(from: start))
+      #expect(await heard.wait(through: head))
+      #expect(heard.merged[.calendar(list.id)] == .added)
+      #expect(heard.merged[.calendar(health.id)] == nil, "\(heard.merged)")
+
+      let owner = NoticeCollector(fixture.owner.changes(from: start))
+      #expect(await owner.wait(through: head))
+      #expect(owner.merged[.calendar(health.id)] != nil)
+    }
+  }
+
   @Test func revokingAccessEndsTheSessionsSubscriptions() async throws {
     try await withStore { store, _ in
       let fixture = try PrivacyFixture(store)

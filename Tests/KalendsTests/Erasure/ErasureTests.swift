@@ -339,3 +339,97 @@ struct ErasureTests {
     #expect(try store.verifyProjections().isConsistent)
   }
 }
+
+@Suite("Erased records: what is left of them is proven, or named unproven")
+struct ErasedRecordBindingTests {
+  /// A store whose content saves were written in format 1 and erased by a store that binds them
+  /// (`binding`) or, as versions before the binding did, does not.
+  func legacyErased(binding: Bool) throws -> (TemporaryDirectory, [LogPosition]) {
+    let directory = TemporaryDirectory()
+    var legacy = StoreOptions(durability: .noSync)
+    legacy.writesLegacyRecords = true
+    let secret: Event
+    do {
+      let store = try Store.create(at: directory.storePath, options: legacy)
+      secret = try ErasureTests.Fixture(store, signer: try CheckpointSigner.generate(name: "x/log")).secret
+    }
+    let store = try Store.open(at: directory.storePath, options: binding ? StoreOptions(durability: .noSync) : legacy)
+    let erasure = try EventStore(store: store).erase(.event(secret.id))
+    #expect(erasure.erasedPositions.count == 2)
+    return (directory, erasure.erasedPositions)
+  }
+
+  /// The stored bytes of the record at `position`.
+  func bytes(at position: LogPosition, in path: String) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    try Damage.withLog(path) { txn, log, _ in
+      bytes = try #require(try txn.value(forKey: BigEndianKey(position.rawValue), in: log))
+    }
+    return bytes
+  }
+
+  @Test func aFormat3RecordPassedOffAsErasedFromFormat1IsCaught() throws {
+    // The review's attack: an erased record of format 3 rewritten into the form kept for records
+    // erased from format 1 or 2 (whose hash is not recomputed), its time and actor changed, its
+    // stored hash kept. Neither verify nor a kept checkpoint may pass it.
+    let directory = TemporaryDirectory()
+    let signer = try CheckpointSigner.generate(name: "forge.test/log")
+    let position: LogPosition
+    let checkpoint: SignedNote
+    do {
+      let store = try Store.create(
+        at: directory.storePath, options: StoreOptions(durability: .noSync, checkpointSigner: signer))
+      let fixture = try ErasureTests.Fixture(store, signer: signer)
+      position = try ErasureTests().saves(of: fixture.secret.id, in: store)[0]
+      try fixture.events.erase(.event(fixture.secret.id))
+      checkpoint = try #require(try store.latestCheckpoint())
+      #expect(try store.verify().isIntact)
+    }
+    let erased = try bytes(at: position, in: directory.storePath)
+    var principals = PrincipalCache()
+    let layout = try RecordCodec.sealedLayout(erased.span.bytes, principals: &principals)
+    #expect(layout.form == .erased)
+    var forged = Array(erased[0..<layout.formOffset])
+    forged[9] ^= 0x40  // the timestamp's high byte: another year
+    forged.append(RecordCodec.ContentForm.erasedLegacy.rawValue)
+    forged.append(1)
+    forged.append(contentsOf: erased[(layout.facts.lowerBound - 4)..<layout.facts.upperBound])
+    forged.append(contentsOf: erased[(erased.count - 64)...])
+    try Damage.withLog(directory.storePath) { txn, log, _ in
+      try txn.put(forged, forKey: BigEndianKey(position.rawValue), in: log)
+    }
+    let store = try Store.open(at: directory.storePath, options: StoreOptions(readOnly: true))
+    #expect(try store.record(at: position).header.content == .erasedUnverifiable)
+    let report = try store.verify()
+    #expect(report.problem?.kind == .hashMismatch)
+    #expect(report.problem?.position == position)
+    let since = try store.verify(since: try Checkpoint.verified(checkpoint, by: signer.verifier))
+    #expect(since.problem?.kind == .hashMismatch)
+  }
+
+  @Test func whatErasureLeavesOfAFormat1RecordIsBoundByItsErasure() throws {
+    let (directory, positions) = try legacyErased(binding: true)
+    let store = try Store.open(at: directory.storePath, options: StoreOptions(readOnly: true))
+    let report = try store.verify()
+    #expect(report.isIntact)
+    #expect(report.unprovenRecordCount == 0 && report.unprovenRecords.isEmpty)
+    // Its timestamp, then a kept field: the record's own hash covers neither any more, its
+    // erasure's binding does.
+    for offset in [12, -70] {
+      try Damage.flipByte(of: positions[0].rawValue, at: offset, in: directory.storePath)
+      let damaged = try Store.open(at: directory.storePath, options: StoreOptions(readOnly: true)).verify()
+      #expect(damaged.problem?.kind == .hashMismatch, "offset \(offset)")
+      #expect(damaged.problem?.position == positions[0], "offset \(offset)")
+      try Damage.flipByte(of: positions[0].rawValue, at: offset, in: directory.storePath)
+    }
+    #expect(try Store.open(at: directory.storePath, options: StoreOptions(readOnly: true)).verify().isIntact)
+  }
+
+  @Test func anErasureFromBeforeTheBindingLeavesItsFormat1RecordsNamedUnproven() throws {
+    let (directory, positions) = try legacyErased(binding: false)
+    let report = try Store.open(at: directory.storePath, options: StoreOptions(readOnly: true)).verify()
+    #expect(report.isIntact)
+    #expect(report.unprovenRecordCount == 2)
+    #expect(report.unprovenRecords == positions)
+  }
+}

@@ -37,6 +37,36 @@ struct IdentifiedSessionTests {
     }
   }
 
+  @Test func theLaterRefusalsOfAMinuteKeepTheProcesssEvidenceAndReachTheLogWhenItEnds() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store.create(at: directory.storePath, options: StoreOptions(durability: .noSync))
+    let fixture = try Self.fixture(store)
+    let session = try fixture.owner.session(for: PrivacyFixture.planner, identifiedBy: Self.evidence)
+    for _ in 0..<3 {
+      #expect(throws: StoreError.self) { try session.events(inCalendar: fixture.calendar.id) }
+    }
+    // The server's flush, an hour later: no other write is needed for the minute's count to be
+    // stamped and proven, and it names the refused process as the first record of the minute does.
+    var later = StoreOptions(durability: .noSync)
+    later.clockSkew = 60 * 60_000_000
+    let server = try Store.open(at: directory.storePath, options: later)
+    #expect(try server.flushEndedRefusals())
+    #expect(try !server.flushEndedRefusals(), "nothing is left to flush")
+    let refusals = try store.records(from: 1, limit: .max).filter { $0.kind == .accessAttemptRefused }
+    let counts = try refusals.map { record -> UInt64 in
+      guard case .unsigned(let count)? = try namedFields(record)["count"] else { return 0 }
+      return count
+    }
+    #expect(counts.reduce(0, +) == 3, "\(counts)")
+    #expect(refusals.count >= 2)
+    for record in refusals {
+      #expect(record.identification == Self.evidence, "\(record.position) v\(record.header.formatVersion)")
+      #expect(record.header.formatVersion == 2)
+    }
+    #expect(try PrivacyAudit(store: store).pendingRefusals().isEmpty)
+    #expect(try store.verify().isIntact)
+  }
+
   @Test func theAppsRecordsCarryTheEvidenceAndThePersonsDoNot() throws {
     try withStore { store, _ in
       let fixture = try Self.fixture(store)

@@ -28,8 +28,10 @@ extension EventStore {
       }
     }
     guard let picked = picker.pick(for: client, from: everyone) else { return nil }
+    let answerer = (picker as? any AnswerWitness)?.answerer()
     return try StoreError.wrapping {
       try store.write(caller: identifiedCaller) { txn, appender in
+        appender.answerer = answerer
         guard var contact = try txn.reading({ try Self.liveContact(picked, book, in: $0) }) else {
           throw StoreError.contact(.contactNotFound(picked))
         }

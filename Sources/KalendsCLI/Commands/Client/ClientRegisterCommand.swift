@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Kalends
 import KalendsCommandSupport
 
@@ -36,6 +37,10 @@ extension KalendsCommand.Client {
         valueName: "hex"))
     var sha256: String?
 
+    @Flag(
+      help: "Register an interpreter (python3, node, bash, …) as --executable: every script it runs is then this app.")
+    var allowInterpreter = false
+
     @Option(help: ArgumentHelp("The app's Flatpak application id.", valueName: "id")) var flatpak: String?
 
     @Option(help: ArgumentHelp("The iOS version the app was built for, 5 to 17.", valueName: "version"))
@@ -68,7 +73,8 @@ extension KalendsCommand.Client {
         return nil
       }
       var requirement = CodeRequirement(executable: nil, executableSHA256: nil, flatpakApp: flatpak)
-      if let executable {
+      if var executable {
+        executable = try Self.checkedExecutable(executable, allowingInterpreter: allowInterpreter)
         let digest: [UInt8]
         if let sha256 {
           guard let bytes = FileDigest.bytes(hex: sha256.lowercased()) else {
@@ -85,6 +91,46 @@ extension KalendsCommand.Client {
         requirement.executableSHA256 = digest
       }
       return requirement
+    }
+
+    /// Interpreters by name (a version may follow: python3.11, lua5.4): the kernel names them as
+    /// the running program of every script they run.
+    static let interpreters = [
+      "python", "perl", "ruby", "node", "nodejs", "deno", "bun", "bash", "sh", "dash", "zsh", "ksh", "fish", "php",
+      "lua", "luajit", "tclsh", "wish", "java", "gjs", "Rscript", "julia", "guile", "awk", "gawk", "busybox",
+      "osascript", "pwsh", "swift",
+    ]
+
+    /// The path the store server will see for `path`: symbolic links resolved, as the kernel names
+    /// a running program (a symlink registered verbatim would never match). Refuses a script,
+    /// whose process the kernel names by its interpreter, and — unless allowed — an interpreter,
+    /// which would make every script it runs this app.
+    static func checkedExecutable(_ path: String, allowingInterpreter: Bool) throws -> String {
+      guard path.hasPrefix("/") else {
+        throw CLIError.invalidInput("--executable takes an absolute path, not \"\(path)\"")
+      }
+      guard FileManager.default.fileExists(atPath: path) else { return path }
+      let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+      if resolved != path {
+        FileHandle.standardError.write(
+          Data("note: --executable \(path) is a link to \(resolved): registered the file it names\n".utf8))
+      }
+      if let handle = FileHandle(forReadingAtPath: resolved) {
+        defer { try? handle.close() }
+        if handle.readData(ofLength: 2) == Data("#!".utf8) {
+          throw CLIError.invalidInput(
+            "\(resolved) is a script: the kernel names its interpreter as the running program, so no "
+              + "process would match — register a compiled executable, or the app's Flatpak id (--flatpak)")
+        }
+      }
+      let name = (resolved as NSString).lastPathComponent
+      let base = String(name.prefix { !$0.isNumber && $0 != "." && $0 != "-" })
+      if !allowingInterpreter, interpreters.contains(base) || interpreters.contains(name) {
+        throw CLIError.invalidInput(
+          "\(resolved) is an interpreter: every script it runs would be taken for this app — register the "
+            + "app's own executable or its Flatpak id, or give --allow-interpreter if that is meant")
+      }
+      return resolved
     }
   }
 }

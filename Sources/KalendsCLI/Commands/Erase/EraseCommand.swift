@@ -15,7 +15,7 @@ extension KalendsCommand {
         calendar, also of every record that saved an item into it — and a contentErased record \
         names them. The records keep their position, time, actor, kind and the object's id, and \
         their hashes: verify, checkpoints, proofs and witnesses go on passing. The bytes leave \
-        data.mdb when LMDB reuses the pages they were on; `kalends store compact` (with no other \
+        data.mdb when LMDB reuses the pages they were on; `kalends compact` (with no other \
         process using the store) rewrites the file at once. A backup taken afterwards never holds \
         them. See docs/transparency.md ("Erasure").
         """)

@@ -64,7 +64,8 @@ extension KalendsCommand {
 
     @Option(
       help: ArgumentHelp(
-        "How long a request's headers may take to arrive (a slow client is closed).", valueName: "seconds"))
+        "How long a request's headers and body may take to arrive (a slow client is closed).",
+        valueName: "seconds"))
     var headerTimeout = 10
 
     @Option(
@@ -112,11 +113,12 @@ extension KalendsCommand {
       let previous = umask(0o177)
       let headerDeadline = TimeAmount.seconds(Int64(headerTimeout))
       let http = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [HeaderTimeoutHandler(deadline: headerDeadline)],
+        additionalChannelHandlers: [RequestTimeoutHandler(deadline: headerDeadline)],
         idleTimeout: .seconds(Int64(idleTimeout)),
         httpDecoderConfiguration: .init(
           maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
       let logger = ServerLogger.make("kalends.serve")
+      let announcer = ListenerAnnouncer(expected: network == nil ? 1 : 2)
       var services: [any ServiceLifecycle.Service] = []
       if let activated {
         umask(previous)
@@ -125,7 +127,7 @@ extension KalendsCommand {
             socket: activated, responder: server.router().buildResponder(), http: http, maxConnections: maxConnections,
             logger: logger,
             onRunning: {
-              FileHandle.standardOutput.write(Data("listening on \(path) (socket activation)\n".utf8))
+              announcer.bound("listening on \(path) (socket activation)")
             }))
       } else {
         var configuration = ApplicationConfiguration(address: .unixDomainSocket(path: path))
@@ -135,7 +137,7 @@ extension KalendsCommand {
             router: server.router(), server: .http1(configuration: http), configuration: configuration,
             onServerRunning: { _ in
               umask(previous)
-              FileHandle.standardOutput.write(Data("listening on \(path)\n".utf8))
+              announcer.bound("listening on \(path)")
             }, logger: logger))
       }
       if let network {
@@ -150,10 +152,11 @@ extension KalendsCommand {
             router: server.router(), server: builder, configuration: tcp,
             onServerRunning: { channel in
               let bound = channel.localAddress.map(StoreServer.describe) ?? "\(network.host):\(network.port)"
-              FileHandle.standardOutput.write(Data("listening on \(scheme) \(bound)\n".utf8))
+              announcer.bound("listening on \(scheme) \(bound)")
             }, logger: logger))
       }
       services.append(RetentionSweeper(server: server, interval: .seconds(3_600), logger: logger))
+      services.append(RefusalFlusher(server: server, interval: .seconds(5), logger: logger))
       // A socket the service manager handed over is its own: it keeps listening there.
       defer { if activated == nil { unlink(path) } }
       let group = ServiceGroup(
@@ -161,9 +164,20 @@ extension KalendsCommand {
           services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
           gracefulShutdownSignals: [.sigterm, .sigint],
           logger: logger))
-      try await group.run()
+      do {
+        try await group.run()
+      } catch  where !announcer.isAnnounced {
+        // A listener could not bind: nothing was announced, and the status says what kind of
+        // failure it is (docs/server.md).
+        try? server.unidentified.flush(to: server.owner)
+        try? await server.pool.shutdownGracefully()
+        throw CLIError(
+          message: "cannot listen (\(error)) — is another server on that address? choose another with --listen",
+          status: .conflict)
+      }
       try server.unidentified.flush(to: server.owner)
       try await server.pool.shutdownGracefully()
+      try await server.identification.shutdownGracefully()
     }
 
     /// Removes a socket left by a server that is gone; refuses when one still answers there, or

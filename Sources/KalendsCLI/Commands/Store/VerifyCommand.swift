@@ -80,6 +80,8 @@ extension KalendsCommand {
                 ])
               })
           ))
+        fields.append(("unprovenRecordCount", .number(Double(report.unprovenRecordCount))))
+        fields.append(("unprovenRecords", .array(report.unprovenRecords.map { .number(Double($0.rawValue)) })))
         print(JSONValue.object(fields).rendered())
       case .table:
         if report.isIntact {
@@ -102,6 +104,17 @@ extension KalendsCommand {
       if report.timestampAnomalyCount > report.timestampAnomalies.count {
         let more = report.timestampAnomalyCount - report.timestampAnomalies.count
         FileHandle.standardError.write(Data("warning: \(more) more records with wrong timestamps\n".utf8))
+      }
+      // Records erased from format 1 or 2 before erasures bound them: intact in the chain, but what
+      // is left of them (time, actor, kind, kept fields) is proven by nothing.
+      if report.unprovenRecordCount > 0 {
+        let listed = report.unprovenRecords.map { "\($0)" }.joined(separator: ", ")
+        let more = report.unprovenRecordCount - report.unprovenRecords.count
+        FileHandle.standardError.write(
+          Data(
+            ("warning: \(counted(report.unprovenRecordCount, "record")) erased from format 1 or 2 are unproven "
+              + "(their time, actor, kind and kept fields are bound by no hash): \(listed)"
+              + (more > 0 ? " and \(more) more" : "") + "\n").utf8))
       }
       if let problem = report.problem {
         CommandRunner.fail(

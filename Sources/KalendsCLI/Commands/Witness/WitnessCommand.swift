@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Kalends
 import KalendsCommandSupport
 
@@ -29,7 +30,9 @@ extension KalendsCommand.Witness {
         not hold; 403 when no trusted key signed; 404 for an unknown log; 400 for a malformed request. \
         The latest checkpoint of each log is kept, checked and replaced atomically in --state (an LMDB \
         environment of its own). Run it apart from the stores it watches: on another machine, under \
-        another operator. It prints 'listening on HOST:PORT' once it accepts connections.
+        another operator. It prints 'listening on HOST:PORT' once it accepts connections. A request's \
+        headers and body must arrive within 10 s, an idle connection is closed after 60 s, and at \
+        most 256 connections are served at once.
         """)
 
     @Option(help: ArgumentHelp("The witness's private cosigner key file.", valueName: "file")) var key: String
@@ -62,8 +65,16 @@ extension KalendsCommand.Witness {
           headers: [.contentType: answer.contentType],
           body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
       }
+      // The same bounds as the store server's: a request's headers and body within 10 s, an idle
+      // connection closed after 60 s, at most 256 connections at once.
+      var configuration = ApplicationConfiguration(address: .hostname(host, port: port))
+      configuration.availableConnectionsDelegate = MaximumAvailableConnections(256)
+      let http = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [RequestTimeoutHandler(deadline: .seconds(10))], idleTimeout: .seconds(60),
+        httpDecoderConfiguration: .init(
+          maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
       let app = Application(
-        router: router, configuration: .init(address: .hostname(host, port: port)),
+        router: router, server: .http1(configuration: http), configuration: configuration,
         onServerRunning: { channel in
           let bound = channel.localAddress?.port ?? port
           FileHandle.standardOutput.write(Data("listening on \(host):\(bound)\n".utf8))

@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+import Kalends
+import KalendsCommandSupport
+
+extension StoreServer {
+  /// The most instances `GET /v1/instances` answers (about 25 MB of JSON): a longer window is
+  /// refused, so that the answer, built in memory for speed, stays bounded.
+  static let maximumInstances = 100_000
+
+  /// The bytes gathered before a chunk of a streamed answer is sent.
+  static let chunkSize = 64 * 1024
+
+  /// `GET /v1/events`' answer, streamed: the events are read from one snapshot on a thread of their
+  /// own and written as the connection takes them, a few chunks at a time, so that a window of
+  /// decades costs the server a few chunks of memory, not the whole answer. A refusal (no access,
+  /// an unknown calendar) comes before the answer starts, as a problem. An app has at most
+  /// ``answerSlots`` such answers at once.
+  func streamedEvents(_ use: AppUse, _ predicate: EventPredicate, _ zone: ZoneRules) async throws -> Response {
+    // When iOS would ask by itself, the person is asked first (nothing is read in that hop).
+    try await withStore(use) {}
+    guard let slot = answerSlots.take(for: use.client.id) else {
+      throw Problem(
+        status: .tooManyRequests, title: "too many answers at once",
+        detail: "\(use.client.id) is being sent \(answerSlots.limit) event lists already: wait for one",
+        exitStatus: .conflict)
+    }
+    let pipe = ChunkPipe()
+    let session = use.session
+    Thread.detachNewThread {
+      var chunk = ByteBuffer(string: "[")
+      var first = true
+      var sent = false
+      do {
+        try session.enumerateEvents(matching: predicate) { event in
+          if !first { chunk.writeString(",") }
+          first = false
+          chunk.writeString(JSONValue.object(KalendsCommand.Events.fields(event, zone)).rendered())
+          guard chunk.readableBytes >= Self.chunkSize else { return true }
+          defer { chunk = ByteBuffer() }
+          sent = true
+          return pipe.send(chunk)
+        }
+        chunk.writeString("]\n")
+        if pipe.send(chunk) { pipe.finish() }
+      } catch let error as StoreError {
+        pipe.finish(sent ? CancellationError() : Problem(error))
+      } catch {
+        pipe.finish(error)
+      }
+    }
+    var messages = pipe.messages.makeAsyncIterator()
+    // The first chunk, or the refusal, decides the status.
+    guard let opening = await messages.next() else {
+      slot.free()
+      throw Problem(status: .serviceUnavailable, title: "storage failure", detail: "no answer", exitStatus: .storage)
+    }
+    if case .failure(let error) = opening {
+      slot.free()
+      throw error
+    }
+    let iterator = IteratorBox(messages)
+    return Response(
+      status: .ok, headers: [.contentType: "application/json"],
+      body: ResponseBody { writer in
+        defer { slot.free() }
+        var next: ChunkPipe.Message? = opening
+        while let message = next {
+          switch message {
+          case .chunk(let buffer):
+            try await writer.write(buffer)
+            pipe.took()
+          case .failure(let error):
+            // Mid-answer the status is sent: the connection is cut, and the app sees a truncated
+            // array rather than a complete wrong one.
+            throw error
+          }
+          next = await iterator.next()
+        }
+        try await writer.finish(nil)
+      })
+  }
+}
+
+/// Hands an async iterator to the response's body closure, which runs once.
+private final class IteratorBox: @unchecked Sendable {
+  private var iterator: AsyncStream<ChunkPipe.Message>.AsyncIterator
+
+  init(_ iterator: AsyncStream<ChunkPipe.Message>.AsyncIterator) {
+    self.iterator = iterator
+  }
+
+  func next() async -> ChunkPipe.Message? { await iterator.next() }
+}
