@@ -305,7 +305,17 @@ extension EventStore {
           payload.append(tag: 5, bool: prompted)
           if timedOut { payload.append(tag: 6, bool: true) }
           if api == .implicit { payload.append(tag: 7, bool: true) }
-          try appender.append(RecordDraft(kind: .accessRequested, principal: actor, payload: payload), in: &txn)
+          let draft = RecordDraft(kind: .accessRequested, principal: actor, payload: payload)
+          guard !prompted, !timedOut else {
+            try appender.append(draft, in: &txn)
+            return
+          }
+          // A request that asked nobody returns the decision that stands: counted like refusals,
+          // so that an app asking in a loop adds at most two records a minute.
+          try RequestTally.count(
+            draft, client: clientID, service: service, level: level, status: status, implicit: api == .implicit,
+            minute: RefusalTally.minute(of: appender.timestamp), evidence: identification, meta: store.meta, &txn,
+            &appender)
         }
         // Someone decided meanwhile (another process, the person in settings): that decision stands.
         guard current == seen, asks else {

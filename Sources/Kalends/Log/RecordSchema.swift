@@ -295,6 +295,8 @@ package struct RecordSchema: Sendable {
       Field(tag: 5, name: "prompted", type: .bool, required: true),
       Field(tag: 6, name: "promptTimeout", type: .bool, required: false),
       Field(tag: 7, name: "implicit", type: .bool, required: false),
+      Field(tag: 8, name: "count", type: .unsigned, required: false),
+      Field(tag: 9, name: "minute", type: .signed, required: false),
     ])
 
   static let accessDecided = RecordSchema(

@@ -71,7 +71,9 @@ public struct AuditEntry: Hashable, Sendable {
       prompted = try fields.bool(5)
       promptTimedOut = try fields.bool(6) ?? false
       isImplicit = try fields.bool(7) ?? false
-      (previousStatus, reason, operation, count) = (nil, nil, nil, nil)
+      // The later requests of a minute that asked nobody, counted (docs/log-format.md).
+      count = try fields.unsigned(8).map { Int(clamping: $0) }
+      (previousStatus, reason, operation) = (nil, nil, nil)
     case .accessDecided:
       status = try byte(3).flatMap(AuthorizationStatus.init(rawValue:))
       previousStatus = try byte(4).flatMap(AuthorizationStatus.init(rawValue:))

@@ -254,6 +254,7 @@ public final class Store: Sendable {
           appender.sealsContent = !options.writesLegacyRecords
           // Refusals counted in minutes that have ended reach the log with the first write after them.
           try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
+          try RequestTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
           if group.count == 1 {
             appender.caller = group[0].caller
             appender.answerer = nil

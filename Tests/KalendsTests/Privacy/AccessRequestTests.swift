@@ -62,6 +62,39 @@ struct AccessRequestTests {
     }
   }
 
+  /// The review's flood: a denied app repeating its request wrote one record per call (300 in
+  /// 2.4 s). Requests that ask nobody are counted like refusals: at most two records a minute, and
+  /// every request counted.
+  @Test func anAppAskingAgainInALoopAddsAtMostTwoRecordsAMinuteAndEveryRequestIsCounted() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store.create(at: directory.storePath, options: StoreOptions(durability: .noSync))
+    let fixture = try PrivacyFixture(store)
+    let app = try fixture.owner.session(for: PrivacyFixture.planner)
+    let prompter = ScriptedPrompter(.deny)
+    let before = try store.head().position
+    for _ in 0..<50 {
+      #expect(try app.requestFullAccess(to: .reminders, prompter: prompter) == .denied)
+    }
+    #expect(prompter.asked.count == 1, "the person is asked once")
+    func requests() throws -> [LogRecord] {
+      try store.records(from: before.next, limit: .max).filter { $0.kind == .accessRequested }
+    }
+    // The prompted request, then at most two records a minute of those that asked nobody.
+    let recorded = try requests().count
+    #expect(recorded <= 5, "\(recorded) records")
+    var later = StoreOptions(durability: .noSync)
+    later.clockSkew = 60 * 60_000_000
+    #expect(try Store.open(at: directory.storePath, options: later).flushEndedRefusals())
+    let counts = try requests().map { record -> Int in
+      guard case .unsigned(let count)? = try namedFields(record)["count"] else { return 1 }
+      return Int(count)
+    }
+    #expect(counts.reduce(0, +) == 50, "\(counts)")
+    let history = try PrivacyAudit(store: store).history(client: PrivacyFixture.planner)
+    #expect(history.filter { $0.kind == .accessRequested }.map { $0.count ?? 1 }.reduce(0, +) == 50)
+    #expect(try store.verify().isIntact)
+  }
+
   @Test func aRequestWithoutItsUsageDescriptionIsDeniedAndRecorded() throws {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store, usage: [.calendarsWriteOnly: "Adds bookings."])
