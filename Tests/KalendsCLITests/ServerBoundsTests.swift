@@ -137,6 +137,37 @@ struct ServerBoundsTests {
     #expect(status == "200")
   }
 
+  /// The response headers of `GET path` by `program`, lower-cased names.
+  static func headers(_ served: ServedStore, _ path: String, by program: String) throws -> [String: String] {
+    let result = try CLI.run(
+      ["-s", "-o", "/dev/null", "-D", "-", "--unix-socket", served.socket, "http://kalends" + path],
+      program: URL(fileURLWithPath: program))
+    var headers: [String: String] = [:]
+    for line in result.stdout.split(separator: "\r\n") {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return headers
+  }
+
+  /// The review found every response carried the log's head, so that a denied or unidentified
+  /// caller saw when the person wrote. Only reads of data the app may see carry it.
+  @Test func onlyAnAppsReadsOfItsDataCarryTheLogPosition() throws {
+    let served = try ServedStore()
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let stranger = try served.app("stranger")
+    let week = "/v1/events?from=2026-03-02&to=2026-03-09"
+    for (path, program) in [
+      ("/v1/openapi.json", stranger), ("/v1/whoami", stranger), ("/v1/openapi.json", agenda), ("/v1/whoami", agenda),
+      ("/v1/authorization/calendars", agenda), (week, agenda),
+    ] {
+      #expect(try Self.headers(served, path, by: program)["kalends-position"] == nil, "\(path)")
+    }
+    try served.store.object(["access", "set", "com.example.agenda", "--service", "calendars", "--status", "full"])
+    #expect(try Self.headers(served, week, by: agenda)["kalends-position"] != nil)
+  }
+
   /// The server's peak resident memory so far, in MiB (`VmHWM`).
   static func peakMemory(of pid: Int32) throws -> Int {
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
