@@ -105,7 +105,7 @@ extension EventStore {
     payload.append(tag: 2, id: item.id)
     for position in erased { payload.append(tag: 3, unsigned: position.rawValue) }
     if let reason { payload.append(tag: 4, string: reason) }
-    try RangeBounds.stored(meta: range.meta, in: txn).append(to: &payload)
+    try range.coarsenBounds(&txn).append(to: &payload)
     if let policy { payload.append(tag: 8, unsigned: policy.rawValue) }
     // A store written as older versions wrote (tests only) erases as they did, without binding.
     if appender.sealsContent {

@@ -185,6 +185,18 @@ struct RangeProjection: Projection {
     for (run, duration) in longest { try raiseLongest(calendar, run, to: duration, &txn) }
   }
 
+  /// Raises every run's longest instance to its coarse value (``RangeBounds/coarsened``) and
+  /// returns the bounds then, for a `contentErased` record: what the replay of that record raises
+  /// the bounds to is what the store holds.
+  func coarsenBounds(_ txn: inout WriteTransaction) throws -> RangeBounds {
+    let coarse = try RangeBounds.stored(meta: meta, in: txn).coarsened
+    for bound in coarse.bounds {
+      guard let domain = RangeKey.Domain(rawValue: bound.domain) else { continue }
+      try raiseLongest(bound.calendar, RunKey(domain: domain, durationClass: bound.durationClass), to: bound.seconds, &txn)
+    }
+    return coarse
+  }
+
   /// Raises the longest instance of a run to `duration` when it is shorter.
   private func raiseLongest(_ calendar: ObjectID, _ run: RunKey, to duration: Int64, _ txn: inout WriteTransaction)
     throws

@@ -309,6 +309,36 @@ struct ErasureTests {
     }
   }
 
+  /// The review found the `contentErased` record kept the erased event's exact duration when it
+  /// was its calendar's longest (the index bound). The record carries a coarse bound instead, the
+  /// store's index is raised to it, and a rebuild reaches the same bytes.
+  @Test func anErasureKeepsNoExactDurationOfWhatItErased() throws {
+    try withFixture { fixture in
+      // 1 h 23 min 17 s: longer than anything else in the calendar.
+      let odd = try fixture.events.save(
+        Event(
+          calendarID: fixture.calendar.id, title: "Odd QZX7", start: local(2026, 4, 1, 9),
+          end: LocalDateTime(year: 2026, month: 4, day: 1, hour: 10, minute: 23, second: 17), timeZone: "Europe/Berlin"),
+        span: .thisEvent)
+      let erasure = try fixture.events.erase(.event(odd.id))
+      let record = try fixture.store.record(at: try #require(erasure.record))
+      let bounds = try #require(try RangeBounds(payload: record.payload.bytes.span.bytes))
+      let seconds = bounds.bounds.filter { $0.calendar == fixture.calendar.id }.map(\.seconds)
+      #expect(!seconds.isEmpty)
+      #expect(!seconds.contains(4_997), "\(seconds)")
+      #expect(seconds.allSatisfy { $0 == 7_200 || $0 & ($0 - 1) == 0 }, "coarse: \(seconds)")
+      #expect(try fixture.store.verifyProjections().isConsistent)
+      let digests = try fixture.store.projectionDigests()
+      _ = try fixture.store.rebuildProjections()
+      #expect(try fixture.store.projectionDigests() == digests, "a rebuild gives the bytes the store had")
+      // Queries still find what overlaps.
+      let kept = try fixture.events.events(
+        matching: EventPredicate(
+          start: fixture.kept.start!.wallClockSeconds - 86_400, end: fixture.kept.end!.wallClockSeconds + 86_400))
+      #expect(kept.contains { $0.id == fixture.kept.id })
+    }
+  }
+
   @Test func recordsWrittenBeforeFormat3AreErasedWithTheirHashKeptButNotProvable() throws {
     let directory = TemporaryDirectory()
     let signer = try CheckpointSigner.generate(name: "legacy.test/log")

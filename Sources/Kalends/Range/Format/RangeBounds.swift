@@ -42,6 +42,23 @@ struct RangeBounds: Hashable {
     return RangeBounds(horizon: horizon, bounds: bounds)
   }
 
+  /// Each bound raised to a coarse value: the next power of two seconds, but no further than the
+  /// longest duration of its class. A `contentErased` record carries these, never the exact
+  /// longest duration of a run, which would tell the erased event's duration when it was the
+  /// longest of its calendar. A larger bound only widens a query's look back.
+  var coarsened: RangeBounds {
+    RangeBounds(
+      horizon: horizon,
+      bounds: bounds.map { bound in
+        var rounded: Int64 = 1
+        while rounded < bound.seconds, rounded < Int64.max / 2 { rounded *= 2 }
+        let ceiling = RangeKey.longestDuration(ofClass: bound.durationClass)
+        return Bound(
+          calendar: bound.calendar, domain: bound.domain, durationClass: bound.durationClass,
+          seconds: max(bound.seconds, ceiling.map { min(rounded, $0) } ?? rounded))
+      })
+  }
+
   /// Appends them to a `contentErased` payload.
   func append(to payload: inout Payload) {
     payload.append(tag: 5, unsigned: UInt64(RangeProjection.version))

@@ -20,6 +20,17 @@ enum RangeKey {
     duration <= 2 * 3_600 ? 0 : duration <= 86_400 ? 1 : duration <= 7 * 86_400 ? 2 : 3
   }
 
+  /// The longest duration an instance of class `durationClass` has; `nil` for the last, unbounded
+  /// class.
+  static func longestDuration(ofClass durationClass: UInt8) -> Int64? {
+    switch durationClass {
+    case 0: 2 * 3_600
+    case 1: 86_400
+    case 2: 7 * 86_400
+    default: nil
+    }
+  }
+
   /// A signed time as 8 bytes that sort like the number (big-endian, sign bit flipped).
   static func append(_ time: Int64, to key: inout [UInt8]) {
     let flipped = UInt64(bitPattern: time) ^ (1 << 63)
