@@ -9,4 +9,19 @@ public struct Erasure: Hashable, Sendable {
   public let erasedPositions: [LogPosition]
   /// The `contentErased` record that names them; `nil` when nothing was erased.
   public let record: LogPosition?
+  /// For an event: the later parts of its series that were split from it (a save with
+  /// ``Span/futureEvents``), and those split from them, erased with it, each removed and erased as
+  /// an event of its own (its own `contentErased` record); in log order.
+  public let continuations: [Erasure]
+
+  init(
+    item: ErasableItem, removal: LogPosition?, erasedPositions: [LogPosition], record: LogPosition?,
+    continuations: [Erasure] = []
+  ) {
+    self.item = item
+    self.removal = removal
+    self.erasedPositions = erasedPositions
+    self.record = record
+    self.continuations = continuations
+  }
 }

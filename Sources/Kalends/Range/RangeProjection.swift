@@ -192,7 +192,8 @@ struct RangeProjection: Projection {
     let coarse = try RangeBounds.stored(meta: meta, in: txn).coarsened
     for bound in coarse.bounds {
       guard let domain = RangeKey.Domain(rawValue: bound.domain) else { continue }
-      try raiseLongest(bound.calendar, RunKey(domain: domain, durationClass: bound.durationClass), to: bound.seconds, &txn)
+      try raiseLongest(
+        bound.calendar, RunKey(domain: domain, durationClass: bound.durationClass), to: bound.seconds, &txn)
     }
     return coarse
   }

@@ -309,6 +309,44 @@ struct ErasureTests {
     }
   }
 
+  /// The review found that erasing a series split with `.futureEvents` left the later part live,
+  /// with the same title and notes. The parts split from it are removed and erased with it.
+  @Test func erasingASeriesErasesThePartsSplitFromIt() throws {
+    try withFixture { fixture in
+      var series = Event(
+        calendarID: fixture.calendar.id, title: "Therapy ZXQ9", start: local(2026, 5, 4, 9),
+        end: local(2026, 5, 4, 10), timeZone: "Europe/Berlin")
+      series.notes = "notes PLM4"
+      series.recurrenceRules = [try rule("FREQ=WEEKLY;COUNT=10")]
+      let saved = try fixture.events.save(series, span: .thisEvent)
+      let window = EventPredicate(
+        start: local(2026, 5, 1, 0).wallClockSeconds, end: local(2026, 8, 1, 0).wallClockSeconds,
+        calendars: [fixture.calendar.id])
+      func occurrences() throws -> [Event] {
+        try fixture.events.events(matching: window).filter { $0.title == "Therapy ZXQ9" }
+      }
+      var third = try occurrences()[2]
+      third.location = "Room B"
+      try fixture.events.save(third, span: .futureEvents)
+      var sixth = try occurrences()[5]
+      sixth.location = "Room C"
+      try fixture.events.save(sixth, span: .futureEvents)
+      let parts = Set(try occurrences().map(\.id))
+      #expect(parts.count == 3, "the series and two parts split from it")
+
+      let erasure = try fixture.events.erase(.event(saved.id))
+      #expect(erasure.continuations.count == 2)
+      #expect(erasure.continuations.allSatisfy { $0.removal != nil && $0.record != nil })
+      #expect(try occurrences().isEmpty, "nothing of the series is left")
+      for position in 1...(try fixture.store.head().position.rawValue) {
+        let bytes = try fixture.store.environmentValue(at: position)
+        #expect(!contains(bytes, "ZXQ9") && !contains(bytes, "PLM4"), "record \(position)")
+      }
+      #expect(try fixture.store.verify().isIntact)
+      #expect(try fixture.store.verifyProjections().isConsistent)
+    }
+  }
+
   /// The review found the `contentErased` record kept the erased event's exact duration when it
   /// was its calendar's longest (the index bound). The record carries a coarse bound instead, the
   /// store's index is raised to it, and a rebuild reaches the same bytes.

@@ -56,6 +56,18 @@ extension KalendsCommand {
             ("removal", erasure.removal.map { .number(Double($0.rawValue)) } ?? .null),
             ("erasedPositions", .array(erasure.erasedPositions.map { .number(Double($0.rawValue)) })),
             ("record", erasure.record.map { .number(Double($0.rawValue)) } ?? .null),
+            (
+              "continuations",
+              .array(
+                erasure.continuations.map { part in
+                  .object([
+                    ("id", .string(part.item.id.description)),
+                    ("removal", part.removal.map { .number(Double($0.rawValue)) } ?? .null),
+                    ("erasedPositions", .array(part.erasedPositions.map { .number(Double($0.rawValue)) })),
+                    ("record", part.record.map { .number(Double($0.rawValue)) } ?? .null),
+                  ])
+                })
+            ),
           ]).rendered())
       case .table:
         if let removal = erasure.removal { print("removed \(item) (record \(removal))") }
@@ -64,6 +76,14 @@ extension KalendsCommand {
           print("erased the content of \(count) record\(count == 1 ? "" : "s") of \(item) (record \(record))")
         } else {
           print("nothing left to erase of \(item)")
+        }
+        for part in erasure.continuations {
+          if let record = part.record {
+            let count = part.erasedPositions.count
+            print(
+              "erased the content of \(count) record\(count == 1 ? "" : "s") of \(part.item), split from it (record \(record))"
+            )
+          }
         }
       }
     }
