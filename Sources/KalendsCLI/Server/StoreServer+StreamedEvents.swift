@@ -8,17 +8,44 @@ extension StoreServer {
   /// refused, so that the answer, built in memory for speed, stays bounded.
   static let maximumInstances = 100_000
 
+  /// The most events an answer holds to be sent as one buffer rather than streamed.
+  static let inlineEvents = 2_000
+
   /// The bytes gathered before a chunk of a streamed answer is sent.
   static let chunkSize = 64 * 1024
 
-  /// `GET /v1/events`' answer, streamed: the events are read from one snapshot on a thread of their
-  /// own and written as the connection takes them, a few chunks at a time, so that a window of
-  /// decades costs the server a few chunks of memory, not the whole answer. A refusal (no access,
+  /// `GET /v1/events`' answer: at most ``inlineEvents`` at once, else streamed: the events are read
+  /// from one snapshot on a thread of their own and written as the connection takes them, a few
+  /// chunks at a time, so that a window of decades costs the server a few chunks of memory, not
+  /// the whole answer. A refusal (no access,
   /// an unknown calendar) comes before the answer starts, as a problem. An app has at most
   /// ``answerSlots`` such answers at once.
   func streamedEvents(_ use: AppUse, _ predicate: EventPredicate, _ zone: ZoneRules) async throws -> Response {
-    // When iOS would ask by itself, the person is asked first (nothing is read in that hop).
-    try await withStore(use) {}
+    // Most answers (a week, a month) are small: read in one hop of the store's pool, as one
+    // buffer, and answered at once. Only a window holding more than `inlineEvents` is read again,
+    // streamed from a snapshot of its own.
+    let session = use.session
+    let inline: ByteBuffer? = try await withStore(use) {
+      var buffer = ByteBuffer(string: "[")
+      var count = 0
+      var complete = true
+      try session.enumerateEvents(matching: predicate) { event in
+        guard count < Self.inlineEvents else {
+          complete = false
+          return false
+        }
+        if count > 0 { buffer.writeString(",") }
+        buffer.writeString(JSONValue.object(KalendsCommand.Events.fields(event, zone)).rendered())
+        count += 1
+        return true
+      }
+      guard complete else { return nil }
+      buffer.writeString("]\n")
+      return buffer
+    }
+    if let inline {
+      return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: inline))
+    }
     guard let slot = answerSlots.take(for: use.client.id) else {
       throw Problem(
         status: .tooManyRequests, title: "too many answers at once",
@@ -26,7 +53,6 @@ extension StoreServer {
         exitStatus: .conflict)
     }
     let pipe = ChunkPipe()
-    let session = use.session
     Thread.detachNewThread {
       var chunk = ByteBuffer(string: "[")
       var first = true
