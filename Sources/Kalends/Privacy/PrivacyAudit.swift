@@ -128,20 +128,24 @@ public struct PrivacyAudit: Sendable {
     of client: String, _ service: Service, at instant: Timestamp, _ permissions: PermissionProjection,
     _ txn: borrowing ReadTransaction
   ) throws -> AccessState {
+    // The decision in force at `instant` is the last one *made* (by position) among those stamped
+    // by then: a decision stamped ahead by a wrong clock never shadows one made after it.
     let prefix = Array(client.utf8) + [0, service.rawValue]
-    var seek = prefix
-    RangeKey.append(instant.rawValue, to: &seek)
-    seek += [UInt8](repeating: 0xFF, count: 8)
     var found: AccessState?
+    var latest: UInt64 = 0
     try txn.withCursor(on: permissions.timeline) { cursor in
-      guard try cursor.seek(atMost: seek) else { return }
-      let key = try cursor.currentKey()
-      guard key.count == prefix.count + 16, key.starts(with: prefix) else { return }
-      let value = try cursor.currentValue()
-      let position = RecordCodec.readBigEndian(key[(prefix.count + 8)...])
-      found = AccessState(
-        client: client, service: service, status: AuthorizationStatus(rawValue: value[0]) ?? .notDetermined,
-        decision: LogPosition(position), reason: DecisionReason(rawValue: value[1]))
+      try cursor.forEach(withPrefix: prefix) { key, value in
+        guard key.count == prefix.count + 16 else { return }
+        let stamped = Int64(bitPattern: RecordCodec.readBigEndian(key[prefix.count..<(prefix.count + 8)]) ^ (1 << 63))
+        guard stamped <= instant.rawValue else { return }
+        let position = RecordCodec.readBigEndian(key[(prefix.count + 8)...])
+        guard position > latest else { return }
+        latest = position
+        let bytes = Array(copying: value)
+        found = AccessState(
+          client: client, service: service, status: AuthorizationStatus(rawValue: bytes[0]) ?? .notDetermined,
+          decision: LogPosition(position), reason: DecisionReason(rawValue: bytes[1]))
+      }
     }
     var state =
       found ?? AccessState(client: client, service: service, status: .notDetermined, decision: nil, reason: nil)
@@ -164,9 +168,11 @@ public struct PrivacyAudit: Sendable {
     var chosen: Set<ObjectID> = []
     for key in keys where key.count == prefix.count + 8 {
       let position = RecordCodec.readBigEndian(key[prefix.count...])
+      // A record stamped after `instant` is skipped, not the end: a wrong clock may have stamped
+      // it ahead of records made after it.
       let stop = try txn.withValue(forKey: BigEndianKey(position), in: store.log) { value -> Bool in
         let decoded = try RecordCodec.decodeHeader(value)
-        guard decoded.0.timestamp <= instant else { return true }
+        guard decoded.0.timestamp <= instant else { return false }
         let kind = decoded.0.kind
         guard [.accessScopeChanged, .accessDecided, .calendarSaved, .contactSaved].contains(kind) else { return false }
         let fields = try PayloadReader(bytes: value.extracting(decoded.1))

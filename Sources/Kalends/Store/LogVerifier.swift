@@ -226,9 +226,12 @@ struct LogVerifier {
       }
     }
 
-    /// Notes a timestamp earlier than the one before it, or too far ahead of the clock.
+    /// Notes a timestamp earlier than the one before it, or too far ahead of the clock. A
+    /// timestamp ahead of the clock is not carried on: the records after it are measured against
+    /// the last one that was not, as the writers after it stamped them.
     private mutating func checkTime(_ timestamp: Timestamp, at position: LogPosition) {
-      defer { lastTimestamp = max(lastTimestamp, timestamp) }
+      let ahead = timestamp.rawValue > now.rawValue &+ TimestampAnomaly.toleratedFuture
+      defer { if !ahead { lastTimestamp = max(lastTimestamp, timestamp) } }
       let anomaly: TimestampAnomaly
       if timestamp < lastTimestamp {
         anomaly = TimestampAnomaly(position: position, kind: .backwards, timestamp: timestamp, reference: lastTimestamp)

@@ -232,6 +232,17 @@ public final class Store: Sendable {
     return value
   }
 
+  /// The time a write stamps its records with: this writer's clock, but never earlier than the
+  /// record before — time moves forward in the log — unless that record lies more than
+  /// ``TimestampAnomaly/toleratedFuture`` ahead of this clock. A writer whose clock was set ahead
+  /// then stamps its own records wrong, not every record after them until real time catches up;
+  /// `verify` names those records (``TimestampAnomaly``) and the audit never lets one shadow a
+  /// later decision.
+  static func timestamp(now: Timestamp, after last: Timestamp?) -> Timestamp {
+    guard let last else { return now }
+    return last.rawValue > now.rawValue &+ TimestampAnomaly.toleratedFuture ? now : max(now, last)
+  }
+
   /// Commits `group`'s writes in one transaction and sets each one's outcome: one write runs in
   /// the transaction itself; several run each in a nested transaction, so that one that throws is
   /// undone alone.
@@ -245,9 +256,7 @@ public final class Store: Sendable {
           let last = try checkLogEnd(matches: head, in: txn)
           let projections = try projections
           try projections.checkCurrent(at: head.position, meta: meta, in: txn)
-          // Time moves forward in the log: a record is never stamped earlier than the one before
-          // it, whatever this writer's clock says.
-          let timestamp = max(options.now(), last ?? Timestamp(rawValue: .min))
+          let timestamp = Self.timestamp(now: options.now(), after: last)
           let (nodes, frontier) = try treeAtHead(head, in: &txn)
           var appender = LogAppender(
             log: log, head: head, timestamp: timestamp, projections: projections, frontier: frontier, nodes: nodes)
