@@ -97,6 +97,33 @@ struct ServerBoundsTests {
     #expect(refused.trimmingCharacters(in: .whitespacesAndNewlines) == "401 closed")
   }
 
+  /// One host opening connections and sending nothing holds at most its share (64) of the TCP
+  /// listener, before any request could identify it; the rest are closed at once, and the person's
+  /// socket is not touched.
+  @Test func oneNetworkHoldsAtMostItsShareOfTCPConnections() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0", "--header-timeout", "60"])
+    let port = try #require(served.tcpAddress?.split(separator: ":").last)
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let holder = """
+      import socket, sys, time
+      held = []
+      for _ in range(70):
+          s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); held.append(s)
+      time.sleep(1.5)
+      closed = 0
+      for s in held:
+          s.setblocking(False)
+          try:
+              if s.recv(1) == b"": closed += 1
+          except BlockingIOError: pass
+      print(closed)
+      """
+    let closed = try Self.python(holder, [String(port)]).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(closed == "6", "\(closed) of 70 closed")
+    #expect(try served.get("/v1/whoami", by: agenda).status == 200)
+  }
+
   @Test func oneAppCannotHoldMoreThanItsShareOfChangeStreams() throws {
     let served = try ServedStore()
     let agenda = try served.app("agenda")

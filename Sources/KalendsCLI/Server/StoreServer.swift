@@ -63,6 +63,8 @@ final class StoreServer: Sendable {
   let digests = DigestCache()
   /// The connections each app holds at once, by app id.
   let connectionSlots = CallerSlots(limit: 64)
+  /// The TCP connections each network holds at once, identified or not (``NetworkSlotsHandler``).
+  let networkSlots = CallerSlots(limit: 64)
   /// The change streams each app holds open at once, by app id.
   let streamSlots = CallerSlots(limit: 8)
   /// The streamed answers (`GET /v1/events`) each app is being sent at once, by app id: each holds

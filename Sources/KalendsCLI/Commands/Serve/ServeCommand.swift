@@ -113,7 +113,9 @@ extension KalendsCommand {
       let previous = umask(0o177)
       let headerDeadline = TimeAmount.seconds(Int64(headerTimeout))
       let http = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [RequestTimeoutHandler(deadline: headerDeadline)],
+        additionalChannelHandlers: [
+          NetworkSlotsHandler(slots: server.networkSlots), RequestTimeoutHandler(deadline: headerDeadline),
+        ],
         idleTimeout: .seconds(Int64(idleTimeout)),
         httpDecoderConfiguration: .init(
           maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
