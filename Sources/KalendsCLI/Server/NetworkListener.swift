@@ -67,17 +67,15 @@ struct NetworkListener {
   }
 
   /// Whether `address` is on the loopback interface: 127.0.0.0/8 or ::1 (or an IPv4-mapped
-  /// 127.0.0.0/8).
+  /// 127.0.0.0/8). Read from the address's numeric text, as `inet_ntop` writes it (a resolved
+  /// address, never the text given).
   static func isLoopback(_ address: SocketAddress) -> Bool {
+    guard let text = address.ipAddress?.lowercased() else { return false }
     switch address {
-    case .v4(let v4):
-      return UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127
-    case .v6(let v6):
-      let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
-      if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
-      return bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
-    default:
-      return false
+    case .v4: return text.hasPrefix("127.")
+    case .v6: return text == "::1" || text.hasPrefix("::ffff:127.")
+    default: return false
     }
   }
+
 }

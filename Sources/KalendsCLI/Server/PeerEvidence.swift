@@ -19,35 +19,11 @@ enum PeerEvidence {
   /// `SO_PEERPIDFD` (Linux 6.5): a pidfd for the peer as it was at `connect(2)`.
   private static let peerPIDFD: CInt = 77
 
-  /// What confines a process apart from its credentials: its mount and user namespaces and its
-  /// root directory, as the kernel names them (`/proc/PID/ns/mnt`, `/proc/PID/ns/user`, the device
-  /// and inode of `/proc/PID/root`). A Flatpak (bubblewrap) sandbox, a container or a chroot differs
-  /// from the server's own in at least one; a part that cannot be read is `nil`, which never
-  /// equals the server's.
-  struct Confinement: Equatable, Sendable {
-    var mountNamespace: String?
-    var userNamespace: String?
-    var root: [UInt64]?
-
-    /// The confinement of the process whose `/proc` directory is `process`.
-    init(process: String) {
-      mountNamespace = try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/ns/mnt")
-      userNamespace = try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/ns/user")
-      var info = stat()
-      root = stat(process + "/root", &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
-    }
-
-    /// Whether every part is known and equals `other`'s.
-    func isSame(as other: Confinement) -> Bool {
-      mountNamespace != nil && userNamespace != nil && root != nil && self == other
-    }
-  }
-
   /// What the kernel says about a peer: the evidence recorded, and its confinement, which decides
   /// whether it can be the person's channel.
   struct Peer: Sendable {
     var evidence: CallerEvidence
-    var confinement: Confinement
+    var confinement: PeerConfinement
   }
 
   /// The server's own process, described as a peer is: the evidence of the person's answers given
@@ -65,7 +41,7 @@ enum PeerEvidence {
     ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
 
   /// The server's own confinement.
-  static let ownConfinement = Confinement(process: "/proc/self")
+  static let ownConfinement = PeerConfinement(process: "/proc/self")
 
   /// Gathers the evidence about the peer of `channel`; `nil` when the channel is not a Unix socket
   /// or the kernel gave no credentials. The process's files are read while a pidfd holds it: when
@@ -101,7 +77,7 @@ enum PeerEvidence {
     case .digest(let digest): evidence.executableSHA256 = digest
     case .tooLarge, .unreadable: evidence.executableSHA256 = nil
     }
-    let confinement = Confinement(process: process)
+    let confinement = PeerConfinement(process: process)
     evidence.flatpakApp = FlatpakInstance.verifiedApp(
       process: process, mountNamespace: confinement.mountNamespace, runtimeDirectory: runtimeDirectory)
     if let pidfd, hasEnded(pidfd) { return nil }
