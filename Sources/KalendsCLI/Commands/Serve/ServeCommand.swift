@@ -157,8 +157,22 @@ extension KalendsCommand {
               announcer.bound("listening on \(scheme) \(bound)")
             }, logger: logger))
       }
-      services.append(RetentionSweeper(server: server, interval: .seconds(3_600), logger: logger))
-      services.append(RefusalFlusher(server: server, interval: .seconds(5), logger: logger))
+      // The person's retention policy: removed items lose their content on time.
+      let owner = server.owner
+      services.append(
+        PeriodicWork(interval: .seconds(3_600), logger: logger, failure: "retention could not be applied") {
+          for erasure in try await server.withStore({ try owner.applyRetention() }) {
+            logger.info(
+              "retention erased \(erasure.item)",
+              metadata: ["records": "\(erasure.erasedPositions.count)", "position": "\(erasure.record!)"])
+          }
+        })
+      // A minute's later refusals and requests reach the log, and its proofs, within seconds of
+      // the minute's end, with the refused process's evidence, not with whatever write comes next.
+      services.append(
+        PeriodicWork(interval: .seconds(5), logger: logger, failure: "refusal counts could not be written") {
+          _ = try await server.withStore { try owner.store.flushEndedRefusals() }
+        })
       // A socket the service manager handed over is its own: it keeps listening there.
       defer { if activated == nil { unlink(path) } }
       let group = ServiceGroup(
