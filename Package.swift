@@ -21,8 +21,6 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-    // Ed25519 for signed checkpoints of the log's Merkle tree (Curve25519.Signing).
-    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     // HTTP for `kalends witness serve` (C2SP tlog-witness), and for the store server to come.
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     // NIOCore's channel and socket options, for the store server's peer credentials.
@@ -56,6 +54,14 @@ let package = Package(
       dependencies: ["CLMDB", "Platform"],
       swiftSettings: strictSettings
     ),
+    // Ed25519 for signed checkpoints (C2SP signed-note), and the keyed hash and authenticated
+    // encryption that seal the log's positions the server shows apps: libsodium from the system,
+    // as LMDB, rather than a copy of BoringSSL built from source.
+    .systemLibrary(
+      name: "CSodium",
+      pkgConfig: "libsodium",
+      providers: [.apt(["libsodium-dev"])]
+    ),
     .target(name: "CPrefetch"),
     .target(name: "CSHA256"),
     .target(
@@ -65,7 +71,7 @@ let package = Package(
         "Platform",
         "CPrefetch",
         "CSHA256",
-        .product(name: "Crypto", package: "swift-crypto"),
+        "CSodium",
       ],
       swiftSettings: strictSettings
     ),
@@ -79,6 +85,7 @@ let package = Package(
       name: "KalendsCommandSupport",
       dependencies: [
         "Kalends",
+        "Platform",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings
@@ -87,6 +94,7 @@ let package = Package(
       name: "KalendsCLI",
       dependencies: [
         "Kalends",
+        "Platform",
         "KalendsSynthetic",
         "KalendsCommandSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,5 +1,6 @@
 import Foundation
 package import Kalends
+import Platform
 
 /// Private checkpoint keys in files only their owner may read, as ssh keeps its keys.
 package enum KeyFile {
@@ -25,15 +26,14 @@ package enum KeyFile {
 
   /// Reads the private key at `path`, refusing a file that others may read.
   package static func read(_ path: String) throws(CLIError) -> CheckpointSigner {
-    var status = stat()
-    guard stat(path, &status) == 0 else {
+    guard let status = FileStatus(path: path) else {
       throw CLIError(
         message: "cannot read the key file \(path): \(String(cString: strerror(errno)))", status: .notFound)
     }
-    guard status.st_mode & 0o077 == 0 else {
+    guard status.sharedPermissions == 0 else {
       throw CLIError(
         message:
-          "the key file \(path) may be read by others (mode \(String(status.st_mode & 0o777, radix: 8))) — chmod 600 it",
+          "the key file \(path) may be read by others (mode \(String(status.mode & 0o777, radix: 8))) — chmod 600 it",
         status: .accessRefused)
     }
     guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {

@@ -19,7 +19,8 @@ struct PublicAPITests {
     return try CLI.run(
       [
         "swiftc", "-typecheck", "-module-name", "Client", "-I", build + "/Modules", "-I",
-        root.path + "/Sources/CLMDB", "-Xcc", "-fmodule-map-file=\(build)/CPrefetch.build/module.modulemap",
+        root.path + "/Sources/CLMDB", "-I", root.path + "/Sources/CSodium", "-Xcc",
+        "-fmodule-map-file=\(build)/CPrefetch.build/module.modulemap",
         "-Xcc", "-fmodule-map-file=\(build)/CSHA256.build/module.modulemap", file,
       ], program: URL(fileURLWithPath: "/usr/bin/env"))
   }

@@ -1,4 +1,3 @@
-internal import Crypto
 internal import Foundation
 
 /// The private half of a signed-note key: it signs checkpoints of the log's tree (C2SP
@@ -8,26 +7,29 @@ internal import Foundation
 public struct CheckpointSigner: Hashable, Sendable {
   /// The key's public half.
   public let verifier: NoteVerifier
-  /// The private key, derived once from its seed: deriving it costs a scalar multiplication, as
-  /// much as a signature.
-  private let key: Curve25519.Signing.PrivateKey
+  /// The 32-byte seed, which the text form holds.
+  private let seed: [UInt8]
+  /// libsodium's secret key, derived once from the seed: deriving it costs a scalar
+  /// multiplication, as much as a signature.
+  private let secretKey: [UInt8]
 
   private init(name: String, seed: [UInt8], isCosigner: Bool) throws(NoteError) {
     guard NoteVerifier.isValidName(name) else {
       throw .malformed("a key name must be non-empty, without spaces or +: \(name)")
     }
-    guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed) else {
+    guard let pair = Sodium.ed25519KeyPair(seed: seed) else {
       throw .malformed("the private key of \(name) is not an Ed25519 seed")
     }
-    self.key = key
-    verifier = NoteVerifier(name: name, publicKey: Array(key.publicKey.rawRepresentation), isCosigner: isCosigner)
+    self.seed = seed
+    secretKey = pair.secretKey
+    verifier = NoteVerifier(name: name, publicKey: pair.publicKey, isCosigner: isCosigner)
   }
 
   /// A new random key named `name` (a schema-less URL is recommended, such as the store's
   /// origin); a witness's key makes timestamped cosignatures (`isCosigner`).
   public static func generate(name: String, isCosigner: Bool = false) throws(NoteError) -> CheckpointSigner {
     try CheckpointSigner(
-      name: name, seed: Array(Curve25519.Signing.PrivateKey().rawRepresentation), isCosigner: isCosigner)
+      name: name, seed: Sodium.randomBytes(Sodium.seedLength), isCosigner: isCosigner)
   }
 
   /// Parses a private key's text form; throws ``NoteError/malformed(_:)`` unless it is one whose
@@ -51,20 +53,20 @@ public struct CheckpointSigner: Hashable, Sendable {
   /// The private key's text form, to be written to a file only its owner may read.
   public var encoded: String {
     "PRIVATE+KEY+\(verifier.name)+\(NoteVerifier.hex(verifier.keyID))+"
-      + Base64.encode([verifier.type] + Array(key.rawRepresentation))
+      + Base64.encode([verifier.type] + seed)
   }
 
   /// The signature of the note text `text`: the key ID and the Ed25519 signature, or for a
   /// cosigner the key ID, the time `now` in seconds and the signature of the cosigned message.
-  func signature(of text: [UInt8], now: Timestamp = .now()) throws -> NoteSignature {
+  func signature(of text: [UInt8], now: Timestamp = .now()) -> NoteSignature {
     let id = withUnsafeBytes(of: verifier.keyID.bigEndian) { Array($0) }
     guard verifier.isCosigner else {
-      return NoteSignature(name: verifier.name, bytes: id + Array(try key.signature(for: text)))
+      return NoteSignature(name: verifier.name, bytes: id + Sodium.ed25519Sign(text, secretKey: secretKey))
     }
     let time = UInt64(max(0, now.rawValue / 1_000_000))
-    let signature = try key.signature(for: NoteVerifier.cosignedMessage(text, time: time))
+    let signature = Sodium.ed25519Sign(NoteVerifier.cosignedMessage(text, time: time), secretKey: secretKey)
     return NoteSignature(
-      name: verifier.name, bytes: id + withUnsafeBytes(of: time.bigEndian) { Array($0) } + Array(signature))
+      name: verifier.name, bytes: id + withUnsafeBytes(of: time.bigEndian) { Array($0) } + signature)
   }
 
   public static func == (lhs: CheckpointSigner, rhs: CheckpointSigner) -> Bool { lhs.verifier == rhs.verifier }

@@ -1,5 +1,3 @@
-internal import Crypto
-
 /// The public half of a signed-note key (C2SP signed-note, Ed25519): who signs, and how to check
 /// it. Its text form is the standard verifier key `name+hex(keyID)+base64(type ‖ public key)`,
 /// which auditors and witnesses configure: type `0x01` for a log's signatures, `0x04` for a
@@ -57,12 +55,11 @@ public struct NoteVerifier: Hashable, Sendable, CustomStringConvertible {
   /// `text`: Ed25519 over the text, or for a cosigner a timestamp (8 bytes, big-endian) and Ed25519
   /// over `cosignature/v1\ntime T\n` and the text.
   func verifies(_ signature: [UInt8], of text: [UInt8]) -> Bool {
-    guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
-    guard isCosigner else { return key.isValidSignature(signature, for: text) }
+    guard isCosigner else { return Sodium.ed25519Verify(signature, of: text, publicKey: publicKey) }
     guard signature.count == 72 else { return false }
     let time = signature[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     guard time < 1 << 63 else { return false }
-    return key.isValidSignature(signature[8...], for: Self.cosignedMessage(text, time: time))
+    return Sodium.ed25519Verify(signature[8...], of: Self.cosignedMessage(text, time: time), publicKey: publicKey)
   }
 
   /// What a cosigner signs: `cosignature/v1\ntime T\n` and the checkpoint's text.

@@ -103,7 +103,7 @@ extension Store {
     }
     let checkpoint = Checkpoint(origin: origin, treeHead: tree)
     let text = checkpoint.text
-    var note = SignedNote(text: text, signatures: [try signer.signature(of: Array(text.utf8))])
+    var note = SignedNote(text: text, signatures: [signer.signature(of: Array(text.utf8))])
     if let kept, kept.text == text { note = kept.adding(note.signatures[0]) }
     try txn.put(Array(note.description.utf8), forKey: BigEndianKey(tree.size), in: database)
     return note

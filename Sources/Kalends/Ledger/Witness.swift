@@ -102,7 +102,7 @@ public final class Witness: Sendable {
           return .failure(422, "the proof from size 0 must be empty")
         }
         try txn.put(Array(checkpoint.text.utf8), forKey: checkpoint.origin, in: state)
-        let cosignature = try signer.signature(of: Array(note.text.utf8), now: now)
+        let cosignature = signer.signature(of: Array(note.text.utf8), now: now)
         return WitnessResponse(status: 200, contentType: "text/plain; charset=utf-8", body: cosignature.line)
       }
     } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import KalendsCommandSupport
+import Platform
 
 /// The listening socket a service manager handed the server (systemd's socket activation,
 /// `sd_listen_fds(3)`): when `LISTEN_PID` names this process and `LISTEN_FDS` is 1, file
@@ -49,9 +50,8 @@ struct ActivatedSocket {
           "socket activation handed a socket not bound to a Unix socket path (ListenStream=%t/kalends.sock)",
         status: .usage)
     }
-    var info = stat()
-    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid(),
-      info.st_mode & 0o077 == 0
+    guard let info = FileStatus(path: path, followingLinks: false), info.isSocket, info.owner == getuid(),
+      info.sharedPermissions == 0
     else {
       throw CLIError(
         message:

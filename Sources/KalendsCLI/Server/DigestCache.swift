@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import Platform
 import Synchronization
 
 /// The SHA-256 of executables the server has hashed, keyed by what changes whenever a file's bytes
@@ -16,12 +17,12 @@ final class DigestCache: Sendable {
     let modified: [Int]
     let changed: [Int]
 
-    init(_ info: stat) {
-      device = UInt64(info.st_dev)
-      inode = UInt64(info.st_ino)
-      size = Int64(info.st_size)
-      modified = [info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
-      changed = [info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
+    init(_ info: FileStatus) {
+      device = info.device
+      inode = info.inode
+      size = info.size
+      modified = info.modified
+      changed = info.changed
     }
   }
 
@@ -45,14 +46,12 @@ final class DigestCache: Sendable {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return .unreadable }
     defer { close(descriptor) }
-    var before = stat()
-    guard fstat(descriptor, &before) == 0 else { return .unreadable }
-    guard Int64(before.st_size) <= Self.maximumSize else { return .tooLarge(Int64(before.st_size)) }
+    guard let before = FileStatus(descriptor: descriptor) else { return .unreadable }
+    guard before.size <= Self.maximumSize else { return .tooLarge(before.size) }
     let key = Key(before)
     if let known = digests.withLock({ $0.entries[key] }) { return .digest(known) }
     guard let digest = FileDigest.sha256(ofDescriptor: descriptor) else { return .unreadable }
-    var after = stat()
-    guard fstat(descriptor, &after) == 0, Key(after) == key else { return .digest(digest) }
+    guard let after = FileStatus(descriptor: descriptor), Key(after) == key else { return .digest(digest) }
     digests.withLock { cache in
       if cache.entries.updateValue(digest, forKey: key) == nil { cache.order.append(key) }
       if cache.order.count > Self.capacity {

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// A process's claim to be a Flatpak app, checked as xdg-desktop-portal checks it: its
 /// `/.flatpak-info` (a regular file in the process's own root) names the app and the sandbox
@@ -19,8 +20,7 @@ enum FlatpakInstance {
       let mountNamespace
     else { return nil }
     let record = runtimeDirectory + "/.flatpak/" + instance + "/bwrapinfo.json"
-    var status = stat()
-    guard lstat(record, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == getuid(),
+    guard let status = FileStatus(path: record, followingLinks: false), status.isRegularFile, status.owner == getuid(),
       let data = FileManager.default.contents(atPath: record),
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let child = object["child-pid"] as? Int, child > 0,
@@ -36,8 +36,7 @@ enum FlatpakInstance {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY)
     guard descriptor >= 0 else { return nil }
     let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size < 1 << 20,
+    guard let status = FileStatus(descriptor: descriptor), status.isRegularFile, status.size < 1 << 20,
       let data = try? handle.readToEnd(), let text = String(data: data, encoding: .utf8)
     else { return nil }
     var group = ""

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// What confines a process apart from its credentials: its mount and user namespaces and its
 /// root directory, as the kernel names them (`/proc/PID/ns/mnt`, `/proc/PID/ns/user`, the device
@@ -14,8 +15,7 @@ struct PeerConfinement: Equatable, Sendable {
   init(process: String) {
     mountNamespace = try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/ns/mnt")
     userNamespace = try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/ns/user")
-    var info = stat()
-    root = stat(process + "/root", &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+    root = FileStatus(path: process + "/root").map { [$0.device, $0.inode] }
   }
 
   /// Whether every part is known and equals `other`'s.

@@ -27,7 +27,7 @@ struct CheckpointTests {
     let signer = try CheckpointSigner(encoded: NoteVectors.goSigner)
     #expect(signer.verifier.description == NoteVectors.goVerifier)
     #expect(signer.encoded == NoteVectors.goSigner)
-    let signature = try signer.signature(of: Array(NoteVectors.goText.utf8))
+    let signature = signer.signature(of: Array(NoteVectors.goText.utf8))
     let note = SignedNote(text: NoteVectors.goText, signatures: [signature])
     #expect(note.description == NoteVectors.goNote, "Ed25519 is deterministic: the same note byte for byte")
     try SignedNote(parsing: NoteVectors.goNote).verify(by: try NoteVerifier(NoteVectors.goVerifier))

@@ -65,24 +65,24 @@ struct WitnessTests {
 
     // A fork: another root for the size already cosigned, signed by the log's key.
     let forkText = Checkpoint(origin: setup.store.origin, treeHead: TreeHead(size: 10, root: MerkleTree.emptyRoot)).text
-    let fork = SignedNote(text: forkText, signatures: [try setup.log.signature(of: Array(forkText.utf8))])
+    let fork = SignedNote(text: forkText, signatures: [setup.log.signature(of: Array(forkText.utf8))])
     #expect(setup.witness.addCheckpoint(try setup.request(old: 10, fork, proof: [])).status == 409)
 
     // A smaller tree than the one cosigned.
     #expect(
       setup.witness.addCheckpoint(try setup.request(old: 10, first, proof: [])).status == 200, "the same tree again")
     let smallerText = Checkpoint(origin: setup.store.origin, treeHead: try setup.store.treeHead(size: 5)).text
-    let smaller = SignedNote(text: smallerText, signatures: [try setup.log.signature(of: Array(smallerText.utf8))])
+    let smaller = SignedNote(text: smallerText, signatures: [setup.log.signature(of: Array(smallerText.utf8))])
     #expect(setup.witness.addCheckpoint(try setup.request(old: 10, smaller, proof: [])).status == 400)
     #expect(setup.witness.addCheckpoint(try setup.request(old: 0, smaller, proof: [])).status == 409)
 
     // Signed by a key the witness does not trust for that origin: 403; an unknown log: 404.
     let stranger = try CheckpointSigner.generate(name: setup.store.origin)
-    let forged = SignedNote(text: second.text, signatures: [try stranger.signature(of: Array(second.text.utf8))])
+    let forged = SignedNote(text: second.text, signatures: [stranger.signature(of: Array(second.text.utf8))])
     #expect(setup.witness.addCheckpoint(try setup.request(old: 10, forged)).status == 403)
     let otherText = Checkpoint(origin: "kalends/another", treeHead: try setup.store.treeHead()).text
     let other = try CheckpointSigner.generate(name: "kalends/another")
-    let unknown = SignedNote(text: otherText, signatures: [try other.signature(of: Array(otherText.utf8))])
+    let unknown = SignedNote(text: otherText, signatures: [other.signature(of: Array(otherText.utf8))])
     #expect(setup.witness.addCheckpoint(try setup.request(old: 0, unknown, proof: [])).status == 404)
     #expect(setup.witness.addCheckpoint("old x\n\n" + second.description).status == 400)
     #expect(try setup.witness.latest(origin: setup.store.origin)?.treeHead.size == 10, "no refusal moved it")

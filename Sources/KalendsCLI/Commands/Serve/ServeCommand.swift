@@ -8,6 +8,7 @@ import KalendsCommandSupport
 import Logging
 import NIOCore
 import NIOPosix
+import Platform
 import ServiceLifecycle
 import UnixSignals
 
@@ -199,9 +200,8 @@ extension KalendsCommand {
     /// Removes a socket left by a server that is gone; refuses when one still answers there, or
     /// when the path is something else.
     static func clearStaleSocket(_ path: String) throws {
-      var info = stat()
-      guard lstat(path, &info) == 0 else { return }
-      guard info.st_mode & S_IFMT == S_IFSOCK else {
+      guard let info = FileStatus(path: path, followingLinks: false) else { return }
+      guard info.isSocket else {
         throw CLIError(message: "\(path) exists and is not a socket", status: .usage)
       }
       if let probe = try UnixSocket.connect(to: path) {
