@@ -49,7 +49,7 @@ struct Agenda: AsyncParsableCommand {
       guard watch else { return }
       for try await notice in store.changes() {
         let what = notice.refetchAll ? "everything" : "\(notice.changes.count) change(s)"
-        try await show(store, start, end, zone, header: "changed at \(notice.to): \(what)")
+        try await show(store, start, end, zone, header: "changed: \(what)")
       }
     } catch KalendsClientError.sessionEnded(let detail) {
       Self.say("session ended: \(detail)")

@@ -6,7 +6,7 @@ import NIOHTTP1
 /// resumed after the last notice heard when the connection is lost.
 struct ChangeFeed: Sendable {
   let endpoint: Endpoint
-  let after: Int?
+  let after: ChangeToken?
 
   func stream() -> AsyncThrowingStream<ChangeNotice, any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: ChangeNotice.self)
@@ -16,7 +16,7 @@ struct ChangeFeed: Sendable {
       while !Task.isCancelled {
         do {
           try await listen(after: last) { notice in
-            last = notice.to
+            last = notice.token
             attempts = 0
             continuation.yield(notice)
           }
@@ -43,10 +43,11 @@ struct ChangeFeed: Sendable {
   }
 
   /// One connection's stream: yields each notice, returns when the server ends it.
-  private func listen(after position: Int?, _ yield: (ChangeNotice) -> Void) async throws {
+  private func listen(after token: ChangeToken?, _ yield: (ChangeNotice) -> Void) async throws {
     let channel = try await ChannelFactory.connect(to: endpoint)
     var request = HTTPRequest(method: "GET", target: "/v1/changes")
-    if let position { request.headers.append(("Last-Event-ID", String(position))) }
+    // A read's token and a notice's are alike: the stream starts after the position sealed in it.
+    if let token { request.headers.append(("Last-Event-ID", token.description)) }
     try await channel.executeThenClose { inbound, outbound in
       try await outbound.write(.head(ChannelFactory.head(request, endpoint: endpoint, keepAlive: false)))
       try await outbound.write(.end(nil))

@@ -14,6 +14,10 @@ public final class ContactStore: Sendable {
   /// Where the server is.
   public var endpoint: Endpoint { connection.endpoint }
 
+  /// The token of this store's latest read (of contacts, groups), which ``changes(after:)`` starts after
+  /// by default; `nil` before the first. Keep it to hear, in a later run, what changed since.
+  public var lastReadToken: ChangeToken? { connection.lastReadToken }
+
   /// A store reached at `endpoint`. Connects on the first call.
   public init(endpoint: Endpoint) {
     connection = ServerConnection(endpoint: endpoint)
@@ -100,9 +104,9 @@ public final class ContactStore: Sendable {
   // MARK: Changes
 
   /// The change notices the app may hear (contacts and groups among them), as
-  /// ``EventStore/changes(after:)`` tells them: after `position` when given, else after this
-  /// store's latest read, else from the next change.
-  public func changes(after position: Int? = nil) -> AsyncThrowingStream<ChangeNotice, any Error> {
-    ChangeFeed(endpoint: endpoint, after: position ?? connection.lastReadPosition).stream()
+  /// ``EventStore/changes(after:)`` tells them: after `token` when given, else after this
+  /// store's latest read (``lastReadToken``), else from the next change.
+  public func changes(after token: ChangeToken? = nil) -> AsyncThrowingStream<ChangeNotice, any Error> {
+    ChangeFeed(endpoint: endpoint, after: token ?? connection.lastReadToken).stream()
   }
 }

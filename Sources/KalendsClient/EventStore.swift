@@ -16,6 +16,10 @@ public final class EventStore: Sendable {
   /// Where the server is.
   public var endpoint: Endpoint { connection.endpoint }
 
+  /// The token of this store's latest read (of events, calendars), which ``changes(after:)`` starts after
+  /// by default; `nil` before the first. Keep it to hear, in a later run, what changed since.
+  public var lastReadToken: ChangeToken? { connection.lastReadToken }
+
   /// A store reached at `endpoint`. Connects on the first call.
   public init(endpoint: Endpoint) {
     connection = ServerConnection(endpoint: endpoint)
@@ -116,13 +120,13 @@ public final class EventStore: Sendable {
   // MARK: Changes
 
   /// The change notices the app may hear, by any process: refresh what they name, refetch
-  /// everything on ``ChangeNotice/refetchAll``. They start after `position` when given, else
-  /// after the position of this store's latest read (so that no change after what the app read is
-  /// missed, and one it read may be heard again), else at the next change. A lost connection is
+  /// everything on ``ChangeNotice/refetchAll``. They start after `token` when given, else after
+  /// this store's latest read (``lastReadToken``: no change after what the app read is missed,
+  /// and one it read may be heard again), else at the next change. A lost connection is
   /// resumed where it stopped (`Last-Event-ID`), missing nothing. Ends with
   /// ``KalendsClientError/sessionEnded(_:)`` when the app's session ends.
-  public func changes(after position: Int? = nil) -> AsyncThrowingStream<ChangeNotice, any Error> {
-    ChangeFeed(endpoint: endpoint, after: position ?? connection.lastReadPosition).stream()
+  public func changes(after token: ChangeToken? = nil) -> AsyncThrowingStream<ChangeNotice, any Error> {
+    ChangeFeed(endpoint: endpoint, after: token ?? connection.lastReadToken).stream()
   }
 
   // MARK: Plumbing

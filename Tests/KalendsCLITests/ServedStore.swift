@@ -128,11 +128,14 @@ final class ServedStore {
   }
 
   /// The arguments of curl (`program`) for `method path` with `headers` and a JSON `body`. It
-  /// prints the body, then the status and the `ETag` on lines of their own.
+  /// prints the body, then the status, the `ETag` and the `Kalends-Position` on lines of their own.
   func curl(
     _ method: String, _ path: String, by program: String, headers: [String] = [], body: String? = nil
   ) -> [String] {
-    [program, "-s", "-X", method, "-w", "\n%{http_code}\n%header{etag}", "--unix-socket", socket]
+    [
+      program, "-s", "-X", method, "-w", "\n%{http_code}\n%header{etag}\n%header{kalends-position}", "--unix-socket",
+      socket,
+    ]
       + headers.flatMap { ["-H", $0] }
       + (body.map { ["-H", "Content-Type: application/json", "--data-binary", $0] } ?? [])
       + ["http://kalends" + path]
@@ -159,11 +162,12 @@ final class ServedStore {
     return (answer.status, answer.body)
   }
 
-  /// `method path` by `program`; the HTTP status, the parsed JSON body and the `ETag`.
+  /// `method path` by `program`; the HTTP status, the parsed JSON body, the `ETag` and the
+  /// `Kalends-Position` (empty when absent).
   func exchange(
     _ method: String, _ path: String, by program: String, prefix: [String] = [], headers: [String] = [],
     body: String? = nil
-  ) throws -> (status: Int, body: Any?, etag: String) {
+  ) throws -> (status: Int, body: Any?, etag: String, position: String) {
     let arguments = prefix + curl(method, path, by: program, headers: headers, body: body)
     let result = try CLI.run(Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
     return try Self.parseWithTag(result, "\(program) \(method) \(path)")
@@ -181,13 +185,15 @@ final class ServedStore {
   }
 
   private static func parseWithTag(_ result: CLI.Result, _ label: String) throws -> (
-    status: Int, body: Any?, etag: String
+    status: Int, body: Any?, etag: String, position: String
   ) {
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-    try #require(lines.count >= 2, "\(label): \(result.stdout) \(result.stderr)")
-    let status = try #require(Int(lines[lines.count - 2]), "\(label): \(result.stdout) \(result.stderr)")
-    let body = lines.dropLast(2).joined(separator: "\n")
-    return (status, body.isEmpty ? nil : try json(body), String(lines[lines.count - 1]))
+    try #require(lines.count >= 3, "\(label): \(result.stdout) \(result.stderr)")
+    let status = try #require(Int(lines[lines.count - 3]), "\(label): \(result.stdout) \(result.stderr)")
+    let body = lines.dropLast(3).joined(separator: "\n")
+    return (
+      status, body.isEmpty ? nil : try json(body), String(lines[lines.count - 2]), String(lines[lines.count - 1])
+    )
   }
 
   /// The prompts waiting at the server, as `kalends prompts list --format json` prints them.

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Change notices through the store server: Server-Sent Events, resumable by log position, and a
-/// session that ends when the app's access is changed from outside.
+/// Change notices through the store server: Server-Sent Events, resumable after the token of a read
+/// or of the last notice heard, and a session that ends when the app's access is changed from
+/// outside.
 @Suite("The store server streams change notices")
 struct ServerChangeTests {
   /// Reads `handle` until `text` has appeared, or `seconds` pass; what was read.
@@ -23,13 +24,13 @@ struct ServerChangeTests {
   }
 
   /// The `data:` objects of the events named `event` in an event stream.
-  static func events(_ event: String, in stream: String) throws -> [(id: Int?, data: [String: Any])] {
+  static func events(_ event: String, in stream: String) throws -> [(id: String?, data: [String: Any])] {
     try stream.components(separatedBy: "\n\n").compactMap { block in
       let lines = block.split(separator: "\n").map(String.init)
       guard lines.contains("event: \(event)"), let data = lines.first(where: { $0.hasPrefix("data: ") }) else {
         return nil
       }
-      let id = lines.first { $0.hasPrefix("id: ") }.flatMap { Int($0.dropFirst(4)) }
+      let id = lines.first { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
       return (id, try #require(try json(String(data.dropFirst(6))) as? [String: Any]))
     }
   }
@@ -40,10 +41,12 @@ struct ServerChangeTests {
     try served.register("com.example.agenda", executable: agenda)
     try served.store.object(["access", "set", "com.example.agenda", "--service", "calendars", "--status", "full"])
     let calendar = try served.store.calendar("Work")
-    let next = try #require(Int(try served.store.head().split(separator: " ").first ?? "")) + 1
+    // The stream starts after what the app read: the read's Kalends-Position token.
+    let read = try served.exchange("GET", "/v1/calendars", by: agenda)
+    #expect(read.status == 200 && read.position.count == 64, "\(read)")
 
     let (stream, output, _) = try CLI.start(
-      ["-N", "-s", "--unix-socket", served.socket, "http://kalends/v1/changes?from=\(next)"],
+      ["-N", "-s", "--unix-socket", served.socket, "http://kalends/v1/changes?after=\(read.position)"],
       program: URL(fileURLWithPath: agenda))
     defer {
       kill(stream.processIdentifier, SIGKILL)
@@ -77,7 +80,7 @@ struct ServerChangeTests {
     let ids = caught.flatMap { ($0.data["changes"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } }
     #expect(ids.contains(secondID))
     #expect(!ids.contains(firstID))
-    #expect(caught.allSatisfy { ($0.id ?? 0) > lastHeard })
+    #expect(caught.allSatisfy { $0.id != nil && $0.id != lastHeard && $0.id == $0.data["position"] as? String })
   }
 
   @Test func revokingAccessEndsTheStreamAndTheAppsLaterCalls() throws {

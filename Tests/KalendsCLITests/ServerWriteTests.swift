@@ -27,8 +27,11 @@ struct ServerWriteTests {
     #expect(created.status == 201)
     let event = try #require(created.body as? [String: Any])
     let id = try #require(event["id"] as? String)
-    let version = try #require(event["version"] as? Int)
+    let version = try #require(event["version"] as? String)
     #expect(created.etag == "\"\(version)\"")
+    // The tag is the app's view of the version, never the log position the owner sees.
+    let stored = try #require(try served.store.object(["event", "show", id])["version"] as? Int)
+    #expect(version.count == 22 && version != String(stored), "\(version)")
     #expect(event["title"] as? String == "Lunch")
     #expect(event["timeZone"] as? String == "Europe/Berlin")
 

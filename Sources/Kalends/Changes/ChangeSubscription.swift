@@ -118,7 +118,10 @@ final class ChangeSubscription {
         if catchingUp {
           upTo = LogPosition(min(catchUpEnd.rawValue, cursor.rawValue + UInt64(options.catchUpBatch)))
         } else if head.rawValue - cursor.rawValue > UInt64(options.maxPendingRecords) {
-          if visibility.seesItems {
+          // Only the owner is told to refetch because much was written: a client told so would
+          // learn that the person wrote much where it may not look. A client reads on, a batch at
+          // a time, and is told to refetch only when much changed of what it sees.
+          if visibility.seesItems, viewer.client == nil {
             let timestamp = try txn.withValue(forKey: BigEndianKey(head.rawValue), in: store.log) { bytes in
               var principals = PrincipalCache()
               return try RecordCodec.decodeHeader(bytes, principals: &principals).header.timestamp

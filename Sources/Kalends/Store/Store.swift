@@ -501,4 +501,6 @@ enum MetaKey {
   static let treeFrontier = "treeFrontier"
   /// Signed checkpoints of the tree, by tree size.
   static let checkpointDatabase = "checkpoints"
+  /// The secret under which the store server seals the positions it shows apps (`PositionSeal`).
+  static let positionSealKey = "positionSealKey"
 }

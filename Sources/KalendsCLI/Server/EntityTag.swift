@@ -4,47 +4,49 @@ import Hummingbird
 import Kalends
 import KalendsCommandSupport
 
-/// The server's entity tags: an object's version, quoted (`"42"`), strong (RFC 9110 §8.8.3).
-/// `If-Match` and `If-None-Match` take them, a list of them, or `*`; anything else is `400`, never
-/// a silent mismatch (`412`) or a silent ignore (`200`).
+/// The server's entity tags: an object's version as the app is shown it (`AppPositions.tag`, a
+/// keyed hash, never the log position), quoted, strong (RFC 9110 §8.8.3). `If-Match` and
+/// `If-None-Match` take them, a list of them, or `*`; anything else is `400`, never a silent
+/// mismatch (`412`) or a silent ignore (`200`).
 enum EntityTag {
-  /// The tag of `version`.
-  static func tag(_ version: LogPosition) -> String { "\"\(version.rawValue)\"" }
+  /// The quoted tag of `version` for the app of `positions`.
+  static func tag(_ version: LogPosition, _ positions: AppPositions) -> String { "\"\(positions.tag(version))\"" }
 
-  /// What a precondition header names: any current version (`*`), or these versions.
+  /// What a precondition header names: any current version (`*`), or these tags (unquoted).
   enum Condition: Equatable {
     case any
-    case versions([LogPosition])
+    case tags([String])
 
-    /// Whether `version` satisfies it.
-    func matches(_ version: LogPosition) -> Bool {
+    /// Whether `version`, as the app of `positions` is shown it, satisfies it.
+    func matches(_ version: LogPosition, _ positions: AppPositions) -> Bool {
       switch self {
       case .any: true
-      case .versions(let versions): versions.contains(version)
+      case .tags(let tags): tags.contains(positions.tag(version))
       }
     }
   }
 
   /// The condition of header `name` of `request`; `nil` when absent; a `400` problem when it is
-  /// not `*` or a comma-separated list of strong tags.
+  /// not `*` or a comma-separated list of strong tags of the shape the server gives. A tag of
+  /// that shape the server never gave (an older version, another app's) matches nothing.
   static func condition(_ name: HTTPField.Name, of request: Request) throws -> Condition? {
     guard let header = request.headers[name] else { return nil }
     let text = header.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
     if text == "*" { return .any }
-    var versions: [LogPosition] = []
+    var tags: [String] = []
     for part in text.split(separator: ",", omittingEmptySubsequences: false) {
       let tag = part.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-      guard tag.count >= 3, tag.count <= 20, tag.first == "\"", tag.last == "\"",
-        tag.dropFirst().dropLast().allSatisfy({ $0.isASCII && $0.isNumber }),
-        let number = UInt64(tag.dropFirst().dropLast())
+      let inner = tag.utf8.dropFirst().dropLast()
+      guard tag.utf8.count == AppPositions.tagLength + 2, tag.first == "\"", tag.last == "\"",
+        inner.allSatisfy(AppPositions.isBase64URL)
       else {
         throw Problem(
           status: .badRequest, title: "invalid input",
-          detail: "\(name) takes *, or versions as the ETag gives them (\"42\"), not \(header)",
+          detail: "\(name) takes *, or versions as the ETag gives them (\"Zm9vYmFyYmF6cXV4cXV1eA\"), not \(header)",
           exitStatus: .invalidInput)
       }
-      versions.append(LogPosition(number))
+      tags.append(String(decoding: inner, as: UTF8.self))
     }
-    return .versions(versions)
+    return .tags(tags)
   }
 }

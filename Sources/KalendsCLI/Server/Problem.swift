@@ -22,6 +22,13 @@ struct Problem: HTTPResponseError {
         exitStatus: .conflict)
       return
     }
+    if case .access(.sessionTerminated(let client, _)) = error {
+      // Without the position the library names: apps are never shown the log's positions.
+      self.init(
+        exit: .accessRefused, detail: "the session of \(client) ended: its access changed — open a new session",
+        error: error)
+      return
+    }
     self.init(exit: ExitStatus(error.category), detail: error.description, error: error)
   }
 
@@ -48,6 +55,14 @@ struct Problem: HTTPResponseError {
     case .integrity: (status, title) = (.internalServerError, "integrity failure")
     case .storage, .success: (status, title) = (.serviceUnavailable, "storage failure")
     }
+  }
+
+  /// `412`: `what` changed since the version an app named (`If-Match`). It names no version:
+  /// an app is shown versions as tags, never the log's positions.
+  static func changedSinceFetched(_ what: String) -> Problem {
+    Problem(
+      status: .preconditionFailed, title: "changed since fetched",
+      detail: "\(what) changed since the version named: fetch it again", exitStatus: .conflict)
   }
 
   init(status: HTTPResponse.Status, title: String, detail: String, exitStatus: ExitStatus) {

@@ -10,14 +10,21 @@ extension StoreServer {
   func addChangeRoutes(to router: Router<ServerContext>) {
     router.get("v1/changes") { request, context in
       let (client, session, _) = try await self.app(context)
+      let positions = self.positionSeal.view(for: client.id)
       try await self.withStore { try session.checkHearsChanges() }
-      let start = try Self.resumePosition(request)
+      let start = try Self.resumePosition(request, positions)
       if let start {
-        // Refused before the response starts: a position past the head (a store restored from an
-        // older backup, or a made-up one) is 404, as `watch --from` answers it.
+        // Refused before the response starts: a position past the head (given before the store
+        // was restored from an older backup) is 404, and says nothing of the head.
         try await self.withStore {
           let head = try session.store.head().position
-          guard start.rawValue <= head.rawValue + 1 else { throw StoreError.recordNotFound(start, head: head) }
+          guard start.rawValue <= head.rawValue + 1 else {
+            throw Problem(
+              status: .notFound, title: "not found",
+              detail: "the position named is past the store's log (restored from an older backup?): "
+                + "fetch again what the app shows, and start the stream without one",
+              exitStatus: .notFound)
+          }
         }
       }
       guard let slot = self.streamSlots.take(for: client.id) else {
@@ -42,15 +49,14 @@ extension StoreServer {
           // outside, or its token revoked).
           do {
             for try await notice in stream.cancelOnGracefulShutdown() {
-              let event =
-                "id: \(notice.positions.upperBound.rawValue)\nevent: changes\ndata: \(notice.json.rendered())\n\n"
+              let token = positions.token(notice.positions.upperBound)
+              let event = "id: \(token)\nevent: changes\ndata: \(notice.json(position: token).rendered())\n\n"
               try await writer.write(ByteBuffer(string: event))
             }
-          } catch StoreError.access(.sessionTerminated(let client, let position)) {
+          } catch StoreError.access(.sessionTerminated(let client, _)) {
             self.endSession(of: channel)
             let data = JSONValue.object([
-              ("client", .string(client)), ("at", .number(Int(position.rawValue))),
-              ("detail", .string("access was changed from outside the app: restart it")),
+              ("client", .string(client)), ("detail", .string("access was changed from outside the app: restart it")),
             ])
             try await writer.write(ByteBuffer(string: "event: sessionEnded\ndata: \(data.rendered())\n\n"))
           } catch StoreError.access(.tokenRevoked(let client, let token)) {
@@ -65,26 +71,48 @@ extension StoreServer {
     }
   }
 
-  /// Where a stream starts: after `Last-Event-ID` (the last position the app heard), else at
-  /// `?from=`, else at the next commit. Both are checked when both are given.
-  static func resumePosition(_ request: Request) throws -> LogPosition? {
-    var start: LogPosition?
-    if let from = request.uri.queryParameters["from"] {
-      guard let position = UInt64(from), position >= 1 else {
+  /// Where a stream starts: after `Last-Event-ID` (the token of the last notice the app heard),
+  /// else after `?after=` (a `Kalends-Position` token of a read), else at the next commit. Both
+  /// are checked when both are given; a token this app was not given is `400`.
+  static func resumePosition(_ request: Request, _ positions: AppPositions) throws -> LogPosition? {
+    func opened(_ token: String, _ name: String) throws -> LogPosition {
+      guard let position = positions.position(of: token), position.rawValue < UInt64.max else {
         throw Problem(
-          status: .badRequest, title: "invalid input", detail: "from is a log position, 1 or more",
+          status: .badRequest, title: "invalid input",
+          detail: "\(name) takes a position token the server gave this app (Kalends-Position, or a notice's id)",
           exitStatus: .invalidInput)
       }
-      start = LogPosition(position)
+      return position.next
     }
+    var start: LogPosition?
+    if let after = request.uri.queryParameters["after"] { start = try opened(String(after), "after") }
     if let last = request.headers[HTTPField.Name("Last-Event-ID")!] {
-      guard let position = UInt64(last.trimmingCharacters(in: .whitespaces)), position < UInt64.max else {
-        throw Problem(
-          status: .badRequest, title: "invalid input", detail: "Last-Event-ID is a log position",
-          exitStatus: .invalidInput)
-      }
-      start = LogPosition(position + 1)
+      start = try opened(last.trimmingCharacters(in: .whitespaces), "Last-Event-ID")
     }
     return start
+  }
+}
+
+extension ChangeNotice {
+  /// The notice as an app hears it: `{"position":…,"catchUp":…,"refetchAll":…,"changes":[…]}`,
+  /// `position` a token for where it ends. Without the log's positions, its head, the records'
+  /// times or their origin: those count and date the records of everyone, also those the app may
+  /// not see.
+  func json(position: String) -> JSONValue {
+    .object([
+      ("position", .string(position)),
+      ("catchUp", .bool(isCatchUp)),
+      ("refetchAll", .bool(refetchAll)),
+      (
+        "changes",
+        .array(
+          sortedChanges.map { change in
+            .object([
+              ("entity", .string(change.object.entity)), ("id", .string(change.object.identifier)),
+              ("change", .string(change.kind.rawValue)),
+            ])
+          })
+      ),
+    ])
   }
 }

@@ -12,7 +12,7 @@ extension StoreServer {
       let use = try await self.app(context, using: .contacts, reading: true)
       let search = try Self.contactSearch(request)
       let contacts = try await self.withStore(use) { try use.session.contacts(matching: search) }
-      return Self.json(.array(contacts.map { .object($0.jsonFields) }))
+      return Self.json(.array(contacts.map { .object(use.positions.sealing($0.jsonFields, version: $0.version)) }))
     }
     router.post("v1/contacts") { request, context in
       let use = try await self.app(context, using: .contacts, reading: false)
@@ -22,16 +22,16 @@ extension StoreServer {
         try edit.apply(to: &contact)
         return try use.session.save(contact)
       }
-      return Self.contact(saved, status: .created)
+      return Self.contact(saved, status: .created, use.positions)
     }
     router.get("v1/contacts/:id") { request, context in
       let use = try await self.app(context, using: .contacts, reading: true)
       let id = try Self.eventID(context)
       let contact = try await self.withStore(use) { try Self.existing(id, in: use.session) }
-      if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(contact.version) == true {
-        return Response(status: .notModified, headers: [.eTag: Self.tag(contact.version)])
+      if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(contact.version, use.positions) == true {
+        return Response(status: .notModified, headers: [.eTag: EntityTag.tag(contact.version, use.positions)])
       }
-      return Self.contact(contact, status: .ok)
+      return Self.contact(contact, status: .ok, use.positions)
     }
     router.patch("v1/contacts/:id") { request, context in
       let use = try await self.app(context, using: .contacts, reading: false)
@@ -40,11 +40,11 @@ extension StoreServer {
       let expected = try Self.expectedVersion(request)
       let saved = try await self.withStore(use) { () throws -> Kalends.Contact in
         var contact = try Self.existing(id, in: use.session)
-        try Self.checkContact(expected, contact)
+        try Self.checkContact(expected, contact, use.positions)
         try edit.apply(to: &contact)
         return try use.session.save(contact)
       }
-      return Self.contact(saved, status: .ok)
+      return Self.contact(saved, status: .ok, use.positions)
     }
     router.delete("v1/contacts/:id") { request, context in
       let use = try await self.app(context, using: .contacts, reading: false)
@@ -52,23 +52,23 @@ extension StoreServer {
       let expected = try Self.expectedVersion(request)
       try await self.withStore(use) {
         let contact = try Self.existing(id, in: use.session)
-        try Self.checkContact(expected, contact)
+        try Self.checkContact(expected, contact, use.positions)
         try use.session.remove(contact)
       }
       return Response(status: .noContent)
     }
     router.post("v1/contacts/pick") { _, context in
       // The picker needs no access to contacts and grants none (CNContactPickerViewController).
-      let (_, session, evidence) = try await self.app(context)
+      let (client, session, evidence) = try await self.app(context)
       let picker = DeskContactPicker(channel: self.prompts, evidence: evidence)
       let picked = try await self.onOwnThread { try session.pickContact(using: picker) }
       guard let picked else { return Response(status: .noContent) }
-      return Self.contact(picked, status: .ok)
+      return Self.contact(picked, status: .ok, self.positionSeal.view(for: client.id))
     }
     router.get("v1/groups") { _, context in
       let use = try await self.app(context, using: .contacts, reading: true)
       let groups = try await self.withStore(use) { try use.session.groups() }
-      return Self.json(.array(groups.map { .object($0.jsonFields) }))
+      return Self.json(.array(groups.map { .object(use.positions.sealing($0.jsonFields, version: $0.version)) }))
     }
   }
 
@@ -100,17 +100,19 @@ extension StoreServer {
   }
 
   /// Refuses a change when `If-Match` names another version than the stored one.
-  static func checkContact(_ expected: EntityTag.Condition?, _ contact: Kalends.Contact) throws {
-    guard let expected, !expected.matches(contact.version) else { return }
-    let fetched =
-      if case .versions(let versions) = expected { versions.first ?? contact.version } else { contact.version }
-    throw StoreError.contact(.changedSinceFetched(contact.id, fetched: fetched, current: contact.version))
+  static func checkContact(_ expected: EntityTag.Condition?, _ contact: Kalends.Contact, _ positions: AppPositions)
+    throws
+  {
+    guard let expected, !expected.matches(contact.version, positions) else { return }
+    throw Problem.changedSinceFetched("contact \(contact.id)")
   }
 
-  /// A contact as the response body, its version as the entity tag.
-  static func contact(_ contact: Kalends.Contact, status: HTTPResponse.Status) -> Response {
-    Response(
-      status: status, headers: [.contentType: "application/json", .eTag: tag(contact.version)],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(contact.jsonFields).rendered() + "\n")))
+  /// A contact as the response body, its version as the app of `positions` is shown it as the
+  /// entity tag and in the JSON.
+  static func contact(_ contact: Kalends.Contact, status: HTTPResponse.Status, _ positions: AppPositions) -> Response {
+    let fields = positions.sealing(contact.jsonFields, version: contact.version)
+    return Response(
+      status: status, headers: [.contentType: "application/json", .eTag: EntityTag.tag(contact.version, positions)],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(fields).rendered() + "\n")))
   }
 }

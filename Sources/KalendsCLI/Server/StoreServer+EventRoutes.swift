@@ -17,17 +17,17 @@ extension StoreServer {
         try edit.apply(to: &event)
         return try use.session.save(event, span: .thisEvent)
       }
-      return Self.event(saved, status: .created)
+      return Self.event(saved, status: .created, use.positions)
     }
     router.get("v1/events/:id") { request, context in
       let use = try await self.app(context, using: .calendars, reading: true)
       let id = try Self.eventID(context)
       let occurrence = request.uri.queryParameters["occurrence"].map(String.init)
       let event = try await self.withStore(use) { try EventLookup.fetch(id, occurrence: occurrence, in: use.session) }
-      if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(event.version) == true {
-        return Response(status: .notModified, headers: [.eTag: Self.tag(event.version)])
+      if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(event.version, use.positions) == true {
+        return Response(status: .notModified, headers: [.eTag: EntityTag.tag(event.version, use.positions)])
       }
-      return Self.event(event, status: .ok)
+      return Self.event(event, status: .ok, use.positions)
     }
     router.patch("v1/events/:id") { request, context in
       let use = try await self.app(context, using: .calendars, reading: false)
@@ -37,11 +37,11 @@ extension StoreServer {
       let expected = try Self.expectedVersion(request)
       let saved = try await self.withStore(use) { () throws -> Kalends.Event in
         var event = try EventLookup.fetch(id, occurrence: occurrence, in: use.session)
-        try Self.check(expected, event)
+        try Self.check(expected, event, use.positions)
         try edit.apply(to: &event)
         return try use.session.save(event, span: try Self.span(span, for: event))
       }
-      return Self.event(saved, status: .ok)
+      return Self.event(saved, status: .ok, use.positions)
     }
     router.delete("v1/events/:id") { request, context in
       let use = try await self.app(context, using: .calendars, reading: false)
@@ -50,7 +50,7 @@ extension StoreServer {
       let expected = try Self.expectedVersion(request)
       try await self.withStore(use) {
         let event = try EventLookup.fetch(id, occurrence: occurrence, in: use.session)
-        try Self.check(expected, event)
+        try Self.check(expected, event, use.positions)
         try use.session.remove(event, span: try Self.span(span, for: event))
       }
       return Response(status: .noContent)
@@ -104,20 +104,19 @@ extension StoreServer {
     try EntityTag.condition(.ifMatch, of: request)
   }
 
-  /// Refuses (412) when `event` is no longer at a version the caller names.
-  static func check(_ expected: EntityTag.Condition?, _ event: Kalends.Event) throws {
-    guard let expected, !expected.matches(event.version) else { return }
-    let fetched = if case .versions(let versions) = expected { versions.first ?? event.version } else { event.version }
-    throw StoreError.calendar(.changedSinceFetched(event.id, fetched: fetched, current: event.version))
+  /// Refuses (412) when `event` is no longer at a version the caller names, as the app of
+  /// `positions` is shown versions.
+  static func check(_ expected: EntityTag.Condition?, _ event: Kalends.Event, _ positions: AppPositions) throws {
+    guard let expected, !expected.matches(event.version, positions) else { return }
+    throw Problem.changedSinceFetched("event \(event.id)")
   }
 
-  /// An entity tag for a version.
-  static func tag(_ version: LogPosition) -> String { EntityTag.tag(version) }
-
-  /// An event with its version as the entity tag.
-  static func event(_ event: Kalends.Event, status: HTTPResponse.Status) -> Response {
-    Response(
-      status: status, headers: [.contentType: "application/json", .eTag: tag(event.version)],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(event.jsonFields).rendered() + "\n")))
+  /// An event with its version, as the app of `positions` is shown it, as the entity tag and in
+  /// the JSON.
+  static func event(_ event: Kalends.Event, status: HTTPResponse.Status, _ positions: AppPositions) -> Response {
+    let fields = positions.sealing(event.jsonFields, version: event.version)
+    return Response(
+      status: status, headers: [.contentType: "application/json", .eTag: EntityTag.tag(event.version, positions)],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(fields).rendered() + "\n")))
   }
 }

@@ -10,7 +10,7 @@ extension StoreServer {
     router.add(middleware: MethodGuard())
     router.add(middleware: CredentialMiddleware())
     router.add(middleware: ProblemMiddleware(server: self))
-    router.add(middleware: PositionMiddleware(store: owner.store))
+    router.add(middleware: PositionMiddleware(server: self))
     router.get("v1/openapi.json") { _, _ in
       Response(
         status: .ok, headers: [.contentType: "application/json"],
@@ -88,7 +88,7 @@ extension StoreServer {
     router.get("v1/calendars") { _, context in
       let use = try await self.app(context, using: .calendars, reading: false)
       let calendars = try await self.withStore(use) { try use.session.calendars(for: .events) }
-      return Self.json(.array(calendars.map { .object($0.jsonFields) }))
+      return Self.json(.array(calendars.map { .object(use.positions.sealing($0.jsonFields, version: $0.version)) }))
     }
     router.get("v1/events") { request, context in
       let use = try await self.app(context, using: .calendars, reading: true)

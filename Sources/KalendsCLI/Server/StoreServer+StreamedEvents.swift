@@ -25,6 +25,7 @@ extension StoreServer {
     // buffer, and answered at once. Only a window holding more than `inlineEvents` is read again,
     // streamed from a snapshot of its own.
     let session = use.session
+    let positions = use.positions
     let inline: ByteBuffer? = try await withStore(use) {
       var buffer = ByteBuffer(string: "[")
       var count = 0
@@ -35,7 +36,9 @@ extension StoreServer {
           return false
         }
         if count > 0 { buffer.writeString(",") }
-        buffer.writeString(JSONValue.object(KalendsCommand.Events.fields(event, zone)).rendered())
+        buffer.writeString(
+          JSONValue.object(positions.sealing(KalendsCommand.Events.fields(event, zone), version: event.version))
+            .rendered())
         count += 1
         return true
       }
@@ -61,7 +64,9 @@ extension StoreServer {
         try session.enumerateEvents(matching: predicate) { event in
           if !first { chunk.writeString(",") }
           first = false
-          chunk.writeString(JSONValue.object(KalendsCommand.Events.fields(event, zone)).rendered())
+          chunk.writeString(
+            JSONValue.object(positions.sealing(KalendsCommand.Events.fields(event, zone), version: event.version))
+              .rendered())
           guard chunk.readableBytes >= Self.chunkSize else { return true }
           defer { chunk = ByteBuffer() }
           sent = true

@@ -71,8 +71,12 @@ final class StoreServer: Sendable {
   /// a thread and a snapshot of the store while the app reads it.
   let answerSlots = CallerSlots(limit: 2)
 
-  init(owner: EventStore, promptTimeout: Duration, onTerminal: Bool = false) {
+  /// What apps are shown of the log's positions: tags and tokens, never positions (`PositionSeal`).
+  let positionSeal: PositionSeal
+
+  init(owner: EventStore, promptTimeout: Duration, onTerminal: Bool = false) throws(StoreError) {
     self.owner = owner
+    positionSeal = try owner.store.positionSeal()
     desk = PromptDesk(timeout: promptTimeout)
     prompts = onTerminal ? .terminal(TerminalDesk(timeout: promptTimeout)) : .desk(desk)
     pool.start()
@@ -131,6 +135,8 @@ final class StoreServer: Sendable {
     let client: Kalends.Client
     let session: EventStore
     let evidence: CallerEvidence
+    /// What the app is shown of the log's positions.
+    let positions: AppPositions
     let service: Service
     let reading: Bool
     /// Whether this use may ask at all: an app built for iOS 5, or a read of one built for iOS 17
@@ -144,7 +150,15 @@ final class StoreServer: Sendable {
     let (client, session, evidence) = try await app(context)
     let mayAsk = client.sdk < 6 || (reading && client.sdk >= Kalends.Client.currentSDK)
     return AppUse(
-      client: client, session: session, evidence: evidence, service: service, reading: reading, mayAsk: mayAsk)
+      client: client, session: session, evidence: evidence, positions: positionSeal.view(for: client.id),
+      service: service, reading: reading, mayAsk: mayAsk)
+  }
+
+  /// What the app identified on `channel` (by its last request) is shown of the log's positions;
+  /// `nil` when no app was identified there.
+  func positions(on channel: any Channel) -> AppPositions? {
+    guard case .app(let client, _, _, _)? = callers.withLock({ $0[ObjectIdentifier(channel)] }) else { return nil }
+    return positionSeal.view(for: client.id)
   }
 
   /// Runs `body` with the store off the event loop for `use`, after asking the person — on a thread

@@ -8,6 +8,7 @@ public struct Calendar: Sendable, Hashable, Decodable, Identifiable {
   public let color: String?
   /// Whether events can be added to and changed in it.
   public let allowsContentModifications: Bool?
-  /// The log position of its last change.
-  public let version: Int
+  /// Its version, as the server's entity tag gives it: equal while the calendar is unchanged,
+  /// otherwise meaningless to the app (it counts nothing).
+  public let version: String
 }

@@ -12,15 +12,17 @@ public struct ChangeNotice: Sendable, Hashable, Decodable {
     public let change: String
   }
 
-  /// The first and last log positions the notice covers.
-  public let from: Int
-  public let to: Int
-  /// The log's head when it was read.
-  public let head: Int
+  /// Where the notice ends: a stream started after it hears what changed after this notice.
+  public let token: ChangeToken
   /// Whether it covers history before the stream started (catching up).
   public let catchUp: Bool
   /// Whether too much changed to list: refetch everything.
   public let refetchAll: Bool
   /// What changed (empty when ``refetchAll``).
   public let changes: [Change]
+
+  enum CodingKeys: String, CodingKey {
+    case token = "position"
+    case catchUp, refetchAll, changes
+  }
 }

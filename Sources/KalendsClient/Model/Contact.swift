@@ -74,8 +74,9 @@ public struct Contact: Sendable, Hashable, Decodable, Identifiable {
   /// The groups it belongs to (always empty to an app with limited access, and for a contact the
   /// picker handed over).
   public internal(set) var groupIDs: [String]
-  /// The log position of its last change (its entity tag); `nil` before it is saved.
-  public internal(set) var version: Int?
+  /// Its version, as the server's entity tag gives it (`nil` before it is saved): equal while the
+  /// contact is unchanged, otherwise meaningless to the app (it counts nothing).
+  public internal(set) var version: String?
 
   /// A new person, for ``ContactStore/save(_:)``.
   public init(givenName: String? = nil, familyName: String? = nil) {

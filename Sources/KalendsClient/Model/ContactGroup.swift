@@ -4,6 +4,7 @@ public struct ContactGroup: Sendable, Hashable, Decodable, Identifiable {
   public let id: String
   /// Its name.
   public let name: String
-  /// The log position of its last change.
-  public let version: Int
+  /// Its version, as the server's entity tag gives it: equal while the group is unchanged,
+  /// otherwise meaningless to the app (it counts nothing).
+  public let version: String
 }

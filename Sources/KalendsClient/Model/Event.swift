@@ -31,8 +31,9 @@ public struct Event: Sendable, Hashable, Decodable {
   public internal(set) var occurrenceDate: String?
   /// Whether it is an occurrence changed apart from its series.
   public internal(set) var isDetached: Bool
-  /// The log position of its last change (its entity tag).
-  public internal(set) var version: Int?
+  /// Its version, as the server's entity tag gives it (`nil` before it is saved): equal while the
+  /// event is unchanged, otherwise meaningless to the app (it counts nothing).
+  public internal(set) var version: String?
   /// In a range query: when this occurrence starts and ends, in the viewer's time zone.
   public internal(set) var instanceStart: String?
   public internal(set) var instanceEnd: String?

@@ -6,8 +6,8 @@ import Synchronization
 /// details as errors.
 final class ServerConnection: Sendable {
   private let pool: ConnectionPool
-  /// The highest log position a read was made at (`Kalends-Position`).
-  private let readPosition = Mutex<Int?>(nil)
+  /// The token of the latest read (`Kalends-Position`).
+  private let readToken = Mutex<ChangeToken?>(nil)
   /// Where the server is.
   let endpoint: Endpoint
 
@@ -21,8 +21,8 @@ final class ServerConnection: Sendable {
     let status: AuthorizationStatus
   }
 
-  /// The highest log position a read through this connection was made at.
-  var lastReadPosition: Int? { readPosition.withLock { $0 } }
+  /// The token of the latest read through this connection.
+  var lastReadToken: ChangeToken? { readToken.withLock { $0 } }
 
   /// `method target`, its 2xx answer decoded as `T`; the server's problem otherwise.
   func call<T: Decodable>(
@@ -38,15 +38,15 @@ final class ServerConnection: Sendable {
     _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8]? = nil
   ) async throws -> HTTPResponse {
     let response = try await pool.send(HTTPRequest(method: method, target: target, headers: headers, body: body))
-    if let position = response.header("Kalends-Position").flatMap(Int.init) {
-      readPosition.withLock { $0 = max($0 ?? 0, position) }
+    if let token = response.header("Kalends-Position").flatMap(ChangeToken.init) {
+      readToken.withLock { $0 = token }
     }
     return response
   }
 
   /// The object at `target` as it is now — `current` itself when unchanged since `version` (304),
   /// `nil` when it is gone or no longer the app's (404) — for the stores' `refresh(_:)`.
-  func refreshed<T: Decodable>(_ current: T, at target: String, version: Int?) async throws -> T? {
+  func refreshed<T: Decodable>(_ current: T, at target: String, version: String?) async throws -> T? {
     let response = try await send("GET", target, headers: version.map { [("If-None-Match", "\"\($0)\"")] } ?? [])
     switch response.status {
     case 304: return current
@@ -57,13 +57,13 @@ final class ServerConnection: Sendable {
   }
 
   /// Removes the object at `target`, provided it is still at `version` (else status 412).
-  func remove(_ target: String, version: Int?) async throws {
+  func remove(_ target: String, version: String?) async throws {
     let response = try await send("DELETE", target, headers: Self.ifMatch(version))
     guard response.status == 204 else { throw Self.problem(response) }
   }
 
   /// `If-Match` naming `version`, the version the app fetched (none for an object never fetched).
-  static func ifMatch(_ version: Int?) -> [(String, String)] {
+  static func ifMatch(_ version: String?) -> [(String, String)] {
     version.map { [("If-Match", "\"\($0)\"")] } ?? []
   }
 

@@ -89,13 +89,18 @@ struct ChangeStreamTests {
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       _ = try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow))
       let bounds = ChangeStreamOptions(maxPendingRecords: 50, maxObjects: 10)
-      // A session reads the log itself: more than 50 records pending make one "refetch everything".
+      // A session reads the log itself, 50 records at a time, and is told to refetch when more
+      // than 10 objects it sees changed; never because many records are pending, which would
+      // tell it how much the person wrote where it may not look.
       var stream = app.changes(options: bounds).makeAsyncIterator()
       let first = try store.head().position.next
       for index in 0..<60 { try fixture.owner.save(fixture.newEvent("\(index)"), span: .thisEvent) }
       let pending = try #require(try await stream.next())
       #expect(pending.refetchAll && pending.changes.isEmpty)
-      #expect(pending.positions == first...(try store.head().position))
+      #expect(pending.positions == first...LogPosition(first.rawValue + 49))
+      let rest = try #require(try await stream.next())
+      #expect(!rest.refetchAll && rest.changes.count == 10)
+      #expect(rest.positions.upperBound == (try store.head().position))
 
       // The owner's live subscription reads what the watcher decoded: 20 objects in one commit
       // exceed 10 in a notice however the records were announced.
@@ -110,6 +115,25 @@ struct ChangeStreamTests {
       let listed = try #require(try await owner.next())
       #expect(listed.changes == [.event(one.id): .added])
       #expect(listed.positions.lowerBound == many.positions.upperBound.next)
+    }
+  }
+
+  /// The review's finding: a session told "refetch everything" once more than the bound of
+  /// records were pending learned that the person wrote much in calendars hidden from it.
+  @Test func muchWrittenWhereAnAppMayNotLookTellsItNothing() async throws {
+    try await withStore { store, _ in
+      let fixture = try PrivacyFixture(store)
+      try fixture.owner.register(
+        Client(id: "com.example.tasks", name: "Tasks", usageDescriptions: [.remindersFull: "Your to-dos."]))
+      try fixture.owner.setAccess(.fullAccess, for: "com.example.tasks", service: .reminders)
+      let tasks = try fixture.owner.session(for: "com.example.tasks")
+      var stream = tasks.changes(options: ChangeStreamOptions(maxPendingRecords: 50, maxObjects: 10))
+        .makeAsyncIterator()
+      for index in 0..<120 { try fixture.owner.save(fixture.newEvent("\(index)"), span: .thisEvent) }
+      let list = try fixture.owner.save(EventCalendar(title: "Errands", allowedEntityTypes: .reminders))
+      let heard = try #require(try await stream.next())
+      #expect(!heard.refetchAll)
+      #expect(heard.changes == [.calendar(list.id): .added])
     }
   }
 

@@ -109,7 +109,7 @@ extension KalendsCommand {
       if listen == nil, tlsCertificate != nil || tlsKey != nil {
         throw CLIError.invalidInput("--tls-certificate and --tls-key serve --listen: give it too")
       }
-      let server = StoreServer(
+      let server = try StoreServer(
         owner: EventStore(store: store), promptTimeout: .seconds(promptTimeout), onTerminal: prompt == .tty)
       let previous = umask(0o177)
       let headerDeadline = TimeAmount.seconds(Int64(headerTimeout))
