@@ -19,13 +19,22 @@ let package = Package(
     // For apps: the store server's API, EventKit-shaped, without the store itself.
     .library(name: "KalendsClient", targets: ["KalendsClient"]),
   ],
+  traits: [
+    // Off by default: swift-nio-ssl compiles BoringSSL, minutes of a fresh build on two cores,
+    // for a listener most people keep on the Unix socket or behind a TLS proxy.
+    .trait(
+      name: "TLS",
+      description: "TLS for `kalends serve --listen` and for KalendsClient's TCP endpoints (swift-nio-ssl)")
+  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-    // HTTP for `kalends witness serve` (C2SP tlog-witness), and for the store server to come.
-    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    // HTTP for `kalends witness serve` (C2SP tlog-witness) and the store server; without its
+    // default traits, which build swift-configuration, unused here.
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
     // NIOCore's channel and socket options, for the store server's peer credentials.
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-    // TLS for the store server's TCP listener (through HummingbirdTLS) and for KalendsClient.
+    // TLS for the store server's TCP listener (through HummingbirdTLS) and for KalendsClient, with
+    // the trait TLS only.
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     // The servers' logs: warnings and errors, on standard error.
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -100,7 +109,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
-        .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["TLS"])),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
@@ -121,7 +130,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
       ],
       swiftSettings: strictSettings
     ),

@@ -105,29 +105,32 @@ struct AgendaAppTests {
     #expect(payload["executableSha256"] as? String == (try ServerTests.digest(copy)))
   }
 
-  @Test func theAgendaOverTLSPresentsItsToken() throws {
-    let directory = TemporaryDirectory("agenda-tls")
-    let certificate = directory.path + "/cert.pem"
-    let key = directory.path + "/key.pem"
-    _ = try ServerBoundsTests.python(ServerTokenTests.selfSigned, [certificate, key])
-    let served = try ServedStore(["--listen", "127.0.0.1:0", "--tls-certificate", certificate, "--tls-key", key])
-    let address = try #require(served.tcpAddress)
-    try served.store.register("com.example.sync")
-    try served.store.object(["access", "set", "com.example.sync", "--service", "calendars", "--status", "full"])
-    let tokenFile = directory.path + "/token"
-    let token = try served.store.object([
-      "client", "token", "create", "com.example.sync", "--secret-file", tokenFile,
-    ])
-    let calendar = try served.store.calendar("Home")
-    try Self.add("Dentist", at: "2026-03-04T09:00:00", to: calendar, in: served)
-    let shown = try CLI.run(
-      [
-        "--tcp", "localhost:" + (address.split(separator: ":").last.map(String.init) ?? ""), "--token-file", tokenFile,
-        "--ca", certificate, "--week", "2026-03-04", "--tz", "Europe/Berlin",
-      ], program: Self.agenda)
-    #expect(shown.status == 0, "\(shown.stdout) \(shown.stderr)")
-    #expect(shown.stdout.contains("2026-03-04T09:00:00+01:00  Dentist"), "\(shown.stdout)")
-    let request = try #require(try served.records("accessRequested").last)
-    #expect((request["caller"] as? [String: Any])?["tokenId"] as? String == token["id"] as? String)
-  }
+  #if TLS
+    @Test func theAgendaOverTLSPresentsItsToken() throws {
+      let directory = TemporaryDirectory("agenda-tls")
+      let certificate = directory.path + "/cert.pem"
+      let key = directory.path + "/key.pem"
+      _ = try ServerBoundsTests.python(ServerTokenTests.selfSigned, [certificate, key])
+      let served = try ServedStore(["--listen", "127.0.0.1:0", "--tls-certificate", certificate, "--tls-key", key])
+      let address = try #require(served.tcpAddress)
+      try served.store.register("com.example.sync")
+      try served.store.object(["access", "set", "com.example.sync", "--service", "calendars", "--status", "full"])
+      let tokenFile = directory.path + "/token"
+      let token = try served.store.object([
+        "client", "token", "create", "com.example.sync", "--secret-file", tokenFile,
+      ])
+      let calendar = try served.store.calendar("Home")
+      try Self.add("Dentist", at: "2026-03-04T09:00:00", to: calendar, in: served)
+      let shown = try CLI.run(
+        [
+          "--tcp", "localhost:" + (address.split(separator: ":").last.map(String.init) ?? ""), "--token-file",
+          tokenFile,
+          "--ca", certificate, "--week", "2026-03-04", "--tz", "Europe/Berlin",
+        ], program: Self.agenda)
+      #expect(shown.status == 0, "\(shown.stdout) \(shown.stderr)")
+      #expect(shown.stdout.contains("2026-03-04T09:00:00+01:00  Dentist"), "\(shown.stdout)")
+      let request = try #require(try served.records("accessRequested").last)
+      #expect((request["caller"] as? [String: Any])?["tokenId"] as? String == token["id"] as? String)
+    }
+  #endif
 }

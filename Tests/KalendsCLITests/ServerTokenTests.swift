@@ -118,36 +118,58 @@ struct ServerTokenTests {
     #expect(try served.store.object(["log", "head"])["head"] as? Int == head["head"] as? Int)
   }
 
-  @Test func tlsCarriesTokensAndPlainTCPStaysOnLoopback() throws {
-    let directory = TemporaryDirectory("tls")
-    let certificate = directory.path + "/cert.pem"
-    let key = directory.path + "/key.pem"
-    _ = try ServerBoundsTests.python(Self.selfSigned, [certificate, key])
-    let served = try ServedStore([
-      "--listen", "127.0.0.1:0", "--tls-certificate", certificate, "--tls-key", key,
-    ])
-    let address = try #require(served.tcpAddress)
-    let port = try #require(address.split(separator: ":").last)
-    let token = try Self.tokenApp(served)
-    let secret = try #require(token["secret"] as? String)
-    let whoami = try Self.curl(
-      "GET", "https://localhost:\(port)/v1/whoami", token: secret, extra: ["--cacert", certificate])
-    #expect(whoami.status == 200)
-    #expect((whoami.body as? [String: Any])?["client"] as? String == "com.example.sync")
-    // Plain HTTP to the TLS port gets no answer.
-    let plain = try CLI.run(
-      ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/v1/whoami"],
-      program: try ServedStore.curl())
-    #expect(plain.stdout != "200")
-    // TLS 1.2 and 1.3 only: a client offering 1.0 or 1.1 (with every suite, CBC and SHA-1 too) is
-    // refused at the handshake.
-    for (version, expected) in [
-      ("TLSv1", "refused"), ("TLSv1_1", "refused"), ("TLSv1_2", "TLSv1.2"), ("TLSv1_3", "TLSv1.3"),
-    ] {
-      let handshake = try ServerBoundsTests.python(Self.handshake, [String(port), version])
-      #expect(handshake.hasPrefix(expected), "\(version): \(handshake)")
+  #if TLS
+    @Test func tlsCarriesTokens() throws {
+      let directory = TemporaryDirectory("tls")
+      let certificate = directory.path + "/cert.pem"
+      let key = directory.path + "/key.pem"
+      _ = try ServerBoundsTests.python(Self.selfSigned, [certificate, key])
+      let served = try ServedStore([
+        "--listen", "127.0.0.1:0", "--tls-certificate", certificate, "--tls-key", key,
+      ])
+      let address = try #require(served.tcpAddress)
+      let port = try #require(address.split(separator: ":").last)
+      let token = try Self.tokenApp(served)
+      let secret = try #require(token["secret"] as? String)
+      let whoami = try Self.curl(
+        "GET", "https://localhost:\(port)/v1/whoami", token: secret, extra: ["--cacert", certificate])
+      #expect(whoami.status == 200)
+      #expect((whoami.body as? [String: Any])?["client"] as? String == "com.example.sync")
+      // Plain HTTP to the TLS port gets no answer.
+      let plain = try CLI.run(
+        ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/v1/whoami"],
+        program: try ServedStore.curl())
+      #expect(plain.stdout != "200")
+      // TLS 1.2 and 1.3 only: a client offering 1.0 or 1.1 (with every suite, CBC and SHA-1 too) is
+      // refused at the handshake.
+      for (version, expected) in [
+        ("TLSv1", "refused"), ("TLSv1_1", "refused"), ("TLSv1_2", "TLSv1.2"), ("TLSv1_3", "TLSv1.3"),
+      ] {
+        let handshake = try ServerBoundsTests.python(Self.handshake, [String(port), version])
+        #expect(handshake.hasPrefix(expected), "\(version): \(handshake)")
+      }
     }
+  #else
+    /// Built without the trait TLS, a certificate is refused at start with the way to TLS.
+    @Test func aBuildWithoutTLSSaysHowToGetIt() throws {
+      let directory = TemporaryDirectory("tls")
+      let certificate = directory.path + "/cert.pem"
+      let key = directory.path + "/key.pem"
+      _ = try ServerBoundsTests.python(Self.selfSigned, [certificate, key])
+      let store = try CLIStore()
+      let refused = try store.run([
+        "serve", "--socket", store.directory.path + "/s.sock", "--listen", "127.0.0.1:0", "--tls-certificate",
+        certificate, "--tls-key", key,
+      ])
+      #expect(refused.status == 64, "\(refused.stderr)")
+      #expect(refused.stderr.contains("swift build --traits TLS"), "\(refused.stderr)")
+      #expect(!refused.stdout.contains("listening"))
+    }
+  #endif
 
+  @Test func plainTCPStaysOnLoopback() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0"])
+    let address = try #require(served.tcpAddress)
     // A host name is resolved, and what it resolves to must be loopback: a name that merely
     // starts with 127. is not an address.
     let named = try CLIStore()
@@ -167,7 +189,8 @@ struct ServerTokenTests {
     #expect(open.status == 65)
     #expect(open.stderr.contains("needs --tls-certificate"))
     let half = try store.run([
-      "serve", "--socket", store.directory.path + "/s.sock", "--listen", "127.0.0.1:0", "--tls-key", key,
+      "serve", "--socket", store.directory.path + "/s.sock", "--listen", "127.0.0.1:0", "--tls-key",
+      store.directory.path + "/key.pem",
     ])
     #expect(half.status == 65)
   }

@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTLS
 import KalendsCommandSupport
 import NIOCore
 
@@ -13,8 +12,8 @@ struct NetworkListener {
   let host: String
   /// The port; 0 lets the system pick one (printed on `listening on`).
   let port: Int
-  /// The server's TLS configuration, when a certificate and key were given.
-  let tls: TLSConfiguration?
+  /// The server's TLS, when a certificate and key were given.
+  let tls: ServerTLS?
 
   /// Parses `[HOST:]PORT` (an IPv6 host in brackets) and loads the certificate chain and key.
   init(address: String, certificate: String?, key: String?) throws {
@@ -50,17 +49,7 @@ struct NetworkListener {
         )
       }
     case (let certificate?, let key?):
-      do {
-        let chain = try NIOSSLCertificate.fromPEMFile(certificate)
-        let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
-        var configuration = TLSConfiguration.makeServerConfiguration(
-          certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
-        // TLS 1.0 and 1.1 (and their CBC/SHA-1 suites) are refused at the handshake (RFC 8996).
-        configuration.minimumTLSVersion = .tlsv12
-        tls = configuration
-      } catch {
-        throw CLIError.invalidInput("cannot load the TLS certificate or key: \(error)")
-      }
+      tls = try ServerTLS.load(certificate: certificate, key: key)
     default:
       throw CLIError.invalidInput("give both --tls-certificate and --tls-key, or neither")
     }

@@ -1,7 +1,6 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
 
 /// Opens connections to an ``Endpoint``: a Unix socket or TCP, TLS when asked, with HTTP/1.1
 /// client handlers, as an async channel of response and request parts.
@@ -15,12 +14,12 @@ enum ChannelFactory {
       switch endpoint {
       case .unixSocket(let path):
         return try await bootstrap.connect(unixDomainSocketPath: path) { channel in
-          channel.eventLoop.makeCompletedFuture { try wrap(channel, tls: nil, host: nil) }
+          channel.eventLoop.makeCompletedFuture { try wrap(channel, tls: nil) }
         }
       case .tcp(let host, let port, _, let trust):
-        let context = try trust.map(Self.context)
+        let tls = try trust.map { try ClientTLS.handlerMaker($0, host: host) }
         return try await bootstrap.connect(host: host, port: port) { channel in
-          channel.eventLoop.makeCompletedFuture { try wrap(channel, tls: context, host: host) }
+          channel.eventLoop.makeCompletedFuture { try wrap(channel, tls: tls) }
         }
       }
     } catch let error as KalendsClientError {
@@ -30,26 +29,10 @@ enum ChannelFactory {
     }
   }
 
-  private static func wrap(_ channel: any NIOCore.Channel, tls: NIOSSLContext?, host: String?) throws -> Channel {
-    if let tls {
-      // A host given as an address is checked against the certificate's IP addresses.
-      let name = host.flatMap { (try? SocketAddress(ipAddress: $0, port: 0)) == nil ? $0 : nil }
-      try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: name))
-    }
+  private static func wrap(_ channel: any NIOCore.Channel, tls: ClientTLS.HandlerMaker?) throws -> Channel {
+    try tls?(channel)
     try channel.pipeline.syncOperations.addHTTPClientHandlers()
     return try Channel(wrappingChannelSynchronously: channel)
-  }
-
-  private static func context(_ trust: Endpoint.TLSTrust) throws -> NIOSSLContext {
-    var configuration = TLSConfiguration.makeClientConfiguration()
-    if case .certificates(let file) = trust {
-      do {
-        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
-      } catch {
-        throw KalendsClientError.unreachable("cannot read the certificates in \(file): \(error)")
-      }
-    }
-    return try NIOSSLContext(configuration: configuration)
   }
 
   /// The request's head, with `Host`, the token over TCP, and the body's length.

@@ -4,7 +4,8 @@ public enum Endpoint: Sendable, Hashable {
   /// what the kernel says about its process, so the app presents nothing.
   case unixSocket(path: String)
   /// The server's TCP listener (`kalends serve --listen`), presenting `token` (from `kalends
-  /// client token create`); over TLS when `tls` is given.
+  /// client token create`); over TLS when `tls` is given, which needs the package built with its
+  /// trait `TLS` (without it, such an endpoint is ``KalendsClientError/unreachable(_:)``).
   case tcp(host: String, port: Int, token: String, tls: TLSTrust? = nil)
 
   /// How a TLS client trusts the server's certificate.

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdTLS
 import Kalends
 import KalendsCommandSupport
 import Logging
@@ -29,7 +28,8 @@ extension KalendsCommand {
         this same kalends executable is the person's channel); after --prompt-timeout nothing is \
         decided and the request is recorded as a timeout. With --listen it also serves TCP, where \
         an app presents a token the person created (client token create), over TLS when \
-        --tls-certificate and --tls-key are given; an address other than loopback needs TLS. \
+        --tls-certificate and --tls-key are given (in a kalends built with the TLS trait: swift \
+        build --traits TLS); an address other than loopback needs TLS. \
         It applies the retention policy (kalends retention) at start and every hour. \
         Routes in docs/server.md. Prints 'listening on PATH' (and 'listening on tcp HOST:PORT') \
         once it accepts connections; SIGTERM or SIGINT stops it gracefully. Started by systemd's \
@@ -147,8 +147,7 @@ extension KalendsCommand {
         var tcp = ApplicationConfiguration(address: .hostname(network.host, port: network.port))
         tcp.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
         let builder: HTTPServerBuilder =
-          try network.tls.map { try .tls(.http1(configuration: http), tlsConfiguration: $0) }
-          ?? .http1(configuration: http)
+          try network.tls.map { try $0.builder(http) } ?? .http1(configuration: http)
         let scheme = network.tls == nil ? "tcp" : "tls"
         services.append(
           Application(
