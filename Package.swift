@@ -167,19 +167,32 @@ let package = Package(
       path: "Sources/KalendsHarness",
       swiftSettings: strictSettings
     ),
+    // What the test targets share: temporary directories, the built `kalends` run as a process, a
+    // store driven through it, a started store server. Not a product.
+    .target(
+      name: "KalendsTestSupport",
+      path: "Tests/Support",
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "LMDBTests",
-      dependencies: ["LMDB"],
+      dependencies: ["LMDB", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "KalendsTests",
-      dependencies: ["Kalends", "KalendsSynthetic", "LMDB"],
+      dependencies: ["Kalends", "KalendsSynthetic", "LMDB", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "KalendsCLITests",
-      dependencies: ["Kalends", "KalendsSynthetic", "LMDB"],
+      dependencies: ["Kalends", "KalendsSynthetic", "LMDB", "KalendsTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    // The store server through real sockets, real apps and real peers (curl, schemathesis).
+    .testTarget(
+      name: "KalendsServerTests",
+      dependencies: ["Kalends", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
   ],

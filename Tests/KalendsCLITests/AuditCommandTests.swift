@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import LMDB
 import Testing
 
@@ -18,6 +19,8 @@ struct AuditCommandTests {
     var instants: [Int: String] = [:]
     func mark(_ step: Int) throws {
       instants[step] = try #require(try store.objects(["log", "tail", "-n", "1"]).first?["timestamp"] as? String)
+      // The behaviour under test: steps at distinct instants, so that `state --at` each one's
+      // time tells them apart.
       Thread.sleep(forTimeInterval: 0.01)
     }
     let planner = ["--as", "com.example.planner"]

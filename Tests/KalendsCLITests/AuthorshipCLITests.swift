@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// `tools/forge_log.py`: appends a record with an intact chain, as anyone who can write the store's

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 @Suite("Command line: backup and restore")
@@ -8,7 +9,15 @@ struct BackupCommandTests {
     let store = ["--store", directory.storePath]
     #expect(try CLI.run(["init"] + store).status == 0)
     let writer = try CLI.start(["torture", "writer", "--writer", "1", "--seconds", "3"] + store, program: CLI.harness)
-    Thread.sleep(forTimeInterval: 1)
+    // The backup starts once the writer has committed: a store with writes in flight.
+    func head() -> Int {
+      guard let result = try? CLI.run(["log", "head", "--format", "json"] + store),
+        let object = try? json(result.stdout) as? [String: Any]
+      else { return 0 }
+      return object["head"] as? Int ?? 0
+    }
+    let deadline = Date().addingTimeInterval(20)
+    while head() < 10, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
     let destination = directory.path + "/backup"
     let backup = try CLI.run(["backup", destination, "--format", "json"] + store)
     #expect(backup.status == 0, "\(backup.stderr)")

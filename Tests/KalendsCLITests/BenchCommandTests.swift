@@ -1,6 +1,7 @@
 import Foundation
 import Kalends
 import KalendsSynthetic
+import KalendsTestSupport
 import Testing
 
 @Suite("Command line: bench")

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// Benchmarks/README.md's table of current figures is generated from Benchmarks/figures.tsv by

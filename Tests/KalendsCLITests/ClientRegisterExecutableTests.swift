@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// What `client register --executable` stores is what the server can match, and nothing that

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// Runs `tools/crash-harness` (python3) against the built `kalends`.

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// The short runs of `tools/crash-harness`; the long ones are run by hand (docs/crash-safety.md).

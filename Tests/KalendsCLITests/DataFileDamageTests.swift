@@ -1,6 +1,7 @@
 import Foundation
 import Kalends
 import KalendsSynthetic
+import KalendsTestSupport
 import Testing
 
 /// A data file damaged outside Kalends (bytes overwritten, the file cut short) must give a clear

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 @testable import Kalends
@@ -189,6 +190,8 @@ struct RetentionCommandTests {
     #expect((set["erased"] as? [Any])?.isEmpty == true, "removed less than 2 s ago: not yet due")
     #expect(try store.run(["retention", "show"]).stdout.contains("2s after their removal"))
     #expect(try store.run(["retention", "set", "--removed-after", "soon"]).status == 64)
+    // The behaviour under test: the removal ages past the policy's 2 s (the store's clock is the
+    // system's; no test clock is built into the product).
     Thread.sleep(forTimeInterval: 2.5)
 
     let served = try ServedStore(serving: store)

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// The help texts name commands people will type: every `kalends …` a help text names must be a

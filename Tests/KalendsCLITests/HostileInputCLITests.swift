@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// Hostile arguments and input files through the CLI: one `error:` line with the status of its

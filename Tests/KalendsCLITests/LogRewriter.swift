@@ -1,3 +1,4 @@
+import KalendsTestSupport
 import LMDB
 import Testing
 

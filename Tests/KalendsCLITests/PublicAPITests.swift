@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// What a program outside the package can and cannot call: each snippet is type-checked by

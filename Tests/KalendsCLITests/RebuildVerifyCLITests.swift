@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsTestSupport
 import Testing
 
 @Suite("Command line: rebuild and verify")

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// When the disk or the file-size limit runs out, or the file system is read-only, a write fails

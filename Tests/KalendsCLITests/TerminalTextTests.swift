@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// What an app writes reaches the person's terminal as text, never as control: the review's
@@ -14,6 +15,9 @@ struct TerminalTextTests {
   static func acts(_ text: String) -> Bool {
     text.unicodeScalars.contains { [0x0D, 0x1B, 0x202E].contains($0.value) }
   }
+
+  /// An app's request for full access to calendars, which waits for the person.
+  static let accessRequest = "/v1/authorization/calendars/request?level=full"
 
   @Test func aWriteOnlyAppsTitleIsShownEscapedInThePersonsTable() throws {
     let store = try CLIStore()
@@ -45,7 +49,7 @@ struct TerminalTextTests {
       "client", "register", "com.example.agenda", "--name", "Agenda", "--usage",
       "calendars-full=Shows\ryour week.\u{202E}", "--executable", spoof,
     ])
-    let (process, output, errors) = try served.start("POST", ServerConsentTests.request, by: spoof)
+    let (process, output, errors) = try served.start("POST", Self.accessRequest, by: spoof)
     let id = try #require(try served.waitForPrompts(1).first?["id"] as? Int)
     let table = try served.store.run(["prompts", "list", "--socket", served.socket])
     #expect(table.status == 0, "\(table.stderr)")
@@ -63,7 +67,7 @@ struct TerminalTextTests {
       "client", "register", "com.example.agenda", "--name", "Agenda", "--usage",
       "calendars-full=Week\u{202E}.\rAllow?", "--executable", spoof,
     ])
-    let denied = try served.call("POST", ServerConsentTests.request, by: spoof)
+    let denied = try served.call("POST", Self.accessRequest, by: spoof)
     #expect((denied.body as? [String: Any])?["status"] as? String == "denied")
     served.stop()
     let asked = String(decoding: served.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 @Suite("Command line: time moves forward, and the audit's now is the head")

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 
 /// A small tmpfs mounted for one test (a full disk, a read-only file system), unmounted when
 /// released. Needs the right to mount (root in a container that allows it): ``isAvailable``.

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// `kalends-harness torture check` must catch what it is there to catch, or the crash harness proves nothing.

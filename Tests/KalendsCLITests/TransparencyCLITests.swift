@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 @testable import Kalends
@@ -228,7 +229,7 @@ struct TransparencyCLITests {
       except OSError: pass
       print(round(time.monotonic() - start, 2))
       """
-    let closed = try ServerBoundsTests.python(slow, [address])
+    let closed = try CLI.python(slow, [address])
     let seconds = try #require(Double(closed.trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(seconds < 20, "the witness closed a slow client after \(seconds) s")
     for round in 0..<2 {

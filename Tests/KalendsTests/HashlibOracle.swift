@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 
 /// SHA-256 digests computed by Python's `hashlib` (OpenSSL's), in a real `python3` process: an
 /// implementation independent of Kalends' own.

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsTestSupport
 import LMDB
 import Synchronization
 import Testing

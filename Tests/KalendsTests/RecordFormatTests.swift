@@ -1,5 +1,6 @@
 import Kalends
 import KalendsSynthetic
+import KalendsTestSupport
 import LMDB
 import Testing
 

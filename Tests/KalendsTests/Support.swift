@@ -1,22 +1,6 @@
 import Foundation
 import Kalends
-
-/// A directory under the system temporary directory, removed when the value is released.
-final class TemporaryDirectory {
-  let path: String
-
-  init(_ label: String = "store") {
-    let template = NSTemporaryDirectory() + "kalends-\(label)-XXXXXX"
-    var bytes = Array(template.utf8CString)
-    guard let created = mkdtemp(&bytes) else { fatalError("mkdtemp failed for \(template)") }
-    path = String(cString: created)
-  }
-
-  /// A path inside the directory that does not exist yet.
-  var storePath: String { path + "/store" }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-}
+import KalendsTestSupport
 
 /// Runs `body` with a new store in a temporary directory, removed afterwards.
 @discardableResult

@@ -1,4 +1,5 @@
 import Kalends
+import KalendsTestSupport
 import Testing
 
 @Suite("Time moves forward in the log")

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import LMDB
 import Synchronization
 import Testing
@@ -109,6 +110,7 @@ struct MapGrowthTests {
         defer { done.signal() }
         while !stop.load(ordering: .relaxed) {
           _ = try? environment.read { txn in
+            // The behaviour under test: readers that hold their snapshots while the map grows.
             usleep(2_000)
             return try txn.statistics(of: db).entries
           }

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsTestSupport
 import Synchronization
 import Testing
 
@@ -21,12 +22,12 @@ struct ChangeSignalTests {
     let head = Atomic<UInt64>(0)
     signal.subscribe(head: { head.load(ordering: .acquiring) }, read: { _ in [] })
     defer { signal.unsubscribe() }
-    usleep(100_000)
     for round in UInt64(1)...5 {
       let before = signal.generation
       let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
       try handle.write(contentsOf: Data([UInt8(round)]))
       try handle.close()
+      // The behaviour under test: the head moves after the file's event, not with it.
       usleep(5_000)
       head.store(round, ordering: .releasing)
       let deadline = Date().addingTimeInterval(10)

@@ -21,6 +21,7 @@ final class NoticeCollector: Sendable {
       do throws(StoreError) {
         while let notice = try await iterator.next() {
           self?.state.withLock { $0.notices.append(notice) }
+          // A slow subscriber, when asked for: the behaviour some tests put under load.
           if delay > .zero { try? await Task.sleep(for: delay) }
         }
       } catch {

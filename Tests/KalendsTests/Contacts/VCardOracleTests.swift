@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsTestSupport
 import Testing
 
 /// Runs `tools/vcard_oracle.py` (PyPI's `vobject`) in a real `python3` process.

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import LMDB
 import Testing
 

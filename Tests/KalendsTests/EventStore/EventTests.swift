@@ -1,4 +1,5 @@
 import Kalends
+import KalendsTestSupport
 import Testing
 
 @Suite("Events: saving, validation, identity, conflicts")

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsTestSupport
 
 /// One occurrence as both sides report it: UTC start and end, and the texts that identify it.
 struct OracleOccurrence: Hashable, Comparable {

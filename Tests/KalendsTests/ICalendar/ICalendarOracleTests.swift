@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsTestSupport
 import Testing
 
 /// Import, query and export checked against independent implementations: `icalendar` parses the

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 
 /// Runs `tools/merkle_oracle.py` — RFC 9162's tree written in Python from the RFC's text alone —
 /// in a real `python3` process.

@@ -1,4 +1,5 @@
 import KalendsSynthetic
+import KalendsTestSupport
 import LMDB
 import Testing
 

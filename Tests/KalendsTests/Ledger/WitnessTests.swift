@@ -1,3 +1,4 @@
+import KalendsTestSupport
 import Testing
 
 @testable import Kalends

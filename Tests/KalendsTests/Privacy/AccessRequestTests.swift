@@ -1,4 +1,5 @@
 import Kalends
+import KalendsTestSupport
 import Testing
 
 @Suite("Privacy: requests, prompts and decisions")

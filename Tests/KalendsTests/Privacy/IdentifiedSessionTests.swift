@@ -1,4 +1,5 @@
 import Kalends
+import KalendsTestSupport
 import Testing
 
 /// Sessions the store server opens for an app it identified: their records say how (record format

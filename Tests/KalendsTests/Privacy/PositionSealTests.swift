@@ -1,4 +1,5 @@
 import Kalends
+import KalendsTestSupport
 import Testing
 
 /// The seal of what the store server shows apps of the log's positions: version tags and position

@@ -40,6 +40,7 @@ struct SnapshotAccessTests {
           }
         }
         while !started.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.000_1) }
+        // The behaviour under test: the revocation lands at a different point of the read each round.
         Thread.sleep(forTimeInterval: Double(round % 7) * 0.000_1)
         try fixture.owner.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
         try fixture.owner.save(EventCalendar(title: marker))

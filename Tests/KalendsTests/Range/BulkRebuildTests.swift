@@ -1,5 +1,6 @@
 import Kalends
 import KalendsSynthetic
+import KalendsTestSupport
 import Testing
 
 @Suite("Rebuilds load the projections in bulk, byte for byte as record-by-record application")

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsTestSupport
 
 /// Runs tools/range_sqlite_oracle.py: SQLite answers range queries over pre-expanded instances.
 enum SQLiteRangeOracle {

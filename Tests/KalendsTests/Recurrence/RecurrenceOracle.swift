@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsTestSupport
 
 /// One recurrence set handed to `tools/recurrence_oracle.py` (python-dateutil + zoneinfo).
 struct OracleCase: Codable {

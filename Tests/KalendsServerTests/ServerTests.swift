@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// The store server (`kalends serve`) as a real process, called over its Unix socket by real

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// What apps see of the log's positions through the store server. The review's finding: every

@@ -1,23 +1,23 @@
-import Foundation
+package import Foundation
 import Testing
 
 /// A store served by a real `kalends serve` process on a Unix socket in the store's temporary
 /// directory, and apps that call it: copies of curl, which the server identifies by their files.
-final class ServedStore {
-  let store: CLIStore
-  let socket: String
+package final class ServedStore {
+  package let store: CLIStore
+  package let socket: String
   private let options: [String]
   private var process: Process
   /// The server's standard error (where `--prompt tty` asks the person).
-  private(set) var errors: Pipe
+  package private(set) var errors: Pipe
   /// With `--listen`: the TCP address the server bound, `HOST:PORT`.
-  private(set) var tcpAddress: String?
+  package private(set) var tcpAddress: String?
   /// With `typing`: the server's standard input, open for the person's lines.
-  private(set) var terminal: FileHandle?
+  package private(set) var terminal: FileHandle?
 
   /// Starts a server on a new store (or one of `generatedEvents` synthetic events), with
   /// `options` and `stdin` as its standard input.
-  init(_ options: [String] = [], generatedEvents: Int? = nil, stdin: String? = nil) throws {
+  package init(_ options: [String] = [], generatedEvents: Int? = nil, stdin: String? = nil) throws {
     store = try generatedEvents.map { try CLIStore(generatedEvents: $0) } ?? CLIStore()
     socket = store.directory.path + "/kalends.sock"
     self.options = options
@@ -27,7 +27,7 @@ final class ServedStore {
 
   /// Starts a server on `store`, an existing store, with `stdin` as its standard input; with
   /// `typing`, its input stays open (``terminal``) for lines written while it runs.
-  init(serving store: CLIStore, _ options: [String] = [], stdin: String? = nil, typing: Bool = false) throws {
+  package init(serving store: CLIStore, _ options: [String] = [], stdin: String? = nil, typing: Bool = false) throws {
     self.store = store
     socket = store.directory.path + "/kalends.sock"
     self.options = options
@@ -69,25 +69,25 @@ final class ServedStore {
   }
 
   /// The server's process id.
-  var pid: Int32 { process.processIdentifier }
+  package var pid: Int32 { process.processIdentifier }
 
   /// The server's `$XDG_RUNTIME_DIR`, where `flatpak run` would record its sandboxes.
-  var runtimeDirectory: String { store.directory.path + "/runtime" }
+  package var runtimeDirectory: String { store.directory.path + "/runtime" }
 
   /// Kills the server with SIGKILL, mid-whatever it does.
-  func kill() {
+  package func kill() {
     Foundation.kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
   }
 
   /// Stops the server as SIGTERM does (gracefully) and waits for it.
-  func stop() {
+  package func stop() {
     process.terminate()
     process.waitUntilExit()
   }
 
   /// Starts the server again on the same store and socket.
-  func restart() throws {
+  package func restart() throws {
     if process.isRunning { kill() }
     (process, errors, tcpAddress, terminal) = try Self.start(store: store, socket: socket, options: options)
   }
@@ -99,7 +99,7 @@ final class ServedStore {
 
   /// A copy of curl in the store's directory named `name`, with `extra` bytes appended (which
   /// changes its digest and not what it does).
-  func app(_ name: String, appending extra: [UInt8] = []) throws -> String {
+  package func app(_ name: String, appending extra: [UInt8] = []) throws -> String {
     let curl = try Self.curl().path
     let path = store.directory.path + "/" + name
     var bytes = try Data(contentsOf: URL(fileURLWithPath: curl))
@@ -110,7 +110,7 @@ final class ServedStore {
   }
 
   /// The system's curl.
-  static func curl() throws -> URL {
+  package static func curl() throws -> URL {
     URL(
       fileURLWithPath: try #require(
         ["/usr/bin/curl", "/bin/curl", "/usr/local/bin/curl"].first {
@@ -120,7 +120,7 @@ final class ServedStore {
   }
 
   /// Registers `program` as the app `id`, with a usage description for full calendar access.
-  func register(_ id: String, executable program: String) throws {
+  package func register(_ id: String, executable program: String) throws {
     try store.object([
       "client", "register", id, "--name", "Agenda", "--usage", "calendars-full=Shows your week.", "--executable",
       program,
@@ -129,7 +129,7 @@ final class ServedStore {
 
   /// The arguments of curl (`program`) for `method path` with `headers` and a JSON `body`. It
   /// prints the body, then the status, the `ETag` and the `Kalends-Position` on lines of their own.
-  func curl(
+  package func curl(
     _ method: String, _ path: String, by program: String, headers: [String] = [], body: String? = nil
   ) -> [String] {
     [
@@ -143,18 +143,18 @@ final class ServedStore {
 
   /// Starts `method path` by `program` without waiting for it: for calls that wait (a prompt).
   /// Read its answer with `CLI.finish` and ``parse(_:_:)``.
-  func start(_ method: String, _ path: String, by program: String) throws -> (Process, Pipe, Pipe) {
+  package func start(_ method: String, _ path: String, by program: String) throws -> (Process, Pipe, Pipe) {
     let arguments = curl(method, path, by: program)
     return try CLI.start(Array(arguments.dropFirst()), program: URL(fileURLWithPath: arguments[0]))
   }
 
   /// `GET path` by `program`; the HTTP status and the parsed JSON body.
-  func get(_ path: String, by program: String, prefix: [String] = []) throws -> (status: Int, body: Any?) {
+  package func get(_ path: String, by program: String, prefix: [String] = []) throws -> (status: Int, body: Any?) {
     try call("GET", path, by: program, prefix: prefix)
   }
 
   /// `method path` by `program`; the HTTP status and the parsed JSON body.
-  func call(
+  package func call(
     _ method: String, _ path: String, by program: String, prefix: [String] = [], headers: [String] = [],
     body: String? = nil
   ) throws -> (status: Int, body: Any?) {
@@ -164,7 +164,7 @@ final class ServedStore {
 
   /// `method path` by `program`; the HTTP status, the parsed JSON body, the `ETag` and the
   /// `Kalends-Position` (empty when absent).
-  func exchange(
+  package func exchange(
     _ method: String, _ path: String, by program: String, prefix: [String] = [], headers: [String] = [],
     body: String? = nil
   ) throws -> (status: Int, body: Any?, etag: String, position: String) {
@@ -174,12 +174,12 @@ final class ServedStore {
   }
 
   /// The status and JSON body of a call started by ``start(_:_:by:)``, once it ends.
-  static func reply(_ call: (Process, Pipe, Pipe), _ label: String) throws -> (status: Int, body: Any?) {
+  package static func reply(_ call: (Process, Pipe, Pipe), _ label: String) throws -> (status: Int, body: Any?) {
     try parse(CLI.finish(call.0, call.1, call.2), label)
   }
 
   /// The status and JSON body of a curl run by ``curl(_:_:by:headers:body:)``.
-  static func parse(_ result: CLI.Result, _ label: String) throws -> (status: Int, body: Any?) {
+  package static func parse(_ result: CLI.Result, _ label: String) throws -> (status: Int, body: Any?) {
     let answer = try parseWithTag(result, label)
     return (answer.status, answer.body)
   }
@@ -197,17 +197,17 @@ final class ServedStore {
   }
 
   /// The prompts waiting at the server, as `kalends prompts list --format json` prints them.
-  func prompts() throws -> [[String: Any]] {
+  package func prompts() throws -> [[String: Any]] {
     try store.objects(["prompts", "list", "--socket", socket])
   }
 
   /// Waits until `count` prompts wait, and returns them.
-  func waitForPrompts(_ count: Int) throws -> [[String: Any]] {
+  package func waitForPrompts(_ count: Int) throws -> [[String: Any]] {
     try waitForPrompts("\(count) prompts") { $0.count >= count }
   }
 
   /// Waits until the prompts waiting satisfy `condition` (`what` it waits for), and returns them.
-  func waitForPrompts(_ what: String, until condition: ([[String: Any]]) -> Bool) throws -> [[String: Any]] {
+  package func waitForPrompts(_ what: String, until condition: ([[String: Any]]) -> Bool) throws -> [[String: Any]] {
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
       let waiting = try prompts()
@@ -219,7 +219,7 @@ final class ServedStore {
   }
 
   /// The log's records of `kind`, as `log tail --format json` prints them.
-  func records(_ kind: String) throws -> [[String: Any]] {
+  package func records(_ kind: String) throws -> [[String: Any]] {
     let result = try store.run(["log", "tail", "-n", "1000", "--format", "jsonl"])
     try #require(result.status == 0, "\(result.stderr)")
     return try result.stdout.split(separator: "\n").compactMap { line in

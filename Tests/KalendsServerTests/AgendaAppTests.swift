@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// The example agenda app (Examples/Agenda, on KalendsClient) as a real peer of a real server:
@@ -110,7 +111,7 @@ struct AgendaAppTests {
       let directory = TemporaryDirectory("agenda-tls")
       let certificate = directory.path + "/cert.pem"
       let key = directory.path + "/key.pem"
-      _ = try ServerBoundsTests.python(ServerTokenTests.selfSigned, [certificate, key])
+      _ = try CLI.python(ServerTokenTests.selfSigned, [certificate, key])
       let served = try ServedStore(["--listen", "127.0.0.1:0", "--tls-certificate", certificate, "--tls-key", key])
       let address = try #require(served.tcpAddress)
       try served.store.register("com.example.sync")

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// SIGKILL of the store server while apps write through it: every write it acknowledged is in the
@@ -28,6 +29,7 @@ struct ServerCrashTests {
             if status == 201 and len(answer) == length:
                 acks.write(json.loads(answer)["id"] + "\\n"); acks.flush()
         except (OSError, ValueError, IndexError):
+            # The server is down (killed, restarting): try again shortly, as an app would.
             conn = None; time.sleep(0.02)
     """
 
@@ -49,9 +51,16 @@ struct ServerCrashTests {
         ["python3", "-c", Self.writer, served.socket, calendar, "\(directory)/acks-\(index)", "4", "\(index)"],
         program: URL(fileURLWithPath: "/usr/bin/env"))
     }
-    Thread.sleep(forTimeInterval: 1.5)
+    // The kill comes once every writer has had a save acknowledged: mid-stream for all 16.
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline,
+      !(0..<16).allSatisfy({ index in
+        ((try? String(contentsOfFile: "\(directory)/acks-\(index)", encoding: .utf8)) ?? "").contains("\n")
+      })
+    {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
     served.kill()
-    Thread.sleep(forTimeInterval: 0.3)
     try served.restart()
     let atRestart = try Self.position(served.store.head())
     for (process, output, errors) in writers {

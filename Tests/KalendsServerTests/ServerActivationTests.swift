@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// `kalends serve` started by socket activation: a small service manager (in Python, as systemd

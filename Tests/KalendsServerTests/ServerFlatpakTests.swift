@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// A Flatpak app, as the server identifies it: by the `[Application] name` of the `/.flatpak-info`

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// Apps over TCP: identified by the tokens the person created for them, refused without one or
@@ -78,7 +79,9 @@ struct ServerTokenTests {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
-    Thread.sleep(forTimeInterval: 0.3)
+    // The stream says when it is open (an SSE comment): the revocation comes after.
+    let opened = ServerChangeTests.read(output.fileHandleForReading, until: ": open")
+    #expect(opened.contains(": open"), "\(opened)")
     let revoked = try served.store.object(["client", "token", "revoke", "com.example.sync", id])
     #expect(revoked["id"] as? String == id)
     let decided = Date()
@@ -123,7 +126,7 @@ struct ServerTokenTests {
       let directory = TemporaryDirectory("tls")
       let certificate = directory.path + "/cert.pem"
       let key = directory.path + "/key.pem"
-      _ = try ServerBoundsTests.python(Self.selfSigned, [certificate, key])
+      _ = try CLI.python(Self.selfSigned, [certificate, key])
       let served = try ServedStore([
         "--listen", "127.0.0.1:0", "--tls-certificate", certificate, "--tls-key", key,
       ])
@@ -145,7 +148,7 @@ struct ServerTokenTests {
       for (version, expected) in [
         ("TLSv1", "refused"), ("TLSv1_1", "refused"), ("TLSv1_2", "TLSv1.2"), ("TLSv1_3", "TLSv1.3"),
       ] {
-        let handshake = try ServerBoundsTests.python(Self.handshake, [String(port), version])
+        let handshake = try CLI.python(Self.handshake, [String(port), version])
         #expect(handshake.hasPrefix(expected), "\(version): \(handshake)")
       }
     }
@@ -155,7 +158,7 @@ struct ServerTokenTests {
       let directory = TemporaryDirectory("tls")
       let certificate = directory.path + "/cert.pem"
       let key = directory.path + "/key.pem"
-      _ = try ServerBoundsTests.python(Self.selfSigned, [certificate, key])
+      _ = try CLI.python(Self.selfSigned, [certificate, key])
       let store = try CLIStore()
       let refused = try store.run([
         "serve", "--socket", store.directory.path + "/s.sock", "--listen", "127.0.0.1:0", "--tls-certificate",

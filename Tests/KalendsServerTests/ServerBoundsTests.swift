@@ -1,17 +1,11 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// The store server's bounds: a slow client is closed, many connections and oversized bodies do not
 /// stop it from answering others.
 @Suite("The store server keeps answering under abuse")
 struct ServerBoundsTests {
-  /// Runs Python `code` with `arguments`; its standard output.
-  static func python(_ code: String, _ arguments: [String]) throws -> String {
-    let result = try CLI.run(["python3", "-c", code] + arguments, program: URL(fileURLWithPath: "/usr/bin/env"))
-    try #require(result.status == 0, "\(result.stderr)")
-    return result.stdout
-  }
-
   /// Opens a connection, sends a request line and then one header byte every 0.2 s; prints how
   /// many seconds passed until the server closed the connection (or 30 when it never did).
   static let slowloris = """
@@ -93,7 +87,7 @@ struct ServerBoundsTests {
     let seconds = try #require(Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(seconds < 5, "a body sent a byte at a time was closed after \(seconds) s")
     let port = try #require(served.tcpAddress?.split(separator: ":").last)
-    let refused = try Self.python(Self.refusedThenClosed, [String(port)])
+    let refused = try CLI.python(Self.refusedThenClosed, [String(port)])
     #expect(refused.trimmingCharacters(in: .whitespacesAndNewlines) == "401 closed")
   }
 
@@ -110,6 +104,7 @@ struct ServerBoundsTests {
       held = []
       for _ in range(70):
           s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); held.append(s)
+      # The behaviour under test: connections held open, unidentified, while the server looks.
       time.sleep(1.5)
       closed = 0
       for s in held:
@@ -119,7 +114,7 @@ struct ServerBoundsTests {
           except BlockingIOError: pass
       print(closed)
       """
-    let closed = try Self.python(holder, [String(port)]).trimmingCharacters(in: .whitespacesAndNewlines)
+    let closed = try CLI.python(holder, [String(port)]).trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(closed == "6", "\(closed) of 70 closed")
     #expect(try served.get("/v1/whoami", by: agenda).status == 200)
   }
@@ -228,7 +223,7 @@ struct ServerBoundsTests {
       ], program: URL(fileURLWithPath: agenda))
     #expect(fetched.stdout == "200")
     let size = try #require(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) >> 20
-    let count = try Self.python(
+    let count = try CLI.python(
       "import json, sys; print(len(json.load(open(sys.argv[1]))))", [output]
     ).trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(count == String(12 * 365 * 24 + 3 * 24), "\(count) events")
@@ -281,7 +276,7 @@ struct ServerBoundsTests {
           s.close()
       print(refused)
       """
-    #expect(try Self.python(sources, [String(port)]).trimmingCharacters(in: .whitespacesAndNewlines) == "40")
+    #expect(try CLI.python(sources, [String(port)]).trimmingCharacters(in: .whitespacesAndNewlines) == "40")
     served.stop()
     let all = try served.records("callerUnidentified").filter { ($0["position"] as? Int ?? 0) > before }
     let counts = all.map { ($0["payload"] as? [String: Any])?["count"] as? Int ?? 1 }
@@ -302,6 +297,7 @@ struct ServerBoundsTests {
       for _ in range(200):
           s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); held.append(s)
       print("held", flush=True)
+      # The behaviour under test: connections held open for as long as asked.
       time.sleep(float(sys.argv[2]))
       """
     let (process, output, _) = try CLI.start(

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// Changing events through the store server: versions as entity tags, `If-Match` refused with 412

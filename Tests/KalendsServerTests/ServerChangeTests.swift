@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// Change notices through the store server: Server-Sent Events, resumable after the token of a read

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// The store server against its own OpenAPI document, checked by an independent tool: PyPI's

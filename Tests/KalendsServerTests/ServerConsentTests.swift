@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// Asking the person through the store server: the app's request waits for the answer given on the

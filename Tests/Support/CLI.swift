@@ -1,17 +1,17 @@
-import Foundation
+package import Foundation
 import Testing
 
 /// Runs the built `kalends` executable as a separate process.
-enum CLI {
+package enum CLI {
   /// The result of one run.
-  struct Result {
-    let status: Int32
-    let stdout: String
-    let stderr: String
+  package struct Result {
+    package let status: Int32
+    package let stdout: String
+    package let stderr: String
   }
 
   /// The `kalends` binary next to the test bundle (or `$KALENDS_BIN`).
-  static var executable: URL {
+  package static var executable: URL {
     if let path = ProcessInfo.processInfo.environment["KALENDS_BIN"] { return URL(fileURLWithPath: path) }
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     if directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS" {
@@ -21,13 +21,20 @@ enum CLI {
   }
 
   /// The `kalends-harness` binary beside `kalends` (or `$KALENDS_HARNESS_BIN`).
-  static var harness: URL {
+  package static var harness: URL {
     if let path = ProcessInfo.processInfo.environment["KALENDS_HARNESS_BIN"] { return URL(fileURLWithPath: path) }
     return executable.deletingLastPathComponent().appendingPathComponent("kalends-harness")
   }
 
+  /// Runs the Python `code` with `arguments` (`sys.argv[1:]`); its standard output, once it exits 0.
+  package static func python(_ code: String, _ arguments: [String]) throws -> String {
+    let result = try run(["python3", "-c", code] + arguments, program: URL(fileURLWithPath: "/usr/bin/env"))
+    try #require(result.status == 0, "\(result.stderr)")
+    return result.stdout
+  }
+
   /// Starts `program` (`kalends` unless told) with `arguments`; the caller waits.
-  static func start(
+  package static func start(
     _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:],
     program: URL = executable
   ) throws -> (Process, Pipe, Pipe) {
@@ -40,7 +47,7 @@ enum CLI {
 
   /// Starts `program` with its standard input left open: the returned handle writes to it while
   /// the process runs (a person typing at its terminal).
-  static func launch(
+  package static func launch(
     _ arguments: [String], environment: [String: String] = [:], program: URL = executable
   ) throws -> (Process, Pipe, Pipe, FileHandle) {
     let process = Process()
@@ -62,7 +69,7 @@ enum CLI {
 
   /// Runs `program` (`kalends` unless told) with `arguments` to completion.
   @discardableResult
-  static func run(
+  package static func run(
     _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:],
     program: URL = executable
   ) throws -> Result {
@@ -71,7 +78,7 @@ enum CLI {
     return finish(process, output, errors)
   }
 
-  static func finish(_ process: Process, _ output: Pipe, _ errors: Pipe) -> Result {
+  package static func finish(_ process: Process, _ output: Pipe, _ errors: Pipe) -> Result {
     let out = output.fileHandleForReading.readDataToEndOfFile()
     let err = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -81,23 +88,7 @@ enum CLI {
   }
 }
 
-/// A directory under the system temporary directory, removed when the value is released.
-final class TemporaryDirectory {
-  let path: String
-
-  init(_ label: String = "cli") {
-    let template = NSTemporaryDirectory() + "kalends-\(label)-XXXXXX"
-    var bytes = Array(template.utf8CString)
-    guard let created = mkdtemp(&bytes) else { fatalError("mkdtemp failed for \(template)") }
-    path = String(cString: created)
-  }
-
-  var storePath: String { path + "/store" }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// Parses one JSON object or array printed by the CLI.
-func json(_ text: String) throws -> Any {
+package func json(_ text: String) throws -> Any {
   try JSONSerialization.jsonObject(with: Data(text.utf8))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KalendsTestSupport
 import Testing
 
 /// The example birthdays app (Examples/Birthdays, on KalendsClient's contacts) as a real peer of
