@@ -212,24 +212,12 @@ struct TransparencyCLITests {
     let address = try #require(announced.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
     let url = "http://\(address)"
     // A client that sends its request a byte at a time is closed, as by the store server.
-    let slow = """
-      import socket, sys, time
-      host, port = sys.argv[1].rsplit(":", 1)
-      s = socket.create_connection((host, int(port)))
-      s.sendall(b"POST /add-checkpoint HTTP/1.1\\r\\nHost: w\\r\\nX-Slow: ")
-      start = time.monotonic()
-      try:
-          while time.monotonic() - start < 40:
-              s.sendall(b"a"); time.sleep(0.5)
-              s.setblocking(False)
-              try:
-                  if s.recv(1) == b"": break
-              except BlockingIOError: pass
-              s.setblocking(True)
-      except OSError: pass
-      print(round(time.monotonic() - start, 2))
-      """
-    let closed = try CLI.python(slow, [address])
+    let slow = try CLI.run(
+      CLI.slowClient(
+        to: address, opening: "POST /add-checkpoint HTTP/1.1\r\nHost: w\r\nX-Slow: ", trickle: "a", every: 0.5, for: 40),
+      program: URL(fileURLWithPath: "/usr/bin/env"))
+    try #require(slow.status == 0, "\(slow.stderr)")
+    let closed = slow.stdout
     let seconds = try #require(Double(closed.trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(seconds < 20, "the witness closed a slow client after \(seconds) s")
     for round in 0..<2 {

@@ -6,31 +6,15 @@ import Testing
 /// stop it from answering others.
 @Suite("The store server keeps answering under abuse")
 struct ServerBoundsTests {
-  /// Opens a connection, sends a request line and then one header byte every 0.2 s; prints how
-  /// many seconds passed until the server closed the connection (or 30 when it never did).
-  static let slowloris = """
-    import socket, sys, time
-    s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-    s.sendall(b"GET /v1/whoami HTTP/1.1\\r\\nHost: kalends\\r\\nX-Slow: ")
-    start = time.monotonic()
-    try:
-        while time.monotonic() - start < 30:
-            s.sendall(b"a"); time.sleep(0.2)
-            s.setblocking(False)
-            try:
-                if s.recv(1) == b"": break
-            except BlockingIOError: pass
-            s.setblocking(True)
-    except OSError: pass
-    print(round(time.monotonic() - start, 2))
-    """
-
   @Test func aClientSendingItsHeadersSlowlyIsClosedWhileOthersAreAnswered() throws {
     let served = try ServedStore(["--header-timeout", "1"])
     let agenda = try served.app("agenda")
     try served.register("com.example.agenda", executable: agenda)
-    let (slow, output, errors) = try CLI.start(
-      ["python3", "-c", Self.slowloris, served.socket], program: URL(fileURLWithPath: "/usr/bin/env"))
+    // A request line, then one header byte every 0.2 s.
+    let slowloris = CLI.slowClient(
+      to: served.socket, opening: "GET /v1/whoami HTTP/1.1\r\nHost: kalends\r\nX-Slow: ", trickle: "a", every: 0.2,
+      for: 30)
+    let (slow, output, errors) = try CLI.start(slowloris, program: URL(fileURLWithPath: "/usr/bin/env"))
     // Others are answered while the slow client holds its connection.
     for _ in 0..<3 {
       #expect(try served.get("/v1/whoami", by: agenda).status == 200)
@@ -39,25 +23,6 @@ struct ServerBoundsTests {
     let seconds = try #require(Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(seconds >= 0.8 && seconds < 5, "closed after \(seconds) s")
   }
-
-  /// Sends a request's headers, then its body one byte every 0.3 s; prints how many seconds passed
-  /// until the server closed the connection (or 30 when it never did).
-  static let slowBody = """
-    import socket, sys, time
-    s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-    s.sendall(b"POST /v1/events HTTP/1.1\\r\\nHost: kalends\\r\\nContent-Type: application/json\\r\\nContent-Length: 1000\\r\\n\\r\\n")
-    start = time.monotonic()
-    try:
-        while time.monotonic() - start < 30:
-            s.sendall(b" "); time.sleep(0.3)
-            s.setblocking(False)
-            try:
-                if s.recv(65536) == b"": break
-            except BlockingIOError: pass
-            s.setblocking(True)
-    except OSError: pass
-    print(round(time.monotonic() - start, 2))
-    """
 
   /// Sends one complete request without a token over TCP (keeping the connection alive), reads
   /// the answer, and prints its status and whether the server then closed the connection.
@@ -81,7 +46,11 @@ struct ServerBoundsTests {
     let agenda = try served.app("agenda")
     try served.register("com.example.agenda", executable: agenda)
     let (slow, output, errors) = try CLI.start(
-      ["python3", "-c", Self.slowBody, served.socket], program: URL(fileURLWithPath: "/usr/bin/env"))
+      CLI.slowClient(
+        to: served.socket,
+        opening:
+          "POST /v1/events HTTP/1.1\r\nHost: kalends\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
+        trickle: " ", every: 0.3, for: 30), program: URL(fileURLWithPath: "/usr/bin/env"))
     #expect(try served.get("/v1/whoami", by: agenda).status == 200)
     let result = CLI.finish(slow, output, errors)
     let seconds = try #require(Double(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))

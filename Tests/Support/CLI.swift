@@ -33,6 +33,37 @@ package enum CLI {
     return result.stdout
   }
 
+  /// The arguments of `/usr/bin/env` for a slow client: it connects to `address` (a Unix socket's
+  /// path, or `HOST:PORT`), sends `opening`, then `trickle` every `interval` seconds for at most
+  /// `limit` seconds, and prints how many seconds passed until the server closed the connection.
+  package static func slowClient(
+    to address: String, opening: String, trickle: String, every interval: Double, for limit: Double
+  ) -> [String] {
+    ["python3", "-c", slowClientScript, address, opening, trickle, String(interval), String(limit)]
+  }
+
+  private static let slowClientScript = """
+    import socket, sys, time
+    address, opening, trickle = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
+    interval, limit = float(sys.argv[4]), float(sys.argv[5])
+    if address.startswith("/"):
+        s = socket.socket(socket.AF_UNIX); s.connect(address)
+    else:
+        host, port = address.rsplit(":", 1); s = socket.create_connection((host, int(port)))
+    s.sendall(opening)
+    start = time.monotonic()
+    try:
+        while time.monotonic() - start < limit:
+            s.sendall(trickle); time.sleep(interval)
+            s.setblocking(False)
+            try:
+                if s.recv(65536) == b"": break
+            except BlockingIOError: pass
+            s.setblocking(True)
+    except OSError: pass
+    print(round(time.monotonic() - start, 2))
+    """
+
   /// Starts `program` (`kalends` unless told) with `arguments`; the caller waits.
   package static func start(
     _ arguments: [String], stdin: String? = nil, stdinBytes: [UInt8]? = nil, environment: [String: String] = [:],

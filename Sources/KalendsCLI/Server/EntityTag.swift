@@ -24,6 +24,12 @@ enum EntityTag {
       case .tags(let tags): tags.contains(positions.tag(version))
       }
     }
+
+    /// Refuses (412, naming no version) when `version` of `what` does not satisfy it.
+    func require(_ version: LogPosition, _ positions: AppPositions, of what: String) throws {
+      guard !matches(version, positions) else { return }
+      throw Problem.changedSinceFetched(what)
+    }
   }
 
   /// The condition of header `name` of `request`; `nil` when absent; a `400` problem when it is

@@ -103,16 +103,7 @@ extension ChangeNotice {
       ("position", .string(position)),
       ("catchUp", .bool(isCatchUp)),
       ("refetchAll", .bool(refetchAll)),
-      (
-        "changes",
-        .array(
-          sortedChanges.map { change in
-            .object([
-              ("entity", .string(change.object.entity)), ("id", .string(change.object.identifier)),
-              ("change", .string(change.kind.rawValue)),
-            ])
-          })
-      ),
+      ("changes", changesJSON),
     ])
   }
 }

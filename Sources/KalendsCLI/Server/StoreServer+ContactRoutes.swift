@@ -103,16 +103,12 @@ extension StoreServer {
   static func checkContact(_ expected: EntityTag.Condition?, _ contact: Kalends.Contact, _ positions: AppPositions)
     throws
   {
-    guard let expected, !expected.matches(contact.version, positions) else { return }
-    throw Problem.changedSinceFetched("contact \(contact.id)")
+    try expected?.require(contact.version, positions, of: "contact \(contact.id)")
   }
 
   /// A contact as the response body, its version as the app of `positions` is shown it as the
   /// entity tag and in the JSON.
   static func contact(_ contact: Kalends.Contact, status: HTTPResponse.Status, _ positions: AppPositions) -> Response {
-    let fields = positions.sealing(contact.jsonFields, version: contact.version)
-    return Response(
-      status: status, headers: [.contentType: "application/json", .eTag: EntityTag.tag(contact.version, positions)],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(fields).rendered() + "\n")))
+    versioned(contact.jsonFields, contact.version, status: status, positions)
   }
 }

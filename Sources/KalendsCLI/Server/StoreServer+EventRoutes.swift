@@ -107,16 +107,23 @@ extension StoreServer {
   /// Refuses (412) when `event` is no longer at a version the caller names, as the app of
   /// `positions` is shown versions.
   static func check(_ expected: EntityTag.Condition?, _ event: Kalends.Event, _ positions: AppPositions) throws {
-    guard let expected, !expected.matches(event.version, positions) else { return }
-    throw Problem.changedSinceFetched("event \(event.id)")
+    try expected?.require(event.version, positions, of: "event \(event.id)")
   }
 
   /// An event with its version, as the app of `positions` is shown it, as the entity tag and in
   /// the JSON.
   static func event(_ event: Kalends.Event, status: HTTPResponse.Status, _ positions: AppPositions) -> Response {
-    let fields = positions.sealing(event.jsonFields, version: event.version)
+    versioned(event.jsonFields, event.version, status: status, positions)
+  }
+
+  /// An object's JSON `fields` as the response body, its `version` as the app of `positions` is
+  /// shown it both as the entity tag and in the JSON.
+  static func versioned(
+    _ fields: [(String, JSONValue)], _ version: LogPosition, status: HTTPResponse.Status, _ positions: AppPositions
+  ) -> Response {
+    let sealed = positions.sealing(fields, version: version)
     return Response(
-      status: status, headers: [.contentType: "application/json", .eTag: EntityTag.tag(event.version, positions)],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(fields).rendered() + "\n")))
+      status: status, headers: [.contentType: "application/json", .eTag: EntityTag.tag(version, positions)],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(sealed).rendered() + "\n")))
   }
 }

@@ -71,17 +71,20 @@ extension ChangeNotice {
       ("catchUp", .bool(isCatchUp)),
       ("refetchAll", .bool(refetchAll)),
       ("lastTimestamp", .string(lastTimestamp.description)),
-      (
-        "changes",
-        .array(
-          sortedChanges.map { change in
-            .object([
-              ("entity", .string(change.object.entity)), ("id", .string(change.object.identifier)),
-              ("change", .string(change.kind.rawValue)),
-            ])
-          })
-      ),
+      ("changes", changesJSON),
     ])
+  }
+
+  /// `[{"entity":…,"id":…,"change":…}, …]`: what changed, as `watch` and the server's change
+  /// stream both print it.
+  var changesJSON: JSONValue {
+    .array(
+      sortedChanges.map { change in
+        .object([
+          ("entity", .string(change.object.entity)), ("id", .string(change.object.identifier)),
+          ("change", .string(change.kind.rawValue)),
+        ])
+      })
   }
 
   /// `12…15  other process  event 6F1C… added, calendar 0A3B… modified`.
