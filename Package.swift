@@ -89,24 +89,34 @@ let package = Package(
       dependencies: ["Kalends"],
       swiftSettings: strictSettings
     ),
-    // What the `kalends` command and the harness share: global options, exit statuses, JSON output.
+    // What the command line and the store server both read and print: the JSON shapes of events,
+    // calendars, contacts and records, the text forms of dates, alarms, rules and spans, the
+    // edits they make, and the categories of the failures they report.
+    .target(
+      name: "KalendsFormats",
+      dependencies: ["Kalends", "Platform"],
+      swiftSettings: strictSettings
+    ),
+    // What the `kalends` command and the harness share: global options, exit statuses.
     .target(
       name: "KalendsCommandSupport",
       dependencies: [
         "Kalends",
+        "KalendsFormats",
         "Platform",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings
     ),
-    .executableTarget(
-      name: "KalendsCLI",
+    // The store server (`kalends serve`) and the witness server: listeners, caller
+    // identification, prompts, routes, problem details. A library, so that another protocol front
+    // end and the tests can build on it; not yet a product.
+    .target(
+      name: "KalendsServer",
       dependencies: [
         "Kalends",
+        "KalendsFormats",
         "Platform",
-        "KalendsSynthetic",
-        "KalendsCommandSupport",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["TLS"])),
@@ -119,6 +129,20 @@ let package = Package(
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "NIOExtras", package: "swift-nio-extras"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    // The `kalends` command: parses command lines and starts things.
+    .executableTarget(
+      name: "KalendsCLI",
+      dependencies: [
+        "Kalends",
+        "Platform",
+        "KalendsSynthetic",
+        "KalendsFormats",
+        "KalendsCommandSupport",
+        "KalendsServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings
     ),
@@ -161,6 +185,7 @@ let package = Package(
       dependencies: [
         "Kalends",
         "KalendsSynthetic",
+        "KalendsFormats",
         "KalendsCommandSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

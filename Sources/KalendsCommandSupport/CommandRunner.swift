@@ -1,6 +1,7 @@
 package import ArgumentParser
 import Foundation
 import Kalends
+import KalendsFormats
 
 /// How the `kalends` executables run a command line: the same checks before parsing, and every
 /// failure as one `error: …` line on standard error with the exit status of its class.
@@ -23,8 +24,9 @@ package enum CommandRunner {
         fail("only the store's owner may \(what) — run it without --as", status: ExitStatus(error.category))
       }
       fail(error.description, status: ExitStatus(error.category))
-    } catch let error as CLIError {
-      fail(error.message, status: error.status)
+    } catch let error as any CategorizedFailure {
+      // The command line's own, the server's, any front end's: its words and its class.
+      fail(error.message, status: ExitStatus(error.category))
     } catch let error as ProofFailure {
       fail("the proof does not hold: \(error)", status: .integrity)
     } catch let error as NoteError {

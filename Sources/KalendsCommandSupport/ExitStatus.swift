@@ -1,4 +1,5 @@
 package import Kalends
+package import KalendsFormats
 
 /// The exit status of each class of failure (documented in docs/cli.md and `kalends --help`).
 package enum ExitStatus: Int32 {
@@ -12,7 +13,13 @@ package enum ExitStatus: Int32 {
   case storage = 70
 
   package init(_ category: StoreError.Category) {
+    self.init(FailureCategory(category))
+  }
+
+  /// The exit status of a failure of `category`.
+  package init(_ category: FailureCategory) {
     switch category {
+    case .usage: self = .usage
     case .invalidInput: self = .invalidInput
     case .notFound: self = .notFound
     case .conflict: self = .conflict
@@ -23,15 +30,30 @@ package enum ExitStatus: Int32 {
   }
 }
 
-/// A failure the CLI itself detects, with its message and exit status.
-package struct CLIError: Error {
-  package let message: String
-  package let status: ExitStatus
+/// A failure the command line itself detects: a ``RequestError`` by the name the commands use.
+package typealias CLIError = RequestError
 
+extension RequestError {
+  /// A failure with the exit status `status`.
   package init(message: String, status: ExitStatus) {
-    self.message = message
-    self.status = status
+    self.init(message: message, category: FailureCategory(status))
   }
 
-  package static func invalidInput(_ message: String) -> CLIError { CLIError(message: message, status: .invalidInput) }
+  /// Its exit status.
+  package var status: ExitStatus { ExitStatus(category) }
+}
+
+extension FailureCategory {
+  /// The category of an exit status (a success is no failure; it reads as `usage`).
+  init(_ status: ExitStatus) {
+    switch status {
+    case .success, .usage: self = .usage
+    case .invalidInput: self = .invalidInput
+    case .notFound: self = .notFound
+    case .conflict: self = .conflict
+    case .accessRefused: self = .accessRefused
+    case .integrity: self = .integrity
+    case .storage: self = .storage
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 import Synchronization
 
 /// Measures how long a change notice takes from the writer's commit to a subscriber.

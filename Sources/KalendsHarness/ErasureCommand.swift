@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension Harness {
   /// `kalends-harness erasure`: what erasable content costs (issue 32).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 /// `kalends-harness`: the processes the crash harness and the change-notice measurements run
 /// beside `kalends`. Not a product: it writes seeded workloads, journals them and checks stores

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @_spi(Internals) import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension Harness.Torture {
   /// `kalends-harness torture check`: compares a store with the journals of the writers that wrote it.

@@ -1,4 +1,5 @@
 import KalendsCommandSupport
+import KalendsFormats
 
 /// The verdict of `kalends-harness torture check`: counts, and every broken promise found.
 struct TortureCheckSummary {

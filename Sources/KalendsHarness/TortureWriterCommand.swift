@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension Harness.Torture {
   /// `kalends-harness torture writer`: the crash harness's writer process. Runs a seeded mix of commands

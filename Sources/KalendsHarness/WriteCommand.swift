@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension Harness {
   /// `kalends-harness write`: a steady writer for change-notice measurements and tests.

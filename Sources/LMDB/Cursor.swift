@@ -1,7 +1,7 @@
 internal import CLMDB
 
 /// Whether a scan goes on to the next entry.
-public enum ScanDecision: Sendable {
+package enum ScanDecision: Sendable {
   /// Visit the next entry.
   case `continue`
   /// End the scan here.
@@ -12,7 +12,7 @@ public enum ScanDecision: Sendable {
 ///
 /// Positioning methods return `false` when there is no such entry, leaving the cursor unpositioned.
 /// Bytes are lent only inside the closures that receive them.
-public struct Cursor: ~Copyable {
+package struct Cursor: ~Copyable {
   let handle: OpaquePointer
   let transaction: OpaquePointer
   let dbi: MDB_dbi
@@ -47,7 +47,7 @@ public struct Cursor: ~Copyable {
   /// Stores `value` under `key` through this cursor (a cursor of a write transaction) and leaves
   /// it on the new entry. With ``PutOptions/append``, a run of puts in key order fills pages one
   /// after the other without searching the tree for each.
-  public mutating func put(
+  package mutating func put(
     _ value: some LMDBBytes, forKey key: some LMDBBytes, options: PutOptions = []
   ) throws(LMDBError) {
     let handle = self.handle
@@ -66,7 +66,7 @@ public struct Cursor: ~Copyable {
   /// bytes go straight into the page rather than being copied from a buffer built for them. `fill`
   /// must write all `count` bytes and may not use the transaction; it is not called when the put
   /// fails.
-  public mutating func put(
+  package mutating func put(
     reserving count: Int, forKey key: some LMDBBytes, options: PutOptions = [],
     _ fill: (UnsafeMutableRawBufferPointer) -> Void
   ) throws(LMDBError) {
@@ -81,24 +81,24 @@ public struct Cursor: ~Copyable {
   }
 
   /// Moves to the first entry.
-  public mutating func first() throws(LMDBError) -> Bool { try move(MDB_FIRST) }
+  package mutating func first() throws(LMDBError) -> Bool { try move(MDB_FIRST) }
 
   /// Moves to the last entry.
-  public mutating func last() throws(LMDBError) -> Bool { try move(MDB_LAST) }
+  package mutating func last() throws(LMDBError) -> Bool { try move(MDB_LAST) }
 
   /// Moves to the next entry; from an unpositioned cursor, to the first.
-  public mutating func next() throws(LMDBError) -> Bool { try move(isPositioned ? MDB_NEXT : MDB_FIRST) }
+  package mutating func next() throws(LMDBError) -> Bool { try move(isPositioned ? MDB_NEXT : MDB_FIRST) }
 
   /// Moves to the previous entry; from an unpositioned cursor, to the last.
-  public mutating func previous() throws(LMDBError) -> Bool { try move(isPositioned ? MDB_PREV : MDB_LAST) }
+  package mutating func previous() throws(LMDBError) -> Bool { try move(isPositioned ? MDB_PREV : MDB_LAST) }
 
   /// Moves to the first entry whose key is greater than or equal to `key` (`MDB_SET_RANGE`).
-  public mutating func seek(atLeast key: some LMDBBytes) throws(LMDBError) -> Bool {
+  package mutating func seek(atLeast key: some LMDBBytes) throws(LMDBError) -> Bool {
     try seek(key, MDB_SET_RANGE)
   }
 
   /// Moves to the entry whose key equals `key` (`MDB_SET_KEY`).
-  public mutating func seek(exactly key: some LMDBBytes) throws(LMDBError) -> Bool {
+  package mutating func seek(exactly key: some LMDBBytes) throws(LMDBError) -> Bool {
     try seek(key, MDB_SET_KEY)
   }
 
@@ -114,7 +114,7 @@ public struct Cursor: ~Copyable {
   }
 
   /// Moves to the last entry whose key is less than or equal to `key`.
-  public mutating func seek(atMost key: some LMDBBytes) throws(LMDBError) -> Bool {
+  package mutating func seek(atMost key: some LMDBBytes) throws(LMDBError) -> Bool {
     let (handle, transaction, dbi) = (self.handle, self.transaction, self.dbi)
     var found = MDB_val()
     var value = MDB_val()
@@ -141,7 +141,7 @@ public struct Cursor: ~Copyable {
   }
 
   /// Calls `body` with the key and value at the cursor. Throws ``LMDBError/notFound`` when unpositioned.
-  public func withCurrent<R>(_ body: (_ key: RawSpan, _ value: RawSpan) throws -> R) throws -> R {
+  package func withCurrent<R>(_ body: (_ key: RawSpan, _ value: RawSpan) throws -> R) throws -> R {
     guard isPositioned else { throw LMDBError.notFound }
     var key = MDB_val()
     var value = MDB_val()
@@ -150,19 +150,19 @@ public struct Cursor: ~Copyable {
   }
 
   /// A copy of the key at the cursor.
-  public func currentKey() throws -> [UInt8] {
+  package func currentKey() throws -> [UInt8] {
     try withCurrent { key, _ in Array(copying: key) }
   }
 
   /// A copy of the value at the cursor.
-  public func currentValue() throws -> [UInt8] {
+  package func currentValue() throws -> [UInt8] {
     try withCurrent { _, value in Array(copying: value) }
   }
 
   /// Visits entries in key order from the current position (the first entry when unpositioned)
   /// until `body` says ``ScanDecision/stop`` or the keys run out. Returns how many were visited.
   @discardableResult
-  public mutating func scanForward(
+  package mutating func scanForward(
     _ body: (_ key: RawSpan, _ value: RawSpan) throws -> ScanDecision
   ) throws -> Int {
     try scan(start: isPositioned ? MDB_GET_CURRENT : MDB_FIRST, step: MDB_NEXT, body)
@@ -171,7 +171,7 @@ public struct Cursor: ~Copyable {
   /// Visits entries in reverse key order from the current position (the last entry when
   /// unpositioned) until `body` says ``ScanDecision/stop`` or the keys run out.
   @discardableResult
-  public mutating func scanBackward(
+  package mutating func scanBackward(
     _ body: (_ key: RawSpan, _ value: RawSpan) throws -> ScanDecision
   ) throws -> Int {
     try scan(start: isPositioned ? MDB_GET_CURRENT : MDB_LAST, step: MDB_PREV, body)
@@ -194,7 +194,7 @@ public struct Cursor: ~Copyable {
   }
 
   /// The number of values under the current key in a duplicate-sorted database.
-  public func duplicateCount() throws(LMDBError) -> Int {
+  package func duplicateCount() throws(LMDBError) -> Int {
     var count = 0
     try MDBValue.check(mdb_cursor_count(handle, &count))
     return count

@@ -46,7 +46,7 @@ extension Environment {
   /// Checks the page structure of the data file in `directory` without opening it (plain reads, no
   /// snapshot), for a file that LMDB refuses to open: a damaged meta page can make it ask for a map
   /// of exabytes. Returns the first damage, or `nil`.
-  public static func checkPages(inDirectory directory: String) throws(LMDBError) -> PageDamage? {
+  package static func checkPages(inDirectory directory: String) throws(LMDBError) -> PageDamage? {
     switch try DataFileCheck.run(directory: directory, snapshot: nil) {
     case .damaged(let damage): damage
     case .sound, .overtaken: nil
@@ -59,7 +59,7 @@ extension Environment {
   ///
   /// Writers that commit twice while the meta pages are read overwrite the snapshot's meta page;
   /// the check then starts again on a newer snapshot (and after 20 tries reads the newest meta).
-  public func checkPages() throws(LMDBError) -> PageDamage? {
+  package func checkPages() throws(LMDBError) -> PageDamage? {
     for attempt in 0..<20 {
       let outcome = try withRawSnapshot { transactionID throws(LMDBError) in
         try DataFileCheck.run(directory: path, snapshot: transactionID, requireSnapshot: attempt < 19)

@@ -3,63 +3,63 @@ internal import CLMDB
 /// A handle to a named (or the unnamed) database inside an ``Environment``.
 ///
 /// Handles are cheap values, valid for the life of the environment that opened them.
-public struct Database: Sendable, Hashable {
+package struct Database: Sendable, Hashable {
   let dbi: MDB_dbi
   /// The name it was opened with; `nil` for the unnamed main database.
-  public let name: String?
+  package let name: String?
 }
 
 /// Flags a database is created with. They are stored in the file and must match on every open.
-public struct DatabaseOptions: OptionSet, Sendable, Hashable {
-  public let rawValue: UInt32
-  public init(rawValue: UInt32) { self.rawValue = rawValue }
+package struct DatabaseOptions: OptionSet, Sendable, Hashable {
+  package let rawValue: UInt32
+  package init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// Create the database if it does not exist (write transactions only).
-  public static let create = DatabaseOptions(rawValue: UInt32(MDB_CREATE))
+  package static let create = DatabaseOptions(rawValue: UInt32(MDB_CREATE))
   /// Compare keys from their last byte to their first.
-  public static let reverseKey = DatabaseOptions(rawValue: UInt32(MDB_REVERSEKEY))
+  package static let reverseKey = DatabaseOptions(rawValue: UInt32(MDB_REVERSEKEY))
   /// Allow several sorted values per key.
-  public static let duplicateSort = DatabaseOptions(rawValue: UInt32(MDB_DUPSORT))
+  package static let duplicateSort = DatabaseOptions(rawValue: UInt32(MDB_DUPSORT))
   /// Keys are native-endian unsigned integers of one size.
-  public static let integerKey = DatabaseOptions(rawValue: UInt32(MDB_INTEGERKEY))
+  package static let integerKey = DatabaseOptions(rawValue: UInt32(MDB_INTEGERKEY))
   /// With ``duplicateSort``: every value has the same size.
-  public static let duplicateFixed = DatabaseOptions(rawValue: UInt32(MDB_DUPFIXED))
+  package static let duplicateFixed = DatabaseOptions(rawValue: UInt32(MDB_DUPFIXED))
   /// With ``duplicateSort``: values are native-endian unsigned integers.
-  public static let integerDuplicate = DatabaseOptions(rawValue: UInt32(MDB_INTEGERDUP))
+  package static let integerDuplicate = DatabaseOptions(rawValue: UInt32(MDB_INTEGERDUP))
   /// With ``duplicateSort``: compare values from their last byte to their first.
-  public static let reverseDuplicate = DatabaseOptions(rawValue: UInt32(MDB_REVERSEDUP))
+  package static let reverseDuplicate = DatabaseOptions(rawValue: UInt32(MDB_REVERSEDUP))
 }
 
 /// How a put treats an existing key.
-public struct PutOptions: OptionSet, Sendable, Hashable {
-  public let rawValue: UInt32
-  public init(rawValue: UInt32) { self.rawValue = rawValue }
+package struct PutOptions: OptionSet, Sendable, Hashable {
+  package let rawValue: UInt32
+  package init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// Fail with ``LMDBError/keyExists`` if the key is present.
-  public static let noOverwrite = PutOptions(rawValue: UInt32(MDB_NOOVERWRITE))
+  package static let noOverwrite = PutOptions(rawValue: UInt32(MDB_NOOVERWRITE))
   /// In a ``DatabaseOptions/duplicateSort`` database: fail if the exact pair is present.
-  public static let noDuplicateData = PutOptions(rawValue: UInt32(MDB_NODUPDATA))
+  package static let noDuplicateData = PutOptions(rawValue: UInt32(MDB_NODUPDATA))
   /// The key sorts after every existing key: a fast append. Fails with ``LMDBError/keyExists``
   /// when it does not.
-  public static let append = PutOptions(rawValue: UInt32(MDB_APPEND))
+  package static let append = PutOptions(rawValue: UInt32(MDB_APPEND))
   /// In a ``DatabaseOptions/duplicateSort`` database: the value sorts after the key's existing values.
-  public static let appendDuplicate = PutOptions(rawValue: UInt32(MDB_APPENDDUP))
+  package static let appendDuplicate = PutOptions(rawValue: UInt32(MDB_APPENDDUP))
 }
 
 /// Counts that describe a database's B-tree.
-public struct DatabaseStatistics: Sendable, Hashable {
+package struct DatabaseStatistics: Sendable, Hashable {
   /// Size of a page in bytes.
-  public let pageSize: Int
+  package let pageSize: Int
   /// Height of the B-tree.
-  public let depth: Int
+  package let depth: Int
   /// Internal pages.
-  public let branchPages: Int
+  package let branchPages: Int
   /// Leaf pages.
-  public let leafPages: Int
+  package let leafPages: Int
   /// Pages holding values too large for a leaf.
-  public let overflowPages: Int
+  package let overflowPages: Int
   /// Number of key/value pairs.
-  public let entries: Int
+  package let entries: Int
 
   init(_ stat: MDB_stat) {
     pageSize = Int(stat.ms_psize)
@@ -72,15 +72,15 @@ public struct DatabaseStatistics: Sendable, Hashable {
 }
 
 /// A snapshot of the environment's state.
-public struct EnvironmentInfo: Sendable, Hashable {
+package struct EnvironmentInfo: Sendable, Hashable {
   /// Current size of the memory map in bytes.
-  public let mapSize: Int
+  package let mapSize: Int
   /// The last page number in use; `(lastPageNumber + 1) * pageSize` bytes of the file hold data.
-  public let lastPageNumber: Int
+  package let lastPageNumber: Int
   /// The id of the last committed transaction.
-  public let lastTransactionID: Int
+  package let lastTransactionID: Int
   /// Reader slots in the lock table.
-  public let maxReaders: Int
+  package let maxReaders: Int
   /// Reader slots used (including stale ones until they are cleared).
-  public let readersUsed: Int
+  package let readersUsed: Int
 }

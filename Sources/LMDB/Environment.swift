@@ -8,7 +8,7 @@ internal import Platform
 /// threads and processes by LMDB's writer lock. When a write fills the map, the environment grows it
 /// and runs the write again (``EnvironmentOptions/growsMapAutomatically``), so callers do not see
 /// ``LMDBError/mapFull`` in normal use. Stale reader slots left by dead processes are cleared on open.
-public final class Environment: @unchecked Sendable {
+package final class Environment: @unchecked Sendable {
   // Thread safety: the LMDB environment handle is thread-safe when opened with MDB_NOTLS, which this
   // type always uses. The only operation that needs exclusion is remapping (mdb_env_set_mapsize),
   // which holds `remapLock` exclusively while every transaction holds it shared.
@@ -16,14 +16,14 @@ public final class Environment: @unchecked Sendable {
   private let remapLock = ReadWriteLock()
 
   /// The directory holding `data.mdb` and `lock.mdb`.
-  public let path: String
+  package let path: String
   /// The options the environment was opened with.
-  public let options: EnvironmentOptions
+  package let options: EnvironmentOptions
   /// How many stale reader slots were cleared when the environment was opened.
-  public let staleReadersCleared: Int
+  package let staleReadersCleared: Int
 
   /// Opens (and, when writable, creates) the environment in the existing directory `path`.
-  public init(path: String, options: EnvironmentOptions = EnvironmentOptions()) throws(LMDBError) {
+  package init(path: String, options: EnvironmentOptions = EnvironmentOptions()) throws(LMDBError) {
     var handle: OpaquePointer?
     try MDBValue.check(mdb_env_create(&handle))
     guard let handle else { throw LMDBError.panic }
@@ -62,7 +62,7 @@ public final class Environment: @unchecked Sendable {
   ///
   /// Do not keep anything the transaction lends beyond `body`. Never start a write from inside
   /// `body` that might need to grow the map while this snapshot is open.
-  public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+  package func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
     let txn = try beginReadOnly()
     defer { remapLock.unlockShared() }
     let transaction = ReadTransaction(handle: txn)
@@ -109,7 +109,7 @@ public final class Environment: @unchecked Sendable {
   /// Writers wait for each other, in this process and in others. When the map fills up, the write is
   /// rolled back, the map grows, and `body` runs again from the start: `body` must not have effects
   /// outside the transaction that would be wrong to repeat.
-  public func write<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
+  package func write<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
     guard !options.readOnly else { throw LMDBError.readOnly }
     while true {
       let txn = try begin(flags: 0)
@@ -165,7 +165,7 @@ public final class Environment: @unchecked Sendable {
 
   /// Opens a database in its own transaction: with ``DatabaseOptions/create`` in a write
   /// transaction, otherwise read-only (then it must exist, or ``LMDBError/notFound`` is thrown).
-  public func openDatabase(named name: String?, options: DatabaseOptions = .create) throws -> Database {
+  package func openDatabase(named name: String?, options: DatabaseOptions = .create) throws -> Database {
     if options.contains(.create) && !self.options.readOnly {
       return try write { txn in try txn.openDatabase(named: name, options: options) }
     }
@@ -175,12 +175,12 @@ public final class Environment: @unchecked Sendable {
   // MARK: Maintenance
 
   /// Flushes written data to disk; with `force`, even under ``EnvironmentOptions/Durability/noSync``.
-  public func sync(force: Bool = true) throws(LMDBError) {
+  package func sync(force: Bool = true) throws(LMDBError) {
     try MDBValue.check(mdb_env_sync(handle, force ? 1 : 0))
   }
 
   /// The current map size, pages in use and reader slots.
-  public func info() throws(LMDBError) -> EnvironmentInfo {
+  package func info() throws(LMDBError) -> EnvironmentInfo {
     var info = MDB_envinfo()
     try MDBValue.check(mdb_env_info(handle, &info))
     return EnvironmentInfo(
@@ -193,18 +193,18 @@ public final class Environment: @unchecked Sendable {
   }
 
   /// Statistics of the environment's main database (page size, depth, entries).
-  public func statistics() throws(LMDBError) -> DatabaseStatistics {
+  package func statistics() throws(LMDBError) -> DatabaseStatistics {
     var stat = MDB_stat()
     try MDBValue.check(mdb_env_stat(handle, &stat))
     return DatabaseStatistics(stat)
   }
 
   /// The largest key LMDB accepts, in bytes.
-  public var maximumKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
+  package var maximumKeySize: Int { Int(mdb_env_get_maxkeysize(handle)) }
 
   /// Clears reader slots held by processes that no longer exist. Returns how many were cleared.
   @discardableResult
-  public func clearStaleReaders() throws(LMDBError) -> Int {
+  package func clearStaleReaders() throws(LMDBError) -> Int {
     var dead: Int32 = 0
     try MDBValue.check(mdb_reader_check(handle, &dead))
     return Int(dead)
@@ -215,7 +215,7 @@ public final class Environment: @unchecked Sendable {
   ///
   /// The copy reads in its own snapshot, so it holds off map growth in this process while it runs,
   /// and adopts a map grown by another process before it starts.
-  public func copy(to destination: String, compacting: Bool = true) throws(LMDBError) {
+  package func copy(to destination: String, compacting: Bool = true) throws(LMDBError) {
     while true {
       remapLock.lockShared()
       let rc = mdb_env_copy2(handle, destination, compacting ? UInt32(MDB_CP_COMPACT) : 0)

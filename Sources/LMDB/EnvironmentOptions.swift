@@ -1,7 +1,7 @@
 /// How an ``Environment`` is opened. Every field has a safe default.
-public struct EnvironmentOptions: Sendable, Hashable {
+package struct EnvironmentOptions: Sendable, Hashable {
   /// How much of a commit reaches the disk before the commit returns.
-  public enum Durability: Sendable, Hashable {
+  package enum Durability: Sendable, Hashable {
     /// Data and meta pages are flushed on every commit (the default): a commit that returned survives
     /// a power loss.
     case full
@@ -14,30 +14,30 @@ public struct EnvironmentOptions: Sendable, Hashable {
   }
 
   /// The initial size of the memory map in bytes. The file only grows as data is written.
-  public var mapSize: Int
+  package var mapSize: Int
   /// The largest the map may grow to automatically; a write beyond it fails with ``LMDBError/mapFull``.
-  public var maximumMapSize: Int
+  package var maximumMapSize: Int
   /// Whether a write that fills the map grows it and retries (the default) instead of failing.
-  public var growsMapAutomatically: Bool
+  package var growsMapAutomatically: Bool
   /// The largest number of named databases.
-  public var maxDatabases: UInt32
+  package var maxDatabases: UInt32
   /// The largest number of concurrent read transactions across all processes.
-  public var maxReaders: UInt32
+  package var maxReaders: UInt32
   /// Opens without write access: every write fails with ``LMDBError/readOnly``.
-  public var readOnly: Bool
+  package var readOnly: Bool
   /// See ``Durability``.
-  public var durability: Durability
+  package var durability: Durability
   /// Permissions of newly created files (owner read/write only by default).
-  public var fileMode: UInt32
+  package var fileMode: UInt32
   /// Turns off the operating system's read-ahead, which helps random reads on databases larger than RAM.
-  public var disablesReadAhead: Bool
+  package var disablesReadAhead: Bool
   /// Opens without LMDB's lock file (`MDB_NOLOCK`): only for a caller that has made sure, by a lock
   /// of its own, that no other process or thread uses the environment meanwhile.
-  public var withoutLocking = false
+  package var withoutLocking = false
 
   /// Options with safe defaults: 64 MiB initial map growing up to 1 TiB, 32 databases, 126 readers,
   /// full durability, mode 0600.
-  public init(
+  package init(
     mapSize: Int = 64 << 20,
     maximumMapSize: Int = 1 << 40,
     growsMapAutomatically: Bool = true,

@@ -1,24 +1,24 @@
 /// A value that can lend its bytes to LMDB as a key or a value without being copied.
-public protocol LMDBBytes {
+package protocol LMDBBytes {
   /// Calls `body` with a view of the bytes that is valid only during the call.
   func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R
 }
 
 extension Array: LMDBBytes where Element == UInt8 {
-  public func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
+  package func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
     try body(span.bytes)
   }
 }
 
 extension ArraySlice: LMDBBytes where Element == UInt8 {
-  public func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
+  package func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
     try body(span.bytes)
   }
 }
 
 extension String: LMDBBytes {
   /// The UTF-8 bytes, without a terminating NUL.
-  public func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
+  package func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
     var copy = self
     return try copy.withUTF8 { buffer in
       try body(RawSpan(_unsafeBytes: UnsafeRawBufferPointer(buffer)))
@@ -27,22 +27,22 @@ extension String: LMDBBytes {
 }
 
 /// An unsigned integer key stored big-endian, so that LMDB's byte order is numeric order.
-public struct BigEndianKey<Value: FixedWidthInteger & UnsignedInteger & Sendable & BitwiseCopyable>: LMDBBytes,
+package struct BigEndianKey<Value: FixedWidthInteger & UnsignedInteger & Sendable & BitwiseCopyable>: LMDBBytes,
   Sendable, Hashable
 {
   /// The number.
-  public var value: Value
+  package var value: Value
 
   /// Wraps `value`.
-  public init(_ value: Value) { self.value = value }
+  package init(_ value: Value) { self.value = value }
 
   /// Decodes a key of exactly `MemoryLayout<Value>.size` bytes; `nil` for any other length.
-  public init?(_ bytes: RawSpan) {
+  package init?(_ bytes: RawSpan) {
     guard bytes.byteCount == MemoryLayout<Value>.size else { return nil }
     value = Value(bigEndian: bytes.unsafeLoadUnaligned(as: Value.self))
   }
 
-  public func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
+  package func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
     try withUnsafeBytes(of: value.bigEndian) { buffer in
       try body(RawSpan(_unsafeBytes: buffer))
     }
@@ -50,7 +50,7 @@ public struct BigEndianKey<Value: FixedWidthInteger & UnsignedInteger & Sendable
 }
 
 extension UnsafeRawBufferPointer: LMDBBytes {
-  public func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
+  package func withLMDBBytes<R>(_ body: (RawSpan) throws -> R) rethrows -> R {
     try body(RawSpan(_unsafeBytes: self))
   }
 }

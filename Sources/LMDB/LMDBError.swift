@@ -5,7 +5,7 @@ internal import CLMDB
 /// Each LMDB return code has its own case, so callers can react to the ones that matter
 /// (``keyExists`` for a conditional insert, ``mapFull`` when growth is disabled) and show the
 /// rest. The ``description`` says what went wrong and what to do about it.
-public enum LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
   /// `MDB_KEYEXIST`: the key (or key/value pair) is already present and overwriting was not allowed.
   case keyExists
   /// `MDB_NOTFOUND`: no such key, or a cursor moved past the end.
@@ -52,7 +52,7 @@ public enum LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
   case system(errno: Int32)
 
   /// Maps an LMDB or `errno` return code to its case. `0` is not an error and must not be passed.
-  public init(code: Int32) {
+  package init(code: Int32) {
     switch code {
     case MDB_KEYEXIST: self = .keyExists
     case MDB_NOTFOUND: self = .notFound
@@ -79,7 +79,7 @@ public enum LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The LMDB or `errno` code this error stands for (`EACCES` for ``readOnly``).
-  public var code: Int32 {
+  package var code: Int32 {
     switch self {
     case .keyExists: MDB_KEYEXIST
     case .notFound: MDB_NOTFOUND
@@ -107,7 +107,7 @@ public enum LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// True when the data file itself is damaged or unreadable as LMDB.
-  public var indicatesCorruption: Bool {
+  package var indicatesCorruption: Bool {
     switch self {
     case .pageNotFound, .corrupted, .panic, .invalid, .versionMismatch: true
     default: false
@@ -115,7 +115,7 @@ public enum LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// What went wrong, then what to do about it.
-  public var description: String {
+  package var description: String {
     switch self {
     case .keyExists:
       "the key already exists — write it without the no-overwrite option, or choose another key"

@@ -4,7 +4,7 @@ internal import CLMDB
 ///
 /// It commits when the closure returns and is rolled back when the closure throws; it can be
 /// neither committed twice nor kept. Its reads see its own writes.
-public struct WriteTransaction: ~Copyable {
+package struct WriteTransaction: ~Copyable {
   let handle: OpaquePointer
   /// The first error that left the transaction unusable; LMDB refuses to commit after one.
   /// Benign outcomes (a key that exists or is absent, a bad size rejected up front) do not count.
@@ -13,7 +13,7 @@ public struct WriteTransaction: ~Copyable {
   init(handle: OpaquePointer) { self.handle = handle }
 
   /// Whether an LMDB failure has left the transaction unusable (it will not commit).
-  public var hasFailed: Bool { failure != nil }
+  package var hasFailed: Bool { failure != nil }
 
   private mutating func record(_ code: Int32) throws(LMDBError) {
     guard code != 0 else { return }
@@ -28,24 +28,24 @@ public struct WriteTransaction: ~Copyable {
   // The reads are ReadTransaction's, through the read view of this transaction (``reading(_:)``).
 
   /// Calls `body` with the value stored under `key`; returns `nil` without calling it when absent.
-  public func withValue<R>(
+  package func withValue<R>(
     forKey key: some LMDBBytes, in database: Database, _ body: (RawSpan) throws -> R
   ) throws -> R? {
     try reading { try $0.withValue(forKey: key, in: database, body) }
   }
 
   /// A copy of the value stored under `key`, or `nil`.
-  public func value(forKey key: some LMDBBytes, in database: Database) throws -> [UInt8]? {
+  package func value(forKey key: some LMDBBytes, in database: Database) throws -> [UInt8]? {
     try reading { try $0.value(forKey: key, in: database) }
   }
 
   /// Whether `key` is present.
-  public func contains(_ key: some LMDBBytes, in database: Database) throws -> Bool {
+  package func contains(_ key: some LMDBBytes, in database: Database) throws -> Bool {
     try reading { try $0.contains(key, in: database) }
   }
 
   /// Stores `value` under `key`.
-  public mutating func put(
+  package mutating func put(
     _ value: some LMDBBytes, forKey key: some LMDBBytes, in database: Database, options: PutOptions = []
   ) throws(LMDBError) {
     let handle = self.handle
@@ -60,7 +60,7 @@ public struct WriteTransaction: ~Copyable {
   }
 
   /// Stores `value` under `key`, both given as byte views.
-  public mutating func put(
+  package mutating func put(
     _ value: RawSpan, forKey key: RawSpan, in database: Database, options: PutOptions = []
   ) throws(LMDBError) {
     let handle = self.handle
@@ -72,7 +72,7 @@ public struct WriteTransaction: ~Copyable {
 
   /// Removes `key` (in a duplicate-sorted database: all its values). Returns whether it was present.
   @discardableResult
-  public mutating func delete(_ key: some LMDBBytes, in database: Database) throws(LMDBError) -> Bool {
+  package mutating func delete(_ key: some LMDBBytes, in database: Database) throws(LMDBError) -> Bool {
     let handle = self.handle
     let rc = key.withLMDBBytes { key in
       MDBValue.with(key) { key in mdb_del(handle, database.dbi, &key, nil) }
@@ -84,7 +84,7 @@ public struct WriteTransaction: ~Copyable {
 
   /// Removes one `value` of `key` in a duplicate-sorted database. Returns whether it was present.
   @discardableResult
-  public mutating func delete(
+  package mutating func delete(
     _ key: some LMDBBytes, value: some LMDBBytes, in database: Database
   ) throws(LMDBError) -> Bool {
     let handle = self.handle
@@ -99,13 +99,13 @@ public struct WriteTransaction: ~Copyable {
   }
 
   /// Removes every entry of `database`, keeping the database itself.
-  public mutating func removeAll(in database: Database) throws(LMDBError) {
+  package mutating func removeAll(in database: Database) throws(LMDBError) {
     try record(mdb_drop(handle, database.dbi, 0))
   }
 
   /// Opens a named database (`nil`: the unnamed one), creating it with ``DatabaseOptions/create``.
   /// Fails with ``LMDBError/incompatible`` when it exists with other options.
-  public mutating func openDatabase(
+  package mutating func openDatabase(
     named name: String?, options: DatabaseOptions = .create
   ) throws(LMDBError) -> Database {
     do {
@@ -118,12 +118,12 @@ public struct WriteTransaction: ~Copyable {
 
   /// Opens a cursor on `database` for the duration of `body`.
   @discardableResult
-  public func withCursor<R>(on database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
+  package func withCursor<R>(on database: Database, _ body: (inout Cursor) throws -> R) throws -> R {
     try reading { try $0.withCursor(on: database, body) }
   }
 
   /// The B-tree statistics of `database`, including its number of entries.
-  public func statistics(of database: Database) throws(LMDBError) -> DatabaseStatistics {
+  package func statistics(of database: Database) throws(LMDBError) -> DatabaseStatistics {
     try TransactionOperations.statistics(handle, database)
   }
 
@@ -132,7 +132,7 @@ public struct WriteTransaction: ~Copyable {
   /// several writers' changes share one commit while each stays all or nothing (group commit).
   /// An LMDB failure inside (a full map) also fails this transaction, so that the whole write is
   /// retried as ``Environment/write(_:)`` retries it.
-  public mutating func nested<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
+  package mutating func nested<R>(_ body: (inout WriteTransaction) throws -> R) throws -> R {
     var child: OpaquePointer?
     let begun = mdb_txn_begin(mdb_txn_env(handle), handle, 0, &child)
     guard begun == 0, let child else {
@@ -159,7 +159,7 @@ public struct WriteTransaction: ~Copyable {
 
   /// Lends `body` a read view of this transaction: it sees the transaction's own writes, so code
   /// written against a ``ReadTransaction`` reads the state a write is deciding on, in its snapshot.
-  public func reading<R>(_ body: (borrowing ReadTransaction) throws -> R) rethrows -> R {
+  package func reading<R>(_ body: (borrowing ReadTransaction) throws -> R) rethrows -> R {
     try body(ReadTransaction(handle: handle))
   }
 }

@@ -67,6 +67,25 @@ struct PublicAPITests {
     ("_ = RecordKind.accessDecided.schema", "'schema' is inaccessible"),
     ("_ = try store.replay { _, _ in .stop }", "'replay' is inaccessible due to '@_spi' protection level"),
     ("_ = try store.record(at: 1).payload", "'payload' is inaccessible"),
+    // The store server's entry points: kernel evidence made up by a caller, recorded as an
+    // identification; a token looked up by its secret; unidentified callers recorded at will.
+    (
+      "_ = CallerEvidence(address: \"127.0.0.1\", tokenID: \"t\")",
+      "'CallerEvidence' initializer is inaccessible"
+    ),
+    (
+      "var evidence = try store.record(at: 1).identification!; evidence.uid = 0",
+      "'uid' setter is inaccessible"
+    ),
+    (
+      "_ = try EventStore(store: store).session(for: \"a\", identifiedBy: try store.record(at: 1).identification!)",
+      "extra argument 'identifiedBy'"
+    ),
+    (
+      "_ = try EventStore(store: store).client(identifiedBy: try store.record(at: 1).identification!)",
+      "have 'identifiedBy:', expected 'withID:'"
+    ),
+    ("_ = try EventStore(store: store).token(presenting: \"secret\")", "'token' is inaccessible"),
     // Signing a checkpoint of any tree the caller names, bypassing the store's no-fork check.
     ("_ = MerkleTree.emptyRoot", "cannot find 'MerkleTree' in scope"),
     ("_ = TreeFrontier()", "cannot find 'TreeFrontier' in scope"),
@@ -75,5 +94,12 @@ struct PublicAPITests {
     let result = try Self.typecheck("func misuse(_ store: Store) throws {\n  \(call)\n}\n")
     #expect(result.status != 0, "\(call) compiled")
     #expect(result.stderr.contains(error), "\(call): \(result.stderr)")
+  }
+
+  /// LMDB is how Kalends stores, not what it offers: a program that imports it finds nothing.
+  @Test func lmdbOffersNothingOutside() throws {
+    let result = try Self.typecheck("import LMDB\n\nfunc misuse() throws {\n  _ = LMDBError.self\n}\n")
+    #expect(result.status != 0, "LMDB's error type is reachable")
+    #expect(result.stderr.contains("cannot find 'LMDBError' in scope"), "\(result.stderr)")
   }
 }

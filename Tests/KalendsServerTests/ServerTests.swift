@@ -36,7 +36,7 @@ struct ServerTests {
     let week = "/v1/events?from=2026-03-02&to=2026-03-09"
     let refused = try served.get(week, by: agenda)
     #expect(refused.status == 403)
-    #expect((refused.body as? [String: Any])?["exitStatus"] as? Int == 68)
+    #expect((refused.body as? [String: Any])?["category"] as? String == "accessRefused")
     #expect((refused.body as? [String: Any])?["title"] as? String == "access refused")
     let status = try served.get("/v1/authorization/calendars", by: agenda)
     #expect((status.body as? [String: Any])?["status"] as? String == "notDetermined")
@@ -116,7 +116,7 @@ struct ServerTests {
           method.uppercased(), path, by: agenda,
           body: method == "post" || method == "patch"
             ? #"{"title":"x","calendarId":"\#(calendar)","start":"2026-03-09"}"# : nil)
-        let isProblem = (answer.body as? [String: Any])?["exitStatus"] != nil
+        let isProblem = (answer.body as? [String: Any])?["category"] != nil
         #expect(answer.status != 405 && (answer.status != 404 || isProblem), "\(method) \(path): \(answer.status)")
       }
     }

@@ -58,7 +58,7 @@ struct ServerWriteTests {
     let stale = try served.call(
       "PATCH", "/v1/events/\(id)", by: agenda, headers: ["If-Match: \(created.etag)"], body: #"{"title":"Brunch"}"#)
     #expect(stale.status == 412)
-    #expect((stale.body as? [String: Any])?["exitStatus"] as? Int == 67)
+    #expect((stale.body as? [String: Any])?["category"] as? String == "conflict")
     #expect(try served.store.head() == head, "a refused change writes nothing")
 
     // Bad input changes nothing either.

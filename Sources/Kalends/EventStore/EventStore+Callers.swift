@@ -4,7 +4,7 @@ extension EventStore {
   /// The registered app whose ``CodeRequirement`` the process described by `evidence` satisfies;
   /// `nil` when none does, or when more than one does (two registrations that one process
   /// satisfies identify neither). The owner's to call: the server runs as the owner.
-  public func client(identifiedBy evidence: CallerEvidence) throws(StoreError) -> Client? {
+  package func client(identifiedBy evidence: CallerEvidence) throws(StoreError) -> Client? {
     try requireOwner("identify the callers of the store server")
     let matches = try clients().filter { $0.requirement?.isSatisfied(by: evidence) == true }
     return matches.count == 1 ? matches[0] : nil
@@ -16,7 +16,7 @@ extension EventStore {
   /// durable transaction — for `count` refusals of that caller in `minute` (minutes since 1970)
   /// when the server coalesced them. The owner's to call.
   @discardableResult
-  public func recordUnidentifiedCaller(
+  package func recordUnidentifiedCaller(
     _ evidence: CallerEvidence, count: Int = 1, minute: Int64? = nil
   ) throws(StoreError) -> LogRecordHeader {
     guard count >= 1 else { throw .invalidInput("a count of refusals is 1 or more") }

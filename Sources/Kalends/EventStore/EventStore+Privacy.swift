@@ -115,7 +115,7 @@ extension EventStore {
   /// (``AccessError/notIdentified(client:)``) unless `evidence` satisfies the app's stored
   /// ``CodeRequirement``, or names a live token of the app (a TCP caller's): the check is made
   /// against the stored state, not the caller's word.
-  public func session(
+  package func session(
     for clientID: String, identifiedBy evidence: CallerEvidence, prompter: (any ConsentPrompter)? = nil
   ) throws(StoreError) -> EventStore {
     let plain = try session(for: clientID)

@@ -59,7 +59,7 @@ extension EventStore {
   /// The live token whose secret is `secret`, looked up by the secret's digest in the stored state;
   /// `nil` when there is none (never created, or revoked). The owner's to call: the server runs as
   /// the owner.
-  public func token(presenting secret: String) throws(StoreError) -> ClientToken? {
+  package func token(presenting secret: String) throws(StoreError) -> ClientToken? {
     try requireOwner("identify the callers of the store server")
     guard secret.hasPrefix(ClientToken.secretPrefix), secret.utf8.count <= 256 else { return nil }
     let digest = ClientToken.digest(of: secret)

@@ -4,31 +4,31 @@
 /// runs in a Flatpak sandbox; for a TCP peer, its address and the app token it presented (by the
 /// token's id: the secret itself is never kept).
 ///
-/// Every record written in a session opened with it (``EventStore/session(for:identifiedBy:prompter:)``)
+/// Every record written in a session opened with it (the store server's sessions)
 /// carries it, as the record's caller context (record format version 2, docs/log-format.md), so
 /// that the log says how its actor was identified; ``LogRecord/identification`` reads it back.
 public struct CallerEvidence: Hashable, Sendable {
   /// The peer's user id; `nil` for a TCP peer.
-  public var uid: UInt32?
+  public package(set) var uid: UInt32?
   /// The peer's group id; `nil` for a TCP peer.
-  public var gid: UInt32?
+  public package(set) var gid: UInt32?
   /// The peer's process id (read through a pidfd, so a reused pid is noticed); `nil` for a TCP peer.
-  public var pid: Int32?
+  public package(set) var pid: Int32?
   /// The executable the process runs (`/proc/PID/exe`); `nil` when it could not be read.
-  public var executable: String?
+  public package(set) var executable: String?
   /// The SHA-256 of the executable's bytes, read from the running file itself.
-  public var executableSHA256: [UInt8]?
+  public package(set) var executableSHA256: [UInt8]?
   /// The Flatpak application id from the process's `/.flatpak-info`; `nil` outside Flatpak.
-  public var flatpakApp: String?
+  public package(set) var flatpakApp: String?
   /// The server's number for the connection the process called on; `nil` when none is known.
-  public var connection: UInt64?
+  public package(set) var connection: UInt64?
   /// The id of the app token a TCP peer presented (``ClientToken/id``); `nil` for a Unix-socket peer.
-  public var tokenID: String?
+  public package(set) var tokenID: String?
   /// A TCP peer's address and port, as the server's socket saw it; `nil` for a Unix-socket peer.
-  public var address: String?
+  public package(set) var address: String?
 
   /// Evidence about a Unix-socket peer, as gathered.
-  public init(
+  package init(
     uid: UInt32, gid: UInt32, pid: Int32, executable: String? = nil, executableSHA256: [UInt8]? = nil,
     flatpakApp: String? = nil, connection: UInt64? = nil
   ) {
@@ -43,7 +43,7 @@ public struct CallerEvidence: Hashable, Sendable {
 
   /// Evidence about a TCP peer at `address` that presented the token `tokenID` (its id, or `nil`
   /// when it presented none).
-  public init(address: String, tokenID: String?, connection: UInt64? = nil) {
+  package init(address: String, tokenID: String?, connection: UInt64? = nil) {
     self.address = address
     self.tokenID = tokenID
     self.connection = connection

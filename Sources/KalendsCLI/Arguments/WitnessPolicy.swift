@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 /// `--witness VKEY… --quorum N`: how many of which witnesses must have cosigned a checkpoint
 /// before it is trusted.

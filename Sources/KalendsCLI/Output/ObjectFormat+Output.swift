@@ -1,4 +1,5 @@
 import KalendsCommandSupport
+import KalendsFormats
 
 extension ObjectFormat {
   /// Prints one object: as JSON, or as name–value lines without the empty fields. `cells`

@@ -1,5 +1,6 @@
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 /// Tables of records for people.
 enum RecordTable {

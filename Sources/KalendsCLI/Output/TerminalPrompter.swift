@@ -1,6 +1,7 @@
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 /// Asks the person on the terminal, as iOS's permission alert does.
 struct TerminalPrompter: ConsentPrompter {

@@ -1,4 +1,5 @@
 import KalendsCommandSupport
+import KalendsFormats
 
 /// Plain-text tables for people: aligned columns, or one name and value per line. Every cell is
 /// shown through `TerminalText.escaped(_:)`: a title or path from an app cannot move the cursor

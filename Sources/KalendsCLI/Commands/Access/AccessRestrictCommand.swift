@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 /// What `access restrict` and `access unrestrict` share: which app, which service, which policy.
 struct PolicyOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand {
   /// `kalends audit`: replays the privacy history.

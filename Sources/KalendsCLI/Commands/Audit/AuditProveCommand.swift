@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Audit {
   /// `kalends audit prove`: a record's proof bundle, checkable without the store.

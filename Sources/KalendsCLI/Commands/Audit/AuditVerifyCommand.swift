@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Audit {
   /// `kalends audit verify`: the chain, the permission projection, and optionally that the log

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Calendar {
   /// `kalends calendar list`: every calendar, by title.

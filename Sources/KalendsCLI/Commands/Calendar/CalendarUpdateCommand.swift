@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Calendar {
   /// `kalends calendar update`: renames, recolours or locks a calendar.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand {
   /// `kalends checkpoint`: signed checkpoints of the log's tree.

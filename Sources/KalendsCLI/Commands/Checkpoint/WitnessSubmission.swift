@@ -1,6 +1,7 @@
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

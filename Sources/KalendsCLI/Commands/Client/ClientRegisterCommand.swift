@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Client {
   /// `kalends client register`: registers an app or changes its name and usage descriptions.

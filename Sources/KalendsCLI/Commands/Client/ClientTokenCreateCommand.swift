@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Client.Token {
   /// `kalends client token create`: a new token for an app, its secret shown once.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 /// The fields of a contact as options, shared by `contact add` and `contact update`: an option
 /// given sets its field (an empty text clears it); a repeatable option given replaces the whole
@@ -107,11 +108,4 @@ struct ContactFieldOptions: ParsableArguments {
       return LabeledValue(value: argument)
     }
   }
-}
-
-/// `--type person|organization`.
-enum ContactTypeArgument: String, ExpressibleByArgument, CaseIterable {
-  case person, organization
-
-  var kind: Kalends.Contact.Kind { self == .person ? .person : .organization }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
+import KalendsServer
 
 /// The demo's apps that reach the store through the store server, as real processes: the agenda
 /// example (`kalends-agenda`, built beside `kalends`) registered by its binary asks for access, the

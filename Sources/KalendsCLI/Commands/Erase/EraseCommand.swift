@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand {
   /// `kalends erase event|reminder|calendar|contact|group ID`: erases an object's content from the log.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Event {
   /// `kalends event list`: the events of some calendars, each series once.

@@ -1,37 +1,10 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 /// The event fields `event add` and `event update` share. An empty value clears a field.
 struct EventOptions: ParsableArguments {
-  /// `--availability`.
-  enum AvailabilityName: String, CaseIterable, ExpressibleByArgument {
-    case busy, free, tentative, unavailable
-
-    var value: Event.Availability {
-      switch self {
-      case .busy: .busy
-      case .free: .free
-      case .tentative: .tentative
-      case .unavailable: .unavailable
-      }
-    }
-  }
-
-  /// `--status`.
-  enum StatusName: String, CaseIterable, ExpressibleByArgument {
-    case none, confirmed, tentative, canceled
-
-    var value: Event.Status {
-      switch self {
-      case .none: .none
-      case .confirmed: .confirmed
-      case .tentative: .tentative
-      case .canceled: .canceled
-      }
-    }
-  }
-
   @Option(
     help: ArgumentHelp(
       "The end, in the same form as --start; exclusive (an all-day event on March 29 ends 2026-03-30). "
@@ -63,8 +36,8 @@ struct EventOptions: ParsableArguments {
     help: ArgumentHelp("An alarm relative to the start: -15m, -1h, -2d (repeatable).", valueName: "offset"))
   var alarm: [String] = []
 
-  @Option(help: "How it shows when others look for free time.") var availability: AvailabilityName?
-  @Option(help: "The organizer's status.") var status: StatusName?
+  @Option(help: "How it shows when others look for free time.") var availability: EventAvailabilityName?
+  @Option(help: "The organizer's status.") var status: EventStatusName?
 
   /// Whether any field is given.
   var isEmpty: Bool {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 /// What `event update` and `event remove` act on: an event, a whole series, or with
 /// `--occurrence` and `--span` occurrences of a series.

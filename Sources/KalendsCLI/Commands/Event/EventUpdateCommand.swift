@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Event {
   /// `kalends event update`: changes an event, a series, or occurrences of it.

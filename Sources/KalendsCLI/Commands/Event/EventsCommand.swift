@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand {
   /// `kalends events`: the range query.
@@ -43,14 +44,14 @@ extension KalendsCommand {
       switch format {
       case .jsonl:
         try store.enumerateEvents(matching: predicate) { event in
-          print(JSONValue.object(Self.fields(event, zone)).rendered())
+          print(JSONValue.object(event.viewedFields(in: zone)).rendered())
           return true
         }
       case .json:
         // Streamed like jsonl, so a window of centuries costs output, not memory.
         var separator = "["
         try store.enumerateEvents(matching: predicate) { event in
-          print(separator + JSONValue.object(Self.fields(event, zone)).rendered(), terminator: "")
+          print(separator + JSONValue.object(event.viewedFields(in: zone)).rendered(), terminator: "")
           separator = ","
           return true
         }
@@ -60,30 +61,12 @@ extension KalendsCommand {
         let header = ["START", "END", "TITLE", "ID", "OCCURRENCE"]
         let rows = events.map { event in
           [
-            Self.shown(event.start, event, zone), Self.shown(event.end, event, zone), event.title,
+            event.shown(event.start, in: zone), event.shown(event.end, in: zone), event.title,
             event.id.description, event.occurrenceDate.map(event.text(of:)) ?? "",
           ]
         }
         print(TextTable.columns([header] + rows))
       }
-    }
-
-    /// The event's JSON fields, plus `instanceStart`/`instanceEnd`: its times in the viewer's zone.
-    static func fields(_ event: Kalends.Event, _ zone: ZoneRules) -> [(String, JSONValue)] {
-      event.jsonFields + [
-        ("instanceStart", .string(shown(event.start, event, zone))),
-        ("instanceEnd", .string(shown(event.end, event, zone))),
-      ]
-    }
-
-    /// A time of `event` as the viewer in `zone` sees it, with that zone's offset.
-    static func shown(_ local: LocalDateTime?, _ event: Kalends.Event, _ zone: ZoneRules) -> String {
-      guard let local else { return "" }
-      let eventZone = event.isAllDay ? nil : event.timeZone.flatMap { try? ZoneRules.named($0) }
-      let utc = (eventZone ?? zone).resolve(local)
-      guard let viewed = zone.localDateTime(atUTC: utc) else { return "" }
-      if event.isAllDay { return RFC3339Time.dateText(for: local) }
-      return RFC3339Time.text(for: viewed, in: zone)
     }
   }
 }

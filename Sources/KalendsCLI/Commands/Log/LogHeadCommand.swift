@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Log {
   /// `kalends log head`: the last position and its hash, which commits to the whole history, and

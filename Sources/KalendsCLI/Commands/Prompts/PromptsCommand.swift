@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
+import KalendsServer
 
 extension KalendsCommand {
   /// `kalends prompts`: the consent prompts the store server holds for the person.
@@ -108,8 +110,8 @@ extension KalendsCommand.Prompts {
       guard response.status == 200, let value else {
         let problem = value as? [String: Any]
         let detail = problem?["detail"] as? String ?? "the store server answered \(response.status)"
-        let status = (problem?["exitStatus"] as? Int).flatMap { ExitStatus(rawValue: Int32($0)) } ?? .storage
-        throw CLIError(message: detail, status: status)
+        let category = (problem?["category"] as? String).flatMap(FailureCategory.init(rawValue:)) ?? .storage
+        throw CLIError(message: detail, category: category)
       }
       return value
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Reminder {
   /// `kalends reminder complete`: marks a reminder done (or, with `--undo`, not done).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand.Reminder {
   /// `kalends reminder remove`: removes a reminder.

@@ -1,15 +1,8 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
-import HummingbirdCore
-import Kalends
 import KalendsCommandSupport
-import Logging
-import NIOCore
-import NIOPosix
-import Platform
-import ServiceLifecycle
-import UnixSignals
+import KalendsFormats
+import KalendsServer
 
 extension KalendsCommand {
   /// `kalends serve`: the store server.
@@ -83,20 +76,6 @@ extension KalendsCommand {
 
     func run() async throws {
       try global.requireOwner("serve the store")
-      let store = try GlobalOptions.open(global.storePath)
-      let activated = try ActivatedSocket.inherited()
-      let path: String
-      if let activated {
-        if let socket, socket != activated.path {
-          throw CLIError(
-            message: "--socket \(socket) is not the socket the service manager handed over (\(activated.path))",
-            status: .usage)
-        }
-        path = activated.path
-      } else {
-        path = try ServerSocket.path(socket, storeID: store.id, create: true)
-        try Self.clearStaleSocket(path)
-      }
       for (option, value) in [
         ("--prompt-timeout", promptTimeout), ("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout),
       ] where !(1...86_400).contains(value) {
@@ -105,109 +84,19 @@ extension KalendsCommand {
       guard (1...65_536).contains(maxConnections) else {
         throw CLIError.invalidInput("--max-connections takes 1 to 65536")
       }
-      let network = try listen.map { try NetworkListener(address: $0, certificate: tlsCertificate, key: tlsKey) }
-      if listen == nil, tlsCertificate != nil || tlsKey != nil {
-        throw CLIError.invalidInput("--tls-certificate and --tls-key serve --listen: give it too")
+      var configuration = ServerConfiguration()
+      configuration.socket = socket
+      configuration.promptTimeout = .seconds(promptTimeout)
+      configuration.promptsOnTerminal = prompt == .tty
+      configuration.maxConnections = maxConnections
+      configuration.idleTimeout = .seconds(idleTimeout)
+      configuration.headerTimeout = .seconds(headerTimeout)
+      configuration.listen = listen
+      configuration.tlsCertificate = tlsCertificate
+      configuration.tlsKey = tlsKey
+      try await StoreServer.run(GlobalOptions.open(global.storePath), configuration: configuration) { lines in
+        FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
       }
-      let server = try StoreServer(
-        owner: EventStore(store: store), promptTimeout: .seconds(promptTimeout), onTerminal: prompt == .tty)
-      let previous = umask(0o177)
-      let headerDeadline = TimeAmount.seconds(Int64(headerTimeout))
-      let http = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [
-          NetworkSlotsHandler(slots: server.networkSlots), RequestTimeoutHandler(deadline: headerDeadline),
-        ],
-        idleTimeout: .seconds(Int64(idleTimeout)),
-        httpDecoderConfiguration: .init(
-          maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
-      let logger = ServerLogger.make("kalends.serve")
-      let announcer = ListenerAnnouncer(expected: network == nil ? 1 : 2)
-      var services: [any ServiceLifecycle.Service] = []
-      if let activated {
-        umask(previous)
-        services.append(
-          ActivatedServer(
-            socket: activated, responder: server.router().buildResponder(), http: http, maxConnections: maxConnections,
-            logger: logger,
-            onRunning: {
-              announcer.bound("listening on \(path) (socket activation)")
-            }))
-      } else {
-        var configuration = ApplicationConfiguration(address: .unixDomainSocket(path: path))
-        configuration.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
-        services.append(
-          Application(
-            router: server.router(), server: .http1(configuration: http), configuration: configuration,
-            onServerRunning: { _ in
-              umask(previous)
-              announcer.bound("listening on \(path)")
-            }, logger: logger))
-      }
-      if let network {
-        var tcp = ApplicationConfiguration(address: .hostname(network.host, port: network.port))
-        tcp.availableConnectionsDelegate = MaximumAvailableConnections(maxConnections)
-        let builder: HTTPServerBuilder =
-          try network.tls.map { try $0.builder(http) } ?? .http1(configuration: http)
-        let scheme = network.tls == nil ? "tcp" : "tls"
-        services.append(
-          Application(
-            router: server.router(), server: builder, configuration: tcp,
-            onServerRunning: { channel in
-              let bound = channel.localAddress.map(StoreServer.describe) ?? "\(network.host):\(network.port)"
-              announcer.bound("listening on \(scheme) \(bound)")
-            }, logger: logger))
-      }
-      // The person's retention policy: removed items lose their content on time.
-      let owner = server.owner
-      services.append(
-        PeriodicWork(interval: .seconds(3_600), logger: logger, failure: "retention could not be applied") {
-          for erasure in try await server.withStore({ try owner.applyRetention() }) {
-            logger.info(
-              "retention erased \(erasure.item)",
-              metadata: ["records": "\(erasure.erasedPositions.count)", "position": "\(erasure.record!)"])
-          }
-        })
-      // A minute's later refusals and requests reach the log, and its proofs, within seconds of
-      // the minute's end, with the refused process's evidence, not with whatever write comes next.
-      services.append(
-        PeriodicWork(interval: .seconds(5), logger: logger, failure: "refusal counts could not be written") {
-          _ = try await server.withStore { try owner.store.flushEndedRefusals() }
-        })
-      // A socket the service manager handed over is its own: it keeps listening there.
-      defer { if activated == nil { unlink(path) } }
-      let group = ServiceGroup(
-        configuration: .init(
-          services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-          gracefulShutdownSignals: [.sigterm, .sigint],
-          logger: logger))
-      do {
-        try await group.run()
-      } catch  where !announcer.isAnnounced {
-        // A listener could not bind: nothing was announced, and the status says what kind of
-        // failure it is (docs/server.md).
-        try? server.unidentified.flush(to: server.owner)
-        try? await server.pool.shutdownGracefully()
-        throw CLIError(
-          message: "cannot listen (\(error)) — is another server on that address? choose another with --listen",
-          status: .conflict)
-      }
-      try server.unidentified.flush(to: server.owner)
-      try await server.pool.shutdownGracefully()
-      try await server.identification.shutdownGracefully()
-    }
-
-    /// Removes a socket left by a server that is gone; refuses when one still answers there, or
-    /// when the path is something else.
-    static func clearStaleSocket(_ path: String) throws {
-      guard let info = FileStatus(path: path, followingLinks: false) else { return }
-      guard info.isSocket else {
-        throw CLIError(message: "\(path) exists and is not a socket", status: .usage)
-      }
-      if let probe = try UnixSocket.connect(to: path) {
-        close(probe)
-        throw CLIError(message: "a server already listens on \(path)", status: .usage)
-      }
-      unlink(path)
     }
   }
 }

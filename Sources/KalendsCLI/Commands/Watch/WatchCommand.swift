@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
 
 extension KalendsCommand {
   /// `kalends watch`: one line per change notice, until interrupted.
@@ -73,18 +74,6 @@ extension ChangeNotice {
       ("lastTimestamp", .string(lastTimestamp.description)),
       ("changes", changesJSON),
     ])
-  }
-
-  /// `[{"entity":…,"id":…,"change":…}, …]`: what changed, as `watch` and the server's change
-  /// stream both print it.
-  var changesJSON: JSONValue {
-    .array(
-      sortedChanges.map { change in
-        .object([
-          ("entity", .string(change.object.entity)), ("id", .string(change.object.identifier)),
-          ("change", .string(change.kind.rawValue)),
-        ])
-      })
   }
 
   /// `12…15  other process  event 6F1C… added, calendar 0A3B… modified`.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
-import HummingbirdCore
 import Kalends
 import KalendsCommandSupport
+import KalendsFormats
+import KalendsServer
 
 extension KalendsCommand {
   /// `kalends witness`: an independent witness of other stores' checkpoints.
@@ -55,31 +55,9 @@ extension KalendsCommand.Witness {
       guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]) else {
         throw CLIError(message: "--listen takes HOST:PORT", status: .usage)
       }
-      let host = String(listen[..<colon])
-      let router = Router()
-      router.post("add-checkpoint") { request, _ -> Response in
-        let body = try await request.body.collect(upTo: 1 << 16)
-        let answer = witness.addCheckpoint(String(buffer: body))
-        return Response(
-          status: HTTPResponse.Status(code: answer.status),
-          headers: [.contentType: answer.contentType],
-          body: ResponseBody(byteBuffer: ByteBuffer(string: answer.body)))
+      try await WitnessServer.run(witness, host: String(listen[..<colon]), port: port) { line in
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
       }
-      // The same bounds as the store server's: a request's headers and body within 10 s, an idle
-      // connection closed after 60 s, at most 256 connections at once.
-      var configuration = ApplicationConfiguration(address: .hostname(host, port: port))
-      configuration.availableConnectionsDelegate = MaximumAvailableConnections(256)
-      let http = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [RequestTimeoutHandler(deadline: .seconds(10))], idleTimeout: .seconds(60),
-        httpDecoderConfiguration: .init(
-          maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
-      let app = Application(
-        router: router, server: .http1(configuration: http), configuration: configuration,
-        onServerRunning: { channel in
-          let bound = channel.localAddress?.port ?? port
-          FileHandle.standardOutput.write(Data("listening on \(host):\(bound)\n".utf8))
-        }, logger: ServerLogger.make("kalends.witness"))
-      try await app.runService()
     }
   }
 }

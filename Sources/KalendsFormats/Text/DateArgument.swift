@@ -1,0 +1,67 @@
+package import Kalends
+
+/// A date or time given to an option (`--start`, `--due`, `--occurrence`, …) and the RFC 3339 text
+/// of stored times.
+///
+/// Accepted: `2026-03-29` (a date), `2026-03-29T09:30:00` (a wall-clock time, in `--tz` or the
+/// item's zone, else floating), `2026-03-29T09:30:00Z` or `…+02:00` (an instant).
+package struct DateArgument {
+  /// The forms accepted, for error messages.
+  package static let forms =
+    "2026-03-29 (a date), 2026-03-29T09:30:00 (a wall-clock time) or 2026-03-29T09:30:00Z / "
+    + "2026-03-29T09:30:00+02:00 (an instant)"
+
+  /// The option it was given to, such as `--start`.
+  package let option: String
+  /// The parsed value.
+  package let value: RFC3339Time
+
+  /// Parses `text` given to `option`.
+  package init(_ text: String, option: String) throws(RequestError) {
+    guard let value = RFC3339Time(text) else {
+      throw .invalidInput("\(option): \"\(text)\" is not a date or time — write \(Self.forms)")
+    }
+    self.option = option
+    self.value = value
+  }
+
+  /// The wall-clock time in `zone` (instants are converted; to UTC when `zone` is `nil`).
+  package func wallClock(in zone: ZoneRules?) throws(RequestError) -> LocalDateTime {
+    guard let local = value.wallClock(in: zone) else {
+      throw .invalidInput("\(option): the time falls outside the years 1…9999 in \(zone?.identifier ?? "UTC")")
+    }
+    return local
+  }
+
+  /// The wall-clock time and the zone it is kept in: a date has none; a wall-clock time is in
+  /// `zone` (floating without one); an instant is converted to `zone`, else kept in UTC.
+  package func placed(in zone: ZoneRules?) throws(RequestError) -> (local: LocalDateTime, zone: ZoneRules?) {
+    switch value {
+    case .date: (try wallClock(in: nil), nil)
+    case .wallClock: (try wallClock(in: zone), zone)
+    case .instant: (try wallClock(in: zone ?? .utc), zone ?? .utc)
+    }
+  }
+
+  /// The instant this names: dates and wall-clock times are read in `zone`.
+  package func instant(in zone: ZoneRules) throws(RequestError) -> Int64 {
+    if case .instant(let utc) = value { return utc }
+    return zone.resolve(try wallClock(in: zone))
+  }
+
+  /// The zone named by `--tz`, or `nil` when it was not given.
+  package static func zone(_ name: String?, option: String = "--tz") throws(RequestError) -> ZoneRules? {
+    guard let name else { return nil }
+    do {
+      return try ZoneRules.named(name)
+    } catch {
+      throw .invalidInput("\(option): \(error)")
+    }
+  }
+
+  /// The text of a stored time: a date, or a time with the offset of `zone` (floating without one).
+  package static func text(_ local: LocalDateTime, isDate: Bool, zone: String?) -> String {
+    if isDate { return RFC3339Time.dateText(for: local) }
+    return RFC3339Time.text(for: local, in: zone.flatMap { try? ZoneRules.named($0) })
+  }
+}
