@@ -192,6 +192,18 @@ let package = Package(
       path: "Sources/KalendsHarness",
       swiftSettings: strictSettings
     ),
+    // The floor under tools/bench-server's figures: Hummingbird answering the timed routes with
+    // constants, on the same kind of socket. Not a product.
+    .executableTarget(
+      name: "kalends-floor-server",
+      dependencies: [
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Sources/KalendsFloorServer",
+      swiftSettings: strictSettings
+    ),
     // What the test targets share: temporary directories, the built `kalends` run as a process, a
     // store driven through it, a started store server. Not a product.
     .target(
