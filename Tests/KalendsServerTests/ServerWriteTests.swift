@@ -24,6 +24,13 @@ struct ServerWriteTests {
     #expect(history.contains { $0["kind"] as? String == "accessAttemptRefused" })
 
     try served.store.object(["access", "set", "com.example.agenda", "--service", "calendars", "--status", "full"])
+    // The API takes RFC 3339 only: "tomorrow" would be the server's, not the person's.
+    let spoken = """
+      {"calendarId":"\(calendar)","title":"Lunch","start":"tomorrow 12:00","end":"tomorrow 13:00"}
+      """
+    let vague = try served.call("POST", "/v1/events", by: agenda, body: spoken)
+    #expect(vague.status == 400 && (vague.body as? [String: Any])?["category"] as? String == "invalidInput")
+    #expect(try served.store.objects(["event", "list"]).isEmpty)
     let created = try served.exchange("POST", "/v1/events", by: agenda, body: lunch)
     #expect(created.status == 201)
     let event = try #require(created.body as? [String: Any])

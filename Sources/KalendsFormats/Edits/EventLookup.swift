@@ -5,8 +5,12 @@ package enum EventLookup {
   /// The event `id` (for a recurring one, the series itself), or with `occurrence` the occurrence
   /// of the series at that original start. A date alone names the one occurrence starting that day;
   /// an instant is read on the series' wall clock.
-  package static func fetch(_ id: ObjectID, occurrence text: String?, in store: EventStore) throws -> Event {
-    let argument = try text.map { text throws(RequestError) in try DateArgument(text, option: "--occurrence") }
+  package static func fetch(
+    _ id: ObjectID, occurrence text: String?, in store: EventStore, spoken: Bool = true
+  ) throws -> Event {
+    let argument = try text.map { text throws(RequestError) in
+      try DateArgument(text, option: "--occurrence", spoken: spoken)
+    }
     guard let series = try store.event(withID: id) else {
       // EventKit gives a write-only app no events; the library recorded the attempt. Say why.
       if case .client(let client) = store.actor, try store.authorizationStatus(for: .calendars) == .writeOnly {

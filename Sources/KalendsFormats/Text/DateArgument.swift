@@ -1,10 +1,13 @@
+import Foundation
 package import Kalends
 
-/// A date or time given to an option (`--start`, `--due`, `--occurrence`, …) and the RFC 3339 text
-/// of stored times.
+/// A date or time given to an option (`--start`, `--due`, `--occurrence`, …) or an API field, and
+/// the RFC 3339 text of stored times.
 ///
 /// Accepted: `2026-03-29` (a date), `2026-03-29T09:30:00` (a wall-clock time, in `--tz` or the
-/// item's zone, else floating), `2026-03-29T09:30:00Z` or `…+02:00` (an instant).
+/// item's zone, else floating), `2026-03-29T09:30:00Z` or `…+02:00` (an instant); and where a
+/// person types it (`spoken`), the forms of ``SpokenTime``, read against the present in
+/// ``LocalZone/current``.
 package struct DateArgument {
   /// The forms accepted, for error messages.
   package static let forms =
@@ -16,10 +19,15 @@ package struct DateArgument {
   /// The parsed value.
   package let value: RFC3339Time
 
-  /// Parses `text` given to `option`.
-  package init(_ text: String, option: String) throws(RequestError) {
-    guard let value = RFC3339Time(text) else {
-      throw .invalidInput("\(option): \"\(text)\" is not a date or time — write \(Self.forms)")
+  /// Parses `text` given to `option`; with `spoken`, also as a person says it (`tomorrow 10:00`).
+  package init(_ text: String, option: String, spoken: Bool = true) throws(RequestError) {
+    let now = Int64(Date().timeIntervalSince1970)
+    guard
+      let value = RFC3339Time(text)
+        ?? (spoken ? SpokenTime.parse(text, now: now, zone: LocalZone.current) : nil)
+    else {
+      let forms = spoken ? Self.forms + ", or as spoken: " + SpokenTime.forms : Self.forms
+      throw .invalidInput("\(option): \"\(text)\" is not a date or time — write \(forms)")
     }
     self.option = option
     self.value = value

@@ -44,8 +44,9 @@ extension EventEdit {
     default: throw RequestError.invalidInput("allDay must be true or false")
     }
     let timing = EventTiming(
-      start: try text("start").map { text throws(RequestError) in try DateArgument(text, option: "start") },
-      end: try text("end").map { text throws(RequestError) in try DateArgument(text, option: "end") },
+      start: try text("start").map { text throws(RequestError) in try DateArgument(text, option: "start", spoken: false)
+      },
+      end: try text("end").map { text throws(RequestError) in try DateArgument(text, option: "end", spoken: false) },
       zone: try DateArgument.zone(try text("timeZone"), option: "timeZone"), allDay: allDay)
     let availability = try text("availability").map { name throws(RequestError) in
       if name == "notSupported" { return Kalends.Event.Availability.notSupported }

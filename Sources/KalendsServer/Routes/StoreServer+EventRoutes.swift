@@ -23,7 +23,9 @@ extension StoreServer {
       let use = try await self.app(context, using: .calendars, reading: true)
       let id = try Self.eventID(context)
       let occurrence = request.uri.queryParameters["occurrence"].map(String.init)
-      let event = try await self.withStore(use) { try EventLookup.fetch(id, occurrence: occurrence, in: use.session) }
+      let event = try await self.withStore(use) {
+        try EventLookup.fetch(id, occurrence: occurrence, in: use.session, spoken: false)
+      }
       if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(event.version, use.positions) == true {
         return Response(status: .notModified, headers: [.eTag: EntityTag.tag(event.version, use.positions)])
       }
@@ -36,7 +38,7 @@ extension StoreServer {
       let (occurrence, span) = try Self.target(request)
       let expected = try Self.expectedVersion(request)
       let saved = try await self.withStore(use) { () throws -> Kalends.Event in
-        var event = try EventLookup.fetch(id, occurrence: occurrence, in: use.session)
+        var event = try EventLookup.fetch(id, occurrence: occurrence, in: use.session, spoken: false)
         try Self.check(expected, event, use.positions)
         try edit.apply(to: &event)
         return try use.session.save(event, span: try Self.span(span, for: event))
@@ -49,7 +51,7 @@ extension StoreServer {
       let (occurrence, span) = try Self.target(request)
       let expected = try Self.expectedVersion(request)
       try await self.withStore(use) {
-        let event = try EventLookup.fetch(id, occurrence: occurrence, in: use.session)
+        let event = try EventLookup.fetch(id, occurrence: occurrence, in: use.session, spoken: false)
         try Self.check(expected, event, use.positions)
         try use.session.remove(event, span: try Self.span(span, for: event))
       }

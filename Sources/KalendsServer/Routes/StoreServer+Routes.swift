@@ -120,8 +120,8 @@ extension StoreServer {
   static func predicate(_ request: Request) throws -> (EventPredicate, ZoneRules) {
     let query = request.uri.queryParameters
     let zone = try DateArgument.zone(query["tz"].map(String.init), option: "tz") ?? .utc
-    let start = try DateArgument(String(query["from"] ?? ""), option: "from").instant(in: zone)
-    let end = try DateArgument(String(query["to"] ?? ""), option: "to").instant(in: zone)
+    let start = try DateArgument(String(query["from"] ?? ""), option: "from", spoken: false).instant(in: zone)
+    let end = try DateArgument(String(query["to"] ?? ""), option: "to", spoken: false).instant(in: zone)
     let calendars = try query.getAll("calendar").map { text throws(RequestError) in
       try ObjectID(argument: String(text), option: "calendar")
     }

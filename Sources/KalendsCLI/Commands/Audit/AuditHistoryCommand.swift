@@ -16,9 +16,13 @@ extension KalendsCommand.Audit {
 
     @Option(help: "Only this service: calendars, reminders or contacts.") var service: ServiceArgument?
 
-    @Option(help: ArgumentHelp("From this instant or date (UTC), inclusive.", valueName: "date")) var since: String?
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("From this instant or date (UTC), inclusive.", valueName: "date")) var since: String?
 
-    @Option(help: ArgumentHelp("Until this instant or date (UTC), exclusive.", valueName: "date")) var until: String?
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Until this instant or date (UTC), exclusive.", valueName: "date")) var until: String?
 
     @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 

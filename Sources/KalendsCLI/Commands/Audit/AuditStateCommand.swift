@@ -27,6 +27,7 @@ extension KalendsCommand.Audit {
 /// `--at` of the audit's state and who-can.
 struct AuditInstant: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "The instant (default: now, which is the head of the log: every record, whatever its writer's clock said).",
       valueName: "date"))

@@ -24,10 +24,13 @@ extension KalendsCommand.Bench {
     @OptionGroup var global: GlobalOptions
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp("Where windows may start: a date or an instant (default: a year ago).", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Where windows must end (default: a year from now).", valueName: "date"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Where windows must end (default: a year from now).", valueName: "date"))
     var to: String?
 
     @Option(help: "Windows of each kind.") var windows: Int = 1_000

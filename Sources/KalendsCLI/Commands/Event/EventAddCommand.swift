@@ -15,6 +15,7 @@ extension KalendsCommand.Event {
     @Option(help: "The title.") var title: String
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "The start: 2026-03-29 (all-day), 2026-03-29T09:30:00, 2026-03-29T09:30:00Z or 2026-03-29T09:30:00+02:00.",
         valueName: "date"))

@@ -6,6 +6,7 @@ import KalendsFormats
 /// The event fields `event add` and `event update` share. An empty value clears a field.
 struct EventOptions: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "The end, in the same form as --start; exclusive (an all-day event on March 29 ends 2026-03-30). "
         + "Required for a new event with a time of day; a new all-day event lasts its start's day, and a "

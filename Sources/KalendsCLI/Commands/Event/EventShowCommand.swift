@@ -14,6 +14,7 @@ extension KalendsCommand.Event {
     @Argument(help: "The event's id.") var id: String
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "The occurrence's original start (a date alone: the occurrence that day).", valueName: "date"))
     var occurrence: String?

@@ -9,6 +9,7 @@ struct EventTarget: ParsableArguments {
   @Argument(help: "The event's id.") var id: String
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "The original start of one occurrence of a series (a date alone: the occurrence that day).",
       valueName: "date"))

@@ -23,7 +23,9 @@ extension KalendsCommand.Event {
 
     @Option(help: ArgumentHelp("Move it to this calendar.", valueName: "id")) var calendar: String?
     @Option(help: "The title.") var title: String?
-    @Option(help: ArgumentHelp("The start (the end moves with it unless --end is given).", valueName: "date"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The start (the end moves with it unless --end is given).", valueName: "date"))
     var start: String?
 
     @OptionGroup var fields: EventOptions

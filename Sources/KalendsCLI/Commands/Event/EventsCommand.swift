@@ -19,10 +19,14 @@ extension KalendsCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("The window's start: a date, a wall-clock time or an instant.", valueName: "date"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The window's start: a date, a wall-clock time or an instant.", valueName: "date"))
     var from: String
 
-    @Option(help: ArgumentHelp("The window's end (exclusive).", valueName: "date")) var to: String
+    @Option(
+      parsing: .unconditional, help: ArgumentHelp("The window's end (exclusive).", valueName: "date"))
+    var to: String
 
     @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every event calendar).", valueName: "id"))
     var calendar: [String] = []

@@ -22,10 +22,14 @@ extension KalendsCommand {
     @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every calendar).", valueName: "id"))
     var calendar: [String] = []
 
-    @Option(help: ArgumentHelp("The window's start: a date, a wall-clock time or an instant.", valueName: "date"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The window's start: a date, a wall-clock time or an instant.", valueName: "date"))
     var from: String?
 
-    @Option(help: ArgumentHelp("The window's end (exclusive).", valueName: "date")) var to: String?
+    @Option(
+      parsing: .unconditional, help: ArgumentHelp("The window's end (exclusive).", valueName: "date"))
+    var to: String?
 
     @Option(help: ArgumentHelp("The IANA zone of --from and --to (default UTC).", valueName: "zone")) var tz: String?
 

@@ -14,6 +14,7 @@ extension KalendsCommand.Reminder {
     @Option(help: "The title.") var title: String
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "When it is due: 2026-03-29 (a date only), 2026-03-29T17:00:00 (in --tz, else floating), or an instant "
           + "such as 2026-03-29T17:00:00Z.",
