@@ -106,13 +106,16 @@ struct CalendarCommandTests {
     let store = try CLIStore()
     let head = try store.head()
     for arguments in [
-      ["create", "Work", "--color", "blue"], ["create", "Work", "--color", "#12345g"], ["remove", "42"],
+      ["create", "Work", "--color", "blue"], ["create", "Work", "--color", "#12345g"],
     ] {
       let result = try store.run(["calendar"] + arguments)
       #expect(result.status == 65, "\(arguments)")
-      #expect(result.stderr.hasPrefix("error: --color: ") || result.stderr.hasPrefix("error: ID: "))
+      #expect(result.stderr.hasPrefix("error: --color: "))
       #expect(result.stderr.split(separator: "\n").count == 1)
     }
+    // Not an id, so a name: none answers to it.
+    let unnamed = try store.run(["calendar", "remove", "42"])
+    #expect(unnamed.status == 66 && unnamed.stderr.hasPrefix("error: ID: no calendar is named \"42\""))
     #expect(try store.head() == head)
   }
 }

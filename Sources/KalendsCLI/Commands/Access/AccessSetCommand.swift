@@ -48,7 +48,7 @@ extension KalendsCommand.Access {
       }
       let store = try global.openEventStore()
       if !calendars.isEmpty {
-        let ids = try calendars.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendars") }
+        let ids = try calendars.map { try store.calendarNamed($0, option: "--calendars") }
         let result = try store.setCalendarAccess(for: client, calendars: ids)
         var fields = statusJSON(client: client, service: service.service, status: result)
         fields.append(

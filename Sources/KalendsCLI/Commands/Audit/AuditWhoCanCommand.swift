@@ -41,7 +41,7 @@ extension KalendsCommand.Audit {
         object = try ObjectID(argument: contact, option: "--contact")
       }
       if let calendar {
-        let id = try ObjectID(argument: calendar, option: "--calendar")
+        let id = try EventStore(store: store).calendarNamed(calendar, option: "--calendar")
         guard let found = try EventStore(store: store).calendar(withID: id) else {
           throw StoreError.calendar(.calendarNotFound(id))
         }

@@ -40,13 +40,24 @@ extension KalendsCommand.Calendar {
 
     @Flag(help: "Its items cannot be added, changed or removed.") var readOnly = false
 
+    @Flag(help: "Create it even when a calendar already has this title (then name them by id).")
+    var force = false
+
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
       let calendar = EventCalendar(
         title: title, color: try Self.parseColor(color), allowedEntityTypes: holds.entityTypes,
         allowsContentModifications: !readOnly)
-      let saved = try global.openEventStore().save(calendar)
+      let store = try global.openEventStore()
+      // Calendars are named by title: a second of the same title makes the name ambiguous.
+      if !force, let same = try store.calendars().first(where: { $0.title.lowercased() == title.lowercased() }) {
+        throw CLIError(
+          message: "a calendar titled \"\(TerminalText.escaped(same.title))\" exists (\(same.id)) — "
+            + "choose another title, or add --force to have two",
+          status: .conflict)
+      }
+      let saved = try store.save(calendar)
       format.write(saved.jsonFields)
     }
 

@@ -11,13 +11,14 @@ extension KalendsCommand.Calendar {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The calendar's id.") var id: String
+    @Argument(help: ArgumentHelp("The calendar: its title or id, or the start of either.", valueName: "calendar"))
+    var id: String
 
     @OptionGroup var change: ChangeOptions
 
     func run() throws {
-      let id = try ObjectID(argument: id)
       let store = try global.openEventStore()
+      let id = try store.calendarNamed(id, option: "ID")
       let calendar = try store.existingCalendar(id)
       try change.check(id, fetched: calendar.version)
       try store.remove(calendar, overwrite: change.force)

@@ -20,7 +20,8 @@ extension KalendsCommand.Calendar {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The calendar's id.") var id: String
+    @Argument(help: ArgumentHelp("The calendar: its title or id, or the start of either.", valueName: "calendar"))
+    var id: String
 
     @Option(help: "The title.") var title: String?
     @Option(help: ArgumentHelp("The colour as #RRGGBB.", valueName: "color")) var color: String?
@@ -37,9 +38,9 @@ extension KalendsCommand.Calendar {
     }
 
     func run() throws {
-      let id = try ObjectID(argument: id)
       let color = try color.map { text throws(CLIError) in try KalendsCommand.Calendar.Create.parseColor(text) }
       let store = try global.openEventStore()
+      let id = try store.calendarNamed(id, option: "ID")
       var calendar = try store.existingCalendar(id)
       try change.check(id, fetched: calendar.version)
       if let title { calendar.title = title }

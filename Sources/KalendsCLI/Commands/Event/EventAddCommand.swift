@@ -11,7 +11,10 @@ extension KalendsCommand.Event {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("The calendar's id.", valueName: "id")) var calendar: String
+    @Option(
+      help: ArgumentHelp(
+        "The calendar: its title (or the start of it), or its id (or the start of it).", valueName: "calendar"))
+    var calendar: String
     @Option(help: "The title.") var title: String
 
     @Option(
@@ -26,10 +29,12 @@ extension KalendsCommand.Event {
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let edit = try fields.edit(calendar: calendar, title: title, start: start)
+      var edit = try fields.edit(title: title, start: start)
+      let store = try global.openEventStore()
+      edit.calendarID = try store.calendarNamed(calendar, option: "--calendar")
       var event = Kalends.Event(calendarID: nil, title: title, start: nil, end: nil, timeZone: nil)
       try edit.apply(to: &event)
-      let saved = try global.openEventStore().save(event, span: .thisEvent)
+      let saved = try store.save(event, span: .thisEvent)
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
   }

@@ -11,14 +11,17 @@ extension KalendsCommand.Event {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every event calendar).", valueName: "id"))
+    @Option(
+      help: ArgumentHelp(
+        "A calendar: a title or an id, or the start of either (repeatable; default: every event calendar).",
+        valueName: "id"))
     var calendar: [String] = []
 
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
       let store = try global.openEventStore(readOnly: true)
+      let ids = try calendar.map { try store.calendarNamed($0, option: "--calendar") }
       var events: [Kalends.Event] = []
       for id in try ids.isEmpty ? store.calendars(for: .events).map(\.id) : ids {
         _ = try store.existingCalendar(id)

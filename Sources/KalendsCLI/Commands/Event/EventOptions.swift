@@ -47,13 +47,15 @@ struct EventOptions: ParsableArguments {
   }
 
   /// The options parsed, with the title and start the command itself takes.
-  func edit(calendar: String?, title: String?, start: String?) throws(CLIError) -> EventEdit {
+  /// The options parsed, with the title and start the command itself takes; the calendar is the
+  /// command's to name once the store is open.
+  func edit(title: String?, start: String?) throws(CLIError) -> EventEdit {
     let timing = EventTiming(
       start: try start.map { text throws(CLIError) in try DateArgument(text, option: "--start") },
       end: try end.map { text throws(CLIError) in try DateArgument(text, option: "--end") },
       zone: try DateArgument.zone(tz), allDay: allDay)
     return EventEdit(
-      calendarID: try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") },
+      calendarID: nil,
       title: title, timing: timing, location: location, notes: notes, url: url,
       rules: rrule.isEmpty ? nil : try RecurrenceRuleArgument.parse(rrule),
       alarms: alarm.isEmpty ? nil : try alarm.filter { !$0.isEmpty }.map(AlarmArgument.parse),

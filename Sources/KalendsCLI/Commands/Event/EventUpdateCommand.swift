@@ -21,7 +21,9 @@ extension KalendsCommand.Event {
 
     @OptionGroup var target: EventTarget
 
-    @Option(help: ArgumentHelp("Move it to this calendar.", valueName: "id")) var calendar: String?
+    @Option(
+      help: ArgumentHelp("Move it to this calendar (a title or an id, or the start of either).", valueName: "calendar"))
+    var calendar: String?
     @Option(help: "The title.") var title: String?
     @Option(
       parsing: .unconditional,
@@ -40,8 +42,9 @@ extension KalendsCommand.Event {
     }
 
     func run() throws {
-      let edit = try fields.edit(calendar: calendar, title: title, start: start)
+      var edit = try fields.edit(title: title, start: start)
       let store = try global.openEventStore()
+      edit.calendarID = try calendar.map { try store.calendarNamed($0, option: "--calendar") }
       var (event, span) = try target.fetch(from: store)
       try change.check(event.id, fetched: event.version)
       try edit.apply(to: &event)

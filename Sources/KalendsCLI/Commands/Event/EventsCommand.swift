@@ -28,7 +28,10 @@ extension KalendsCommand {
       parsing: .unconditional, help: ArgumentHelp("The window's end (exclusive).", valueName: "date"))
     var to: String
 
-    @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every event calendar).", valueName: "id"))
+    @Option(
+      help: ArgumentHelp(
+        "A calendar: a title or an id, or the start of either (repeatable; default: every event calendar).",
+        valueName: "id"))
     var calendar: [String] = []
 
     @Option(help: ArgumentHelp("The viewer's IANA time zone (default UTC).", valueName: "zone")) var tz: String?
@@ -41,8 +44,8 @@ extension KalendsCommand {
       let start = try DateArgument(from, option: "--from").instant(in: zone)
       let end = try DateArgument(to, option: "--to").instant(in: zone)
       guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
-      let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
       let store = try global.openEventStore(readOnly: true)
+      let ids = try calendar.map { try store.calendarNamed($0, option: "--calendar") }
       for id in ids { _ = try store.existingCalendar(id) }
       let predicate = EventPredicate(start: start, end: end, calendars: ids, viewerZone: zone)
       switch format {

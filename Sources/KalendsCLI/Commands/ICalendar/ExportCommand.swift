@@ -19,7 +19,9 @@ extension KalendsCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("A calendar's id (repeatable; default: every calendar).", valueName: "id"))
+    @Option(
+      help: ArgumentHelp(
+        "A calendar: a title or an id, or the start of either (repeatable; default: every calendar).", valueName: "id"))
     var calendar: [String] = []
 
     @Option(
@@ -49,8 +51,8 @@ extension KalendsCommand {
         guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
         window = (start, end)
       }
-      let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
       let store = try global.openEventStore(readOnly: true)
+      let ids = try calendar.map { try store.calendarNamed($0, option: "--calendar") }
       for id in ids { _ = try store.existingCalendar(id) }
       let file = try store.exportICalendar(calendars: ids, from: window?.0, to: window?.1, viewerZone: zone)
       let text = Data(file.serialized(productID: "-//Kalends//\(Store.softwareVersion)//EN").utf8)

@@ -24,7 +24,10 @@ extension KalendsCommand {
 
     @Argument(help: ArgumentHelp("The .ics file, or - for standard input.", valueName: "file")) var file: String
 
-    @Option(help: ArgumentHelp("Import into this existing calendar.", valueName: "id")) var calendar: String?
+    @Option(
+      help: ArgumentHelp(
+        "Import into this existing calendar (a title or an id, or the start of either).", valueName: "calendar"))
+    var calendar: String?
 
     @Option(help: ArgumentHelp("Import into a new calendar with this title.", valueName: "title"))
     var newCalendar: String?
@@ -48,7 +51,7 @@ extension KalendsCommand {
       let store = try global.openEventStore()
       let destination: ImportDestination
       if let calendar {
-        destination = .calendar(try ObjectID(argument: calendar, option: "--calendar"))
+        destination = .calendar(try store.calendarNamed(calendar, option: "--calendar"))
       } else {
         let fallback = file == "-" ? "Imported" : URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         var new = EventCalendar(title: newCalendar ?? parsed.name ?? fallback)

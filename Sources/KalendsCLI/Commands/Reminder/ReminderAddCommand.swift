@@ -10,7 +10,8 @@ extension KalendsCommand.Reminder {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("The reminders list's (calendar's) id.", valueName: "id")) var calendar: String
+    @Option(help: ArgumentHelp("The reminders list: its title or id, or the start of either.", valueName: "list"))
+    var calendar: String
     @Option(help: "The title.") var title: String
 
     @Option(
@@ -38,7 +39,8 @@ extension KalendsCommand.Reminder {
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      var reminder = Kalends.Reminder(calendarID: try ObjectID(argument: calendar, option: "--calendar"), title: title)
+      let store = try global.openEventStore()
+      var reminder = Kalends.Reminder(calendarID: try store.calendarNamed(calendar, option: "--calendar"), title: title)
       let zone = try DateArgument.zone(tz)
       if let due {
         let argument = try DateArgument(due, option: "--due")
@@ -51,7 +53,7 @@ extension KalendsCommand.Reminder {
       reminder.notes = notes.flatMap { $0.isEmpty ? nil : $0 }
       reminder.recurrenceRules = try RecurrenceRuleArgument.parse(rrule)
       reminder.alarms = try alarm.filter { !$0.isEmpty }.map(AlarmArgument.parse)
-      let saved = try global.openEventStore().save(reminder)
+      let saved = try store.save(reminder)
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
   }

@@ -28,8 +28,8 @@ extension KalendsCommand.Reminder {
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let ids = try calendar.map { text throws(CLIError) in try ObjectID(argument: text, option: "--calendar") }
       let store = try global.openEventStore(readOnly: true)
+      let ids = try calendar.map { try store.calendarNamed($0, option: "--calendar") }
       for id in ids { _ = try store.existingCalendar(id) }
       let reminders = try store.reminders(inCalendars: ids).filter { reminder in
         completion.map { ($0 == .completed) == reminder.isCompleted } ?? true

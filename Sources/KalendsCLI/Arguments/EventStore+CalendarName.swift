@@ -1,0 +1,41 @@
+import Kalends
+import KalendsCommandSupport
+import KalendsFormats
+
+extension EventStore {
+  /// The calendar `text` names, given to `option`: its id; else its title, exactly, then without
+  /// regard to case, then as the one title it begins (case ignored); else the one id that begins
+  /// with it (at least four hex digits, as git takes commits). Looked up among the calendars this
+  /// store shows its caller (an app's session: those it may use).
+  ///
+  /// A full id is taken as it is, without looking: a missing calendar is the command's not-found
+  /// (exit 66), as before names. Two or more calendars answering one step is refused (exit 65),
+  /// listing them; none at all is not found (exit 66).
+  func calendarNamed(_ text: String, option: String) throws -> ObjectID {
+    if let id = ObjectID(text) { return id }
+    let calendars = try self.calendars()
+    let folded = text.lowercased()
+    let steps: [(String, (EventCalendar) -> Bool)] = [
+      ("titled", { $0.title == text }),
+      ("titled", { $0.title.lowercased() == folded }),
+      ("whose title begins with", { $0.title.lowercased().hasPrefix(folded) }),
+      (
+        "whose id begins with",
+        { text.count >= 4 && text.allSatisfy(\.isHexDigit) && $0.id.description.lowercased().hasPrefix(folded) }
+      ),
+    ]
+    for (what, matches) in steps where !text.isEmpty {
+      let found = calendars.filter(matches)
+      if found.count == 1 { return found[0].id }
+      if found.count > 1 {
+        let listed = found.map { "\(TerminalText.escaped($0.title)) (\($0.id))" }.joined(separator: ", ")
+        throw CLIError.invalidInput(
+          "\(option): \(found.count) calendars \(what) \"\(TerminalText.escaped(text))\": \(listed) — give more of the title or of the id"
+        )
+      }
+    }
+    throw CLIError(
+      message: "\(option): no calendar is named \"\(TerminalText.escaped(text))\" — kalends calendar list shows them",
+      status: .notFound)
+  }
+}
