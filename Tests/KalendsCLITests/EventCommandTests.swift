@@ -120,6 +120,30 @@ struct EventCommandTests {
     #expect(try store.run(["event", "show", id]).status == 66)
   }
 
+  @Test func aCancelledOccurrenceIsMarkedInTables() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    let series = try #require(
+      try store.object([
+        "event", "add", "--calendar", calendar, "--title", "Standup", "--start", "2026-03-02T09:00:00", "--end",
+        "2026-03-02T09:15:00", "--rrule", "FREQ=WEEKLY;COUNT=3",
+      ])["id"] as? String)
+    try store.object([
+      "event", "update", series, "--occurrence", "2026-03-09", "--span", "this", "--status", "canceled",
+    ])
+    let window = try store.run(["events", "--from", "2026-03-01", "--to", "2026-03-31", "--calendar", calendar])
+    let lines = window.stdout.split(separator: "\n").filter { $0.contains("Standup") }
+    #expect(lines.count == 3, "\(window.stdout)")
+    #expect(lines.filter { $0.contains("Standup [canceled]") }.count == 1, "\(window.stdout)")
+    #expect(lines.first { $0.contains("[canceled]") }?.contains("2026-03-09") == true, "\(window.stdout)")
+    // `event list` shows each series once; a cancelled event is marked there too.
+    try store.object([
+      "event", "add", "--calendar", calendar, "--title", "Offsite", "--start", "2026-03-20", "--status", "canceled",
+    ])
+    let listed = try store.run(["event", "list", "--calendar", calendar]).stdout
+    #expect(listed.contains("Offsite [canceled]") && !listed.contains("Standup [canceled]"), "\(listed)")
+  }
+
   @Test func datesComeInAndGoOutAsRFC3339() throws {
     let store = try CLIStore()
     let calendar = try store.calendar("Work")

@@ -62,3 +62,9 @@ extension Event {
     return RFC3339Time.text(for: viewed, in: zone)
   }
 }
+
+extension Event {
+  /// The title as tables show it: a cancelled event or occurrence is marked `[canceled]`, so that
+  /// it does not read like one that takes place (the JSON says it in `status`).
+  package var shownTitle: String { status == .canceled ? "\(title) [canceled]" : title }
+}

@@ -35,7 +35,7 @@ extension KalendsCommand.Event {
           ("START", { event in event.start.map(event.text(of:)) ?? "" }),
           ("END", { event in event.end.map(event.text(of:)) ?? "" }),
           ("REPEATS", { $0.recurrenceRules.map(\.description).joined(separator: " + ") }),
-          ("TITLE", \.title),
+          ("TITLE", \.shownTitle),
         ])
     }
   }

@@ -68,7 +68,7 @@ extension KalendsCommand {
         let header = ["START", "END", "TITLE", "ID", "OCCURRENCE"]
         let rows = events.map { event in
           [
-            event.shown(event.start, in: zone), event.shown(event.end, in: zone), event.title,
+            event.shown(event.start, in: zone), event.shown(event.end, in: zone), event.shownTitle,
             event.id.description, event.occurrenceDate.map(event.text(of:)) ?? "",
           ]
         }
