@@ -44,16 +44,9 @@ extension RequestError {
 }
 
 extension FailureCategory {
-  /// The category of an exit status (a success is no failure; it reads as `usage`).
+  /// The category of an exit status: the one `ExitStatus.init(_:)` maps to it (a success is no
+  /// failure; it reads as `usage`).
   init(_ status: ExitStatus) {
-    switch status {
-    case .success, .usage: self = .usage
-    case .invalidInput: self = .invalidInput
-    case .notFound: self = .notFound
-    case .conflict: self = .conflict
-    case .accessRefused: self = .accessRefused
-    case .integrity: self = .integrity
-    case .storage: self = .storage
-    }
+    self = Self.allCases.first { ExitStatus($0) == status } ?? .usage
   }
 }

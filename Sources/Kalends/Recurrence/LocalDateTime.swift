@@ -54,7 +54,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   package init(unchecked wallClockSeconds: Int64) { self.wallClockSeconds = wallClockSeconds }
 
   /// Days since 1970-01-01 of this date.
-  var dayNumber: Int64 { wallClockSeconds.floorDividedWithRemainder(by: 86_400).quotient }
+  package var dayNumber: Int64 { wallClockSeconds.floorDividedWithRemainder(by: 86_400).quotient }
   /// Seconds since midnight, 0…86,399.
   var secondOfDay: Int64 { wallClockSeconds.floorDividedWithRemainder(by: 86_400).remainder }
 

@@ -22,7 +22,7 @@ package enum SpokenTime {
   package static func parse(_ text: String, now: Int64, zone: ZoneRules) -> RFC3339Time? {
     let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
     guard !words.isEmpty, let here = zone.localDateTime(atUTC: now) else { return nil }
-    let today = days(here)
+    let today = here.dayNumber
     if words.count == 1, let instant = instant(words[0], now: now) { return .instant(instant) }
     var rest = words[...]
     var day = today
@@ -36,17 +36,11 @@ package enum SpokenTime {
       let date = RFC3339Time(first[..<split]), case .date(let local) = date
     {
       // `2026-12-01T10:00`: a date and a time without seconds in one word.
-      day = days(local)
+      day = local.dayNumber
       rest = [String(first[first.index(after: split)...])] + rest.dropFirst()
     }
     guard rest.count == 1, let second = secondOfDay(rest[rest.startIndex]) else { return nil }
     return LocalDateTime(wallClockSeconds: day * 86_400 + second).map(RFC3339Time.wallClock)
-  }
-
-  /// The days since 1970-01-01 of `local`'s date.
-  private static func days(_ local: LocalDateTime) -> Int64 {
-    let seconds = local.wallClockSeconds
-    return seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
   }
 
   /// `now`, `+90m`, `-2h`.
@@ -80,7 +74,7 @@ package enum SpokenTime {
       if let (count, unit) = offset(first), unit == "d" || unit == "w" {
         return (today + count * (unit == "w" ? 7 : 1), 1)
       }
-      if first.count == 10, case .date(let local)? = RFC3339Time(first) { return (days(local), 1) }
+      if first.count == 10, case .date(let local)? = RFC3339Time(first) { return (local.dayNumber, 1) }
       return nil
     }
   }

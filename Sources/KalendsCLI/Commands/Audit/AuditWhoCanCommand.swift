@@ -41,10 +41,9 @@ extension KalendsCommand.Audit {
         object = try ObjectID(argument: contact, option: "--contact")
       }
       if let calendar {
-        let id = try EventStore(store: store).calendarNamed(calendar, option: "--calendar")
-        guard let found = try EventStore(store: store).calendar(withID: id) else {
-          throw StoreError.calendar(.calendarNotFound(id))
-        }
+        let events = EventStore(store: store)
+        let id = try events.calendarNamed(calendar, option: "--calendar")
+        let found = try events.existingCalendar(id)
         let holds: EntityTypes = service == .reminders ? .reminders : .events
         guard found.allowedEntityTypes.contains(holds) else {
           throw CLIError.invalidInput("calendar \(id) holds no \(service.rawValue) — pick a calendar of that service")
