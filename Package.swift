@@ -132,6 +132,19 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // CalDAV on the store server (`/dav/`): calendar programs as apps under the same rules, a
+    // front end mounted on KalendsServer. Not a product.
+    .target(
+      name: "KalendsDAV",
+      dependencies: [
+        "Kalends",
+        "KalendsFormats",
+        "KalendsServer",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      swiftSettings: strictSettings
+    ),
     // The `kalends` command: parses command lines and starts things.
     .executableTarget(
       name: "KalendsCLI",
@@ -142,6 +155,7 @@ let package = Package(
         "KalendsFormats",
         "KalendsCommandSupport",
         "KalendsServer",
+        "KalendsDAV",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings

@@ -85,12 +85,14 @@ extension EventStore {
       }
       for var event in events {
         event.calendarID = calendar.id
-        let existing = try objects.items(.event, externalID: event.externalID, inCalendar: calendar.id, in: txn)
-          .map { try Self.decodeEvent($0.0, $0.1) }
-          .first {
-            Self.orphanRecurrenceID(of: $0.additionalProperties)
-              == Self.orphanRecurrenceID(of: event.additionalProperties)
-          }
+        let existing = try txn.reading {
+          try objects.items(.event, externalID: event.externalID, inCalendar: calendar.id, in: $0)
+        }
+        .map { try Self.decodeEvent($0.0, $0.1) }
+        .first {
+          Self.orphanRecurrenceID(of: $0.additionalProperties)
+            == Self.orphanRecurrenceID(of: event.additionalProperties)
+        }
         let saved: Event
         if let existing {
           guard Self.revision(of: event) > Self.revision(of: existing) else {
@@ -110,8 +112,10 @@ extension EventStore {
       }
       for var reminder in file.reminders {
         reminder.calendarID = calendar.id
-        let existing = try objects.items(.reminder, externalID: reminder.externalID, inCalendar: calendar.id, in: txn)
-          .first
+        let existing = try txn.reading {
+          try objects.items(.reminder, externalID: reminder.externalID, inCalendar: calendar.id, in: $0)
+        }
+        .first
         let change: ItemChange
         if let (id, stored) = existing {
           guard reminder.sequence > Int(clamping: try stored.state.unsigned(19) ?? 0) else {

@@ -41,6 +41,12 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case changedSinceFetched(ObjectID, fetched: LogPosition, current: LogPosition)
   /// A calendar's allowed entity types cannot change once saved.
   case entityTypesCannotChange(ObjectID)
+  /// The calendar object with this `UID` is not as the write required (``ObjectCondition``): it
+  /// exists where none was expected, is missing, or changed since it was fetched.
+  case objectConditionFailed(String)
+  /// A calendar object resource holds items of more than one `UID`, of both kinds, or none
+  /// (RFC 4791 §4.1).
+  case invalidCalendarObject(String)
   /// A series has more occurrences before `before` than the date-range index holds for one series
   /// (`limit` occurrences), such as a daily rule starting in year 1.
   case tooManyOccurrences(limit: Int, before: LocalDateTime)
@@ -52,7 +58,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   public var category: StoreError.Category {
     switch self {
     case .calendarNotFound, .itemNotFound, .occurrenceNotFound: .notFound
-    case .itemRemoved, .changedSinceFetched: .conflict
+    case .itemRemoved, .changedSinceFetched, .objectConditionFailed: .conflict
     case .calendarReadOnly: .accessRefused
     default: .invalidInput
     }
@@ -85,6 +91,10 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
       "item \(id) changed since it was fetched (version \(fetched), now \(current)) — fetch it again and reapply, or overwrite"
     case .entityTypesCannotChange(let id):
       "calendar \(id) already holds one kind of item — create another calendar for the other kind"
+    case .objectConditionFailed(let uid):
+      "the item with UID \(uid) is not as the request expected (it exists, is missing, or changed) — fetch it again"
+    case .invalidCalendarObject(let reason):
+      "\(reason) — store one item, or one series with its overrides, per resource"
     case .tooManyOccurrences(let limit, let before):
       "the series has more than \(limit) occurrences before \(before) — start it later, or end it with COUNT or UNTIL"
     case .tooManyExceptionDates(let limit, let count):

@@ -1,21 +1,22 @@
-import Hummingbird
-import Kalends
-import KalendsFormats
+package import Hummingbird
+package import Kalends
+package import KalendsFormats
 
 /// An error answered as RFC 9457 problem details (`application/problem+json`), with the category
 /// of the failure (the `kalends` command gives each category its exit status).
-struct Problem: HTTPResponseError {
-  let status: HTTPResponse.Status
-  let title: String
-  let detail: String
-  let category: FailureCategory
+package struct Problem: HTTPResponseError {
+  package let status: HTTPResponse.Status
+  package let title: String
+  package let detail: String
+  package let category: FailureCategory
 
   /// The problem for a store error: its category, and its HTTP equivalent; a version
   /// conflict (`If-Match`) is 412.
-  init(_ error: StoreError) {
+  package init(_ error: StoreError) {
     var stale = false
     if case .calendar(.changedSinceFetched) = error { stale = true }
     if case .contact(.changedSinceFetched) = error { stale = true }
+    if case .calendar(.objectConditionFailed) = error { stale = true }
     if stale {
       self.init(
         status: .preconditionFailed, title: "changed since fetched", detail: error.description,
@@ -34,7 +35,7 @@ struct Problem: HTTPResponseError {
 
   /// The problem for a request the server refused before the store saw it (invalid input, above
   /// all), or a failure of the server itself.
-  init(_ error: any CategorizedFailure) {
+  package init(_ error: any CategorizedFailure) {
     self.init(category: error.category, detail: error.message, error: nil)
   }
 
@@ -66,14 +67,14 @@ struct Problem: HTTPResponseError {
       detail: "\(what) changed since the version named: fetch it again", category: .conflict)
   }
 
-  init(status: HTTPResponse.Status, title: String, detail: String, category: FailureCategory) {
+  package init(status: HTTPResponse.Status, title: String, detail: String, category: FailureCategory) {
     self.status = status
     self.title = title
     self.detail = detail
     self.category = category
   }
 
-  func response(from request: Request, context: some RequestContext) throws -> Response { response }
+  package func response(from request: Request, context: some RequestContext) throws -> Response { response }
 
   /// The response.
   var response: Response {

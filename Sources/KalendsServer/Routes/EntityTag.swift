@@ -1,24 +1,26 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
-import Kalends
+package import HTTPTypes
+package import Hummingbird
+package import Kalends
 import KalendsFormats
 
 /// The server's entity tags: an object's version as the app is shown it (`AppPositions.tag`, a
 /// keyed hash, never the log position), quoted, strong (RFC 9110 §8.8.3). `If-Match` and
 /// `If-None-Match` take them, a list of them, or `*`; anything else is `400`, never a silent
 /// mismatch (`412`) or a silent ignore (`200`).
-enum EntityTag {
+package enum EntityTag {
   /// The quoted tag of `version` for the app of `positions`.
-  static func tag(_ version: LogPosition, _ positions: AppPositions) -> String { "\"\(positions.tag(version))\"" }
+  package static func tag(_ version: LogPosition, _ positions: AppPositions) -> String {
+    "\"\(positions.tag(version))\""
+  }
 
   /// What a precondition header names: any current version (`*`), or these tags (unquoted).
-  enum Condition: Equatable {
+  package enum Condition: Equatable, Sendable {
     case any
     case tags([String])
 
     /// Whether `version`, as the app of `positions` is shown it, satisfies it.
-    func matches(_ version: LogPosition, _ positions: AppPositions) -> Bool {
+    package func matches(_ version: LogPosition, _ positions: AppPositions) -> Bool {
       switch self {
       case .any: true
       case .tags(let tags): tags.contains(positions.tag(version))
@@ -35,7 +37,7 @@ enum EntityTag {
   /// The condition of header `name` of `request`; `nil` when absent; a `400` problem when it is
   /// not `*` or a comma-separated list of strong tags of the shape the server gives. A tag of
   /// that shape the server never gave (an older version, another app's) matches nothing.
-  static func condition(_ name: HTTPField.Name, of request: Request) throws -> Condition? {
+  package static func condition(_ name: HTTPField.Name, of request: Request) throws -> Condition? {
     guard let header = request.headers[name] else { return nil }
     let text = header.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
     if text == "*" { return .any }

@@ -1,20 +1,22 @@
 import Foundation
-import Hummingbird
-import NIOCore
+package import Hummingbird
+package import NIOCore
 
 /// A request's context in the store server: Hummingbird's, plus the connection it came on (where
 /// the kernel's evidence about a Unix-socket caller comes from) and, over TCP, the app token the
 /// request presented.
-struct ServerContext: RequestContext {
-  var coreContext: CoreRequestContextStorage
+package struct ServerContext: RequestContext {
+  package var coreContext: CoreRequestContextStorage
   /// The connection.
-  let channel: any Channel
+  package let channel: any Channel
   /// Whether the connection is TCP (identified by app tokens) rather than the Unix socket.
-  let isNetwork: Bool
-  /// The secret of `Authorization: Bearer SECRET`, set by `CredentialMiddleware` (TCP only).
+  package let isNetwork: Bool
+  /// The app token a TCP request presents, set by `CredentialMiddleware`: the secret of
+  /// `Authorization: Bearer SECRET`, or the password of `Authorization: Basic` (DAV clients, which
+  /// speak only Basic: any user name, the token as the password).
   var bearer: String?
 
-  init(source: ApplicationRequestContextSource) {
+  package init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
     channel = source.channel
     if case .unixDomainSocket = source.channel.localAddress {
@@ -39,6 +41,11 @@ struct CredentialMiddleware: RouterMiddleware {
       let parts = value.split(separator: " ", maxSplits: 1)
       if parts.count == 2, parts[0].lowercased() == "bearer" {
         context.bearer = String(parts[1].trimmingCharacters(in: .whitespaces))
+      } else if parts.count == 2, parts[0].lowercased() == "basic",
+        let decoded = Data(base64Encoded: String(parts[1].trimmingCharacters(in: .whitespaces))),
+        let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":")
+      {
+        context.bearer = String(pair[pair.index(after: colon)...])
       }
     }
     do {

@@ -10,6 +10,7 @@ extension StoreServer {
     router.add(middleware: MethodGuard())
     router.add(middleware: CredentialMiddleware())
     router.add(middleware: ProblemMiddleware(server: self))
+    for frontEnd in frontEnds { router.add(middleware: frontEnd.middleware(serving: self)) }
     router.add(middleware: PositionMiddleware(server: self))
     router.get("v1/openapi.json") { _, _ in
       Response(

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
-import Kalends
+package import Kalends
 import KalendsFormats
-import NIOCore
+package import NIOCore
 import NIOPosix
 import Synchronization
 
@@ -74,8 +74,14 @@ package final class StoreServer: Sendable {
   /// What apps are shown of the log's positions: tags and tokens, never positions (`PositionSeal`).
   let positionSeal: PositionSeal
 
-  init(owner: EventStore, promptTimeout: Duration, onTerminal: Bool = false) throws(StoreError) {
+  /// The protocol front ends served beside the API.
+  let frontEnds: [any FrontEnd]
+
+  init(
+    owner: EventStore, promptTimeout: Duration, onTerminal: Bool = false, frontEnds: [any FrontEnd] = []
+  ) throws(StoreError) {
     self.owner = owner
+    self.frontEnds = frontEnds
     positionSeal = try owner.store.positionSeal()
     desk = PromptDesk(timeout: promptTimeout)
     prompts = onTerminal ? .terminal(TerminalDesk(timeout: promptTimeout)) : .desk(desk)
@@ -98,7 +104,7 @@ package final class StoreServer: Sendable {
   }
 
   /// Runs `body` with the store off the event loop: LMDB calls block.
-  func withStore<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  package func withStore<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     do {
       return try await pool.runIfActive(body)
     } catch let error as StoreError {
@@ -110,7 +116,7 @@ package final class StoreServer: Sendable {
 
   /// The identified app at the other end of `context`'s connection; throws a 401 problem when
   /// there is none.
-  func app(_ context: ServerContext) async throws -> (Kalends.Client, EventStore, CallerEvidence) {
+  package func app(_ context: ServerContext) async throws -> (Kalends.Client, EventStore, CallerEvidence) {
     let caller = try await caller(of: context)
     switch caller {
     case .app(let client, let session, let evidence, let holder):
@@ -131,14 +137,14 @@ package final class StoreServer: Sendable {
 
   /// An identified app's use of a service: its session, and what is needed to ask the person when
   /// the use asks by itself (docs/privacy.md).
-  struct AppUse: Sendable {
-    let client: Kalends.Client
-    let session: EventStore
-    let evidence: CallerEvidence
+  package struct AppUse: Sendable {
+    package let client: Kalends.Client
+    package let session: EventStore
+    package let evidence: CallerEvidence
     /// What the app is shown of the log's positions.
-    let positions: AppPositions
-    let service: Service
-    let reading: Bool
+    package let positions: AppPositions
+    package let service: Service
+    package let reading: Bool
     /// Whether this use may ask at all: an app built for iOS 5, or a read of one built for iOS 17
     /// (the write-only upgrade). Other apps' uses never look.
     let mayAsk: Bool
@@ -146,13 +152,16 @@ package final class StoreServer: Sendable {
 
   /// The identified app at the other end of `context`'s connection, about to use `service` (to
   /// read when `reading`); pass it to ``withStore(_:_:)``.
-  func app(_ context: ServerContext, using service: Service, reading: Bool) async throws -> AppUse {
+  package func app(_ context: ServerContext, using service: Service, reading: Bool) async throws -> AppUse {
     let (client, session, evidence) = try await app(context)
     let mayAsk = client.sdk < 6 || (reading && client.sdk >= Kalends.Client.currentSDK)
     return AppUse(
       client: client, session: session, evidence: evidence, positions: positionSeal.view(for: client.id),
       service: service, reading: reading, mayAsk: mayAsk)
   }
+
+  /// What the app `client` is shown of the log's positions.
+  package func positions(for client: String) -> AppPositions { positionSeal.view(for: client) }
 
   /// What the app identified on `channel` (by its last request) is shown of the log's positions;
   /// `nil` when no app was identified there.
@@ -164,7 +173,7 @@ package final class StoreServer: Sendable {
   /// Runs `body` with the store off the event loop for `use`, after asking the person — on a thread
   /// of its own, through the prompt desk — when iOS would ask by itself. The look at the app's state
   /// is made in the same hop as `body`: a use that asks nothing costs no more than one that cannot.
-  func withStore<T: Sendable>(_ use: AppUse, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+  package func withStore<T: Sendable>(_ use: AppUse, _ body: @escaping @Sendable () throws -> T) async throws -> T {
     guard use.mayAsk else { return try await withStore(body) }
     let session = use.session
     let (service, reading) = (use.service, use.reading)
@@ -197,7 +206,7 @@ package final class StoreServer: Sendable {
   }
 
   /// Ends the session of the app process on `channel`: its access was changed from outside.
-  func endSession(of channel: any Channel) {
+  package func endSession(of channel: any Channel) {
     guard case .app(_, _, _, let holder) = callers.withLock({ $0[ObjectIdentifier(channel)] }) else { return }
     _ = ended.withLock { $0.insert(holder) }
   }

@@ -43,7 +43,7 @@ extension StoreServer {
     }
     let server = try StoreServer(
       owner: EventStore(store: store), promptTimeout: configuration.promptTimeout,
-      onTerminal: configuration.promptsOnTerminal)
+      onTerminal: configuration.promptsOnTerminal, frontEnds: configuration.frontEnds)
     let previous = umask(0o177)
     let http = HTTP1Channel.Configuration(
       additionalChannelHandlers: [

@@ -120,7 +120,7 @@ struct ObjectProjection: Projection {
 
   /// The live items of `kind` in `calendar` whose external identifier is `external`.
   func items(
-    _ kind: ObjectKind, externalID external: String, inCalendar calendar: ObjectID, in txn: borrowing WriteTransaction
+    _ kind: ObjectKind, externalID external: String, inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction
   ) throws -> [(ObjectID, StoredObject)] {
     let prefix = Self.externalKey(calendar, kind, Array(external.utf8).withUnsafeBytes(Self.externalDigest))
     let keys = try txn.withCursor(on: byExternalID) { try $0.keys(withPrefix: prefix) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KalendsCommandSupport
+import KalendsDAV
 import KalendsFormats
 import KalendsServer
 
@@ -94,6 +95,7 @@ extension KalendsCommand {
       configuration.listen = listen
       configuration.tlsCertificate = tlsCertificate
       configuration.tlsKey = tlsKey
+      configuration.frontEnds = [DAVFrontEnd()]
       try await StoreServer.run(GlobalOptions.open(global.storePath), configuration: configuration) { lines in
         FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
       }

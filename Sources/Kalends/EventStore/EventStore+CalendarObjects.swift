@@ -1,0 +1,213 @@
+internal import LMDB
+
+extension EventStore {
+  /// The calendar objects of the calendar `id` (RFC 4791 §4.1): its events grouped by `UID` when
+  /// it holds events, then its reminders when it holds reminders; what this session may see of
+  /// each, as ``events(inCalendar:)`` and ``reminders(inCalendars:)`` give it. `nil` when the
+  /// calendar does not exist or this session may not see it.
+  public func calendarObjects(inCalendar id: ObjectID) throws(StoreError) -> [CalendarObject]? {
+    guard let calendar = try calendar(withID: id) else { return nil }
+    var objects: [CalendarObject] = []
+    var index: [String: Int] = [:]
+    if calendar.allowedEntityTypes.contains(.events) {
+      for event in try events(inCalendar: id) {
+        if let at = index[event.externalID] {
+          objects[at].events.append(event)
+        } else {
+          index[event.externalID] = objects.count
+          objects.append(CalendarObject(uid: event.externalID, events: [event]))
+        }
+      }
+    }
+    if calendar.allowedEntityTypes.contains(.reminders) {
+      for reminder in try reminders(inCalendars: [id]) where index[reminder.externalID] == nil {
+        index[reminder.externalID] = objects.count
+        objects.append(CalendarObject(uid: reminder.externalID, reminders: [reminder]))
+      }
+    }
+    return objects
+  }
+
+  /// The calendar object `uid` of the calendar `id`, from the index of external identifiers (no
+  /// scan of the calendar); `nil` when there is none, or this session may not see it.
+  public func calendarObject(uid: String, inCalendar id: ObjectID) throws(StoreError) -> CalendarObject? {
+    guard let calendar = try calendar(withID: id) else { return nil }
+    var object = CalendarObject(uid: uid)
+    if calendar.allowedEntityTypes.contains(.events) {
+      object.events = try readItems(.calendars, "read events", hidden: []) { txn, objects in
+        if let scope = try calendarScope(in: txn), !scope.contains(id) { return [] }
+        return try objects.items(.event, externalID: uid, inCalendar: id, in: txn).map { try Self.decodeEvent($0, $1) }
+      }
+    }
+    if object.events.isEmpty && calendar.allowedEntityTypes.contains(.reminders) {
+      object.reminders = try readItems(.reminders, "read reminders", hidden: []) { txn, objects in
+        try objects.items(.reminder, externalID: uid, inCalendar: id, in: txn).map { id, stored in
+          try ModelCodec.decodeReminder(
+            id: id, calendarID: stored.calendarID, version: stored.version, modified: stored.modified, stored.state)
+        }
+      }
+    }
+    return object.events.isEmpty && object.reminders.isEmpty ? nil : object
+  }
+
+  /// Stores `object` in the calendar `id` under its `UID`, replacing whatever is stored under it
+  /// there — as a CalDAV `PUT` does, whatever the items' `SEQUENCE` — in one transaction: every item
+  /// of it, or none. Items keep their identifiers across replacements (an event by its
+  /// `RECURRENCE-ID` when it is an override stored without its series); stored items of the `UID`
+  /// the object no longer holds are removed.
+  ///
+  /// `condition` is checked against the stored object in the same transaction, after the access
+  /// checks (``CalendarError/objectConditionFailed(_:)``). The object must hold one `UID` and one
+  /// kind of item (``CalendarError/invalidCalendarObject(_:)``); each item is checked as a save
+  /// checks it. A session with write-only access may add an event only to the calendar for new
+  /// events, and replace nothing.
+  ///
+  /// Returns the object as stored, and whether it was new.
+  @discardableResult
+  public func putCalendarObject(
+    _ object: CalendarObject, inCalendar id: ObjectID, condition: ObjectCondition = .none
+  ) throws(StoreError) -> (object: CalendarObject, created: Bool) {
+    let (events, reminders) = try Self.checkedItems(of: object, in: id)
+    let uid = object.uid
+    let isEvents = !events.isEmpty
+    let service: Service = isEvents ? .calendars : .reminders
+    let actor = self.actor
+    return try write(.add(service, "store a calendar object")) { txn, appender, objects in
+      if isEvents {
+        let writeOnly = try txn.reading { try sessionStatus(.calendars, in: $0) == .writeOnly }
+        if writeOnly, let client = sessionClient,
+          try txn.reading({ Self.defaultCalendarForNewEvents(among: try Self.allCalendars(objects, in: $0))?.id }) != id
+        {
+          throw StoreError.access(
+            .accessDenied(
+              client: client, service: .calendars, status: .writeOnly,
+              operation: "add an event to a calendar other than the one for new events"))
+        }
+        try checkCalendarScope(id, "store an event in a calendar it was not given", in: txn)
+      }
+      let calendar = try liveCalendar(id, objects: objects, in: txn)
+      guard calendar.allowedEntityTypes.contains(isEvents ? .events : .reminders) else {
+        throw StoreError.calendar(isEvents ? .calendarDoesNotAllowEvents(id) : .calendarDoesNotAllowReminders(id))
+      }
+      guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(id)) }
+      let other = try txn.reading {
+        try objects.items(isEvents ? .reminder : .event, externalID: uid, inCalendar: id, in: $0)
+      }
+      guard other.isEmpty else {
+        throw StoreError.calendar(
+          .invalidCalendarObject("UID \(uid) is already a \(isEvents ? "reminder" : "event")'s"))
+      }
+      let existing = try txn.reading {
+        try objects.items(isEvents ? .event : .reminder, externalID: uid, inCalendar: id, in: $0)
+      }
+      guard condition.holds(for: existing.map(\.1.version).max()) else {
+        throw StoreError.calendar(.objectConditionFailed(uid))
+      }
+      if !existing.isEmpty { try checkAccess(.change(service, "replace an existing item"), in: txn) }
+      var stored = CalendarObject(uid: uid)
+      var kept: Set<ObjectID> = []
+      for var event in events {
+        let recurrenceID = Self.orphanRecurrenceID(of: event.additionalProperties)
+        if let (earlier, state) = existing.first(where: { earlier, state in
+          !kept.contains(earlier)
+            && Self.orphanRecurrenceID(of: (try? Self.decodeEvent(earlier, state).additionalProperties) ?? [])
+              == recurrenceID
+        }) {
+          kept.insert(earlier)
+          event.id = earlier
+          event.creationDate = event.creationDate ?? (try? Self.decodeEvent(earlier, state).creationDate) ?? nil
+          stored.events.append(
+            try Self.appendSaved(event, change: .modified, occurrence: nil, actor, &txn, &appender))
+        } else {
+          event.creationDate = event.creationDate ?? appender.timestamp
+          stored.events.append(try Self.appendSaved(event, change: .created, occurrence: nil, actor, &txn, &appender))
+        }
+      }
+      for var reminder in reminders {
+        if let (earlier, _) = existing.first {
+          kept.insert(earlier)
+          reminder.id = earlier
+          stored.reminders.append(try Self.appendSaved(reminder, change: .modified, actor, &txn, &appender))
+        } else {
+          reminder.creationDate = reminder.creationDate ?? appender.timestamp
+          stored.reminders.append(try Self.appendSaved(reminder, change: .created, actor, &txn, &appender))
+        }
+      }
+      for (earlier, _) in existing where !kept.contains(earlier) {
+        try Self.appendRemoved(earlier, isEvent: isEvents, calendar: id, actor, &txn, &appender)
+      }
+      return (stored, existing.isEmpty)
+    }
+  }
+
+  /// Removes the calendar object `uid` of the calendar `id` — every item stored under it there —
+  /// in one transaction, when `condition` holds for it; a missing object fails the condition
+  /// ``ObjectCondition/present(matching:)`` and is otherwise ``CalendarError/objectConditionFailed(_:)``
+  /// too: there was nothing to remove.
+  public func removeCalendarObject(
+    uid: String, inCalendar id: ObjectID, condition: ObjectCondition = .none
+  ) throws(StoreError) {
+    let actor = self.actor
+    try write(nil) { txn, appender, objects in
+      var existing = try txn.reading { try objects.items(.event, externalID: uid, inCalendar: id, in: $0) }
+      let isEvents = !existing.isEmpty
+      if !isEvents {
+        existing = try txn.reading { try objects.items(.reminder, externalID: uid, inCalendar: id, in: $0) }
+      }
+      try checkAccess(.change(isEvents ? .calendars : .reminders, "remove an item"), in: txn)
+      if isEvents { try checkCalendarScope(id, "remove an event from a calendar it was not given", in: txn) }
+      guard !existing.isEmpty, condition.holds(for: existing.map(\.1.version).max()) else {
+        throw StoreError.calendar(.objectConditionFailed(uid))
+      }
+      let calendar = try liveCalendar(id, objects: objects, in: txn)
+      guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(id)) }
+      for (earlier, _) in existing {
+        try Self.appendRemoved(earlier, isEvent: isEvents, calendar: id, actor, &txn, &appender)
+      }
+    }
+  }
+
+  /// The items of `object`, placed in the calendar `id` and checked as a save checks them.
+  private static func checkedItems(
+    of object: CalendarObject, in id: ObjectID
+  ) throws(StoreError) -> ([Event], [Reminder]) {
+    guard !object.events.isEmpty || !object.reminders.isEmpty else {
+      throw .calendar(.invalidCalendarObject("the resource holds no event and no reminder"))
+    }
+    guard object.events.isEmpty || object.reminders.isEmpty else {
+      throw .calendar(.invalidCalendarObject("the resource holds both events and reminders"))
+    }
+    guard object.reminders.count <= 1 else {
+      throw .calendar(.invalidCalendarObject("the resource holds \(object.reminders.count) reminders"))
+    }
+    let uids = Set(object.events.map(\.externalID) + object.reminders.map(\.externalID))
+    guard uids == [object.uid] else {
+      throw .calendar(
+        .invalidCalendarObject("the resource's items have the UIDs \(uids.sorted()), not only \(object.uid)"))
+    }
+    var events: [Event] = []
+    for var event in object.events {
+      event.calendarID = id
+      events.append(try EventValidator.validated(event, allowsOverlap: true))
+    }
+    var reminders: [Reminder] = []
+    for var reminder in object.reminders {
+      reminder.calendarID = id
+      try check(reminder)
+      reminders.append(reminder)
+    }
+    return (events, reminders)
+  }
+
+  /// Appends the removal of the event or reminder `id` of the calendar `calendar`.
+  private static func appendRemoved(
+    _ id: ObjectID, isEvent: Bool, calendar: ObjectID, _ actor: Principal, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
+  ) throws {
+    var payload = Payload()
+    payload.append(tag: 1, id: id)
+    payload.append(tag: 2, id: calendar)
+    try appender.append(
+      RecordDraft(kind: isEvent ? .eventRemoved : .reminderRemoved, principal: actor, payload: payload), in: &txn)
+  }
+}

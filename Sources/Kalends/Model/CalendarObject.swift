@@ -1,0 +1,47 @@
+/// A calendar object resource, as CalDAV names what a client stores at one URL (RFC 4791 §4.1):
+/// the items of one calendar that share an iCalendar `UID` — a single event, a series with its
+/// detached occurrences (one ``Event`` holding them), or a reminder.
+public struct CalendarObject: Sendable, Hashable {
+  /// The `UID` its items share.
+  public var uid: String
+  /// Its events: one, unless overrides of a series were stored without their series (each then
+  /// carries its `RECURRENCE-ID` in ``Event/additionalProperties``).
+  public var events: [Event]
+  /// Its reminder, if it is one.
+  public var reminders: [Reminder]
+
+  /// An object of `events` or `reminders` sharing `uid`.
+  public init(uid: String, events: [Event] = [], reminders: [Reminder] = []) {
+    self.uid = uid
+    self.events = events
+    self.reminders = reminders
+  }
+
+  /// The last log position that changed any of its items: changes exactly when one of them does.
+  public var version: LogPosition {
+    (events.map(\.version) + reminders.map(\.version)).max() ?? .none
+  }
+
+  /// Its items as an iCalendar file of their own.
+  public var file: ICalendar { ICalendar(events: events, reminders: reminders) }
+}
+
+/// What a write of a ``CalendarObject`` requires of the object stored under its `UID`, checked in
+/// the write's own transaction (HTTP's `If-Match` and `If-None-Match: *`).
+public enum ObjectCondition: Sendable {
+  /// Nothing: create or replace.
+  case none
+  /// That there is none (`If-None-Match: *`).
+  case absent
+  /// That there is one whose ``CalendarObject/version`` `matches` accepts (`If-Match`).
+  case present(matching: @Sendable (LogPosition) -> Bool)
+
+  /// Whether an object stored at `version` (`nil`: none) satisfies it.
+  func holds(for version: LogPosition?) -> Bool {
+    switch self {
+    case .none: true
+    case .absent: version == nil
+    case .present(let matches): version.map(matches) ?? false
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Kalends
+import KalendsServer
+
+extension DAVMiddleware {
+  /// GET and HEAD of a calendar object: its iCalendar text, with its entity tag; `304` when
+  /// `If-None-Match` names it.
+  func get(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
+    guard case .object(let id, let uid) = path else {
+      throw DAVError(.methodNotAllowed, nil, "a collection has no body to GET: PROPFIND or REPORT it")
+    }
+    let (_, use) = try await calendar(id, context, reading: true)
+    guard let object = try await server.withStore(use, { try use.session.calendarObject(uid: uid, inCalendar: id) })
+    else { throw DAVError(.notFound, nil, "no calendar object \(uid) in calendar \(id)") }
+    let tag = EntityTag.tag(object.version, use.positions)
+    if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(object.version, use.positions) == true {
+      return Response(status: .notModified, headers: [.eTag: tag])
+    }
+    let text = request.method == .head ? "" : object.file.serialized()
+    return Response(
+      status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .eTag: tag],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  /// PUT of a calendar object: stored under its `UID` as one fact in the log (RFC 4791 §5.3.2),
+  /// replacing what the `UID` held; `If-Match` and `If-None-Match: *` are checked in the write's
+  /// own transaction. `201` when new, `204` when replaced — without an entity tag, since what is
+  /// stored is the items, not the client's bytes (RFC 4791 §5.3.4).
+  func put(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
+    guard case .object(let id, let uid) = path else {
+      throw DAVError(.methodNotAllowed, nil, "PUT stores a calendar object: CALENDAR/UID.ics")
+    }
+    let bytes = try await Self.collect(request, upTo: Self.maximumResource)
+    let file: ICalendar
+    do {
+      file = try ICalendar(parsing: bytes)
+    } catch {
+      throw DAVError(.forbidden, .caldav("valid-calendar-data"), error.description)
+    }
+    if let skipped = file.skipped.keys.sorted().first {
+      throw DAVError(
+        .forbidden, .caldav("supported-calendar-component"), "\(skipped) is not stored here: VEVENT and VTODO are")
+    }
+    let uids = Set(file.events.map(\.externalID) + file.reminders.map(\.externalID))
+    if uids.count == 1, let stored = uids.first, stored != uid {
+      throw DAVError(
+        .conflict, .caldav("no-uid-conflict"),
+        "this server names a calendar object by its UID: PUT this one to \(DAVPath.object(stored, in: id))")
+    }
+    let (_, use) = try await calendar(id, context, reading: false)
+    let condition = try Self.condition(of: request, use.positions)
+    let object = CalendarObject(uid: uid, events: file.events, reminders: file.reminders)
+    let created = try await server.withStore(use) {
+      try Self.mapped { try use.session.putCalendarObject(object, inCalendar: id, condition: condition).created }
+    }
+    return Response(status: created ? .created : .noContent)
+  }
+
+  /// DELETE of a calendar object: every item of its `UID` removed in one fact of the log.
+  func delete(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
+    guard case .object(let id, let uid) = path else {
+      throw DAVError(.forbidden, nil, "calendars are removed with `kalends calendar remove`, not over DAV yet")
+    }
+    let (_, use) = try await calendar(id, context, reading: false)
+    let condition = try Self.condition(of: request, use.positions)
+    let exists = try await server.withStore(use) { try use.session.calendarObject(uid: uid, inCalendar: id) != nil }
+    guard exists else { throw DAVError(.notFound, nil, "no calendar object \(uid) in calendar \(id)") }
+    try await server.withStore(use) {
+      try Self.mapped { try use.session.removeCalendarObject(uid: uid, inCalendar: id, condition: condition) }
+    }
+    return Response(status: .noContent)
+  }
+
+  /// The condition of `If-Match` and `If-None-Match: *` on the object written, as the app of
+  /// `positions` is shown versions.
+  static func condition(of request: Request, _ positions: AppPositions) throws -> ObjectCondition {
+    if let match = try EntityTag.condition(.ifMatch, of: request) {
+      return .present(matching: { match.matches($0, positions) })
+    }
+    if try EntityTag.condition(.ifNoneMatch, of: request) == .any { return .absent }
+    return .none
+  }
+}

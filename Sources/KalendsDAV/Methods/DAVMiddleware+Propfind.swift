@@ -1,0 +1,56 @@
+import HTTPTypes
+import Hummingbird
+import Kalends
+import KalendsServer
+
+extension DAVMiddleware {
+  /// PROPFIND (RFC 4918 §9.1) at depth 0 or 1; a missing or `infinity` depth is answered as 1,
+  /// which is all the DAV space has below a collection.
+  func propfind(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
+    let body = try await Self.body(request)
+    if let body, body.name != .dav("propfind") {
+      throw DAVError(.badRequest, nil, "a PROPFIND body is a DAV:propfind element, not \(body.name)")
+    }
+    let selection = PropertySelection(body)
+    let depth = request.headers[HTTPField.Name("Depth")!] == "0" ? 0 : 1
+    var multistatus = Multistatus()
+    switch path {
+    case .principal:
+      let (client, _, _) = try await server.app(context)
+      let positions = server.positions(for: client.id)
+      selection.add(.principal(name: client.name), to: &multistatus, positions: positions)
+      if depth == 1 { selection.add(.calendarHome, to: &multistatus, positions: positions) }
+    case .calendarHome:
+      // The app's first look at its calendars: what asks the person, when the app was never asked.
+      let use = try await server.app(context, using: .calendars, reading: true)
+      // Event calendars by the calendars access (which asked), reminder lists only when the app
+      // already holds reminders access: a calendar program is not refused for a service it never
+      // asked for.
+      let calendars = try await server.withStore(use) { () throws -> [EventCalendar] in
+        let events = try use.session.calendars(for: .events)
+        guard try use.session.authorizationStatus(for: .reminders) == .fullAccess else { return events }
+        let ids = Set(events.map(\.id))
+        return events + (try use.session.calendars(for: .reminders).filter { !ids.contains($0.id) })
+      }
+      selection.add(.calendarHome, to: &multistatus, positions: use.positions)
+      if depth == 1 {
+        for calendar in calendars { selection.add(.calendar(calendar), to: &multistatus, positions: use.positions) }
+      }
+    case .calendar(let id):
+      let (calendar, use) = try await self.calendar(id, context, reading: depth == 1)
+      selection.add(.calendar(calendar), to: &multistatus, positions: use.positions)
+      if depth == 1 {
+        let objects = try await server.withStore(use) { try use.session.calendarObjects(inCalendar: id) ?? [] }
+        for object in objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
+      }
+    case .object(let id, let uid):
+      let (_, use) = try await calendar(id, context, reading: true)
+      guard let object = try await server.withStore(use, { try use.session.calendarObject(uid: uid, inCalendar: id) })
+      else { throw DAVError(.notFound, nil, "no calendar object \(uid) in calendar \(id)") }
+      selection.add(.object(object, in: id), to: &multistatus, positions: use.positions)
+    case .wellKnown, .unknown:
+      throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)")
+    }
+    return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+  }
+}

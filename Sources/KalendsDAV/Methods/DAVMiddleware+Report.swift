@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Kalends
+import KalendsServer
+
+extension DAVMiddleware {
+  /// REPORT on a calendar: `calendar-query` (RFC 4791 §7.8) and `calendar-multiget` (§7.9).
+  func report(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
+    guard case .calendar(let id) = path else {
+      throw DAVError(.forbidden, .dav("supported-report"), "reports are made on a calendar collection")
+    }
+    guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
+    let selection = PropertySelection(body)
+    let (_, use) = try await calendar(id, context, reading: true)
+    let objects: [CalendarObject]
+    var missing: [String] = []
+    switch body.name {
+    case .caldav("calendar-query"):
+      let filter = try CalendarFilter(body.child(.caldav("filter")))
+      objects = try await server.withStore(use) { try Self.query(filter, in: id, use.session).filter(filter.matches) }
+    case .caldav("calendar-multiget"):
+      var uids: [String] = []
+      for href in body.children(.dav("href")) {
+        let text = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let path = URLComponents(string: text)?.path ?? text
+        if case .object(let calendar, let uid)? = DAVPath(path), calendar == id {
+          uids.append(uid)
+        } else {
+          missing.append(text)
+        }
+      }
+      let asked = uids
+      let found = try await server.withStore(use) {
+        try asked.map { uid in (uid, try use.session.calendarObject(uid: uid, inCalendar: id)) }
+      }
+      objects = found.compactMap(\.1)
+      missing += found.filter { $0.1 == nil }.map { DAVPath.object($0.0, in: id) }
+    default:
+      throw DAVError(.forbidden, .dav("supported-report"), "\(body.name) is not a report this server makes")
+    }
+    var multistatus = Multistatus()
+    for object in objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
+    for href in missing { multistatus.add(href, status: "404 Not Found") }
+    return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+  }
+
+  /// The objects of calendar `id` that `filter` selects. A closed time range on events is
+  /// answered from the date-range index (the instances in the window, then their objects by
+  /// `UID`), never by a scan of the calendar; an open range, or one on reminders, reads the
+  /// calendar's objects and keeps those that can fall in it.
+  static func query(_ filter: CalendarFilter, in id: ObjectID, _ session: EventStore) throws -> [CalendarObject] {
+    if filter.component == "VEVENT", let start = filter.start, let end = filter.end {
+      guard start < end else { return [] }
+      var seen: Set<ObjectID> = []
+      var uids: [String] = []
+      var known: Set<String> = []
+      for instance in try session.instances(
+        matching: EventPredicate(start: start, end: end, calendars: [id], viewerZone: .utc))
+      where seen.insert(instance.id).inserted {
+        guard let event = try session.event(withID: instance.id), known.insert(event.externalID).inserted else {
+          continue
+        }
+        uids.append(event.externalID)
+      }
+      return try uids.compactMap { try session.calendarObject(uid: $0, inCalendar: id) }
+    }
+    let all = try session.calendarObjects(inCalendar: id) ?? []
+    return all.filter { object in
+      switch filter.component {
+      case "VEVENT": object.events.contains { Self.mayFall($0, in: filter) }
+      case "VTODO": object.reminders.contains { Self.mayFall($0, in: filter) }
+      default: true
+      }
+    }
+  }
+
+  /// Whether `event` may have an occurrence in an open-ended window: a single event that ends
+  /// after its start and starts before its end; a series unless it starts after the window ends.
+  static func mayFall(_ event: Event, in filter: CalendarFilter) -> Bool {
+    let zone = event.timeZone.flatMap { try? ZoneRules.named($0) } ?? .utc
+    let start = event.start.map(zone.resolve)
+    let end = event.end.map(zone.resolve)
+    if let windowEnd = filter.end, let start, start >= windowEnd { return false }
+    if event.isRecurring { return true }
+    if let windowStart = filter.start, let end, let start, end <= windowStart, !(end == start && start == windowStart) {
+      return false
+    }
+    return true
+  }
+
+  /// Whether `reminder` may fall in the window: due in it, or with no due date (RFC 4791 §9.9's
+  /// VTODO without DTSTART or DUE overlaps any range).
+  static func mayFall(_ reminder: Reminder, in filter: CalendarFilter) -> Bool {
+    guard filter.hasTimeRange, let due = reminder.dueDate else { return true }
+    let at = (reminder.timeZone.flatMap { try? ZoneRules.named($0) } ?? .utc).resolve(due)
+    return at >= (filter.start ?? .min) && at < (filter.end ?? .max)
+  }
+}

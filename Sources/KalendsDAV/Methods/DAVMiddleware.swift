@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Kalends
+import KalendsFormats
+import KalendsServer
+
+/// Answers the requests of the DAV space (``DAVPath``) and passes every other on to the API.
+///
+/// Every answer about an app's data comes from the app's own session, inside
+/// ``StoreServer/withStore(_:_:)``: what the app may not see is absent, a refused call is recorded
+/// by the library like any other, and a first use asks the person as an API call would.
+struct DAVMiddleware: RouterMiddleware {
+  typealias Context = ServerContext
+
+  let server: StoreServer
+
+  /// The largest XML request body read (PROPFIND, REPORT).
+  static let maximumBody = 256 * 1024
+  /// The largest calendar object a PUT may store (`max-resource-size`).
+  static let maximumResource = 1 << 20
+  /// The methods of the DAV space.
+  static let methods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
+
+  func handle(
+    _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
+  ) async throws -> Response {
+    // The server's root answers PROPFIND as the principal: where a client given only the host
+    // and port looks for `current-user-principal` (RFC 5397). Every other method there is the API's.
+    let isRoot = request.uri.path == "/" && ["PROPFIND", "OPTIONS"].contains(request.method.rawValue)
+    guard let path = isRoot ? .principal : DAVPath(request.uri.path) else { return try await next(request, context) }
+    do {
+      return try await answer(request, path, context)
+    } catch {
+      return response(for: error, context)
+    }
+  }
+
+  private func answer(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
+    if path == .wellKnown {
+      // 308, not 302: the client repeats its PROPFIND with its body (python caldav follows a 302
+      // as a GET; go-webdav moved to 308 for this).
+      return Response(status: .permanentRedirect, headers: [.location: DAVPath.root])
+    }
+    if path == .unknown { throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)") }
+    switch request.method.rawValue {
+    case "OPTIONS":
+      return Response(
+        status: .ok,
+        headers: [HTTPField.Name("DAV")!: "1, 3, calendar-access", .allow: Self.methods, .contentLength: "0"])
+    case "PROPFIND": return try await propfind(request, path, context)
+    case "REPORT": return try await report(request, path, context)
+    case "GET", "HEAD": return try await get(request, path, context)
+    case "PUT": return try await put(request, path, context)
+    case "DELETE": return try await delete(request, path, context)
+    default:
+      var response = Self.xml(
+        DAVError(.methodNotAllowed, nil, "\(request.method.rawValue) is not served here").body,
+        status: .methodNotAllowed)
+      response.headers[.allow] = Self.methods
+      return response
+    }
+  }
+
+  /// The response for a refusal: a `DAV:error` body, with the precondition when one applies, and
+  /// over TCP the Basic challenge on a 401 (DAV clients speak Basic; the token is the password).
+  private func response(for error: any Error, _ context: ServerContext) -> Response {
+    let refusal: DAVError
+    switch error {
+    case let error as DAVError: refusal = error
+    case let error as XMLError: refusal = DAVError(.badRequest, nil, error.description)
+    case let error as StoreError: refusal = Self.refusal(error)
+    case let problem as Problem:
+      if problem.title == "session ended" { server.endSession(of: context.channel) }
+      refusal = DAVError(
+        problem.status, problem.status == .forbidden ? .dav("need-privileges") : nil, problem.detail)
+    case let error as any CategorizedFailure:
+      let problem = Problem(error)
+      refusal = DAVError(problem.status, nil, problem.detail)
+    default:
+      refusal = DAVError(.internalServerError, nil, "the server failed: \(error)")
+    }
+    var response = Self.xml(refusal.body, status: refusal.status)
+    if refusal.status == .unauthorized && context.isNetwork {
+      response = Self.xml(
+        DAVError(
+          .unauthorized, nil, refusal.message + " — a DAV client gives the app's token as its password, any user name"
+        ).body, status: .unauthorized)
+      response.headers[.wwwAuthenticate] = "Basic realm=\"kalends\", charset=\"UTF-8\""
+    }
+    return response
+  }
+
+  /// The DAV refusal of a store error: its HTTP status as the API gives it, and the CalDAV
+  /// precondition it fails.
+  static func refusal(_ error: StoreError) -> DAVError {
+    let problem = Problem(error)
+    let precondition: XMLName? =
+      switch error {
+      case .iCalendar: .caldav("valid-calendar-data")
+      case .calendar(.invalidCalendarObject): .caldav("valid-calendar-object-resource")
+      case .calendar(.calendarDoesNotAllowEvents), .calendar(.calendarDoesNotAllowReminders):
+        .caldav("supported-calendar-component")
+      case .access: .dav("need-privileges")
+      default: nil
+      }
+    let status: HTTPResponse.Status =
+      switch error {
+      case .iCalendar, .calendar(.invalidCalendarObject), .calendar(.calendarDoesNotAllowEvents),
+        .calendar(.calendarDoesNotAllowReminders):
+        .forbidden
+      default: problem.status
+      }
+    return DAVError(status, precondition, problem.detail)
+  }
+
+  /// Runs `body`, turning the store's refusals into DAV refusals before the server's own mapping
+  /// loses their preconditions.
+  static func mapped<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as StoreError {
+      if case .access = error { throw error }
+      throw refusal(error)
+    }
+  }
+
+  /// An XML response.
+  static func xml(_ text: String, status: HTTPResponse.Status) -> Response {
+    Response(
+      status: status, headers: [.contentType: "application/xml; charset=utf-8"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  /// The request's XML body, parsed; `nil` when it has none.
+  static func body(_ request: Request) async throws -> XMLElement? {
+    let bytes = try await collect(request, upTo: maximumBody)
+    guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
+    return try XMLReader.parse(bytes)
+  }
+
+  /// The request's body, refused (413) past `limit` bytes.
+  static func collect(_ request: Request, upTo limit: Int) async throws -> [UInt8] {
+    do {
+      let buffer = try await request.body.collect(upTo: limit)
+      return Array(buffer.readableBytesView)
+    } catch {
+      throw DAVError(.contentTooLarge, .caldav("max-resource-size"), "the body is larger than \(limit) bytes")
+    }
+  }
+
+  /// The calendar `id` as the app on `context` sees it, and the app's use of the calendar's
+  /// service (events, else reminders) to read (`reading`) or write. The calendar is read without
+  /// asking the person: the app's first request (its calendar home) asks.
+  func calendar(
+    _ id: ObjectID, _ context: ServerContext, reading: Bool
+  ) async throws -> (EventCalendar, StoreServer.AppUse) {
+    let (_, session, _) = try await server.app(context)
+    guard let calendar = try await server.withStore({ try session.calendar(withID: id) }) else {
+      throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars")
+    }
+    let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
+    return (calendar, try await server.app(context, using: service, reading: reading))
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Kalends
+
+/// What a request path names in the DAV space: `/dav/` is the principal (the app itself),
+/// `/dav/calendars/` its calendar home, `/dav/calendars/ID/` a calendar and
+/// `/dav/calendars/ID/NAME.ics` a calendar object, named by its `UID`.
+enum DAVPath: Equatable {
+  /// `/.well-known/caldav` or `/.well-known/carddav` (RFC 6764).
+  case wellKnown
+  case principal
+  case calendarHome
+  case calendar(ObjectID)
+  /// A calendar object: its calendar and its `UID`.
+  case object(ObjectID, uid: String)
+  /// Under `/dav/` but naming nothing the server has.
+  case unknown
+
+  static let root = "/dav/"
+  static let calendarHomePath = "/dav/calendars/"
+
+  /// The DAV resource `path` names; `nil` for a path outside the DAV space (the API's).
+  init?(_ path: String) {
+    if path == "/.well-known/caldav" || path == "/.well-known/carddav" || path == "/.well-known/caldav/"
+      || path == "/.well-known/carddav/"
+    {
+      self = .wellKnown
+      return
+    }
+    guard path == "/dav" || path.hasPrefix(Self.root) else { return nil }
+    let parts = path.split(separator: "/").dropFirst().map { String($0) }
+    switch parts.count {
+    case 0: self = .principal
+    case 1: self = parts[0] == "calendars" ? .calendarHome : .unknown
+    case 2:
+      guard parts[0] == "calendars", let id = ObjectID(parts[1]) else {
+        self = .unknown
+        return
+      }
+      self = .calendar(id)
+    case 3:
+      guard parts[0] == "calendars", let id = ObjectID(parts[1]),
+        let name = parts[2].removingPercentEncoding, name.hasSuffix(".ics"), name.count > 4
+      else {
+        self = .unknown
+        return
+      }
+      self = .object(id, uid: String(name.dropLast(4)))
+    default: self = .unknown
+    }
+  }
+
+  /// The href of the calendar `id`.
+  static func calendar(_ id: ObjectID) -> String { calendarHomePath + id.description + "/" }
+
+  /// The href of the object `uid` in the calendar `id`: its `UID`, percent-encoded but for the
+  /// unreserved characters of RFC 3986, then `.ics`.
+  static func object(_ uid: String, in id: ObjectID) -> String {
+    calendar(id) + (uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid) + ".ics"
+  }
+
+  private static let unreserved = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

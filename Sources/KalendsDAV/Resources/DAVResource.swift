@@ -1,0 +1,109 @@
+import Kalends
+
+/// A resource of the DAV space as an app is shown it, and its live properties.
+enum DAVResource {
+  /// The app itself (`/dav/`), by its registered name.
+  case principal(name: String)
+  /// The app's calendar home (`/dav/calendars/`).
+  case calendarHome
+  /// A calendar the app may see.
+  case calendar(EventCalendar)
+  /// A calendar object of the calendar with that id.
+  case object(CalendarObject, in: ObjectID)
+
+  /// Where it is.
+  var href: String {
+    switch self {
+    case .principal: DAVPath.root
+    case .calendarHome: DAVPath.calendarHomePath
+    case .calendar(let calendar): DAVPath.calendar(calendar.id)
+    case .object(let object, let calendar): DAVPath.object(object.uid, in: calendar)
+    }
+  }
+
+  /// The properties `allprop` and an empty PROPFIND return (RFC 4918 §9.1): the cheap ones —
+  /// never `calendar-data`, which a client asks for by name.
+  var allProperties: [XMLName] {
+    let common: [XMLName] = [.dav("resourcetype"), .dav("displayname"), .dav("current-user-principal")]
+    switch self {
+    case .principal: return common + [.dav("principal-URL"), .caldav("calendar-home-set")]
+    case .calendarHome: return common
+    case .calendar:
+      return common + [
+        .caldav("supported-calendar-component-set"), .dav("supported-report-set"),
+        XMLName(Namespace.apple, "calendar-color"),
+        .dav("current-user-privilege-set"), .caldav("max-resource-size"),
+      ]
+    case .object: return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")]
+    }
+  }
+
+  /// The value of the live property `name` (XML), or `nil` when this resource has no such property.
+  /// `positions` turns versions into the app's entity tags.
+  func value(_ name: XMLName, positions: AppPositions) -> String? {
+    switch (name.namespace, name.local) {
+    case (Namespace.dav, "resourcetype"):
+      switch self {
+      case .principal: return "<D:collection/><D:principal/>"
+      case .calendarHome: return "<D:collection/>"
+      case .calendar: return "<D:collection/><C:calendar/>"
+      case .object: return ""
+      }
+    case (Namespace.dav, "current-user-principal"), (Namespace.dav, "owner"):
+      return "<D:href>\(DAVPath.root)</D:href>"
+    case (Namespace.dav, "principal-URL"):
+      guard case .principal = self else { return nil }
+      return "<D:href>\(DAVPath.root)</D:href>"
+    case (Namespace.caldav, "calendar-home-set"):
+      guard case .principal = self else { return nil }
+      return "<D:href>\(DAVPath.calendarHomePath)</D:href>"
+    case (Namespace.dav, "displayname"):
+      switch self {
+      case .principal(let name): return XMLText.escaped(name)
+      case .calendarHome: return "Calendars"
+      case .calendar(let calendar): return XMLText.escaped(calendar.title)
+      case .object: return nil
+      }
+    default: break
+    }
+    switch self {
+    case .calendar(let calendar): return Self.value(name, of: calendar)
+    case .object(let object, _): return Self.value(name, of: object, positions: positions)
+    default: return nil
+    }
+  }
+
+  private static func value(_ name: XMLName, of calendar: EventCalendar) -> String? {
+    switch (name.namespace, name.local) {
+    case (Namespace.caldav, "supported-calendar-component-set"):
+      return (calendar.allowedEntityTypes.contains(.events) ? "<C:comp name=\"VEVENT\"/>" : "")
+        + (calendar.allowedEntityTypes.contains(.reminders) ? "<C:comp name=\"VTODO\"/>" : "")
+    case (Namespace.dav, "supported-report-set"):
+      return ["<C:calendar-query/>", "<C:calendar-multiget/>"].map {
+        "<D:supported-report><D:report>\($0)</D:report></D:supported-report>"
+      }.joined()
+    case (Namespace.apple, "calendar-color"):
+      return XMLText.escaped(calendar.color)
+    case (Namespace.dav, "current-user-privilege-set"):
+      let privileges =
+        ["read", "read-current-user-privilege-set"]
+        + (calendar.allowsContentModifications ? ["write", "write-content", "bind", "unbind"] : [])
+      return privileges.map { "<D:privilege><D:\($0)/></D:privilege>" }.joined()
+    case (Namespace.caldav, "max-resource-size"):
+      return String(DAVMiddleware.maximumResource)
+    default: return nil
+    }
+  }
+
+  private static func value(_ name: XMLName, of object: CalendarObject, positions: AppPositions) -> String? {
+    switch (name.namespace, name.local) {
+    case (Namespace.dav, "getetag"):
+      return XMLText.escaped("\"\(positions.tag(object.version))\"")
+    case (Namespace.dav, "getcontenttype"):
+      return "text/calendar; charset=utf-8; component=\(object.events.isEmpty ? "vtodo" : "vevent")"
+    case (Namespace.caldav, "calendar-data"):
+      return XMLText.escaped(object.file.serialized())
+    default: return nil
+    }
+  }
+}

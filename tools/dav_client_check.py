@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Drives a Kalends store server's CalDAV with python `caldav` (PyPI), a real client, and checks
+its answers against `recurring-ical-events` on the same data.
+
+Usage: dav_client_check.py URL TOKEN CALENDAR_TITLE HIDDEN_TITLE
+
+URL is the server's base (http://127.0.0.1:PORT); TOKEN the app token, given as the Basic
+password; CALENDAR_TITLE the calendar the app was given; HIDDEN_TITLE one it was not. Prints one
+JSON object of what it did; exits non-zero with the reason on the first wrong answer."""
+import base64
+import datetime as dt
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+
+# caldav lives apart (tools/setup): its urllib3-future would replace the urllib3 others need.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "python-dav"))
+import caldav  # noqa: E402
+import icalendar
+import recurring_ical_events
+
+url, token, title, hidden = sys.argv[1:5]
+report = {}
+
+
+def check(condition, what):
+    if not condition:
+        print(json.dumps(report), file=sys.stderr)
+        sys.exit(f"dav_client_check: {what}")
+
+
+def raw(method, path, body=None, headers=None):
+    """One request outside the client library: (status, headers, body)."""
+    request = urllib.request.Request(url + path, data=body.encode() if body else None, method=method)
+    request.add_header("Authorization", "Basic " + base64.b64encode(f"app:{token}".encode()).decode())
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+
+
+def vcalendar(*components):
+    return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//dav_client_check//EN\r\n" + "".join(components) + "END:VCALENDAR\r\n"
+
+
+def vevent(uid, lines):
+    return f"BEGIN:VEVENT\r\nUID:{uid}\r\nDTSTAMP:20260101T000000Z\r\n" + "".join(l + "\r\n" for l in lines) + "END:VEVENT\r\n"
+
+
+# Discovery from the server's root, as a person would type it.
+client = caldav.DAVClient(url=url + "/", username="app", password=token)
+principal = client.principal()
+calendars = principal.calendars()
+names = sorted(c.get_display_name() for c in calendars)
+report["calendars"] = names
+check(names == [title], f"the app sees {names}, not only {title}")
+calendar = calendars[0]
+
+objects = {
+    "single@example.com": vcalendar(vevent("single@example.com", [
+        "SUMMARY:Dentist", "DTSTART;TZID=Europe/Berlin:20261203T100000", "DTEND;TZID=Europe/Berlin:20261203T110000",
+        "X-CLIENT-KEEP:kept as it was"])),
+    "allday@example.com": vcalendar(vevent("allday@example.com", [
+        "SUMMARY:Holiday", "DTSTART;VALUE=DATE:20261205", "DTEND;VALUE=DATE:20261207"])),
+    "floating@example.com": vcalendar(vevent("floating@example.com", [
+        "SUMMARY:Yoga", "DTSTART:20261204T180000", "DTEND:20261204T190000"])),
+    "weekly@example.com": vcalendar(
+        vevent("weekly@example.com", [
+            "SUMMARY:Standup", "DTSTART;TZID=America/New_York:20261130T090000",
+            "DTEND;TZID=America/New_York:20261130T091500", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10",
+            "EXDATE;TZID=America/New_York:20261202T090000"]),
+        vevent("weekly@example.com", [
+            "SUMMARY:Standup (moved)", "RECURRENCE-ID;TZID=America/New_York:20261207T090000",
+            "DTSTART;TZID=America/New_York:20261207T140000", "DTEND;TZID=America/New_York:20261207T141500"])),
+}
+for uid, text in objects.items():
+    calendar.save_event(text)
+report["saved"] = len(objects)
+
+# Every object is listed with an ETag, and comes back with its UID, summary and kept X- property.
+listed = {o.url.path.rsplit("/", 1)[-1]: o for o in calendar.events()}
+check(len(listed) == len(objects), f"{len(listed)} objects listed, {len(objects)} saved")
+single = calendar.event_by_uid("single@example.com")
+parsed = icalendar.Calendar.from_ical(single.data)
+event = parsed.walk("VEVENT")[0]
+check(str(event["SUMMARY"]) == "Dentist", "the single event's summary")
+check(str(event.get("X-CLIENT-KEEP")) == "kept as it was", "the client's X- property is served back")
+weekly = icalendar.Calendar.from_ical(calendar.event_by_uid("weekly@example.com").data)
+overrides = [c for c in weekly.walk("VEVENT") if c.get("RECURRENCE-ID")]
+check(len(overrides) == 1 and str(overrides[0]["SUMMARY"]) == "Standup (moved)", "the override round-trips")
+master = next(c for c in weekly.walk("VEVENT") if not c.get("RECURRENCE-ID"))
+check(master.get("EXDATE") is not None, "the EXDATE round-trips")
+
+# Time-range queries against recurring-ical-events over the very same texts.
+def oracle(start, end):
+    found = set()
+    for uid, text in objects.items():
+        if recurring_ical_events.of(icalendar.Calendar.from_ical(text)).between(start, end):
+            found.add(uid)
+    return found
+
+windows = [
+    (dt.datetime(2026, 12, 1), dt.datetime(2026, 12, 3)),
+    (dt.datetime(2026, 12, 3, 9), dt.datetime(2026, 12, 3, 9, 30)),
+    (dt.datetime(2026, 12, 5), dt.datetime(2026, 12, 6)),
+    (dt.datetime(2026, 12, 7, 15), dt.datetime(2026, 12, 7, 18)),
+    (dt.datetime(2026, 12, 7, 19), dt.datetime(2026, 12, 7, 20)),
+    (dt.datetime(2027, 3, 1), dt.datetime(2027, 4, 1)),
+]
+compared = 0
+for start, end in windows:
+    utc_start, utc_end = start.replace(tzinfo=dt.timezone.utc), end.replace(tzinfo=dt.timezone.utc)
+    got = {str(icalendar.Calendar.from_ical(o.data).walk("VEVENT")[0]["UID"])
+           for o in calendar.search(start=utc_start, end=utc_end, event=True, expand=False)}
+    want = oracle(utc_start, utc_end)
+    check(got == want, f"window {start}..{end}: server {sorted(got)}, recurring-ical-events {sorted(want)}")
+    compared += 1
+report["windowsCompared"] = compared
+
+# Multiget of two known objects and one unknown.
+base = calendar.url.path
+multiget = f"""<?xml version="1.0"?><C:calendar-multiget xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+<D:prop><D:getetag/><C:calendar-data/></D:prop>
+<D:href>{base}single%40example.com.ics</D:href><D:href>{base}allday%40example.com.ics</D:href>
+<D:href>{base}nothing%40example.com.ics</D:href></C:calendar-multiget>"""
+status, _, body = raw("REPORT", base, multiget, {"Content-Type": "application/xml", "Depth": "1"})
+check(status == 207, f"multiget answered {status}")
+check(body.count("BEGIN:VCALENDAR") == 2 and "404 Not Found" in body, "multiget: two objects and one 404")
+
+# A stale If-Match is refused with 412 and writes nothing; the current one works.
+path = base + "single%40example.com.ics"
+status, headers, _ = raw("GET", path)
+etag = headers.get("ETag") or headers.get("Etag")
+check(status == 200 and etag, "GET gives an ETag")
+changed = objects["single@example.com"].replace("Dentist", "Dentist (moved)")
+status, _, _ = raw("PUT", path, changed, {"If-Match": etag, "Content-Type": "text/calendar"})
+check(status == 204, f"PUT with the current ETag answered {status}")
+status, _, _ = raw("PUT", path, objects["single@example.com"], {"If-Match": etag, "Content-Type": "text/calendar"})
+check(status == 412, f"PUT with a stale ETag answered {status}")
+check("Dentist (moved)" in calendar.event_by_uid("single@example.com").data, "the stale PUT wrote nothing")
+status, _, _ = raw("PUT", path, changed, {"If-None-Match": "*", "Content-Type": "text/calendar"})
+check(status == 412, f"If-None-Match: * on an existing object answered {status}")
+
+# Bad input: clear errors, nothing written.
+status, _, body = raw("PUT", base + "bad%40example.com.ics", "BEGIN:VCALENDAR\r\nnot iCalendar\r\n",
+                      {"Content-Type": "text/calendar"})
+check(status == 403 and "valid-calendar-data" in body, f"invalid iCalendar answered {status} {body}")
+status, _, body = raw("PUT", base + "other.ics", objects["allday@example.com"], {"Content-Type": "text/calendar"})
+check(status == 409, f"a UID under another name answered {status}")
+status, _, body = raw("PROPFIND", base, """<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa">]>
+<D:propfind xmlns:D="DAV:"><D:prop><D:displayname>&a;</D:displayname></D:prop></D:propfind>""", {"Depth": "0"})
+check(status == 400 and "document type" in body, f"a DTD answered {status}")
+status, _, body = raw("PROPFIND", base, "<D:propfind xmlns:D='DAV:'><D:prop>", {"Depth": "0"})
+check(status == 400, f"malformed XML answered {status}")
+
+# The hidden calendar is not there, by path either.
+report["badInputRefused"] = 5
+
+# Delete: gone from the listing and from GET.
+calendar.event_by_uid("allday@example.com").delete()
+status, _, _ = raw("GET", base + "allday%40example.com.ics")
+check(status == 404, f"GET after DELETE answered {status}")
+check(len(calendar.events()) == len(objects) - 1, "the listing after DELETE")
+report["deleted"] = 1
+print(json.dumps(report))
