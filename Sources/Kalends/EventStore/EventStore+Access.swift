@@ -106,6 +106,20 @@ extension EventStore {
       .accessDenied(client: client, service: .calendars, status: .fullAccess, operation: operation))
   }
 
+  /// Inside a write: what a session with write-only access to calendars may add events to — only
+  /// the calendar behind the one virtual calendar it sees, as an EventKit app with write-only access
+  /// holds no other. Read once per write; ``WriteOnlyTarget/check(_:)`` refuses each other calendar
+  /// before any check of it, so that the session learns nothing of the calendars it cannot see.
+  func writeOnlyTarget(_ objects: ObjectProjection, in txn: borrowing WriteTransaction) throws -> WriteOnlyTarget {
+    try txn.reading { txn in
+      guard let client = sessionClient, try sessionStatus(.calendars, in: txn) == .writeOnly else {
+        return WriteOnlyTarget(client: nil, calendar: nil)
+      }
+      let calendar = Self.defaultCalendarForNewEvents(among: try Self.allCalendars(objects, in: txn))?.id
+      return WriteOnlyTarget(client: client, calendar: calendar)
+    }
+  }
+
   /// Throws ``AccessError/ownerOnly(_:)`` unless this facade acts for the person who owns the
   /// store: registering apps, deciding access, applying policies, reading the log, the audit or a
   /// backup are the person's. A client session's attempt is recorded first (`ownerActionRefused`);
@@ -157,4 +171,21 @@ extension EventStore {
 /// A read refused by ``EventStore/sees(_:_:in:)`` in a snapshot, on its way out of it to be recorded.
 struct SnapshotRefusal: Error {
   let denied: AccessError
+}
+
+/// The calendar a write-only session may add events to (``EventStore/writeOnlyTarget(_:in:)``).
+struct WriteOnlyTarget {
+  /// The write-only session's client; `nil` when the session is not write-only (nothing is refused).
+  let client: String?
+  /// The calendar for new events.
+  let calendar: ObjectID?
+
+  /// Refuses an event added to `calendar` other than the calendar for new events.
+  func check(_ calendar: ObjectID?) throws {
+    guard let client, let calendar, calendar != self.calendar else { return }
+    throw StoreError.access(
+      .accessDenied(
+        client: client, service: .calendars, status: .writeOnly,
+        operation: "add an event to a calendar other than the one for new events"))
+  }
 }

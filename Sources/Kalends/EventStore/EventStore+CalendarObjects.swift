@@ -74,15 +74,7 @@ extension EventStore {
     let actor = self.actor
     return try write(.add(service, "store a calendar object")) { txn, appender, objects in
       if isEvents {
-        let writeOnly = try txn.reading { try sessionStatus(.calendars, in: $0) == .writeOnly }
-        if writeOnly, let client = sessionClient,
-          try txn.reading({ Self.defaultCalendarForNewEvents(among: try Self.allCalendars(objects, in: $0))?.id }) != id
-        {
-          throw StoreError.access(
-            .accessDenied(
-              client: client, service: .calendars, status: .writeOnly,
-              operation: "add an event to a calendar other than the one for new events"))
-        }
+        try writeOnlyTarget(objects, in: txn).check(id)
         try checkCalendarScope(id, "store an event in a calendar it was not given", in: txn)
       }
       let calendar = try liveCalendar(id, objects: objects, in: txn)
@@ -106,16 +98,16 @@ extension EventStore {
       if !existing.isEmpty { try checkAccess(.change(service, "replace an existing item"), in: txn) }
       var stored = CalendarObject(uid: uid)
       var kept: Set<ObjectID> = []
+      // Each stored event decoded once, to pair it with the new one of the same RECURRENCE-ID.
+      let earlierEvents = isEvents ? try existing.map { try Self.decodeEvent($0, $1) } : []
       for var event in events {
         let recurrenceID = Self.orphanRecurrenceID(of: event.additionalProperties)
-        if let (earlier, state) = existing.first(where: { earlier, state in
-          !kept.contains(earlier)
-            && Self.orphanRecurrenceID(of: (try? Self.decodeEvent(earlier, state).additionalProperties) ?? [])
-              == recurrenceID
+        if let earlier = earlierEvents.first(where: {
+          !kept.contains($0.id) && Self.orphanRecurrenceID(of: $0.additionalProperties) == recurrenceID
         }) {
-          kept.insert(earlier)
-          event.id = earlier
-          event.creationDate = event.creationDate ?? (try? Self.decodeEvent(earlier, state).creationDate) ?? nil
+          kept.insert(earlier.id)
+          event.id = earlier.id
+          event.creationDate = event.creationDate ?? earlier.creationDate
           stored.events.append(
             try Self.appendSaved(event, change: .modified, occurrence: nil, actor, &txn, &appender))
         } else {

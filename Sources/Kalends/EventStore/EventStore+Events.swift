@@ -59,21 +59,10 @@ extension EventStore {
     var validated: [Event] = []
     validated.reserveCapacity(events.count)
     for event in events { validated.append(try EventValidator.validated(event, allowsOverlap: true)) }
-    // A write-only session may add only to the calendar behind the one virtual calendar it sees, as
-    // an EventKit app with write-only access holds no other; it is refused before any check of the
-    // calendar it names, so that it learns nothing of the calendars it cannot see.
     return try write(.add(.calendars, "save an event")) { txn, appender, objects in
-      let writeOnly = try txn.reading { try sessionStatus(.calendars, in: $0) == .writeOnly }
-      let target =
-        writeOnly
-        ? try txn.reading { Self.defaultCalendarForNewEvents(among: try Self.allCalendars(objects, in: $0))?.id } : nil
+      let writeOnly = try writeOnlyTarget(objects, in: txn)
       return try validated.map { event in
-        if writeOnly, let calendar = event.calendarID, calendar != target, let client = sessionClient {
-          throw StoreError.access(
-            .accessDenied(
-              client: client, service: .calendars, status: .writeOnly,
-              operation: "add an event to a calendar other than the one for new events"))
-        }
+        try writeOnly.check(event.calendarID)
         try checkCalendarScope(event.calendarID, "save an event in a calendar it was not given", in: txn)
         if let stored = try objects.state(.event, event.id, in: txn), stored.isLive {
           try checkCalendarScope(stored.calendarID, "move an event out of a calendar it was not given", in: txn)

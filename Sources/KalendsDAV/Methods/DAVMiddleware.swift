@@ -155,11 +155,12 @@ struct DAVMiddleware: RouterMiddleware {
   func calendar(
     _ id: ObjectID, _ context: ServerContext, reading: Bool
   ) async throws -> (EventCalendar, StoreServer.AppUse) {
-    let (_, session, _) = try await server.app(context)
+    let app = try await server.app(context)
+    let session = app.1
     guard let calendar = try await server.withStore({ try session.calendar(withID: id) }) else {
       throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars")
     }
     let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
-    return (calendar, try await server.app(context, using: service, reading: reading))
+    return (calendar, server.use(app, of: service, reading: reading))
   }
 }

@@ -9,13 +9,12 @@ struct Multistatus {
   /// `name` as written: with its namespace's prefix, or its own declaration for a namespace the
   /// server has no prefix for (a client's dead property).
   static func qualified(_ name: XMLName) -> String {
-    if let prefix = Namespace.prefixes.first(where: { $0.uri == name.namespace })?.prefix {
-      return "\(prefix):\(name.local)"
-    }
-    return name.namespace.isEmpty ? name.local : "X:\(name.local) xmlns:X=\"\(XMLText.escaped(name.namespace))\""
+    let tag = closing(name)
+    guard tag.hasPrefix("X:") else { return tag }
+    return tag + " xmlns:X=\"\(XMLText.escaped(name.namespace))\""
   }
 
-  /// The closing tag of `name`.
+  /// The closing tag of `name`: its prefix and local name (`X` for a namespace without one).
   static func closing(_ name: XMLName) -> String {
     if let prefix = Namespace.prefixes.first(where: { $0.uri == name.namespace })?.prefix {
       return "\(prefix):\(name.local)"

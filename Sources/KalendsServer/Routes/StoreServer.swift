@@ -153,7 +153,15 @@ package final class StoreServer: Sendable {
   /// The identified app at the other end of `context`'s connection, about to use `service` (to
   /// read when `reading`); pass it to ``withStore(_:_:)``.
   package func app(_ context: ServerContext, using service: Service, reading: Bool) async throws -> AppUse {
-    let (client, session, evidence) = try await app(context)
+    use(try await app(context), of: service, reading: reading)
+  }
+
+  /// The use of `service` (to read when `reading`) by an app already identified
+  /// (``app(_:)``): for a front end that must look before it knows the service.
+  package func use(
+    _ app: (Kalends.Client, EventStore, CallerEvidence), of service: Service, reading: Bool
+  ) -> AppUse {
+    let (client, session, evidence) = app
     let mayAsk = client.sdk < 6 || (reading && client.sdk >= Kalends.Client.currentSDK)
     return AppUse(
       client: client, session: session, evidence: evidence, positions: positionSeal.view(for: client.id),
