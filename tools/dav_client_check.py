@@ -2,11 +2,13 @@
 """Drives a Kalends store server's CalDAV with python `caldav` (PyPI), a real client, and checks
 its answers against `recurring-ical-events` on the same data.
 
-Usage: dav_client_check.py URL TOKEN CALENDAR_TITLE HIDDEN_TITLE
+Usage: dav_client_check.py URL TOKEN CALENDAR_TITLE HIDDEN_TITLE [FULL_TOKEN]
 
 URL is the server's base (http://127.0.0.1:PORT); TOKEN the app token, given as the Basic
-password; CALENDAR_TITLE the calendar the app was given; HIDDEN_TITLE one it was not. Prints one
-JSON object of what it did; exits non-zero with the reason on the first wrong answer."""
+password; CALENDAR_TITLE the calendar the app was given; HIDDEN_TITLE one it was not. FULL_TOKEN,
+when given, is another app's, with full access to calendars: it makes, changes and removes a
+calendar. Prints one JSON object of what it did; exits non-zero with the reason on the first wrong
+answer."""
 import base64
 import datetime as dt
 import json
@@ -22,6 +24,7 @@ import icalendar
 import recurring_ical_events
 
 url, token, title, hidden = sys.argv[1:5]
+full_token = sys.argv[5] if len(sys.argv) > 5 else None
 report = {}
 
 
@@ -31,10 +34,10 @@ def check(condition, what):
         sys.exit(f"dav_client_check: {what}")
 
 
-def raw(method, path, body=None, headers=None):
+def raw(method, path, body=None, headers=None, secret=None):
     """One request outside the client library: (status, headers, body)."""
     request = urllib.request.Request(url + path, data=body.encode() if body else None, method=method)
-    request.add_header("Authorization", "Basic " + base64.b64encode(f"app:{token}".encode()).decode())
+    request.add_header("Authorization", "Basic " + base64.b64encode(f"app:{secret or token}".encode()).decode())
     for name, value in (headers or {}).items():
         request.add_header(name, value)
     try:
@@ -167,4 +170,105 @@ status, _, _ = raw("GET", base + "allday%40example.com.ics")
 check(status == 404, f"GET after DELETE answered {status}")
 check(len(calendar.events()) == len(objects) - 1, "the listing after DELETE")
 report["deleted"] = 1
+
+# Sync (RFC 6578) through the client's own sync-collection, never its fallback: a first sync lists
+# every object; after an add, a change and a delete elsewhere, the next names exactly those.
+def ctag():
+    status, _, body = raw("PROPFIND", base, """<?xml version="1.0"?><D:propfind xmlns:D="DAV:"
+ xmlns:CS="http://calendarserver.org/ns/"><D:prop><CS:getctag/><D:sync-token/></D:prop></D:propfind>""",
+                          {"Depth": "0"})
+    check(status == 207 and "<CS:getctag>" in body, f"PROPFIND getctag answered {status} {body}")
+    return body.split("<CS:getctag>")[1].split("</CS:getctag>")[0]
+
+tag = ctag()
+check(ctag() == tag, "getctag changes while nothing does")
+sync = calendar.get_objects_by_sync_token(load_objects=True, disable_fallback=True)
+check(str(sync.sync_token).startswith("urn:kalends:sync:"), f"the first sync's token is {sync.sync_token}")
+check(len(sync) == len(objects) - 1, f"the first sync lists {len(sync)} objects, not {len(objects) - 1}")
+calendar.save_event(vcalendar(vevent("late@example.com", [
+    "SUMMARY:Late", "DTSTART:20261210T100000Z", "DTEND:20261210T110000Z"])))
+floating = calendar.event_by_uid("floating@example.com")
+floating.data = floating.data.replace("SUMMARY:Yoga", "SUMMARY:Yoga (longer)")
+floating.save()
+calendar.event_by_uid("weekly@example.com").delete()
+check(ctag() != tag, "getctag is the same after changes")
+updated, deleted = sync.sync()
+name = lambda o: str(o.url.path).rsplit("/", 1)[-1]
+check(str(sync.sync_token).startswith("urn:kalends:sync:"), f"the client fell back from sync: {sync.sync_token}")
+check(sorted(map(name, updated)) == ["floating%40example.com.ics", "late%40example.com.ics"],
+      f"sync updated {sorted(map(name, updated))}")
+check(sorted(map(name, deleted)) == ["weekly%40example.com.ics"], f"sync deleted {sorted(map(name, deleted))}")
+check(any("Yoga (longer)" in o.data for o in updated), "the synced change carries the new data")
+updated, deleted = sync.sync()
+check(not updated and not deleted, f"a sync with nothing changed named {len(updated)} and {len(deleted)}")
+report["synced"] = {"first": len(objects) - 1, "updated": 2, "deleted": 1}
+
+# A limit truncates with a 507 on the collection and a token that skips nothing; a made-up token
+# is refused with valid-sync-token, so the client starts over.
+def sync_report(sync_token, limit=None):
+    limit_xml = f"<D:limit><D:nresults>{limit}</D:nresults></D:limit>" if limit else ""
+    return raw("REPORT", base, f"""<?xml version="1.0"?><D:sync-collection xmlns:D="DAV:"><D:sync-token>{sync_token}</D:sync-token>
+<D:sync-level>1</D:sync-level>{limit_xml}<D:prop><D:getetag/></D:prop></D:sync-collection>""",
+               {"Content-Type": "application/xml"})
+
+status, _, body = sync_report("", limit=2)
+check(status == 207 and body.count("<D:response>") == 3 and "507 Insufficient Storage" in body,
+      f"a first sync limited to 2 answered {status} {body}")
+seen, next_token, pages = set(), "", 0
+while pages < 10:
+    status, _, body = sync_report(next_token, limit=2)
+    responses = [part.split("</D:response>")[0] for part in body.split("<D:response>")[1:]]
+    seen |= {r.split("<D:href>")[1].split("</D:href>")[0].rsplit("/", 1)[-1] for r in responses
+             if "<D:getetag>" in r}
+    check(status == 207, f"a paged sync answered {status} {body}")
+    next_token = body.split("<D:sync-token>")[1].split("</D:sync-token>")[0]
+    pages += 1
+    if "507" not in body:
+        break
+check(len(seen) == len(objects) - 1, f"paged syncs gave {sorted(seen)}")
+status, _, body = sync_report("urn:kalends:sync:made-up")
+check(status == 403 and "valid-sync-token" in body, f"a made-up sync token answered {status} {body}")
+report["syncPaged"] = pages
+
+# Calendars made, changed and removed by a program. One made by an app given chosen calendars joins
+# them (as through the API); one with full access makes it with MKCALENDAR, renames and recolours it
+# with PROPPATCH, stores in it, and removes it.
+side = "/dav/calendars/6A1F3C52-9E0B-4C1D-8F3A-2B7D5E9C0A14/"
+status, _, body = raw("MKCALENDAR", side, """<?xml version="1.0"?><C:mkcalendar xmlns:D="DAV:"
+ xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><D:displayname>Side project</D:displayname>
+</D:prop></D:set></C:mkcalendar>""")
+check(status == 201, f"MKCALENDAR by an app given chosen calendars answered {status} {body}")
+names = sorted(c.get_display_name() for c in principal.calendars())
+check(names == ["Side project", title], f"after MKCALENDAR the app sees {names}")
+status, _, body = raw("MKCALENDAR", side, "")
+check(status == 405 and "resource-must-be-null" in body, f"MKCALENDAR where a calendar is answered {status}")
+status, _, body = raw("MKCALENDAR", "/dav/calendars/not-a-uuid/", "")
+check(status == 403, f"MKCALENDAR at a name that is no UUID answered {status}")
+status, _, _ = raw("DELETE", side)
+check(status == 204, f"DELETE of the app's calendar answered {status}")
+if full_token:
+    full = caldav.DAVClient(url=url + "/", username="app", password=full_token).principal()
+    trips = full.make_calendar(name="Trips")
+    check("Trips" in [c.get_display_name() for c in full.calendars()], "the made calendar is listed")
+    trips.set_properties([caldav.elements.dav.DisplayName("Journeys")])
+    status, _, body = raw("PROPPATCH", trips.url.path, """<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"
+ xmlns:A="http://apple.com/ns/ical/"><D:set><D:prop><A:calendar-color>#FF8800FF</A:calendar-color></D:prop></D:set>
+</D:propertyupdate>""", secret=full_token)
+    check(status == 207 and "200 OK" in body, f"PROPPATCH of the colour answered {status} {body}")
+    status, _, body = raw("PROPPATCH", trips.url.path, """<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"
+ xmlns:X="urn:example"><D:set><D:prop><D:displayname>Never</D:displayname><X:mine>x</X:mine></D:prop></D:set>
+</D:propertyupdate>""", secret=full_token)
+    check(status == 207 and "403 Forbidden" in body and "424 Failed Dependency" in body,
+          f"a PROPPATCH with a property not kept answered {status} {body}")
+    status, _, body = raw("PROPFIND", trips.url.path, """<?xml version="1.0"?><D:propfind xmlns:D="DAV:"
+ xmlns:A="http://apple.com/ns/ical/"><D:prop><D:displayname/><A:calendar-color/></D:prop></D:propfind>""",
+                          {"Depth": "0"}, secret=full_token)
+    check("<D:displayname>Journeys</D:displayname>" in body and "#FF8800" in body,
+          f"the calendar after PROPPATCH: {body}")
+    trips.save_event(vcalendar(vevent("trip@example.com", [
+        "SUMMARY:Lisbon", "DTSTART;VALUE=DATE:20270301", "DTEND;VALUE=DATE:20270305"])))
+    check(len(trips.events()) == 1, "the made calendar holds what was stored in it")
+    trips.delete(wipe=False)
+    check("Journeys" not in [c.get_display_name() for c in full.calendars()], "the removed calendar is gone")
+    report["calendarMade"] = True
 print(json.dumps(report))

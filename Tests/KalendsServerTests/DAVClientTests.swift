@@ -52,13 +52,25 @@ struct DAVClientTests {
       "2026-12-03T11:00:00",
     ])
     let secret = try Self.davApp(served, "org.python.caldav", access: ["--status", "full", "--calendars", work])
+    let full = try Self.davApp(served, "org.example.planner", access: ["--status", "full"])
 
     let result = try CLI.run(
-      ["python3", Self.script, base, secret, "Work", "Health"], program: URL(fileURLWithPath: "/usr/bin/env"))
+      ["python3", Self.script, base, secret, "Work", "Health", full], program: URL(fileURLWithPath: "/usr/bin/env"))
     #expect(result.status == 0, "\(result.stderr)")
     let summary = try #require(try json(result.stdout) as? [String: Any])
     #expect(summary["windowsCompared"] as? Int == 6)
     #expect(summary["saved"] as? Int == 4)
+    #expect(summary["syncPaged"] as? Int == 2)
+    #expect(summary["calendarMade"] as? Bool == true)
+    // The calendar made over DAV is a fact by that app, and so is its removal.
+    let made = try served.records("calendarSaved").filter {
+      (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.planner"
+    }
+    #expect(made.count == 3, "made, renamed, recoloured: \(made.count)")
+    #expect(
+      try served.records("calendarRemoved").contains {
+        (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.planner"
+      })
 
     // Its writes are facts in the log by the app, identified by its token.
     let saved = try served.records("eventSaved").filter {
@@ -79,6 +91,26 @@ struct DAVClientTests {
         """, headers: ["Depth: 1"])
     #expect(report.status == 404)
     #expect(!report.body.contains("Therapy"))
+    // Nor does a sync of it tell anything; a sync token from this app is refused for another.
+    let sync = try Self.curl(
+      "REPORT", base + "/dav/calendars/\(health)/", token: secret, body: Self.sync(""), headers: ["Depth: 1"])
+    #expect(sync.status == 404 && !sync.body.contains(".ics"))
+    let mine = try Self.curl(
+      "REPORT", base + "/dav/calendars/\(work)/", token: secret, body: Self.sync(""), headers: ["Depth: 1"])
+    let token = try #require(
+      mine.body.components(separatedBy: "<D:sync-token>").last?.components(separatedBy: "<").first)
+    let other = try Self.davApp(served, "org.example.other", access: ["--status", "full"])
+    let foreign = try Self.curl(
+      "REPORT", base + "/dav/calendars/\(work)/", token: other, body: Self.sync(token), headers: ["Depth: 1"])
+    #expect(foreign.status == 403 && foreign.body.contains("valid-sync-token"), "\(foreign.body)")
+  }
+
+  /// A `sync-collection` report from `token` (empty: a first sync), asking for ETags.
+  static func sync(_ token: String) -> String {
+    """
+    <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(token)</D:sync-token><D:sync-level>1</D:sync-level>
+    <D:prop><D:getetag/></D:prop></D:sync-collection>
+    """
   }
 
   @Test func refusedWriteOnlyAndRevokedAppsGetWhatAnAPIAppWould() throws {
@@ -136,6 +168,9 @@ struct DAVClientTests {
         """, headers: ["Depth: 1"])
     #expect(query.status == 207)
     #expect(!query.body.contains("Board meeting") && !query.body.contains("Added"))
+    let synced = try Self.curl(
+      "REPORT", base + "/dav/calendars/\(work)/", token: writer, body: Self.sync(""), headers: ["Depth: 1"])
+    #expect(synced.status == 207 && !synced.body.contains(".ics"), "\(synced.body)")
     let events = try served.store.objects(["events", "--from", "2026-12-01", "--to", "2026-12-08", "--calendar", work])
     #expect(Set(events.compactMap { $0["title"] as? String }) == ["Board meeting", "Added"])
 

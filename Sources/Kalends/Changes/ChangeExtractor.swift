@@ -2,9 +2,9 @@
 /// in place: two fields, found by walking the field headers (``PayloadFieldIndex``), without copying
 /// the payload.
 enum ChangeExtractor {
-  /// The object a record changes, how, and the calendar it names — an event's (field 2, after the
-  /// change) or a calendar's own identifier — and, for an event moved, the calendar it left (field
-  /// 7), for a session limited to chosen calendars; `nil` for
+  /// The object a record changes, how, and the calendar it names — an event's or reminder's (field
+  /// 2, after the change) or a calendar's own identifier — and, for an item moved, the calendar it
+  /// left (field 7), for a session limited to chosen calendars and for a calendar's sync; `nil` for
   /// records that change no object (the store's creation, annotations, refused attempts, which are
   /// facts for the audit but change nothing a subscriber holds). The payload's fields are found
   /// once.
@@ -35,7 +35,7 @@ enum ChangeExtractor {
     var movedFrom: ObjectID?
     switch header.kind {
     case .calendarSaved, .calendarRemoved: calendar = id
-    case .eventSaved, .eventRemoved:
+    case .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved:
       if let range = fields[2], range.count == 16 { calendar = ObjectID(payload, at: range.lowerBound) }
       if let range = fields[7], range.count == 16 { movedFrom = ObjectID(payload, at: range.lowerBound) }
     default: break

@@ -47,6 +47,7 @@ extension EventStore {
       guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(calendar.id)) }
       var saved = reminder
       var change = ItemChange.created
+      var movedFrom: ObjectID?
       if let stored = try objects.state(.reminder, reminder.id, in: txn) {
         try Self.checkVersion(reminder.id, fetched: reminder.version, stored: stored, overwrite: overwrite)
         if stored.calendarID != calendar.id {
@@ -54,13 +55,14 @@ extension EventStore {
           guard previous.allowsContentModifications else {
             throw StoreError.calendar(.calendarReadOnly(previous.id))
           }
+          movedFrom = previous.id
         }
         saved.creationDate = try stored.state.signed(18).map(Timestamp.init(rawValue:))
         change = .modified
       } else {
         saved.creationDate = appender.timestamp
       }
-      return try Self.appendSaved(saved, change: change, actor, &txn, &appender)
+      return try Self.appendSaved(saved, change: change, movedFrom: movedFrom, actor, &txn, &appender)
     }
   }
 
@@ -82,10 +84,10 @@ extension EventStore {
   }
 
   /// Appends a `reminderSaved` record with the full state of `reminder` (completion stamped or
-  /// cleared) and returns it as saved.
+  /// cleared), naming `movedFrom` when the save moves it from that list, and returns it as saved.
   static func appendSaved(
-    _ reminder: Reminder, change: ItemChange, _ actor: Principal, _ txn: inout WriteTransaction,
-    _ appender: inout LogAppender
+    _ reminder: Reminder, change: ItemChange, movedFrom: ObjectID? = nil, _ actor: Principal,
+    _ txn: inout WriteTransaction, _ appender: inout LogAppender
   ) throws -> Reminder {
     var saved = reminder
     if saved.isCompleted && saved.completionDate == nil { saved.completionDate = appender.timestamp }
@@ -95,6 +97,7 @@ extension EventStore {
     payload.append(tag: 2, id: saved.calendarID!)
     payload.append(tag: 3, unsigned: change.rawValue)
     payload.append(tag: 5, message: ModelCodec.encode(saved))
+    if let movedFrom { payload.append(tag: 7, id: movedFrom) }
     let header = try appender.append(RecordDraft(kind: .reminderSaved, principal: actor, payload: payload), in: &txn)
     saved.version = header.position
     saved.lastModifiedDate = header.timestamp

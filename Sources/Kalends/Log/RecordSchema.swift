@@ -170,6 +170,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 2, name: "calendarId", type: .uuid, required: true),
       Field(tag: 3, name: "change", type: .unsigned, required: true),
       Field(tag: 5, name: "state", type: .message(reminderState), required: true),
+      Field(tag: 7, name: "movedFrom", type: .uuid, required: false),
     ], contentTags: [5])
 
   static let labeledValue: [Field] = [

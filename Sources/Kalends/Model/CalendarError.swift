@@ -53,12 +53,16 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A series has `count` exception dates (EXDATE), more than `limit`: every query over it would
   /// pay for them.
   case tooManyExceptionDates(limit: Int, count: Int)
+  /// The changes of a calendar after this position cannot be told: the position is beyond the
+  /// log's head (another store's, or one restored from an older backup), or an item removed since
+  /// had its content erased, so what it was is no longer known. Sync again from the start.
+  case changesUnavailable(after: LogPosition)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
     switch self {
     case .calendarNotFound, .itemNotFound, .occurrenceNotFound: .notFound
-    case .itemRemoved, .changedSinceFetched, .objectConditionFailed: .conflict
+    case .itemRemoved, .changedSinceFetched, .objectConditionFailed, .changesUnavailable: .conflict
     case .calendarReadOnly: .accessRefused
     default: .invalidInput
     }
@@ -99,6 +103,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
       "the series has more than \(limit) occurrences before \(before) — start it later, or end it with COUNT or UNTIL"
     case .tooManyExceptionDates(let limit, let count):
       "the series has \(count) exception dates, more than \(limit) — split it where most are, or end it with UNTIL"
+    case .changesUnavailable(let position):
+      "the changes after position \(position) cannot be told (it is beyond this store's log, or what changed was erased) — sync again from the start"
     }
   }
 }

@@ -61,7 +61,7 @@ extension DAVMiddleware {
   /// DELETE of a calendar object: every item of its `UID` removed in one fact of the log.
   func delete(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
     guard case .object(let id, let uid) = path else {
-      throw DAVError(.forbidden, nil, "calendars are removed with `kalends calendar remove`, not over DAV yet")
+      throw DAVError(.forbidden, nil, "the principal and the calendar home are not removed")
     }
     let (_, use) = try await calendar(id, context, reading: false)
     let condition = try Self.condition(of: request, use.positions)

@@ -34,11 +34,15 @@ extension DAVMiddleware {
       }
       selection.add(.calendarHome, to: &multistatus, positions: use.positions)
       if depth == 1 {
-        for calendar in calendars { selection.add(.calendar(calendar), to: &multistatus, positions: use.positions) }
+        for calendar in calendars {
+          let state = try await collectionState(calendar.id, selection, use)
+          selection.add(.calendar(calendar, state), to: &multistatus, positions: use.positions)
+        }
       }
     case .calendar(let id):
       let (calendar, use) = try await self.calendar(id, context, reading: depth == 1)
-      selection.add(.calendar(calendar), to: &multistatus, positions: use.positions)
+      let state = try await collectionState(id, selection, use)
+      selection.add(.calendar(calendar, state), to: &multistatus, positions: use.positions)
       if depth == 1 {
         let objects = try await server.withStore(use) { try use.session.calendarObjects(inCalendar: id) ?? [] }
         for object in objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
@@ -52,5 +56,22 @@ extension DAVMiddleware {
       throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)")
     }
     return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+  }
+
+  /// The collection state of the calendar `id` when `selection` asks for it: its tag from the
+  /// calendar's stamp, and a sync token for the head.
+  func collectionState(
+    _ id: ObjectID, _ selection: PropertySelection, _ use: StoreServer.AppUse
+  ) async throws -> DAVResource.CollectionState? {
+    guard selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token")) else {
+      return nil
+    }
+    let (stamp, head) = try await server.withStore(use) {
+      (try use.session.calendarStamp(inCalendar: id), try use.session.store.head().position)
+    }
+    guard let stamp else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
+    return DAVResource.CollectionState(
+      tag: use.positions.tag(stamp.version) + "-" + String(stamp.items),
+      syncToken: SyncToken.text(head, use.positions))
   }
 }

@@ -5,7 +5,8 @@ import Kalends
 import KalendsServer
 
 extension DAVMiddleware {
-  /// REPORT on a calendar: `calendar-query` (RFC 4791 §7.8) and `calendar-multiget` (§7.9).
+  /// REPORT on a calendar: `calendar-query` (RFC 4791 §7.8), `calendar-multiget` (§7.9) and
+  /// `sync-collection` (RFC 6578).
   func report(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
     guard case .calendar(let id) = path else {
       throw DAVError(.forbidden, .dav("supported-report"), "reports are made on a calendar collection")
@@ -13,6 +14,7 @@ extension DAVMiddleware {
     guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
     let selection = PropertySelection(body)
     let (_, use) = try await calendar(id, context, reading: true)
+    if body.name == .dav("sync-collection") { return try await sync(body, selection, id, request.uri.path, use) }
     let objects: [CalendarObject]
     var missing: [String] = []
     switch body.name {
@@ -43,6 +45,42 @@ extension DAVMiddleware {
     for object in objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
     for href in missing { multistatus.add(href, status: "404 Not Found") }
     return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+  }
+
+  /// `sync-collection` (RFC 6578 §3): the objects changed since the token (every one for an empty
+  /// token) with the properties asked, a `404` for each gone, and the next token. With `DAV:limit`,
+  /// at most that many, the request-URI then answered `507` (§3.6), and a token that skips nothing.
+  private func sync(
+    _ body: XMLElement, _ selection: PropertySelection, _ id: ObjectID, _ href: String, _ use: StoreServer.AppUse
+  ) async throws -> Response {
+    let position = try SyncToken.position(body.child(.dav("sync-token"))?.text ?? "", use.positions)
+    if let level = body.child(.dav("sync-level"))?.text.trimmingCharacters(in: .whitespaces), level != "1",
+      level != "infinite", level != "infinity"
+    {
+      throw DAVError(.badRequest, nil, "sync-level is 1 or infinite, not \(level)")
+    }
+    var limit: Int?
+    if let text = body.child(.dav("limit"))?.child(.dav("nresults"))?.text {
+      guard let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), count > 0 else {
+        throw DAVError(.badRequest, nil, "DAV:nresults is a positive number, not \(text)")
+      }
+      limit = count
+    }
+    let asked = limit
+    guard
+      let changes = try await server.withStore(
+        use,
+        {
+          try Self.mapped { try use.session.calendarChanges(inCalendar: id, after: position, limit: asked) }
+        })
+    else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
+    var multistatus = Multistatus()
+    for object in changes.objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
+    for uid in changes.removed { multistatus.add(DAVPath.object(uid, in: id), status: "404 Not Found") }
+    if changes.isTruncated { multistatus.add(href, status: "507 Insufficient Storage") }
+    return Self.xml(
+      multistatus.finished(syncToken: SyncToken.text(changes.position, use.positions)),
+      status: .init(code: 207, reasonPhrase: "Multi-Status"))
   }
 
   /// The objects of calendar `id` that `filter` selects. A closed time range on events is

@@ -20,7 +20,7 @@ struct DAVMiddleware: RouterMiddleware {
   /// The largest calendar object a PUT may store (`max-resource-size`).
   static let maximumResource = 1 << 20
   /// The methods of the DAV space.
-  static let methods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
+  static let methods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR"
 
   func handle(
     _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
@@ -42,7 +42,13 @@ struct DAVMiddleware: RouterMiddleware {
       // as a GET; go-webdav moved to 308 for this).
       return Response(status: .permanentRedirect, headers: [.location: DAVPath.root])
     }
-    if path == .unknown { throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)") }
+    if path == .unknown {
+      if request.method.rawValue == "MKCALENDAR" {
+        throw DAVError(
+          .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)UUID/, named by a new UUID")
+      }
+      throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)")
+    }
     switch request.method.rawValue {
     case "OPTIONS":
       return Response(
@@ -52,7 +58,11 @@ struct DAVMiddleware: RouterMiddleware {
     case "REPORT": return try await report(request, path, context)
     case "GET", "HEAD": return try await get(request, path, context)
     case "PUT": return try await put(request, path, context)
-    case "DELETE": return try await delete(request, path, context)
+    case "DELETE":
+      if case .calendar(let id) = path { return try await deleteCalendar(id, context) }
+      return try await delete(request, path, context)
+    case "MKCALENDAR": return try await mkcalendar(request, path, context)
+    case "PROPPATCH": return try await proppatch(request, path, context)
     default:
       var response = Self.xml(
         DAVError(.methodNotAllowed, nil, "\(request.method.rawValue) is not served here").body,
@@ -102,12 +112,13 @@ struct DAVMiddleware: RouterMiddleware {
       case .calendar(.calendarDoesNotAllowEvents), .calendar(.calendarDoesNotAllowReminders):
         .caldav("supported-calendar-component")
       case .access: .dav("need-privileges")
+      case .calendar(.changesUnavailable): .dav("valid-sync-token")
       default: nil
       }
     let status: HTTPResponse.Status =
       switch error {
       case .iCalendar, .calendar(.invalidCalendarObject), .calendar(.calendarDoesNotAllowEvents),
-        .calendar(.calendarDoesNotAllowReminders):
+        .calendar(.calendarDoesNotAllowReminders), .calendar(.changesUnavailable):
         .forbidden
       default: problem.status
       }

@@ -24,6 +24,11 @@ enum PropertySelection {
     }
   }
 
+  /// Whether it asks for `name` by name (the properties that cost a read are never in `allprop`).
+  func asks(_ name: XMLName) -> Bool {
+    if case .named(let names) = self { names.contains(name) } else { false }
+  }
+
   /// Adds `resource` to `multistatus` with what this selection asks of it.
   func add(_ resource: DAVResource, to multistatus: inout Multistatus, positions: AppPositions) {
     switch self {

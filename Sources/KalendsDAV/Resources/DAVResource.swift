@@ -6,17 +6,28 @@ enum DAVResource {
   case principal(name: String)
   /// The app's calendar home (`/dav/calendars/`).
   case calendarHome
-  /// A calendar the app may see.
-  case calendar(EventCalendar)
+  /// A calendar the app may see, with its collection state when it was asked for.
+  case calendar(EventCalendar, CollectionState? = nil)
   /// A calendar object of the calendar with that id.
   case object(CalendarObject, in: ObjectID)
+
+  /// What a client compares to know whether a calendar changed: CalendarServer's `getctag` and
+  /// RFC 6578's `sync-token`, read when a PROPFIND names them.
+  struct CollectionState {
+    /// The collection tag: the app's entity tag of the calendar's stamp
+    /// (``EventStore/calendarStamp(inCalendar:)``) and its count of items — equal exactly while
+    /// what the app sees of the calendar is unchanged.
+    let tag: String
+    /// A sync token for the head (``SyncToken``).
+    let syncToken: String
+  }
 
   /// Where it is.
   var href: String {
     switch self {
     case .principal: DAVPath.root
     case .calendarHome: DAVPath.calendarHomePath
-    case .calendar(let calendar): DAVPath.calendar(calendar.id)
+    case .calendar(let calendar, _): DAVPath.calendar(calendar.id)
     case .object(let object, let calendar): DAVPath.object(object.uid, in: calendar)
     }
   }
@@ -61,25 +72,27 @@ enum DAVResource {
       switch self {
       case .principal(let name): return XMLText.escaped(name)
       case .calendarHome: return "Calendars"
-      case .calendar(let calendar): return XMLText.escaped(calendar.title)
+      case .calendar(let calendar, _): return XMLText.escaped(calendar.title)
       case .object: return nil
       }
     default: break
     }
     switch self {
-    case .calendar(let calendar): return Self.value(name, of: calendar)
+    case .calendar(let calendar, let state): return Self.value(name, of: calendar, state)
     case .object(let object, _): return Self.value(name, of: object, positions: positions)
     default: return nil
     }
   }
 
-  private static func value(_ name: XMLName, of calendar: EventCalendar) -> String? {
+  private static func value(_ name: XMLName, of calendar: EventCalendar, _ state: CollectionState?) -> String? {
     switch (name.namespace, name.local) {
+    case (Namespace.calendarServer, "getctag"): return state.map { XMLText.escaped($0.tag) }
+    case (Namespace.dav, "sync-token"): return state.map { XMLText.escaped($0.syncToken) }
     case (Namespace.caldav, "supported-calendar-component-set"):
       return (calendar.allowedEntityTypes.contains(.events) ? "<C:comp name=\"VEVENT\"/>" : "")
         + (calendar.allowedEntityTypes.contains(.reminders) ? "<C:comp name=\"VTODO\"/>" : "")
     case (Namespace.dav, "supported-report-set"):
-      return ["<C:calendar-query/>", "<C:calendar-multiget/>"].map {
+      return ["<C:calendar-query/>", "<C:calendar-multiget/>", "<D:sync-collection/>"].map {
         "<D:supported-report><D:report>\($0)</D:report></D:supported-report>"
       }.joined()
     case (Namespace.apple, "calendar-color"):

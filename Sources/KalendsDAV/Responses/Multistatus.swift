@@ -43,6 +43,21 @@ struct Multistatus {
     xml += "</D:response>"
   }
 
+  /// The resource at `href` with each group of properties (names only) under its status, as
+  /// PROPPATCH answers; empty groups are left out.
+  mutating func add(_ href: String, propstats: [([XMLName], String)]) {
+    xml += "<D:response><D:href>\(XMLText.escaped(href))</D:href>"
+    for (names, status) in propstats { xml += Self.propstat(names, status: status) }
+    xml += "</D:response>"
+  }
+
+  /// A `propstat` of the properties `names` (empty) with `status`; empty when `names` is.
+  static func propstat(_ names: [XMLName], status: String) -> String {
+    guard !names.isEmpty else { return "" }
+    return "<D:propstat><D:prop>" + names.map { "<\(qualified($0))/>" }.joined()
+      + "</D:prop><D:status>HTTP/1.1 \(status)</D:status></D:propstat>"
+  }
+
   /// A resource at `href` answered with a status only (`404` for a multiget's unknown href).
   mutating func add(_ href: String, status: String) {
     xml += "<D:response><D:href>\(XMLText.escaped(href))</D:href><D:status>HTTP/1.1 \(status)</D:status></D:response>"
@@ -50,4 +65,9 @@ struct Multistatus {
 
   /// The document.
   var finished: String { xml + "</D:multistatus>\n" }
+
+  /// The document closed with the `sync-token` a `sync-collection` report answers (RFC 6578 §6.2).
+  func finished(syncToken: String) -> String {
+    xml + "<D:sync-token>\(XMLText.escaped(syncToken))</D:sync-token></D:multistatus>\n"
+  }
 }

@@ -26,10 +26,13 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     var timestamp: Int64
     var calendar: ObjectID
     /// The digest of its external identifier (``ObjectProjection/externalDigest(_:)``), when
-    /// it is a live item with one: taken while the state is read, in log order.
-    var external: StoredObject.ExternalDigest?
-    /// Last, beside the tag of ``external``: 56 bytes a change instead of 64.
+    /// it is a live item with one: taken while the state is read, in log order; for an item removed
+    /// by a removal of its own, its last save.
+    var trailer: StoredObject.Trailer
+    /// Last, beside the tag of ``trailer``: 56 bytes a change instead of 64.
     var isLive: Bool
+
+    var external: StoredObject.ExternalDigest? { trailer.external }
   }
 
   private var slots = ObjectSlots()
@@ -52,11 +55,11 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
     switch header.kind {
     case .calendarSaved:
       let id = try fields.requiredObjectID(1, in: payload)
-      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: true, calendar: id, nil)
+      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: true, calendar: id, .none)
     case .calendarRemoved:
       let id = try fields.requiredObjectID(1, in: payload)
       removals[id, default: []].append((header.position.rawValue, header.timestamp.rawValue))
-      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: false, calendar: id, nil)
+      set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: false, calendar: id, .none)
     case .eventSaved, .reminderSaved:
       let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
       let id = try fields.requiredObjectID(1, in: payload)
@@ -64,13 +67,16 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       let calendar = try fields.requiredObjectID(2, in: payload)
       var external: StoredObject.ExternalDigest?
       if let state = fields[5] { external = try Self.externalDigest(in: state, of: payload) }
-      set(Key(kind: kind.rawValue, id: id), header, live: true, calendar: calendar, external)
+      set(
+        Key(kind: kind.rawValue, id: id), header, live: true, calendar: calendar,
+        external.map { .external($0) } ?? .none)
     case .eventRemoved, .reminderRemoved:
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
       let key = Key(kind: kind.rawValue, id: try fields.requiredObjectID(1, in: payload))
-      let calendar =
-        try slots.slot(of: key.kind, key.id).map { stored[$0].calendar } ?? fields.requiredObjectID(2, in: payload)
-      set(key, header, live: false, calendar: calendar, nil)
+      let previous = slots.slot(of: key.kind, key.id).map { stored[$0] }
+      let calendar = try previous?.calendar ?? fields.requiredObjectID(2, in: payload)
+      let trailer: StoredObject.Trailer = previous.map { $0.isLive ? .lastSave($0.position) : .none } ?? .none
+      set(key, header, live: false, calendar: calendar, trailer)
     default:
       break
     }
@@ -104,11 +110,11 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   }
 
   private mutating func set(
-    _ key: Key, _ header: LogRecordHeader, live: Bool, calendar: ObjectID, _ external: StoredObject.ExternalDigest?
+    _ key: Key, _ header: LogRecordHeader, live: Bool, calendar: ObjectID, _ trailer: StoredObject.Trailer
   ) {
     let change = Stored(
       position: header.position.rawValue, timestamp: header.timestamp.rawValue, calendar: calendar,
-      external: external, isLive: live)
+      trailer: trailer, isLive: live)
     let (slot, isNew) = slots.slot(for: key.kind, key.id, next: stored.count)
     if isNew {
       keys.append(key)
@@ -138,7 +144,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         let removal = times.first(where: { $0.0 > stored[slot].position })
       else { continue }
       stored[slot] = Stored(
-        position: removal.0, timestamp: removal.1, calendar: stored[slot].calendar, external: nil, isLive: false)
+        position: removal.0, timestamp: removal.1, calendar: stored[slot].calendar, trailer: .none, isLive: false)
     }
     removals = [:]
     // Then both arrays are put in key order once, so that what follows reads them in sequence.
@@ -310,12 +316,12 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       key[0] = keys[index].kind
       keys[index].id.store(in: key, at: 1)
       try cursor.put(
-        reserving: StoredObject.length(external: object.external),
+        reserving: StoredObject.length(object.trailer),
         forKey: UnsafeRawBufferPointer(rebasing: key[..<17]), options: .append
       ) { value in
         StoredObject.write(
           position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
-          external: object.external, to: value)
+          trailer: object.trailer, to: value)
       }
     }
   }

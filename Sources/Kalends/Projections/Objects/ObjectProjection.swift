@@ -9,7 +9,8 @@ internal import LMDB
 ///   and for a live item with an external identifier its digest (16). The state is not copied:
 ///   it is field 5 of the log record at `version`, read from the log (the log is the truth, and a
 ///   copy doubled what every save wrote). A removed object keeps a tombstone (`live` 0) so that
-///   saving it again is refused, not a silent re-creation.
+///   saving it again is refused, not a silent re-creation; an event or reminder removed by a
+///   removal of its own keeps there the position of its last save (8), which names what it was.
 /// - `objects.byCalendar`: key `calendar id (16) ‖ type (1) ‖ id (16)`, empty value: the live items
 ///   of each calendar.
 /// - `objects.byExternalID`: key `calendar id (16) ‖ type (2 event, 3 reminder) (1) ‖ the first 16
@@ -17,7 +18,7 @@ internal import LMDB
 ///   of each calendar by external identifier (iCalendar's `UID`), for imports.
 struct ObjectProjection: Projection {
   static let name = "objects"
-  static let version: UInt32 = 3
+  static let version: UInt32 = 4
   /// The names of the LMDB databases it owns: the objects, their index by calendar and by external identifier.
   enum DatabaseName {
     static let objects = "objects"
@@ -48,7 +49,7 @@ struct ObjectProjection: Projection {
     switch header.kind {
     case .calendarSaved:
       let id = try PayloadReader(bytes: payload).requiredObjectID(1)
-      try put(ObjectKind.calendar.key(id), live: true, calendar: id, external: nil, header, &txn)
+      try put(ObjectKind.calendar.key(id), live: true, calendar: id, trailer: .none, header, &txn)
     case .calendarRemoved:
       let id = try PayloadReader(bytes: payload).requiredObjectID(1)
       let items = try txn.withCursor(on: byCalendar) { try $0.keys(withPrefix: id.bytes) }
@@ -56,9 +57,9 @@ struct ObjectProjection: Projection {
       for key in external { try txn.delete(key, in: byExternalID) }
       for key in items {
         try txn.delete(key, in: byCalendar)
-        try put(Array(key[16...]), live: false, calendar: id, external: nil, header, &txn)
+        try put(Array(key[16...]), live: false, calendar: id, trailer: .none, header, &txn)
       }
-      try put(ObjectKind.calendar.key(id), live: false, calendar: id, external: nil, header, &txn)
+      try put(ObjectKind.calendar.key(id), live: false, calendar: id, trailer: .none, header, &txn)
     case .eventSaved, .reminderSaved:
       let fields = try PayloadReader(bytes: payload)
       let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
@@ -71,7 +72,8 @@ struct ObjectProjection: Projection {
       let external = try PayloadReader(Payload(bytes: fields.bytes(5) ?? [])).string(1).map {
         Array($0.utf8).withUnsafeBytes(Self.externalDigest)
       }
-      try put(kind.key(id), live: true, calendar: calendar, external: external, header, &txn)
+      try put(
+        kind.key(id), live: true, calendar: calendar, trailer: external.map { .external($0) } ?? .none, header, &txn)
       try txn.put([UInt8](), forKey: calendar.bytes + kind.key(id), in: byCalendar)
       if let external {
         try txn.put([UInt8](), forKey: Self.externalKey(calendar, kind, external) + id.bytes, in: byExternalID)
@@ -83,8 +85,12 @@ struct ObjectProjection: Projection {
       let previous = try entry(kind, id, in: txn)
       let calendar = try previous?.calendarID ?? fields.requiredObjectID(2)
       try txn.delete(calendar.bytes + kind.key(id), in: byCalendar)
-      if let previous, previous.isLive { try removeExternalID(of: previous, kind, id, &txn) }
-      try put(kind.key(id), live: false, calendar: calendar, external: nil, header, &txn)
+      var trailer = StoredObject.Trailer.none
+      if let previous, previous.isLive {
+        try removeExternalID(of: previous, kind, id, &txn)
+        trailer = .lastSave(previous.version.rawValue)
+      }
+      try put(kind.key(id), live: false, calendar: calendar, trailer: trailer, header, &txn)
     default:
       break
     }
@@ -133,11 +139,11 @@ struct ObjectProjection: Projection {
   }
 
   private func put(
-    _ key: [UInt8], live: Bool, calendar: ObjectID, external: StoredObject.ExternalDigest?, _ header: LogRecordHeader,
+    _ key: [UInt8], live: Bool, calendar: ObjectID, trailer: StoredObject.Trailer, _ header: LogRecordHeader,
     _ txn: inout WriteTransaction
   ) throws {
     let entry = StoredObject.encode(
-      position: header.position, timestamp: header.timestamp, live: live, calendar: calendar, external: external)
+      position: header.position, timestamp: header.timestamp, live: live, calendar: calendar, trailer: trailer)
     try txn.put(entry, forKey: key, in: objects)
   }
 
@@ -148,6 +154,24 @@ struct ObjectProjection: Projection {
     return try txn.withCursor(on: byCalendar) { try $0.keys(withPrefix: prefix) }.map {
       ObjectID(bytes: $0[17...])!
     }
+  }
+
+  /// The latest version among the live items of `kind` in `calendar`, and how many there are, from
+  /// their entries alone (no state is read). Any change to the calendar's items changes one or the
+  /// other: an added or changed item is the newest, a removal lowers the count.
+  func latest(
+    _ kind: ObjectKind, inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction
+  ) throws -> (version: LogPosition, count: Int) {
+    var latest = LogPosition.none
+    var count = 0
+    for id in try items(kind, inCalendar: calendar, in: txn) {
+      guard let entry = try txn.withValue(forKey: kind.key(id), in: objects, { try StoredObject(entry: $0) }) else {
+        continue
+      }
+      latest = max(latest, entry.version)
+      count += 1
+    }
+    return (latest, count)
   }
 
   /// The `objects` entry of an object, live or removed, without its state; `nil` if it never
@@ -179,6 +203,20 @@ struct ObjectProjection: Projection {
     _ stored: StoredObject, _ kind: ObjectKind, _ id: ObjectID, in txn: borrowing ReadTransaction
   ) throws -> StoredObject {
     try withState(stored, kind, id) { position, body in
+      try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)
+    }
+  }
+
+  /// The state an item removed by a removal of its own had at its last save (``StoredObject/lastSave``):
+  /// empty once that save's content is erased; `nil` when `stored` names no such save (it is live,
+  /// a calendar, or was removed with its calendar).
+  func lastState(
+    _ stored: StoredObject, _ kind: ObjectKind, _ id: ObjectID, in txn: borrowing ReadTransaction
+  ) throws -> PayloadReader? {
+    guard !stored.isLive, let lastSave = stored.lastSave else { return nil }
+    return try SavedState.read(
+      "\(kind)", id, saveKind: kind.saveKind, at: lastSave, projection: ObjectProjection.name
+    ) { position, body in
       try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)
     }
   }

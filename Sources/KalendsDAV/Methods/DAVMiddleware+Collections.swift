@@ -1,0 +1,136 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Kalends
+import KalendsServer
+
+extension DAVMiddleware {
+  /// The properties of a calendar an app may set: its title and its colour.
+  static let settable: Set<XMLName> = [.dav("displayname"), XMLName(Namespace.apple, "calendar-color")]
+  /// What a calendar program sends when it makes a calendar that Kalends does not keep: accepted
+  /// and not stored, so that DAVx⁵ and others can make calendars at all.
+  static let acceptedUnkept: Set<XMLName> = [.caldav("calendar-description"), .caldav("calendar-timezone")]
+
+  /// MKCALENDAR (RFC 4791 §5.3.1): a new calendar at `/dav/calendars/UUID/`, its title, colour and
+  /// kind of items (`supported-calendar-component-set`: VEVENT, VTODO or both) from the body. The
+  /// app needs full access to the service of what it will hold; an app given chosen calendars
+  /// cannot make one (the person makes it and gives it). A property the server cannot set fails
+  /// the whole request with `403` and a `propstat` naming it; nothing is written.
+  func mkcalendar(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
+    guard case .calendar(let id) = path else {
+      throw DAVError(
+        .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)UUID/, named by a new UUID")
+    }
+    let body = try await Self.body(request)
+    if let body, body.name != .caldav("mkcalendar") {
+      throw DAVError(.badRequest, nil, "an MKCALENDAR body is a CALDAV:mkcalendar element, not \(body.name)")
+    }
+    let properties = (body?.children(.dav("set")) ?? []).flatMap { $0.children(.dav("prop")) }.flatMap(\.children)
+    var calendar = EventCalendar(title: "Calendar")
+    calendar.id = id
+    var refused: [XMLName] = []
+    for property in properties {
+      switch property.name {
+      case .caldav("supported-calendar-component-set"):
+        let names = Set(property.children(.caldav("comp")).compactMap { $0.attributes["name"]?.uppercased() })
+        var types: EntityTypes = []
+        if names.contains("VEVENT") { types.insert(.events) }
+        if names.contains("VTODO") { types.insert(.reminders) }
+        if types.isEmpty || !names.subtracting(["VEVENT", "VTODO"]).isEmpty {
+          refused.append(property.name)
+        } else {
+          calendar.allowedEntityTypes = types
+        }
+      case let name where Self.settable.contains(name):
+        if !Self.set(name, to: property.text, on: &calendar) { refused.append(name) }
+      case let name where Self.acceptedUnkept.contains(name):
+        continue
+      default:
+        refused.append(property.name)
+      }
+    }
+    if !refused.isEmpty {
+      let failed = properties.map(\.name).filter { !refused.contains($0) }
+      var xml = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<C:mkcalendar-response" + Multistatus.declarations + ">"
+      xml +=
+        Multistatus.propstat(refused, status: "403 Forbidden")
+        + Multistatus.propstat(failed, status: "424 Failed Dependency")
+      return Self.xml(xml + "</C:mkcalendar-response>\n", status: .forbidden)
+    }
+    let app = try await server.app(context)
+    let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
+    let use = server.use(app, of: service, reading: false)
+    let made = calendar
+    try await server.withStore(use) {
+      try Self.mapped {
+        if try use.session.calendar(withID: id) != nil {
+          throw DAVError(.methodNotAllowed, .dav("resource-must-be-null"), "a calendar is already at \(id)")
+        }
+        _ = try use.session.save(made)
+      }
+    }
+    return Response(status: .created, headers: [.contentLength: "0"])
+  }
+
+  /// PROPPATCH (RFC 4918 §9.2) of a calendar's title (`displayname`) and colour
+  /// (`calendar-color`): all or nothing, in one save; any other property is refused (`403`) and the
+  /// others then fail with `424`.
+  func proppatch(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
+    guard case .calendar(let id) = path else {
+      throw DAVError(.forbidden, .dav("cannot-modify-protected-property"), "only a calendar's properties are set")
+    }
+    guard let body = try await Self.body(request), body.name == .dav("propertyupdate") else {
+      throw DAVError(.badRequest, nil, "a PROPPATCH body is a DAV:propertyupdate element")
+    }
+    let (original, use) = try await self.calendar(id, context, reading: false)
+    var calendar = original
+    var names: [XMLName] = []
+    var refused: [XMLName] = []
+    for instruction in body.children {
+      for property in instruction.children(.dav("prop")).flatMap(\.children) {
+        names.append(property.name)
+        let isSet = instruction.name == .dav("set")
+        guard isSet, Self.settable.contains(property.name), Self.set(property.name, to: property.text, on: &calendar)
+        else {
+          refused.append(property.name)
+          continue
+        }
+      }
+    }
+    var multistatus = Multistatus()
+    if !refused.isEmpty {
+      multistatus.add(
+        DAVPath.calendar(id),
+        propstats: [(refused, "403 Forbidden"), (names.filter { !refused.contains($0) }, "424 Failed Dependency")])
+      return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+    }
+    let changed = calendar
+    if changed != original {
+      try await server.withStore(use) { try Self.mapped { _ = try use.session.save(changed) } }
+    }
+    multistatus.add(DAVPath.calendar(id), propstats: [(names, "200 OK")])
+    return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+  }
+
+  /// DELETE of a calendar: removed with everything it holds, in one fact of the log.
+  func deleteCalendar(_ id: ObjectID, _ context: ServerContext) async throws -> Response {
+    let (calendar, use) = try await self.calendar(id, context, reading: false)
+    try await server.withStore(use) { try Self.mapped { try use.session.remove(calendar) } }
+    return Response(status: .noContent)
+  }
+
+  /// Sets the settable property `name` of `calendar` to `text`; `false` when the value is not one
+  /// (an empty title, a colour other than `#RRGGBB` or `#RRGGBBAA`, whose alpha is dropped).
+  static func set(_ name: XMLName, to text: String, on calendar: inout EventCalendar) -> Bool {
+    let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if name == .dav("displayname") {
+      guard !value.isEmpty else { return false }
+      calendar.title = value
+      return true
+    }
+    let hex = value.dropFirst()
+    guard value.hasPrefix("#"), hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return false }
+    calendar.color = "#" + hex.prefix(6).uppercased()
+    return true
+  }
+}
