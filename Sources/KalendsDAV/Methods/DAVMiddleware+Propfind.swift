@@ -52,6 +52,9 @@ extension DAVMiddleware {
       guard let object = try await server.withStore(use, { try use.session.calendarObject(uid: uid, inCalendar: id) })
       else { throw DAVError(.notFound, nil, "no calendar object \(uid) in calendar \(id)") }
       selection.add(.object(object, in: id), to: &multistatus, positions: use.positions)
+    case .addressBookHome, .addressBook, .contact:
+      return try await propfindContacts(
+        path, selection, depth: depth, version: Self.vCardVersion(asked: body), context)
     case .wellKnown, .unknown:
       throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)")
     }

@@ -53,7 +53,9 @@ struct DAVMiddleware: RouterMiddleware {
     case "OPTIONS":
       return Response(
         status: .ok,
-        headers: [HTTPField.Name("DAV")!: "1, 3, calendar-access", .allow: Self.methods, .contentLength: "0"])
+        headers: [
+          HTTPField.Name("DAV")!: "1, 3, calendar-access, addressbook", .allow: Self.methods, .contentLength: "0",
+        ])
     case "PROPFIND": return try await propfind(request, path, context)
     case "REPORT": return try await report(request, path, context)
     case "GET", "HEAD": return try await get(request, path, context)

@@ -3,7 +3,9 @@ import Kalends
 
 /// What a request path names in the DAV space: `/dav/` is the principal (the app itself),
 /// `/dav/calendars/` its calendar home, `/dav/calendars/ID/` a calendar and
-/// `/dav/calendars/ID/NAME.ics` a calendar object, named by its `UID`.
+/// `/dav/calendars/ID/NAME.ics` a calendar object, named by its `UID`; `/dav/addressbooks/` its
+/// address book home, `/dav/addressbooks/contacts/` the store's one address book and
+/// `/dav/addressbooks/contacts/NAME.vcf` a contact, named by its `UID`.
 enum DAVPath: Equatable {
   /// `/.well-known/caldav` or `/.well-known/carddav` (RFC 6764).
   case wellKnown
@@ -12,11 +14,17 @@ enum DAVPath: Equatable {
   case calendar(ObjectID)
   /// A calendar object: its calendar and its `UID`.
   case object(ObjectID, uid: String)
+  case addressBookHome
+  case addressBook
+  /// A contact, by its `UID`.
+  case contact(uid: String)
   /// Under `/dav/` but naming nothing the server has.
   case unknown
 
   static let root = "/dav/"
   static let calendarHomePath = "/dav/calendars/"
+  static let addressBookHomePath = "/dav/addressbooks/"
+  static let addressBookPath = "/dav/addressbooks/contacts/"
 
   /// The DAV resource `path` names; `nil` for a path outside the DAV space (the API's).
   init?(_ path: String) {
@@ -30,6 +38,15 @@ enum DAVPath: Equatable {
     let parts = path.split(separator: "/").dropFirst().map { String($0) }
     switch parts.count {
     case 0: self = .principal
+    case 1 where parts[0] == "addressbooks": self = .addressBookHome
+    case 2 where parts[0] == "addressbooks": self = parts[1] == "contacts" ? .addressBook : .unknown
+    case 3 where parts[0] == "addressbooks":
+      guard parts[1] == "contacts", let name = parts[2].removingPercentEncoding, name.hasSuffix(".vcf"), name.count > 4
+      else {
+        self = .unknown
+        return
+      }
+      self = .contact(uid: String(name.dropLast(4)))
     case 1: self = parts[0] == "calendars" ? .calendarHome : .unknown
     case 2:
       guard parts[0] == "calendars", let id = ObjectID(parts[1]) else {
@@ -56,6 +73,11 @@ enum DAVPath: Equatable {
   /// unreserved characters of RFC 3986, then `.ics`.
   static func object(_ uid: String, in id: ObjectID) -> String {
     calendar(id) + (uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid) + ".ics"
+  }
+
+  /// The href of the contact `uid`: its `UID`, percent-encoded as an object's, then `.vcf`.
+  static func contact(_ uid: String) -> String {
+    addressBookPath + (uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid) + ".vcf"
   }
 
   private static let unreserved = CharacterSet(

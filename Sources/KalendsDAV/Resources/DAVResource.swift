@@ -10,6 +10,12 @@ enum DAVResource {
   case calendar(EventCalendar, CollectionState? = nil)
   /// A calendar object of the calendar with that id.
   case object(CalendarObject, in: ObjectID)
+  /// The app's address book home (`/dav/addressbooks/`).
+  case addressBookHome
+  /// The store's address book, with its collection state when it was asked for.
+  case addressBook(CollectionState? = nil)
+  /// A contact, written as a vCard of that version.
+  case contact(Contact, VCardVersion)
 
   /// What a client compares to know whether a calendar changed: CalendarServer's `getctag` and
   /// RFC 6578's `sync-token`, read when a PROPFIND names them.
@@ -29,6 +35,9 @@ enum DAVResource {
     case .calendarHome: DAVPath.calendarHomePath
     case .calendar(let calendar, _): DAVPath.calendar(calendar.id)
     case .object(let object, let calendar): DAVPath.object(object.uid, in: calendar)
+    case .addressBookHome: DAVPath.addressBookHomePath
+    case .addressBook: DAVPath.addressBookPath
+    case .contact(let contact, _): DAVPath.contact(contact.externalID)
     }
   }
 
@@ -37,8 +46,15 @@ enum DAVResource {
   var allProperties: [XMLName] {
     let common: [XMLName] = [.dav("resourcetype"), .dav("displayname"), .dav("current-user-principal")]
     switch self {
-    case .principal: return common + [.dav("principal-URL"), .caldav("calendar-home-set")]
-    case .calendarHome: return common
+    case .principal:
+      return common + [.dav("principal-URL"), .caldav("calendar-home-set"), .carddav("addressbook-home-set")]
+    case .calendarHome, .addressBookHome: return common
+    case .addressBook:
+      return common + [
+        .dav("supported-report-set"), .carddav("supported-address-data"), .dav("current-user-privilege-set"),
+        .carddav("max-resource-size"),
+      ]
+    case .contact: return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")]
     case .calendar:
       return common + [
         .caldav("supported-calendar-component-set"), .dav("supported-report-set"),
@@ -58,7 +74,9 @@ enum DAVResource {
       case .principal: return "<D:collection/><D:principal/>"
       case .calendarHome: return "<D:collection/>"
       case .calendar: return "<D:collection/><C:calendar/>"
-      case .object: return ""
+      case .object, .contact: return ""
+      case .addressBookHome: return "<D:collection/>"
+      case .addressBook: return "<D:collection/><CR:addressbook/>"
       }
     case (Namespace.dav, "current-user-principal"), (Namespace.dav, "owner"):
       return "<D:href>\(DAVPath.root)</D:href>"
@@ -68,18 +86,60 @@ enum DAVResource {
     case (Namespace.caldav, "calendar-home-set"):
       guard case .principal = self else { return nil }
       return "<D:href>\(DAVPath.calendarHomePath)</D:href>"
+    case (Namespace.carddav, "addressbook-home-set"):
+      guard case .principal = self else { return nil }
+      return "<D:href>\(DAVPath.addressBookHomePath)</D:href>"
     case (Namespace.dav, "displayname"):
       switch self {
       case .principal(let name): return XMLText.escaped(name)
       case .calendarHome: return "Calendars"
       case .calendar(let calendar, _): return XMLText.escaped(calendar.title)
-      case .object: return nil
+      case .addressBookHome: return "Address books"
+      case .addressBook: return "Contacts"
+      case .object, .contact: return nil
       }
     default: break
     }
     switch self {
     case .calendar(let calendar, let state): return Self.value(name, of: calendar, state)
     case .object(let object, _): return Self.value(name, of: object, positions: positions)
+    case .addressBook(let state): return Self.addressBookValue(name, state)
+    case .contact(let contact, let version): return Self.value(name, of: contact, version, positions: positions)
+    default: return nil
+    }
+  }
+
+  private static func addressBookValue(_ name: XMLName, _ state: CollectionState?) -> String? {
+    switch (name.namespace, name.local) {
+    case (Namespace.calendarServer, "getctag"): return state.map { XMLText.escaped($0.tag) }
+    case (Namespace.dav, "supported-report-set"):
+      return ["<CR:addressbook-query/>", "<CR:addressbook-multiget/>"].map {
+        "<D:supported-report><D:report>\($0)</D:report></D:supported-report>"
+      }.joined()
+    case (Namespace.carddav, "supported-address-data"):
+      return VCardVersion.allCases.map {
+        "<CR:address-data-type content-type=\"text/vcard\" version=\"\($0.rawValue)\"/>"
+      }.joined()
+    case (Namespace.dav, "current-user-privilege-set"):
+      return ["read", "read-current-user-privilege-set", "write", "write-content", "bind", "unbind"].map {
+        "<D:privilege><D:\($0)/></D:privilege>"
+      }.joined()
+    case (Namespace.carddav, "max-resource-size"):
+      return String(DAVMiddleware.maximumResource)
+    default: return nil
+    }
+  }
+
+  private static func value(
+    _ name: XMLName, of contact: Contact, _ version: VCardVersion, positions: AppPositions
+  ) -> String? {
+    switch (name.namespace, name.local) {
+    case (Namespace.dav, "getetag"):
+      return XMLText.escaped("\"\(positions.tag(contact.version))\"")
+    case (Namespace.dav, "getcontenttype"):
+      return "text/vcard; charset=utf-8"
+    case (Namespace.carddav, "address-data"):
+      return XMLText.escaped(contact.vCard(version))
     default: return nil
     }
   }

@@ -123,6 +123,24 @@ struct ContactsProjection: Projection {
     try txn.reading { try state(kind, id, in: $0) }
   }
 
+  /// The latest version among the live objects of `kind`, and how many there are (`only`: among
+  /// those), from their entries alone.
+  func latest(
+    _ kind: ContactObjectKind, only: Set<ObjectID>?, in txn: borrowing ReadTransaction
+  ) throws -> (version: LogPosition, count: Int) {
+    var latest = LogPosition.none
+    var count = 0
+    try txn.withCursor(on: objects) { cursor in
+      try cursor.forEach(withPrefix: [kind.rawValue]) { key, value in
+        let entry = try StoredContact(entry: value)
+        guard entry.isLive, only.map({ $0.contains(ObjectID(bytes: key[1...])!) }) ?? true else { return }
+        latest = max(latest, entry.version)
+        count += 1
+      }
+    }
+    return (latest, count)
+  }
+
   /// The identifiers of every live object of `kind`, in key order.
   func all(_ kind: ContactObjectKind, in txn: borrowing ReadTransaction) throws -> [ObjectID] {
     var ids: [ObjectID] = []

@@ -128,6 +128,13 @@ extension EventStore {
       saved.creationDate = try stored.state.signed(27).map(Timestamp.init(rawValue:))
       storedGroups = try stored.state.objectIDs(25)
       change = .modified
+      // A kept formatted name (FN) goes once a name part changes: it would name someone else.
+      let current = try ContactCodec.decodeContact(id: contact.id, version: stored.version, modified: nil, stored.state)
+      if saved.namePartsDiffer(from: current) {
+        saved.additionalProperties.removeAll {
+          Contact.isFormattedName($0) && current.additionalProperties.contains($0)
+        }
+      }
     } else {
       saved.creationDate = appender.timestamp
     }

@@ -110,20 +110,26 @@ extension EventStore {
     _ field: ContactSearchKey.Field, _ external: String, _ kind: ContactObjectKind, _ book: ContactsProjection,
     _ txn: inout WriteTransaction
   ) throws -> (ObjectID, StoredContact)? {
-    try txn.reading { txn in
-      for candidate in Set([external, VCardText.bareUID(external), "urn:uuid:" + VCardText.bareUID(external)]) {
-        let prefix = ContactSearchKey.externalKey(field, candidate, nil)
-        let keys = try txn.withCursor(on: book.search) { try $0.keys(withPrefix: prefix) }
-        for key in keys {
-          let id = ObjectID(bytes: key[(key.count - 16)...])!
-          guard let stored = try book.state(kind, id, in: txn), stored.isLive,
-            try stored.state.string(1).map(VCardText.bareUID) == VCardText.bareUID(external)
-          else { continue }
-          return (id, stored)
-        }
+    try txn.reading { try stored(field, external, kind, book, in: $0) }
+  }
+
+  /// ``stored(_:_:_:_:_:)`` in a read snapshot.
+  static func stored(
+    _ field: ContactSearchKey.Field, _ external: String, _ kind: ContactObjectKind, _ book: ContactsProjection,
+    in txn: borrowing ReadTransaction
+  ) throws -> (ObjectID, StoredContact)? {
+    for candidate in Set([external, VCardText.bareUID(external), "urn:uuid:" + VCardText.bareUID(external)]) {
+      let prefix = ContactSearchKey.externalKey(field, candidate, nil)
+      let keys = try txn.withCursor(on: book.search) { try $0.keys(withPrefix: prefix) }
+      for key in keys {
+        let id = ObjectID(bytes: key[(key.count - 16)...])!
+        guard let stored = try book.state(kind, id, in: txn), stored.isLive,
+          try stored.state.string(1).map(VCardText.bareUID) == VCardText.bareUID(external)
+        else { continue }
+        return (id, stored)
       }
-      return nil
     }
+    return nil
   }
 
   /// Every contact (with `groups`, every group) as one vCard file of `version`, in the order of

@@ -146,6 +146,11 @@ enum VCardReader {
         contact.additionalProperties.append(line.text)
       }
     }
+    // A formatted name other than the one the name parts make ("Dr. Ada Lovelace (work)") is the
+    // client's choice: kept as written, and written back instead of the derived one.
+    if let formatted = first("FN"), let full = text("FN"), full != contact.displayName {
+      contact.additionalProperties.insert(formatted.text, at: 0)
+    }
     return .contact(contact, line: begin)
   }
 }

@@ -21,7 +21,9 @@ struct VCardWriter {
     }
     let name = [contact.familyName, contact.givenName, contact.middleName, contact.namePrefix, contact.nameSuffix]
     out.line("N", VCardText.structured(name.map { $0 ?? "" }))
-    out.line("FN", ICalendarText.escaped(contact.displayName.isEmpty ? "(no name)" : contact.displayName))
+    if !contact.additionalProperties.contains(where: Contact.isFormattedName) {
+      out.line("FN", ICalendarText.escaped(contact.displayName.isEmpty ? "(no name)" : contact.displayName))
+    }
     text("NICKNAME", contact.nickname)
     text("X-PHONETIC-FIRST-NAME", contact.phoneticGivenName)
     text("X-PHONETIC-MIDDLE-NAME", contact.phoneticMiddleName)

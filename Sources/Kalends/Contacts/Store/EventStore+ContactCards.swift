@@ -1,0 +1,87 @@
+internal import LMDB
+
+extension EventStore {
+  /// The contact whose vCard `UID` is `uid` (compared bare of `urn:uuid:`), from the index of
+  /// external identifiers; `nil` when there is none or this session may not use it (limited access:
+  /// not among the contacts it was given or made). What a CardDAV address object resource is.
+  public func contact(uid: String) throws(StoreError) -> Contact? {
+    try readContacts("read contacts") { txn, view in
+      guard let (id, _) = try Self.stored(.contactExternalID, uid, .contact, view.book, in: txn) else { return nil }
+      return try view.contact(id, in: txn)
+    }
+  }
+
+  /// Stores `contact` under its `UID` — as a CardDAV `PUT` does — in one transaction: it replaces
+  /// the fields of the contact this session may use with that `UID` (keeping its identifier and
+  /// its groups, which a vCard from a DAV client does not carry), or creates one. A card equal to
+  /// what is stored writes nothing. `condition` is checked against the stored contact in the same
+  /// transaction (``ContactError``'s conflict when it fails: ``StoreError/contact(_:)`` with
+  /// ``ContactError/changedSinceFetched(_:fetched:current:)``, or
+  /// ``CalendarError/objectConditionFailed(_:)``).
+  ///
+  /// Returns the contact as stored, and whether it was new.
+  @discardableResult
+  public func putContact(
+    _ contact: Contact, condition: ObjectCondition = .none
+  ) throws(StoreError) -> (contact: Contact, created: Bool) {
+    try Self.check(contact)
+    let actor = self.actor
+    let book = try contactsBook()
+    return try write(.changeChosen(.contacts, "store a contact")) { txn, appender, _ in
+      let scope = try txn.reading { try contactScope(book, in: $0) }
+      var current: Contact?
+      if let (id, stored) = try Self.stored(.contactExternalID, contact.externalID, .contact, book, &txn),
+        scope?.contains(id) ?? true
+      {
+        current = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
+      }
+      guard condition.holds(for: current?.version) else {
+        throw StoreError.calendar(.objectConditionFailed(contact.externalID))
+      }
+      var saved = contact
+      if let current {
+        saved.id = current.id
+        saved.version = current.version
+        saved.groupIDs = try current.groupIDs.filter { try book.isLive(.group, $0, in: txn) }
+        var stored = current
+        stored.groupIDs = saved.groupIDs
+        stored.creationDate = nil
+        if Self.sameContent(stored, saved) { return (current, false) }
+      } else {
+        saved.groupIDs = []
+      }
+      let result = try Self.saveContact(
+        saved, overwrite: true, scope: scope, actor, book, &txn, &appender)
+      return (result, current == nil)
+    }
+  }
+
+  /// Removes the contact whose `UID` is `uid` when `condition` holds for it, in one transaction; a
+  /// missing one fails the condition ``ObjectCondition/present(matching:)`` and is otherwise
+  /// ``CalendarError/objectConditionFailed(_:)`` too: there was nothing to remove.
+  public func removeContact(uid: String, condition: ObjectCondition = .none) throws(StoreError) {
+    let actor = self.actor
+    let book = try contactsBook()
+    try write(.changeChosen(.contacts, "remove a contact")) { txn, appender, _ in
+      let scope = try txn.reading { try contactScope(book, in: $0) }
+      var found = try Self.stored(.contactExternalID, uid, .contact, book, &txn)
+      if let (id, _) = found, let scope, !scope.contains(id) { found = nil }
+      guard let (id, stored) = found, condition.holds(for: stored.version) else {
+        throw StoreError.calendar(.objectConditionFailed(uid))
+      }
+      var payload = Payload()
+      payload.append(tag: 1, id: id)
+      try appender.append(RecordDraft(kind: .contactRemoved, principal: actor, payload: payload), in: &txn)
+    }
+  }
+
+  /// What stands for the contacts this session may use, for an address book's collection tag:
+  /// the latest version among them and how many they are (see ``calendarStamp(inCalendar:)``),
+  /// read from the book's entries without decoding a card.
+  public func contactsStamp() throws(StoreError) -> (version: LogPosition, items: Int) {
+    try readContacts("read contacts") { txn, view in
+      let latest = try view.book.latest(.contact, only: view.scope, in: txn)
+      return (latest.version, latest.count)
+    }
+  }
+}

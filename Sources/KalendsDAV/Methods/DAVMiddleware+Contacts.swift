@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Kalends
+import KalendsServer
+
+/// CardDAV (RFC 6352): the store's contacts as one address book, each contact an address object
+/// resource named by its `UID`, read and written by the app's session under its contacts access
+/// (limited access: only the contacts the person chose for it and those it made).
+extension DAVMiddleware {
+  /// The app's use of contacts; its first asks the person, as an API app's would.
+  func contactsUse(_ context: ServerContext, reading: Bool) async throws -> StoreServer.AppUse {
+    try await server.app(context, using: .contacts, reading: reading)
+  }
+
+  /// PROPFIND of the address book home, the address book or a contact.
+  func propfindContacts(
+    _ path: DAVPath, _ selection: PropertySelection, depth: Int, version: VCardVersion, _ context: ServerContext
+  ) async throws -> Response {
+    let use = try await contactsUse(context, reading: true)
+    var multistatus = Multistatus()
+    switch path {
+    case .addressBookHome:
+      selection.add(.addressBookHome, to: &multistatus, positions: use.positions)
+      if depth == 1 {
+        let book = DAVResource.addressBook(try await addressBookState(selection, use))
+        selection.add(book, to: &multistatus, positions: use.positions)
+      }
+    case .addressBook:
+      let book = DAVResource.addressBook(try await addressBookState(selection, use))
+      selection.add(book, to: &multistatus, positions: use.positions)
+      if depth == 1 {
+        for contact in try await server.withStore(use, { try use.session.contacts() }) {
+          selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+        }
+      }
+    case .contact(let uid):
+      guard let contact = try await server.withStore(use, { try use.session.contact(uid: uid) }),
+        contact.externalID == uid
+      else { throw DAVError(.notFound, nil, "no contact \(uid) in the address book") }
+      selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+    default:
+      throw DAVError(.notFound, nil, "nothing is at this path")
+    }
+    return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+  }
+
+  /// The address book's collection tag when `selection` asks for it.
+  private func addressBookState(
+    _ selection: PropertySelection, _ use: StoreServer.AppUse
+  ) async throws -> DAVResource.CollectionState? {
+    guard selection.asks(XMLName(Namespace.calendarServer, "getctag")) else { return nil }
+    let stamp = try await server.withStore(use) { try use.session.contactsStamp() }
+    return DAVResource.CollectionState(tag: use.positions.tag(stamp.version) + "-" + String(stamp.items), syncToken: "")
+  }
+
+  /// REPORT on the address book: `addressbook-query` (RFC 6352 §8.6) and `addressbook-multiget`
+  /// (§8.7).
+  func reportContacts(_ body: XMLElement, _ context: ServerContext) async throws -> Response {
+    let selection = PropertySelection(body)
+    let version = Self.vCardVersion(asked: body)
+    let use = try await contactsUse(context, reading: true)
+    var multistatus = Multistatus()
+    switch body.name {
+    case .carddav("addressbook-multiget"):
+      var missing: [String] = []
+      var uids: [String] = []
+      for href in body.children(.dav("href")) {
+        let text = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if case .contact(let uid)? = DAVPath(URLComponents(string: text)?.path ?? text) {
+          uids.append(uid)
+        } else {
+          missing.append(text)
+        }
+      }
+      let asked = uids
+      let found = try await server.withStore(use) {
+        try asked.map { uid in (uid, try use.session.contact(uid: uid).flatMap { $0.externalID == uid ? $0 : nil }) }
+      }
+      for case (_, let contact?) in found {
+        selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+      }
+      for (uid, contact) in found where contact == nil {
+        multistatus.add(DAVPath.contact(uid), status: "404 Not Found")
+      }
+      for href in missing { multistatus.add(href, status: "404 Not Found") }
+    case .carddav("addressbook-query"):
+      let filter = try AddressBookFilter(body.child(.carddav("filter")))
+      var limit: Int?
+      if let text = body.child(.carddav("limit"))?.child(.carddav("nresults"))?.text {
+        guard let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), count > 0 else {
+          throw DAVError(.badRequest, nil, "CARDDAV:nresults is a positive number, not \(text)")
+        }
+        limit = count
+      }
+      let contacts = try await server.withStore(use) { try use.session.contacts() }
+      var matching = 0
+      for contact in contacts where filter.matches(contact.vCard(.v4)) {
+        matching += 1
+        if let limit, matching > limit {
+          // RFC 6352 §8.6.1: the request-URI answered 507 when results were left out.
+          multistatus.add(DAVPath.addressBookPath, status: "507 Insufficient Storage")
+          break
+        }
+        selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+      }
+    default:
+      throw DAVError(.forbidden, .dav("supported-report"), "\(body.name) is not a report of an address book")
+    }
+    return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+  }
+
+  /// GET and HEAD of a contact: its vCard (3.0, or 4.0 when `Accept` asks for it) and its entity tag.
+  func getContact(_ uid: String, _ request: Request, _ context: ServerContext) async throws -> Response {
+    let use = try await contactsUse(context, reading: true)
+    guard let contact = try await server.withStore(use, { try use.session.contact(uid: uid) }),
+      contact.externalID == uid
+    else { throw DAVError(.notFound, nil, "no contact \(uid) in the address book") }
+    let tag = EntityTag.tag(contact.version, use.positions)
+    if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(contact.version, use.positions) == true {
+      return Response(status: .notModified, headers: [.eTag: tag])
+    }
+    let version: VCardVersion = (request.headers[.accept] ?? "").contains("version=4.0") ? .v4 : .v3
+    let text = request.method == .head ? "" : contact.vCard(version)
+    return Response(
+      status: .ok, headers: [.contentType: "text/vcard; charset=utf-8", .eTag: tag],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  /// PUT of a contact: stored under its `UID` as one fact of the log, replacing its fields;
+  /// `If-Match` and `If-None-Match: *` checked in the write's own transaction.
+  func putContact(_ uid: String, _ request: Request, _ context: ServerContext) async throws -> Response {
+    let bytes = try await Self.collect(request, upTo: Self.maximumResource)
+    let contact: Contact
+    do {
+      contact = try Contact(vCard: bytes)
+    } catch {
+      throw DAVError(.forbidden, .carddav("valid-address-data"), error.description)
+    }
+    guard contact.externalID == uid else {
+      throw DAVError(
+        .conflict, .carddav("no-uid-conflict"),
+        "this server names a contact by its UID: PUT this one to \(DAVPath.contact(contact.externalID))")
+    }
+    let use = try await contactsUse(context, reading: false)
+    let condition = try Self.condition(of: request, use.positions)
+    let created = try await server.withStore(use) {
+      try Self.mapped { try use.session.putContact(contact, condition: condition).created }
+    }
+    return Response(status: created ? .created : .noContent)
+  }
+
+  /// DELETE of a contact.
+  func deleteContact(_ uid: String, _ request: Request, _ context: ServerContext) async throws -> Response {
+    let use = try await contactsUse(context, reading: false)
+    let condition = try Self.condition(of: request, use.positions)
+    let exists = try await server.withStore(use) { try use.session.contact(uid: uid)?.externalID == uid }
+    guard exists else { throw DAVError(.notFound, nil, "no contact \(uid) in the address book") }
+    try await server.withStore(use) {
+      try Self.mapped { try use.session.removeContact(uid: uid, condition: condition) }
+    }
+    return Response(status: .noContent)
+  }
+
+  /// The vCard version a PROPFIND or REPORT asks for in `CARDDAV:address-data` (3.0 unless 4.0).
+  static func vCardVersion(asked body: XMLElement?) -> VCardVersion {
+    let prop = body?.name == .dav("prop") ? body : body?.child(.dav("prop"))
+    return prop?.child(.carddav("address-data"))?.attributes["version"] == "4.0" ? .v4 : .v3
+  }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import KalendsTestSupport
+import Testing
+
+/// CardDAV (RFC 6352) through curl, a real server and real processes: the store's contacts as one
+/// address book, limited to what each app may use, every refusal recorded, bad cards refused with
+/// nothing written.
+@Suite("CardDAV: contacts programs as apps under the same rules")
+struct CardDAVTests {
+  static let book = "/dav/addressbooks/contacts/"
+
+  /// A contact added with the CLI: its id and UID.
+  static func contact(_ served: ServedStore, _ arguments: [String]) throws -> (id: String, uid: String) {
+    let made = try served.store.object(["contact", "add"] + arguments)
+    return (try #require(made["id"] as? String), try #require(made["externalId"] as? String))
+  }
+
+  static func query(_ filter: String, version: String = "3.0") -> String {
+    """
+    <CR:addressbook-query xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav">
+    <D:prop><D:getetag/><CR:address-data content-type="text/vcard" version="\(version)"/></D:prop>
+    <CR:filter\(filter)</CR:filter></CR:addressbook-query>
+    """
+  }
+
+  @Test func aLimitedAppSeesOnlyTheContactsItWasGivenAndQueriesThem() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0"])
+    let base = "http://" + (try #require(served.tcpAddress))
+    let ada = try Self.contact(served, ["--given", "Ada", "--family", "Lovelace", "--email", "ada@example.com"])
+    let alan = try Self.contact(served, ["--given", "Alan", "--family", "Turing", "--email", "alan@example.org"])
+    let grace = try Self.contact(served, ["--given", "Grace", "--family", "Hopper"])
+    let token = try DAVClientTests.davApp(served, "org.example.cards", access: [])
+    try served.store.object([
+      "access", "set", "org.example.cards", "--service", "contacts", "--status", "limited", "--contacts", ada.id,
+      "--contacts", alan.id,
+    ])
+
+    // Discovery: the principal names the address book home; the home lists the one address book.
+    let principal = try DAVClientTests.curl(
+      "PROPFIND", base + "/dav/", token: token,
+      body: """
+        <D:propfind xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><D:prop><CR:addressbook-home-set/></D:prop></D:propfind>
+        """, headers: ["Depth: 0"])
+    #expect(principal.body.contains("<D:href>/dav/addressbooks/</D:href>"), "\(principal.body)")
+    let listing = try DAVClientTests.curl(
+      "PROPFIND", base + Self.book, token: token,
+      body: """
+        <D:propfind xmlns:D="DAV:" xmlns:CS="http://calendarserver.org/ns/"><D:prop><D:getetag/><CS:getctag/></D:prop></D:propfind>
+        """, headers: ["Depth: 1"])
+    #expect(listing.status == 207)
+    #expect(listing.body.contains(ada.uid) && listing.body.contains(alan.uid), "\(listing.body)")
+    #expect(!listing.body.contains(grace.uid), "a contact the app was not given is listed")
+    // Not by its path either, and not by multiget.
+    let hidden = try DAVClientTests.curl("GET", base + Self.book + grace.uid + ".vcf", token: token)
+    #expect(hidden.status == 404 && !hidden.body.contains("Hopper"))
+    let multiget = try DAVClientTests.curl(
+      "REPORT", base + Self.book, token: token,
+      body: """
+        <CR:addressbook-multiget xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><D:prop><CR:address-data/></D:prop>
+        <D:href>\(Self.book)\(ada.uid).vcf</D:href><D:href>\(Self.book)\(grace.uid).vcf</D:href></CR:addressbook-multiget>
+        """, headers: ["Depth: 1"])
+    #expect(multiget.body.contains("Lovelace") && !multiget.body.contains("Hopper"))
+    #expect(multiget.body.contains("404 Not Found"))
+
+    // addressbook-query: by email domain, by name, negated, and in vCard 4.0.
+    let byDomain = try DAVClientTests.curl(
+      "REPORT", base + Self.book, token: token,
+      body: Self.query(
+        """
+        ><CR:prop-filter name="EMAIL"><CR:text-match match-type="ends-with">@example.com</CR:text-match></CR:prop-filter>
+        """), headers: ["Depth: 1"])
+    #expect(byDomain.body.contains("Lovelace") && !byDomain.body.contains("Turing"), "\(byDomain.body)")
+    let notAda = try DAVClientTests.curl(
+      "REPORT", base + Self.book, token: token,
+      body: Self.query(
+        """
+         test="allof"><CR:prop-filter name="FN"><CR:text-match negate-condition="yes">ada</CR:text-match></CR:prop-filter>
+        """, version: "4.0"), headers: ["Depth: 1"])
+    #expect(notAda.body.contains("Turing") && !notAda.body.contains("Lovelace") && !notAda.body.contains("Hopper"))
+    #expect(notAda.body.contains("VERSION:4.0"))
+
+    // A card it makes is its own to use; a change of a contact it was not given is refused.
+    let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:made-by-app\r\nN:Noether;Emmy;;;\r\nFN:Emmy Noether\r\nEND:VCARD\r\n"
+    let made = try DAVClientTests.curl(
+      "PUT", base + Self.book + "made-by-app.vcf", token: token, body: card, headers: ["Content-Type: text/vcard"])
+    #expect(made.status == 201, "\(made.body)")
+    let again = try DAVClientTests.curl("GET", base + Self.book + "made-by-app.vcf", token: token)
+    #expect(again.status == 200 && again.body.contains("Noether"))
+    let overwrite =
+      "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(grace.uid)\r\nN:Hacked;Grace;;;\r\nFN:Grace Hacked\r\nEND:VCARD\r\n"
+    _ = try DAVClientTests.curl(
+      "PUT", base + Self.book + grace.uid + ".vcf", token: token, body: overwrite, headers: ["Content-Type: text/vcard"]
+    )
+    let stored = try served.store.object(["contact", "show", grace.id])
+    #expect(stored["familyName"] as? String == "Hopper", "a contact the app was not given changed")
+  }
+
+  @Test func refusedAppsAndBadCardsChangeNothingAndAreRecorded() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0"])
+    let base = "http://" + (try #require(served.tcpAddress))
+    let ada = try Self.contact(served, ["--given", "Ada", "--family", "Lovelace"])
+    let denied = try DAVClientTests.davApp(served, "org.example.denied", access: [])
+    try served.store.object(["access", "set", "org.example.denied", "--service", "contacts", "--status", "denied"])
+    let refused = try DAVClientTests.curl(
+      "PROPFIND", base + Self.book, token: denied, body: DAVClientTests.propfind, headers: ["Depth: 1"])
+    #expect(refused.status == 403 && refused.body.contains("need-privileges") && !refused.body.contains(ada.uid))
+    let get = try DAVClientTests.curl("GET", base + Self.book + ada.uid + ".vcf", token: denied)
+    #expect(get.status == 403 && !get.body.contains("Lovelace"))
+    let attempts = try served.records("accessAttemptRefused").filter {
+      (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.denied"
+    }
+    #expect(!attempts.isEmpty)
+
+    let full = try DAVClientTests.davApp(served, "org.example.full", access: [])
+    try served.store.object(["access", "set", "org.example.full", "--service", "contacts", "--status", "full"])
+    let head = try #require(try served.store.object(["log", "head"])["head"] as? Int)
+    let bad: [(String, String, Int, String)] = [
+      ("x.vcf", "BEGIN:VCARD\r\nVERSION:2.1\r\nUID:x\r\nEND:VCARD\r\n", 403, "valid-address-data"),
+      ("x.vcf", "not a vCard", 403, "valid-address-data"),
+      ("other.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x\r\nFN:X\r\nEND:VCARD\r\n", 409, "no-uid-conflict"),
+      (
+        "g.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:g\r\nKIND:group\r\nFN:Friends\r\nEND:VCARD\r\n", 403,
+        "valid-address-data"
+      ),
+      (
+        "two.vcf",
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:two\r\nFN:A\r\nEND:VCARD\r\nBEGIN:VCARD\r\nVERSION:3.0\r\nUID:three\r\nFN:B\r\nEND:VCARD\r\n",
+        403, "valid-address-data"
+      ),
+    ]
+    for (name, body, status, precondition) in bad {
+      let answer = try DAVClientTests.curl(
+        "PUT", base + Self.book + name, token: full, body: body, headers: ["Content-Type: text/vcard"])
+      #expect(answer.status == status && answer.body.contains(precondition), "\(name): \(answer.status) \(answer.body)")
+    }
+    // A stale If-Match is refused with 412, and none of it wrote a record.
+    let current = try DAVClientTests.curl("GET", base + Self.book + ada.uid + ".vcf", token: full)
+    #expect(current.status == 200)
+    let stale = try DAVClientTests.curl(
+      "PUT", base + Self.book + ada.uid + ".vcf", token: full,
+      body: "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(ada.uid)\r\nN:Byron;Ada;;;\r\nFN:Ada Byron\r\nEND:VCARD\r\n",
+      headers: ["Content-Type: text/vcard", "If-Match: \"AAAAAAAAAAAAAAAAAAAAAA\""])
+    #expect(stale.status == 412)
+    #expect(try served.store.object(["log", "head"])["head"] as? Int == head, "a refused card wrote a record")
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Kalends
+import Testing
+
+/// Contacts as CardDAV stores them: one card per `UID` (``EventStore/putContact(_:condition:)``,
+/// ``EventStore/removeContact(uid:condition:)``, ``Contact/init(vCard:)``), and the formatted name a
+/// client chose kept as written.
+@Suite("Contacts as address object resources")
+struct ContactCardTests {
+  static func card(_ uid: String, _ lines: String...) -> [UInt8] {
+    Array(("BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\n" + lines.map { $0 + "\r\n" }.joined() + "END:VCARD\r\n").utf8)
+  }
+
+  @Test func aPutCreatesReplacesKeepsGroupsAndWritesNothingForTheSameCard() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let family = try owner.save(ContactGroup(name: "Family"))
+      let first = try Contact(vCard: Self.card("ada", "N:Lovelace;Ada;;;", "EMAIL:ada@example.com"))
+      let (created, isNew) = try owner.putContact(first)
+      #expect(isNew && created.familyName == "Lovelace")
+      var grouped = created
+      grouped.groupIDs = [family.id]
+      _ = try owner.save(grouped)
+      let head = try store.head().position
+      // The same card again writes nothing.
+      #expect(try owner.putContact(first).created == false)
+      #expect(try store.head().position == head)
+      // A changed card replaces the fields, keeps the identifier and the groups.
+      let changed = try Contact(vCard: Self.card("ada", "N:Byron;Ada;;;"))
+      let (replaced, _) = try owner.putContact(changed)
+      #expect(replaced.id == created.id && replaced.familyName == "Byron" && replaced.emailAddresses.isEmpty)
+      #expect(try owner.contact(uid: "ada")?.groupIDs == [family.id])
+      // Conditions are checked against what is stored.
+      #expect(throws: StoreError.calendar(.objectConditionFailed("ada"))) {
+        try owner.putContact(changed, condition: .absent)
+      }
+      #expect(throws: StoreError.calendar(.objectConditionFailed("ada"))) {
+        try owner.removeContact(uid: "ada", condition: .present(matching: { $0 == head }))
+      }
+      try owner.removeContact(uid: "ada", condition: .present(matching: { $0 == replaced.version }))
+      #expect(try owner.contact(uid: "ada") == nil)
+      #expect(throws: StoreError.calendar(.objectConditionFailed("ada"))) { try owner.removeContact(uid: "ada") }
+    }
+  }
+
+  @Test func aClientsFormattedNameIsKeptUntilTheNameChanges() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let card = try Contact(vCard: Self.card("alan", "N:Turing;Alan;;;", "FN:Dr. Alan Turing (Bletchley)"))
+      let stored = try owner.putContact(card).contact
+      #expect(stored.vCard(.v3).contains("FN:Dr. Alan Turing (Bletchley)\r\n"))
+      #expect(stored.vCard(.v4).components(separatedBy: "FN:").count == 2, "one FN")
+      // A formatted name the parts make is not kept twice.
+      let plain = try Contact(vCard: Self.card("grace", "N:Hopper;Grace;;;", "FN:Grace Hopper"))
+      #expect(plain.additionalProperties.isEmpty)
+      // Renamed through the API, the kept formatted name would name someone else: it goes.
+      var renamed = stored
+      renamed.givenName = "Alan M."
+      let saved = try owner.save(renamed)
+      #expect(saved.vCard(.v3).contains("FN:Alan M. Turing\r\n"))
+      #expect(!saved.vCard(.v3).contains("Bletchley"))
+    }
+  }
+
+  @Test func aResourceHoldsOneCardOfAPerson() throws {
+    #expect(throws: VCardError.self) { try Contact(vCard: Self.card("g", "KIND:group", "FN:Friends")) }
+    #expect(throws: VCardError.self) {
+      try Contact(vCard: Self.card("a", "FN:A") + Self.card("b", "FN:B"))
+    }
+    #expect(throws: VCardError.self) { try Contact(vCard: Array("BEGIN:VCARD\r\nVERSION:2.1\r\nEND:VCARD\r\n".utf8)) }
+  }
+
+  @Test func aLimitedSessionStoresAndSeesOnlyItsContacts() throws {
+    try withStore { store, _ in
+      let fixture = try LimitedAccessTests.Fixture(store)
+      _ = try fixture.owner.setLimitedAccess(for: LimitedAccessTests.app, contacts: [fixture.ann.id])
+      let app = try fixture.owner.session(for: LimitedAccessTests.app)
+      #expect(try app.contact(uid: fixture.bob.externalID) == nil)
+      #expect(try app.contact(uid: fixture.ann.externalID)?.givenName == "Ann")
+      let made = try app.putContact(try Contact(vCard: Self.card("new", "N:New;Nat;;;"))).contact
+      #expect(try app.contact(uid: "new")?.id == made.id)
+      #expect(try app.contactsStamp().items == 2)
+      #expect(try fixture.owner.contactsStamp().items == 4)
+      #expect(throws: StoreError.calendar(.objectConditionFailed(fixture.bob.externalID))) {
+        try app.removeContact(uid: fixture.bob.externalID)
+      }
+      #expect(try fixture.owner.contact(uid: fixture.bob.externalID) != nil)
+    }
+  }
+}

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Two-way sync of a Kalends store server's calendar and address book with local folders by
+vdirsyncer (PyPI), then khal and khard reading what it synced: real programs, real server.
+
+Usage: dav_sync_check.py URL TOKEN CALENDAR_ID
+
+URL is the server's base (http://127.0.0.1:PORT); TOKEN an app token with full access to calendars
+and contacts, given as the Basic password; CALENDAR_ID the calendar it syncs (holding at least one
+event), beside the store's address book (holding at least one contact). vdirsyncer, khal and khard
+come from .build/python-vdir (tools/setup). Prints one JSON object of what it did; exits non-zero
+with the reason on the first wrong answer."""
+import base64
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+
+url, token, calendar = sys.argv[1:4]
+here = os.path.dirname(os.path.abspath(__file__))
+packages = os.path.join(here, "..", ".build", "python-vdir")
+report = {}
+
+
+def check(condition, what):
+    if not condition:
+        print(json.dumps(report), file=sys.stderr)
+        sys.exit(f"dav_sync_check: {what}")
+
+
+def run(program, *arguments, stdin=None):
+    environment = dict(os.environ, PYTHONPATH=packages, TZ="UTC", LC_ALL="C.UTF-8", LANG="C.UTF-8")
+    result = subprocess.run([sys.executable, "-m", program, *arguments], input=stdin, capture_output=True, text=True,
+                            env=environment, timeout=120)
+    check(result.returncode == 0, f"{program} {' '.join(arguments)} failed: {result.stdout} {result.stderr}")
+    return result.stdout + result.stderr
+
+
+def raw(method, path, body=None, headers=None):
+    request = urllib.request.Request(url + path, data=body.encode() if body else None, method=method)
+    request.add_header("Authorization", "Basic " + base64.b64encode(f"vdirsyncer:{token}".encode()).decode())
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+
+
+work = tempfile.mkdtemp(prefix="kalends-vdir-")
+contacts_dir, calendars_dir = os.path.join(work, "contacts"), os.path.join(work, "calendars")
+config = os.path.join(work, "config")
+with open(config, "w") as out:
+    out.write(f"""[general]
+status_path = "{work}/status/"
+
+[pair contacts]
+a = "contacts_local"
+b = "contacts_remote"
+collections = ["from b"]
+conflict_resolution = "b wins"
+
+[storage contacts_local]
+type = "filesystem"
+path = "{contacts_dir}/"
+fileext = ".vcf"
+
+[storage contacts_remote]
+type = "carddav"
+url = "{url}/"
+username = "vdirsyncer"
+password = "{token}"
+
+[pair calendars]
+a = "calendars_local"
+b = "calendars_remote"
+collections = ["{calendar}"]
+conflict_resolution = "b wins"
+
+[storage calendars_local]
+type = "filesystem"
+path = "{calendars_dir}/"
+fileext = ".ics"
+
+[storage calendars_remote]
+type = "caldav"
+url = "{url}/"
+username = "vdirsyncer"
+password = "{token}"
+""")
+
+# First sync: discovery from the server's root (the collections made locally), then every item.
+run("vdirsyncer", "-c", config, "discover", stdin="y\n" * 10)
+run("vdirsyncer", "-c", config, "sync")
+local_events = os.path.join(calendars_dir, calendar)
+local_cards = os.path.join(contacts_dir, "contacts")
+events = sorted(glob.glob(os.path.join(local_events, "*.ics")))
+cards = sorted(glob.glob(os.path.join(local_cards, "*.vcf")))
+check(events and cards, f"the first sync brought {len(events)} events and {len(cards)} cards")
+report["firstSync"] = {"events": len(events), "cards": len(cards)}
+
+
+
+# A change on each side: a card's formatted name here, an event's summary there.
+card = cards[0]
+with open(card) as file:
+    text = file.read()
+text = "\r\n".join("FN:Dr. Changed Here" if line.startswith("FN:") else line for line in text.splitlines()) + "\r\n"
+with open(card, "w") as file:
+    file.write(text)
+event_href = f"/dav/calendars/{calendar}/" + os.path.basename(events[0])
+status, headers, body = raw("GET", event_href)
+check(status == 200, f"GET {event_href} answered {status}")
+changed = body.replace("SUMMARY:", "SUMMARY:Changed There ", 1)
+status, _, _ = raw("PUT", event_href, changed, {"Content-Type": "text/calendar", "If-Match": headers["ETag"]})
+check(status == 204, f"the server-side change answered {status}")
+run("vdirsyncer", "-c", config, "sync")
+status, _, body = raw("GET", "/dav/addressbooks/contacts/" + os.path.basename(card))
+check(status == 200 and "FN:Dr. Changed Here" in body, f"the local change did not reach the server: {body}")
+with open(events[0]) as file:
+    check("Changed There" in file.read(), "the server's change did not reach the folder")
+report["changedEachSide"] = 2
+
+# A conflict: the same event changed on both sides; the server wins (conflict_resolution).
+with open(events[0]) as file:
+    text = file.read()
+with open(events[0], "w") as file:
+    file.write(text.replace("Changed There", "Local Side", 1))
+status, headers, body = raw("GET", event_href)
+status, _, _ = raw("PUT", event_href, body.replace("Changed There", "Server Side", 1),
+                   {"Content-Type": "text/calendar", "If-Match": headers["ETag"]})
+check(status == 204, f"the server side of the conflict answered {status}")
+run("vdirsyncer", "-c", config, "sync")
+with open(events[0]) as file:
+    check("Server Side" in file.read(), "the conflict was not resolved for the server")
+report["conflictResolved"] = True
+
+# A delete on each side.
+os.remove(card)
+status, _, _ = raw("DELETE", event_href)
+check(status == 204, f"the server-side delete answered {status}")
+run("vdirsyncer", "-c", config, "sync")
+status, _, _ = raw("GET", "/dav/addressbooks/contacts/" + os.path.basename(card))
+check(status == 404, f"the card deleted here is still on the server ({status})")
+check(not os.path.exists(events[0]), "the event deleted on the server is still in the folder")
+report["deletedEachSide"] = 2
+
+# A sync with nothing changed changes nothing.
+before = sorted(glob.glob(os.path.join(work, "*", "*", "*")))
+output = run("vdirsyncer", "-c", config, "sync")
+check("Copying" not in output and "Deleting" not in output, f"an idle sync did something: {output}")
+check(sorted(glob.glob(os.path.join(work, "*", "*", "*"))) == before, "an idle sync changed the folders")
+
+# khal and khard read what was synced.
+with open(os.path.join(work, "khal.conf"), "w") as out:
+    out.write(f"""[calendars]
+[[kalends]]
+path = {local_events}/
+[locale]
+timeformat = %H:%M
+dateformat = %Y-%m-%d
+longdateformat = %Y-%m-%d
+datetimeformat = %Y-%m-%d %H:%M
+longdatetimeformat = %Y-%m-%d %H:%M
+""")
+with open(os.path.join(work, "khard.conf"), "w") as out:
+    out.write(f"""[addressbooks]
+[[kalends]]
+path = {local_cards}/
+[general]
+editor = /bin/true
+merge_editor = /bin/true
+""")
+agenda = run("khal", "-c", os.path.join(work, "khal.conf"), "list", "1970-01-01", "36500d")
+summaries = []
+for path in glob.glob(os.path.join(local_events, "*.ics")):
+    with open(path) as file:
+        summaries += [line[len("SUMMARY:"):].strip() for line in file.read().splitlines() if line.startswith("SUMMARY:")]
+check(summaries and all(summary in agenda for summary in summaries), f"khal lists {agenda}, not {summaries}")
+people = run("khard", "-c", os.path.join(work, "khard.conf"), "list")
+names = []
+for path in glob.glob(os.path.join(local_cards, "*.vcf")):
+    with open(path) as file:
+        for line in file.read().splitlines():
+            if line.startswith("N:"):
+                family, given = (line[2:].split(";") + [""])[:2]
+                names.append(f"{given} {family}".strip())
+check(all(name in people for name in names), f"khard lists {people}, not {names}")
+report["khalEvents"] = len(summaries)
+report["khardCards"] = len(names)
+print(json.dumps(report))
