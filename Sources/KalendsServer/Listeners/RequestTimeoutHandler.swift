@@ -9,8 +9,8 @@ import NIOHTTPTypes
 /// a consent prompt's wait, a change stream — is not timed.
 ///
 /// A connection whose request was refused as unauthenticated (`401`), or because its app holds too
-/// much already (`429`), is closed once the response is written: such a caller holds no slot, not
-/// even while its body drains.
+/// much already (`429`), is closed once the response is written, which says so (`Connection:
+/// close`): such a caller holds no slot, not even while its body drains.
 final class RequestTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
@@ -45,9 +45,16 @@ final class RequestTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
     switch unwrapOutboundIn(data) {
-    case .head(let response):
+    case .head(var response):
       closesAfterResponse = response.status == .unauthorized || response.status == .tooManyRequests
-      context.write(data, promise: promise)
+      guard closesAfterResponse else {
+        context.write(data, promise: promise)
+        return
+      }
+      // Said in the response (RFC 9112 §9.6), so that a client repeats its request with
+      // credentials on a new connection rather than on this one, which is closing.
+      response.headerFields[.connection] = "close"
+      context.write(wrapOutboundOut(.head(response)), promise: promise)
     case .body:
       context.write(data, promise: promise)
     case .end:
