@@ -242,10 +242,23 @@ names = sorted(c.get_display_name() for c in principal.calendars())
 check(names == ["Side project", title], f"after MKCALENDAR the app sees {names}")
 status, _, body = raw("MKCALENDAR", side, "")
 check(status == 405 and "resource-must-be-null" in body, f"MKCALENDAR where a calendar is answered {status}")
-status, _, body = raw("MKCALENDAR", "/dav/calendars/not-a-uuid/", "")
-check(status == 403, f"MKCALENDAR at a name that is no UUID answered {status}")
 status, _, _ = raw("DELETE", side)
 check(status == 204, f"DELETE of the app's calendar answered {status}")
+# A calendar made at a name of the client's own stays there, and the name is free again once it
+# is removed.
+for attempt in range(2):
+    status, _, body = raw("MKCALENDAR", "/dav/calendars/holidays/", "")
+    check(status == 201, f"MKCALENDAR at a name answered {status} {body}")
+    status, _, body = raw("PROPFIND", "/dav/calendars/", "<D:propfind xmlns:D='DAV:'><D:prop><D:displayname/>"
+                          "</D:prop></D:propfind>", {"Depth": "1"})
+    check("<D:href>/dav/calendars/holidays/</D:href>" in body, f"the named calendar is not listed at its name: {body}")
+    named = caldav.Calendar(client=client, url=url + "/dav/calendars/holidays/")
+    named.save_event(vcalendar(vevent("named@example.com", ["SUMMARY:Named", "DTSTART;VALUE=DATE:20270101",
+                                                           "DTEND;VALUE=DATE:20270102"])))
+    hrefs = [str(o.url.path) for o in named.events()]
+    check(hrefs == ["/dav/calendars/holidays/named%40example.com.ics"], f"objects of the named calendar: {hrefs}")
+    status, _, _ = raw("DELETE", "/dav/calendars/holidays/")
+    check(status == 204, f"DELETE of the named calendar answered {status}")
 if full_token:
     full = caldav.DAVClient(url=url + "/", username="app", password=full_token).principal()
     trips = full.make_calendar(name="Trips")

@@ -50,6 +50,37 @@ extension EventStore {
     return object.events.isEmpty && object.reminders.isEmpty ? nil : object
   }
 
+  /// The calendar objects of the calendar `id` with an event occurring in the window `[start,
+  /// end)` (UTC seconds; floating times placed in UTC), in the order of their first instance:
+  /// answered from the date-range index in one snapshot (the instances in the window, then their
+  /// objects by `UID`), never by a scan of the calendar — CalDAV's time-range `calendar-query`.
+  /// What this session may see, as ``calendarObjects(inCalendar:)``; `nil` when the calendar does
+  /// not exist or this session may not see it.
+  public func calendarObjects(
+    inCalendar id: ObjectID, overlapping start: Int64, _ end: Int64
+  ) throws(StoreError) -> [CalendarObject]? {
+    guard let calendar = try calendar(withID: id) else { return nil }
+    guard calendar.allowedEntityTypes.contains(.events), start < end else { return [] }
+    let range = try rangeProjection()
+    return try readItems(.calendars, "query events", hidden: []) { txn, objects in
+      if let scope = try calendarScope(in: txn), !scope.contains(id) { return [] }
+      let query = RangeQuery(range: range, from: start, to: end, zone: .utc)
+      var seen: Set<ObjectID> = []
+      var known: Set<String> = []
+      var found: [CalendarObject] = []
+      for instance in try query.instances(in: [id], txn) where seen.insert(instance.id).inserted {
+        guard let stored = try objects.state(.event, instance.id, in: txn), stored.isLive,
+          let uid = try stored.state.string(1), known.insert(uid).inserted
+        else { continue }
+        let events = try objects.items(.event, externalID: uid, inCalendar: id, in: txn).map {
+          try Self.decodeEvent($0, $1)
+        }
+        if !events.isEmpty { found.append(CalendarObject(uid: uid, events: events)) }
+      }
+      return found
+    }
+  }
+
   /// Stores `object` in the calendar `id` under its `UID`, replacing whatever is stored under it
   /// there — as a CalDAV `PUT` does, whatever the items' `SEQUENCE` — in one transaction: every item
   /// of it, or none. Items keep their identifiers across replacements (an event by its

@@ -91,6 +91,7 @@ package struct RecordSchema: Sendable {
     Field(tag: 6, name: "allowedEntityTypes", type: .unsigned, required: true),
     Field(tag: 7, name: "allowsContentModifications", type: .bool, required: true),
     Field(tag: 8, name: "importSource", type: .string, required: false),
+    Field(tag: 9, name: "resourceName", type: .string, required: false),
   ]
 
   static let calendarSaved = RecordSchema(

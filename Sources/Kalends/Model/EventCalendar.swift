@@ -18,6 +18,9 @@ public struct EventCalendar: Hashable, Sendable {
   /// file's absolute path; `nil` for a calendar not made by an import. An import into
   /// ``ImportDestination/source(_:new:)`` finds the calendar by it.
   public var importSource: String?
+  /// The name a CalDAV client gave the calendar when it made it (`/dav/calendars/NAME/`), by which
+  /// the DAV front end keeps serving it there; `nil` for a calendar named by its identifier.
+  public var resourceName: String?
   /// The log position that last changed it; `.none` before it is first saved.
   public internal(set) var version: LogPosition
 

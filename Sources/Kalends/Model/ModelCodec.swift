@@ -13,6 +13,7 @@ enum ModelCodec {
     state.append(tag: 6, unsigned: UInt64(calendar.allowedEntityTypes.rawValue))
     state.append(tag: 7, bool: calendar.allowsContentModifications)
     if let source = calendar.importSource { state.append(tag: 8, string: source) }
+    if let name = calendar.resourceName { state.append(tag: 9, string: name) }
     return state
   }
 
@@ -29,6 +30,7 @@ enum ModelCodec {
     calendar.allowedEntityTypes = EntityTypes(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(6) ?? 1))
     calendar.allowsContentModifications = try state.bool(7) ?? true
     calendar.importSource = try state.string(8)
+    calendar.resourceName = try state.string(9)
     return calendar
   }
 }

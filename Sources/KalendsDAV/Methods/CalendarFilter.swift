@@ -19,6 +19,17 @@ struct CalendarFilter {
 
   var hasTimeRange: Bool { start != nil || end != nil }
 
+  /// Whether the filter says nothing beyond the component queried and its time range (the
+  /// candidates chosen by time are then the answer, without judging their text): the
+  /// `VCALENDAR` filter holds at most one comp-filter, named as the component queried, holding at
+  /// most its time range.
+  var isTimeRangeOnly: Bool {
+    guard let root else { return true }
+    guard root.children.count <= 1, let inner = root.children.first else { return root.children.isEmpty }
+    return inner.name == .caldav("comp-filter") && inner.attributes["name"]?.uppercased() == component
+      && inner.children.allSatisfy { $0.name == .caldav("time-range") }
+  }
+
   init(_ filter: XMLElement?) throws {
     guard let filter else { return }
     let calendars = filter.children(.caldav("comp-filter"))

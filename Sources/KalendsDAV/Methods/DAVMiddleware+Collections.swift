@@ -11,23 +11,27 @@ extension DAVMiddleware {
   /// and not stored, so that DAVx⁵ and others can make calendars at all.
   static let acceptedUnkept: Set<XMLName> = [.caldav("calendar-description"), .caldav("calendar-timezone")]
 
-  /// MKCALENDAR (RFC 4791 §5.3.1): a new calendar at `/dav/calendars/UUID/`, its title, colour and
+  /// MKCALENDAR (RFC 4791 §5.3.1): a new calendar at `/dav/calendars/UUID/`, or at a name of the
+  /// client's own (`name`, kept in the calendar as its resource name), its title, colour and
   /// kind of items (`supported-calendar-component-set`: VEVENT, VTODO or both) from the body. The
   /// app needs full access to the service of what it will hold; an app given chosen calendars
   /// cannot make one (the person makes it and gives it). A property the server cannot set fails
   /// the whole request with `403` and a `propstat` naming it; nothing is written.
-  func mkcalendar(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
+  func mkcalendar(
+    _ request: Request, _ path: DAVPath, _ context: ServerContext, name: String? = nil
+  ) async throws -> Response {
     guard case .calendar(let id) = path else {
       throw DAVError(
-        .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)UUID/, named by a new UUID")
+        .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)NAME/")
     }
     let body = try await Self.body(request)
     if let body, body.name != .caldav("mkcalendar") {
       throw DAVError(.badRequest, nil, "an MKCALENDAR body is a CALDAV:mkcalendar element, not \(body.name)")
     }
     let properties = (body?.children(.dav("set")) ?? []).flatMap { $0.children(.dav("prop")) }.flatMap(\.children)
-    var calendar = EventCalendar(title: "Calendar")
+    var calendar = EventCalendar(title: name ?? "Calendar")
     calendar.id = id
+    calendar.resourceName = name
     var refused: [XMLName] = []
     for property in properties {
       switch property.name {

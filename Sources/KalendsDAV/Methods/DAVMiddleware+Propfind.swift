@@ -55,7 +55,7 @@ extension DAVMiddleware {
     case .addressBookHome, .addressBook, .contact:
       return try await propfindContacts(
         path, selection, depth: depth, version: Self.vCardVersion(asked: body), context)
-    case .wellKnown, .unknown:
+    case .wellKnown, .unknown, .namedCalendar, .namedObject:
       throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)")
     }
     return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))

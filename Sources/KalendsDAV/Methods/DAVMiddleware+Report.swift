@@ -24,7 +24,10 @@ extension DAVMiddleware {
     switch body.name {
     case .caldav("calendar-query"):
       let filter = try CalendarFilter(body.child(.caldav("filter")))
-      objects = try await server.withStore(use) { try Self.query(filter, in: id, use.session).filter(filter.matches) }
+      objects = try await server.withStore(use) {
+        let candidates = try Self.query(filter, in: id, use.session)
+        return filter.isTimeRangeOnly ? candidates : candidates.filter(filter.matches)
+      }
     case .caldav("calendar-multiget"):
       var uids: [String] = []
       for href in body.children(.dav("href")) {
@@ -93,19 +96,7 @@ extension DAVMiddleware {
   /// calendar's objects and keeps those that can fall in it.
   static func query(_ filter: CalendarFilter, in id: ObjectID, _ session: EventStore) throws -> [CalendarObject] {
     if filter.component == "VEVENT", let start = filter.start, let end = filter.end {
-      guard start < end else { return [] }
-      var seen: Set<ObjectID> = []
-      var uids: [String] = []
-      var known: Set<String> = []
-      for instance in try session.instances(
-        matching: EventPredicate(start: start, end: end, calendars: [id], viewerZone: .utc))
-      where seen.insert(instance.id).inserted {
-        guard let event = try session.event(withID: instance.id), known.insert(event.externalID).inserted else {
-          continue
-        }
-        uids.append(event.externalID)
-      }
-      return try uids.compactMap { try session.calendarObject(uid: $0, inCalendar: id) }
+      return try session.calendarObjects(inCalendar: id, overlapping: start, end) ?? []
     }
     let all = try session.calendarObjects(inCalendar: id) ?? []
     return all.filter { object in

@@ -42,10 +42,26 @@ struct DAVMiddleware: RouterMiddleware {
       // as a GET; go-webdav moved to 308 for this).
       return Response(status: .permanentRedirect, headers: [.location: DAVPath.root])
     }
+    switch path {
+    case .namedCalendar(let name), .namedObject(let name, _):
+      // A calendar the client names by a name of its own: the calendar of that name among those
+      // the app sees (a name another app gave a calendar this one cannot see is free to it).
+      let id = try await calendar(named: name, context)
+      if request.method.rawValue == "MKCALENDAR", case .namedCalendar = path {
+        guard id == nil else {
+          throw DAVError(.methodNotAllowed, .dav("resource-must-be-null"), "a calendar is already at \(name)")
+        }
+        return try await mkcalendar(request, .calendar(ObjectID.random()), context, name: name)
+      }
+      guard let id else { throw DAVError(.notFound, nil, "no calendar \(name) is among this app's calendars") }
+      let resolved: DAVPath = if case .namedObject(_, let uid) = path { .object(id, uid: uid) } else { .calendar(id) }
+      return try await DAVPath.$requestName.withValue((id, name)) { try await answer(request, resolved, context) }
+    default: break
+    }
     if path == .unknown {
       if request.method.rawValue == "MKCALENDAR" {
         throw DAVError(
-          .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)UUID/, named by a new UUID")
+          .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)NAME/")
       }
       throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)")
     }
@@ -159,6 +175,21 @@ struct DAVMiddleware: RouterMiddleware {
       return Array(buffer.readableBytesView)
     } catch {
       throw DAVError(.contentTooLarge, .caldav("max-resource-size"), "the body is larger than \(limit) bytes")
+    }
+  }
+
+  /// The identifier of the calendar a client named `name` when it made it, among the calendars the
+  /// app on `context` sees (its event calendars; its reminder lists when it holds reminders
+  /// access); `nil` when it sees none of that name.
+  func calendar(named name: String, _ context: ServerContext) async throws -> ObjectID? {
+    let app = try await server.app(context)
+    let session = app.1
+    return try await server.withStore { () throws -> ObjectID? in
+      var calendars = try session.calendars(for: .events)
+      if try session.authorizationStatus(for: .reminders) == .fullAccess {
+        calendars += try session.calendars(for: .reminders)
+      }
+      return calendars.first { $0.resourceName == name }?.id
     }
   }
 

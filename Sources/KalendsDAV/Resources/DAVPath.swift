@@ -14,6 +14,12 @@ enum DAVPath: Equatable {
   case calendar(ObjectID)
   /// A calendar object: its calendar and its `UID`.
   case object(ObjectID, uid: String)
+  /// A calendar named by a client's own name rather than its identifier (python `caldav` and
+  /// caldav-server-tester make calendars at `/dav/calendars/NAME/`): the calendar whose
+  /// ``EventCalendar/resourceName`` it is, among those the app sees.
+  case namedCalendar(String)
+  /// A calendar object of a calendar named so.
+  case namedObject(String, uid: String)
   case addressBookHome
   case addressBook
   /// A contact, by its `UID`.
@@ -49,25 +55,38 @@ enum DAVPath: Equatable {
       self = .contact(uid: String(name.dropLast(4)))
     case 1: self = parts[0] == "calendars" ? .calendarHome : .unknown
     case 2:
-      guard parts[0] == "calendars", let id = ObjectID(parts[1]) else {
+      guard parts[0] == "calendars", let segment = parts[1].removingPercentEncoding, !segment.isEmpty else {
         self = .unknown
         return
       }
-      self = .calendar(id)
+      self = ObjectID(segment).map { .calendar($0) } ?? .namedCalendar(segment)
     case 3:
-      guard parts[0] == "calendars", let id = ObjectID(parts[1]),
+      guard parts[0] == "calendars", let segment = parts[1].removingPercentEncoding, !segment.isEmpty,
         let name = parts[2].removingPercentEncoding, name.hasSuffix(".ics"), name.count > 4
       else {
         self = .unknown
         return
       }
-      self = .object(id, uid: String(name.dropLast(4)))
+      let uid = String(name.dropLast(4))
+      self = ObjectID(segment).map { .object($0, uid: uid) } ?? .namedObject(segment, uid: uid)
     default: self = .unknown
     }
   }
 
-  /// The href of the calendar `id`.
-  static func calendar(_ id: ObjectID) -> String { calendarHomePath + id.description + "/" }
+  /// The name a request gave the calendar it names, while it is answered: its hrefs are written
+  /// with that name, as the client knows the calendar.
+  @TaskLocal static var requestName: (id: ObjectID, name: String)?
+
+  /// The href of the calendar `id`: by its identifier, or by the name the request gave it.
+  static func calendar(_ id: ObjectID) -> String {
+    if let named = requestName, named.id == id { return Self.named(named.name) }
+    return calendarHomePath + id.description + "/"
+  }
+
+  /// The href of the calendar a client named `name`.
+  static func named(_ name: String) -> String {
+    calendarHomePath + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + "/"
+  }
 
   /// The href of the object `uid` in the calendar `id`: its `UID`, percent-encoded but for the
   /// unreserved characters of RFC 3986, then `.ics`.

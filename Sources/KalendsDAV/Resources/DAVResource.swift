@@ -33,7 +33,8 @@ enum DAVResource {
     switch self {
     case .principal: DAVPath.root
     case .calendarHome: DAVPath.calendarHomePath
-    case .calendar(let calendar, _): DAVPath.calendar(calendar.id)
+    case .calendar(let calendar, _):
+      calendar.resourceName.map { DAVPath.named($0) } ?? DAVPath.calendar(calendar.id)
     case .object(let object, let calendar): DAVPath.object(object.uid, in: calendar)
     case .addressBookHome: DAVPath.addressBookHomePath
     case .addressBook: DAVPath.addressBookPath
