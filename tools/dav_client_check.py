@@ -125,6 +125,40 @@ for start, end in windows:
     compared += 1
 report["windowsCompared"] = compared
 
+# free-busy-query through the client's own call, against busy time merged from recurring-ical-events
+# over the same texts (every object is opaque and confirmed: all of it is BUSY).
+def oracle_busy(start, end):
+    spans = []
+    for text in objects.values():
+        for component in recurring_ical_events.of(icalendar.Calendar.from_ical(text)).between(start, end):
+            begin, finish = component["DTSTART"].dt, component["DTEND"].dt
+            if not isinstance(begin, dt.datetime):
+                begin = dt.datetime.combine(begin, dt.time(), dt.timezone.utc)
+                finish = dt.datetime.combine(finish, dt.time(), dt.timezone.utc)
+            if begin.tzinfo is None:
+                begin, finish = begin.replace(tzinfo=dt.timezone.utc), finish.replace(tzinfo=dt.timezone.utc)
+            spans.append((max(begin, start), min(finish, end)))
+    merged = []
+    for begin, finish in sorted(spans):
+        if merged and begin <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], finish))
+        elif begin < finish:
+            merged.append((begin, finish))
+    return merged
+
+for start, end in windows:
+    utc_start, utc_end = start.replace(tzinfo=dt.timezone.utc), end.replace(tzinfo=dt.timezone.utc)
+    answer = icalendar.Calendar.from_ical(calendar.freebusy_request(utc_start, utc_end).data)
+    got = []
+    for component in answer.walk("VFREEBUSY"):
+        values = component.get("FREEBUSY", [])
+        for value in values if isinstance(values, list) else [values]:
+            check(value.params.get("FBTYPE", "BUSY") == "BUSY", f"a FBTYPE other than BUSY: {value.params}")
+            got += [(period[0], period[1]) for period in value.dt] if isinstance(value.dt, list) else [value.dt]
+    want = oracle_busy(utc_start, utc_end)
+    check(sorted(got) == want, f"free/busy {start}..{end}: server {got}, recurring-ical-events {want}")
+report["freeBusyCompared"] = len(windows)
+
 # Multiget of two known objects and one unknown.
 base = calendar.url.path
 multiget = f"""<?xml version="1.0"?><C:calendar-multiget xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">

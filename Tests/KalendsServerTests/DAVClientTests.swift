@@ -59,6 +59,7 @@ struct DAVClientTests {
     #expect(result.status == 0, "\(result.stderr)")
     let summary = try #require(try json(result.stdout) as? [String: Any])
     #expect(summary["windowsCompared"] as? Int == 6)
+    #expect(summary["freeBusyCompared"] as? Int == 6)
     #expect(summary["saved"] as? Int == 4)
     #expect(summary["syncPaged"] as? Int == 2)
     #expect(summary["calendarMade"] as? Bool == true)

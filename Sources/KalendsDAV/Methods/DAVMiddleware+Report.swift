@@ -19,6 +19,7 @@ extension DAVMiddleware {
     let selection = PropertySelection(body)
     let (_, use) = try await calendar(id, context, reading: true)
     if body.name == .dav("sync-collection") { return try await sync(body, selection, id, request.uri.path, use) }
+    if body.name == .caldav("free-busy-query") { return try await freeBusy(body, id, use) }
     let objects: [CalendarObject]
     var missing: [String] = []
     switch body.name {
@@ -88,6 +89,35 @@ extension DAVMiddleware {
     return Self.xml(
       multistatus.finished(syncToken: SyncToken.text(changes.position, use.positions)),
       status: .init(code: 207, reasonPhrase: "Multi-Status"))
+  }
+
+  /// `free-busy-query` (RFC 4791 §7.10): a `VFREEBUSY` of the calendar's busy time in the window
+  /// (``EventStore/busyPeriods(inCalendars:from:to:)``), as `text/calendar`.
+  private func freeBusy(_ body: XMLElement, _ id: ObjectID, _ use: StoreServer.AppUse) async throws -> Response {
+    guard let range = body.child(.caldav("time-range")), let startText = range.attributes["start"],
+      let endText = range.attributes["end"]
+    else {
+      throw DAVError(.badRequest, .caldav("valid-filter"), "a free-busy-query holds a time-range with start and end")
+    }
+    let (start, end) = (try CalendarFilter.utc(startText), try CalendarFilter.utc(endText))
+    let periods = try await server.withStore(use) {
+      try Self.mapped { try use.session.busyPeriods(inCalendars: [id], from: start, to: end) }
+    }
+    var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Kalends//Kalends//EN\r\nBEGIN:VFREEBUSY\r\n"
+    text += "DTSTAMP:\(Self.utcText(Int64(Date().timeIntervalSince1970)))\r\n"
+    text += "DTSTART:\(Self.utcText(start))\r\nDTEND:\(Self.utcText(end))\r\n"
+    for period in periods {
+      text += "FREEBUSY;FBTYPE=\(period.kind.rawValue):\(Self.utcText(period.start))/\(Self.utcText(period.end))\r\n"
+    }
+    text += "END:VFREEBUSY\r\nEND:VCALENDAR\r\n"
+    return Response(
+      status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  /// UTC seconds as iCalendar's `20260105T000000Z`.
+  static func utcText(_ seconds: Int64) -> String {
+    (LocalDateTime(wallClockSeconds: seconds)?.iCalendarText ?? "19700101T000000") + "Z"
   }
 
   /// The objects of calendar `id` that `filter` selects. A closed time range on events is

@@ -153,7 +153,7 @@ enum DAVResource {
       return (calendar.allowedEntityTypes.contains(.events) ? "<C:comp name=\"VEVENT\"/>" : "")
         + (calendar.allowedEntityTypes.contains(.reminders) ? "<C:comp name=\"VTODO\"/>" : "")
     case (Namespace.dav, "supported-report-set"):
-      return ["<C:calendar-query/>", "<C:calendar-multiget/>", "<D:sync-collection/>"].map {
+      return ["<C:calendar-query/>", "<C:calendar-multiget/>", "<C:free-busy-query/>", "<D:sync-collection/>"].map {
         "<D:supported-report><D:report>\($0)</D:report></D:supported-report>"
       }.joined()
     case (Namespace.apple, "calendar-color"):
