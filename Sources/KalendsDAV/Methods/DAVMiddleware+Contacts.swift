@@ -51,7 +51,7 @@ extension DAVMiddleware {
   ) async throws -> DAVResource.CollectionState? {
     guard selection.asks(XMLName(Namespace.calendarServer, "getctag")) else { return nil }
     let stamp = try await server.withStore(use) { try use.session.contactsStamp() }
-    return DAVResource.CollectionState(tag: use.positions.tag(stamp.version) + "-" + String(stamp.items), syncToken: "")
+    return DAVResource.CollectionState(stamp, use.positions, syncToken: "")
   }
 
   /// REPORT on the address book: `addressbook-query` (RFC 6352 §8.6) and `addressbook-multiget`
@@ -86,13 +86,7 @@ extension DAVMiddleware {
       for href in missing { multistatus.add(href, status: "404 Not Found") }
     case .carddav("addressbook-query"):
       let filter = try AddressBookFilter(body.child(.carddav("filter")))
-      var limit: Int?
-      if let text = body.child(.carddav("limit"))?.child(.carddav("nresults"))?.text {
-        guard let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), count > 0 else {
-          throw DAVError(.badRequest, nil, "CARDDAV:nresults is a positive number, not \(text)")
-        }
-        limit = count
-      }
+      let limit = try Self.limit(body, XMLName.carddav)
       let contacts = try await server.withStore(use) { try use.session.contacts() }
       var matching = 0
       for contact in contacts where filter.matches(contact.vCard(.v4)) {

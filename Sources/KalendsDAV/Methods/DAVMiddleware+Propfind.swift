@@ -23,15 +23,7 @@ extension DAVMiddleware {
     case .calendarHome:
       // The app's first look at its calendars: what asks the person, when the app was never asked.
       let use = try await server.app(context, using: .calendars, reading: true)
-      // Event calendars by the calendars access (which asked), reminder lists only when the app
-      // already holds reminders access: a calendar program is not refused for a service it never
-      // asked for.
-      let calendars = try await server.withStore(use) { () throws -> [EventCalendar] in
-        let events = try use.session.calendars(for: .events)
-        guard try use.session.authorizationStatus(for: .reminders) == .fullAccess else { return events }
-        let ids = Set(events.map(\.id))
-        return events + (try use.session.calendars(for: .reminders).filter { !ids.contains($0.id) })
-      }
+      let calendars = try await server.withStore(use) { try Self.calendars(of: use.session) }
       selection.add(.calendarHome, to: &multistatus, positions: use.positions)
       if depth == 1 {
         for calendar in calendars {
@@ -73,8 +65,6 @@ extension DAVMiddleware {
       (try use.session.calendarStamp(inCalendar: id), try use.session.store.head().position)
     }
     guard let stamp else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
-    return DAVResource.CollectionState(
-      tag: use.positions.tag(stamp.version) + "-" + String(stamp.items),
-      syncToken: SyncToken.text(head, use.positions))
+    return DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
   }
 }

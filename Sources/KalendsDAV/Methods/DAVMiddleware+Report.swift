@@ -67,14 +67,7 @@ extension DAVMiddleware {
     {
       throw DAVError(.badRequest, nil, "sync-level is 1 or infinite, not \(level)")
     }
-    var limit: Int?
-    if let text = body.child(.dav("limit"))?.child(.dav("nresults"))?.text {
-      guard let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), count > 0 else {
-        throw DAVError(.badRequest, nil, "DAV:nresults is a positive number, not \(text)")
-      }
-      limit = count
-    }
-    let asked = limit
+    let asked = try Self.limit(body, XMLName.dav)
     guard
       let changes = try await server.withStore(
         use,

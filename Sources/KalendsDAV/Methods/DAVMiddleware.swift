@@ -182,15 +182,28 @@ struct DAVMiddleware: RouterMiddleware {
   /// app on `context` sees (its event calendars; its reminder lists when it holds reminders
   /// access); `nil` when it sees none of that name.
   func calendar(named name: String, _ context: ServerContext) async throws -> ObjectID? {
-    let app = try await server.app(context)
-    let session = app.1
-    return try await server.withStore { () throws -> ObjectID? in
-      var calendars = try session.calendars(for: .events)
-      if try session.authorizationStatus(for: .reminders) == .fullAccess {
-        calendars += try session.calendars(for: .reminders)
-      }
-      return calendars.first { $0.resourceName == name }?.id
+    let session = try await server.app(context).1
+    return try await server.withStore { try Self.calendars(of: session).first { $0.resourceName == name }?.id }
+  }
+
+  /// The calendars the calendar home shows `session`: its event calendars by its calendars access,
+  /// and its reminder lists only when it already holds reminders access — a calendar program is
+  /// not refused for a service it never asked for.
+  static func calendars(of session: EventStore) throws -> [EventCalendar] {
+    let events = try session.calendars(for: .events)
+    guard try session.authorizationStatus(for: .reminders) == .fullAccess else { return events }
+    let ids = Set(events.map(\.id))
+    return events + (try session.calendars(for: .reminders).filter { !ids.contains($0.id) })
+  }
+
+  /// The `nresults` of a report's `limit` (`DAV:` or `CARDDAV:`, by `name`'s namespace); `nil`
+  /// without one, refused (`400`) unless a positive number.
+  static func limit(_ report: XMLElement, _ name: (String) -> XMLName) throws -> Int? {
+    guard let text = report.child(name("limit"))?.child(name("nresults"))?.text else { return nil }
+    guard let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), count > 0 else {
+      throw DAVError(.badRequest, nil, "\(name("nresults")) is a positive number, not \(text)")
     }
+    return count
   }
 
   /// The calendar `id` as the app on `context` sees it, and the app's use of the calendar's

@@ -26,6 +26,13 @@ enum DAVResource {
     let tag: String
     /// A sync token for the head (``SyncToken``).
     let syncToken: String
+
+    /// The state of a collection whose stamp (``EventStore/calendarStamp(inCalendar:)``,
+    /// ``EventStore/contactsStamp()``) is `stamp`, as the app of `positions` is shown it.
+    init(_ stamp: (version: LogPosition, items: Int), _ positions: AppPositions, syncToken: String) {
+      tag = positions.tag(stamp.version) + "-" + String(stamp.items)
+      self.syncToken = syncToken
+    }
   }
 
   /// Where it is.
