@@ -188,7 +188,18 @@ status, _, body = raw("PUT", base + "bad%40example.com.ics", "BEGIN:VCALENDAR\r\
                       {"Content-Type": "text/calendar"})
 check(status == 403 and "valid-calendar-data" in body, f"invalid iCalendar answered {status} {body}")
 status, _, body = raw("PUT", base + "other.ics", objects["allday@example.com"], {"Content-Type": "text/calendar"})
-check(status == 409, f"a UID under another name answered {status}")
+check(status == 409 and "no-uid-conflict" in body and "allday%40example.com.ics</D:href>" in body,
+      f"a UID under another name answered {status} {body}")
+# A name of the client's own (Thunderbird, DAVx5 and vdirsyncer name resources by random ids).
+named = objects["allday@example.com"].replace("allday@example.com", "named@example.com")
+status, _, _ = raw("PUT", base + "b7e1c0de-named.ics", named, {"If-None-Match": "*", "Content-Type": "text/calendar"})
+check(status == 201, f"a PUT under a name of the client's own answered {status}")
+status, _, body = raw("GET", base + "b7e1c0de-named.ics")
+check(status == 200 and "UID:named@example.com" in body, f"GET of the client's name answered {status}")
+status, _, _ = raw("GET", base + "named%40example.com.ics")
+check(status == 404, f"GET by the UID of an object named otherwise answered {status}")
+status, _, _ = raw("DELETE", base + "b7e1c0de-named.ics")
+check(status == 204, f"DELETE of the client's name answered {status}")
 status, _, body = raw("PROPFIND", base, """<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa">]>
 <D:propfind xmlns:D="DAV:"><D:prop><D:displayname>&a;</D:displayname></D:prop></D:propfind>""", {"Depth": "0"})
 check(status == 400 and "document type" in body, f"a DTD answered {status}")

@@ -13,6 +13,7 @@ import base64
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -138,6 +139,24 @@ run("vdirsyncer", "-c", config, "sync")
 with open(events[0]) as file:
     check("Server Side" in file.read(), "the conflict was not resolved for the server")
 report["conflictResolved"] = True
+
+# An event made here whose UID cannot be a file name on the server (vdirsyncer then PUTs it under
+# a random name, as Thunderbird and DAVx5 do): stored under that name, served back from it.
+made = os.path.join(local_events, "made-here.ics")
+with open(made, "w") as file:
+    file.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//dav_sync_check//EN\r\nBEGIN:VEVENT\r\n"
+               "UID:made-here@example.com\r\nDTSTAMP:20260501T000000Z\r\nDTSTART:20260512T090000Z\r\n"
+               "DTEND:20260512T100000Z\r\nSUMMARY:Made Here\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+run("vdirsyncer", "-c", config, "sync")
+status, _, body = raw("PROPFIND", f"/dav/calendars/{calendar}/", None, {"Depth": "1"})
+hrefs = re.findall(r"<D:href>([^<]+\.ics)</D:href>", body)
+served = None
+for href in hrefs:
+    status, _, text = raw("GET", href)
+    if "UID:made-here@example.com" in text:
+        served = href
+check(served and "made-here" not in served, f"the event made here is not on the server under a name of its own: {hrefs}")
+report["madeHereUnderRandomName"] = served.rsplit("/", 1)[-1]
 
 # A delete on each side.
 os.remove(card)

@@ -28,26 +28,29 @@ extension EventStore {
     return objects
   }
 
-  /// The calendar object `uid` of the calendar `id`, from the index of external identifiers (no
-  /// scan of the calendar); `nil` when there is none, or this session may not see it.
-  public func calendarObject(uid: String, inCalendar id: ObjectID) throws(StoreError) -> CalendarObject? {
+  /// The calendar object a client finds at `name` in the calendar `id` (``CalendarObject/name``:
+  /// the name it was stored under, or else its `UID`), from the index of external identifiers and
+  /// names (no scan of the calendar); `nil` when there is none, or this session may not see it.
+  public func calendarObject(named name: String, inCalendar id: ObjectID) throws(StoreError) -> CalendarObject? {
     guard let calendar = try calendar(withID: id) else { return nil }
-    var object = CalendarObject(uid: uid)
+    var events: [Event] = []
+    var reminders: [Reminder] = []
     if calendar.allowedEntityTypes.contains(.events) {
-      object.events = try readItems(.calendars, "read events", hidden: []) { txn, objects in
+      events = try readItems(.calendars, "read events", hidden: []) { txn, objects in
         if let scope = try calendarScope(in: txn), !scope.contains(id) { return [] }
-        return try objects.items(.event, externalID: uid, inCalendar: id, in: txn).map { try Self.decodeEvent($0, $1) }
+        return try objects.items(.event, named: name, inCalendar: id, in: txn).map { try Self.decodeEvent($0, $1) }
       }
     }
-    if object.events.isEmpty && calendar.allowedEntityTypes.contains(.reminders) {
-      object.reminders = try readItems(.reminders, "read reminders", hidden: []) { txn, objects in
-        try objects.items(.reminder, externalID: uid, inCalendar: id, in: txn).map { id, stored in
+    if events.isEmpty && calendar.allowedEntityTypes.contains(.reminders) {
+      reminders = try readItems(.reminders, "read reminders", hidden: []) { txn, objects in
+        try objects.items(.reminder, named: name, inCalendar: id, in: txn).map { id, stored in
           try ModelCodec.decodeReminder(
             id: id, calendarID: stored.calendarID, version: stored.version, modified: stored.modified, stored.state)
         }
       }
     }
-    return object.events.isEmpty && object.reminders.isEmpty ? nil : object
+    guard let uid = events.first?.externalID ?? reminders.first?.externalID else { return nil }
+    return CalendarObject(uid: uid, name: name, events: events, reminders: reminders)
   }
 
   /// The calendar objects of the calendar `id` with an event occurring in the window `[start,
@@ -81,11 +84,13 @@ extension EventStore {
     }
   }
 
-  /// Stores `object` in the calendar `id` under its `UID`, replacing whatever is stored under it
-  /// there — as a CalDAV `PUT` does, whatever the items' `SEQUENCE` — in one transaction: every item
-  /// of it, or none. Items keep their identifiers across replacements (an event by its
-  /// `RECURRENCE-ID` when it is an override stored without its series); stored items of the `UID`
-  /// the object no longer holds are removed.
+  /// Stores `object` in the calendar `id` under its ``CalendarObject/name``, replacing whatever is
+  /// stored under that name there — as a CalDAV `PUT` does, whatever the items' `SEQUENCE` — in one
+  /// transaction: every item of it, or none. Items keep their identifiers across replacements (an
+  /// event by its `RECURRENCE-ID` when it is an override stored without its series); stored items
+  /// of the name the object no longer holds are removed. A name other than the `UID` is kept in
+  /// each item (``Event/resourceName``); a `UID` the calendar already holds under another name is
+  /// refused (``CalendarError/uidInUse(uid:name:)``).
   ///
   /// `condition` is checked against the stored object in the same transaction, after the access
   /// checks (``CalendarError/objectConditionFailed(_:)``). The object must hold one `UID` and one
@@ -99,7 +104,7 @@ extension EventStore {
     _ object: CalendarObject, inCalendar id: ObjectID, condition: ObjectCondition = .none
   ) throws(StoreError) -> (object: CalendarObject, created: Bool) {
     let (events, reminders) = try Self.checkedItems(of: object, in: id)
-    let uid = object.uid
+    let (uid, name) = (object.uid, object.name)
     let isEvents = !events.isEmpty
     let service: Service = isEvents ? .calendars : .reminders
     let actor = self.actor
@@ -113,21 +118,29 @@ extension EventStore {
         throw StoreError.calendar(isEvents ? .calendarDoesNotAllowEvents(id) : .calendarDoesNotAllowReminders(id))
       }
       guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(id)) }
+      let (kind, otherKind): (ObjectKind, ObjectKind) = isEvents ? (.event, .reminder) : (.reminder, .event)
       let other = try txn.reading {
-        try objects.items(isEvents ? .reminder : .event, externalID: uid, inCalendar: id, in: $0)
+        try objects.items(otherKind, named: name, inCalendar: id, in: $0)
+          + objects.items(otherKind, externalID: uid, inCalendar: id, in: $0)
       }
       guard other.isEmpty else {
         throw StoreError.calendar(
-          .invalidCalendarObject("UID \(uid) is already a \(isEvents ? "reminder" : "event")'s"))
+          .invalidCalendarObject("\(name) or UID \(uid) is already a \(isEvents ? "reminder" : "event")'s"))
       }
-      let existing = try txn.reading {
-        try objects.items(isEvents ? .event : .reminder, externalID: uid, inCalendar: id, in: $0)
-      }
+      let existing = try txn.reading { try objects.items(kind, named: name, inCalendar: id, in: $0) }
       guard condition.holds(for: existing.map(\.1.version).max()) else {
-        throw StoreError.calendar(.objectConditionFailed(uid))
+        throw StoreError.calendar(.objectConditionFailed(name))
+      }
+      let elsewhere = try txn.reading {
+        try objects.items(kind, externalID: uid, inCalendar: id, in: $0).filter { item in
+          !existing.contains { $0.0 == item.0 }
+        }
+      }
+      if let (_, stored) = elsewhere.first {
+        throw StoreError.calendar(.uidInUse(uid: uid, name: try stored.state.string(22) ?? uid))
       }
       if !existing.isEmpty { try checkAccess(.change(service, "replace an existing item"), in: txn) }
-      var stored = CalendarObject(uid: uid)
+      var stored = CalendarObject(uid: uid, name: name)
       var kept: Set<ObjectID> = []
       // Each stored event decoded once, to pair it with the new one of the same RECURRENCE-ID.
       let earlierEvents = isEvents ? try existing.map { try Self.decodeEvent($0, $1) } : []
@@ -163,24 +176,25 @@ extension EventStore {
     }
   }
 
-  /// Removes the calendar object `uid` of the calendar `id` — every item stored under it there —
+  /// Removes the calendar object a client finds at `name` in the calendar `id` (as
+  /// ``calendarObject(named:inCalendar:)`` finds it) — every item stored under it there —
   /// in one transaction, when `condition` holds for it; a missing object fails the condition
   /// ``ObjectCondition/present(matching:)`` and is otherwise ``CalendarError/objectConditionFailed(_:)``
   /// too: there was nothing to remove.
   public func removeCalendarObject(
-    uid: String, inCalendar id: ObjectID, condition: ObjectCondition = .none
+    named name: String, inCalendar id: ObjectID, condition: ObjectCondition = .none
   ) throws(StoreError) {
     let actor = self.actor
     try write(nil) { txn, appender, objects in
-      var existing = try txn.reading { try objects.items(.event, externalID: uid, inCalendar: id, in: $0) }
+      var existing = try txn.reading { try objects.items(.event, named: name, inCalendar: id, in: $0) }
       let isEvents = !existing.isEmpty
       if !isEvents {
-        existing = try txn.reading { try objects.items(.reminder, externalID: uid, inCalendar: id, in: $0) }
+        existing = try txn.reading { try objects.items(.reminder, named: name, inCalendar: id, in: $0) }
       }
       try checkAccess(.change(isEvents ? .calendars : .reminders, "remove an item"), in: txn)
       if isEvents { try checkCalendarScope(id, "remove an event from a calendar it was not given", in: txn) }
       guard !existing.isEmpty, condition.holds(for: existing.map(\.1.version).max()) else {
-        throw StoreError.calendar(.objectConditionFailed(uid))
+        throw StoreError.calendar(.objectConditionFailed(name))
       }
       let calendar = try liveCalendar(id, objects: objects, in: txn)
       guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(id)) }
@@ -208,14 +222,19 @@ extension EventStore {
       throw .calendar(
         .invalidCalendarObject("the resource's items have the UIDs \(uids.sorted()), not only \(object.uid)"))
     }
+    guard !object.name.isEmpty else { throw .calendar(.invalidCalendarObject("the resource has no name")) }
+    try checkText(object.name, field: "the resource name")
+    let name = object.name == object.uid ? nil : object.name
     var events: [Event] = []
     for var event in object.events {
       event.calendarID = id
+      event.resourceName = name
       events.append(try EventValidator.validated(event, allowsOverlap: true))
     }
     var reminders: [Reminder] = []
     for var reminder in object.reminders {
       reminder.calendarID = id
+      reminder.resourceName = name
       try check(reminder)
       reminders.append(reminder)
     }

@@ -3,12 +3,13 @@ internal import LMDB
 extension EventStore {
   /// What changed among the objects of the calendar `id` after `position` (RFC 6578's
   /// `sync-collection`, for which a position of the log is the sync token): the objects added or
-  /// changed, as they are now, and the `UID`s of those gone (removed, or moved to another calendar).
+  /// changed, as they are now, and the names (``CalendarObject/name``) of those gone (removed, or
+  /// moved to another calendar).
   /// With `position` `nil`, a first sync: every object, and the position to continue from (with
   /// `limit`, the oldest objects, up to the last one's version).
   ///
   /// An incremental answer reads the log after `position` in one snapshot (its cost grows with the
-  /// records since, not with the calendar), names each object by the `UID` it has now or, once
+  /// records since, not with the calendar), names each object by the name it has now or, once
   /// removed, had at its last save, and is complete up to ``CalendarChanges/position``: with
   /// `limit`, it holds at most that many objects and stops before the record that would exceed it
   /// (``CalendarChanges/isTruncated``), so that the next step skips nothing.
@@ -94,7 +95,7 @@ extension EventStore {
   ) throws -> CalendarChanges {
     let head = try Store.loadHead(meta: store.meta, in: txn).position
     guard position <= head else { throw StoreError.calendar(.changesUnavailable(after: position)) }
-    var uids: [String] = []
+    var names: [String] = []
     var named: Set<String> = []
     var touched: Set<ObjectID> = []
     var reached = position
@@ -110,14 +111,14 @@ extension EventStore {
             change.calendar == id || change.movedFrom == id, let item = Self.item(change.object, of: kind),
             touched.insert(item).inserted
           {
-            let uid = try Self.uid(of: item, kind, objects, after: position, in: txn)
-            if !named.contains(uid) {
-              if let limit, uids.count >= limit {
+            let name = try Self.name(of: item, kind, objects, after: position, in: txn)
+            if !named.contains(name) {
+              if let limit, names.count >= limit {
                 isTruncated = true
                 return .stop
               }
-              named.insert(uid)
-              uids.append(uid)
+              named.insert(name)
+              names.append(name)
             }
           }
           reached = header.position
@@ -126,10 +127,10 @@ extension EventStore {
       }
     }
     var changes = CalendarChanges(position: reached, objects: [], removed: [], isTruncated: isTruncated)
-    for uid in uids {
-      let items = try objects.items(kind, externalID: uid, inCalendar: id, in: txn)
-      guard !items.isEmpty else {
-        changes.removed.append(uid)
+    for name in names {
+      let items = try objects.items(kind, named: name, inCalendar: id, in: txn)
+      guard let uid = try items.first?.1.state.string(1) else {
+        changes.removed.append(name)
         continue
       }
       switch kind {
@@ -138,9 +139,10 @@ extension EventStore {
           try ModelCodec.decodeReminder(
             id: item, calendarID: stored.calendarID, version: stored.version, modified: stored.modified, stored.state)
         }
-        changes.objects.append(CalendarObject(uid: uid, reminders: reminders))
+        changes.objects.append(CalendarObject(uid: uid, name: name, reminders: reminders))
       default:
-        changes.objects.append(CalendarObject(uid: uid, events: try items.map { try Self.decodeEvent($0, $1) }))
+        changes.objects.append(
+          CalendarObject(uid: uid, name: name, events: try items.map { try Self.decodeEvent($0, $1) }))
       }
     }
     return changes
@@ -154,10 +156,10 @@ extension EventStore {
     }
   }
 
-  /// The `UID` the item `id` has now or, once removed, had at its last save; throws
-  /// ``CalendarError/changesUnavailable(after:)`` when that is no longer known (its content erased,
-  /// or it went with another calendar).
-  private static func uid(
+  /// The name (``CalendarObject/name``) the item `id` has now or, once removed, had at its last
+  /// save; throws ``CalendarError/changesUnavailable(after:)`` when that is no longer known (its
+  /// content erased, or it went with another calendar).
+  private static func name(
     of id: ObjectID, _ kind: ObjectKind, _ objects: ObjectProjection, after position: LogPosition,
     in txn: borrowing ReadTransaction
   ) throws -> String {
@@ -165,6 +167,6 @@ extension EventStore {
       let state = stored.isLive ? stored.state : try objects.lastState(stored, kind, id, in: txn),
       let uid = try state.string(1)
     else { throw StoreError.calendar(.changesUnavailable(after: position)) }
-    return uid
+    return try state.string(22) ?? uid
   }
 }

@@ -225,6 +225,7 @@ extension EventStore {
     var continued = event
     continued.id = .random()
     continued.externalID = ObjectID.random().description
+    continued.resourceName = nil
     continued.occurrenceDate = nil
     continued.isDetached = false
     continued.creationDate = appender.timestamp

@@ -100,6 +100,7 @@ extension EventStore {
             continue
           }
           event.id = existing.id
+          event.resourceName = existing.resourceName
           event.creationDate = event.creationDate ?? existing.creationDate
           saved = try Self.appendSaved(event, change: .modified, occurrence: nil, actor, &txn, &appender)
           result.updated += 1
@@ -123,6 +124,7 @@ extension EventStore {
             continue
           }
           reminder.id = id
+          reminder.resourceName = try stored.state.string(22)
           reminder.creationDate =
             try reminder.creationDate ?? stored.state.signed(18).map(Timestamp.init(rawValue:))
           change = .modified

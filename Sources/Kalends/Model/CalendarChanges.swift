@@ -5,7 +5,8 @@ public struct CalendarChanges: Sendable, Hashable {
   public var position: LogPosition
   /// The objects added or changed, as they are now; for a first sync, every object.
   public var objects: [CalendarObject]
-  /// The `UID`s of the objects gone from the calendar: removed, or moved to another calendar.
+  /// The names (``CalendarObject/name``) of the objects gone from the calendar: removed, or moved to
+  /// another calendar.
   public var removed: [String]
   /// Whether the limit cut the answer short: more changes follow ``position``.
   public var isTruncated: Bool

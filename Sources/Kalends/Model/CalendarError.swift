@@ -41,9 +41,12 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case changedSinceFetched(ObjectID, fetched: LogPosition, current: LogPosition)
   /// A calendar's allowed entity types cannot change once saved.
   case entityTypesCannotChange(ObjectID)
-  /// The calendar object with this `UID` is not as the write required (``ObjectCondition``): it
+  /// The calendar object of this name is not as the write required (``ObjectCondition``): it
   /// exists where none was expected, is missing, or changed since it was fetched.
   case objectConditionFailed(String)
+  /// The `UID` is already stored in the calendar under another name (RFC 4791's
+  /// `no-uid-conflict`): the calendar object `name` holds it.
+  case uidInUse(uid: String, name: String)
   /// A calendar object resource holds items of more than one `UID`, of both kinds, or none
   /// (RFC 4791 §4.1).
   case invalidCalendarObject(String)
@@ -62,7 +65,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   public var category: StoreError.Category {
     switch self {
     case .calendarNotFound, .itemNotFound, .occurrenceNotFound: .notFound
-    case .itemRemoved, .changedSinceFetched, .objectConditionFailed, .changesUnavailable: .conflict
+    case .itemRemoved, .changedSinceFetched, .objectConditionFailed, .uidInUse, .changesUnavailable: .conflict
     case .calendarReadOnly: .accessRefused
     default: .invalidInput
     }
@@ -95,8 +98,10 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
       "item \(id) changed since it was fetched (version \(fetched), now \(current)) — fetch it again and reapply, or overwrite"
     case .entityTypesCannotChange(let id):
       "calendar \(id) already holds one kind of item — create another calendar for the other kind"
-    case .objectConditionFailed(let uid):
-      "the item with UID \(uid) is not as the request expected (it exists, is missing, or changed) — fetch it again"
+    case .objectConditionFailed(let name):
+      "the calendar object \(name) is not as the request expected (it exists, is missing, or changed) — fetch it again"
+    case .uidInUse(let uid, let name):
+      "UID \(uid) is already stored in this calendar as \(name) — change that object, or give this one another UID"
     case .invalidCalendarObject(let reason):
       "\(reason) — store one item, or one series with its overrides, per resource"
     case .tooManyOccurrences(let limit, let before):

@@ -4,15 +4,20 @@
 public struct CalendarObject: Sendable, Hashable {
   /// The `UID` its items share.
   public var uid: String
+  /// The name a client finds it under in its calendar (`/dav/calendars/CAL/NAME.ics`): the name it
+  /// was stored under (``Event/resourceName``), or else its `UID`.
+  public var name: String
   /// Its events: one, unless overrides of a series were stored without their series (each then
   /// carries its `RECURRENCE-ID` in ``Event/additionalProperties``).
   public var events: [Event]
   /// Its reminder, if it is one.
   public var reminders: [Reminder]
 
-  /// An object of `events` or `reminders` sharing `uid`.
-  public init(uid: String, events: [Event] = [], reminders: [Reminder] = []) {
+  /// An object of `events` or `reminders` sharing `uid`, named `name` (by default, the name its
+  /// items were stored under, or else `uid`).
+  public init(uid: String, name: String? = nil, events: [Event] = [], reminders: [Reminder] = []) {
     self.uid = uid
+    self.name = name ?? events.first?.resourceName ?? reminders.first?.resourceName ?? uid
     self.events = events
     self.reminders = reminders
   }
@@ -26,7 +31,7 @@ public struct CalendarObject: Sendable, Hashable {
   public var file: ICalendar { ICalendar(events: events, reminders: reminders) }
 }
 
-/// What a write of a ``CalendarObject`` requires of the object stored under its `UID`, checked in
+/// What a write of a ``CalendarObject`` requires of the object stored under its name, checked in
 /// the write's own transaction (HTTP's `If-Match` and `If-None-Match: *`).
 public enum ObjectCondition: Sendable {
   /// Nothing: create or replace.

@@ -61,6 +61,11 @@ public struct Event: Hashable, Sendable {
   /// iCalendar properties Kalends does not model (`X-` and unknown ones), as unfolded content lines
   /// (`X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC`), kept from an import and written again on export.
   public var additionalProperties: [String]
+  /// The name a CalDAV client stored it under (its resource's last path segment without `.ics`),
+  /// when that is not its `UID`: many clients name resources by a random identifier. Set by
+  /// ``EventStore/putCalendarObject(_:inCalendar:condition:)``, kept by every other save; `nil`
+  /// when the resource is named by the `UID`.
+  public internal(set) var resourceName: String?
   /// The recurrence rules; empty for a single event.
   public var recurrenceRules: [RecurrenceRule]
   /// Original starts of occurrences removed from the series (iCalendar's `EXDATE`).
@@ -115,6 +120,7 @@ public struct Event: Hashable, Sendable {
     self.categories = []
     self.sequence = 0
     self.additionalProperties = []
+    self.resourceName = nil
     self.recurrenceRules = []
     self.exceptionDates = []
     self.recurrenceDates = []

@@ -15,6 +15,7 @@ extension ModelCodec {
       state.append(tag: 16, message: nested)
     }
     if let created = event.creationDate { state.append(tag: 18, signed: created.rawValue) }
+    state.append(tag: 22, optional: event.resourceName)
     return state
   }
 
@@ -45,6 +46,7 @@ extension ModelCodec {
     event.version = version
     event.lastModifiedDate = modified
     event.creationDate = try state.signed(18).map(Timestamp.init(rawValue:))
+    event.resourceName = try state.string(22)
     do {
       event.recurrenceRules = try state.strings(13).map { try RecurrenceRule(parsing: $0) }
     } catch {
@@ -118,6 +120,7 @@ extension ModelCodec {
     if reminder.sequence != 0 { state.append(tag: 19, unsigned: UInt64(clamping: reminder.sequence)) }
     for property in reminder.additionalProperties { state.append(tag: 20, string: property) }
     if let created = reminder.creationDate { state.append(tag: 18, signed: created.rawValue) }
+    state.append(tag: 22, optional: reminder.resourceName)
     return state
   }
 
@@ -143,6 +146,7 @@ extension ModelCodec {
     reminder.sequence = Int(clamping: try state.unsigned(19) ?? 0)
     reminder.additionalProperties = try state.strings(20)
     reminder.creationDate = try state.signed(18).map(Timestamp.init(rawValue:))
+    reminder.resourceName = try state.string(22)
     reminder.version = version
     reminder.lastModifiedDate = modified
     return reminder

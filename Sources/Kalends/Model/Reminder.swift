@@ -33,6 +33,9 @@ public struct Reminder: Hashable, Sendable {
   /// iCalendar properties Kalends does not model (`X-`, `PERCENT-COMPLETE`, …), as unfolded content
   /// lines, kept from an import and written again on export.
   public var additionalProperties: [String]
+  /// The name a CalDAV client stored it under, when that is not its `UID`, as
+  /// ``Event/resourceName``.
+  public internal(set) var resourceName: String?
   /// When it was first saved.
   public internal(set) var creationDate: Timestamp?
   /// When it was last saved.
@@ -57,6 +60,7 @@ public struct Reminder: Hashable, Sendable {
     self.alarms = []
     self.sequence = 0
     self.additionalProperties = []
+    self.resourceName = nil
     self.creationDate = nil
     self.lastModifiedDate = nil
     self.version = .none

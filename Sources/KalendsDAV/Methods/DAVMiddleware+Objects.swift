@@ -9,12 +9,12 @@ extension DAVMiddleware {
   /// `If-None-Match` names it.
   func get(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
     if case .contact(let uid) = path { return try await getContact(uid, request, context) }
-    guard case .object(let id, let uid) = path else {
+    guard case .object(let id, let name) = path else {
       throw DAVError(.methodNotAllowed, nil, "a collection has no body to GET: PROPFIND or REPORT it")
     }
     let (_, use) = try await calendar(id, context, reading: true)
-    guard let object = try await server.withStore(use, { try use.session.calendarObject(uid: uid, inCalendar: id) })
-    else { throw DAVError(.notFound, nil, "no calendar object \(uid) in calendar \(id)") }
+    guard let object = try await server.withStore(use, { try use.session.calendarObject(named: name, inCalendar: id) })
+    else { throw DAVError(.notFound, nil, "no calendar object \(name) in calendar \(id)") }
     let tag = EntityTag.tag(object.version, use.positions)
     if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(object.version, use.positions) == true {
       return Response(status: .notModified, headers: [.eTag: tag])
@@ -25,14 +25,15 @@ extension DAVMiddleware {
       body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
   }
 
-  /// PUT of a calendar object: stored under its `UID` as one fact in the log (RFC 4791 §5.3.2),
-  /// replacing what the `UID` held; `If-Match` and `If-None-Match: *` are checked in the write's
+  /// PUT of a calendar object: stored under the name the client gave it as one fact in the log
+  /// (RFC 4791 §5.3.2), replacing what that name held (a `UID` the calendar holds under another
+  /// name is refused with `no-uid-conflict`); `If-Match` and `If-None-Match: *` are checked in the write's
   /// own transaction. `201` when new, `204` when replaced — without an entity tag, since what is
   /// stored is the items, not the client's bytes (RFC 4791 §5.3.4).
   func put(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
     if case .contact(let uid) = path { return try await putContact(uid, request, context) }
-    guard case .object(let id, let uid) = path else {
-      throw DAVError(.methodNotAllowed, nil, "PUT stores a calendar object: CALENDAR/UID.ics")
+    guard case .object(let id, let name) = path else {
+      throw DAVError(.methodNotAllowed, nil, "PUT stores a calendar object: CALENDAR/NAME.ics")
     }
     let bytes = try await Self.collect(request, upTo: Self.maximumResource)
     let file: ICalendar
@@ -46,32 +47,44 @@ extension DAVMiddleware {
         .forbidden, .caldav("supported-calendar-component"), "\(skipped) is not stored here: VEVENT and VTODO are")
     }
     let uids = Set(file.events.map(\.externalID) + file.reminders.map(\.externalID))
-    if uids.count == 1, let stored = uids.first, stored != uid {
-      throw DAVError(
-        .conflict, .caldav("no-uid-conflict"),
-        "this server names a calendar object by its UID: PUT this one to \(DAVPath.object(stored, in: id))")
-    }
     let (_, use) = try await calendar(id, context, reading: false)
     let condition = try Self.condition(of: request, use.positions)
-    let object = CalendarObject(uid: uid, events: file.events, reminders: file.reminders)
+    let object = CalendarObject(
+      uid: uids.count == 1 ? uids.first! : name, name: name, events: file.events, reminders: file.reminders)
     let created = try await server.withStore(use) {
-      try Self.mapped { try use.session.putCalendarObject(object, inCalendar: id, condition: condition).created }
+      try Self.mapped { try Self.store(object, in: id, condition, use.session) }
     }
     return Response(status: created ? .created : .noContent)
+  }
+
+  /// Stores `object` in the calendar `id`; whether it is new. A `UID` stored under another name is
+  /// refused with the href of the object that holds it (RFC 4791 §5.3.2.1).
+  private static func store(
+    _ object: CalendarObject, in id: ObjectID, _ condition: ObjectCondition, _ session: EventStore
+  ) throws -> Bool {
+    do {
+      return try session.putCalendarObject(object, inCalendar: id, condition: condition).created
+    } catch .calendar(.uidInUse(let uid, let holder)) {
+      let href = DAVPath.object(holder, in: id)
+      throw DAVError(
+        .conflict, .caldav("no-uid-conflict"), "UID \(uid) is already stored in this calendar at \(href)", href: href)
+    }
   }
 
   /// DELETE of a calendar object: every item of its `UID` removed in one fact of the log.
   func delete(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
     if case .contact(let uid) = path { return try await deleteContact(uid, request, context) }
-    guard case .object(let id, let uid) = path else {
+    guard case .object(let id, let name) = path else {
       throw DAVError(.forbidden, nil, "the principal and the calendar home are not removed")
     }
     let (_, use) = try await calendar(id, context, reading: false)
     let condition = try Self.condition(of: request, use.positions)
-    let exists = try await server.withStore(use) { try use.session.calendarObject(uid: uid, inCalendar: id) != nil }
-    guard exists else { throw DAVError(.notFound, nil, "no calendar object \(uid) in calendar \(id)") }
+    let exists = try await server.withStore(use) {
+      try use.session.calendarObject(named: name, inCalendar: id) != nil
+    }
+    guard exists else { throw DAVError(.notFound, nil, "no calendar object \(name) in calendar \(id)") }
     try await server.withStore(use) {
-      try Self.mapped { try use.session.removeCalendarObject(uid: uid, inCalendar: id, condition: condition) }
+      try Self.mapped { try use.session.removeCalendarObject(named: name, inCalendar: id, condition: condition) }
     }
     return Response(status: .noContent)
   }

@@ -39,10 +39,11 @@ extension DAVMiddleware {
         let objects = try await server.withStore(use) { try use.session.calendarObjects(inCalendar: id) ?? [] }
         for object in objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
       }
-    case .object(let id, let uid):
+    case .object(let id, let name):
       let (_, use) = try await calendar(id, context, reading: true)
-      guard let object = try await server.withStore(use, { try use.session.calendarObject(uid: uid, inCalendar: id) })
-      else { throw DAVError(.notFound, nil, "no calendar object \(uid) in calendar \(id)") }
+      guard
+        let object = try await server.withStore(use, { try use.session.calendarObject(named: name, inCalendar: id) })
+      else { throw DAVError(.notFound, nil, "no calendar object \(name) in calendar \(id)") }
       selection.add(.object(object, in: id), to: &multistatus, positions: use.positions)
     case .addressBookHome, .addressBook, .contact:
       return try await propfindContacts(

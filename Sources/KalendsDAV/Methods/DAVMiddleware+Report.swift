@@ -30,19 +30,19 @@ extension DAVMiddleware {
         return filter.isTimeRangeOnly ? candidates : candidates.filter(filter.matches)
       }
     case .caldav("calendar-multiget"):
-      var uids: [String] = []
+      var names: [String] = []
       for href in body.children(.dav("href")) {
         let text = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
         let path = URLComponents(string: text)?.path ?? text
-        if case .object(let calendar, let uid)? = DAVPath(path), calendar == id {
-          uids.append(uid)
+        if case .object(let calendar, let name)? = DAVPath(path), calendar == id {
+          names.append(name)
         } else {
           missing.append(text)
         }
       }
-      let asked = uids
+      let asked = names
       let found = try await server.withStore(use) {
-        try asked.map { uid in (uid, try use.session.calendarObject(uid: uid, inCalendar: id)) }
+        try asked.map { name in (name, try use.session.calendarObject(named: name, inCalendar: id)) }
       }
       objects = found.compactMap(\.1)
       missing += found.filter { $0.1 == nil }.map { DAVPath.object($0.0, in: id) }
@@ -77,7 +77,7 @@ extension DAVMiddleware {
     else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
     var multistatus = Multistatus()
     for object in changes.objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
-    for uid in changes.removed { multistatus.add(DAVPath.object(uid, in: id), status: "404 Not Found") }
+    for name in changes.removed { multistatus.add(DAVPath.object(name, in: id), status: "404 Not Found") }
     if changes.isTruncated { multistatus.add(href, status: "507 Insufficient Storage") }
     return Self.xml(
       multistatus.finished(syncToken: SyncToken.text(changes.position, use.positions)),

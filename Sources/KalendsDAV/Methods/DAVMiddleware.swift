@@ -54,7 +54,8 @@ struct DAVMiddleware: RouterMiddleware {
         return try await mkcalendar(request, .calendar(ObjectID.random()), context, name: name)
       }
       guard let id else { throw DAVError(.notFound, nil, "no calendar \(name) is among this app's calendars") }
-      let resolved: DAVPath = if case .namedObject(_, let uid) = path { .object(id, uid: uid) } else { .calendar(id) }
+      let resolved: DAVPath =
+        if case .namedObject(_, let object) = path { .object(id, name: object) } else { .calendar(id) }
       return try await DAVPath.$requestName.withValue((id, name)) { try await answer(request, resolved, context) }
     default: break
     }
@@ -131,6 +132,7 @@ struct DAVMiddleware: RouterMiddleware {
         .caldav("supported-calendar-component")
       case .access: .dav("need-privileges")
       case .calendar(.changesUnavailable): .dav("valid-sync-token")
+      case .calendar(.uidInUse): .caldav("no-uid-conflict")
       default: nil
       }
     let status: HTTPResponse.Status =

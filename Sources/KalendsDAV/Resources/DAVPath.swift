@@ -3,7 +3,8 @@ import Kalends
 
 /// What a request path names in the DAV space: `/dav/` is the principal (the app itself),
 /// `/dav/calendars/` its calendar home, `/dav/calendars/ID/` a calendar and
-/// `/dav/calendars/ID/NAME.ics` a calendar object, named by its `UID`; `/dav/addressbooks/` its
+/// `/dav/calendars/ID/NAME.ics` a calendar object (``CalendarObject/name``: the name a client
+/// stored it under, or else its `UID`); `/dav/addressbooks/` its
 /// address book home, `/dav/addressbooks/contacts/` the store's one address book and
 /// `/dav/addressbooks/contacts/NAME.vcf` a contact, named by its `UID`.
 enum DAVPath: Equatable {
@@ -12,14 +13,14 @@ enum DAVPath: Equatable {
   case principal
   case calendarHome
   case calendar(ObjectID)
-  /// A calendar object: its calendar and its `UID`.
-  case object(ObjectID, uid: String)
+  /// A calendar object: its calendar and its name (``CalendarObject/name``).
+  case object(ObjectID, name: String)
   /// A calendar named by a client's own name rather than its identifier (python `caldav` and
   /// caldav-server-tester make calendars at `/dav/calendars/NAME/`): the calendar whose
   /// ``EventCalendar/resourceName`` it is, among those the app sees.
   case namedCalendar(String)
   /// A calendar object of a calendar named so.
-  case namedObject(String, uid: String)
+  case namedObject(String, name: String)
   case addressBookHome
   case addressBook
   /// A contact, by its `UID`.
@@ -67,8 +68,8 @@ enum DAVPath: Equatable {
         self = .unknown
         return
       }
-      let uid = String(name.dropLast(4))
-      self = ObjectID(segment).map { .object($0, uid: uid) } ?? .namedObject(segment, uid: uid)
+      let object = String(name.dropLast(4))
+      self = ObjectID(segment).map { .object($0, name: object) } ?? .namedObject(segment, name: object)
     default: self = .unknown
     }
   }
@@ -88,10 +89,10 @@ enum DAVPath: Equatable {
     calendarHomePath + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + "/"
   }
 
-  /// The href of the object `uid` in the calendar `id`: its `UID`, percent-encoded but for the
-  /// unreserved characters of RFC 3986, then `.ics`.
-  static func object(_ uid: String, in id: ObjectID) -> String {
-    calendar(id) + (uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid) + ".ics"
+  /// The href of the object `name` (``CalendarObject/name``) in the calendar `id`: the name,
+  /// percent-encoded but for the unreserved characters of RFC 3986, then `.ics`.
+  static func object(_ name: String, in id: ObjectID) -> String {
+    calendar(id) + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + ".ics"
   }
 
   /// The href of the contact `uid`: its `UID`, percent-encoded as an object's, then `.vcf`.

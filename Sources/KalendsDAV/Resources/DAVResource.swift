@@ -42,7 +42,7 @@ enum DAVResource {
     case .calendarHome: DAVPath.calendarHomePath
     case .calendar(let calendar, _):
       calendar.resourceName.map { DAVPath.named($0) } ?? DAVPath.calendar(calendar.id)
-    case .object(let object, let calendar): DAVPath.object(object.uid, in: calendar)
+    case .object(let object, let calendar): DAVPath.object(object.name, in: calendar)
     case .addressBookHome: DAVPath.addressBookHomePath
     case .addressBook: DAVPath.addressBookPath
     case .contact(let contact, _): DAVPath.contact(contact.externalID)

@@ -13,7 +13,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   let projection: ObjectProjection
 
   /// `type ‖ id`: the key of `objects`.
-  private struct Key: Comparable {
+  private struct Key: Comparable, Hashable {
     let kind: UInt8
     let id: ObjectID
 
@@ -40,6 +40,10 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   private var stored: [Stored] = []
   /// The removals of each calendar, in log order: `(position, timestamp)`.
   private var removals: [ObjectID: [(UInt64, Int64)]] = [:]
+  /// The digest of the resource name of each item whose last save gave it one (few: only items a
+  /// CalDAV client named other than by their `UID`), kept aside so that every other change stays
+  /// small.
+  private var names: [Key: StoredObject.ExternalDigest] = [:]
 
   init(_ projection: ObjectProjection) { self.projection = projection }
 
@@ -65,33 +69,40 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       let id = try fields.requiredObjectID(1, in: payload)
       slots.prefetch(kind.rawValue, id)
       let calendar = try fields.requiredObjectID(2, in: payload)
-      var external: StoredObject.ExternalDigest?
-      if let state = fields[5] { external = try Self.externalDigest(in: state, of: payload) }
-      set(
-        Key(kind: kind.rawValue, id: id), header, live: true, calendar: calendar,
-        external.map { .external($0) } ?? .none)
+      var digests: (external: StoredObject.ExternalDigest?, name: StoredObject.ExternalDigest?) = (nil, nil)
+      if let state = fields[5] { digests = try Self.digests(in: state, of: payload) }
+      let key = Key(kind: kind.rawValue, id: id)
+      if let name = digests.name {
+        names[key] = name
+      } else if !names.isEmpty {
+        names[key] = nil
+      }
+      set(key, header, live: true, calendar: calendar, digests.external.map { .external($0) } ?? .none)
     case .eventRemoved, .reminderRemoved:
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
       let key = Key(kind: kind.rawValue, id: try fields.requiredObjectID(1, in: payload))
       let previous = slots.slot(of: key.kind, key.id).map { stored[$0] }
       let calendar = try previous?.calendar ?? fields.requiredObjectID(2, in: payload)
       let trailer: StoredObject.Trailer = previous.map { $0.isLive ? .lastSave($0.position) : .none } ?? .none
+      if !names.isEmpty { names[key] = nil }
       set(key, header, live: false, calendar: calendar, trailer)
     default:
       break
     }
   }
 
-  /// The digest of the external identifier (field 1, checked as UTF-8) of the state in `range` of
-  /// `payload`.
-  private static func externalDigest(
+  /// The digests of the external identifier (field 1) and of the resource name (field 22), each
+  /// checked as UTF-8, of the state in `range` of `payload`.
+  private static func digests(
     in range: Range<Int>, of payload: RawSpan
-  ) throws(StoreError) -> StoredObject.ExternalDigest? {
-    var found: Range<Int>?
+  ) throws(StoreError) -> (external: StoredObject.ExternalDigest?, name: StoredObject.ExternalDigest?) {
+    var external: Range<Int>?
+    var name: Range<Int>?
     let failure: StoreError? = payload.withUnsafeBytes { buffer in
       do throws(StoreError) {
         try PayloadSpan.scan(buffer, range) { span in
-          if span.tag == 1, found == nil { found = span.range }
+          if span.tag == 1, external == nil { external = span.range }
+          if span.tag == 22, name == nil { name = span.range }
         }
         return nil
       } catch {
@@ -99,14 +110,17 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       }
     }
     if let failure { throw failure }
-    guard let found else { return nil }
-    let digest = payload.withUnsafeBytes { buffer -> StoredObject.ExternalDigest? in
-      let text = UnsafeRawBufferPointer(rebasing: buffer[found])
-      guard (try? UTF8Span(validating: text.assumingMemoryBound(to: UInt8.self).span)) != nil else { return nil }
-      return ObjectProjection.externalDigest(text)
+    func digest(_ field: Range<Int>?, _ tag: Int) throws(StoreError) -> StoredObject.ExternalDigest? {
+      guard let field else { return nil }
+      let digest = payload.withUnsafeBytes { buffer -> StoredObject.ExternalDigest? in
+        let text = UnsafeRawBufferPointer(rebasing: buffer[field])
+        guard (try? UTF8Span(validating: text.assumingMemoryBound(to: UInt8.self).span)) != nil else { return nil }
+        return ObjectProjection.externalDigest(text)
+      }
+      guard let digest else { throw .malformedPayload("field \(tag) is not UTF-8 text") }
+      return digest
     }
-    guard let digest else { throw .malformedPayload("field 1 is not UTF-8 text") }
-    return digest
+    return (try digest(external, 1), try digest(name, 22))
   }
 
   private mutating func set(
@@ -128,8 +142,9 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   /// The live items by calendar, as places in ``keys`` and ``stored`` (ascending in each calendar).
   private var byCalendar: [UInt32] = []
   /// The live items with an external identifier by calendar and kind (each group's calendar, kind
-  /// and end in ``byExternalID``), then by ``ObjectProjection/externalDigest(_:)`` (as two numbers,
-  /// so that they sort like its bytes) and identifier.
+  /// and end in ``byExternalID``; the kind with its high bit set for the entries by resource name),
+  /// then by ``ObjectProjection/externalDigest(_:)`` (as two numbers, so that they sort like its
+  /// bytes) and identifier.
   private var externalGroups: [(calendar: ObjectID, kind: UInt8, end: Int)] = []
   private var byExternalID: [(digest: (UInt64, UInt64), id: ObjectID)] = []
   /// How many entries are written: `objects`, then `objects.byCalendar`, then `objects.byExternalID`.
@@ -165,7 +180,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       }
       ranks[index] = Int32(low)
       liveCount += 1
-      if stored[index].external != nil { externalCount += 1 }
+      if stored[index].external != nil { externalCount += name(of: index) == nil ? 1 : 2 }
     }
     var calendarStarts = [Int](repeating: 0, count: calendars.count + 1)
     for rank in ranks where rank >= 0 { calendarStarts[Int(rank) + 1] += 1 }
@@ -177,11 +192,14 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       }
       count = liveCount
     }
-    func group(_ index: Int) -> Int { Int(ranks[index]) << 8 | Int(keys[index].kind) }
+    func group(_ index: Int, named: Bool = false) -> Int {
+      Int(ranks[index]) << 8 | Int(keys[index].kind) | (named ? 0x80 : 0)
+    }
     let groups = calendars.count << 8
     var groupStarts = [Int](repeating: 0, count: groups + 1)
     for index in keys.indices where ranks[index] >= 0 && stored[index].external != nil {
       groupStarts[group(index) + 1] += 1
+      if name(of: index) != nil { groupStarts[group(index, named: true) + 1] += 1 }
     }
     for group in 0..<groups { groupStarts[group + 1] += groupStarts[group] }
     externalGroups = []
@@ -193,6 +211,10 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
         guard let digest = stored[index].external else { continue }
         (buffer.baseAddress! + groupStarts[group(index)]).initialize(to: (digest, keys[index].id))
         groupStarts[group(index)] += 1
+        if let name = name(of: index) {
+          (buffer.baseAddress! + groupStarts[group(index, named: true)]).initialize(to: (name, keys[index].id))
+          groupStarts[group(index, named: true)] += 1
+        }
       }
       count = externalCount
     }
@@ -202,6 +224,12 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
       byExternalID[first..<group.end].sort { ($0.digest.0, $0.digest.1, $0.id) < ($1.digest.0, $1.digest.1, $1.id) }
       first = group.end
     }
+  }
+
+  /// The digest of the resource name of the live item at `index` of ``keys`` and ``stored``, when
+  /// it has one.
+  private func name(of index: Int) -> StoredObject.ExternalDigest? {
+    names.isEmpty || !stored[index].isLive || stored[index].external == nil ? nil : names[keys[index]]
   }
 
   /// Whether the object at `index` of ``keys`` and ``stored`` is a live event or reminder.
@@ -313,15 +341,17 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   ) throws {
     for index in range {
       let object = stored[index]
+      var trailer = object.trailer
+      if let name = name(of: index), let external = object.external { trailer = .named(external, name: name) }
       key[0] = keys[index].kind
       keys[index].id.store(in: key, at: 1)
       try cursor.put(
-        reserving: StoredObject.length(object.trailer),
+        reserving: StoredObject.length(trailer),
         forKey: UnsafeRawBufferPointer(rebasing: key[..<17]), options: .append
       ) { value in
         StoredObject.write(
           position: object.position, timestamp: object.timestamp, live: object.isLive, calendar: object.calendar,
-          trailer: object.trailer, to: value)
+          trailer: trailer, to: value)
       }
     }
   }

@@ -6,7 +6,8 @@ internal import LMDB
 /// Databases:
 /// - `objects`: key `type (1 byte: 1 calendar, 2 event, 3 reminder) ‖ id (16)`, value a
 ///   ``StoredObject`` entry: `version (8) ‖ modified timestamp (8) ‖ live (1) ‖ calendar id (16)`,
-///   and for a live item with an external identifier its digest (16). The state is not copied:
+///   and for a live item with an external identifier its digest (16), then for one with a resource
+///   name that name's (16). The state is not copied:
 ///   it is field 5 of the log record at `version`, read from the log (the log is the truth, and a
 ///   copy doubled what every save wrote). A removed object keeps a tombstone (`live` 0) so that
 ///   saving it again is refused, not a silent re-creation; an event or reminder removed by a
@@ -15,10 +16,12 @@ internal import LMDB
 ///   of each calendar.
 /// - `objects.byExternalID`: key `calendar id (16) ‖ type (2 event, 3 reminder) (1) ‖ the first 16
 ///   bytes of SHA-256(external identifier) ‖ id (16)`, empty value: the live events and reminders
-///   of each calendar by external identifier (iCalendar's `UID`), for imports.
+///   of each calendar by external identifier (iCalendar's `UID`), for imports and CalDAV; with the
+///   type's high bit set (0x82, 0x83) and the digest of a resource name, the items a CalDAV client
+///   stored under a name that is not their `UID` (``Event/resourceName``).
 struct ObjectProjection: Projection {
   static let name = "objects"
-  static let version: UInt32 = 4
+  static let version: UInt32 = 5
   /// The names of the LMDB databases it owns: the objects, their index by calendar and by external identifier.
   enum DatabaseName {
     static let objects = "objects"
@@ -69,14 +72,17 @@ struct ObjectProjection: Projection {
         if previous.calendarID != calendar { try txn.delete(previous.calendarID.bytes + kind.key(id), in: byCalendar) }
         try removeExternalID(of: previous, kind, id, &txn)
       }
-      let external = try PayloadReader(Payload(bytes: fields.bytes(5) ?? [])).string(1).map {
-        Array($0.utf8).withUnsafeBytes(Self.externalDigest)
-      }
-      try put(
-        kind.key(id), live: true, calendar: calendar, trailer: external.map { .external($0) } ?? .none, header, &txn)
+      let state = try PayloadReader(Payload(bytes: fields.bytes(5) ?? []))
+      let trailer = StoredObject.Trailer.live(
+        try state.string(1).map { Array($0.utf8).withUnsafeBytes(Self.externalDigest) },
+        name: try state.string(22).map { Array($0.utf8).withUnsafeBytes(Self.externalDigest) })
+      try put(kind.key(id), live: true, calendar: calendar, trailer: trailer, header, &txn)
       try txn.put([UInt8](), forKey: calendar.bytes + kind.key(id), in: byCalendar)
-      if let external {
+      if let external = trailer.external {
         try txn.put([UInt8](), forKey: Self.externalKey(calendar, kind, external) + id.bytes, in: byExternalID)
+      }
+      if case .named(_, let name) = trailer {
+        try txn.put([UInt8](), forKey: Self.nameKey(calendar, kind, name) + id.bytes, in: byExternalID)
       }
     case .eventRemoved, .reminderRemoved:
       let fields = try PayloadReader(bytes: payload)
@@ -102,6 +108,9 @@ struct ObjectProjection: Projection {
   ) throws {
     guard let digest = stored.externalDigest else { return }
     try txn.delete(Self.externalKey(stored.calendarID, kind, digest) + id.bytes, in: byExternalID)
+    if let name = stored.nameDigest {
+      try txn.delete(Self.nameKey(stored.calendarID, kind, name) + id.bytes, in: byExternalID)
+    }
   }
 
   /// The prefix of the `objects.byExternalID` keys of the external identifier whose digest is
@@ -110,6 +119,14 @@ struct ObjectProjection: Projection {
     var key = calendar.bytes + [kind.rawValue]
     RecordCodec.appendBigEndian(digest.0, to: &key)
     RecordCodec.appendBigEndian(digest.1, to: &key)
+    return key
+  }
+
+  /// The prefix of the `objects.byExternalID` keys of the resource name whose digest is `digest` in
+  /// `calendar`: the type with its high bit set.
+  static func nameKey(_ calendar: ObjectID, _ kind: ObjectKind, _ digest: StoredObject.ExternalDigest) -> [UInt8] {
+    var key = externalKey(calendar, kind, digest)
+    key[16] |= 0x80
     return key
   }
 
@@ -136,6 +153,24 @@ struct ObjectProjection: Projection {
       else { return nil }
       return (id, stored)
     }
+  }
+
+  /// The live items of `kind` in `calendar` a CalDAV client finds at the resource name `name`:
+  /// those stored under that name (``Event/resourceName``), else those whose `UID` it is and that
+  /// have no name of their own.
+  func items(
+    _ kind: ObjectKind, named name: String, inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction
+  ) throws -> [(ObjectID, StoredObject)] {
+    let prefix = Self.nameKey(calendar, kind, Array(name.utf8).withUnsafeBytes(Self.externalDigest))
+    let keys = try txn.withCursor(on: byExternalID) { try $0.keys(withPrefix: prefix) }
+    let named = try keys.compactMap { key -> (ObjectID, StoredObject)? in
+      let id = ObjectID(bytes: key[33...])!
+      guard let stored = try state(kind, id, in: txn), stored.isLive, try stored.state.string(22) == name
+      else { return nil }
+      return (id, stored)
+    }
+    guard named.isEmpty else { return named }
+    return try items(kind, externalID: name, inCalendar: calendar, in: txn).filter { try $0.1.state.string(22) == nil }
   }
 
   private func put(
