@@ -16,6 +16,7 @@ import os
 import sys
 import urllib.error
 import urllib.request
+from xml.etree import ElementTree
 
 # caldav lives apart (tools/setup): its urllib3-future would replace the urllib3 others need.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "python-dav"))
@@ -114,6 +115,7 @@ windows = [
     (dt.datetime(2026, 12, 7, 15), dt.datetime(2026, 12, 7, 18)),
     (dt.datetime(2026, 12, 7, 19), dt.datetime(2026, 12, 7, 20)),
     (dt.datetime(2027, 3, 1), dt.datetime(2027, 4, 1)),
+    (dt.datetime(2026, 11, 28), dt.datetime(2026, 12, 20)),
 ]
 compared = 0
 for start, end in windows:
@@ -124,6 +126,44 @@ for start, end in windows:
     check(got == want, f"window {start}..{end}: server {sorted(got)}, recurring-ical-events {sorted(want)}")
     compared += 1
 report["windowsCompared"] = compared
+
+# The same windows expanded by the server (RFC 4791 §9.6.5), instance by instance, against
+# recurring-ical-events: one component per instance, zoned times in UTC, no recurrence left.
+def instance_key(component):
+    def value(name):
+        moment = component[name].dt if component.get(name) is not None else None
+        if isinstance(moment, dt.datetime) and moment.tzinfo is not None:
+            return moment.astimezone(dt.timezone.utc).isoformat()
+        return moment.isoformat() if moment is not None else None
+    return (str(component["UID"]), value("DTSTART"), value("DTEND"), str(component["SUMMARY"]))
+
+expanded_instances = 0
+for start, end in windows:
+    stamp = lambda moment: moment.strftime("%Y%m%dT%H%M%SZ")
+    query = f"""<?xml version="1.0"?><C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+<D:prop><C:calendar-data><C:expand start="{stamp(start)}" end="{stamp(end)}"/></C:calendar-data></D:prop>
+<C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT">
+<C:time-range start="{stamp(start)}" end="{stamp(end)}"/></C:comp-filter></C:comp-filter></C:filter>
+</C:calendar-query>"""
+    status, _, body = raw("REPORT", calendar.url.path, query, {"Depth": "1", "Content-Type": "application/xml"})
+    check(status == 207, f"an expanded REPORT answered {status}")
+    got = set()
+    for element in ElementTree.fromstring(body).iter("{urn:ietf:params:xml:ns:caldav}calendar-data"):
+        text = element.text
+        check("RRULE" not in text and "EXDATE" not in text and "VTIMEZONE" not in text and "TZID" not in text,
+              f"an expanded answer keeps recurrence or zones: {text}")
+        for component in icalendar.Calendar.from_ical(text).walk("VEVENT"):
+            if str(component["UID"]) == "weekly@example.com":
+                check(component.get("RECURRENCE-ID") is not None, f"an instance without RECURRENCE-ID: {text}")
+            got.add(instance_key(component))
+    utc_start, utc_end = start.replace(tzinfo=dt.timezone.utc), end.replace(tzinfo=dt.timezone.utc)
+    want = set()
+    for text in objects.values():
+        for component in recurring_ical_events.of(icalendar.Calendar.from_ical(text)).between(utc_start, utc_end):
+            want.add(instance_key(component))
+    check(got == want, f"expanded {start}..{end}: server {sorted(got)}, recurring-ical-events {sorted(want)}")
+    expanded_instances += len(got)
+report["expandedInstancesCompared"] = expanded_instances
 
 # free-busy-query through the client's own call, against busy time merged from recurring-ical-events
 # over the same texts (every object is opaque and confirmed: all of it is BUSY).

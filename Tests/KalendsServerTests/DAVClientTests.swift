@@ -58,8 +58,11 @@ struct DAVClientTests {
       ["python3", Self.script, base, secret, "Work", "Health", full], program: URL(fileURLWithPath: "/usr/bin/env"))
     #expect(result.status == 0, "\(result.stderr)")
     let summary = try #require(try json(result.stdout) as? [String: Any])
-    #expect(summary["windowsCompared"] as? Int == 6)
-    #expect(summary["freeBusyCompared"] as? Int == 6)
+    #expect(summary["windowsCompared"] as? Int == 7)
+    #expect(summary["freeBusyCompared"] as? Int == 7)
+    // Three instances in the narrow windows; in the wide one the series' five (one moved), the
+    // single, the all-day and the floating event.
+    #expect(summary["expandedInstancesCompared"] as? Int == 11)
     #expect(summary["saved"] as? Int == 4)
     #expect(summary["syncPaged"] as? Int == 2)
     #expect(summary["calendarMade"] as? Bool == true)

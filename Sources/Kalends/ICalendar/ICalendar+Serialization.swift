@@ -76,7 +76,7 @@ extension ICalendar {
     }
   }
 
-  private func writeOccurrenceFields(_ event: Event, to writer: inout ICalendarWriter) {
+  func writeOccurrenceFields(_ event: Event, to writer: inout ICalendarWriter) {
     let zone = event.isAllDay ? nil : event.timeZone
     if let start = event.start { writer.time("DTSTART", [start], zone: zone, isDate: event.isAllDay) }
     if let end = event.end { writer.time("DTEND", [end], zone: zone, isDate: event.isAllDay) }
@@ -101,15 +101,23 @@ extension ICalendar {
     }
   }
 
-  private func writeExtras(_ event: Event, to writer: inout ICalendarWriter) {
+  func writeExtras(_ event: Event, to writer: inout ICalendarWriter) {
     for property in event.additionalProperties { writer.raw(property) }
     for alarm in event.alarms { writer.alarm(alarm, description: event.title) }
   }
 
-  private func write(_ reminder: Reminder, stamp: Timestamp, to writer: inout ICalendarWriter) {
+  /// Writes `reminder` as a `VTODO`; with `recurrenceID`, as the instance of a series that
+  /// originally fell then (its zone `UTC`, or `nil` when floating or a date).
+  func write(
+    _ reminder: Reminder, stamp: Timestamp, recurrenceID: (LocalDateTime, zone: String?)? = nil,
+    to writer: inout ICalendarWriter
+  ) {
     writer.begin("VTODO")
     writer.text("UID", reminder.externalID)
     writer.timestamp("DTSTAMP", stamp)
+    if let (local, zone) = recurrenceID {
+      writer.time("RECURRENCE-ID", [local], zone: zone, isDate: reminder.isDueDateOnly)
+    }
     writer.text("SUMMARY", reminder.title)
     writer.text("DESCRIPTION", reminder.notes)
     if let due = reminder.dueDate {

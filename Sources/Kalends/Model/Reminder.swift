@@ -66,3 +66,26 @@ public struct Reminder: Hashable, Sendable {
     self.version = .none
   }
 }
+
+extension Reminder {
+  /// Whether it is due in `(from, to]` (UTC seconds; a floating or date-only due date placed in
+  /// UTC), once or at any instance of its recurrence: CalDAV's time range on a `VTODO` with `DUE`
+  /// only (RFC 4791 §9.9). A reminder without a due date is due in every window.
+  public func isDue(after from: Int64, through to: Int64) -> Bool {
+    guard let due = dueDate else { return true }
+    guard from < to else { return false }
+    let zone = isDueDateOnly ? nil : timeZone.flatMap { try? ZoneRules.named($0) }
+    guard !recurrenceRules.isEmpty else {
+      let at = (zone ?? .utc).resolve(due)
+      return from < at && at <= to
+    }
+    guard let set = try? RecurrenceSet(start: due, isAllDay: isDueDateOnly, zone: zone, rules: recurrenceRules) else {
+      return false
+    }
+    // Zero-length occurrences in [from + 1, to + 1) are those due in (from, to]; open bounds are
+    // held to the years wall-clock times span (1…9999).
+    let (first, last): (Int64, Int64) = (-62_135_596_800, 253_402_300_800)
+    var occurrences = set.occurrences(from: max(from, first - 1) + 1, to: min(to, last) + 1).makeIterator()
+    return occurrences.next() != nil
+  }
+}

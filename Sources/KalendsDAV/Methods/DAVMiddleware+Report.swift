@@ -49,8 +49,11 @@ extension DAVMiddleware {
     default:
       throw DAVError(.forbidden, .dav("supported-report"), "\(body.name) is not a report this server makes")
     }
+    let expand = try Self.expansion(asked: body)
     var multistatus = Multistatus()
-    for object in objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
+    for object in objects {
+      selection.add(.object(object, in: id, expand: expand), to: &multistatus, positions: use.positions)
+    }
     for href in missing { multistatus.add(href, status: "404 Not Found") }
     return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
   }
@@ -75,8 +78,11 @@ extension DAVMiddleware {
           try Self.mapped { try use.session.calendarChanges(inCalendar: id, after: position, limit: asked) }
         })
     else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
+    let expand = try Self.expansion(asked: body)
     var multistatus = Multistatus()
-    for object in changes.objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
+    for object in changes.objects {
+      selection.add(.object(object, in: id, expand: expand), to: &multistatus, positions: use.positions)
+    }
     for name in changes.removed { multistatus.add(DAVPath.object(name, in: id), status: "404 Not Found") }
     if changes.isTruncated { multistatus.add(href, status: "507 Insufficient Storage") }
     return Self.xml(
@@ -106,6 +112,21 @@ extension DAVMiddleware {
     return Response(
       status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
       body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  /// The window of the `expand` a report's `calendar-data` asks for (RFC 4791 §9.6.5), in UTC
+  /// seconds; `nil` when it asks for none. `limit-recurrence-set` is answered with the whole
+  /// recurrence set, as the stored object (every override is within any range a client asks).
+  static func expansion(asked body: XMLElement) throws -> Range<Int64>? {
+    guard let expand = body.child(.dav("prop"))?.child(.caldav("calendar-data"))?.child(.caldav("expand")) else {
+      return nil
+    }
+    guard let startText = expand.attributes["start"], let endText = expand.attributes["end"] else {
+      throw DAVError(.badRequest, .caldav("valid-filter"), "expand holds a start and an end")
+    }
+    let (start, end) = (try CalendarFilter.utc(startText), try CalendarFilter.utc(endText))
+    guard start < end else { throw DAVError(.badRequest, .caldav("valid-filter"), "expand ends before it starts") }
+    return start..<end
   }
 
   /// UTC seconds as iCalendar's `20260105T000000Z`.
@@ -145,11 +166,11 @@ extension DAVMiddleware {
     return true
   }
 
-  /// Whether `reminder` may fall in the window: due in it, or with no due date (RFC 4791 §9.9's
-  /// VTODO without DTSTART or DUE overlaps any range).
+  /// Whether `reminder` may fall in the window: RFC 4791 §9.9's VTODO with DUE only,
+  /// `start < DUE ≤ end`, at any of its instances (``Reminder/isDue(after:through:)``), or with no
+  /// due date (a VTODO without DTSTART or DUE overlaps any range).
   static func mayFall(_ reminder: Reminder, in filter: CalendarFilter) -> Bool {
-    guard filter.hasTimeRange, let due = reminder.dueDate else { return true }
-    let at = (reminder.timeZone.flatMap { try? ZoneRules.named($0) } ?? .utc).resolve(due)
-    return at >= (filter.start ?? .min) && at < (filter.end ?? .max)
+    guard filter.hasTimeRange else { return true }
+    return reminder.isDue(after: filter.start ?? .min, through: filter.end ?? .max)
   }
 }

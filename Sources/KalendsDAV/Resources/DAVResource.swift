@@ -8,8 +8,9 @@ enum DAVResource {
   case calendarHome
   /// A calendar the app may see, with its collection state when it was asked for.
   case calendar(EventCalendar, CollectionState? = nil)
-  /// A calendar object of the calendar with that id.
-  case object(CalendarObject, in: ObjectID)
+  /// A calendar object of the calendar with that id; its `calendar-data` expanded to its instances
+  /// in that window (UTC seconds) when a REPORT asked for `expand` (RFC 4791 §9.6.5).
+  case object(CalendarObject, in: ObjectID, expand: Range<Int64>? = nil)
   /// The app's address book home (`/dav/addressbooks/`).
   case addressBookHome
   /// The store's address book, with its collection state when it was asked for.
@@ -42,7 +43,7 @@ enum DAVResource {
     case .calendarHome: DAVPath.calendarHomePath
     case .calendar(let calendar, _):
       calendar.resourceName.map { DAVPath.named($0) } ?? DAVPath.calendar(calendar.id)
-    case .object(let object, let calendar): DAVPath.object(object.name, in: calendar)
+    case .object(let object, let calendar, _): DAVPath.object(object.name, in: calendar)
     case .addressBookHome: DAVPath.addressBookHomePath
     case .addressBook: DAVPath.addressBookPath
     case .contact(let contact, _): DAVPath.contact(contact.externalID)
@@ -110,7 +111,7 @@ enum DAVResource {
     }
     switch self {
     case .calendar(let calendar, let state): return Self.value(name, of: calendar, state)
-    case .object(let object, _): return Self.value(name, of: object, positions: positions)
+    case .object(let object, _, let expand): return Self.value(name, of: object, expand, positions: positions)
     case .addressBook(let state): return Self.addressBookValue(name, state)
     case .contact(let contact, let version): return Self.value(name, of: contact, version, positions: positions)
     default: return nil
@@ -176,14 +177,17 @@ enum DAVResource {
     }
   }
 
-  private static func value(_ name: XMLName, of object: CalendarObject, positions: AppPositions) -> String? {
+  private static func value(
+    _ name: XMLName, of object: CalendarObject, _ expand: Range<Int64>?, positions: AppPositions
+  ) -> String? {
     switch (name.namespace, name.local) {
     case (Namespace.dav, "getetag"):
       return XMLText.escaped("\"\(positions.tag(object.version))\"")
     case (Namespace.dav, "getcontenttype"):
       return "text/calendar; charset=utf-8; component=\(object.events.isEmpty ? "vtodo" : "vevent")"
     case (Namespace.caldav, "calendar-data"):
-      return XMLText.escaped(object.file.serialized())
+      guard let expand else { return XMLText.escaped(object.file.serialized()) }
+      return XMLText.escaped(object.file.serialized(expandingFrom: expand.lowerBound, to: expand.upperBound))
     default: return nil
     }
   }

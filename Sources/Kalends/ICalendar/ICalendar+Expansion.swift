@@ -1,0 +1,137 @@
+extension ICalendar {
+  /// The calendar as RFC 5545 text with every event and reminder expanded into its instances that
+  /// overlap `[from, to)` (UTC seconds): CalDAV's `expand` (RFC 4791 §9.6.5).
+  ///
+  /// Each instance is a component of its own, with a `RECURRENCE-ID` (its original start) when it
+  /// belongs to a series, and no `RRULE`, `RDATE`, `EXDATE` or `VTIMEZONE`: times in a zone are
+  /// written in UTC; floating times and dates stay as they are, as they refer to no zone, and are
+  /// placed in UTC to decide what overlaps. A detached occurrence counts where it was moved to, and
+  /// is written as it was changed. An event overlaps as ``RecurrenceSet/occurrences(from:to:viewerZone:)``
+  /// says; a reminder, which has a due date only, when `from < due ≤ to` (RFC 4791 §9.9), and always
+  /// when it has none.
+  public func serialized(
+    expandingFrom from: Int64, to: Int64, productID: String = "-//Kalends//Kalends//EN", stamp: Timestamp = .now()
+  ) -> String {
+    var writer = ICalendarWriter()
+    writer.begin("VCALENDAR")
+    writer.line("VERSION", "2.0")
+    writer.line("PRODID", productID)
+    writer.line("CALSCALE", "GREGORIAN")
+    writer.text("X-WR-CALNAME", name)
+    for event in events {
+      for (instance, recurrenceID) in Self.instances(of: event, from: from, to: to) {
+        writer.begin("VEVENT")
+        writer.text("UID", event.externalID)
+        writer.timestamp("DTSTAMP", stamp)
+        if let (local, zone) = recurrenceID {
+          writer.time("RECURRENCE-ID", [local], zone: zone, isDate: event.isAllDay)
+        }
+        writeOccurrenceFields(instance, to: &writer)
+        writer.timestamp("CREATED", event.creationDate)
+        writer.timestamp("LAST-MODIFIED", event.lastModifiedDate)
+        writeExtras(instance, to: &writer)
+        writer.end("VEVENT")
+      }
+    }
+    for reminder in reminders {
+      for (instance, recurrenceID) in Self.instances(of: reminder, from: from, to: to) {
+        write(instance, stamp: stamp, recurrenceID: recurrenceID, to: &writer)
+      }
+    }
+    writer.end("VCALENDAR")
+    return writer.text
+  }
+
+  /// A wall-clock time and the zone it is written in: `UTC`, or `nil` when floating or a date.
+  typealias Written = (LocalDateTime, zone: String?)
+
+  /// The instances of `event` that overlap `[from, to)`, by start, each with its `RECURRENCE-ID`
+  /// when `event` is a series.
+  static func instances(of event: Event, from: Int64, to: Int64) -> [(Event, Written?)] {
+    func zone(of event: Event) -> ZoneRules? {
+      event.isAllDay ? nil : event.timeZone.flatMap { try? ZoneRules.named($0) }
+    }
+    func overlaps(_ start: Int64, _ end: Int64) -> Bool {
+      start < to && (end > from || (end == start && start >= from))
+    }
+    /// `instance` with its times `start` and `end` (UTC seconds) written in UTC, when it has a zone.
+    func written(_ instance: Event, start: Int64, end: Int64) -> Event {
+      var written = instance
+      written.recurrenceRules = []
+      written.recurrenceDates = []
+      written.exceptionDates = []
+      written.detachedOccurrences = [:]
+      if zone(of: instance) != nil {
+        written.start = LocalDateTime(wallClockSeconds: start) ?? instance.start
+        written.end = LocalDateTime(wallClockSeconds: end) ?? instance.end
+        written.timeZone = "UTC"
+      }
+      return written
+    }
+    /// Where `instance` falls, in UTC seconds (floating times and dates placed in UTC).
+    func placed(_ instance: Event) -> (Int64, Int64)? {
+      guard let start = instance.start, let end = instance.end else { return nil }
+      let rules = zone(of: instance) ?? .utc
+      return (rules.resolve(start), rules.resolve(end))
+    }
+    guard event.isRecurring else {
+      guard let (start, end) = placed(event), overlaps(start, end) else { return [] }
+      return [(written(event, start: start, end: end), nil)]
+    }
+    guard let set = try? SeriesEditor.recurrenceSet(of: event) else { return [] }
+    let seriesZone = zone(of: event)
+    func recurrenceID(_ local: LocalDateTime) -> Written {
+      guard let seriesZone else { return (local, nil) }
+      return (LocalDateTime(wallClockSeconds: seriesZone.resolve(local)) ?? local, "UTC")
+    }
+    var found: [(start: Int64, instance: Event, recurrenceID: Written)] = []
+    for occurrence in set.occurrences(from: from, to: to) where event.detachedOccurrences[occurrence.local] == nil {
+      guard let instance = try? SeriesEditor.occurrence(of: event, at: occurrence.local, checked: false) else {
+        continue
+      }
+      found.append(
+        (
+          occurrence.start, written(instance, start: occurrence.start, end: occurrence.end),
+          recurrenceID(occurrence.local)
+        ))
+    }
+    for (local, detached) in event.detachedOccurrences {
+      guard let (start, end) = placed(detached), overlaps(start, end) else { continue }
+      found.append((start, written(detached, start: start, end: end), recurrenceID(local)))
+    }
+    return found.sorted { ($0.start, $0.recurrenceID.0) < ($1.start, $1.recurrenceID.0) }.map {
+      ($0.instance, $0.recurrenceID)
+    }
+  }
+
+  /// The instances of `reminder` due in `(from, to]`, by due date, each with its `RECURRENCE-ID`
+  /// when it repeats; a reminder without a due date is its one instance.
+  static func instances(of reminder: Reminder, from: Int64, to: Int64) -> [(Reminder, Written?)] {
+    guard let due = reminder.dueDate else { return [(reminder, nil)] }
+    let zone = reminder.isDueDateOnly ? nil : reminder.timeZone.flatMap { try? ZoneRules.named($0) }
+    func written(_ local: LocalDateTime, at instant: Int64) -> Reminder {
+      var written = reminder
+      written.recurrenceRules = []
+      if zone != nil {
+        written.dueDate = LocalDateTime(wallClockSeconds: instant) ?? local
+        written.timeZone = "UTC"
+      } else {
+        written.dueDate = local
+      }
+      return written
+    }
+    guard !reminder.recurrenceRules.isEmpty else {
+      let at = (zone ?? .utc).resolve(due)
+      return from < at && at <= to ? [(written(due, at: at), nil)] : []
+    }
+    guard
+      let set = try? RecurrenceSet(
+        start: due, isAllDay: reminder.isDueDateOnly, zone: zone, rules: reminder.recurrenceRules)
+    else { return [] }
+    // Zero-length occurrences in [from + 1, to + 1) are those due in (from, to].
+    return set.occurrences(from: from + 1, to: to + 1).map { occurrence in
+      let instance = written(occurrence.local, at: occurrence.start)
+      return (instance, (instance.dueDate ?? occurrence.local, zone == nil ? nil : "UTC"))
+    }
+  }
+}
