@@ -65,6 +65,22 @@ report["calendars"] = names
 check(names == [title], f"the app sees {names}, not only {title}")
 calendar = calendars[0]
 
+# Principal searches (RFC 3744) find the app itself, by part of its name, and nobody else.
+def principal_search(match):
+    search = (f'<D:property-search><D:prop><D:displayname/></D:prop><D:match>{match}</D:match></D:property-search>'
+              if match is not None else "")
+    status, _, body = raw("REPORT", "/", f'<?xml version="1.0"?><D:principal-property-search xmlns:D="DAV:" '
+                          f'xmlns:C="urn:ietf:params:xml:ns:caldav">{search}<D:prop><D:displayname/>'
+                          f'<C:calendar-home-set/></D:prop></D:principal-property-search>', {"Depth": "0"})
+    check(status == 207, f"principal-property-search answered {status} {body}")
+    return [element.text for element in ElementTree.fromstring(body).iter("{DAV:}href")]
+
+own_name = principal.get_display_name()
+check(principal_search(own_name[1:].upper()) == ["/dav/", "/dav/calendars/"], "a search by name finds the app")
+check(principal_search("no such app") == [], "a search by another name finds nobody")
+check(principal_search(None) == ["/dav/", "/dav/calendars/"], "a search without conditions lists the app only")
+report["principalSearches"] = 3
+
 objects = {
     "single@example.com": vcalendar(vevent("single@example.com", [
         "SUMMARY:Dentist", "DTSTART;TZID=Europe/Berlin:20261203T100000", "DTEND;TZID=Europe/Berlin:20261203T110000",

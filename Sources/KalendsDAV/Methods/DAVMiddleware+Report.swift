@@ -5,12 +5,17 @@ import Kalends
 import KalendsServer
 
 extension DAVMiddleware {
-  /// REPORT on a calendar: `calendar-query` (RFC 4791 §7.8), `calendar-multiget` (§7.9) and
-  /// `sync-collection` (RFC 6578).
+  /// REPORT on a calendar: `calendar-query` (RFC 4791 §7.8), `calendar-multiget` (§7.9),
+  /// `free-busy-query` (§7.10) and `sync-collection` (RFC 6578); on the address book, its queries;
+  /// on the principal, its searches.
   func report(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
     if path == .addressBook {
       guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
       return try await reportContacts(body, context)
+    }
+    if path == .principal {
+      guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
+      return try await reportPrincipals(body, context)
     }
     guard case .calendar(let id) = path else {
       throw DAVError(.forbidden, .dav("supported-report"), "reports are made on a calendar collection")

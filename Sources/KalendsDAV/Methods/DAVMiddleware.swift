@@ -25,9 +25,10 @@ struct DAVMiddleware: RouterMiddleware {
   func handle(
     _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
   ) async throws -> Response {
-    // The server's root answers PROPFIND as the principal: where a client given only the host
-    // and port looks for `current-user-principal` (RFC 5397). Every other method there is the API's.
-    let isRoot = request.uri.path == "/" && ["PROPFIND", "OPTIONS"].contains(request.method.rawValue)
+    // The server's root answers PROPFIND and REPORT as the principal: where a client given only the
+    // host and port looks for `current-user-principal` (RFC 5397) and searches principals (RFC 3744).
+    // Every other method there is the API's.
+    let isRoot = request.uri.path == "/" && ["PROPFIND", "OPTIONS", "REPORT"].contains(request.method.rawValue)
     guard let path = isRoot ? .principal : DAVPath(request.uri.path) else { return try await next(request, context) }
     do {
       return try await answer(request, path, context)
