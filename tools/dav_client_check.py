@@ -369,16 +369,36 @@ if full_token:
  xmlns:A="http://apple.com/ns/ical/"><D:set><D:prop><A:calendar-color>#FF8800FF</A:calendar-color></D:prop></D:set>
 </D:propertyupdate>""", secret=full_token)
     check(status == 207 and "200 OK" in body, f"PROPPATCH of the colour answered {status} {body}")
+    # Dead properties (a client's own, CalDAV's description and zone, Apple's order) are kept as
+    # written and served back; a protected one fails the request and nothing of it is written.
     status, _, body = raw("PROPPATCH", trips.url.path, """<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"
- xmlns:X="urn:example"><D:set><D:prop><D:displayname>Never</D:displayname><X:mine>x</X:mine></D:prop></D:set>
-</D:propertyupdate>""", secret=full_token)
+ xmlns:X="urn:example" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="http://apple.com/ns/ical/"><D:set><D:prop>
+<X:mine>x &amp; y<X:inner a="1">deep</X:inner></X:mine><C:calendar-description>Where we go</C:calendar-description>
+<A:calendar-order>12</A:calendar-order></D:prop></D:set></D:propertyupdate>""", secret=full_token)
+    check(status == 207 and "200 OK" in body and "403" not in body, f"a PROPPATCH of dead properties answered {status} {body}")
+    status, _, body = raw("PROPPATCH", trips.url.path, """<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"
+ xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><D:displayname>Never</D:displayname><D:getetag>x</D:getetag>
+</D:prop></D:set></D:propertyupdate>""", secret=full_token)
     check(status == 207 and "403 Forbidden" in body and "424 Failed Dependency" in body,
-          f"a PROPPATCH with a property not kept answered {status} {body}")
+          f"a PROPPATCH with a protected property answered {status} {body}")
     status, _, body = raw("PROPFIND", trips.url.path, """<?xml version="1.0"?><D:propfind xmlns:D="DAV:"
- xmlns:A="http://apple.com/ns/ical/"><D:prop><D:displayname/><A:calendar-color/></D:prop></D:propfind>""",
+ xmlns:A="http://apple.com/ns/ical/" xmlns:X="urn:example" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop>
+<D:displayname/><A:calendar-color/><X:mine/><C:calendar-description/><A:calendar-order/></D:prop></D:propfind>""",
                           {"Depth": "0"}, secret=full_token)
-    check("<D:displayname>Journeys</D:displayname>" in body and "#FF8800" in body,
-          f"the calendar after PROPPATCH: {body}")
+    props = {element.tag: element for element in ElementTree.fromstring(body).iter()}
+    check(props["{DAV:}displayname"].text == "Journeys" and props["{http://apple.com/ns/ical/}calendar-color"].text
+          == "#FF8800FF", f"the calendar after PROPPATCH: {body}")
+    mine = props["{urn:example}mine"]
+    check(mine.text == "x & y" and mine.find("{urn:example}inner").text == "deep"
+          and mine.find("{urn:example}inner").get("a") == "1", f"the client's own property: {body}")
+    check(props["{urn:ietf:params:xml:ns:caldav}calendar-description"].text == "Where we go"
+          and props["{http://apple.com/ns/ical/}calendar-order"].text == "12", f"the dead properties: {body}")
+    status, _, body = raw("PROPPATCH", trips.url.path, """<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"
+ xmlns:X="urn:example"><D:remove><D:prop><X:mine/></D:prop></D:remove></D:propertyupdate>""", secret=full_token)
+    check(status == 207 and "200 OK" in body, f"removing a dead property answered {status} {body}")
+    status, _, body = raw("PROPFIND", trips.url.path, """<?xml version="1.0"?><D:propfind xmlns:D="DAV:"
+ xmlns:X="urn:example"><D:prop><X:mine/></D:prop></D:propfind>""", {"Depth": "0"}, secret=full_token)
+    check("404 Not Found" in body, f"a removed dead property is still served: {body}")
     trips.save_event(vcalendar(vevent("trip@example.com", [
         "SUMMARY:Lisbon", "DTSTART;VALUE=DATE:20270301", "DTEND;VALUE=DATE:20270305"])))
     check(len(trips.events()) == 1, "the made calendar holds what was stored in it")

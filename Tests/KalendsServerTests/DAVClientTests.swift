@@ -71,7 +71,8 @@ struct DAVClientTests {
     let made = try served.records("calendarSaved").filter {
       (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.planner"
     }
-    #expect(made.count == 3, "made, renamed, recoloured: \(made.count)")
+    // Made, renamed, recoloured, given dead properties and one removed; the refused PROPPATCH wrote nothing.
+    #expect(made.count == 5, "made, renamed, recoloured, dead properties set and removed: \(made.count)")
     #expect(
       try served.records("calendarRemoved").contains {
         (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.planner"

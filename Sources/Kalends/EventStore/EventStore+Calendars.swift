@@ -95,10 +95,31 @@ extension EventStore {
     return virtual
   }
 
+  /// Checks a calendar's ``EventCalendar/clientProperties``: how many, and each name and value.
+  static func checkClientProperties(_ properties: [String: String]) throws(StoreError) {
+    guard properties.count <= EventCalendar.maximumClientProperties else {
+      throw .calendar(
+        .invalidText(
+          field: "the client properties",
+          reason: "are \(properties.count), more than \(EventCalendar.maximumClientProperties)"))
+    }
+    for (name, value) in properties {
+      guard name.hasPrefix("{"), name.utf8.count <= 1024, name.contains("}") else {
+        throw .calendar(.invalidText(field: "a client property's name", reason: "is not {namespace}name"))
+      }
+      try checkText(name, field: "a client property's name")
+      guard value.utf8.count <= 64 * 1024 else {
+        throw .calendar(.invalidText(field: "the client property \(name)", reason: "is longer than 64 KiB"))
+      }
+      try checkText(value, field: "the client property \(name)")
+    }
+  }
+
   /// Creates or changes a calendar and returns it as saved (with its new version).
   @discardableResult
   public func save(_ calendar: EventCalendar, overwrite: Bool = false) throws(StoreError) -> EventCalendar {
     try Self.checkText(calendar.title, field: "the title")
+    try Self.checkClientProperties(calendar.clientProperties)
     guard !calendar.allowedEntityTypes.isEmpty else {
       throw .calendar(.invalidText(field: "allowed entity types", reason: "is empty"))
     }

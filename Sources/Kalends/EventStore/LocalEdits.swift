@@ -48,6 +48,7 @@ extension LocalEdits where Value == EventCalendar {
   static var calendar: LocalEdits {
     LocalEdits([
       field(\.title), field(\.color), field(\.source), field(\.allowedEntityTypes), field(\.allowsContentModifications),
+      field(\.clientProperties),
     ])
   }
 }

@@ -21,6 +21,14 @@ public struct EventCalendar: Hashable, Sendable {
   /// The name a CalDAV client gave the calendar when it made it (`/dav/calendars/NAME/`), by which
   /// the DAV front end keeps serving it there; `nil` for a calendar named by its identifier.
   public var resourceName: String?
+  /// What clients stored on the calendar that Kalends does not model — WebDAV's dead properties
+  /// (RFC 4918 §4.2), such as Apple's `calendar-order` or CalDAV's `calendar-timezone` — by name in
+  /// Clark notation (`{urn:ietf:params:xml:ns:caldav}calendar-description`), each value as the
+  /// client wrote it (XML content). Kept and served back unchanged; at most
+  /// ``maximumClientProperties``, each value at most 64 KiB.
+  public var clientProperties: [String: String] = [:]
+  /// The most ``clientProperties`` a calendar keeps.
+  public static let maximumClientProperties = 64
   /// The log position that last changed it; `.none` before it is first saved.
   public internal(set) var version: LogPosition
 

@@ -14,6 +14,12 @@ enum ModelCodec {
     state.append(tag: 7, bool: calendar.allowsContentModifications)
     if let source = calendar.importSource { state.append(tag: 8, string: source) }
     if let name = calendar.resourceName { state.append(tag: 9, string: name) }
+    for (name, value) in calendar.clientProperties.sorted(by: { $0.key < $1.key }) {
+      var property = Payload()
+      property.append(tag: 1, string: name)
+      property.append(tag: 2, string: value)
+      state.append(tag: 10, message: property)
+    }
     return state
   }
 
@@ -31,6 +37,9 @@ enum ModelCodec {
     calendar.allowsContentModifications = try state.bool(7) ?? true
     calendar.importSource = try state.string(8)
     calendar.resourceName = try state.string(9)
+    for property in try state.messages(10) {
+      calendar.clientProperties[try property.requiredString(1)] = try property.string(2) ?? ""
+    }
     return calendar
   }
 }

@@ -5,18 +5,19 @@ import Kalends
 import KalendsServer
 
 extension DAVMiddleware {
-  /// The properties of a calendar an app may set: its title and its colour.
+  /// The live properties of a calendar an app may set: its title and its colour. Any other property
+  /// the server does not compute is a dead property, kept as the client wrote it
+  /// (``EventCalendar/clientProperties``).
   static let settable: Set<XMLName> = [.dav("displayname"), XMLName(Namespace.apple, "calendar-color")]
-  /// What a calendar program sends when it makes a calendar that Kalends does not keep: accepted
-  /// and not stored, so that DAVx⁵ and others can make calendars at all.
-  static let acceptedUnkept: Set<XMLName> = [.caldav("calendar-description"), .caldav("calendar-timezone")]
 
   /// MKCALENDAR (RFC 4791 §5.3.1): a new calendar at `/dav/calendars/UUID/`, or at a name of the
   /// client's own (`name`, kept in the calendar as its resource name), its title, colour and
-  /// kind of items (`supported-calendar-component-set`: VEVENT, VTODO or both) from the body. The
+  /// kind of items (`supported-calendar-component-set`: VEVENT, VTODO or both) from the body, any
+  /// other property kept as a dead property (`calendar-description`, `calendar-timezone`). The
   /// app needs full access to the service of what it will hold; an app given chosen calendars
-  /// cannot make one (the person makes it and gives it). A property the server cannot set fails
-  /// the whole request with `403` and a `propstat` naming it; nothing is written.
+  /// cannot make one (the person makes it and gives it). A property the server cannot set (a
+  /// protected one, or a value it cannot hold) fails the whole request with `403` and a `propstat`
+  /// naming it; nothing is written.
   func mkcalendar(
     _ request: Request, _ path: DAVPath, _ context: ServerContext, name: String? = nil
   ) async throws -> Response {
@@ -45,12 +46,8 @@ extension DAVMiddleware {
         } else {
           calendar.allowedEntityTypes = types
         }
-      case let name where Self.settable.contains(name):
-        if !Self.set(name, to: property.text, on: &calendar) { refused.append(name) }
-      case let name where Self.acceptedUnkept.contains(name):
-        continue
       default:
-        refused.append(property.name)
+        if !Self.set(property, on: &calendar) { refused.append(property.name) }
       }
     }
     if !refused.isEmpty {
@@ -76,9 +73,10 @@ extension DAVMiddleware {
     return Response(status: .created, headers: [.contentLength: "0"])
   }
 
-  /// PROPPATCH (RFC 4918 §9.2) of a calendar's title (`displayname`) and colour
-  /// (`calendar-color`): all or nothing, in one save; any other property is refused (`403`) and the
-  /// others then fail with `424`.
+  /// PROPPATCH (RFC 4918 §9.2) of a calendar's title (`displayname`), colour (`calendar-color`)
+  /// and dead properties (set and removed): all or nothing, in one save. A protected property, a
+  /// value the calendar cannot hold, or the removal of its title or colour is refused (`403`) and
+  /// the others then fail with `424`.
   func proppatch(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
     guard case .calendar(let id) = path else {
       throw DAVError(.forbidden, .dav("cannot-modify-protected-property"), "only a calendar's properties are set")
@@ -93,12 +91,10 @@ extension DAVMiddleware {
     for instruction in body.children {
       for property in instruction.children(.dav("prop")).flatMap(\.children) {
         names.append(property.name)
-        let isSet = instruction.name == .dav("set")
-        guard isSet, Self.settable.contains(property.name), Self.set(property.name, to: property.text, on: &calendar)
-        else {
-          refused.append(property.name)
-          continue
-        }
+        let done =
+          instruction.name == .dav("set")
+          ? Self.set(property, on: &calendar) : Self.remove(property.name, from: &calendar)
+        if !done { refused.append(property.name) }
       }
     }
     var multistatus = Multistatus()
@@ -123,18 +119,38 @@ extension DAVMiddleware {
     return Response(status: .noContent)
   }
 
-  /// Sets the settable property `name` of `calendar` to `text`; `false` when the value is not one
-  /// (an empty title, a colour other than `#RRGGBB` or `#RRGGBBAA`, whose alpha is dropped).
-  static func set(_ name: XMLName, to text: String, on calendar: inout EventCalendar) -> Bool {
-    let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    if name == .dav("displayname") {
+  /// Sets `property` on `calendar`: its title, its colour, or a dead property; `false` when it is a
+  /// protected property or a value the calendar cannot hold (an empty title, a colour that is not
+  /// `#RRGGBB`, `#RRGGBBAA` or a basic CSS colour name, too many or too large dead properties).
+  static func set(_ property: XMLElement, on calendar: inout EventCalendar) -> Bool {
+    let name = property.name
+    let value = property.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    switch name {
+    case .dav("displayname"):
       guard !value.isEmpty else { return false }
       calendar.title = value
-      return true
+    case XMLName(Namespace.apple, "calendar-color"):
+      guard let color = CalendarColor.canonical(value) else { return false }
+      calendar.color = color
+      // The client's own spelling (`#FF0000FF`, `blue`) is served back while the colour is this.
+      calendar.clientProperties[name.description] = value == color ? nil : value
+    default:
+      guard !DAVResource.liveCalendarProperties.contains(name) else { return false }
+      calendar.clientProperties[name.description] = property.content
+      if calendar.clientProperties.count > EventCalendar.maximumClientProperties
+        || property.content.utf8.count > 64 * 1024
+      {
+        return false
+      }
     }
-    let hex = value.dropFirst()
-    guard value.hasPrefix("#"), hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return false }
-    calendar.color = "#" + hex.prefix(6).uppercased()
+    return true
+  }
+
+  /// Removes the dead property `name` from `calendar` (removing one it does not have succeeds, RFC
+  /// 4918 §14.23); `false` for a live property.
+  static func remove(_ name: XMLName, from calendar: inout EventCalendar) -> Bool {
+    guard !DAVResource.liveCalendarProperties.contains(name) else { return false }
+    calendar.clientProperties[name.description] = nil
     return true
   }
 }

@@ -50,6 +50,20 @@ enum DAVResource {
     }
   }
 
+  /// The live properties of a calendar, which the server computes or keeps in the model: a client
+  /// sets only ``DAVMiddleware/settable`` ones; any other name is a dead property
+  /// (``EventCalendar/clientProperties``).
+  static let liveCalendarProperties: Set<XMLName> = [
+    .dav("resourcetype"), .dav("displayname"), .dav("current-user-principal"), .dav("owner"), .dav("principal-URL"),
+    .dav("getetag"), .dav("getcontenttype"), .dav("getcontentlength"), .dav("getlastmodified"), .dav("creationdate"),
+    .dav("lockdiscovery"), .dav("supportedlock"), .dav("sync-token"), .dav("supported-report-set"),
+    .dav("current-user-privilege-set"), .dav("acl"), .dav("quota-used-bytes"), .dav("quota-available-bytes"),
+    .caldav("supported-calendar-component-set"), .caldav("supported-calendar-data"), .caldav("max-resource-size"),
+    .caldav("calendar-home-set"), .caldav("min-date-time"), .caldav("max-date-time"), .caldav("max-instances"),
+    .caldav("max-attendees-per-instance"), .caldav("calendar-data"), .carddav("addressbook-home-set"),
+    XMLName(Namespace.calendarServer, "getctag"), XMLName(Namespace.apple, "calendar-color"),
+  ]
+
   /// The properties `allprop` and an empty PROPFIND return (RFC 4918 §9.1): the cheap ones —
   /// never `calendar-data`, which a client asks for by name.
   var allProperties: [XMLName] {
@@ -64,12 +78,16 @@ enum DAVResource {
         .carddav("max-resource-size"),
       ]
     case .contact: return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")]
-    case .calendar:
+    case .calendar(let calendar, _):
+      // Dead properties too (RFC 4918 §9.1).
+      let dead = calendar.clientProperties.keys.sorted().compactMap(XMLName.init(clark:)).filter {
+        !Self.liveCalendarProperties.contains($0)
+      }
       return common + [
         .caldav("supported-calendar-component-set"), .dav("supported-report-set"),
         XMLName(Namespace.apple, "calendar-color"),
         .dav("current-user-privilege-set"), .caldav("max-resource-size"),
-      ]
+      ] + dead
     case .object: return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")]
     }
   }
@@ -165,6 +183,10 @@ enum DAVResource {
         "<D:supported-report><D:report>\($0)</D:report></D:supported-report>"
       }.joined()
     case (Namespace.apple, "calendar-color"):
+      // The client's own spelling of the colour, while it is still the calendar's colour.
+      if let written = calendar.clientProperties[name.description], CalendarColor.canonical(written) == calendar.color {
+        return XMLText.escaped(written)
+      }
       return XMLText.escaped(calendar.color)
     case (Namespace.dav, "current-user-privilege-set"):
       let privileges =
@@ -173,7 +195,8 @@ enum DAVResource {
       return privileges.map { "<D:privilege><D:\($0)/></D:privilege>" }.joined()
     case (Namespace.caldav, "max-resource-size"):
       return String(DAVMiddleware.maximumResource)
-    default: return nil
+    default:
+      return Self.liveCalendarProperties.contains(name) ? nil : calendar.clientProperties[name.description]
     }
   }
 

@@ -47,3 +47,36 @@ enum Namespace {
     ("D", dav), ("C", caldav), ("CR", carddav), ("CS", calendarServer), ("A", apple), ("K", kalends),
   ]
 }
+
+extension XMLElement {
+  /// Its content as XML: its character data (escaped), then its child elements, each declaring its
+  /// own namespace — what a client's dead property holds, written back as the client sent it
+  /// (text interleaved with elements is written before them; whitespace between elements is
+  /// dropped).
+  var content: String {
+    let data = children.isEmpty || !text.allSatisfy(\.isWhitespace) ? XMLText.escaped(text) : ""
+    return data + children.map(\.serialized).joined()
+  }
+
+  /// The element as XML, declaring its namespace with a prefix of its own.
+  var serialized: String {
+    let tag = name.namespace.isEmpty ? name.local : "x:" + name.local
+    var open = "<" + tag
+    if !name.namespace.isEmpty { open += " xmlns:x=\"\(XMLText.escaped(name.namespace))\"" }
+    for (attribute, value) in attributes.sorted(by: { $0.key < $1.key }) {
+      open += " \(attribute)=\"\(XMLText.escaped(value))\""
+    }
+    let inner = content
+    return inner.isEmpty ? open + "/>" : open + ">" + inner + "</" + tag + ">"
+  }
+}
+
+extension XMLName {
+  /// The name written in Clark notation, `{namespace}local` (``description``), read back.
+  init?(clark: String) {
+    guard clark.hasPrefix("{"), let close = clark.firstIndex(of: "}") else { return nil }
+    let local = clark[clark.index(after: close)...]
+    guard !local.isEmpty else { return nil }
+    self.init(String(clark[clark.index(after: clark.startIndex)..<close]), String(local))
+  }
+}
