@@ -73,6 +73,9 @@ extension EventStore {
     if !reminder.recurrenceRules.isEmpty && reminder.dueDate == nil {
       throw .calendar(.recurringReminderRequiresDueDate)
     }
+    if let start = reminder.startDate, let due = reminder.dueDate, start > due {
+      throw .calendar(.reminderStartsAfterDue)
+    }
     try checkText(reminder.title, field: "the title")
     try checkText(reminder.notes, field: "the notes")
     try checkText(reminder.externalID, field: "the external identifier")

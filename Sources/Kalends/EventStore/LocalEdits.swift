@@ -35,7 +35,7 @@ extension LocalEdits where Value == Reminder {
   /// Every field a caller may set on a reminder.
   static var reminder: LocalEdits {
     LocalEdits([
-      field(\.calendarID), field(\.externalID), field(\.title), field(\.notes), field(\.dueDate),
+      field(\.calendarID), field(\.externalID), field(\.title), field(\.notes), field(\.startDate), field(\.dueDate),
       field(\.isDueDateOnly),
       field(\.timeZone), field(\.priority), field(\.isCompleted), field(\.completionDate), field(\.recurrenceRules),
       field(\.alarms), field(\.sequence), field(\.additionalProperties),

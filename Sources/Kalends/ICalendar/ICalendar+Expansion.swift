@@ -7,8 +7,7 @@ extension ICalendar {
   /// written in UTC; floating times and dates stay as they are, as they refer to no zone, and are
   /// placed in UTC to decide what overlaps. A detached occurrence counts where it was moved to, and
   /// is written as it was changed. An event overlaps as ``RecurrenceSet/occurrences(from:to:viewerZone:)``
-  /// says; a reminder, which has a due date only, when `from < due ≤ to` (RFC 4791 §9.9), and always
-  /// when it has none.
+  /// says; a reminder as RFC 4791 §9.9 says of a `VTODO` (``Reminder/overlaps(from:to:)``).
   public func serialized(
     expandingFrom from: Int64, to: Int64, productID: String = "-//Kalends//Kalends//EN", stamp: Timestamp = .now()
   ) -> String {
@@ -104,34 +103,21 @@ extension ICalendar {
     }
   }
 
-  /// The instances of `reminder` due in `(from, to]`, by due date, each with its `RECURRENCE-ID`
-  /// when it repeats; a reminder without a due date is its one instance.
+  /// The instances of `reminder` that overlap `[from, to]` (``Reminder/overlaps(from:to:)``), by due
+  /// date, each with its `RECURRENCE-ID` when it repeats; times in a zone written in UTC.
   static func instances(of reminder: Reminder, from: Int64, to: Int64) -> [(Reminder, Written?)] {
-    guard let due = reminder.dueDate else { return [(reminder, nil)] }
     let zone = reminder.isDueDateOnly ? nil : reminder.timeZone.flatMap { try? ZoneRules.named($0) }
-    func written(_ local: LocalDateTime, at instant: Int64) -> Reminder {
-      var written = reminder
-      written.recurrenceRules = []
-      if zone != nil {
-        written.dueDate = LocalDateTime(wallClockSeconds: instant) ?? local
-        written.timeZone = "UTC"
-      } else {
-        written.dueDate = local
-      }
-      return written
+    func written(_ local: LocalDateTime?) -> LocalDateTime? {
+      guard let local, let zone else { return local }
+      return LocalDateTime(wallClockSeconds: zone.resolve(local)) ?? local
     }
-    guard !reminder.recurrenceRules.isEmpty else {
-      let at = (zone ?? .utc).resolve(due)
-      return from < at && at <= to ? [(written(due, at: at), nil)] : []
-    }
-    guard
-      let set = try? RecurrenceSet(
-        start: due, isAllDay: reminder.isDueDateOnly, zone: zone, rules: reminder.recurrenceRules)
-    else { return [] }
-    // Zero-length occurrences in [from + 1, to + 1) are those due in (from, to].
-    return set.occurrences(from: from + 1, to: to + 1).map { occurrence in
-      let instance = written(occurrence.local, at: occurrence.start)
-      return (instance, (instance.dueDate ?? occurrence.local, zone == nil ? nil : "UTC"))
+    return reminder.instances(from: from, to: to).map { instance in
+      var expanded = reminder
+      expanded.recurrenceRules = []
+      expanded.startDate = written(instance.start)
+      expanded.dueDate = written(instance.due)
+      if zone != nil { expanded.timeZone = "UTC" }
+      return (expanded, instance.original.flatMap(written).map { ($0, zone == nil ? nil : "UTC") })
     }
   }
 }

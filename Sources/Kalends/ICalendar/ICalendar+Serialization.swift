@@ -46,7 +46,7 @@ extension ICalendar {
         note(event.timeZone, [detached.occurrenceDate])
       }
     }
-    for reminder in reminders { note(reminder.timeZone, [reminder.dueDate]) }
+    for reminder in reminders { note(reminder.timeZone, [reminder.startDate, reminder.dueDate]) }
     return zones
   }
 
@@ -120,8 +120,12 @@ extension ICalendar {
     }
     writer.text("SUMMARY", reminder.title)
     writer.text("DESCRIPTION", reminder.notes)
+    let zone = reminder.isDueDateOnly ? nil : reminder.timeZone
+    if let start = reminder.startDate {
+      writer.time("DTSTART", [start], zone: zone, isDate: reminder.isDueDateOnly)
+    }
     if let due = reminder.dueDate {
-      writer.time("DUE", [due], zone: reminder.isDueDateOnly ? nil : reminder.timeZone, isDate: reminder.isDueDateOnly)
+      writer.time("DUE", [due], zone: zone, isDate: reminder.isDueDateOnly)
     }
     if reminder.priority != 0 { writer.line("PRIORITY", "\(reminder.priority)") }
     if reminder.isCompleted {

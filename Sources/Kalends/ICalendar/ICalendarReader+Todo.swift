@@ -4,8 +4,10 @@ extension ICalendarReader {
     "UID", "DTSTAMP", "DUE", "SUMMARY", "DESCRIPTION", "COMPLETED", "PRIORITY", "CREATED", "LAST-MODIFIED", "SEQUENCE",
   ]
 
-  /// One `VTODO` as a reminder. An `RRULE` without `DUE` (recurring from `DTSTART`) is kept verbatim,
-  /// since a recurring reminder needs a due date.
+  /// One `VTODO` as a reminder. Its `DTSTART` is its start date when it is written as its `DUE` is
+  /// (the same zone, a date or a time alike) and not after it, and kept verbatim otherwise. An `RRULE`
+  /// without `DUE` (recurring from `DTSTART`) is kept verbatim, since a recurring reminder needs a
+  /// due date.
   mutating func reminder(_ component: ICalendarComponent) throws(ICalendarError) -> Reminder {
     var reminder = Reminder(calendarID: nil, title: "")
     reminder.externalID = Self.uid(of: component)
@@ -17,6 +19,21 @@ extension ICalendarReader {
       reminder.dueDate = placed.local
       reminder.timeZone = placed.zone?.identifier
       reminder.isDueDateOnly = time.isDate
+    }
+    var startLine: Int?
+    if let line = component.property("DTSTART") {
+      let time = try ICalendarTime.parse(line)
+      let placed = try place(time, line: line.line, inEvent: false)
+      let sameForm =
+        due.map { $0.zone?.identifier == placed.zone?.identifier && reminder.isDueDateOnly == time.isDate } ?? true
+      if sameForm && (due.map { placed.local <= $0.local } ?? true) {
+        reminder.startDate = placed.local
+        startLine = line.line
+        if due == nil {
+          reminder.timeZone = placed.zone?.identifier
+          reminder.isDueDateOnly = time.isDate
+        }
+      }
     }
     for line in component.properties {
       switch line.name {
@@ -38,6 +55,7 @@ extension ICalendarReader {
           calendarID: nil, title: "", start: due?.local, end: due?.local, timeZone: due?.zone?.identifier)
         event.isAllDay = reminder.isDueDateOnly
         reminder.recurrenceRules.append(try Self.rule(line, for: event))
+      case "DTSTART" where line.line == startLine: break
       case let name where Self.todoProperties.contains(name): break
       default: reminder.additionalProperties.append(line.text)
       }

@@ -41,6 +41,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case changedSinceFetched(ObjectID, fetched: LogPosition, current: LogPosition)
   /// A calendar's allowed entity types cannot change once saved.
   case entityTypesCannotChange(ObjectID)
+  /// A reminder's start date is after its due date (RFC 5545 §3.8.2.3).
+  case reminderStartsAfterDue
   /// The calendar object of this name is not as the write required (``ObjectCondition``): it
   /// exists where none was expected, is missing, or changed since it was fetched.
   case objectConditionFailed(String)
@@ -84,6 +86,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .durationGreaterThanRecurrence:
       "the event lasts longer than the interval between its occurrences — shorten it or recur less often"
     case .recurringReminderRequiresDueDate: "a recurring reminder needs a due date — set one or remove the rule"
+    case .reminderStartsAfterDue:
+      "the reminder starts after it is due — make the start the same as or earlier than the due date"
     case .priorityIsInvalid(let value): "priority \(value) is outside 0…9 — use 0 (none), 1 (high) … 9 (low)"
     case .invalidSpan(let reason): "\(reason) — use the other span"
     case .invalidRecurrenceRule(let reason): "invalid recurrence rule: \(reason)"

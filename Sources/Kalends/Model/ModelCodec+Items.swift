@@ -111,6 +111,7 @@ extension ModelCodec {
     state.append(tag: 2, string: reminder.title)
     state.append(tag: 3, optional: reminder.notes)
     if let due = reminder.dueDate { state.append(tag: 4, signed: due.wallClockSeconds) }
+    if let start = reminder.startDate { state.append(tag: 11, signed: start.wallClockSeconds) }
     if reminder.isDueDateOnly { state.append(tag: 5, bool: true) }
     state.append(tag: 6, optional: reminder.timeZone)
     state.append(tag: 7, unsigned: UInt64(reminder.priority))
@@ -132,6 +133,7 @@ extension ModelCodec {
     reminder.externalID = try state.requiredString(1)
     reminder.notes = try state.string(3)
     reminder.dueDate = try wallClock(state.signed(4))
+    reminder.startDate = try wallClock(state.signed(11))
     reminder.isDueDateOnly = try state.bool(5) ?? false
     reminder.timeZone = try state.string(6)
     reminder.priority = Int(clamping: try state.unsigned(7) ?? 0)

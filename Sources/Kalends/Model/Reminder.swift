@@ -11,11 +11,14 @@ public struct Reminder: Hashable, Sendable {
   public var title: String
   /// Free text.
   public var notes: String?
+  /// When work on it starts (EventKit's `startDateComponents`, iCalendar's `DTSTART`): a date and
+  /// time in ``timeZone``, or with ``isDueDateOnly`` just a date; never after ``dueDate``.
+  public var startDate: LocalDateTime?
   /// When it is due: a date and time, or with ``isDueDateOnly`` just a date.
   public var dueDate: LocalDateTime?
-  /// Whether only the date of ``dueDate`` counts.
+  /// Whether only the dates of ``dueDate`` and ``startDate`` count.
   public var isDueDateOnly: Bool
-  /// The IANA time zone of ``dueDate``; `nil` for floating.
+  /// The IANA time zone of ``dueDate`` and ``startDate``; `nil` for floating.
   public var timeZone: String?
   /// 0 (none), 1 (highest) … 9 (lowest), as iCalendar's `PRIORITY`.
   public var priority: Int
@@ -50,6 +53,7 @@ public struct Reminder: Hashable, Sendable {
     self.externalID = ObjectID.random().description
     self.title = title
     self.notes = nil
+    self.startDate = nil
     self.dueDate = dueDate
     self.isDueDateOnly = false
     self.timeZone = timeZone
@@ -64,28 +68,5 @@ public struct Reminder: Hashable, Sendable {
     self.creationDate = nil
     self.lastModifiedDate = nil
     self.version = .none
-  }
-}
-
-extension Reminder {
-  /// Whether it is due in `(from, to]` (UTC seconds; a floating or date-only due date placed in
-  /// UTC), once or at any instance of its recurrence: CalDAV's time range on a `VTODO` with `DUE`
-  /// only (RFC 4791 §9.9). A reminder without a due date is due in every window.
-  public func isDue(after from: Int64, through to: Int64) -> Bool {
-    guard let due = dueDate else { return true }
-    guard from < to else { return false }
-    let zone = isDueDateOnly ? nil : timeZone.flatMap { try? ZoneRules.named($0) }
-    guard !recurrenceRules.isEmpty else {
-      let at = (zone ?? .utc).resolve(due)
-      return from < at && at <= to
-    }
-    guard let set = try? RecurrenceSet(start: due, isAllDay: isDueDateOnly, zone: zone, rules: recurrenceRules) else {
-      return false
-    }
-    // Zero-length occurrences in [from + 1, to + 1) are those due in (from, to]; open bounds are
-    // held to the years wall-clock times span (1…9999).
-    let (first, last): (Int64, Int64) = (-62_135_596_800, 253_402_300_800)
-    var occurrences = set.occurrences(from: max(from, first - 1) + 1, to: min(to, last) + 1).makeIterator()
-    return occurrences.next() != nil
   }
 }

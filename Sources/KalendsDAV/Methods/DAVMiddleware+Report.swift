@@ -171,11 +171,10 @@ extension DAVMiddleware {
     return true
   }
 
-  /// Whether `reminder` may fall in the window: RFC 4791 §9.9's VTODO with DUE only,
-  /// `start < DUE ≤ end`, at any of its instances (``Reminder/isDue(after:through:)``), or with no
-  /// due date (a VTODO without DTSTART or DUE overlaps any range).
+  /// Whether `reminder` falls in the window as RFC 4791 §9.9 judges a `VTODO`, at any of its
+  /// instances (``Reminder/overlaps(from:to:)``).
   static func mayFall(_ reminder: Reminder, in filter: CalendarFilter) -> Bool {
     guard filter.hasTimeRange else { return true }
-    return reminder.isDue(after: filter.start ?? .min, through: filter.end ?? .max)
+    return reminder.overlaps(from: filter.start ?? .min, to: filter.end ?? .max)
   }
 }

@@ -1,7 +1,7 @@
 package import Kalends
 
 extension Reminder {
-  /// The reminder as documented in docs/cli.md's JSON shapes: the due date as a date (date-only)
+  /// The reminder as documented in docs/cli.md's JSON shapes: the start and due dates as dates (date-only)
   /// or an RFC 3339 time with the offset of `timeZone` (floating without one).
   package var jsonFields: [(String, JSONValue)] {
     [
@@ -10,6 +10,7 @@ extension Reminder {
       ("calendarId", .text(calendarID?.description)),
       ("title", .string(title)),
       ("notes", .text(notes)),
+      ("startDate", .text(startDate.map { DateArgument.text($0, isDate: isDueDateOnly, zone: timeZone) })),
       ("dueDate", .text(dueText)),
       ("timeZone", .text(timeZone)),
       ("priority", .number(priority)),

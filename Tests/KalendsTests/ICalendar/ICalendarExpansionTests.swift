@@ -93,13 +93,58 @@ struct ICalendarExpansionTests {
       lines.filter { $0.hasPrefix("RECURRENCE-ID") } == [
         "RECURRENCE-ID:20261203T080000Z", "RECURRENCE-ID:20261204T080000Z",
       ])
-    #expect(daily.isDue(after: Self.utc(2026, 12, 4, 7), through: Self.utc(2026, 12, 4, 8)))
-    #expect(!daily.isDue(after: Self.utc(2026, 12, 4, 8), through: Self.utc(2026, 12, 4, 9)))
-    #expect(!daily.isDue(after: .min, through: Self.utc(2026, 11, 30)))
-    #expect(daily.isDue(after: Self.utc(2030, 1, 1), through: .max))
+    #expect(daily.overlaps(from: Self.utc(2026, 12, 4, 7), to: Self.utc(2026, 12, 4, 8)))
+    #expect(!daily.overlaps(from: Self.utc(2026, 12, 4, 8), to: Self.utc(2026, 12, 4, 9)))
+    #expect(!daily.overlaps(from: .min, to: Self.utc(2026, 11, 30)))
+    #expect(daily.overlaps(from: Self.utc(2030, 1, 1), to: .max))
     let once = Reminder(calendarID: nil, title: "Once", dueDate: local(2026, 12, 1, 9), timeZone: "Europe/Berlin")
-    #expect(once.isDue(after: Self.utc(2026, 12, 1), through: Self.utc(2026, 12, 1, 8)))
-    #expect(!once.isDue(after: Self.utc(2026, 12, 1, 8), through: Self.utc(2026, 12, 2)))
-    #expect(Reminder(calendarID: nil, title: "Someday").isDue(after: 0, through: 1))
+    #expect(once.overlaps(from: Self.utc(2026, 12, 1), to: Self.utc(2026, 12, 1, 8)))
+    #expect(!once.overlaps(from: Self.utc(2026, 12, 1, 8), to: Self.utc(2026, 12, 2)))
+    #expect(Reminder(calendarID: nil, title: "Someday").overlaps(from: 0, to: 1))
+  }
+
+  /// RFC 4791 §9.9's table for a `VTODO`, row by row (CREATED aside: Kalends stamps it itself).
+  @Test func aReminderFallsInARangeAsTheTableForVTODOSays() throws {
+    let noon = Self.utc(2027, 1, 18, 12)
+    func reminder(start: Int? = nil, due: Int? = nil, duration: String? = nil, completed: Bool = false) -> Reminder {
+      var reminder = Reminder(calendarID: nil, title: "Task")
+      reminder.timeZone = "UTC"
+      reminder.startDate = start.map { local(2027, 1, 18, $0) }
+      reminder.dueDate = due.map { local(2027, 1, 18, $0) }
+      if let duration { reminder.additionalProperties = ["DURATION:" + duration] }
+      if completed {
+        reminder.isCompleted = true
+        reminder.completionDate = Timestamp(rawValue: (noon + 3600) * 1_000_000)
+      }
+      return reminder
+    }
+    let hour: Int64 = 3600
+    let cases: [(Reminder, Int64, Int64, Bool, String)] = [
+      // DTSTART and DURATION (12:00–14:00): (start <= DTSTART+DURATION) AND (end > DTSTART OR end >= DTSTART+DURATION).
+      (reminder(start: 12, duration: "PT2H"), noon + hour, noon + 3 * hour, true, "start inside"),
+      (reminder(start: 12, duration: "PT2H"), noon - hour, noon + hour, true, "end inside"),
+      (reminder(start: 12, duration: "PT2H"), noon + 2 * hour, noon + 3 * hour, true, "start at its end"),
+      (reminder(start: 12, duration: "PT2H"), noon + 3 * hour, noon + 4 * hour, false, "after"),
+      (reminder(start: 12, duration: "PT2H"), noon - 2 * hour, noon, false, "ends at its start"),
+      // DTSTART and DUE (12:00, 14:00).
+      (reminder(start: 12, due: 14), noon + hour, noon + 3 * hour, true, "overlapping"),
+      (reminder(start: 12, due: 14), noon + 2 * hour, noon + 3 * hour, false, "from its due date"),
+      (reminder(start: 12, due: 14), noon - 2 * hour, noon, false, "up to its start"),
+      // DTSTART only: start <= DTSTART < end.
+      (reminder(start: 12), noon, noon + hour, true, "from its start"),
+      (reminder(start: 12), noon - hour, noon, false, "up to its start"),
+      (reminder(start: 12), .min, noon - hour, false, "open start, before it"),
+      // DUE only: start < DUE <= end.
+      (reminder(due: 12), noon - hour, noon, true, "up to its due date"),
+      (reminder(due: 12), noon, noon + hour, false, "from its due date"),
+      // COMPLETED only (13:00): start <= COMPLETED <= end.
+      (reminder(completed: true), noon, noon + hour, true, "up to its completion"),
+      (reminder(completed: true), noon + 2 * hour, noon + 3 * hour, false, "after its completion"),
+      // Nothing: always.
+      (reminder(), 0, 1, true, "no dates"),
+    ]
+    for (task, from, to, expected, what) in cases {
+      #expect(task.overlaps(from: from, to: to) == expected, "\(what)")
+    }
   }
 }

@@ -22,7 +22,15 @@ extension KalendsCommand.Reminder {
         valueName: "date"))
     var due: String?
 
-    @Option(help: ArgumentHelp("The IANA time zone of the due time, such as Europe/Berlin.", valueName: "zone"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp(
+        "When work on it starts, written as --due is (a date with a date, a time with a time); not after --due.",
+        valueName: "date"))
+    var start: String?
+
+    @Option(
+      help: ArgumentHelp("The IANA time zone of the due and start times, such as Europe/Berlin.", valueName: "zone"))
     var tz: String?
 
     @Option(help: "0 (none), 1 (highest) … 9 (lowest).") var priority = 0
@@ -46,6 +54,16 @@ extension KalendsCommand.Reminder {
         let argument = try DateArgument(due, option: "--due")
         let placed = try argument.placed(in: zone)
         reminder.dueDate = placed.local
+        reminder.timeZone = placed.zone?.identifier
+        reminder.isDueDateOnly = argument.value.isDate
+      }
+      if let start {
+        let argument = try DateArgument(start, option: "--start")
+        let placed = try argument.placed(in: zone)
+        if due != nil, argument.value.isDate != reminder.isDueDateOnly || placed.zone?.identifier != reminder.timeZone {
+          throw ValidationError("--start is written as --due is: both dates, or both times in the same zone")
+        }
+        reminder.startDate = placed.local
         reminder.timeZone = placed.zone?.identifier
         reminder.isDueDateOnly = argument.value.isDate
       }
