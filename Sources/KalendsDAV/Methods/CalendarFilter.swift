@@ -5,15 +5,17 @@ import Kalends
 /// The filter of a `calendar-query` (RFC 4791 §9.7): component filters with `is-not-defined`,
 /// property and parameter filters with `text-match` (collations `i;ascii-casemap`,
 /// `i;unicode-casemap` and `i;octet`; match types `equals`, `contains`, `starts-with`,
-/// `ends-with`; `negate-condition`), and a `time-range` on the component queried (`VEVENT` or
-/// `VTODO`), either end of which may be open. A time range anywhere else is refused with
-/// `supported-filter` rather than answered wrongly.
+/// `ends-with`; `negate-condition`), a `time-range` on the component queried (`VEVENT` or
+/// `VTODO`), either end of which may be open, and one on its `VALARM`s (when an alarm fires). A
+/// time range anywhere else is refused with `supported-filter` rather than answered wrongly.
 struct CalendarFilter {
   /// The component queried by time, `VEVENT` or `VTODO`, or `nil`.
   var component: String?
   /// The time range's start and end, UTC seconds; `nil` for an open end.
   var start: Int64?
   var end: Int64?
+  /// The time range on the queried component's `VALARM`s: when one of them must fire.
+  var alarms: (start: Int64?, end: Int64?)?
   /// The `VCALENDAR` comp-filter, judged on each candidate's text; `nil` matches everything.
   private var root: XMLElement?
 
@@ -42,6 +44,13 @@ struct CalendarFilter {
       if let name = inner.attributes["name"]?.uppercased(), name == "VEVENT" || name == "VTODO" {
         component = component ?? name
       }
+      for alarm in inner.children(.caldav("comp-filter")) where alarm.attributes["name"]?.uppercased() == "VALARM" {
+        guard let range = alarm.child(.caldav("time-range")) else { continue }
+        alarms = (try range.attributes["start"].map(Self.utc), try range.attributes["end"].map(Self.utc))
+        guard alarms?.start != nil || alarms?.end != nil else {
+          throw DAVError(.badRequest, nil, "a time-range needs start or end")
+        }
+      }
       guard let range = inner.child(.caldav("time-range")) else { continue }
       start = try range.attributes["start"].map(Self.utc)
       end = try range.attributes["end"].map(Self.utc)
@@ -55,9 +64,10 @@ struct CalendarFilter {
     for child in element.children {
       switch child.name {
       case .caldav("time-range"):
-        guard depth == 1, element.name == .caldav("comp-filter"),
-          ["VEVENT", "VTODO"].contains(element.attributes["name"]?.uppercased() ?? "")
-        else { throw unsupported("a time-range is evaluated on VEVENT and VTODO only") }
+        let component = element.attributes["name"]?.uppercased() ?? ""
+        guard element.name == .caldav("comp-filter"),
+          (depth == 1 && ["VEVENT", "VTODO"].contains(component)) || (depth == 2 && component == "VALARM")
+        else { throw unsupported("a time-range is evaluated on VEVENT, VTODO and their VALARMs only") }
       case .caldav("comp-filter"), .caldav("prop-filter"), .caldav("param-filter"), .caldav("text-match"),
         .caldav("is-not-defined"):
         try check(child, depth: child.name == .caldav("comp-filter") ? depth + 1 : depth)
@@ -71,6 +81,13 @@ struct CalendarFilter {
   /// range was applied when the candidates were chosen).
   func matches(_ object: CalendarObject) -> Bool {
     guard let root else { return true }
+    if let alarms {
+      let (from, to) = (alarms.start ?? -62_135_596_800, alarms.end ?? 253_402_300_800)
+      guard
+        object.events.contains(where: { $0.firesAlarm(from: from, to: to) })
+          || object.reminders.contains(where: { $0.firesAlarm(from: from, to: to) })
+      else { return false }
+    }
     return Self.components(root, among: ICSComponent.parse(object.file.serialized()))
   }
 

@@ -147,4 +147,20 @@ struct ICalendarExpansionTests {
       #expect(task.overlaps(from: from, to: to) == expected, "\(what)")
     }
   }
+
+  @Test func anAlarmFiresAtItsOffsetFromEachInstance() throws {
+    var file = try Self.standup()
+    // 15 minutes before each standup (14:00 UTC), and before the moved one (19:00 UTC).
+    file.events[0].alarms = [Alarm(relativeOffset: -900)]
+    let series = file.events[0]
+    #expect(series.firesAlarm(from: Self.utc(2026, 12, 9, 13), to: Self.utc(2026, 12, 9, 14)))
+    #expect(!series.firesAlarm(from: Self.utc(2026, 12, 9, 14), to: Self.utc(2026, 12, 9, 15)))
+    // The excepted 2 December fires nothing; the moved 7 December fires by its own alarms (none).
+    #expect(!series.firesAlarm(from: Self.utc(2026, 12, 2), to: Self.utc(2026, 12, 3)))
+    #expect(!series.firesAlarm(from: Self.utc(2026, 12, 7), to: Self.utc(2026, 12, 8)))
+    var due = Reminder(calendarID: nil, title: "Pay", dueDate: local(2026, 12, 1, 9), timeZone: "Europe/Berlin")
+    due.alarms = [Alarm(relativeOffset: -86_400)]
+    #expect(due.firesAlarm(from: Self.utc(2026, 11, 30, 8), to: Self.utc(2026, 11, 30, 9)))
+    #expect(!due.firesAlarm(from: Self.utc(2026, 12, 1, 8), to: Self.utc(2026, 12, 1, 9)))
+  }
 }
