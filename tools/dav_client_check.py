@@ -341,6 +341,9 @@ status, _, body = raw("MKCALENDAR", side, """<?xml version="1.0"?><C:mkcalendar 
 check(status == 201, f"MKCALENDAR by an app given chosen calendars answered {status} {body}")
 names = sorted(c.get_display_name() for c in principal.calendars())
 check(names == ["Side project", title], f"after MKCALENDAR the app sees {names}")
+status, _, body = raw("PROPFIND", side, "<D:propfind xmlns:D='DAV:' xmlns:C='urn:ietf:params:xml:ns:caldav'>"
+                      "<D:prop><C:supported-calendar-component-set/></D:prop></D:propfind>", {"Depth": "0"})
+check('name="VEVENT"' in body and "VTODO" not in body, f"a calendar made without reminders access: {body}")
 status, _, body = raw("MKCALENDAR", side, "")
 check(status == 405 and "resource-must-be-null" in body, f"MKCALENDAR where a calendar is answered {status}")
 status, _, _ = raw("DELETE", side)
@@ -364,6 +367,10 @@ if full_token:
     full = caldav.DAVClient(url=url + "/", username="app", password=full_token).principal()
     trips = full.make_calendar(name="Trips")
     check("Trips" in [c.get_display_name() for c in full.calendars()], "the made calendar is listed")
+    status, _, body = raw("PROPFIND", trips.url.path, "<D:propfind xmlns:D='DAV:' xmlns:C='urn:ietf:params:xml:ns:"
+                          "caldav'><D:prop><C:supported-calendar-component-set/></D:prop></D:propfind>", {"Depth": "0"},
+                          secret=full_token)
+    check('name="VEVENT"' in body and 'name="VTODO"' in body, f"a calendar made with both accesses: {body}")
     trips.set_properties([caldav.elements.dav.DisplayName("Journeys")])
     status, _, body = raw("PROPPATCH", trips.url.path, """<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"
  xmlns:A="http://apple.com/ns/ical/"><D:set><D:prop><A:calendar-color>#FF8800FF</A:calendar-color></D:prop></D:set>

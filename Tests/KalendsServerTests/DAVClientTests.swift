@@ -53,6 +53,8 @@ struct DAVClientTests {
     ])
     let secret = try Self.davApp(served, "org.python.caldav", access: ["--status", "full", "--calendars", work])
     let full = try Self.davApp(served, "org.example.planner", access: ["--status", "full"])
+    // With reminders access too, a calendar it makes without a component set takes tasks as well.
+    try served.store.object(["access", "set", "org.example.planner", "--service", "reminders", "--status", "full"])
 
     let result = try CLI.run(
       ["python3", Self.script, base, secret, "Work", "Health", full], program: URL(fileURLWithPath: "/usr/bin/env"))

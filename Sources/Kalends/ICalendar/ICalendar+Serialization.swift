@@ -79,7 +79,11 @@ extension ICalendar {
   func writeOccurrenceFields(_ event: Event, to writer: inout ICalendarWriter) {
     let zone = event.isAllDay ? nil : event.timeZone
     if let start = event.start { writer.time("DTSTART", [start], zone: zone, isDate: event.isAllDay) }
-    if let end = event.end { writer.time("DTEND", [end], zone: zone, isDate: event.isAllDay) }
+    if let start = event.start, let end = event.end {
+      writeEnd(end, of: event, from: start, zone: zone, to: &writer)
+    } else if let end = event.end {
+      writer.time("DTEND", [end], zone: zone, isDate: event.isAllDay)
+    }
     if event.sequence != 0 { writer.line("SEQUENCE", "\(event.sequence)") }
     writer.text("SUMMARY", event.title)
     writer.text("DESCRIPTION", event.notes)
@@ -98,6 +102,31 @@ extension ICalendar {
     }
     if !event.categories.isEmpty {
       writer.line("CATEGORIES", event.categories.map(ICalendarText.escaped).joined(separator: ","))
+    }
+  }
+
+  /// The end of `event` as it was written (``Event/endProperty``): `DTEND`; a `DURATION` of whole
+  /// days for an all-day event, else of exact time; or nothing while the end is the one implied.
+  private func writeEnd(
+    _ end: LocalDateTime, of event: Event, from start: LocalDateTime, zone: String?, to writer: inout ICalendarWriter
+  ) {
+    switch event.endProperty {
+    case .implied where end.wallClockSeconds == start.wallClockSeconds + (event.isAllDay ? 86_400 : 0):
+      return
+    case .duration where end >= start:
+      if event.isAllDay {
+        writer.line("DURATION", "P\((end.wallClockSeconds - start.wallClockSeconds) / 86_400)D")
+        return
+      }
+      let rules = zone.flatMap { try? ZoneRules.named($0) } ?? .utc
+      let seconds = rules.resolve(end) - rules.resolve(start)
+      var text = "PT"
+      if seconds >= 3600 { text += "\(seconds / 3600)H" }
+      if seconds % 3600 >= 60 { text += "\(seconds % 3600 / 60)M" }
+      if seconds % 60 > 0 || seconds == 0 { text += "\(seconds % 60)S" }
+      writer.line("DURATION", text)
+    default:
+      writer.time("DTEND", [end], zone: zone, isDate: event.isAllDay)
     }
   }
 

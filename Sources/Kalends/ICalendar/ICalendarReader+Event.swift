@@ -25,8 +25,10 @@ extension ICalendarReader {
           .invalidValue(property: "DURATION", value: line.value, expected: "a positive duration (PT1H)"))
       }
       event.end = try Self.adding(duration, to: start.local, in: event.isAllDay ? nil : start.zone, line: line.line)
+      event.endProperty = .duration
     } else {
       event.end = LocalDateTime(unchecked: start.local.wallClockSeconds + (event.isAllDay ? 86_400 : 0))
+      event.endProperty = .implied
     }
     for line in component.properties {
       switch line.name {

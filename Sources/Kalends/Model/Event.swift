@@ -66,6 +66,10 @@ public struct Event: Hashable, Sendable {
   /// ``EventStore/putCalendarObject(_:inCalendar:condition:)``, kept by every other save; `nil`
   /// when the resource is named by the `UID`.
   public internal(set) var resourceName: String?
+  /// How the end was written in the iCalendar it came from (`DTEND`, `DURATION`, or neither), so
+  /// that it is written back alike: a program that stored an event without `DTEND` finds none.
+  /// Times are unaffected: ``end`` always holds the end.
+  public internal(set) var endProperty: EndProperty
   /// The recurrence rules; empty for a single event.
   public var recurrenceRules: [RecurrenceRule]
   /// Original starts of occurrences removed from the series (iCalendar's `EXDATE`).
@@ -121,6 +125,7 @@ public struct Event: Hashable, Sendable {
     self.sequence = 0
     self.additionalProperties = []
     self.resourceName = nil
+    self.endProperty = .dtend
     self.recurrenceRules = []
     self.exceptionDates = []
     self.recurrenceDates = []
@@ -138,4 +143,17 @@ public struct Event: Hashable, Sendable {
   /// The event's timing as a recurrence set (a single event has one occurrence); throws the error
   /// a save would for invalid timing.
   public func recurrenceSet() throws(StoreError) -> RecurrenceSet { try SeriesEditor.recurrenceSet(of: self) }
+}
+
+extension Event {
+  /// How an event's end is written in iCalendar.
+  public enum EndProperty: UInt8, Hashable, Sendable {
+    /// `DTEND`.
+    case dtend = 0
+    /// `DURATION`, from the start.
+    case duration = 1
+    /// Neither: the end is the start, or the next day for an all-day event (RFC 5545 §3.6.1). An
+    /// end changed since is written as `DTEND`.
+    case implied = 2
+  }
 }

@@ -16,6 +16,7 @@ extension ModelCodec {
     }
     if let created = event.creationDate { state.append(tag: 18, signed: created.rawValue) }
     state.append(tag: 22, optional: event.resourceName)
+    if event.endProperty != .dtend { state.append(tag: 23, unsigned: UInt64(event.endProperty.rawValue)) }
     return state
   }
 
@@ -47,6 +48,7 @@ extension ModelCodec {
     event.lastModifiedDate = modified
     event.creationDate = try state.signed(18).map(Timestamp.init(rawValue:))
     event.resourceName = try state.string(22)
+    event.endProperty = Event.EndProperty(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(23) ?? 0)) ?? .dtend
     do {
       event.recurrenceRules = try state.strings(13).map { try RecurrenceRule(parsing: $0) }
     } catch {

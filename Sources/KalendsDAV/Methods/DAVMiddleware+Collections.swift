@@ -12,7 +12,8 @@ extension DAVMiddleware {
 
   /// MKCALENDAR (RFC 4791 §5.3.1): a new calendar at `/dav/calendars/UUID/`, or at a name of the
   /// client's own (`name`, kept in the calendar as its resource name), its title, colour and
-  /// kind of items (`supported-calendar-component-set`: VEVENT, VTODO or both) from the body, any
+  /// kind of items (`supported-calendar-component-set`: VEVENT, VTODO or both; without it, both when
+  /// the app holds full access to reminders too, else events) from the body, any
   /// other property kept as a dead property (`calendar-description`, `calendar-timezone`). The
   /// app needs full access to the service of what it will hold; an app given chosen calendars
   /// cannot make one (the person makes it and gives it). A property the server cannot set (a
@@ -34,9 +35,11 @@ extension DAVMiddleware {
     calendar.id = id
     calendar.resourceName = name
     var refused: [XMLName] = []
+    var componentsGiven = false
     for property in properties {
       switch property.name {
       case .caldav("supported-calendar-component-set"):
+        componentsGiven = true
         let names = Set(property.children(.caldav("comp")).compactMap { $0.attributes["name"]?.uppercased() })
         var types: EntityTypes = []
         if names.contains("VEVENT") { types.insert(.events) }
@@ -61,13 +64,21 @@ extension DAVMiddleware {
     let app = try await server.app(context)
     let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
     let use = server.use(app, of: service, reading: false)
+    let unrestricted = !componentsGiven
     let made = calendar
     try await server.withStore(use) {
       try Self.mapped {
         if try use.session.calendar(withID: id) != nil {
           throw DAVError(.methodNotAllowed, .dav("resource-must-be-null"), "a calendar is already at \(id)")
         }
-        _ = try use.session.save(made)
+        var calendar = made
+        // Without a component set a calendar accepts every kind (RFC 4791 §5.2.3): events and
+        // tasks when the app may write both, else events (asking for reminders access here would
+        // prompt the person for what the program never asked).
+        if unrestricted, try use.session.authorizationStatus(for: .reminders) == .fullAccess {
+          calendar.allowedEntityTypes = [.events, .reminders]
+        }
+        _ = try use.session.save(calendar)
       }
     }
     return Response(status: .created, headers: [.contentLength: "0"])
