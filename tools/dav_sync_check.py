@@ -158,6 +158,17 @@ for href in hrefs:
 check(served and "made-here" not in served, f"the event made here is not on the server under a name of its own: {hrefs}")
 report["madeHereUnderRandomName"] = served.rsplit("/", 1)[-1]
 
+# The same for a card made here.
+with open(os.path.join(local_cards, "made-here.vcf"), "w") as file:
+    file.write("BEGIN:VCARD\r\nVERSION:3.0\r\nUID:made-here@example.com\r\nN:Hopper;Grace;;;\r\n"
+               "FN:Grace Hopper\r\nEND:VCARD\r\n")
+run("vdirsyncer", "-c", config, "sync")
+status, _, body = raw("PROPFIND", "/dav/addressbooks/contacts/", None, {"Depth": "1"})
+card_hrefs = re.findall(r"<D:href>([^<]+\.vcf)</D:href>", body)
+served_card = next((href for href in card_hrefs if "UID:made-here@example.com" in raw("GET", href)[2]), None)
+check(served_card and "made-here" not in served_card, f"the card made here is not on the server: {card_hrefs}")
+report["cardMadeHereUnderRandomName"] = served_card.rsplit("/", 1)[-1]
+
 # A delete on each side.
 os.remove(card)
 status, _, _ = raw("DELETE", event_href)

@@ -117,7 +117,11 @@ struct CardDAVTests {
     let bad: [(String, String, Int, String)] = [
       ("x.vcf", "BEGIN:VCARD\r\nVERSION:2.1\r\nUID:x\r\nEND:VCARD\r\n", 403, "valid-address-data"),
       ("x.vcf", "not a vCard", 403, "valid-address-data"),
-      ("other.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:x\r\nFN:X\r\nEND:VCARD\r\n", 409, "no-uid-conflict"),
+      // Ada's UID under another name: refused, naming the card that holds it.
+      (
+        "other.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(ada.uid)\r\nFN:X\r\nEND:VCARD\r\n", 409,
+        "<D:href>\(Self.book)\(ada.uid).vcf</D:href>"
+      ),
       (
         "g.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:g\r\nKIND:group\r\nFN:Friends\r\nEND:VCARD\r\n", 403,
         "valid-address-data"
@@ -142,5 +146,21 @@ struct CardDAVTests {
       headers: ["Content-Type: text/vcard", "If-Match: \"AAAAAAAAAAAAAAAAAAAAAA\""])
     #expect(stale.status == 412)
     #expect(try served.store.object(["log", "head"])["head"] as? Int == head, "a refused card wrote a record")
+
+    // A card whose UID cannot be a file name is stored under the name the client gave it (as
+    // vdirsyncer and DAVx5 do), served from there and listed there, and removed from there.
+    let card =
+      "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:grace@example.com\r\nN:Hopper;Grace;;;\r\nFN:Grace Hopper\r\nEND:VCARD\r\n"
+    let named = base + Self.book + "5f0c-random.vcf"
+    let put = try DAVClientTests.curl(
+      "PUT", named, token: full, body: card, headers: ["Content-Type: text/vcard", "If-None-Match: *"])
+    #expect(put.status == 201, "\(put.body)")
+    #expect(try DAVClientTests.curl("GET", named, token: full).body.contains("Grace Hopper"))
+    #expect(try DAVClientTests.curl("GET", base + Self.book + "grace%40example.com.vcf", token: full).status == 404)
+    let listing = try DAVClientTests.curl(
+      "PROPFIND", base + Self.book, token: full, body: DAVClientTests.propfind, headers: ["Depth: 1"])
+    #expect(listing.body.contains("<D:href>\(Self.book)5f0c-random.vcf</D:href>"))
+    #expect(try DAVClientTests.curl("DELETE", named, token: full).status == 204)
+    #expect(try DAVClientTests.curl("GET", named, token: full).status == 404)
   }
 }

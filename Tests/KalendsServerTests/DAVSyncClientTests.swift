@@ -36,7 +36,9 @@ struct DAVSyncClientTests {
     // Two left of the three, and the one made locally, stored under the random name vdirsyncer gave it.
     #expect(summary["khalEvents"] as? Int == 3)
     #expect((summary["madeHereUnderRandomName"] as? String)?.hasSuffix(".ics") == true)
-    #expect(summary["khardCards"] as? Int == 1)
+    // One left of the two, and the one made locally.
+    #expect(summary["khardCards"] as? Int == 2)
+    #expect((summary["cardMadeHereUnderRandomName"] as? String)?.hasSuffix(".vcf") == true)
 
     // What it changed here reached the store as facts by the app.
     let byApp = { (kind: String) in
@@ -44,10 +46,10 @@ struct DAVSyncClientTests {
         (($0["actor"] as? [String: Any])?["id"] as? String) == "org.pimutils.vdirsyncer"
       }
     }
-    #expect(try byApp("contactSaved").count == 1)
+    #expect(try byApp("contactSaved").count == 2, "the changed name and the card made here")
     #expect(try byApp("contactRemoved").count == 1)
     #expect(try byApp("eventSaved").count == 3, "a change, the conflict's side and the event made here")
     let contacts = try served.store.objects(["contact", "list"])
-    #expect(contacts.count == 1)
+    #expect(contacts.count == 2)
   }
 }

@@ -24,6 +24,7 @@ enum ContactCodec {
     for group in contact.groupIDs { state.append(tag: 25, id: group) }
     for property in contact.additionalProperties { state.append(tag: 26, string: property) }
     if let created = contact.creationDate { state.append(tag: 27, signed: created.rawValue) }
+    state.append(tag: 28, optional: contact.resourceName)
     return state
   }
 
@@ -76,6 +77,7 @@ enum ContactCodec {
     contact.groupIDs = try state.objectIDs(25)
     contact.additionalProperties = try state.strings(26)
     contact.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))
+    contact.resourceName = try state.string(28)
     contact.version = version
     contact.lastModifiedDate = modified
     return contact

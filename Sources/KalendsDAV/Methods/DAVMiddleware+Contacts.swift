@@ -34,10 +34,9 @@ extension DAVMiddleware {
           selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
         }
       }
-    case .contact(let uid):
-      guard let contact = try await server.withStore(use, { try use.session.contact(uid: uid) }),
-        contact.externalID == uid
-      else { throw DAVError(.notFound, nil, "no contact \(uid) in the address book") }
+    case .contact(let name):
+      guard let contact = try await server.withStore(use, { try use.session.contact(named: name) })
+      else { throw DAVError(.notFound, nil, "no contact \(name) in the address book") }
       selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
     default:
       throw DAVError(.notFound, nil, "nothing is at this path")
@@ -64,24 +63,24 @@ extension DAVMiddleware {
     switch body.name {
     case .carddav("addressbook-multiget"):
       var missing: [String] = []
-      var uids: [String] = []
+      var names: [String] = []
       for href in body.children(.dav("href")) {
         let text = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if case .contact(let uid)? = DAVPath(URLComponents(string: text)?.path ?? text) {
-          uids.append(uid)
+        if case .contact(let name)? = DAVPath(URLComponents(string: text)?.path ?? text) {
+          names.append(name)
         } else {
           missing.append(text)
         }
       }
-      let asked = uids
+      let asked = names
       let found = try await server.withStore(use) {
-        try asked.map { uid in (uid, try use.session.contact(uid: uid).flatMap { $0.externalID == uid ? $0 : nil }) }
+        try asked.map { name in (name, try use.session.contact(named: name)) }
       }
       for case (_, let contact?) in found {
         selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
       }
-      for (uid, contact) in found where contact == nil {
-        multistatus.add(DAVPath.contact(uid), status: "404 Not Found")
+      for (name, contact) in found where contact == nil {
+        multistatus.add(DAVPath.contact(name), status: "404 Not Found")
       }
       for href in missing { multistatus.add(href, status: "404 Not Found") }
     case .carddav("addressbook-query"):
@@ -105,11 +104,10 @@ extension DAVMiddleware {
   }
 
   /// GET and HEAD of a contact: its vCard (3.0, or 4.0 when `Accept` asks for it) and its entity tag.
-  func getContact(_ uid: String, _ request: Request, _ context: ServerContext) async throws -> Response {
+  func getContact(_ name: String, _ request: Request, _ context: ServerContext) async throws -> Response {
     let use = try await contactsUse(context, reading: true)
-    guard let contact = try await server.withStore(use, { try use.session.contact(uid: uid) }),
-      contact.externalID == uid
-    else { throw DAVError(.notFound, nil, "no contact \(uid) in the address book") }
+    guard let contact = try await server.withStore(use, { try use.session.contact(named: name) })
+    else { throw DAVError(.notFound, nil, "no contact \(name) in the address book") }
     let tag = EntityTag.tag(contact.version, use.positions)
     if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(contact.version, use.positions) == true {
       return Response(status: .notModified, headers: [.eTag: tag])
@@ -121,9 +119,10 @@ extension DAVMiddleware {
       body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
   }
 
-  /// PUT of a contact: stored under its `UID` as one fact of the log, replacing its fields;
-  /// `If-Match` and `If-None-Match: *` checked in the write's own transaction.
-  func putContact(_ uid: String, _ request: Request, _ context: ServerContext) async throws -> Response {
+  /// PUT of a contact: stored under the name the client gave it as one fact of the log, replacing
+  /// its fields; `If-Match` and `If-None-Match: *` checked in the write's own transaction; a `UID`
+  /// another card holds is refused with `no-uid-conflict` naming that card.
+  func putContact(_ name: String, _ request: Request, _ context: ServerContext) async throws -> Response {
     let bytes = try await Self.collect(request, upTo: Self.maximumResource)
     let contact: Contact
     do {
@@ -131,27 +130,37 @@ extension DAVMiddleware {
     } catch {
       throw DAVError(.forbidden, .carddav("valid-address-data"), error.description)
     }
-    guard contact.externalID == uid else {
-      throw DAVError(
-        .conflict, .carddav("no-uid-conflict"),
-        "this server names a contact by its UID: PUT this one to \(DAVPath.contact(contact.externalID))")
-    }
     let use = try await contactsUse(context, reading: false)
     let condition = try Self.condition(of: request, use.positions)
     let created = try await server.withStore(use) {
-      try Self.mapped { try use.session.putContact(contact, condition: condition).created }
+      try Self.mapped { try Self.store(contact, named: name, condition, use.session) }
     }
     return Response(status: created ? .created : .noContent)
   }
 
+  /// Stores `contact` at `name`; whether it is new. A `UID` another card holds is refused with the
+  /// href of that card (RFC 6352 §6.3.2.1).
+  private static func store(
+    _ contact: Contact, named name: String, _ condition: ObjectCondition, _ session: EventStore
+  ) throws -> Bool {
+    do {
+      return try session.putContact(contact, named: name, condition: condition).created
+    } catch .calendar(.uidInUse(let uid, let holder)) {
+      let href = DAVPath.contact(holder)
+      throw DAVError(
+        .conflict, .carddav("no-uid-conflict"), "UID \(uid) is already stored in the address book at \(href)",
+        href: href)
+    }
+  }
+
   /// DELETE of a contact.
-  func deleteContact(_ uid: String, _ request: Request, _ context: ServerContext) async throws -> Response {
+  func deleteContact(_ name: String, _ request: Request, _ context: ServerContext) async throws -> Response {
     let use = try await contactsUse(context, reading: false)
     let condition = try Self.condition(of: request, use.positions)
-    let exists = try await server.withStore(use) { try use.session.contact(uid: uid)?.externalID == uid }
-    guard exists else { throw DAVError(.notFound, nil, "no contact \(uid) in the address book") }
+    let exists = try await server.withStore(use) { try use.session.contact(named: name) != nil }
+    guard exists else { throw DAVError(.notFound, nil, "no contact \(name) in the address book") }
     try await server.withStore(use) {
-      try Self.mapped { try use.session.removeContact(uid: uid, condition: condition) }
+      try Self.mapped { try use.session.removeContact(named: name, condition: condition) }
     }
     return Response(status: .noContent)
   }

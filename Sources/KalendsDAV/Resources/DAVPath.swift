@@ -6,7 +6,8 @@ import Kalends
 /// `/dav/calendars/ID/NAME.ics` a calendar object (``CalendarObject/name``: the name a client
 /// stored it under, or else its `UID`); `/dav/addressbooks/` its
 /// address book home, `/dav/addressbooks/contacts/` the store's one address book and
-/// `/dav/addressbooks/contacts/NAME.vcf` a contact, named by its `UID`.
+/// `/dav/addressbooks/contacts/NAME.vcf` a contact (by the name a client stored it under, or else
+/// its `UID`).
 enum DAVPath: Equatable {
   /// `/.well-known/caldav` or `/.well-known/carddav` (RFC 6764).
   case wellKnown
@@ -23,8 +24,8 @@ enum DAVPath: Equatable {
   case namedObject(String, name: String)
   case addressBookHome
   case addressBook
-  /// A contact, by its `UID`.
-  case contact(uid: String)
+  /// A contact, by its name (``Contact/resourceName``, or else its `UID`).
+  case contact(name: String)
   /// Under `/dav/` but naming nothing the server has.
   case unknown
 
@@ -53,7 +54,7 @@ enum DAVPath: Equatable {
         self = .unknown
         return
       }
-      self = .contact(uid: String(name.dropLast(4)))
+      self = .contact(name: String(name.dropLast(4)))
     case 1: self = parts[0] == "calendars" ? .calendarHome : .unknown
     case 2:
       guard parts[0] == "calendars", let segment = parts[1].removingPercentEncoding, !segment.isEmpty else {
@@ -95,9 +96,10 @@ enum DAVPath: Equatable {
     calendar(id) + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + ".ics"
   }
 
-  /// The href of the contact `uid`: its `UID`, percent-encoded as an object's, then `.vcf`.
-  static func contact(_ uid: String) -> String {
-    addressBookPath + (uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid) + ".vcf"
+  /// The href of the contact named `name` (its ``Contact/resourceName``, or else its `UID`),
+  /// percent-encoded as an object's, then `.vcf`.
+  static func contact(_ name: String) -> String {
+    addressBookPath + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + ".vcf"
   }
 
   private static let unreserved = CharacterSet(

@@ -46,7 +46,7 @@ enum DAVResource {
     case .object(let object, let calendar, _): DAVPath.object(object.name, in: calendar)
     case .addressBookHome: DAVPath.addressBookHomePath
     case .addressBook: DAVPath.addressBookPath
-    case .contact(let contact, _): DAVPath.contact(contact.externalID)
+    case .contact(let contact, _): DAVPath.contact(contact.resourceName ?? contact.externalID)
     }
   }
 

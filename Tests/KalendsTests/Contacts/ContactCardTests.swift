@@ -2,9 +2,9 @@ import Foundation
 import Kalends
 import Testing
 
-/// Contacts as CardDAV stores them: one card per `UID` (``EventStore/putContact(_:condition:)``,
-/// ``EventStore/removeContact(uid:condition:)``, ``Contact/init(vCard:)``), and the formatted name a
-/// client chose kept as written.
+/// Contacts as CardDAV stores them: one card per `UID` (``EventStore/putContact(_:named:condition:)``,
+/// ``EventStore/removeContact(named:condition:)``, ``Contact/init(vCard:)``), under the name a client
+/// gave it, and the formatted name a client chose kept as written.
 @Suite("Contacts as address object resources")
 struct ContactCardTests {
   static func card(_ uid: String, _ lines: String...) -> [UInt8] {
@@ -35,11 +35,11 @@ struct ContactCardTests {
         try owner.putContact(changed, condition: .absent)
       }
       #expect(throws: StoreError.calendar(.objectConditionFailed("ada"))) {
-        try owner.removeContact(uid: "ada", condition: .present(matching: { $0 == head }))
+        try owner.removeContact(named: "ada", condition: .present(matching: { $0 == head }))
       }
-      try owner.removeContact(uid: "ada", condition: .present(matching: { $0 == replaced.version }))
+      try owner.removeContact(named: "ada", condition: .present(matching: { $0 == replaced.version }))
       #expect(try owner.contact(uid: "ada") == nil)
-      #expect(throws: StoreError.calendar(.objectConditionFailed("ada"))) { try owner.removeContact(uid: "ada") }
+      #expect(throws: StoreError.calendar(.objectConditionFailed("ada"))) { try owner.removeContact(named: "ada") }
     }
   }
 
@@ -82,9 +82,37 @@ struct ContactCardTests {
       #expect(try app.contactsStamp().items == 2)
       #expect(try fixture.owner.contactsStamp().items == 4)
       #expect(throws: StoreError.calendar(.objectConditionFailed(fixture.bob.externalID))) {
-        try app.removeContact(uid: fixture.bob.externalID)
+        try app.removeContact(named: fixture.bob.externalID)
       }
       #expect(try fixture.owner.contact(uid: fixture.bob.externalID) != nil)
+    }
+  }
+
+  @Test func aCardIsFoundByTheNameItWasStoredUnderAndItsUIDIsNotStoredTwice() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let grace = try Contact(vCard: Self.card("grace@example.com", "N:Hopper;Grace;;;"))
+      let (stored, created) = try owner.putContact(grace, named: "5f0c-random")
+      #expect(created && stored.resourceName == "5f0c-random")
+      #expect(try owner.contact(named: "5f0c-random")?.familyName == "Hopper")
+      #expect(try owner.contact(named: "grace@example.com") == nil)
+      #expect(try owner.contact(uid: "grace@example.com")?.id == stored.id)
+      let head = try store.head().position
+      #expect(throws: StoreError.calendar(.uidInUse(uid: "grace@example.com", name: "5f0c-random"))) {
+        try owner.putContact(grace, named: "another")
+      }
+      #expect(throws: StoreError.calendar(.uidInUse(uid: "grace@example.com", name: "5f0c-random"))) {
+        try owner.putContact(grace)
+      }
+      #expect(try store.head().position == head)
+      // Replaced at its name it keeps its identifier and its name; a rebuild lists the same.
+      let changed = try Contact(vCard: Self.card("grace@example.com", "N:Hopper;Grace Brewster;;;"))
+      #expect(try owner.putContact(changed, named: "5f0c-random").contact.id == stored.id)
+      #expect(try store.verifyProjections().isConsistent)
+      _ = try store.rebuildProjections()
+      #expect(try owner.contact(named: "5f0c-random")?.givenName == "Grace Brewster")
+      try owner.removeContact(named: "5f0c-random")
+      #expect(try owner.contact(named: "5f0c-random") == nil && owner.contact(uid: "grace@example.com") == nil)
     }
   }
 }

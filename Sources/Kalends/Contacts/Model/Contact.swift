@@ -62,6 +62,10 @@ public struct Contact: Hashable, Sendable {
   /// vCard properties Kalends does not model (`PHOTO`, `X-…`, `IMPP`, …), as unfolded content
   /// lines, kept from an import and written again on export.
   public var additionalProperties: [String]
+  /// The name a CardDAV client stored it under (`/dav/addressbooks/contacts/NAME.vcf`), when that is
+  /// not its `UID`. Set by ``EventStore/putContact(_:named:condition:)``, kept by every other save;
+  /// `nil` when the card is named by its `UID`.
+  public internal(set) var resourceName: String?
   /// When it was first saved.
   public internal(set) var creationDate: Timestamp?
   /// When it was last saved.
@@ -82,6 +86,7 @@ public struct Contact: Hashable, Sendable {
     self.urlAddresses = []
     self.groupIDs = []
     self.additionalProperties = []
+    self.resourceName = nil
     self.version = .none
   }
 

@@ -16,6 +16,8 @@ enum ContactSearchKey {
     case phone = 3
     case contactExternalID = 4
     case groupExternalID = 5
+    /// The name a CardDAV client stored a contact under, when it is not its `UID`.
+    case contactResourceName = 6
   }
 
   /// Texts are cut to this many bytes (at a character boundary): LMDB keys are at most 511 bytes,

@@ -20,7 +20,7 @@ internal import LMDB
 /// change removes those the entry lists: a replay of an erased log reaches the same keys.
 struct ContactsProjection: Projection {
   static let name = "contacts"
-  static let version: UInt32 = 3
+  static let version: UInt32 = 4
   enum DatabaseName {
     static let objects = "contacts"
     static let search = "contacts.search"
@@ -68,6 +68,9 @@ struct ContactsProjection: Projection {
         let contact = try ContactCodec.decodeContact(id: id, version: .none, modified: nil, state)
         owned.search = ContactSearchKey.texts(of: contact).map { ContactSearchKey.key($0.0, $0.1, id) }
         owned.search.append(ContactSearchKey.externalKey(.contactExternalID, contact.externalID, id))
+        if let name = contact.resourceName {
+          owned.search.append(ContactSearchKey.externalKey(.contactResourceName, name, id))
+        }
         var groups: [ObjectID] = []
         for group in contact.groupIDs where try !groups.contains(group) && isLive(.group, group, in: txn) {
           groups.append(group)

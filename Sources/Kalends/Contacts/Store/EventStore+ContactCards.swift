@@ -3,7 +3,7 @@ internal import LMDB
 extension EventStore {
   /// The contact whose vCard `UID` is `uid` (compared bare of `urn:uuid:`), from the index of
   /// external identifiers; `nil` when there is none or this session may not use it (limited access:
-  /// not among the contacts it was given or made). What a CardDAV address object resource is.
+  /// not among the contacts it was given or made).
   public func contact(uid: String) throws(StoreError) -> Contact? {
     try readContacts("read contacts") { txn, view in
       guard let (id, _) = try Self.stored(.contactExternalID, uid, .contact, view.book, in: txn) else { return nil }
@@ -11,34 +11,56 @@ extension EventStore {
     }
   }
 
-  /// Stores `contact` under its `UID` — as a CardDAV `PUT` does — in one transaction: it replaces
-  /// the fields of the contact this session may use with that `UID` (keeping its identifier and
-  /// its groups, which a vCard from a DAV client does not carry), or creates one. A card equal to
-  /// what is stored writes nothing. `condition` is checked against the stored contact in the same
-  /// transaction (``ContactError``'s conflict when it fails: ``StoreError/contact(_:)`` with
+  /// The contact a CardDAV client finds at `name` (`/dav/addressbooks/contacts/NAME.vcf`): the one
+  /// stored under that name (``Contact/resourceName``), else the one whose `UID` it is and that has
+  /// no name of its own; `nil` when there is none, or this session may not use it.
+  public func contact(named name: String) throws(StoreError) -> Contact? {
+    try readContacts("read contacts") { txn, view in
+      guard let (id, _) = try Self.stored(named: name, view.book, in: txn) else { return nil }
+      return try view.contact(id, in: txn)
+    }
+  }
+
+  /// Stores `contact` under `name` (by default its `UID`) — as a CardDAV `PUT` does — in one
+  /// transaction: it replaces the fields of the contact this session may use at that name
+  /// (``contact(named:)``; keeping its identifier and its groups, which a vCard from a DAV client
+  /// does not carry), or creates one. A name other than the `UID` is kept with the contact
+  /// (``Contact/resourceName``); a `UID` another contact holds under another name is refused
+  /// (``CalendarError/uidInUse(uid:name:)``). A card equal to what is stored writes nothing.
+  /// `condition` is checked against the stored contact in the same transaction (``ContactError``'s
+  /// conflict when it fails: ``StoreError/contact(_:)`` with
   /// ``ContactError/changedSinceFetched(_:fetched:current:)``, or
   /// ``CalendarError/objectConditionFailed(_:)``).
   ///
   /// Returns the contact as stored, and whether it was new.
   @discardableResult
   public func putContact(
-    _ contact: Contact, condition: ObjectCondition = .none
+    _ contact: Contact, named name: String? = nil, condition: ObjectCondition = .none
   ) throws(StoreError) -> (contact: Contact, created: Bool) {
     try Self.check(contact)
+    let name = name ?? contact.externalID
+    guard !name.isEmpty else { throw .calendar(.invalidCalendarObject("the resource has no name")) }
+    try Self.checkText(name, field: "the resource name")
     let actor = self.actor
     let book = try contactsBook()
     return try write(.changeChosen(.contacts, "store a contact")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
       var current: Contact?
-      if let (id, stored) = try Self.stored(.contactExternalID, contact.externalID, .contact, book, &txn),
-        scope?.contains(id) ?? true
+      if let (id, stored) = try txn.reading({ try Self.stored(named: name, book, in: $0) }), scope?.contains(id) ?? true
       {
         current = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
       }
       guard condition.holds(for: current?.version) else {
-        throw StoreError.calendar(.objectConditionFailed(contact.externalID))
+        throw StoreError.calendar(.objectConditionFailed(name))
+      }
+      if let (id, stored) = try Self.stored(.contactExternalID, contact.externalID, .contact, book, &txn),
+        id != current?.id
+      {
+        let holder = try stored.state.string(28) ?? stored.state.string(1) ?? contact.externalID
+        throw StoreError.calendar(.uidInUse(uid: contact.externalID, name: holder))
       }
       var saved = contact
+      saved.resourceName = name == contact.externalID ? nil : name
       if let current {
         saved.id = current.id
         saved.version = current.version
@@ -56,23 +78,46 @@ extension EventStore {
     }
   }
 
-  /// Removes the contact whose `UID` is `uid` when `condition` holds for it, in one transaction; a
-  /// missing one fails the condition ``ObjectCondition/present(matching:)`` and is otherwise
-  /// ``CalendarError/objectConditionFailed(_:)`` too: there was nothing to remove.
-  public func removeContact(uid: String, condition: ObjectCondition = .none) throws(StoreError) {
+  /// Removes the contact a CardDAV client finds at `name` (``contact(named:)``) when `condition`
+  /// holds for it, in one transaction; a missing one fails the condition
+  /// ``ObjectCondition/present(matching:)`` and is otherwise ``CalendarError/objectConditionFailed(_:)``
+  /// too: there was nothing to remove.
+  public func removeContact(named name: String, condition: ObjectCondition = .none) throws(StoreError) {
     let actor = self.actor
     let book = try contactsBook()
     try write(.changeChosen(.contacts, "remove a contact")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
-      var found = try Self.stored(.contactExternalID, uid, .contact, book, &txn)
+      var found = try txn.reading { try Self.stored(named: name, book, in: $0) }
       if let (id, _) = found, let scope, !scope.contains(id) { found = nil }
       guard let (id, stored) = found, condition.holds(for: stored.version) else {
-        throw StoreError.calendar(.objectConditionFailed(uid))
+        throw StoreError.calendar(.objectConditionFailed(name))
       }
       var payload = Payload()
       payload.append(tag: 1, id: id)
       try appender.append(RecordDraft(kind: .contactRemoved, principal: actor, payload: payload), in: &txn)
     }
+  }
+
+  /// The live contact a CardDAV client finds at `name`: stored under that name, else the one whose
+  /// `UID` it is (exactly) and that has no name of its own.
+  static func stored(
+    named name: String, _ book: ContactsProjection, in txn: borrowing ReadTransaction
+  ) throws -> (ObjectID, StoredContact)? {
+    for field in [ContactSearchKey.Field.contactResourceName, .contactExternalID] {
+      let keys = try txn.withCursor(on: book.search) {
+        try $0.keys(withPrefix: ContactSearchKey.externalKey(field, name, nil))
+      }
+      for key in keys {
+        let id = ObjectID(bytes: key[(key.count - 16)...])!
+        guard let stored = try book.state(.contact, id, in: txn), stored.isLive else { continue }
+        let found =
+          field == .contactResourceName
+          ? try stored.state.string(28) == name
+          : try stored.state.string(1) == name && stored.state.string(28) == nil
+        if found { return (id, stored) }
+      }
+    }
+    return nil
   }
 
   /// What stands for the contacts this session may use, for an address book's collection tag:

@@ -64,6 +64,7 @@ extension EventStore {
           current = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
           contact.id = id
           contact.version = stored.version
+          contact.resourceName = current?.resourceName
         }
         let kept = (current?.groupIDs ?? []).filter { !fileGroups.contains($0) }
         contact.groupIDs = kept + (groupsOfMember[uid] ?? [])
