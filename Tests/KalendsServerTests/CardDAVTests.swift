@@ -163,4 +163,53 @@ struct CardDAVTests {
     #expect(try DAVClientTests.curl("DELETE", named, token: full).status == 204)
     #expect(try DAVClientTests.curl("GET", named, token: full).status == 404)
   }
+
+  /// `sync-collection` of the body (RFC 6578) from `token`.
+  static func sync(_ token: String) -> String {
+    """
+    <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(token)</D:sync-token><D:sync-level>1</D:sync-level>
+    <D:prop><D:getetag/></D:prop></D:sync-collection>
+    """
+  }
+
+  /// The sync token of a `sync-collection` answer.
+  static func syncToken(_ body: String) throws -> String {
+    let start = try #require(body.range(of: "<D:sync-token>"))
+    let end = try #require(body.range(of: "</D:sync-token>"))
+    return String(body[start.upperBound..<end.lowerBound])
+  }
+
+  @Test func anAddressBookSyncsWhatChangedForWhatTheAppMayUse() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0"])
+    let base = "http://" + (try #require(served.tcpAddress))
+    let ada = try Self.contact(served, ["--given", "Ada", "--family", "Lovelace"])
+    let alan = try Self.contact(served, ["--given", "Alan", "--family", "Turing"])
+    let token = try DAVClientTests.davApp(served, "org.example.sync", access: [])
+    try served.store.object([
+      "access", "set", "org.example.sync", "--service", "contacts", "--status", "limited", "--contacts", ada.id,
+    ])
+    let first = try DAVClientTests.curl("REPORT", base + Self.book, token: token, body: Self.sync(""))
+    #expect(first.status == 207 && first.body.contains(ada.uid) && !first.body.contains(alan.uid), "\(first.body)")
+    let step = try Self.syncToken(first.body)
+    // A card the app stores under a name of its own, a change of Ada's by another, a removal, and
+    // a change it may not see.
+    let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kay@example.com\r\nN:Kay;Alan;;;\r\nFN:Alan Kay\r\nEND:VCARD\r\n"
+    let put = try DAVClientTests.curl(
+      "PUT", base + Self.book + "k-name.vcf", token: token, body: card, headers: ["Content-Type: text/vcard"])
+    #expect(put.status == 201)
+    let removed = try DAVClientTests.curl("DELETE", base + Self.book + "k-name.vcf", token: token)
+    #expect(removed.status == 204)
+    _ = try served.store.object(["contact", "update", ada.id, "--family", "Byron"])
+    _ = try served.store.object(["contact", "update", alan.id, "--family", "Turing-Hidden"])
+    let next = try DAVClientTests.curl("REPORT", base + Self.book, token: token, body: Self.sync(step))
+    #expect(next.status == 207, "\(next.body)")
+    #expect(next.body.contains("<D:href>\(Self.book)\(ada.uid).vcf</D:href><D:propstat>"), "\(next.body)")
+    #expect(
+      next.body.contains("<D:href>\(Self.book)k-name.vcf</D:href><D:status>HTTP/1.1 404 Not Found"), "\(next.body)")
+    #expect(!next.body.contains(alan.uid), "a change the app may not see is told")
+    // A token made up, or another app's, is refused.
+    let madeUp = try DAVClientTests.curl(
+      "REPORT", base + Self.book, token: token, body: Self.sync("urn:kalends:sync:made-up"))
+    #expect(madeUp.status == 403 && madeUp.body.contains("valid-sync-token"))
+  }
 }

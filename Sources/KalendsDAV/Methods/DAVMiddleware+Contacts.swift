@@ -48,13 +48,17 @@ extension DAVMiddleware {
   private func addressBookState(
     _ selection: PropertySelection, _ use: StoreServer.AppUse
   ) async throws -> DAVResource.CollectionState? {
-    guard selection.asks(XMLName(Namespace.calendarServer, "getctag")) else { return nil }
-    let stamp = try await server.withStore(use) { try use.session.contactsStamp() }
-    return DAVResource.CollectionState(stamp, use.positions, syncToken: "")
+    guard selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token")) else {
+      return nil
+    }
+    let (stamp, head) = try await server.withStore(use) {
+      (try use.session.contactsStamp(), try use.session.store.head().position)
+    }
+    return DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
   }
 
-  /// REPORT on the address book: `addressbook-query` (RFC 6352 §8.6) and `addressbook-multiget`
-  /// (§8.7).
+  /// REPORT on the address book: `addressbook-query` (RFC 6352 §8.6), `addressbook-multiget`
+  /// (§8.7) and `sync-collection` (RFC 6578).
   func reportContacts(_ body: XMLElement, _ context: ServerContext) async throws -> Response {
     let selection = PropertySelection(body)
     let version = Self.vCardVersion(asked: body)
@@ -97,6 +101,22 @@ extension DAVMiddleware {
         }
         selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
       }
+    case .dav("sync-collection"):
+      // As for a calendar: the contacts changed since the token, a 404 for each removed, the next
+      // token; with DAV:limit at most that many and the request-URI answered 507.
+      let position = try SyncToken.position(body.child(.dav("sync-token"))?.text ?? "", use.positions)
+      let limit = try Self.limit(body, XMLName.dav)
+      let changes = try await server.withStore(use) {
+        try Self.mapped { try use.session.contactChanges(after: position, limit: limit) }
+      }
+      for contact in changes.contacts {
+        selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+      }
+      for name in changes.removed { multistatus.add(DAVPath.contact(name), status: "404 Not Found") }
+      if changes.isTruncated { multistatus.add(DAVPath.addressBookPath, status: "507 Insufficient Storage") }
+      return Self.xml(
+        multistatus.finished(syncToken: SyncToken.text(changes.position, use.positions)),
+        status: .init(code: 207, reasonPhrase: "Multi-Status"))
     default:
       throw DAVError(.forbidden, .dav("supported-report"), "\(body.name) is not a report of an address book")
     }

@@ -139,8 +139,9 @@ enum DAVResource {
   private static func addressBookValue(_ name: XMLName, _ state: CollectionState?) -> String? {
     switch (name.namespace, name.local) {
     case (Namespace.calendarServer, "getctag"): return state.map { XMLText.escaped($0.tag) }
+    case (Namespace.dav, "sync-token"): return state.map { XMLText.escaped($0.syncToken) }
     case (Namespace.dav, "supported-report-set"):
-      return ["<CR:addressbook-query/>", "<CR:addressbook-multiget/>"].map {
+      return ["<CR:addressbook-query/>", "<CR:addressbook-multiget/>", "<D:sync-collection/>"].map {
         "<D:supported-report><D:report>\($0)</D:report></D:supported-report>"
       }.joined()
     case (Namespace.carddav, "supported-address-data"):

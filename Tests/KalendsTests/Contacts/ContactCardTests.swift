@@ -115,4 +115,35 @@ struct ContactCardTests {
       #expect(try owner.contact(named: "5f0c-random") == nil && owner.contact(uid: "grace@example.com") == nil)
     }
   }
+
+  @Test func anAddressBookSyncTellsWhatChangedAndWhatWasRemovedByName() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      try owner.putContact(try Contact(vCard: Self.card("ada", "N:Lovelace;Ada;;;")))
+      try owner.putContact(try Contact(vCard: Self.card("grace@example.com", "N:Hopper;Grace;;;")), named: "g-name")
+      let first = try owner.contactChanges(after: nil)
+      #expect(Set(first.contacts.map(\.externalID)) == ["ada", "grace@example.com"] && first.removed.isEmpty)
+      #expect(try owner.contactChanges(after: first.position).contacts.isEmpty)
+
+      try owner.putContact(try Contact(vCard: Self.card("ada", "N:Byron;Ada;;;")))
+      try owner.removeContact(named: "g-name")
+      try owner.putContact(try Contact(vCard: Self.card("alan", "N:Turing;Alan;;;")))
+      let next = try owner.contactChanges(after: first.position)
+      #expect(next.contacts.map(\.familyName) == ["Byron", "Turing"] && next.removed == ["g-name"])
+      #expect(next.position == (try store.head().position))
+      // A limit stops before the change that would exceed it; the rest follows.
+      let paged = try owner.contactChanges(after: first.position, limit: 1)
+      #expect(paged.isTruncated && paged.contacts.map(\.familyName) == ["Byron"])
+      let rest = try owner.contactChanges(after: paged.position)
+      #expect(rest.removed == ["g-name"] && rest.contacts.map(\.familyName) == ["Turing"])
+      // A rebuild keeps what names the removal; a position beyond the head asks for a full sync.
+      _ = try store.rebuildProjections()
+      #expect(try owner.contactChanges(after: first.position).removed == ["g-name"])
+      #expect(try store.verifyProjections().isConsistent)
+      let beyond = LogPosition((try store.head().position).rawValue + 10)
+      #expect(throws: StoreError.calendar(.changesUnavailable(after: beyond))) {
+        try owner.contactChanges(after: beyond)
+      }
+    }
+  }
 }

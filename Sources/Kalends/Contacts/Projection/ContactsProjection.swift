@@ -20,7 +20,7 @@ internal import LMDB
 /// change removes those the entry lists: a replay of an erased log reaches the same keys.
 struct ContactsProjection: Projection {
   static let name = "contacts"
-  static let version: UInt32 = 4
+  static let version: UInt32 = 5
   enum DatabaseName {
     static let objects = "contacts"
     static let search = "contacts.search"
@@ -50,8 +50,10 @@ struct ContactsProjection: Projection {
     let kind: ContactObjectKind = header.kind == .contactSaved || header.kind == .contactRemoved ? .contact : .group
     // What the save before this one indexed goes first: it is listed in the entry, not re-derived
     // from the log (a verification rebuilds without the log at hand).
+    var lastSave: LogPosition?
     if let previous = try txn.withValue(forKey: kind.key(id), in: objects, { Array(copying: $0) }) {
       let owned = try OwnedKeys(entry: previous)
+      if previous[16] == 1 { lastSave = try StoredContact(entry: previous.span.bytes).version }
       for key in owned.search { try txn.delete(key, in: search) }
       for group in owned.groups { try txn.delete(group.bytes + id.bytes, in: members) }
     }
@@ -91,7 +93,11 @@ struct ContactsProjection: Projection {
     for key in owned.search { try txn.put([UInt8](), forKey: key, in: search) }
     for group in owned.groups { try txn.put([UInt8](), forKey: group.bytes + id.bytes, in: members) }
     let live = header.kind == .contactSaved || header.kind == .groupSaved
-    try txn.put(owned.entry(header, live: live), forKey: kind.key(id), in: objects)
+    // A contact removed by a record of its own keeps its last save, which names what it was (an
+    // address book's sync names it by that).
+    try txn.put(
+      owned.entry(header, live: live, lastSave: header.kind == .contactRemoved ? lastSave : nil), forKey: kind.key(id),
+      in: objects)
   }
 
   // MARK: Reading
@@ -104,6 +110,19 @@ struct ContactsProjection: Projection {
   /// Whether the object exists and is not removed.
   func isLive(_ kind: ContactObjectKind, _ id: ObjectID, in txn: borrowing WriteTransaction) throws -> Bool {
     try txn.reading { try isLive(kind, id, in: $0) }
+  }
+
+  /// The state a contact removed by a record of its own had at its last save
+  /// (``StoredContact/lastSave``): empty once that save's content is erased; `nil` when `stored`
+  /// names no such save.
+  func lastState(_ stored: StoredContact, _ id: ObjectID, in txn: borrowing ReadTransaction) throws -> PayloadReader? {
+    guard !stored.isLive, let lastSave = stored.lastSave else { return nil }
+    return try SavedState.read(
+      ContactObjectKind.contact.description, id, saveKind: ContactObjectKind.contact.saveKind, at: lastSave,
+      projection: Self.name
+    ) { position, body in
+      try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)
+    }
   }
 
   /// The stored object with its state read from the log when it is live; `nil` if it never existed.
@@ -202,6 +221,8 @@ struct StoredContact {
   let version: LogPosition
   let modified: Timestamp
   let isLive: Bool
+  /// For a contact removed by a record of its own: its last save.
+  let lastSave: LogPosition?
   var state: PayloadReader
 
   init(entry bytes: RawSpan) throws {
@@ -212,6 +233,9 @@ struct StoredContact {
     modified = Timestamp(
       rawValue: Int64(bitPattern: UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 8, as: UInt64.self))))
     isLive = bytes.unsafeLoad(fromByteOffset: 16, as: UInt8.self) == 1
+    lastSave =
+      !isLive && bytes.byteCount == 25
+      ? LogPosition(UInt64(bigEndian: bytes.unsafeLoadUnaligned(fromByteOffset: 17, as: UInt64.self))) : nil
     state = try PayloadReader(Payload())
   }
 }
@@ -235,7 +259,7 @@ struct OwnedKeys {
       defer { offset += 2 }
       return Int(entry[offset]) << 8 | Int(entry[offset + 1])
     }
-    guard entry.count > offset else { return }
+    guard entry.count > offset, entry[16] == 1 else { return }
     for _ in 0..<(try number()) {
       let length = try number()
       guard offset + length <= entry.count else {
@@ -253,13 +277,17 @@ struct OwnedKeys {
     }
   }
 
-  /// The entry of an object changed by `header`, listing these keys.
-  func entry(_ header: LogRecordHeader, live: Bool) -> [UInt8] {
+  /// The entry of an object changed by `header`, listing these keys; a removed one's holds its
+  /// `lastSave` when it has one.
+  func entry(_ header: LogRecordHeader, live: Bool, lastSave: LogPosition? = nil) -> [UInt8] {
     var entry: [UInt8] = []
     RecordCodec.appendBigEndian(header.position.rawValue, to: &entry)
     RecordCodec.appendBigEndian(UInt64(bitPattern: header.timestamp.rawValue), to: &entry)
     entry.append(live ? 1 : 0)
-    guard live else { return entry }
+    guard live else {
+      if let lastSave { RecordCodec.appendBigEndian(lastSave.rawValue, to: &entry) }
+      return entry
+    }
     func number(_ value: Int) { entry += [UInt8(value >> 8), UInt8(value & 0xFF)] }
     number(search.count)
     for key in search {
