@@ -57,6 +57,26 @@ struct DemoCommandTests {
     let caller = try #require(request["caller"] as? [String: Any])
     #expect(caller["identifiedBy"] as? String == "executable")
     #expect((caller["executable"] as? String)?.hasSuffix("/kalends-agenda") == true)
+    // Thunderbird over CalDAV and TCP: its first look at the calendars asked the person, who gave it
+    // Work only; it saw that calendar alone and stored an event there, identified by its token.
+    #expect(first.stdout.contains("it sees Work\n"), "\(first.stdout)")
+    #expect(first.stdout.contains("PUT of an event under a name of its own: 201"), "\(first.stdout)")
+    #expect(first.stdout.contains("the other calendars stay out of its sight: none listed"), "\(first.stdout)")
+    let thunderbird = try #require(
+      try json(
+        try CLI.run(["audit", "history", "--client", "org.mozilla.thunderbird", "--format", "json"] + store).stdout)
+        as? [[String: Any]])
+    let asked = try #require(thunderbird.first { $0["kind"] as? String == "accessRequested" })
+    #expect((asked["caller"] as? [String: Any])?["identifiedBy"] as? String == "token", "\(asked)")
+    let worked = try #require(
+      try json(
+        try CLI.run(["log", "tail", "-n", "100000", "--format", "json"] + store).stdout) as? [[String: Any]])
+    #expect(
+      worked.contains {
+        $0["kind"] as? String == "eventSaved"
+          && (($0["actor"] as? [String: Any])?["id"] as? String) == "org.mozilla.thunderbird"
+      },
+      "the event Thunderbird stored is its fact")
     // The birthdays app through the server: limited to two contacts, then handed a third by the
     // picker, which the person's contactPicked records.
     #expect(status("com.example.birthdays", "contacts") == "limited")

@@ -63,7 +63,7 @@ extension DAVMiddleware {
     }
     let app = try await server.app(context)
     let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
-    let use = server.use(app, of: service, reading: false)
+    let use = server.use(app, of: service, reading: false, firstUseAsks: true)
     let unrestricted = !componentsGiven
     let made = calendar
     try await server.withStore(use) {

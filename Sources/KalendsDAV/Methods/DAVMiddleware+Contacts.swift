@@ -10,7 +10,7 @@ import KalendsServer
 extension DAVMiddleware {
   /// The app's use of contacts; its first asks the person, as an API app's would.
   func contactsUse(_ context: ServerContext, reading: Bool) async throws -> StoreServer.AppUse {
-    try await server.app(context, using: .contacts, reading: reading)
+    try await server.app(context, using: .contacts, reading: reading, firstUseAsks: true)
   }
 
   /// PROPFIND of the address book home, the address book or a contact.

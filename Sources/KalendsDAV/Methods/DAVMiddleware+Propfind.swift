@@ -22,7 +22,7 @@ extension DAVMiddleware {
       if depth == 1 { selection.add(.calendarHome, to: &multistatus, positions: positions) }
     case .calendarHome:
       // The app's first look at its calendars: what asks the person, when the app was never asked.
-      let use = try await server.app(context, using: .calendars, reading: true)
+      let use = try await server.app(context, using: .calendars, reading: true, firstUseAsks: true)
       let calendars = try await server.withStore(use) { try Self.calendars(of: use.session) }
       selection.add(.calendarHome, to: &multistatus, positions: use.positions)
       if depth == 1 {

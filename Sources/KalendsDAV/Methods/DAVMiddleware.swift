@@ -221,6 +221,6 @@ struct DAVMiddleware: RouterMiddleware {
       throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars")
     }
     let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
-    return (calendar, server.use(app, of: service, reading: reading))
+    return (calendar, server.use(app, of: service, reading: reading, firstUseAsks: true))
   }
 }

@@ -41,7 +41,7 @@ package enum UnixHTTPClient {
 
   /// Parses a whole response: the status line, the headers, and a body of `Content-Length` bytes
   /// or in chunks.
-  static func parse(_ bytes: [UInt8]) throws -> Response {
+  package static func parse(_ bytes: [UInt8]) throws -> Response {
     let separator: [UInt8] = Array("\r\n\r\n".utf8)
     guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
       throw ServerError(message: "the store server's answer is malformed", category: .storage)

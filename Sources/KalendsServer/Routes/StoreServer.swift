@@ -148,24 +148,31 @@ package final class StoreServer: Sendable {
     /// Whether this use may ask at all: an app built for iOS 5, or a read of one built for iOS 17
     /// (the write-only upgrade). Other apps' uses never look.
     let mayAsk: Bool
+    /// Whether the app's first use of the service is its request for full access: a program that
+    /// speaks a protocol without a way to ask (CalDAV, CardDAV) is asked for when it first reaches
+    /// for what it was never given or refused.
+    let firstUseAsks: Bool
   }
 
   /// The identified app at the other end of `context`'s connection, about to use `service` (to
   /// read when `reading`); pass it to ``withStore(_:_:)``.
-  package func app(_ context: ServerContext, using service: Service, reading: Bool) async throws -> AppUse {
-    use(try await app(context), of: service, reading: reading)
+  package func app(
+    _ context: ServerContext, using service: Service, reading: Bool, firstUseAsks: Bool = false
+  ) async throws -> AppUse {
+    use(try await app(context), of: service, reading: reading, firstUseAsks: firstUseAsks)
   }
 
   /// The use of `service` (to read when `reading`) by an app already identified
   /// (``app(_:)``): for a front end that must look before it knows the service.
   package func use(
-    _ app: (Kalends.Client, EventStore, CallerEvidence), of service: Service, reading: Bool
+    _ app: (Kalends.Client, EventStore, CallerEvidence), of service: Service, reading: Bool,
+    firstUseAsks: Bool = false
   ) -> AppUse {
     let (client, session, evidence) = app
     let mayAsk = client.sdk < 6 || (reading && client.sdk >= Kalends.Client.currentSDK)
     return AppUse(
       client: client, session: session, evidence: evidence, positions: positionSeal.view(for: client.id),
-      service: service, reading: reading, mayAsk: mayAsk)
+      service: service, reading: reading, mayAsk: mayAsk, firstUseAsks: firstUseAsks)
   }
 
   /// What the app `client` is shown of the log's positions.
@@ -182,6 +189,14 @@ package final class StoreServer: Sendable {
   /// of its own, through the prompt desk — when iOS would ask by itself. The look at the app's state
   /// is made in the same hop as `body`: a use that asks nothing costs no more than one that cannot.
   package func withStore<T: Sendable>(_ use: AppUse, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    if use.firstUseAsks {
+      let (session, service, evidence, prompts) = (use.session, use.service, use.evidence, self.prompts)
+      if try await withStore({ try session.authorizationStatus(for: service) == .notDetermined }) {
+        _ = try await onOwnThread {
+          try session.requestFullAccess(to: service, prompter: DeskPrompter(channel: prompts, evidence: evidence))
+        }
+      }
+    }
     guard use.mayAsk else { return try await withStore(body) }
     let session = use.session
     let (service, reading) = (use.service, use.reading)

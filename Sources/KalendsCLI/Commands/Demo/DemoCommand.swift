@@ -13,7 +13,9 @@ extension KalendsCommand {
       discussion: """
         The store goes to --store, else $KALENDS_STORE-demo … or ~/.local/share/kalends/demo; a previous \
         demo store there is replaced (any other store is left alone). Three calendars get a year of \
-        events; an agenda app (kalends-agenda, when built beside kalends) asks through the store server \
+        events; a calendar program over CalDAV (Thunderbird's part, identified by its token over TCP) \
+        is given the Work calendar at its first request, sees only it, reads a week and stores an \
+        event; an agenda app (kalends-agenda, when built beside kalends) asks through the store server \
         and is identified by its binary, and a copy of it changed by one byte is refused; a birthdays app \
         (kalends-birthdays, likewise) is given two contacts at its prompt and handed a third by the \
         contact picker; five more apps \

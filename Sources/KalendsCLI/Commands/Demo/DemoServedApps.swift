@@ -4,7 +4,8 @@ import KalendsCommandSupport
 import KalendsFormats
 import KalendsServer
 
-/// The demo's apps that reach the store through the store server, as real processes: the agenda
+/// The demo's apps that reach the store through the store server, as real processes: a calendar
+/// program over CalDAV on TCP (``DemoDAVApp``), identified by its token; the agenda
 /// example (`kalends-agenda`, built beside `kalends`) registered by its binary asks for access, the
 /// person answers on the socket, and the agenda prints a week; a copy of it changed by one byte is
 /// refused and recorded. The birthdays example (`kalends-birthdays`) is given two contacts at its
@@ -29,25 +30,28 @@ struct DemoServedApps {
 
   /// Plays the scene and prints what happens; says how to build the agenda when it is missing.
   func play() throws {
-    print("Apps through the store server (kalends serve; docs/server.md):")
+    print("Apps through the store server (kalends serve; docs/server.md, docs/dav.md):")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kalends-demo-\(getpid())").path
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let socket = directory + "/kalends.sock"
+    let (server, port) = try Self.startServer(store: storePath, socket: socket)
+    defer {
+      server.terminate()
+      server.waitUntilExit()
+    }
+    if let work = try owner.calendars().first(where: { $0.title == "Work" }) {
+      try DemoDAVApp(owner: owner, socket: socket, port: port).play(work: work)
+    }
     guard let agenda = Self.example("kalends-agenda") else {
-      print("  (skipped: build the agenda beside kalends — swift build --product kalends-agenda)\n")
+      print("  (the agenda skipped: build it beside kalends — swift build --product kalends-agenda)\n")
       return
     }
     try owner.register(
       Kalends.Client(
         id: Self.agendaID, name: "Agenda", usageDescriptions: [.calendarsFull: "Shows your week."],
         requirement: CodeRequirement(executable: agenda, sha256: try Self.digest(agenda))))
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kalends-demo-\(getpid())").path
-    try FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let socket = directory + "/kalends.sock"
-    let server = try Self.startServer(store: storePath, socket: socket)
-    defer {
-      server.terminate()
-      server.waitUntilExit()
-    }
 
     // The agenda asks; the person (this kalends, on the socket) allows; the agenda prints the week.
     let (process, output) = try Self.start(
@@ -114,14 +118,17 @@ struct DemoServedApps {
     return digest
   }
 
-  /// Starts `kalends serve` (this executable) and waits until it listens.
-  static func startServer(store: String, socket: String) throws -> Process {
+  /// Starts `kalends serve` (this executable) on `socket` and on a free TCP port of 127.0.0.1, and
+  /// waits until it listens; returns it and that port.
+  static func startServer(store: String, socket: String) throws -> (Process, port: Int) {
     let own = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     let (process, output) = try start(
-      own, ["serve", "--store", store, "--socket", socket, "--prompt-timeout", "30"], errors: true)
+      own,
+      ["serve", "--store", store, "--socket", socket, "--listen", "127.0.0.1:0", "--prompt-timeout", "30"],
+      errors: true)
     var announced = ""
     let deadline = Date().addingTimeInterval(20)
-    while !announced.contains("listening on"), Date() < deadline {
+    while !announced.contains("listening on tcp 127.0.0.1:") || !announced.hasSuffix("\n"), Date() < deadline {
       var entry = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
       guard poll(&entry, 1, 200) >= 0 else { break }
       if entry.revents != 0 {
@@ -130,11 +137,13 @@ struct DemoServedApps {
         announced += String(decoding: data, as: UTF8.self)
       }
     }
-    guard announced.contains("listening on") else {
+    guard let line = announced.split(separator: "\n").first(where: { $0.contains("listening on tcp 127.0.0.1:") }),
+      let port = Int(line.split(separator: ":").last ?? "")
+    else {
       process.terminate()
       throw CLIError(message: "the demo's store server did not start: \(announced)", status: .storage)
     }
-    return process
+    return (process, port)
   }
 
   /// Starts `program` with `arguments`, its standard output piped (and its errors, with `errors`).
