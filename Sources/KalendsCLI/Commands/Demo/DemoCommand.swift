@@ -71,11 +71,12 @@ extension KalendsCommand {
       print("Private key: \(keyPath) — prove a record with kalends audit prove POSITION --store \(path)")
     }
 
-    /// How an app's entry names its caller: by the server's evidence (`executable NAME`), or
+    /// How an app's entry names its caller: by the server's evidence (`executable NAME`, `token ID`), or
     /// `declared` when an in-process session wrote it; empty for the person's and the system's.
     static func identified(_ entry: AuditEntry) -> String {
       if let evidence = entry.identification {
-        return "\(evidence.method) " + (evidence.executable.map { ($0 as NSString).lastPathComponent } ?? "")
+        let what = evidence.tokenID ?? evidence.executable.map { ($0 as NSString).lastPathComponent } ?? ""
+        return what.isEmpty ? evidence.method : "\(evidence.method) \(what)"
       }
       if case .client = entry.actor { return "declared" }
       return ""
