@@ -93,41 +93,17 @@ extension EventStore {
     of kind: ObjectKind, in id: ObjectID, after position: LogPosition, limit: Int?, store: Store,
     _ objects: ObjectProjection, in txn: borrowing ReadTransaction
   ) throws -> CalendarChanges {
-    let head = try Store.loadHead(meta: store.meta, in: txn).position
-    guard position <= head else { throw StoreError.calendar(.changesUnavailable(after: position)) }
-    var names: [String] = []
-    var named: Set<String> = []
-    var touched: Set<ObjectID> = []
-    var reached = position
-    var isTruncated = false
-    if position < head {
-      try txn.withCursor(on: store.log) { cursor in
-        guard try cursor.seek(atLeast: BigEndianKey(position.next.rawValue)) else { return }
-        var principals = PrincipalCache()
-        try cursor.scanForward { _, value in
-          let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-          let header = decoded.header
-          if let change = try ChangeExtractor.change(header, value.extracting(decoded.payload)),
-            change.calendar == id || change.movedFrom == id, let item = Self.item(change.object, of: kind),
-            touched.insert(item).inserted
-          {
-            let name = try Self.name(of: item, kind, objects, after: position, in: txn)
-            if !named.contains(name) {
-              if let limit, names.count >= limit {
-                isTruncated = true
-                return .stop
-              }
-              named.insert(name)
-              names.append(name)
-            }
-          }
-          reached = header.position
-          return header.position < head ? .continue : .stop
-        }
-      }
-    }
-    var changes = CalendarChanges(position: reached, objects: [], removed: [], isTruncated: isTruncated)
-    for name in names {
+    let changed = try ChangedNames(
+      after: position, limit: limit, store: store, in: txn,
+      item: { header, payload in
+        guard let change = try ChangeExtractor.change(header, payload), change.calendar == id || change.movedFrom == id
+        else { return nil }
+        return Self.item(change.object, of: kind)
+      },
+      name: { item in try Self.name(of: item, kind, objects, after: position, in: txn) })
+    var changes = CalendarChanges(
+      position: changed.position, objects: [], removed: [], isTruncated: changed.isTruncated)
+    for name in changed.names {
       let items = try objects.items(kind, named: name, inCalendar: id, in: txn)
       guard let uid = try items.first?.1.state.string(1) else {
         changes.removed.append(name)

@@ -28,39 +28,17 @@ extension EventStore {
     }
     let store = self.store
     return try readContacts("read the address book's changes") { txn, view in
-      let head = try Store.loadHead(meta: store.meta, in: txn).position
-      guard position <= head else { throw StoreError.calendar(.changesUnavailable(after: position)) }
-      var names: [String] = []
-      var touched: Set<ObjectID> = []
-      var reached = position
-      var isTruncated = false
-      if position < head {
-        try txn.withCursor(on: store.log) { cursor in
-          guard try cursor.seek(atLeast: BigEndianKey(position.next.rawValue)) else { return }
-          var principals = PrincipalCache()
-          try cursor.scanForward { _, value in
-            let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-            let header = decoded.header
-            if header.kind == .contactSaved || header.kind == .contactRemoved {
-              let id = try PayloadReader(bytes: value.extracting(decoded.payload)).requiredObjectID(1)
-              if view.scope?.contains(id) ?? true, touched.insert(id).inserted {
-                let name = try Self.contactName(id, view.book, after: position, in: txn)
-                if !names.contains(name) {
-                  if let limit, names.count >= limit {
-                    isTruncated = true
-                    return .stop
-                  }
-                  names.append(name)
-                }
-              }
-            }
-            reached = header.position
-            return header.position < head ? .continue : .stop
-          }
-        }
-      }
-      var changes = ContactChanges(position: reached, contacts: [], removed: [], isTruncated: isTruncated)
-      for name in names {
+      let changed = try ChangedNames(
+        after: position, limit: limit, store: store, in: txn,
+        item: { header, payload in
+          guard header.kind == .contactSaved || header.kind == .contactRemoved else { return nil }
+          let id = try PayloadReader(bytes: payload).requiredObjectID(1)
+          return view.scope?.contains(id) ?? true ? id : nil
+        },
+        name: { id in try Self.contactName(id, view.book, after: position, in: txn) })
+      var changes = ContactChanges(
+        position: changed.position, contacts: [], removed: [], isTruncated: changed.isTruncated)
+      for name in changed.names {
         if let (id, _) = try Self.stored(named: name, view.book, in: txn), let contact = try view.contact(id, in: txn) {
           changes.contacts.append(contact)
         } else {
