@@ -12,11 +12,7 @@ extension ICalendar {
     expandingFrom from: Int64, to: Int64, productID: String = "-//Kalends//Kalends//EN", stamp: Timestamp = .now()
   ) -> String {
     var writer = ICalendarWriter()
-    writer.begin("VCALENDAR")
-    writer.line("VERSION", "2.0")
-    writer.line("PRODID", productID)
-    writer.line("CALSCALE", "GREGORIAN")
-    writer.text("X-WR-CALNAME", name)
+    beginCalendar(productID: productID, to: &writer)
     for event in events {
       for (instance, recurrenceID) in Self.instances(of: event, from: from, to: to) {
         writer.begin("VEVENT")

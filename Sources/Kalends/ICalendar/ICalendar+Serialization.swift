@@ -5,11 +5,7 @@ extension ICalendar {
   /// an import. `stamp` is the `DTSTAMP` of every component.
   public func serialized(productID: String = "-//Kalends//Kalends//EN", stamp: Timestamp = .now()) -> String {
     var writer = ICalendarWriter()
-    writer.begin("VCALENDAR")
-    writer.line("VERSION", "2.0")
-    writer.line("PRODID", productID)
-    writer.line("CALSCALE", "GREGORIAN")
-    writer.text("X-WR-CALNAME", name)
+    beginCalendar(productID: productID, to: &writer)
     for (zone, years) in zonesUsed().sorted(by: { $0.key < $1.key }) {
       guard let rules = try? ZoneRules.named(zone) else { continue }
       VTimeZoneWriter.write(rules, years: years, to: &writer)
@@ -18,6 +14,15 @@ extension ICalendar {
     for reminder in reminders { write(reminder, stamp: stamp, to: &writer) }
     writer.end("VCALENDAR")
     return writer.text
+  }
+
+  /// Opens the `VCALENDAR` with its version, product, scale and name.
+  func beginCalendar(productID: String, to writer: inout ICalendarWriter) {
+    writer.begin("VCALENDAR")
+    writer.line("VERSION", "2.0")
+    writer.line("PRODID", productID)
+    writer.line("CALSCALE", "GREGORIAN")
+    writer.text("X-WR-CALNAME", name)
   }
 
   /// Every zone the items use (but UTC), with the years their times and recurrences span.

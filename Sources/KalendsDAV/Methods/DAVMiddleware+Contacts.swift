@@ -153,24 +153,13 @@ extension DAVMiddleware {
     let use = try await contactsUse(context, reading: false)
     let condition = try Self.condition(of: request, use.positions)
     let created = try await server.withStore(use) {
-      try Self.mapped { try Self.store(contact, named: name, condition, use.session) }
+      try Self.mapped {
+        try Self.refusingUIDConflict(.carddav("no-uid-conflict"), href: DAVPath.contact) { () throws(StoreError) in
+          try use.session.putContact(contact, named: name, condition: condition).created
+        }
+      }
     }
     return Response(status: created ? .created : .noContent)
-  }
-
-  /// Stores `contact` at `name`; whether it is new. A `UID` another card holds is refused with the
-  /// href of that card (RFC 6352 §6.3.2.1).
-  private static func store(
-    _ contact: Contact, named name: String, _ condition: ObjectCondition, _ session: EventStore
-  ) throws -> Bool {
-    do {
-      return try session.putContact(contact, named: name, condition: condition).created
-    } catch .calendar(.uidInUse(let uid, let holder)) {
-      let href = DAVPath.contact(holder)
-      throw DAVError(
-        .conflict, .carddav("no-uid-conflict"), "UID \(uid) is already stored in the address book at \(href)",
-        href: href)
-    }
   }
 
   /// DELETE of a contact.

@@ -52,23 +52,14 @@ extension DAVMiddleware {
     let object = CalendarObject(
       uid: uids.count == 1 ? uids.first! : name, name: name, events: file.events, reminders: file.reminders)
     let created = try await server.withStore(use) {
-      try Self.mapped { try Self.store(object, in: id, condition, use.session) }
+      try Self.mapped {
+        try Self.refusingUIDConflict(.caldav("no-uid-conflict"), href: { DAVPath.object($0, in: id) }) {
+          () throws(StoreError) in
+          try use.session.putCalendarObject(object, inCalendar: id, condition: condition).created
+        }
+      }
     }
     return Response(status: created ? .created : .noContent)
-  }
-
-  /// Stores `object` in the calendar `id`; whether it is new. A `UID` stored under another name is
-  /// refused with the href of the object that holds it (RFC 4791 §5.3.2.1).
-  private static func store(
-    _ object: CalendarObject, in id: ObjectID, _ condition: ObjectCondition, _ session: EventStore
-  ) throws -> Bool {
-    do {
-      return try session.putCalendarObject(object, inCalendar: id, condition: condition).created
-    } catch .calendar(.uidInUse(let uid, let holder)) {
-      let href = DAVPath.object(holder, in: id)
-      throw DAVError(
-        .conflict, .caldav("no-uid-conflict"), "UID \(uid) is already stored in this calendar at \(href)", href: href)
-    }
   }
 
   /// DELETE of a calendar object: every item of its `UID` removed in one fact of the log.

@@ -133,7 +133,6 @@ struct DAVMiddleware: RouterMiddleware {
         .caldav("supported-calendar-component")
       case .access: .dav("need-privileges")
       case .calendar(.changesUnavailable): .dav("valid-sync-token")
-      case .calendar(.uidInUse): .caldav("no-uid-conflict")
       default: nil
       }
     let status: HTTPResponse.Status =
@@ -144,6 +143,20 @@ struct DAVMiddleware: RouterMiddleware {
       default: problem.status
       }
     return DAVError(status, precondition, problem.detail)
+  }
+
+  /// Runs the write `body`; a `UID` another resource of the collection holds is refused (`409`)
+  /// with `precondition` holding the `DAV:href` of that resource (`href` of its name), as RFC 4791
+  /// §5.3.2.1 and RFC 6352 §6.3.2.1 ask.
+  static func refusingUIDConflict<T>(
+    _ precondition: XMLName, href: (String) -> String, _ body: () throws(StoreError) -> T
+  ) throws -> T {
+    do {
+      return try body()
+    } catch .calendar(.uidInUse(let uid, let holder)) {
+      let at = href(holder)
+      throw DAVError(.conflict, precondition, "UID \(uid) is already stored at \(at)", href: at)
+    }
   }
 
   /// Runs `body`, turning the store's refusals into DAV refusals before the server's own mapping

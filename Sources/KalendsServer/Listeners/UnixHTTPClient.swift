@@ -20,7 +20,13 @@ package enum UnixHTTPClient {
         category: .storage)
     }
     defer { close(descriptor) }
-    let request = "\(method) \(path) HTTP/1.1\r\nHost: kalends\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+    return try exchange(
+      "\(method) \(path) HTTP/1.1\r\nHost: kalends\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", on: descriptor)
+  }
+
+  /// Writes the whole `request` (with `Connection: close`) on the connected `descriptor`, reads
+  /// the answer to its end and parses it; the caller closes the descriptor.
+  package static func exchange(_ request: String, on descriptor: Int32) throws -> Response {
     var pending = Array(request.utf8)[...]
     while !pending.isEmpty {
       let written = pending.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -41,7 +47,7 @@ package enum UnixHTTPClient {
 
   /// Parses a whole response: the status line, the headers, and a body of `Content-Length` bytes
   /// or in chunks.
-  package static func parse(_ bytes: [UInt8]) throws -> Response {
+  static func parse(_ bytes: [UInt8]) throws -> Response {
     let separator: [UInt8] = Array("\r\n\r\n".utf8)
     guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
       throw ServerError(message: "the store server's answer is malformed", category: .storage)

@@ -120,19 +120,6 @@ struct DemoDAVApp {
     var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
     for header in headers { text += header + "\r\n" }
     text += "Content-Length: \(body.utf8.count)\r\n\r\n" + body
-    var pending = Array(text.utf8)[...]
-    while !pending.isEmpty {
-      let written = pending.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      guard written > 0 else { throw CLIError(message: "the store server closed the connection", status: .storage) }
-      pending = pending.dropFirst(written)
-    }
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 14)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count <= 0 { break }
-      received += buffer[..<count]
-    }
-    return try UnixHTTPClient.parse(received)
+    return try UnixHTTPClient.exchange(text, on: descriptor)
   }
 }
