@@ -37,6 +37,32 @@ extension ICalendar {
     return writer.text
   }
 
+  /// At most how many instances ``serialized(expandingFrom:to:productID:stamp:)`` writes for the
+  /// window `[from, to)`, counted without building them (a series' occurrences in the window, and
+  /// every single event and detached occurrence whether or not it falls there), up to `limit`: a
+  /// larger count is returned as `limit + 1`, so that a caller bounds an expansion before making it.
+  public func expandedInstanceCount(from: Int64, to: Int64, limit: Int) -> Int {
+    var count = 0
+    for event in events {
+      if event.isRecurring, let set = try? SeriesEditor.recurrenceSet(of: event) {
+        for occurrence in set.occurrences(from: from, to: to)
+        where event.detachedOccurrences[occurrence.local] == nil {
+          count += 1
+          if count > limit { return count }
+        }
+        count += event.detachedOccurrences.count
+      } else {
+        count += 1
+      }
+      if count > limit { return limit + 1 }
+    }
+    for reminder in reminders {
+      count += reminder.instances(from: from, to: to, limit: limit + 1 - count).count
+      if count > limit { return limit + 1 }
+    }
+    return count
+  }
+
   /// A wall-clock time and the zone it is written in: `UTC`, or `nil` when floating or a date.
   typealias Written = (LocalDateTime, zone: String?)
 

@@ -13,12 +13,12 @@ extension Reminder {
   /// — and, with none of them, always. `CREATED` is not used: Kalends stamps it when it stores the
   /// reminder, so it says nothing of the task.
   public func overlaps(from: Int64, to: Int64) -> Bool {
-    !instances(from: from, to: to, first: true).isEmpty
+    !instances(from: from, to: to, limit: 1).isEmpty
   }
 
   /// The instances that overlap `[from, to]` as ``overlaps(from:to:)`` judges, by due date; with
-  /// `first`, at most one.
-  func instances(from: Int64, to: Int64, first: Bool = false) -> [Instance] {
+  /// `limit`, at most that many.
+  func instances(from: Int64, to: Int64, limit: Int? = nil) -> [Instance] {
     let zone = isDueDateOnly ? nil : timeZone.flatMap { try? ZoneRules.named($0) }
     let rules = zone ?? .utc
     let duration = Self.duration(in: additionalProperties)
@@ -59,7 +59,7 @@ extension Reminder {
       let instance = Instance(start: start, due: occurrence.local, original: occurrence.local)
       guard holds(instance) else { continue }
       found.append(instance)
-      if first { break }
+      if let limit, found.count >= limit { break }
     }
     return found
   }

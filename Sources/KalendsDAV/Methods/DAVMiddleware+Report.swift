@@ -55,6 +55,7 @@ extension DAVMiddleware {
       throw DAVError(.forbidden, .dav("supported-report"), "\(body.name) is not a report this server makes")
     }
     let expand = try Self.expansion(asked: body)
+    try Self.checkExpansion(expand, of: objects)
     var multistatus = Multistatus()
     for object in objects {
       selection.add(.object(object, in: id, expand: expand), to: &multistatus, positions: use.positions)
@@ -84,6 +85,7 @@ extension DAVMiddleware {
         })
     else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
     let expand = try Self.expansion(asked: body)
+    try Self.checkExpansion(expand, of: changes.objects)
     var multistatus = Multistatus()
     for object in changes.objects {
       selection.add(.object(object, in: id, expand: expand), to: &multistatus, positions: use.positions)
@@ -132,6 +134,25 @@ extension DAVMiddleware {
     let (start, end) = (try CalendarFilter.utc(startText), try CalendarFilter.utc(endText))
     guard start < end else { throw DAVError(.badRequest, .caldav("valid-filter"), "expand ends before it starts") }
     return start..<end
+  }
+
+  /// The most instances one REPORT expands: an expansion is built in memory, and an unending
+  /// series over centuries would take the server's memory and time from every other app.
+  static let maximumExpandedInstances = 100_000
+
+  /// Refuses (`403 DAV:number-of-matches-within-limits`) an `expand` of `objects` over `window`
+  /// that would write more than ``maximumExpandedInstances`` instances, before any is built.
+  static func checkExpansion(_ window: Range<Int64>?, of objects: [CalendarObject]) throws {
+    guard let window else { return }
+    var left = maximumExpandedInstances
+    for object in objects {
+      left -= object.file.expandedInstanceCount(from: window.lowerBound, to: window.upperBound, limit: left)
+      guard left >= 0 else {
+        throw DAVError(
+          .forbidden, .dav("number-of-matches-within-limits"),
+          "the expansion holds more than \(maximumExpandedInstances) instances — ask for a shorter window")
+      }
+    }
   }
 
   /// UTC seconds as iCalendar's `20260105T000000Z`.

@@ -163,4 +163,16 @@ struct ICalendarExpansionTests {
     #expect(due.firesAlarm(from: Self.utc(2026, 11, 30, 8), to: Self.utc(2026, 11, 30, 9)))
     #expect(!due.firesAlarm(from: Self.utc(2026, 12, 1, 8), to: Self.utc(2026, 12, 1, 9)))
   }
+
+  @Test func anExpansionIsCountedBeforeItIsBuilt() throws {
+    let standup = try Self.standup()
+    let window = (Self.utc(2026, 11, 30), Self.utc(2026, 12, 10))
+    #expect(standup.expandedInstanceCount(from: window.0, to: window.1, limit: 100) == 3)
+    // An unending series over a millennium stops at the limit, without building its instances.
+    var daily = Event(
+      calendarID: nil, title: "Daily", start: local(2026, 1, 1, 9), end: local(2026, 1, 1, 10), timeZone: nil)
+    daily.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY")]
+    let millennium = ICalendar(events: [daily])
+    #expect(millennium.expandedInstanceCount(from: Self.utc(2026, 1, 1), to: Self.utc(3026, 1, 1), limit: 1000) == 1001)
+  }
 }
