@@ -75,7 +75,9 @@ extension EventStore {
         guard let stored = try objects.state(.event, instance.id, in: txn), stored.isLive,
           let uid = try stored.state.string(1), known.insert(uid).inserted
         else { continue }
-        let events = try objects.items(.event, externalID: uid, inCalendar: id, in: txn).map {
+        let events = try objects.items(
+          .event, externalID: uid, inCalendar: id, in: txn, known: (instance.id, stored)
+        ).map {
           try Self.decodeEvent($0, $1)
         }
         if !events.isEmpty { found.append(CalendarObject(uid: uid, events: events)) }

@@ -15,6 +15,18 @@ extension EventStore {
   func visibleCalendars(
     for types: EntityTypes, _ objects: ObjectProjection, in txn: borrowing ReadTransaction
   ) throws -> [EventCalendar] {
+    let view = try calendarView(for: types, in: txn)
+    guard !view.types.isEmpty || view.writeOnly else { return [] }
+    let all = try Self.allCalendars(objects, in: txn)
+    let virtual =
+      view.writeOnly ? Self.defaultCalendarForNewEvents(among: all).map { [Self.virtualCalendar(for: $0)] } ?? [] : []
+    return virtual + all.filter { view.shows($0) }
+  }
+
+  /// What this session sees of the calendars of `types`, access checked in the snapshot `txn`:
+  /// the types it may read, whether it holds write-only access to events (and so sees the virtual
+  /// calendar for new events instead of the event calendars), and the calendars it was given.
+  private func calendarView(for types: EntityTypes, in txn: borrowing ReadTransaction) throws -> CalendarView {
     var types = types
     var writeOnly = false
     if types.contains(.events), try !sees(.calendars, "list calendars", in: txn) {
@@ -22,20 +34,24 @@ extension EventStore {
       writeOnly = true
     }
     if types.contains(.reminders), try !sees(.reminders, "list reminder lists", in: txn) { types.remove(.reminders) }
-    guard !types.isEmpty || writeOnly else { return [] }
-    let all = try Self.allCalendars(objects, in: txn)
-    let virtual =
-      writeOnly ? Self.defaultCalendarForNewEvents(among: all).map { [Self.virtualCalendar(for: $0)] } ?? [] : []
-    // Full access to chosen calendars: an event calendar outside them is seen only as a reminder
-    // list, when it is one and the session sees reminders.
     let scope = types.contains(.events) ? try calendarScope(in: txn) : nil
-    return virtual
-      + all.filter { calendar in
-        let seen = calendar.allowedEntityTypes.intersection(types)
-        guard !seen.isEmpty else { return false }
-        guard let scope, !scope.contains(calendar.id) else { return true }
-        return seen.contains(.reminders)
-      }
+    return CalendarView(types: types, writeOnly: writeOnly, scope: scope)
+  }
+
+  private struct CalendarView {
+    var types: EntityTypes
+    var writeOnly: Bool
+    var scope: Set<ObjectID>?
+
+    /// Whether a stored calendar is seen: it holds a type seen, and when access is to chosen
+    /// calendars, an event calendar outside them is seen only as a reminder list, when it is one
+    /// and reminders are seen.
+    func shows(_ calendar: EventCalendar) -> Bool {
+      let seen = calendar.allowedEntityTypes.intersection(types)
+      guard !seen.isEmpty else { return false }
+      guard let scope, !scope.contains(calendar.id) else { return true }
+      return seen.contains(.reminders)
+    }
   }
 
   /// Every live calendar in the snapshot `txn`, by title then identifier, unfiltered.
@@ -68,7 +84,12 @@ extension EventStore {
       var refusal: SnapshotRefusal?
       for type in [EntityTypes.events, .reminders] where calendar.allowedEntityTypes.contains(type) {
         do {
-          if let visible = try visibleCalendars(for: type, objects, in: txn).first(where: { $0.id == id }) {
+          // Judged on this calendar alone (not by listing every calendar), but where write-only
+          // access shows the virtual calendar in its place.
+          let view = try calendarView(for: type, in: txn)
+          if !view.writeOnly {
+            if view.shows(calendar) { return calendar }
+          } else if let visible = try visibleCalendars(for: type, objects, in: txn).first(where: { $0.id == id }) {
             return visible
           }
         } catch let refused as SnapshotRefusal {

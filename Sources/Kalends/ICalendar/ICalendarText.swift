@@ -22,19 +22,20 @@ enum ICalendarText {
 
   /// TEXT as written: backslashes, semicolons, commas and newlines escaped (a CR before a newline dropped).
   static func escaped(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\\": out += "\\\\"
-      case ";": out += "\\;"
-      case ",": out += "\\,"
-      case "\n": out += "\\n"
-      case "\r": continue
-      default: out.unicodeScalars.append(scalar)
+    guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else {
+      return text
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count + 8)
+    for byte in text.utf8 {
+      switch byte {
+      case 0x5C, 0x3B, 0x2C: out += [0x5C, byte]
+      case 0x0A: out += [0x5C, 0x6E]
+      case 0x0D: continue
+      default: out.append(byte)
       }
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The items of a TEXT list (`CATEGORIES:a,b\,c`), split at unescaped commas and unescaped.

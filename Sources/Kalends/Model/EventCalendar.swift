@@ -37,12 +37,20 @@ public struct EventCalendar: Hashable, Sendable {
     title: String, color: String = "#1BADF8", source: CalendarSource = .local,
     allowedEntityTypes: EntityTypes = .events, allowsContentModifications: Bool = true
   ) {
-    self.id = .random()
+    self.init(id: .random(), title: title, color: color, source: source)
+    self.allowedEntityTypes = allowedEntityTypes
+    self.allowsContentModifications = allowsContentModifications
+  }
+
+  /// A calendar of a known identifier, as a stored one is decoded (no random identifier made to be
+  /// replaced: every request reads calendars).
+  init(id: ObjectID, title: String, color: String = "#1BADF8", source: CalendarSource = .local) {
+    self.id = id
     self.title = title
     self.color = color
     self.source = source
-    self.allowedEntityTypes = allowedEntityTypes
-    self.allowsContentModifications = allowsContentModifications
+    self.allowedEntityTypes = .events
+    self.allowsContentModifications = true
     self.version = .none
   }
 }

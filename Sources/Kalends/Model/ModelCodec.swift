@@ -26,8 +26,7 @@ enum ModelCodec {
   static func decodeCalendar(id: ObjectID, version: LogPosition, _ state: PayloadReader) throws(StoreError)
     -> EventCalendar
   {
-    var calendar = EventCalendar(title: try state.requiredString(1))
-    calendar.id = id
+    var calendar = EventCalendar(id: id, title: try state.requiredString(1))
     calendar.version = version
     calendar.color = try state.string(2) ?? calendar.color
     let kind = CalendarSource.Kind(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(5) ?? 0)) ?? .local

@@ -69,7 +69,16 @@ public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible 
   }
 
   /// The canonical text: an uppercase UUID, as EventKit prints identifiers.
-  public var description: String { StoreID(bytes: bytes)!.description.uppercased() }
+  public var description: String {
+    let hex = Array("0123456789ABCDEF".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(36)
+    for (index, byte) in bytes.enumerated() {
+      if index == 4 || index == 6 || index == 8 || index == 10 { text.append(0x2D) }
+      text += [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
 
   public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 }

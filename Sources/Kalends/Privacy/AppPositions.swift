@@ -35,15 +35,19 @@ package struct AppPositions: Sendable {
 
   /// Base64url without padding (RFC 4648 §5): safe in headers, quotes and URLs.
   static func base64URL(_ bytes: [UInt8]) -> String {
-    String(
-      Data(bytes).base64EncodedString().compactMap { character -> Character? in
-        switch character {
-        case "+": "-"
-        case "/": "_"
-        case "=": nil
-        default: character
-        }
-      })
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity((bytes.count * 4 + 2) / 3)
+    var index = 0
+    while index < bytes.count {
+      let count = min(3, bytes.count - index)
+      var group = UInt32(bytes[index]) << 16
+      if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+      if count > 2 { group |= UInt32(bytes[index + 2]) }
+      for slot in 0...count { out.append(alphabet[Int(group >> UInt32(18 - 6 * slot) & 0x3F)]) }
+      index += 3
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The bytes of base64url text without padding; `nil` unless it is that, canonically.

@@ -70,23 +70,52 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   public var isMidnight: Bool { secondOfDay == 0 }
 
   /// ISO 8601 without offset: `2024-03-10T02:30:00`.
-  public var description: String {
-    let (year, month, day) = CivilDate.fromDays(dayNumber)
-    let time = secondOfDay
-    return "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T"
-      + "\(Self.pad(time / 3600, 2)):\(Self.pad(time / 60 % 60, 2)):\(Self.pad(time % 60, 2))"
-  }
+  public var description: String { digits(dateSeparator: 0x2D, timeSeparator: 0x3A, withTime: true) }
 
   /// iCalendar DATE-TIME text without zone: `20240310T023000`.
-  public var iCalendarText: String {
-    let time = secondOfDay
-    return iCalendarDateText + "T\(Self.pad(time / 3600, 2))\(Self.pad(time / 60 % 60, 2))\(Self.pad(time % 60, 2))"
-  }
+  public var iCalendarText: String { digits(dateSeparator: nil, timeSeparator: nil, withTime: true) }
 
   /// iCalendar DATE text of the date: `20240310`.
-  public var iCalendarDateText: String {
+  public var iCalendarDateText: String { digits(dateSeparator: nil, timeSeparator: nil, withTime: false) }
+
+  /// The date (year in four digits at least), then `T` and the time when asked, with the
+  /// separators given. Written as bytes: every time a server writes passes here.
+  private func digits(dateSeparator: UInt8?, timeSeparator: UInt8?, withTime: Bool) -> String {
     let (year, month, day) = CivilDate.fromDays(dayNumber)
-    return "\(Self.pad(year, 4))\(Self.pad(month, 2))\(Self.pad(day, 2))"
+    guard (0...9999).contains(year) else {
+      let time = secondOfDay
+      let date = [Self.pad(year, 4), Self.pad(month, 2), Self.pad(day, 2)]
+        .joined(separator: dateSeparator.map { String(UnicodeScalar($0)) } ?? "")
+      guard withTime else { return date }
+      return date + "T"
+        + [Self.pad(time / 3600, 2), Self.pad(time / 60 % 60, 2), Self.pad(time % 60, 2)]
+        .joined(separator: timeSeparator.map { String(UnicodeScalar($0)) } ?? "")
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(19)
+    func put(_ value: Int64, _ width: Int) {
+      var divisor: Int64 = 1
+      for _ in 1..<width { divisor *= 10 }
+      while divisor > 0 {
+        bytes.append(0x30 + UInt8(value / divisor % 10))
+        divisor /= 10
+      }
+    }
+    put(year, 4)
+    if let dateSeparator { bytes.append(dateSeparator) }
+    put(month, 2)
+    if let dateSeparator { bytes.append(dateSeparator) }
+    put(day, 2)
+    if withTime {
+      let time = secondOfDay
+      bytes.append(0x54)
+      put(time / 3600, 2)
+      if let timeSeparator { bytes.append(timeSeparator) }
+      put(time / 60 % 60, 2)
+      if let timeSeparator { bytes.append(timeSeparator) }
+      put(time % 60, 2)
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {

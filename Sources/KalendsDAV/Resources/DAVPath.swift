@@ -87,21 +87,42 @@ enum DAVPath: Equatable {
 
   /// The href of the calendar a client named `name`.
   static func named(_ name: String) -> String {
-    calendarHomePath + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + "/"
+    calendarHomePath + percentEncoded(name) + "/"
   }
 
   /// The href of the object `name` (``CalendarObject/name``) in the calendar `id`: the name,
   /// percent-encoded but for the unreserved characters of RFC 3986, then `.ics`.
   static func object(_ name: String, in id: ObjectID) -> String {
-    calendar(id) + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + ".ics"
+    calendar(id) + percentEncoded(name) + ".ics"
   }
 
   /// The href of the contact named `name` (its ``Contact/resourceName``, or else its `UID`),
   /// percent-encoded as an object's, then `.vcf`.
   static func contact(_ name: String) -> String {
-    addressBookPath + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name) + ".vcf"
+    addressBookPath + percentEncoded(name) + ".vcf"
   }
 
-  private static let unreserved = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+  /// `name` with every UTF-8 byte but the unreserved characters of RFC 3986 percent-encoded
+  /// (`%2F`, upper-case hex digits).
+  static func percentEncoded(_ name: String) -> String {
+    guard !name.utf8.allSatisfy(isUnreserved) else { return name }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(name.utf8.count * 3)
+    let hex = Array("0123456789ABCDEF".utf8)
+    for byte in name.utf8 {
+      if isUnreserved(byte) {
+        bytes.append(byte)
+      } else {
+        bytes += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: true
+    default: false
+    }
+  }
 }

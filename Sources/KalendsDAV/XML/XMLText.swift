@@ -1,19 +1,27 @@
 /// Escapes text for XML character data and attribute values.
 enum XMLText {
-  /// `text` with `&`, `<`, `>`, `"` replaced by references.
+  /// `text` with `&`, `<`, `>`, `"` replaced by references. Worked on as UTF-8 bytes: every
+  /// object a report answers passes here whole.
   static func escaped(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else { return text }
-    var out = ""
-    out.reserveCapacity(text.utf8.count + 16)
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      default: out.append(character)
+    var text = text
+    guard text.withUTF8({ $0.contains(where: needsReference) }) else { return text }
+    return text.withUTF8 { utf8 in
+      var out: [UInt8] = []
+      out.reserveCapacity(utf8.count + 64)
+      for byte in utf8 {
+        switch byte {
+        case 0x26: out += Array("&amp;".utf8)
+        case 0x3C: out += Array("&lt;".utf8)
+        case 0x3E: out += Array("&gt;".utf8)
+        case 0x22: out += Array("&quot;".utf8)
+        default: out.append(byte)
+        }
       }
+      return String(decoding: out, as: UTF8.self)
     }
-    return out
+  }
+
+  private static func needsReference(_ byte: UInt8) -> Bool {
+    byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22
   }
 }

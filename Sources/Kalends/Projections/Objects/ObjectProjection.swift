@@ -141,15 +141,18 @@ struct ObjectProjection: Projection {
     }
   }
 
-  /// The live items of `kind` in `calendar` whose external identifier is `external`.
+  /// The live items of `kind` in `calendar` whose external identifier is `external`; `known`, an
+  /// item already read in the same transaction, is not read again.
   func items(
-    _ kind: ObjectKind, externalID external: String, inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction
+    _ kind: ObjectKind, externalID external: String, inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction,
+    known: (id: ObjectID, stored: StoredObject)? = nil
   ) throws -> [(ObjectID, StoredObject)] {
     let prefix = Self.externalKey(calendar, kind, Array(external.utf8).withUnsafeBytes(Self.externalDigest))
     let keys = try txn.withCursor(on: byExternalID) { try $0.keys(withPrefix: prefix) }
     return try keys.compactMap { key in
       let id = ObjectID(bytes: key[33...])!
-      guard let stored = try state(kind, id, in: txn), stored.isLive, try stored.state.string(1) == external
+      guard let stored = try id == known?.id ? known?.stored : state(kind, id, in: txn), stored.isLive,
+        try stored.state.string(1) == external
       else { return nil }
       return (id, stored)
     }
@@ -250,7 +253,7 @@ struct ObjectProjection: Projection {
   ) throws -> PayloadReader? {
     guard !stored.isLive, let lastSave = stored.lastSave else { return nil }
     return try SavedState.read(
-      "\(kind)", id, saveKind: kind.saveKind, at: lastSave, projection: ObjectProjection.name
+      kind.description, id, saveKind: kind.saveKind, at: lastSave, projection: ObjectProjection.name
     ) { position, body in
       try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)
     }
@@ -264,7 +267,7 @@ struct ObjectProjection: Projection {
   ) throws -> StoredObject {
     guard stored.isLive else { return stored }
     let state = try SavedState.read(
-      "\(kind)", id, saveKind: kind.saveKind, at: stored.version, projection: ObjectProjection.name, read: read)
+      kind.description, id, saveKind: kind.saveKind, at: stored.version, projection: ObjectProjection.name, read: read)
     var resolved = stored
     resolved.state = state
     return resolved
@@ -272,11 +275,21 @@ struct ObjectProjection: Projection {
 }
 
 /// The kinds of object the projection holds.
-enum ObjectKind: UInt8, Sendable {
+enum ObjectKind: UInt8, Sendable, CustomStringConvertible {
   case calendar = 1
   case event, reminder
 
   func key(_ id: ObjectID) -> [UInt8] { [rawValue] + id.bytes }
+
+  /// Its name in messages, spelled out: interpolating an enum reflects on it, which every read of
+  /// a state would pay for.
+  var description: String {
+    switch self {
+    case .calendar: "calendar"
+    case .event: "event"
+    case .reminder: "reminder"
+    }
+  }
 
   /// The kind of the records that save an object of this kind.
   var saveKind: RecordKind {
