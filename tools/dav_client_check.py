@@ -411,5 +411,30 @@ if full_token:
     check(len(trips.events()) == 1, "the made calendar holds what was stored in it")
     trips.delete(wipe=False)
     check("Journeys" not in [c.get_display_name() for c in full.calendars()], "the removed calendar is gone")
+    # Extended MKCOL (RFC 5689), as DAVx5 makes a calendar; other collections are refused.
+    status, _, body = raw("MKCOL", "/dav/calendars/phone/", """<?xml version="1.0"?><D:mkcol xmlns:D="DAV:"
+ xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="http://apple.com/ns/ical/"><D:set><D:prop><D:resourcetype>
+<D:collection/><C:calendar/></D:resourcetype><D:displayname>Phone</D:displayname><A:calendar-color>#00AA00FF
+</A:calendar-color><C:supported-calendar-component-set><C:comp name="VTODO"/></C:supported-calendar-component-set>
+</D:prop></D:set></D:mkcol>""", secret=full_token)
+    check(status == 201, f"an extended MKCOL of a calendar answered {status} {body}")
+    status, _, body = raw("PROPFIND", "/dav/calendars/phone/", "<D:propfind xmlns:D='DAV:' xmlns:C='urn:ietf:params:"
+                          "xml:ns:caldav'><D:prop><D:displayname/><D:resourcetype/><C:supported-calendar-component-set/>"
+                          "</D:prop></D:propfind>", {"Depth": "0"}, secret=full_token)
+    check(status == 207 and "<D:displayname>Phone</D:displayname>" in body and "<C:calendar/>" in body
+          and 'name="VTODO"' in body and 'name="VEVENT"' not in body, f"the calendar MKCOL made: {body}")
+    for path, mkcol in [("/dav/calendars/plain/", None),
+                        ("/dav/calendars/cards/", "<D:mkcol xmlns:D='DAV:' xmlns:R='urn:ietf:params:xml:ns:carddav'>"
+                         "<D:set><D:prop><D:resourcetype><D:collection/><R:addressbook/></D:resourcetype></D:prop>"
+                         "</D:set></D:mkcol>"),
+                        ("/dav/addressbooks/work/", "<D:mkcol xmlns:D='DAV:' xmlns:R='urn:ietf:params:xml:ns:carddav'>"
+                         "<D:set><D:prop><D:resourcetype><D:collection/><R:addressbook/></D:resourcetype></D:prop>"
+                         "</D:set></D:mkcol>")]:
+        status, _, body = raw("MKCOL", path, mkcol, secret=full_token)
+        check(status == 403 and "valid-resourcetype" in body, f"MKCOL of {path} answered {status} {body}")
+    names = [c.get_display_name() for c in full.calendars()]
+    check("Phone" in names and len(names) == len(set(names)), f"calendars after the MKCOLs: {names}")
+    status, _, _ = raw("DELETE", "/dav/calendars/phone/", secret=full_token)
+    check(status == 204, f"DELETE of the calendar MKCOL made answered {status}")
     report["calendarMade"] = True
 print(json.dumps(report))

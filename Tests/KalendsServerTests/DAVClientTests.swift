@@ -73,8 +73,9 @@ struct DAVClientTests {
     let made = try served.records("calendarSaved").filter {
       (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.planner"
     }
-    // Made, renamed, recoloured, given dead properties and one removed; the refused PROPPATCH wrote nothing.
-    #expect(made.count == 5, "made, renamed, recoloured, dead properties set and removed: \(made.count)")
+    // Made, renamed, recoloured, given dead properties and one removed; then one made by an
+    // extended MKCOL; the refused PROPPATCH and MKCOLs wrote nothing.
+    #expect(made.count == 6, "made, renamed, recoloured, dead properties set and removed, MKCOL: \(made.count)")
     #expect(
       try served.records("calendarRemoved").contains {
         (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.planner"

@@ -19,18 +19,43 @@ extension DAVMiddleware {
   /// cannot make one (the person makes it and gives it). A property the server cannot set (a
   /// protected one, or a value it cannot hold) fails the whole request with `403` and a `propstat`
   /// naming it; nothing is written.
+  ///
+  /// Extended MKCOL (RFC 5689, as DAVx⁵ makes calendars) is answered alike when its body sets a
+  /// `resourcetype` of a calendar; any other collection (a plain one, an address book: the store
+  /// has one) is refused with `403 DAV:valid-resourcetype`.
   func mkcalendar(
     _ request: Request, _ path: DAVPath, _ context: ServerContext, name: String? = nil
   ) async throws -> Response {
+    let isMKCOL = request.method.rawValue == "MKCOL"
     guard case .calendar(let id) = path else {
+      if isMKCOL, path == .addressBookHome || path == .addressBook {
+        throw DAVError(
+          .forbidden, .dav("valid-resourcetype"), "the store has one address book, \(DAVPath.addressBookPath)")
+      }
       throw DAVError(
         .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)NAME/")
     }
     let body = try await Self.body(request)
-    if let body, body.name != .caldav("mkcalendar") {
-      throw DAVError(.badRequest, nil, "an MKCALENDAR body is a CALDAV:mkcalendar element, not \(body.name)")
+    let root: XMLName = isMKCOL ? .dav("mkcol") : .caldav("mkcalendar")
+    if let body, body.name != root {
+      throw DAVError(.badRequest, nil, "an \(request.method.rawValue) body is a \(root) element, not \(body.name)")
     }
-    let properties = (body?.children(.dav("set")) ?? []).flatMap { $0.children(.dav("prop")) }.flatMap(\.children)
+    var properties = (body?.children(.dav("set")) ?? []).flatMap { $0.children(.dav("prop")) }.flatMap(\.children)
+    if isMKCOL {
+      let type = properties.first { $0.name == .dav("resourcetype") }
+      guard let type, type.child(.caldav("calendar")) != nil else {
+        throw DAVError(
+          .forbidden, .dav("valid-resourcetype"),
+          "only calendars are made here: MKCOL sets a resourcetype holding CALDAV:calendar, or MKCALENDAR is used")
+      }
+      let others = type.children.filter { $0.name != .caldav("calendar") && $0.name != .dav("collection") }
+      guard others.isEmpty else {
+        throw DAVError(
+          .forbidden, .dav("valid-resourcetype"),
+          "a calendar is not also \(others.map(\.name.description).joined(separator: ", "))")
+      }
+      properties.removeAll { $0.name == .dav("resourcetype") }
+    }
     var calendar = EventCalendar(title: name ?? "Calendar")
     calendar.id = id
     calendar.resourceName = name
@@ -55,11 +80,12 @@ extension DAVMiddleware {
     }
     if !refused.isEmpty {
       let failed = properties.map(\.name).filter { !refused.contains($0) }
-      var xml = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<C:mkcalendar-response" + Multistatus.declarations + ">"
+      let response = isMKCOL ? "D:mkcol-response" : "C:mkcalendar-response"
+      var xml = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<\(response)" + Multistatus.declarations + ">"
       xml +=
         Multistatus.propstat(refused, status: "403 Forbidden")
         + Multistatus.propstat(failed, status: "424 Failed Dependency")
-      return Self.xml(xml + "</C:mkcalendar-response>\n", status: .forbidden)
+      return Self.xml(xml + "</\(response)>\n", status: .forbidden)
     }
     let app = try await server.app(context)
     let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders

@@ -20,7 +20,7 @@ struct DAVMiddleware: RouterMiddleware {
   /// The largest calendar object a PUT may store (`max-resource-size`).
   static let maximumResource = 1 << 20
   /// The methods of the DAV space.
-  static let methods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR"
+  static let methods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL"
 
   func handle(
     _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
@@ -48,7 +48,7 @@ struct DAVMiddleware: RouterMiddleware {
       // A calendar the client names by a name of its own: the calendar of that name among those
       // the app sees (a name another app gave a calendar this one cannot see is free to it).
       let id = try await calendar(named: name, context)
-      if request.method.rawValue == "MKCALENDAR", case .namedCalendar = path {
+      if ["MKCALENDAR", "MKCOL"].contains(request.method.rawValue), case .namedCalendar = path {
         guard id == nil else {
           throw DAVError(.methodNotAllowed, .dav("resource-must-be-null"), "a calendar is already at \(name)")
         }
@@ -61,7 +61,11 @@ struct DAVMiddleware: RouterMiddleware {
     default: break
     }
     if path == .unknown {
-      if request.method.rawValue == "MKCALENDAR" {
+      if ["MKCALENDAR", "MKCOL"].contains(request.method.rawValue) {
+        if request.uri.path.hasPrefix(DAVPath.addressBookHomePath) {
+          throw DAVError(
+            .forbidden, .dav("valid-resourcetype"), "the store has one address book, \(DAVPath.addressBookPath)")
+        }
         throw DAVError(
           .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)NAME/")
       }
@@ -72,7 +76,8 @@ struct DAVMiddleware: RouterMiddleware {
       return Response(
         status: .ok,
         headers: [
-          HTTPField.Name("DAV")!: "1, 3, calendar-access, addressbook", .allow: Self.methods, .contentLength: "0",
+          HTTPField.Name("DAV")!: "1, 3, calendar-access, addressbook, extended-mkcol", .allow: Self.methods,
+          .contentLength: "0",
         ])
     case "PROPFIND": return try await propfind(request, path, context)
     case "REPORT": return try await report(request, path, context)
@@ -81,7 +86,7 @@ struct DAVMiddleware: RouterMiddleware {
     case "DELETE":
       if case .calendar(let id) = path { return try await deleteCalendar(id, context) }
       return try await delete(request, path, context)
-    case "MKCALENDAR": return try await mkcalendar(request, path, context)
+    case "MKCALENDAR", "MKCOL": return try await mkcalendar(request, path, context)
     case "PROPPATCH": return try await proppatch(request, path, context)
     default:
       var response = Self.xml(
