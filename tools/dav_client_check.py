@@ -409,6 +409,37 @@ if full_token:
     trips.save_event(vcalendar(vevent("trip@example.com", [
         "SUMMARY:Lisbon", "DTSTART;VALUE=DATE:20270301", "DTEND;VALUE=DATE:20270305"])))
     check(len(trips.events()) == 1, "the made calendar holds what was stored in it")
+    # Floating times are judged in the calendar's calendar-timezone (RFC 4791 §9.9), or in the
+    # zone a query names: 22:30 floating is 03:30Z the next day in New York, 13:30Z in Tokyo.
+    def zone_text(tzid, offset):
+        return ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//check//EN\r\nBEGIN:VTIMEZONE\r\n"
+                f"TZID:{tzid}\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:{offset}\r\n"
+                f"TZOFFSETTO:{offset}\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n")
+    status, _, body = raw("PROPPATCH", trips.url.path, """<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"
+ xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><C:calendar-timezone>""" + zone_text("America/New_York", "-0500")
+                          + "</C:calendar-timezone></D:prop></D:set></D:propertyupdate>", secret=full_token)
+    check(status == 207 and "200 OK" in body, f"PROPPATCH of calendar-timezone answered {status} {body}")
+    trips.save_event(vcalendar(vevent("late@example.com", [
+        "SUMMARY:Late call", "DTSTART:20270310T223000", "DTEND:20270310T230000"])))
+
+    def floating_found(start, end, zone=None):
+        timezone = f"<C:timezone>{zone}</C:timezone>" if zone else ""
+        status, _, body = raw("REPORT", trips.url.path, f"""<?xml version="1.0"?><C:calendar-query xmlns:D="DAV:"
+ xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/></D:prop><C:filter><C:comp-filter name="VCALENDAR">
+<C:comp-filter name="VEVENT"><C:time-range start="{start}" end="{end}"/></C:comp-filter></C:comp-filter></C:filter>
+{timezone}</C:calendar-query>""", {"Depth": "1"}, secret=full_token)
+        check(status == 207, f"a calendar-query with a zone answered {status} {body}")
+        return "late%40example.com.ics" in body
+
+    check(floating_found("20270311T030000Z", "20270311T040000Z"), "the floating event is not at 03:30Z in New York")
+    check(not floating_found("20270310T220000Z", "20270310T230000Z"), "the floating event is placed in UTC")
+    check(floating_found("20270310T130000Z", "20270310T140000Z", zone_text("Asia/Tokyo", "+0900")),
+          "the query's timezone is not used for floating times")
+    status, _, body = raw("REPORT", trips.url.path, """<?xml version="1.0"?><C:calendar-query xmlns:D="DAV:"
+ xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/></D:prop><C:filter><C:comp-filter name="VCALENDAR"/>
+</C:filter><C:timezone>not a calendar</C:timezone></C:calendar-query>""", {"Depth": "1"}, secret=full_token)
+    check(status == 403 and "valid-calendar-data" in body, f"a query with an unreadable timezone answered {status}")
+    report["floatingZones"] = 3
     trips.delete(wipe=False)
     check("Journeys" not in [c.get_display_name() for c in full.calendars()], "the removed calendar is gone")
     # Extended MKCOL (RFC 5689), as DAVx5 makes a calendar; other collections are refused.

@@ -69,13 +69,14 @@ struct DAVClientTests {
     #expect(summary["syncPaged"] as? Int == 2)
     #expect(summary["calendarMade"] as? Bool == true)
     #expect(summary["principalSearches"] as? Int == 3)
+    #expect(summary["floatingZones"] as? Int == 3)
     // The calendar made over DAV is a fact by that app, and so is its removal.
     let made = try served.records("calendarSaved").filter {
       (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.planner"
     }
-    // Made, renamed, recoloured, given dead properties and one removed; then one made by an
-    // extended MKCOL; the refused PROPPATCH and MKCOLs wrote nothing.
-    #expect(made.count == 6, "made, renamed, recoloured, dead properties set and removed, MKCOL: \(made.count)")
+    // Made, renamed, recoloured, given dead properties, one removed and a calendar-timezone set;
+    // then one made by an extended MKCOL; the refused PROPPATCH and MKCOLs wrote nothing.
+    #expect(made.count == 7, "made, renamed, recoloured, dead properties, zone, MKCOL: \(made.count)")
     #expect(
       try served.records("calendarRemoved").contains {
         (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.planner"

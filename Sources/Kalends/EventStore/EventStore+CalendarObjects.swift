@@ -54,20 +54,21 @@ extension EventStore {
   }
 
   /// The calendar objects of the calendar `id` with an event occurring in the window `[start,
-  /// end)` (UTC seconds; floating times placed in UTC), in the order of their first instance:
+  /// end)` (UTC seconds; floating times and all-day events placed in `floating`, UTC unless given:
+  /// CalDAV's `calendar-timezone`), in the order of their first instance:
   /// answered from the date-range index in one snapshot (the instances in the window, then their
   /// objects by `UID`), never by a scan of the calendar — CalDAV's time-range `calendar-query`.
   /// What this session may see, as ``calendarObjects(inCalendar:)``; `nil` when the calendar does
   /// not exist or this session may not see it.
   public func calendarObjects(
-    inCalendar id: ObjectID, overlapping start: Int64, _ end: Int64
+    inCalendar id: ObjectID, overlapping start: Int64, _ end: Int64, floatingIn floating: ZoneRules = .utc
   ) throws(StoreError) -> [CalendarObject]? {
     guard let calendar = try calendar(withID: id) else { return nil }
     guard calendar.allowedEntityTypes.contains(.events), start < end else { return [] }
     let range = try rangeProjection()
     return try readItems(.calendars, "query events", hidden: []) { txn, objects in
       if let scope = try calendarScope(in: txn), !scope.contains(id) { return [] }
-      let query = RangeQuery(range: range, from: start, to: end, zone: .utc)
+      let query = RangeQuery(range: range, from: start, to: end, zone: floating)
       var seen: Set<ObjectID> = []
       var known: Set<String> = []
       var found: [CalendarObject] = []

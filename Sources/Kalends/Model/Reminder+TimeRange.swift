@@ -8,19 +8,20 @@ extension Reminder {
   }
 
   /// Whether it overlaps the time range `[from, to]` (UTC seconds; floating times and dates placed
-  /// in UTC) as RFC 4791 §9.9 judges a `VTODO`, at any instance of its recurrence: by its start and
-  /// `DURATION`, start and due date, start alone, due date alone (`from < due ≤ to`), or completion
-  /// — and, with none of them, always. `CREATED` is not used: Kalends stamps it when it stores the
-  /// reminder, so it says nothing of the task.
-  public func overlaps(from: Int64, to: Int64) -> Bool {
-    !instances(from: from, to: to, limit: 1).isEmpty
+  /// in `floating`, UTC unless given — CalDAV's `calendar-timezone`) as RFC 4791 §9.9 judges a
+  /// `VTODO`, at any instance of its recurrence: by its start and `DURATION`, start and due date,
+  /// start alone, due date alone (`from < due ≤ to`), or completion — and, with none of them,
+  /// always. `CREATED` is not used: Kalends stamps it when it stores the reminder, so it says
+  /// nothing of the task.
+  public func overlaps(from: Int64, to: Int64, floatingIn floating: ZoneRules = .utc) -> Bool {
+    !instances(from: from, to: to, limit: 1, floatingIn: floating).isEmpty
   }
 
-  /// The instances that overlap `[from, to]` as ``overlaps(from:to:)`` judges, by due date; with
-  /// `limit`, at most that many.
-  func instances(from: Int64, to: Int64, limit: Int? = nil) -> [Instance] {
+  /// The instances that overlap `[from, to]` as ``overlaps(from:to:floatingIn:)`` judges, by due
+  /// date; with `limit`, at most that many.
+  func instances(from: Int64, to: Int64, limit: Int? = nil, floatingIn floating: ZoneRules = .utc) -> [Instance] {
     let zone = isDueDateOnly ? nil : timeZone.flatMap { try? ZoneRules.named($0) }
-    let rules = zone ?? .utc
+    let rules = zone ?? floating
     let duration = Self.duration(in: additionalProperties)
     let completed = completionDate.map { $0.rawValue.floorDividedWithRemainder(by: 1_000_000).quotient }
     func holds(_ instance: Instance) -> Bool {

@@ -22,7 +22,7 @@ extension DAVMiddleware {
     }
     guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
     let selection = PropertySelection(body)
-    let (_, use) = try await calendar(id, context, reading: true)
+    let (calendar, use) = try await calendar(id, context, reading: true)
     if body.name == .dav("sync-collection") { return try await sync(body, selection, id, request.uri.path, use) }
     if body.name == .caldav("free-busy-query") { return try await freeBusy(body, id, use) }
     let objects: [CalendarObject]
@@ -30,8 +30,9 @@ extension DAVMiddleware {
     switch body.name {
     case .caldav("calendar-query"):
       let filter = try CalendarFilter(body.child(.caldav("filter")))
+      let floating = try Self.floatingZone(asked: body, of: calendar)
       objects = try await server.withStore(use) {
-        let candidates = try Self.query(filter, in: id, use.session)
+        let candidates = try Self.query(filter, in: id, floatingIn: floating, use.session)
         return filter.isTimeRangeOnly ? candidates : candidates.filter(filter.matches)
       }
     case .caldav("calendar-multiget"):
@@ -160,19 +161,38 @@ extension DAVMiddleware {
     (LocalDateTime(wallClockSeconds: seconds)?.iCalendarText ?? "19700101T000000") + "Z"
   }
 
-  /// The objects of calendar `id` that `filter` selects. A closed time range on events is
-  /// answered from the date-range index (the instances in the window, then their objects by
-  /// `UID`), never by a scan of the calendar; an open range, or one on reminders, reads the
-  /// calendar's objects and keeps those that can fall in it.
-  static func query(_ filter: CalendarFilter, in id: ObjectID, _ session: EventStore) throws -> [CalendarObject] {
+  /// The zone in which a `calendar-query` judges floating times and dates (RFC 4791 §9.9): the
+  /// `VTIMEZONE` of the request's `CALDAV:timezone` (§9.8), else the calendar's `calendar-timezone`
+  /// (§5.2.2), else UTC. A request's zone no IANA zone matches is refused (`403
+  /// CALDAV:valid-calendar-data`, §9.8); a stored one that matches none leaves UTC.
+  static func floatingZone(asked body: XMLElement, of calendar: EventCalendar) throws -> ZoneRules {
+    if let asked = body.child(.caldav("timezone")) {
+      guard let zone = ICalendar.zone(describedBy: asked.text) else {
+        throw DAVError(
+          .forbidden, .caldav("valid-calendar-data"),
+          "the timezone element holds no VTIMEZONE of a zone this server knows")
+      }
+      return zone
+    }
+    let stored = calendar.clientProperties[XMLName.caldav("calendar-timezone").description]
+    return stored.flatMap { ICalendar.zone(describedBy: XMLText.unescaped($0)) } ?? .utc
+  }
+
+  /// The objects of calendar `id` that `filter` selects, floating times placed in `floating`. A
+  /// closed time range on events is answered from the date-range index (the instances in the
+  /// window, then their objects by `UID`), never by a scan of the calendar; an open range, or one
+  /// on reminders, reads the calendar's objects and keeps those that can fall in it.
+  static func query(
+    _ filter: CalendarFilter, in id: ObjectID, floatingIn floating: ZoneRules = .utc, _ session: EventStore
+  ) throws -> [CalendarObject] {
     if filter.component == "VEVENT", let start = filter.start, let end = filter.end {
-      return try session.calendarObjects(inCalendar: id, overlapping: start, end) ?? []
+      return try session.calendarObjects(inCalendar: id, overlapping: start, end, floatingIn: floating) ?? []
     }
     let all = try session.calendarObjects(inCalendar: id) ?? []
     return all.filter { object in
       switch filter.component {
-      case "VEVENT": object.events.contains { Self.mayFall($0, in: filter) }
-      case "VTODO": object.reminders.contains { Self.mayFall($0, in: filter) }
+      case "VEVENT": object.events.contains { Self.mayFall($0, in: filter, floatingIn: floating) }
+      case "VTODO": object.reminders.contains { Self.mayFall($0, in: filter, floatingIn: floating) }
       default: true
       }
     }
@@ -180,8 +200,8 @@ extension DAVMiddleware {
 
   /// Whether `event` may have an occurrence in an open-ended window: a single event that ends
   /// after its start and starts before its end; a series unless it starts after the window ends.
-  static func mayFall(_ event: Event, in filter: CalendarFilter) -> Bool {
-    let zone = event.timeZone.flatMap { try? ZoneRules.named($0) } ?? .utc
+  static func mayFall(_ event: Event, in filter: CalendarFilter, floatingIn floating: ZoneRules = .utc) -> Bool {
+    let zone = event.isAllDay ? floating : event.timeZone.flatMap { try? ZoneRules.named($0) } ?? floating
     let start = event.start.map(zone.resolve)
     let end = event.end.map(zone.resolve)
     if let windowEnd = filter.end, let start, start >= windowEnd { return false }
@@ -193,9 +213,9 @@ extension DAVMiddleware {
   }
 
   /// Whether `reminder` falls in the window as RFC 4791 §9.9 judges a `VTODO`, at any of its
-  /// instances (``Reminder/overlaps(from:to:)``).
-  static func mayFall(_ reminder: Reminder, in filter: CalendarFilter) -> Bool {
+  /// instances (``Reminder/overlaps(from:to:floatingIn:)``).
+  static func mayFall(_ reminder: Reminder, in filter: CalendarFilter, floatingIn floating: ZoneRules = .utc) -> Bool {
     guard filter.hasTimeRange else { return true }
-    return reminder.overlaps(from: filter.start ?? .min, to: filter.end ?? .max)
+    return reminder.overlaps(from: filter.start ?? .min, to: filter.end ?? .max, floatingIn: floating)
   }
 }

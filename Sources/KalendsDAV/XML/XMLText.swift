@@ -1,3 +1,5 @@
+import Foundation
+
 /// Escapes text for XML character data and attribute values.
 enum XMLText {
   /// `text` with `&`, `<`, `>`, `"` replaced by references. Worked on as UTF-8 bytes: every
@@ -23,5 +25,13 @@ enum XMLText {
 
   private static func needsReference(_ byte: UInt8) -> Bool {
     byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22
+  }
+
+  /// `text` with the references ``escaped(_:)`` writes replaced by their characters (a dead
+  /// property's text as the client sent it).
+  static func unescaped(_ text: String) -> String {
+    guard text.contains("&") else { return text }
+    return text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
   }
 }

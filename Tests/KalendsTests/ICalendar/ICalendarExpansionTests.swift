@@ -101,6 +101,12 @@ struct ICalendarExpansionTests {
     #expect(once.overlaps(from: Self.utc(2026, 12, 1), to: Self.utc(2026, 12, 1, 8)))
     #expect(!once.overlaps(from: Self.utc(2026, 12, 1, 8), to: Self.utc(2026, 12, 2)))
     #expect(Reminder(calendarID: nil, title: "Someday").overlaps(from: 0, to: 1))
+    // Floating: due 09:00 in the zone given (CalDAV's calendar-timezone), 08:00 UTC in Berlin.
+    let floating = Reminder(calendarID: nil, title: "Floating", dueDate: local(2026, 12, 1, 9))
+    let berlin = try ZoneRules.named("Europe/Berlin")
+    #expect(floating.overlaps(from: Self.utc(2026, 12, 1, 7), to: Self.utc(2026, 12, 1, 8), floatingIn: berlin))
+    #expect(!floating.overlaps(from: Self.utc(2026, 12, 1, 8), to: Self.utc(2026, 12, 1, 9), floatingIn: berlin))
+    #expect(floating.overlaps(from: Self.utc(2026, 12, 1, 8), to: Self.utc(2026, 12, 1, 9)))
   }
 
   /// RFC 4791 §9.9's table for a `VTODO`, row by row (CREATED aside: Kalends stamps it itself).
@@ -174,5 +180,23 @@ struct ICalendarExpansionTests {
     daily.recurrenceRules = [try RecurrenceRule(parsing: "FREQ=DAILY")]
     let millennium = ICalendar(events: [daily])
     #expect(millennium.expandedInstanceCount(from: Self.utc(2026, 1, 1), to: Self.utc(3026, 1, 1), limit: 1000) == 1001)
+  }
+
+  @Test func aCalendarTimezoneNamesTheZoneOfFloatingTimes() throws {
+    func text(_ tzid: String, _ offset: String, _ lineEnd: String = "\r\n") -> String {
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VTIMEZONE", "TZID:\(tzid)", "BEGIN:STANDARD",
+        "DTSTART:19700101T000000", "TZOFFSETFROM:\(offset)", "TZOFFSETTO:\(offset)", "END:STANDARD", "END:VTIMEZONE",
+        "END:VCALENDAR",
+      ].joined(separator: lineEnd) + lineEnd
+    }
+    #expect(ICalendar.zone(describedBy: text("Asia/Tokyo", "+0900"))?.identifier == "Asia/Tokyo")
+    // Line ends as an XML parser leaves them.
+    #expect(ICalendar.zone(describedBy: text("Asia/Tokyo", "+0900", "\n"))?.identifier == "Asia/Tokyo")
+    // A name of its own: the zone whose offsets are the definition's.
+    #expect(ICalendar.zone(describedBy: text("Tokyo Standard Time", "+0900")) != nil)
+    #expect(ICalendar.zone(describedBy: text("Nowhere", "+0917")) == nil)
+    #expect(ICalendar.zone(describedBy: "not a calendar") == nil)
+    #expect(ICalendar.zone(describedBy: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n") == nil)
   }
 }
