@@ -99,7 +99,8 @@ extension DAVMiddleware {
   }
 
   /// `free-busy-query` (RFC 4791 §7.10): a `VFREEBUSY` of the calendar's busy time in the window
-  /// (``EventStore/busyPeriods(inCalendars:from:to:)``), as `text/calendar`.
+  /// (``EventStore/busyPeriods(inCalendars:from:to:)``, ``ICalendar/freeBusy(_:from:to:productID:stamp:)``),
+  /// as `text/calendar`.
   private func freeBusy(_ body: XMLElement, _ id: ObjectID, _ use: StoreServer.AppUse) async throws -> Response {
     guard let range = body.child(.caldav("time-range")), let startText = range.attributes["start"],
       let endText = range.attributes["end"]
@@ -110,13 +111,7 @@ extension DAVMiddleware {
     let periods = try await server.withStore(use) {
       try Self.mapped { try use.session.busyPeriods(inCalendars: [id], from: start, to: end) }
     }
-    var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Kalends//Kalends//EN\r\nBEGIN:VFREEBUSY\r\n"
-    text += "DTSTAMP:\(Self.utcText(Int64(Date().timeIntervalSince1970)))\r\n"
-    text += "DTSTART:\(Self.utcText(start))\r\nDTEND:\(Self.utcText(end))\r\n"
-    for period in periods {
-      text += "FREEBUSY;FBTYPE=\(period.kind.rawValue):\(Self.utcText(period.start))/\(Self.utcText(period.end))\r\n"
-    }
-    text += "END:VFREEBUSY\r\nEND:VCALENDAR\r\n"
+    let text = ICalendar.freeBusy(periods, from: start, to: end)
     return Response(
       status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
       body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
@@ -154,11 +149,6 @@ extension DAVMiddleware {
           "the expansion holds more than \(maximumExpandedInstances) instances — ask for a shorter window")
       }
     }
-  }
-
-  /// UTC seconds as iCalendar's `20260105T000000Z`.
-  static func utcText(_ seconds: Int64) -> String {
-    (LocalDateTime(wallClockSeconds: seconds)?.iCalendarText ?? "19700101T000000") + "Z"
   }
 
   /// The zone in which a `calendar-query` judges floating times and dates (RFC 4791 §9.9): the
