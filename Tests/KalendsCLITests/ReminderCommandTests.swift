@@ -29,28 +29,78 @@ struct ReminderCommandTests {
     let errandsOnly = try store.objects(["reminder", "list", "--calendar", errands])
     #expect(errandsOnly.count == 2)
 
-    let callID = try #require(call["id"] as? String)
-    let done = try store.object(["reminder", "complete", callID])
+    let milkID = try #require(milk["id"] as? String)
+    // Not repeating: the reminder itself is completed.
+    let done = try store.object(["reminder", "complete", milkID])
+    #expect(done["id"] as? String == milkID && done["next"] == nil)
     #expect(done["completed"] as? Bool == true && done["completionDate"] as? String != nil)
-    #expect(try store.objects(["reminder", "list"]).last?["id"] as? String == callID, "completed ones come last")
-    #expect(try store.objects(["reminder", "list", "--completed"]).compactMap { $0["id"] as? String } == [callID])
+    #expect(try store.objects(["reminder", "list"]).last?["id"] as? String == milkID, "completed ones come last")
+    #expect(try store.objects(["reminder", "list", "--completed"]).compactMap { $0["id"] as? String } == [milkID])
     #expect(try store.objects(["reminder", "list", "--incomplete"]).count == 2)
     let table = try store.run(["reminder", "list", "--completed"]).stdout.split(separator: "\n")
-    #expect(table.count == 2 && table[1].contains(" yes ") && table[1].hasSuffix("Call"))
+    #expect(table.count == 2 && table[1].contains(" yes ") && table[1].hasSuffix("Buy milk"))
 
     let version = try #require(done["version"] as? Int)
-    let undone = try store.object(["reminder", "complete", callID, "--undo", "--if-version", String(version)])
+    let undone = try store.object(["reminder", "complete", milkID, "--undo", "--if-version", String(version)])
     #expect(undone["completed"] as? Bool == false && undone["completionDate"] is NSNull)
     let head = try store.head()
-    #expect(try store.run(["reminder", "complete", callID, "--if-version", String(version)]).status == 67)
-    #expect(try store.run(["reminder", "remove", callID, "--if-version", String(version)]).status == 67)
+    #expect(try store.run(["reminder", "complete", milkID, "--if-version", String(version)]).status == 67)
+    #expect(try store.run(["reminder", "remove", milkID, "--if-version", String(version)]).status == 67)
     #expect(try store.head() == head)
 
-    let removed = try store.run(["reminder", "remove", callID])
-    #expect(removed.status == 0 && removed.stdout.contains(callID))
+    let removed = try store.run(["reminder", "remove", milkID])
+    #expect(removed.status == 0 && removed.stdout.contains(milkID))
     #expect(try store.objects(["reminder", "list"]).count == 2)
-    #expect(try store.run(["reminder", "remove", callID]).status == 66)
-    #expect(try store.run(["reminder", "complete", callID]).status == 66)
+    #expect(try store.run(["reminder", "remove", milkID]).status == 66)
+    #expect(try store.run(["reminder", "complete", milkID]).status == 66)
+  }
+
+  /// A repeating reminder completes as in Reminders: the occurrence due becomes a completed
+  /// reminder of its own and the series moves on to the next, as python-dateutil counts them.
+  @Test func aRepeatingReminderCompletesItsDueOccurrenceAndMovesOn() throws {
+    let store = try CLIStore()
+    let errands = try store.calendar("Errands", ["--reminders"])
+    let rent = try store.object([
+      "reminder", "add", "--calendar", errands, "--title", "Pay rent", "--start", "2027-01-30T09:00:00",
+      "--due", "2027-01-31T09:00:00", "--tz", "Europe/Berlin", "--rrule", "FREQ=MONTHLY;COUNT=3", "--priority", "2",
+    ])
+    let id = try #require(rent["id"] as? String)
+    let oracle = try CLI.python(
+      """
+      import datetime
+      from dateutil.rrule import rrulestr
+      start = datetime.datetime(2027, 1, 31, 9)
+      for due in rrulestr("FREQ=MONTHLY;COUNT=3", dtstart=start): print(due.isoformat())
+      """, []
+    ).split(separator: "\n").map(String.init)
+    #expect(oracle.count == 3)
+    var dues: [String] = []
+    var completedIDs: [String] = []
+    for round in 0..<3 {
+      let done = try store.object(["reminder", "complete", id])
+      #expect(done["completed"] as? Bool == true && done["completionDate"] as? String != nil)
+      #expect(done["title"] as? String == "Pay rent" && done["priority"] as? Int == 2)
+      dues.append(String((done["dueDate"] as? String ?? "").prefix(19)))
+      completedIDs.append(done["id"] as? String ?? "")
+      let next = done["next"] as? [String: Any]
+      if round < 2 {
+        #expect(done["id"] as? String != id && done["recurrenceRules"] as? [String] == [], "\(done)")
+        #expect(next?["id"] as? String == id && next?["completed"] as? Bool == false, "\(done)")
+        #expect(next?["recurrenceRules"] as? [String] == ["FREQ=MONTHLY;COUNT=\(2 - round)"], "\(done)")
+        // The start moves with the due date: a day before it.
+        let start = (next?["startDate"] as? String).map { String($0.prefix(10)) }
+        #expect(start == String(oracle[round + 1].prefix(10)).replacingOccurrences(of: "-31", with: "-30"), "\(done)")
+      } else {
+        // The last occurrence: the reminder itself is completed, no copy made.
+        #expect(done["id"] as? String == id && next == nil, "\(done)")
+      }
+    }
+    #expect(dues == oracle, "\(dues) against dateutil's \(oracle)")
+    let completed = try store.objects(["reminder", "list", "--completed"]).compactMap { $0["id"] as? String }
+    #expect(Set(completed) == Set(completedIDs) && completed.count == 3)
+    #expect(try store.objects(["reminder", "list", "--incomplete"]).isEmpty)
+    let table = try store.run(["reminder", "complete", id, "--undo"])
+    #expect(table.status == 0 && table.stdout.contains("Pay rent"))
   }
 
   @Test(arguments: [
