@@ -28,10 +28,32 @@ public struct Timestamp: RawRepresentable, Hashable, Comparable, Sendable, Custo
     let (seconds, micros) = rawValue.floorDividedWithRemainder(by: 1_000_000)
     let (days, secondOfDay) = seconds.floorDividedWithRemainder(by: 86_400)
     let (year, month, day) = CivilDate.fromDays(days)
-    return
-      "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T"
-      + "\(Self.pad(secondOfDay / 3600, 2)):\(Self.pad(secondOfDay / 60 % 60, 2)):\(Self.pad(secondOfDay % 60, 2))"
-      + ".\(Self.pad(micros, 6))Z"
+    guard (0...9999).contains(year) else {
+      return
+        "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T"
+        + "\(Self.pad(secondOfDay / 3600, 2)):\(Self.pad(secondOfDay / 60 % 60, 2)):\(Self.pad(secondOfDay % 60, 2))"
+        + ".\(Self.pad(micros, 6))Z"
+    }
+    // Written as bytes: every record and answer that shows a time passes here.
+    var text: [UInt8] = []
+    text.reserveCapacity(27)
+    func put(_ value: Int64, _ width: Int, then separator: UInt8) {
+      var divisor: Int64 = 1
+      for _ in 1..<width { divisor *= 10 }
+      while divisor > 0 {
+        text.append(0x30 + UInt8(value / divisor % 10))
+        divisor /= 10
+      }
+      text.append(separator)
+    }
+    put(year, 4, then: 0x2D)
+    put(month, 2, then: 0x2D)
+    put(day, 2, then: 0x54)
+    put(secondOfDay / 3600, 2, then: 0x3A)
+    put(secondOfDay / 60 % 60, 2, then: 0x3A)
+    put(secondOfDay % 60, 2, then: 0x2E)
+    put(micros, 6, then: 0x5A)
+    return String(decoding: text, as: UTF8.self)
   }
 
   private static func pad(_ value: Int64, _ width: Int) -> String {

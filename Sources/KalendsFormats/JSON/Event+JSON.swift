@@ -17,8 +17,8 @@ extension Event {
       ("location", .text(location)),
       ("notes", .text(notes)),
       ("url", .text(url)),
-      ("availability", .string(String(describing: availability))),
-      ("status", .string(String(describing: status))),
+      ("availability", .string(Self.name(of: availability))),
+      ("status", .string(Self.name(of: status))),
       ("alarms", AlarmArgument.json(alarms)),
       ("recurrenceRules", .array(recurrenceRules.map { .string($0.description) })),
       ("exceptionDates", .array(exceptionDates.sorted().map(time))),
@@ -67,4 +67,26 @@ extension Event {
   /// The title as tables show it: a cancelled event or occurrence is marked `[canceled]`, so that
   /// it does not read like one that takes place (the JSON says it in `status`).
   package var shownTitle: String { status == .canceled ? "\(title) [canceled]" : title }
+
+  /// The case's name, spelled out: describing an enum reflects on it, which every event in a
+  /// listing would pay for.
+  static func name(of availability: Availability) -> String {
+    switch availability {
+    case .notSupported: "notSupported"
+    case .busy: "busy"
+    case .free: "free"
+    case .tentative: "tentative"
+    case .unavailable: "unavailable"
+    }
+  }
+
+  /// The case's name, spelled out, as for availability.
+  static func name(of status: Status) -> String {
+    switch status {
+    case .none: "none"
+    case .confirmed: "confirmed"
+    case .tentative: "tentative"
+    case .canceled: "canceled"
+    }
+  }
 }

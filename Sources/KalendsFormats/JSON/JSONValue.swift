@@ -9,11 +9,13 @@ package enum JSONValue {
   case array([JSONValue])
   case object([(String, JSONValue)])
 
-  /// Compact JSON text.
+  /// Compact JSON text. Written as UTF-8 bytes: an answer of a week's events writes hundreds of
+  /// objects, and appending to a `String` scalar by scalar cost more than reading them.
   package func rendered() -> String {
-    var out = ""
+    var out: [UInt8] = []
+    out.reserveCapacity(256)
     write(to: &out)
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The value as plain text for tables.
@@ -41,50 +43,54 @@ package enum JSONValue {
   /// An integer.
   package static func number(_ value: some BinaryInteger) -> JSONValue { .number(Double(value)) }
 
-  private func write(to out: inout String) {
+  private func write(to out: inout [UInt8]) {
     switch self {
-    case .null: out += "null"
-    case .bool(let value): out += value ? "true" : "false"
+    case .null: out += Array("null".utf8)
+    case .bool(let value): out += Array((value ? "true" : "false").utf8)
     case .number(let value):
       if value.rounded() == value, abs(value) < 9.007_199_254_740_992e15 {
-        out += String(Int64(value))
+        out += Array(String(Int64(value)).utf8)
       } else {
-        out += "\(value)"
+        out += Array("\(value)".utf8)
       }
     case .string(let text): Self.writeString(text, to: &out)
     case .array(let items):
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (index, item) in items.enumerated() {
-        if index > 0 { out += "," }
+        if index > 0 { out.append(UInt8(ascii: ",")) }
         item.write(to: &out)
       }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let fields):
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (index, (key, value)) in fields.enumerated() {
-        if index > 0 { out += "," }
+        if index > 0 { out.append(UInt8(ascii: ",")) }
         Self.writeString(key, to: &out)
-        out += ":"
+        out.append(UInt8(ascii: ":"))
         value.write(to: &out)
       }
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 
-  private static func writeString(_ text: String, to out: inout String) {
-    out += "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case let c where c.value < 0x20:
-        out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
+  /// `text` as a JSON string: quotes, backslashes and control characters escaped, every other
+  /// character as its UTF-8 bytes (all that is escaped is ASCII, so no sequence is split).
+  private static let hex = Array("0123456789abcdef".utf8)
+
+  private static func writeString(_ text: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+      case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+      case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+      case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+      case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+      case 0..<0x20:
+        out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+      default: out.append(byte)
       }
     }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
   }
 }
