@@ -7,7 +7,7 @@ extension ICalendar {
   /// written in UTC; floating times and dates stay as they are, as they refer to no zone, and are
   /// placed in UTC to decide what overlaps. A detached occurrence counts where it was moved to, and
   /// is written as it was changed. An event overlaps as ``RecurrenceSet/occurrences(from:to:viewerZone:)``
-  /// says; a reminder as RFC 4791 §9.9 says of a `VTODO` (``Reminder/overlaps(from:to:)``).
+  /// says; a reminder as RFC 4791 §9.9 says of a `VTODO` (``Reminder/overlaps(from:to:floatingIn:)``).
   public func serialized(
     expandingFrom from: Int64, to: Int64, productID: String = "-//Kalends//Kalends//EN", stamp: Timestamp = .now()
   ) -> String {
@@ -125,7 +125,7 @@ extension ICalendar {
     }
   }
 
-  /// The instances of `reminder` that overlap `[from, to]` (``Reminder/overlaps(from:to:)``), by due
+  /// The instances of `reminder` that overlap `[from, to]` (``Reminder/overlaps(from:to:floatingIn:)``), by due
   /// date, each with its `RECURRENCE-ID` when it repeats; times in a zone written in UTC.
   static func instances(of reminder: Reminder, from: Int64, to: Int64) -> [(Reminder, Written?)] {
     let zone = reminder.isDueDateOnly ? nil : reminder.timeZone.flatMap { try? ZoneRules.named($0) }

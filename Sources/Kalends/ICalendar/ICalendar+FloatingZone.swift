@@ -2,7 +2,7 @@ extension ICalendar {
   /// The IANA zone the text of a `VCALENDAR` holding a `VTIMEZONE` describes — CalDAV's
   /// `calendar-timezone` (RFC 4791 §5.2.2), in which a calendar's floating times are placed when a
   /// time range is judged: the zone its `TZID` names, or else the zone whose offsets equal the
-  /// definition's, as an import resolves a `VTIMEZONE` (``ICalendar/init(parsing:)``). `nil` when
+  /// definition's, as an import resolves a `VTIMEZONE` (``ICalendar/init(parsing:)-(String)``). `nil` when
   /// the text is not such a calendar, or no IANA zone matches the definition.
   public static func zone(describedBy text: String) -> ZoneRules? {
     guard let lines = try? ContentLineReader.lines(of: Array(text.utf8)),
