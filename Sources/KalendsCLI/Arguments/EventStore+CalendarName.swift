@@ -38,4 +38,12 @@ extension EventStore {
       message: "\(option): no calendar is named \"\(TerminalText.escaped(text))\" — kalends calendar list shows them",
       status: .notFound)
   }
+
+  /// The calendars `texts` name, given to `option` (``calendarNamed(_:option:)``), every one then
+  /// looked up: one that does not exist is not found (exit 66).
+  func existingCalendarIDs(named texts: [String], option: String) throws -> [ObjectID] {
+    let ids = try texts.map { try calendarNamed($0, option: option) }
+    for id in ids { _ = try existingCalendar(id) }
+    return ids
+  }
 }

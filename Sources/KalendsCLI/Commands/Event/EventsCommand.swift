@@ -45,8 +45,7 @@ extension KalendsCommand {
       let end = try DateArgument(to, option: "--to").instant(in: zone)
       guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
       let store = try global.openEventStore(readOnly: true)
-      let ids = try calendar.map { try store.calendarNamed($0, option: "--calendar") }
-      for id in ids { _ = try store.existingCalendar(id) }
+      let ids = try store.existingCalendarIDs(named: calendar, option: "--calendar")
       let predicate = EventPredicate(start: start, end: end, calendars: ids, viewerZone: zone)
       switch format {
       case .jsonl:

@@ -61,8 +61,7 @@ extension KalendsCommand {
       }
       guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
       let store = try global.openEventStore(readOnly: true)
-      let ids = try calendar.map { try store.calendarNamed($0, option: "--calendar") }
-      for id in ids { _ = try store.existingCalendar(id) }
+      let ids = try store.existingCalendarIDs(named: calendar, option: "--calendar")
       let periods = try store.busyPeriods(inCalendars: ids, from: start, to: end)
       func shown(_ utc: Int64) -> String {
         zone.localDateTime(atUTC: utc).map { RFC3339Time.text(for: $0, in: zone) } ?? String(utc)

@@ -52,8 +52,7 @@ extension KalendsCommand {
         window = (start, end)
       }
       let store = try global.openEventStore(readOnly: true)
-      let ids = try calendar.map { try store.calendarNamed($0, option: "--calendar") }
-      for id in ids { _ = try store.existingCalendar(id) }
+      let ids = try store.existingCalendarIDs(named: calendar, option: "--calendar")
       let file = try store.exportICalendar(calendars: ids, from: window?.0, to: window?.1, viewerZone: zone)
       let text = Data(file.serialized(productID: "-//Kalends//\(Store.softwareVersion)//EN").utf8)
       if output == "-" {

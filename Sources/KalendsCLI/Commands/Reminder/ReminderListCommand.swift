@@ -29,8 +29,7 @@ extension KalendsCommand.Reminder {
 
     func run() throws {
       let store = try global.openEventStore(readOnly: true)
-      let ids = try calendar.map { try store.calendarNamed($0, option: "--calendar") }
-      for id in ids { _ = try store.existingCalendar(id) }
+      let ids = try store.existingCalendarIDs(named: calendar, option: "--calendar")
       let reminders = try store.reminders(inCalendars: ids).filter { reminder in
         completion.map { ($0 == .completed) == reminder.isCompleted } ?? true
       }
