@@ -37,22 +37,20 @@ public struct Timestamp: RawRepresentable, Hashable, Comparable, Sendable, Custo
     // Written as bytes: every record and answer that shows a time passes here.
     var text: [UInt8] = []
     text.reserveCapacity(27)
-    func put(_ value: Int64, _ width: Int, then separator: UInt8) {
-      var divisor: Int64 = 1
-      for _ in 1..<width { divisor *= 10 }
-      while divisor > 0 {
-        text.append(0x30 + UInt8(value / divisor % 10))
-        divisor /= 10
-      }
-      text.append(separator)
-    }
-    put(year, 4, then: 0x2D)
-    put(month, 2, then: 0x2D)
-    put(day, 2, then: 0x54)
-    put(secondOfDay / 3600, 2, then: 0x3A)
-    put(secondOfDay / 60 % 60, 2, then: 0x3A)
-    put(secondOfDay % 60, 2, then: 0x2E)
-    put(micros, 6, then: 0x5A)
+    text.appendDigits(year, width: 4)
+    text.append(0x2D)
+    text.appendDigits(month, width: 2)
+    text.append(0x2D)
+    text.appendDigits(day, width: 2)
+    text.append(0x54)
+    text.appendDigits(secondOfDay / 3600, width: 2)
+    text.append(0x3A)
+    text.appendDigits(secondOfDay / 60 % 60, width: 2)
+    text.append(0x3A)
+    text.appendDigits(secondOfDay % 60, width: 2)
+    text.append(0x2E)
+    text.appendDigits(micros, width: 6)
+    text.append(0x5A)
     return String(decoding: text, as: UTF8.self)
   }
 

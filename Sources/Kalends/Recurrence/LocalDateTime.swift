@@ -93,27 +93,19 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(19)
-    func put(_ value: Int64, _ width: Int) {
-      var divisor: Int64 = 1
-      for _ in 1..<width { divisor *= 10 }
-      while divisor > 0 {
-        bytes.append(0x30 + UInt8(value / divisor % 10))
-        divisor /= 10
-      }
-    }
-    put(year, 4)
+    bytes.appendDigits(year, width: 4)
     if let dateSeparator { bytes.append(dateSeparator) }
-    put(month, 2)
+    bytes.appendDigits(month, width: 2)
     if let dateSeparator { bytes.append(dateSeparator) }
-    put(day, 2)
+    bytes.appendDigits(day, width: 2)
     if withTime {
       let time = secondOfDay
       bytes.append(0x54)
-      put(time / 3600, 2)
+      bytes.appendDigits(time / 3600, width: 2)
       if let timeSeparator { bytes.append(timeSeparator) }
-      put(time / 60 % 60, 2)
+      bytes.appendDigits(time / 60 % 60, width: 2)
       if let timeSeparator { bytes.append(timeSeparator) }
-      put(time % 60, 2)
+      bytes.appendDigits(time % 60, width: 2)
     }
     return String(decoding: bytes, as: UTF8.self)
   }
@@ -125,5 +117,18 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   private static func pad(_ value: Int64, _ width: Int) -> String {
     let digits = String(value)
     return String(repeating: "0", count: Swift.max(0, width - digits.count)) + digits
+  }
+}
+
+extension [UInt8] {
+  /// Appends the ASCII decimal digits of `value` (not negative, fewer than `width` + 1 digits),
+  /// zero-padded to `width`: how times are written as text without building strings.
+  mutating func appendDigits(_ value: Int64, width: Int) {
+    var divisor: Int64 = 1
+    for _ in 1..<width { divisor *= 10 }
+    while divisor > 0 {
+      append(0x30 + UInt8(value / divisor % 10))
+      divisor /= 10
+    }
   }
 }
