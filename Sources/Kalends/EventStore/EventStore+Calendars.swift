@@ -15,11 +15,18 @@ extension EventStore {
   func visibleCalendars(
     for types: EntityTypes, _ objects: ObjectProjection, in txn: borrowing ReadTransaction
   ) throws -> [EventCalendar] {
-    let view = try calendarView(for: types, in: txn)
+    try Self.shownCalendars(seenIn: try calendarView(for: types, in: txn), objects, in: txn)
+  }
+
+  /// The calendars `view` shows, in the snapshot `txn`: with write-only access the virtual
+  /// calendar for new events first.
+  private static func shownCalendars(
+    seenIn view: CalendarView, _ objects: ObjectProjection, in txn: borrowing ReadTransaction
+  ) throws -> [EventCalendar] {
     guard !view.types.isEmpty || view.writeOnly else { return [] }
-    let all = try Self.allCalendars(objects, in: txn)
+    let all = try allCalendars(objects, in: txn)
     let virtual =
-      view.writeOnly ? Self.defaultCalendarForNewEvents(among: all).map { [Self.virtualCalendar(for: $0)] } ?? [] : []
+      view.writeOnly ? defaultCalendarForNewEvents(among: all).map { [virtualCalendar(for: $0)] } ?? [] : []
     return virtual + all.filter { view.shows($0) }
   }
 
@@ -89,7 +96,8 @@ extension EventStore {
           let view = try calendarView(for: type, in: txn)
           if !view.writeOnly {
             if view.shows(calendar) { return calendar }
-          } else if let visible = try visibleCalendars(for: type, objects, in: txn).first(where: { $0.id == id }) {
+          } else if let visible = try Self.shownCalendars(seenIn: view, objects, in: txn).first(where: { $0.id == id })
+          {
             return visible
           }
         } catch let refused as SnapshotRefusal {

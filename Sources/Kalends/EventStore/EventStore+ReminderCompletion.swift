@@ -52,7 +52,7 @@ extension EventStore {
   /// repeat or none follows.
   static func movedOn(_ reminder: Reminder) -> Reminder? {
     guard let due = reminder.dueDate, !reminder.recurrenceRules.isEmpty else { return nil }
-    let zone = reminder.isDueDateOnly ? nil : reminder.timeZone.flatMap { try? ZoneRules.named($0) }
+    let zone = reminder.dueZone
     guard
       let set = try? RecurrenceSet(
         start: due, isAllDay: reminder.isDueDateOnly, zone: zone, rules: reminder.recurrenceRules)

@@ -128,7 +128,7 @@ extension ICalendar {
   /// The instances of `reminder` that overlap `[from, to]` (``Reminder/overlaps(from:to:floatingIn:)``), by due
   /// date, each with its `RECURRENCE-ID` when it repeats; times in a zone written in UTC.
   static func instances(of reminder: Reminder, from: Int64, to: Int64) -> [(Reminder, Written?)] {
-    let zone = reminder.isDueDateOnly ? nil : reminder.timeZone.flatMap { try? ZoneRules.named($0) }
+    let zone = reminder.dueZone
     func written(_ local: LocalDateTime?) -> LocalDateTime? {
       guard let local, let zone else { return local }
       return LocalDateTime(wallClockSeconds: zone.resolve(local)) ?? local

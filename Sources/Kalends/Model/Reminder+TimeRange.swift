@@ -17,10 +17,13 @@ extension Reminder {
     !instances(from: from, to: to, limit: 1, floatingIn: floating).isEmpty
   }
 
+  /// The zone its start and due dates are kept in; `nil` for dates and floating times.
+  var dueZone: ZoneRules? { isDueDateOnly ? nil : timeZone.flatMap { try? ZoneRules.named($0) } }
+
   /// The instances that overlap `[from, to]` as ``overlaps(from:to:floatingIn:)`` judges, by due
   /// date; with `limit`, at most that many.
   func instances(from: Int64, to: Int64, limit: Int? = nil, floatingIn floating: ZoneRules = .utc) -> [Instance] {
-    let zone = isDueDateOnly ? nil : timeZone.flatMap { try? ZoneRules.named($0) }
+    let zone = dueZone
     let rules = zone ?? floating
     let duration = Self.duration(in: additionalProperties)
     let completed = completionDate.map { $0.rawValue.floorDividedWithRemainder(by: 1_000_000).quotient }
