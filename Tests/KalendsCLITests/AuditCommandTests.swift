@@ -137,4 +137,38 @@ struct AuditCommandTests {
         result.stderr.contains("position 5") || result.stderr.contains("position 6"), "\(damage): \(result.stderr)")
     }
   }
+
+  /// What apps read, from several processes: each `--as` command's reads are in the log when it
+  /// ends, declared (not identified), with the calendars by title; `audit apps` sums them.
+  @Test func usesFromSeveralProcessesAddUpAndNameTheCalendarsTheyTouched() throws {
+    let store = try CLIStore()
+    let health = try store.calendar("Health")
+    let work = try store.calendar("Work")
+    _ = try store.object([
+      "client", "register", "com.example.planner", "--name", "Planner", "--usage", "calendars-full=Agenda.",
+    ])
+    _ = try store.object(["access", "set", "com.example.planner", "--service", "calendars", "--status", "full"])
+    for _ in 0..<3 {
+      let listed = try store.run(["event", "list", "--calendar", health, "--as", "com.example.planner"])
+      #expect(listed.status == 0, "\(listed.stderr)")
+    }
+    let uses = try store.objects(["audit", "uses", "--calendar", "Health", "--format", "json"])
+    let reads = uses.filter { $0["operation"] as? String == "read events" }
+    #expect(reads.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == 3, "\(uses)")
+    #expect(reads.allSatisfy { $0["caller"] as? String == "declared" && $0["identified"] as? Bool == false })
+    #expect(reads.allSatisfy { $0["app"] as? String == "Planner" })
+    let titles = reads.flatMap { ($0["calendars"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String } }
+    #expect(Set(titles) == ["Health"])
+    // Work was never read.
+    #expect(try store.objects(["audit", "uses", "--calendar", work, "--format", "json"]).isEmpty)
+    let table = try store.run(["audit", "uses", "--since", "1d"])
+    #expect(
+      table.status == 0 && table.stdout.contains("Health") && table.stdout.contains("declared"), "\(table.stdout)")
+    let apps = try store.objects(["audit", "apps", "--format", "json"])
+    let planner = try #require(
+      apps.first { $0["client"] as? String == "com.example.planner" && $0["service"] as? String == "calendars" })
+    #expect(planner["reads7d"] as? Int == uses.reduce(0) { $0 + ($1["count"] as? Int ?? 0) })
+    #expect(planner["lastCaller"] as? String == "declared")
+    #expect(planner["app"] as? String == "Planner")
+  }
 }

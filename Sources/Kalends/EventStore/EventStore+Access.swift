@@ -66,27 +66,40 @@ extension EventStore {
   /// to calendars (which sees nothing). Throws
   /// ``AccessError/accessDenied(client:service:status:operation:)`` otherwise (as a
   /// ``SnapshotRefusal``, which ``read(_:)`` records). Checking in the same snapshot as the read
-  /// means that no revocation can fall between the check and the data.
-  func sees(_ service: Service, _ operation: String, in txn: borrowing ReadTransaction) throws -> Bool {
-    guard let client = sessionClient, let status = try sessionStatus(service, in: txn) else { return true }
-    switch status {
-    case .fullAccess: return true
+  /// means that no revocation can fall between the check and the data. A client's read it allows
+  /// is noted in `uses`, with the decision in force, to be recorded once the snapshot is closed.
+  func sees(
+    _ service: Service, _ operation: String, in txn: borrowing ReadTransaction, noting uses: ReadUses? = nil
+  ) throws -> Bool {
+    guard let client = sessionClient, let state = try sessionState(service, in: txn) else { return true }
+    switch state.status {
+    case .fullAccess:
+      uses?.note(service, operation, state)
+      return true
     // What a limited session sees is filtered item by item (``EventStore/contactScope(_:in:)``).
-    case .limited where service == .contacts: return true
+    case .limited where service == .contacts:
+      uses?.note(service, operation, state)
+      return true
     case .writeOnly where service == .calendars: return false
     default:
       throw SnapshotRefusal(
-        denied: .accessDenied(client: client, service: service, status: status, operation: operation))
+        denied: .accessDenied(client: client, service: service, status: state.status, operation: operation))
     }
   }
 
   /// This session's status for `service` in the snapshot `txn`; `nil` for the owner. Throws
   /// ``AccessError/sessionTerminated(client:at:)`` when the session was ended in that snapshot.
   func sessionStatus(_ service: Service, in txn: borrowing ReadTransaction) throws -> AuthorizationStatus? {
+    try sessionState(service, in: txn)?.status
+  }
+
+  /// This session's standing for `service` in the snapshot `txn` (its status and the decision it
+  /// rests on); `nil` for the owner. Throws as ``sessionStatus(_:in:)``.
+  func sessionState(_ service: Service, in txn: borrowing ReadTransaction) throws -> PermissionState? {
     guard let client = sessionClient else { return nil }
     let permissions = try permissions()
     try permissions.checkSession(client, start: sessionStart, token: identification?.tokenID, in: txn)
-    return try permissions.state(client, service, in: txn).status
+    return try permissions.state(client, service, in: txn)
   }
 
   /// For a session whose full access to calendars the person limited to chosen calendars, those
@@ -148,6 +161,35 @@ extension EventStore {
     }
   }
 
+  /// Counts the uses a read of this session noted (``UseTally``), once its snapshot is closed and
+  /// before its answer leaves: what the log does not hold yet (the first read of an app, service,
+  /// operation and minute, or new calendars or contacts) is appended in one durable write first.
+  /// Throws ``AccessError/useNotRecorded(client:service:reason:)`` when that write fails: the
+  /// answer is not given.
+  func recordUses(_ uses: ReadUses) throws(StoreError) {
+    guard let client = sessionClient, !uses.entries.isEmpty, store.uses.isEnabled else { return }
+    let minute = RefusalTally.minute(of: store.options.now())
+    let evidence = identification
+    let tally = store.uses
+    var new: [(use: UseTally.Use, draft: RecordDraft)] = []
+    for entry in uses.entries {
+      let use = UseTally.Use(
+        key: UseTally.Key(client: client, service: entry.service, operation: entry.operation, minute: minute),
+        status: entry.state.status, decision: entry.state.position, objects: entry.objects, evidence: evidence)
+      if let draft = tally.count(use) { new.append((use, draft)) }
+    }
+    guard let service = new.first?.use.key.service else { return }
+    do {
+      guard !store.options.readOnly else { throw StoreError.readOnly }
+      try store.write(caller: identifiedCaller) { txn, appender in
+        for (_, draft) in new { try appender.append(draft, in: &txn) }
+      }
+    } catch {
+      throw .access(.useNotRecorded(client: client, service: service, reason: "\(error)"))
+    }
+    for (use, _) in new { tally.recorded(use) }
+  }
+
   /// Counts a refusal durably (``RefusalTally``), in its own transaction, before the refused call
   /// returns; returns why it could not be counted, if it could not.
   func recordRefusal(
@@ -168,7 +210,7 @@ extension EventStore {
   }
 }
 
-/// A read refused by ``EventStore/sees(_:_:in:)`` in a snapshot, on its way out of it to be recorded.
+/// A read refused by ``EventStore/sees(_:_:in:noting:)`` in a snapshot, on its way out of it to be recorded.
 struct SnapshotRefusal: Error {
   let denied: AccessError
 }

@@ -36,14 +36,16 @@ extension EventStore {
     var events: [Event] = []
     var reminders: [Reminder] = []
     if calendar.allowedEntityTypes.contains(.events) {
-      events = try readItems(.calendars, "read events", hidden: []) { txn, objects in
+      events = try readItems(.calendars, "read events", hidden: []) { txn, objects, uses in
         if let scope = try calendarScope(in: txn), !scope.contains(id) { return [] }
+        uses.touch(id)
         return try objects.items(.event, named: name, inCalendar: id, in: txn).map { try Self.decodeEvent($0, $1) }
       }
     }
     if events.isEmpty && calendar.allowedEntityTypes.contains(.reminders) {
-      reminders = try readItems(.reminders, "read reminders", hidden: []) { txn, objects in
-        try objects.items(.reminder, named: name, inCalendar: id, in: txn).map { id, stored in
+      reminders = try readItems(.reminders, "read reminders", hidden: []) { txn, objects, uses in
+        uses.touch(id)
+        return try objects.items(.reminder, named: name, inCalendar: id, in: txn).map { id, stored in
           try ModelCodec.decodeReminder(
             id: id, calendarID: stored.calendarID, version: stored.version, modified: stored.modified, stored.state)
         }
@@ -66,8 +68,9 @@ extension EventStore {
     guard let calendar = try calendar(withID: id) else { return nil }
     guard calendar.allowedEntityTypes.contains(.events), start < end else { return [] }
     let range = try rangeProjection()
-    return try readItems(.calendars, "query events", hidden: []) { txn, objects in
+    return try readItems(.calendars, "query events", hidden: []) { txn, objects, uses in
       if let scope = try calendarScope(in: txn), !scope.contains(id) { return [] }
+      uses.touch(id)
       let query = RangeQuery(range: range, from: start, to: end, zone: floating)
       var seen: Set<ObjectID> = []
       var known: Set<String> = []

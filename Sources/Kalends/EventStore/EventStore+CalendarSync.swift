@@ -45,8 +45,10 @@ extension EventStore {
     for kind in kinds {
       let service: Service = kind == .event ? .calendars : .reminders
       let store = self.store
-      let part = try readItems(service, "read a calendar's changes", hidden: CalendarChanges?.none) { txn, objects in
+      let part = try readItems(service, "read a calendar's changes", hidden: CalendarChanges?.none) {
+        txn, objects, uses in
         if kind == .event, let scope = try calendarScope(in: txn), !scope.contains(id) { return nil }
+        uses.touch(id)
         return try Self.changes(of: kind, in: id, after: position, limit: limit, store: store, objects, in: txn)
       }
       guard let part else { continue }
@@ -77,10 +79,11 @@ extension EventStore {
     where calendar.allowedEntityTypes.contains(type) {
       let service: Service = kind == .event ? .calendars : .reminders
       let part = try readItems(service, "read a calendar's state", hidden: (version: LogPosition.none, count: 0)) {
-        txn, objects in
+        txn, objects, uses in
         if kind == .event, let scope = try calendarScope(in: txn), !scope.contains(id) {
           return (version: LogPosition.none, count: 0)
         }
+        uses.touch(id)
         return try objects.latest(kind, inCalendar: id, in: txn)
       }
       stamp = (max(stamp.version, part.version), stamp.items + part.count)

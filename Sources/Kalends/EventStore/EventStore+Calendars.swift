@@ -8,14 +8,21 @@ extension EventStore {
   public func calendars(for types: EntityTypes = [.events, .reminders]) throws(StoreError) -> [EventCalendar] {
     if types.contains(.events) { try askImplicitly(.calendars, reading: false) }
     if types.contains(.reminders) { try askImplicitly(.reminders, reading: false) }
-    return try read { txn, objects in try visibleCalendars(for: types, objects, in: txn) }
+    return try read { txn, objects, uses in
+      let calendars = try visibleCalendars(for: types, objects, in: txn, noting: uses)
+      uses.touch(calendars.filter { $0.allowedEntityTypes.contains(.events) }.map(\.id), for: .calendars)
+      uses.touch(calendars.filter { $0.allowedEntityTypes.contains(.reminders) }.map(\.id), for: .reminders)
+      return calendars
+    }
   }
 
-  /// ``calendars(for:)`` in the snapshot `txn`, access checked in it.
+  /// ``calendars(for:)`` in the snapshot `txn`, access checked in it (and the listing noted in
+  /// `uses`, when given).
   func visibleCalendars(
-    for types: EntityTypes, _ objects: ObjectProjection, in txn: borrowing ReadTransaction
+    for types: EntityTypes, _ objects: ObjectProjection, in txn: borrowing ReadTransaction,
+    noting uses: ReadUses? = nil
   ) throws -> [EventCalendar] {
-    try Self.shownCalendars(seenIn: try calendarView(for: types, in: txn), objects, in: txn)
+    try Self.shownCalendars(seenIn: try calendarView(for: types, in: txn, noting: uses), objects, in: txn)
   }
 
   /// The calendars `view` shows, in the snapshot `txn`: with write-only access the virtual
@@ -33,14 +40,18 @@ extension EventStore {
   /// What this session sees of the calendars of `types`, access checked in the snapshot `txn`:
   /// the types it may read, whether it holds write-only access to events (and so sees the virtual
   /// calendar for new events instead of the event calendars), and the calendars it was given.
-  private func calendarView(for types: EntityTypes, in txn: borrowing ReadTransaction) throws -> CalendarView {
+  private func calendarView(
+    for types: EntityTypes, in txn: borrowing ReadTransaction, noting uses: ReadUses?
+  ) throws -> CalendarView {
     var types = types
     var writeOnly = false
-    if types.contains(.events), try !sees(.calendars, "list calendars", in: txn) {
+    if types.contains(.events), try !sees(.calendars, "list calendars", in: txn, noting: uses) {
       types.remove(.events)
       writeOnly = true
     }
-    if types.contains(.reminders), try !sees(.reminders, "list reminder lists", in: txn) { types.remove(.reminders) }
+    if types.contains(.reminders), try !sees(.reminders, "list reminder lists", in: txn, noting: uses) {
+      types.remove(.reminders)
+    }
     let scope = types.contains(.events) ? try calendarScope(in: txn) : nil
     return CalendarView(types: types, writeOnly: writeOnly, scope: scope)
   }
@@ -81,7 +92,7 @@ extension EventStore {
 
   /// The live calendar `id`, or `nil` (also when this session may not see it).
   public func calendar(withID id: ObjectID) throws(StoreError) -> EventCalendar? {
-    try read { txn, objects in
+    try read { txn, objects, uses in
       guard let stored = try objects.state(.calendar, id, in: txn), stored.isLive else { return nil }
       let calendar = try ModelCodec.decodeCalendar(id: id, version: stored.version, stored.state)
       guard sessionClient != nil else { return calendar }
@@ -93,9 +104,12 @@ extension EventStore {
         do {
           // Judged on this calendar alone (not by listing every calendar), but where write-only
           // access shows the virtual calendar in its place.
-          let view = try calendarView(for: type, in: txn)
+          let view = try calendarView(for: type, in: txn, noting: uses)
           if !view.writeOnly {
-            if view.shows(calendar) { return calendar }
+            if view.shows(calendar) {
+              uses.touch(id)
+              return calendar
+            }
           } else if let visible = try Self.shownCalendars(seenIn: view, objects, in: txn).first(where: { $0.id == id })
           {
             return visible

@@ -19,7 +19,7 @@ extension EventStore {
   /// `kalends watch --as` refuses it.
   public func checkHearsChanges() throws(StoreError) {
     guard let client = sessionClient else { return }
-    try read { txn, _ in
+    try read { txn, _, _ in
       let calendars = try sessionStatus(.calendars, in: txn) ?? .fullAccess
       let reminders = try sessionStatus(.reminders, in: txn) ?? .fullAccess
       let contacts = try sessionStatus(.contacts, in: txn) ?? .fullAccess

@@ -4,9 +4,10 @@ extension EventStore {
   /// The event `id` — for a series, the series itself (which describes its first occurrence) — or
   /// `nil` when there is none or it was removed.
   public func event(withID id: ObjectID) throws(StoreError) -> Event? {
-    try readItems(.calendars, "read events", hidden: nil) { txn, objects in
+    try readItems(.calendars, "read events", hidden: nil) { txn, objects, uses in
       guard let stored = try objects.state(.event, id, in: txn), stored.isLive else { return nil }
       if let scope = try calendarScope(in: txn), !scope.contains(stored.calendarID) { return nil }
+      uses.touch(stored.calendarID)
       return try Self.decodeEvent(id, stored)
     }
   }
@@ -25,8 +26,9 @@ extension EventStore {
 
   /// Every event (each series once) in the calendar `calendarID`, by start then identifier.
   public func events(inCalendar calendarID: ObjectID) throws(StoreError) -> [Event] {
-    try readItems(.calendars, "read events", hidden: []) { txn, objects in
+    try readItems(.calendars, "read events", hidden: []) { txn, objects, uses in
       if let scope = try calendarScope(in: txn), !scope.contains(calendarID) { return [] }
+      uses.touch(calendarID)
       return try objects.items(.event, inCalendar: calendarID, in: txn).compactMap { id in
         guard let stored = try objects.state(.event, id, in: txn), stored.isLive else { return nil }
         return try Self.decodeEvent(id, stored)

@@ -5,8 +5,9 @@ extension EventStore {
   /// start, then identifier, then occurrence.
   public func instances(matching predicate: EventPredicate) throws(StoreError) -> [EventInstance] {
     let range = try rangeProjection()
-    return try readItems(.calendars, "query events", hidden: []) { txn, objects in
+    return try readItems(.calendars, "query events", hidden: []) { txn, objects, uses in
       let calendars = try queriedCalendars(predicate, objects, in: txn)
+      uses.touch(calendars)
       let query = RangeQuery(range: range, from: predicate.start, to: predicate.end, zone: predicate.viewerZone)
       return try query.instances(in: calendars, txn)
     }
@@ -40,7 +41,15 @@ extension EventStore {
     matching predicate: EventPredicate, _ body: (EventInstance, borrowing ReadTransaction) throws -> Bool
   ) throws(StoreError) {
     let range = try rangeProjection()
-    try readItems(.calendars, "query events", hidden: ()) { txn, objects in
+    // The instances reach `body` while the snapshot is open — the store server sends them on as
+    // they come — so the read is recorded before, from a snapshot of its own: the answer never
+    // leaves ahead of its record.
+    try askImplicitly(.calendars, reading: true)
+    try read { txn, objects, uses in
+      guard try sees(.calendars, "query events", in: txn, noting: uses) else { return }
+      uses.touch(try queriedCalendars(predicate, objects, in: txn))
+    }
+    try readItems(.calendars, "query events", hidden: (), records: false) { txn, objects, _ in
       let calendars = try queriedCalendars(predicate, objects, in: txn)
       var sliceStart = predicate.start
       var sliceLength = Self.slice

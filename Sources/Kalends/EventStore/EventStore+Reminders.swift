@@ -3,8 +3,9 @@ internal import LMDB
 extension EventStore {
   /// The reminder `id`, or `nil` when there is none or it was removed.
   public func reminder(withID id: ObjectID) throws(StoreError) -> Reminder? {
-    try readItems(.reminders, "read reminders", hidden: nil) { txn, objects in
+    try readItems(.reminders, "read reminders", hidden: nil) { txn, objects, uses in
       guard let stored = try objects.state(.reminder, id, in: txn), stored.isLive else { return nil }
+      uses.touch(stored.calendarID)
       return try ModelCodec.decodeReminder(
         id: id, calendarID: stored.calendarID, version: stored.version, modified: stored.modified, stored.state)
     }
@@ -13,9 +14,10 @@ extension EventStore {
   /// Every reminder in the calendars `calendarIDs` (all reminder calendars when empty), incomplete
   /// first, then by due date and title.
   public func reminders(inCalendars calendarIDs: [ObjectID] = []) throws(StoreError) -> [Reminder] {
-    try readItems(.reminders, "read reminders", hidden: []) { txn, objects in
+    try readItems(.reminders, "read reminders", hidden: []) { txn, objects, uses in
       let calendars =
         calendarIDs.isEmpty ? try visibleCalendars(for: .reminders, objects, in: txn).map(\.id) : calendarIDs
+      uses.touch(calendars)
       var reminders: [Reminder] = []
       for calendarID in calendars {
         for id in try objects.items(.reminder, inCalendar: calendarID, in: txn) {

@@ -89,40 +89,47 @@ public final class EventStore: Sendable {
   }
 
   /// Runs `body` in one read snapshot with the object projection at hand. `body` checks what this
-  /// session may see in that snapshot with ``sees(_:_:in:)`` before it reads; that refusal is
-  /// recorded (coalesced) once the snapshot is closed. A refusal `body` passes on from a nested
-  /// call of this facade was recorded by that call and passes through as it is.
-  func read<R>(_ body: (borrowing ReadTransaction, ObjectProjection) throws -> R) throws(StoreError) -> R {
+  /// session may see in that snapshot with ``sees(_:_:in:noting:)`` before it reads, noting in the
+  /// ``ReadUses`` it is lent what it reads; once the snapshot is closed, a refusal is recorded
+  /// (coalesced), else the uses are (``recordUses(_:)``) unless `records` is `false` (a read whose
+  /// use was recorded before it). A refusal `body` passes on from a nested call of this facade was
+  /// recorded by that call and passes through as it is.
+  func read<R>(
+    records: Bool = true, _ body: (borrowing ReadTransaction, ObjectProjection, ReadUses) throws -> R
+  ) throws(StoreError) -> R {
     let objects = try objects()
+    let uses = ReadUses()
     let outcome: Result<R, SnapshotRefusal> = try StoreError.wrapping {
       do {
-        return .success(try store.environment.read { txn in try body(txn, objects) })
+        return .success(try store.environment.read { txn in try body(txn, objects, uses) })
       } catch let refusal as SnapshotRefusal {
         return .failure(refusal)
       }
     }
     switch outcome {
-    case .success(let value): return value
+    case .success(let value):
+      if records { try recordUses(uses) }
+      return value
     case .failure(let refusal):
       return try recordingRefusal { () throws(StoreError) -> R in throw .access(refusal.denied) }
     }
   }
 
-  /// Reads the items of `service` in one snapshot, access checked in it (``read(_:)``). A
-  /// write-only session gets `hidden` (EventKit gives it no events), and its attempt is recorded
-  /// like any refusal: it tried to read what it may not.
+  /// Reads the items of `service` in one snapshot, access checked in it (``read(records:_:)``),
+  /// the read recorded as a use of `operation`. A write-only session gets `hidden` (EventKit gives
+  /// it no events), and its attempt is recorded like any refusal: it tried to read what it may not.
   func readItems<R>(
-    _ service: Service, _ operation: String, hidden: R,
-    _ body: (borrowing ReadTransaction, ObjectProjection) throws -> R
+    _ service: Service, _ operation: String, hidden: R, records: Bool = true,
+    _ body: (borrowing ReadTransaction, ObjectProjection, ReadUses) throws -> R
   ) throws(StoreError) -> R {
     try askImplicitly(service, reading: true)
     var writeOnly = false
-    let result = try read { txn, objects in
-      guard try sees(service, operation, in: txn) else {
+    let result = try read(records: records) { txn, objects, uses in
+      guard try sees(service, operation, in: txn, noting: uses) else {
         writeOnly = true
         return hidden
       }
-      return try body(txn, objects)
+      return try body(txn, objects, uses)
     }
     guard writeOnly, let client = sessionClient else { return result }
     if let failure = recordRefusal(client, service, .writeOnly, operation) {

@@ -44,10 +44,12 @@ enum RecordAuthority {
       return principal == .person ? nil : "only the person creates and revokes app tokens, not \(principal)"
     case .accessScopeChanged, .contactPicked:
       return principal == .person ? nil : "only the person chooses what an app may see or is handed, not \(principal)"
-    case .accessRequested, .accessAttemptRefused, .ownerActionRefused:
-      guard case .client(let id) = principal else { return "only the app itself asks for access, not \(principal)" }
+    case .accessRequested, .accessAttemptRefused, .ownerActionRefused, .dataRead:
+      guard case .client(let id) = principal else {
+        return "only the app itself asks for access, is refused or reads, not \(principal)"
+      }
       guard let subject = subject(of: payload) else { return "the record names no app" }
-      return subject == id ? nil : "\(principal) may not ask or be refused in the name of \(subject)"
+      return subject == id ? nil : "\(principal) may not ask, be refused or read in the name of \(subject)"
     case .accessDecided:
       return decisionViolation(principal: principal, payload: payload)
     case .callerUnidentified:

@@ -74,6 +74,10 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// The person picked one contact for an app in the contact picker: the app was handed that
   /// contact's data once, without access to contacts.
   public static let contactPicked = RecordKind(rawValue: 410)
+  /// An app read data of a service with the access it held: which operation, the calendars or
+  /// chosen contacts it touched (never their content), the decision in force, coalesced per app,
+  /// service, operation and minute with an exact count. An app's writes are their own records.
+  public static let dataRead = RecordKind(rawValue: 411)
 
   /// The schema of this kind's payload, if this version knows the kind.
   package var schema: RecordSchema? { RecordSchema.all[self] }

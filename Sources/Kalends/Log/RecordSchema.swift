@@ -342,6 +342,19 @@ package struct RecordSchema: Sendable {
       Field(tag: 5, name: "scoped", type: .bool, required: false),
     ])
 
+  static let dataRead = RecordSchema(
+    name: "dataRead",
+    fields: [
+      Field(tag: 1, name: "client", type: .string, required: true),
+      Field(tag: 2, name: "service", type: .unsigned, required: true),
+      Field(tag: 3, name: "status", type: .unsigned, required: true),
+      Field(tag: 4, name: "operation", type: .string, required: true),
+      Field(tag: 5, name: "count", type: .unsigned, required: true),
+      Field(tag: 6, name: "minute", type: .signed, required: true),
+      Field(tag: 7, name: "objects", type: .uuid, required: false),
+      Field(tag: 8, name: "decision", type: .unsigned, required: false),
+    ])
+
   static let contactPicked = RecordSchema(
     name: "contactPicked",
     fields: [
@@ -375,5 +388,6 @@ package struct RecordSchema: Sendable {
     .clientTokenRevoked: clientTokenRevoked,
     .accessScopeChanged: accessScopeChanged,
     .contactPicked: contactPicked,
+    .dataRead: dataRead,
   ]
 }

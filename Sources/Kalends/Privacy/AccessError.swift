@@ -37,12 +37,16 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The call was refused, but the refusal could not be recorded (the store is open read-only, or
   /// the write failed): the reason says why.
   indirect case refusalNotRecorded(AccessError, reason: String)
+  /// The app may read this, but its read could not be recorded (the store is open read-only, or
+  /// the write failed), so nothing was answered: the reason says why.
+  case useNotRecorded(client: String, service: Service, reason: String)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
     switch self {
     case .clientNotRegistered, .tokenNotFound: .notFound
     case .invalidClientID, .levelNotAvailable, .notRestricted, .requestUnavailable: .invalidInput
+    case .useNotRecorded: .storage
     default: .accessRefused
     }
   }
@@ -88,6 +92,8 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
     case .recordRefused(let reason):
       "nothing was written: \(reason) — see docs/log-format.md, who may make which record"
     case .refusalNotRecorded(let refusal, let reason): "\(refusal) (the refusal could not be recorded: \(reason))"
+    case .useNotRecorded(let client, let service, let reason):
+      "\(client)'s read of \(service) was not answered: it could not be recorded (\(reason))"
     }
   }
 }

@@ -40,7 +40,8 @@ struct PermissionProjection: Projection {
 
   static let kinds: Set<RecordKind> = [
     .clientRegistered, .accessRequested, .accessDecided, .accessAttemptRefused, .ownerActionRefused,
-    .clientTokenCreated, .clientTokenRevoked, .accessScopeChanged, .contactPicked, .calendarSaved, .contactSaved,
+    .clientTokenCreated, .clientTokenRevoked, .accessScopeChanged, .contactPicked, .dataRead, .calendarSaved,
+    .contactSaved,
   ]
 
   /// The kinds of the privacy records, which name their client in field 1 (the others it applies

@@ -105,7 +105,9 @@ public struct PrivacyAudit: Sendable {
 
   // MARK: Plumbing
 
-  static let privacyKinds: Set<RecordKind> = PermissionProjection.privacyKinds
+  /// The kinds ``history(client:service:since:until:)`` lists: the decisions and what led to them;
+  /// an app's reads are ``uses(client:service:object:since:until:)``'s.
+  static let privacyKinds: Set<RecordKind> = PermissionProjection.privacyKinds.subtracting([.dataRead])
 
   private func firstRecordTime(
     of client: String, _ permissions: PermissionProjection, _ txn: borrowing ReadTransaction

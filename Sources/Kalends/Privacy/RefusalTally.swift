@@ -145,24 +145,3 @@ package enum RefusalTally {
     return RecordDraft(kind: kind, principal: .client(client), payload: payload)
   }
 }
-
-extension Store {
-  /// Appends the refusal and request tallies of minutes that have ended, when any wait; `false`
-  /// when none did.
-  /// Every write does this first anyway; the store server calls it every few seconds, so that a
-  /// minute's later refusals reach the log — and its proofs and checkpoints — within seconds of the
-  /// minute's end, stamped then, rather than with whatever write comes next.
-  package func flushEndedRefusals() throws(StoreError) -> Bool {
-    let minute = RefusalTally.minute(of: options.now())
-    let meta = self.meta
-    let due = try StoreError.wrapping {
-      try environment.read { txn in
-        try RefusalTally.hasDue(before: minute, in: txn, meta: meta)
-          || RequestTally.hasDue(before: minute, in: txn, meta: meta)
-      }
-    }
-    guard due else { return false }
-    try StoreError.wrapping { try write { _, _ in } }
-    return true
-  }
-}

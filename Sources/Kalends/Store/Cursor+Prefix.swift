@@ -9,9 +9,9 @@ extension Cursor {
   }
 
   /// Calls `body` with every entry whose key starts with `prefix`, in key order: a copy of the
-  /// key, and the value (valid only inside `body`).
+  /// key, and the value (valid only inside `body`). An empty prefix is every entry.
   mutating func forEach(withPrefix prefix: [UInt8], _ body: ([UInt8], RawSpan) throws -> Void) throws {
-    guard try seek(atLeast: prefix) else { return }
+    guard try prefix.isEmpty ? first() : seek(atLeast: prefix) else { return }
     _ = try scanForward { key, value in
       let bytes = Array(copying: key)
       guard bytes.starts(with: prefix) else { return .stop }

@@ -32,6 +32,8 @@ public final class Store: Sendable {
   let projectionSet: ProjectionSet?
   /// The writes of this process's threads waiting to share a commit.
   let groupCommit = GroupCommit()
+  /// The reads of apps this process served, counted on their way to the log (``UseTally``).
+  let uses = UseTally()
 
   private init(
     path: String, id: StoreID, options: StoreOptions, environment: Environment, log: Database, meta: Database,
@@ -45,6 +47,13 @@ public final class Store: Sendable {
     self.meta = meta
     self.nodes = tree.map { MerkleNodes(tree: $0, log: log) }
     self.projectionSet = projections
+  }
+
+  deinit {
+    // The counts of the apps' repeated reads this process served live in its memory: written as
+    // it lets go of the store (a command of the CLI as it ends), so that only a crash loses them.
+    guard !options.readOnly, uses.hasDue(before: .max) else { return }
+    try? flushUses()
   }
 
   /// The projections, or an error saying how to build them.
@@ -248,6 +257,7 @@ public final class Store: Sendable {
   /// undone alone.
   private func commit(_ group: [GroupCommit.Job]) {
     var outcomes: [Result<Void, any Error>] = []
+    var dueUses: [UseTally.Due] = []
     do {
       try StoreError.mappingStorageErrors {
         try environment.write { txn in
@@ -264,6 +274,13 @@ public final class Store: Sendable {
           // Refusals counted in minutes that have ended reach the log with the first write after them.
           try RefusalTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
           try RequestTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
+          // So do the counts of this process's repeated reads (``UseTally``), settled once committed.
+          dueUses = uses.due(before: RefusalTally.minute(of: appender.timestamp))
+          for due in dueUses {
+            var draft = due.draft
+            draft.identification = due.evidence
+            try appender.append(draft, in: &txn)
+          }
           if group.count == 1 {
             appender.caller = group[0].caller
             appender.answerer = nil
@@ -301,6 +318,7 @@ public final class Store: Sendable {
           }
         }
       }
+      uses.settle(dueUses, before: RefusalTally.minute(of: options.now()))
     } catch {
       outcomes = Array(repeating: .failure(error), count: group.count)
     }

@@ -53,7 +53,7 @@ enum RecordTable {
   /// name (`service=calendars status=denied`), where the stored form (and `--format json`) has
   /// their numbers; anything else as its JSON text.
   static func text(_ kind: RecordKind, _ name: String, _ value: PayloadValue) -> String {
-    guard [.accessRequested, .accessDecided, .accessAttemptRefused, .accessScopeChanged].contains(kind),
+    guard [.accessRequested, .accessDecided, .accessAttemptRefused, .accessScopeChanged, .dataRead].contains(kind),
       case .unsigned(let number) = value,
       let raw = UInt8(exactly: number)
     else { return value.json.plainText }

@@ -107,12 +107,14 @@ extension StoreServer {
         category: .conflict)
     }
     try server.unidentified.flush(to: server.owner)
+    // The counts of the apps' reads of the minute under way, held in memory until now.
+    try server.owner.store.flushUses()
     try await server.pool.shutdownGracefully()
     try await server.identification.shutdownGracefully()
   }
 
   /// What the server does on a timer: the person's retention policy (removed items lose their
-  /// content on time), and the refusals and requests counted in a minute written within seconds
+  /// content on time), and the refusals, requests and reads counted in a minute written within seconds
   /// of the minute's end, with the refused process's evidence, not with whatever write comes next.
   private func periodicWork(_ configuration: ServerConfiguration, logger: Logger) -> [any ServiceLifecycle.Service] {
     let owner = self.owner
@@ -127,9 +129,10 @@ extension StoreServer {
         }
       },
       PeriodicWork(
-        interval: configuration.refusalFlushInterval, logger: logger, failure: "refusal counts could not be written"
+        interval: configuration.refusalFlushInterval, logger: logger,
+        failure: "refusal and use counts could not be written"
       ) {
-        _ = try await self.withStore { try owner.store.flushEndedRefusals() }
+        _ = try await self.withStore { try owner.store.flushEndedTallies() }
       },
     ]
   }

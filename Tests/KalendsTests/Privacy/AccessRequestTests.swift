@@ -85,7 +85,7 @@ struct AccessRequestTests {
     #expect(recorded <= 5, "\(recorded) records")
     var later = StoreOptions(durability: .noSync)
     later.clockSkew = 60 * 60_000_000
-    #expect(try Store.open(at: directory.storePath, options: later).flushEndedRefusals())
+    #expect(try Store.open(at: directory.storePath, options: later).flushEndedTallies())
     let counts = try requests().map { record -> Int in
       guard case .unsigned(let count)? = try namedFields(record)["count"] else { return 1 }
       return Int(count)

@@ -51,8 +51,8 @@ struct IdentifiedSessionTests {
     var later = StoreOptions(durability: .noSync)
     later.clockSkew = 60 * 60_000_000
     let server = try Store.open(at: directory.storePath, options: later)
-    #expect(try server.flushEndedRefusals())
-    #expect(try !server.flushEndedRefusals(), "nothing is left to flush")
+    #expect(try server.flushEndedTallies())
+    #expect(try !server.flushEndedTallies(), "nothing is left to flush")
     let refusals = try store.records(from: 1, limit: .max).filter { $0.kind == .accessAttemptRefused }
     let counts = try refusals.map { record -> UInt64 in
       guard case .unsigned(let count)? = try namedFields(record)["count"] else { return 0 }

@@ -128,7 +128,8 @@ struct OlderSystemsTests {
       let asked = try #require(prompter.asked.first)
       #expect(asked.level == .full && asked.usageDescription == "Shows your day." && !asked.isUpgrade)
       let recorded = try requests(after: head, in: fixture.store)
-      #expect(recorded.map(\.0) == [.accessRequested, .accessDecided])
+      // The implicit request and its decision, then the read it let through.
+      #expect(recorded.map(\.0) == [.accessRequested, .accessDecided, .dataRead])
       #expect(recorded.first?.1 == true, "the request is recorded as implicit")
       _ = try app.events(inCalendar: fixture.calendar.id)
       #expect(prompter.asked.count == 1, "asked once")

@@ -33,14 +33,14 @@ struct StoredStateChecksTests {
       #expect(try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow)) == .fullAccess)
       let before = try store.head().position
       #expect(try app.calendar(withID: shared.id)?.id == shared.id, "seen through its events")
-      #expect(try store.records(from: before.next, limit: 10).isEmpty, "nothing refused, nothing recorded")
+      #expect(try store.records(from: before.next, limit: 10).map(\.kind) == [.dataRead], "nothing refused, one read")
       #expect {
         try app.calendar(withID: lists.id)
       } throws: { error in
         guard case .access(.accessDenied(_, let service, _, _)) = error as? StoreError else { return false }
         return service == .reminders
       }
-      #expect(try store.records(from: before.next, limit: 10).map(\.kind) == [.accessAttemptRefused])
+      #expect(try store.records(from: before.next, limit: 10).map(\.kind) == [.dataRead, .accessAttemptRefused])
     }
   }
 

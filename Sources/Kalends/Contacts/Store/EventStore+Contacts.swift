@@ -13,8 +13,8 @@ extension EventStore {
   ) throws(StoreError) -> R {
     let book = try contactsBook()
     // Contacts have no write-only access, so the hidden value is never returned.
-    return try readItems(.contacts, operation, hidden: nil) { txn, _ in
-      try body(txn, ContactView(book: book, scope: try contactScope(book, in: txn)))
+    return try readItems(.contacts, operation, hidden: nil) { txn, _, uses in
+      try body(txn, ContactView(book: book, scope: try contactScope(book, in: txn), uses: uses))
     }!
   }
 

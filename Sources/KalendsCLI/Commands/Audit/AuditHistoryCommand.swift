@@ -48,7 +48,8 @@ extension KalendsCommand.Audit {
 }
 
 /// Instants given to audit options: a date (midnight UTC), a wall-clock time (UTC) or an instant,
-/// with optional fractional seconds as the log prints them (`2026-11-23T02:42:43.908232Z`).
+/// with optional fractional seconds as the log prints them (`2026-11-23T02:42:43.908232Z`); a
+/// span back from now (`30d`, `12h`, `2w`, `90m`), or a spoken time (`today`, `-7d`).
 enum AuditTime {
   /// The instant of `--at`: `nil` (the head of the log) when absent or `now`.
   static func instant(_ text: String?) throws(CLIError) -> Timestamp? {
@@ -57,6 +58,12 @@ enum AuditTime {
   }
 
   static func parse(_ text: String, option: String) throws(CLIError) -> Timestamp {
+    // `30d` in an audit looks back: the last thirty days.
+    if let unit = text.last, "mhdw".contains(unit), text.count > 1,
+      text.dropLast().allSatisfy({ $0.isASCII && $0.isNumber })
+    {
+      return try parse("-" + text, option: option)
+    }
     var whole = text
     var micros: Int64 = 0
     let characters = Array(text)

@@ -1,0 +1,35 @@
+internal import LMDB
+
+extension Store {
+  /// Appends the counts of minutes that have ended — refusals, requests, and this process's
+  /// repeated reads (``UseTally``) — when any wait; `false` when none did.
+  /// Every write does this first anyway; the store server calls it every few seconds, so that a
+  /// minute's counts reach the log — and its proofs and checkpoints — within seconds of the
+  /// minute's end, stamped then, rather than with whatever write comes next.
+  package func flushEndedTallies() throws(StoreError) -> Bool {
+    let minute = RefusalTally.minute(of: options.now())
+    let meta = self.meta
+    let due = try StoreError.wrapping {
+      try environment.read { txn in
+        try RefusalTally.hasDue(before: minute, in: txn, meta: meta)
+          || RequestTally.hasDue(before: minute, in: txn, meta: meta)
+      }
+    }
+    guard due || uses.hasDue(before: minute) else { return false }
+    try StoreError.wrapping { try write { _, _ in } }
+    return true
+  }
+
+  /// Appends every count of this process's reads (``UseTally``), also of the minute under way,
+  /// and from now on with every write: for a process about to close the store, so that its counts
+  /// are not lost with its memory. The store server calls it when it stops.
+  package func flushUses() throws(StoreError) {
+    uses.drain()
+    guard uses.hasDue(before: .max), !options.readOnly else { return }
+    try StoreError.wrapping { try write { _, _ in } }
+  }
+
+  /// Turns the recording of apps' reads off (or on again) in this process. Only for the benchmark
+  /// that measures what recording costs (Benchmarks/README.md): nothing that ships turns it off.
+  package func recordReads(_ on: Bool) { uses.enable(on) }
+}

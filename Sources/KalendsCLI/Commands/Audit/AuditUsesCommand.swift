@@ -1,0 +1,88 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+import KalendsFormats
+
+extension KalendsCommand.Audit {
+  /// `kalends audit uses`: what apps read, minute by minute.
+  struct Uses: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "uses",
+      abstract: "What apps read with the access they held: per app, service, operation and minute.",
+      discussion: """
+        Each row is one minute of one app's reads of one service by one operation, with how many \
+        reads it held and the calendars (or chosen contacts) they touched — never what was read. An \
+        app's writes are in `kalends log`. The count of a minute's repeated reads reaches the log \
+        within seconds of the minute's end.
+        """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Only this app.") var client: String?
+
+    @Option(help: "Only this service: calendars, reminders or contacts.") var service: ServiceArgument?
+
+    @Option(help: ArgumentHelp("Only reads that touched this calendar (title or id).", valueName: "name"))
+    var calendar: String?
+
+    @Option(help: ArgumentHelp("Only reads that were handed this chosen contact.", valueName: "id"))
+    var contact: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("From this instant, date or span back (30d, 12h), inclusive.", valueName: "date"))
+    var since: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Until this instant or date, exclusive.", valueName: "date")) var until: String?
+
+    @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
+
+    func run() throws {
+      let store = try global.openStore(readOnly: true, for: "read the audit")
+      let owner = EventStore(store: store)
+      var object: ObjectID?
+      if let calendar { object = try owner.calendarNamed(calendar, option: "--calendar") }
+      if let contact {
+        guard object == nil else { throw CLIError.invalidInput("give --calendar or --contact, not both") }
+        object = try ObjectID(argument: contact, option: "--contact")
+      }
+      let uses = try PrivacyAudit(store: store).uses(
+        client: client, service: service?.service, object: object,
+        since: try since.map { try AuditTime.parse($0, option: "--since") },
+        until: try until.map { try AuditTime.parse($0, option: "--until") })
+      let names = try AuditNames(owner)
+      if uses.isEmpty && format == .table {
+        print("no app read anything in that window — `kalends audit apps` shows each app's access and last use")
+        return
+      }
+      let rows = uses.map { use in
+        var fields = use.jsonFields(names: names.apps, titles: names.calendars)
+        guard format != .json else { return fields }
+        // A table names the calendars by title and says how the app was known, in words.
+        let touched = use.objects.map { names.calendars[$0] ?? $0.description }.joined(separator: "; ")
+        fields = fields.filter { !["calendars", "contacts", "identified"].contains($0.0) }
+        return fields + [
+          ("touched", .string(touched)), ("identified", .string(use.identification == nil ? "declared" : "identified")),
+        ]
+      }
+      format.write(
+        rows,
+        columns: ["start", "client", "app", "service", "operation", "count", "touched", "status", "identified"])
+    }
+  }
+}
+
+/// The names an audit shows beside identifiers: apps by their registered names, calendars by
+/// their titles (live ones; a removed calendar keeps its id).
+struct AuditNames {
+  let apps: [String: String]
+  let calendars: [ObjectID: String]
+
+  init(_ owner: EventStore) throws {
+    apps = Dictionary(try owner.clients().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    calendars = Dictionary(
+      try owner.calendars().map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+  }
+}
