@@ -103,4 +103,79 @@ struct ServerAccessUseTests {
     let history = try served.store.objects(["audit", "history", "--client", Self.agenda, "--format", "json"])
     #expect(history.contains { $0["kind"] as? String == "accessAttemptRefused" }, "\(history)")
   }
+
+  /// Every route of the API (its OpenAPI document) is classified here: a read of an app's data
+  /// must produce its use record; the others say why they read no data. A route added without
+  /// its place here fails this test.
+  @Test func everyRouteThatReadsAnAppsDataRecordsItsUse() throws {
+    let (served, program, health) = try Self.served()
+    for service in ["reminders", "contacts"] {
+      try served.store.object(["access", "set", Self.agenda, "--service", service, "--status", "full"])
+    }
+    let event = try #require(
+      try served.store.objects(["event", "list", "--calendar", health, "--format", "json"]).first?["id"] as? String)
+    let contact = try #require(
+      try served.store.object(["contact", "add", "--given", "Ada", "--family", "Lovelace"])["id"] as? String)
+    // GET routes that read an app's data, each with a request and the operation it records.
+    let reads: [String: (path: String, operation: String)] = [
+      "/v1/calendars": ("/v1/calendars", "list calendars"),
+      "/v1/events": (Self.week, "query events"),
+      "/v1/events/{id}": ("/v1/events/\(event)", "read events"),
+      "/v1/instances": ("/v1/instances?from=2026-12-01&to=2026-12-08&calendar=\(health)", "query events"),
+      "/v1/contacts": ("/v1/contacts", "read contacts"),
+      "/v1/contacts/{id}": ("/v1/contacts/\(contact)", "read contacts"),
+      "/v1/groups": ("/v1/groups", "read groups"),
+    ]
+    // Routes that read no data of the person's: what the server is, who the app is, its own
+    // status, the person's prompts; and the stream of changes, whose notices are reads (below).
+    let noData: Set<String> = [
+      "GET /v1/openapi.json", "GET /v1/whoami", "GET /v1/authorization/{service}", "GET /v1/prompts",
+      "GET /v1/changes",
+    ]
+    // Writes and requests are facts of their own in the log (an eventSaved by the app, an
+    // accessRequested), not reads.
+    let writes: Set<String> = [
+      "POST /v1/authorization/{service}/request", "POST /v1/prompts/{id}", "POST /v1/events", "PATCH /v1/events/{id}",
+      "DELETE /v1/events/{id}", "POST /v1/contacts", "PATCH /v1/contacts/{id}", "DELETE /v1/contacts/{id}",
+      "POST /v1/contacts/pick",
+    ]
+    let document = try #require(try served.get("/v1/openapi.json", by: program).body as? [String: Any])
+    let paths = try #require(document["paths"] as? [String: [String: Any]])
+    var unclassified: [String] = []
+    for (path, methods) in paths {
+      for method in methods.keys where ["get", "post", "put", "patch", "delete"].contains(method) {
+        let route = "\(method.uppercased()) \(path)"
+        if method == "get", reads[path] != nil { continue }
+        if !noData.contains(route) && !writes.contains(route) { unclassified.append(route) }
+      }
+    }
+    #expect(unclassified.isEmpty, "routes without a place in this test: \(unclassified.sorted())")
+    #expect(Set(reads.keys).isSubset(of: Set(paths.keys)), "a read route left the API")
+
+    // The change stream: a notice of Health's new event is the app's read of Health.
+    // From the position of a read, so that the stream misses nothing however late it starts.
+    let before = try served.exchange("GET", "/v1/calendars", by: program)
+    let (stream, output, _) = try CLI.start(
+      ["-N", "-s", "--unix-socket", served.socket, "http://kalends/v1/changes?after=\(before.position)"],
+      program: URL(fileURLWithPath: program))
+    defer {
+      kill(stream.processIdentifier, SIGKILL)
+      stream.waitUntilExit()
+    }
+    let added = try #require(
+      try served.store.object([
+        "event", "add", "--calendar", health, "--title", "Check-up", "--start", "2026-12-04T10:00:00", "--end",
+        "2026-12-04T11:00:00",
+      ])["id"] as? String)
+    #expect(ServerChangeTests.read(output.fileHandleForReading, until: added).contains(added))
+
+    for (route, read) in reads.sorted(by: { $0.key < $1.key }) {
+      let answer = try served.get(read.path, by: program)
+      #expect(answer.status == 200, "\(route): \(answer.status)")
+    }
+    served.kill()
+    let operations = Set(try Self.uses(served).compactMap { $0["operation"] as? String })
+    for (route, read) in reads { #expect(operations.contains(read.operation), "\(route): no \(read.operation)") }
+    #expect(operations.contains("hear of changes"), "\(operations)")
+  }
 }

@@ -30,6 +30,9 @@ final class ChangeSubscription {
   /// The wake generation of a look that read through the head: until the generation moves past
   /// it, there is nothing new (any later commit bumps it).
   private var idleGeneration: UInt64?
+  /// For a client's subscription: the reads the notice about to be returned stands for, recorded
+  /// by ``next(isolation:)`` before it returns it (``Store/recordUses(_:of:identifiedBy:)``).
+  private var noticeUses: [ReadUses.Entry] = []
 
   /// Subscribes from `start` (`nil`: from the next record appended).
   init(store: Store, viewer: ChangeViewer, from start: LogPosition?, options: ChangeStreamOptions) throws(StoreError) {
@@ -87,6 +90,16 @@ final class ChangeSubscription {
       switch step {
       case .notice(let notice):
         if notice.positions.upperBound == notice.head { idleGeneration = seen }
+        if let client = viewer.client, !noticeUses.isEmpty {
+          // What a notice tells an app is a read of what changed: recorded before it is told.
+          defer { noticeUses = [] }
+          do {
+            try store.recordUses(noticeUses, of: client, identifiedBy: viewer.evidence)
+          } catch {
+            finished = true
+            throw error
+          }
+        }
         return notice
       case .skipped: continue
       case .idle: await signal.wait(after: seen)
@@ -146,12 +159,16 @@ final class ChangeSubscription {
     let upTo = last.position
     let range = cursor.next...upTo
     var changes: [ChangedObject: ChangeKind] = [:]
+    noticeUses = []
     for record in records {
       guard let object = record.object, let recordKind = record.kind,
         let kind = visibility.heard(object, recordKind, calendar: record.calendar, movedFrom: record.movedFrom)
       else { continue }
       changes[object] = changes[object].map { $0.followed(by: kind) } ?? kind
+      if viewer.client != nil { note(object, calendar: record.calendar, visibility) }
       if changes.count > options.maxObjects {
+        // Told to refetch, it is told of nothing in particular: its refetch is its read.
+        noticeUses = []
         return .notice(refetchAll(upTo: upTo, head: head, timestamp: last.timestamp, records: records))
       }
     }
@@ -164,6 +181,30 @@ final class ChangeSubscription {
       ChangeNotice(
         positions: covered, changes: changes, refetchAll: false, origin: origin, isCatchUp: catchingUp, head: head,
         lastTimestamp: last.timestamp))
+  }
+
+  /// Notes, for a client's notice, that it tells of `object` (changed by a record naming
+  /// `calendar`): a read of that service, touching that calendar (or chosen contact).
+  private func note(_ object: ChangedObject, calendar: ObjectID?, _ visibility: ChangeViewer.Visibility) {
+    func touch(_ service: Service, _ id: ObjectID?) {
+      guard let state = visibility.states[service] else { return }
+      if !noticeUses.contains(where: { $0.service == service }) {
+        noticeUses.append(ReadUses.Entry(service: service, operation: "hear of changes", state: state))
+      }
+      guard let id, let index = noticeUses.firstIndex(where: { $0.service == service }) else { return }
+      noticeUses[index].objects.insert(id)
+    }
+    switch object {
+    case .event: touch(.calendars, calendar)
+    case .reminder: touch(.reminders, calendar)
+    case .calendar(let id):
+      let types = visibility.calendarTypes[id] ?? [.events, .reminders]
+      if types.contains(.events) && visibility.events { touch(.calendars, id) }
+      if types.contains(.reminders) && visibility.reminders { touch(.reminders, id) }
+    case .contact(let id): touch(.contacts, visibility.contactScope == nil ? nil : id)
+    case .group: touch(.contacts, nil)
+    case .client: break
+    }
   }
 
   /// A notice covering everything up to `upTo` that says: refetch everything.

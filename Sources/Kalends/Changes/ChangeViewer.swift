@@ -19,6 +19,9 @@ struct ChangeViewer: Sendable {
     var calendarScope: Set<ObjectID>? = nil
     /// `nil`: every client.
     var onlyClient: String?
+    /// For a client: its standing for each service, as of the snapshot (what its notices are
+    /// recorded as read with).
+    var states: [Service: PermissionState] = [:]
     /// What the calendars the notice's records name hold (events, reminders), read in the same
     /// snapshot; a calendar missing here (its content erased) is heard only by a viewer that may
     /// hear of both kinds.
@@ -71,6 +74,9 @@ struct ChangeViewer: Sendable {
   let sessionStart: LogPosition
   /// For a session of a TCP caller: the token it presented, whose revocation ends the session.
   var token: String? = nil
+  /// For a session the store server opened: how it identified the app, for the record of what
+  /// its notices told it.
+  var evidence: CallerEvidence? = nil
 
   static let owner = ChangeViewer(client: nil, sessionStart: LogPosition(UInt64.max))
 
@@ -84,12 +90,14 @@ struct ChangeViewer: Sendable {
 
     let permissions = try store.projection(PermissionProjection.self)
     try permissions.checkSession(client, start: sessionStart, token: token, in: txn)
-    let events = try permissions.state(client, .calendars, in: txn).status == .fullAccess
-    let reminders = try permissions.state(client, .reminders, in: txn).status == .fullAccess
-    let contactStatus = try permissions.state(client, .contacts, in: txn).status
+    var states: [Service: PermissionState] = [:]
+    for service in Service.allCases { states[service] = try permissions.state(client, service, in: txn) }
+    let events = states[.calendars]?.status == .fullAccess
+    let reminders = states[.reminders]?.status == .fullAccess
+    let contactStatus = states[.contacts]?.status
     var visibility = Visibility(
       calendars: events || reminders, events: events, reminders: reminders,
-      contacts: contactStatus == .fullAccess || contactStatus == .limited, onlyClient: client)
+      contacts: contactStatus == .fullAccess || contactStatus == .limited, onlyClient: client, states: states)
     visibility.calendarScope = try permissions.calendarScope(client, in: txn)
     visibility.contactScope = try permissions.contactScope(
       client, book: try store.projection(ContactsProjection.self), in: txn)

@@ -167,27 +167,8 @@ extension EventStore {
   /// Throws ``AccessError/useNotRecorded(client:service:reason:)`` when that write fails: the
   /// answer is not given.
   func recordUses(_ uses: ReadUses) throws(StoreError) {
-    guard let client = sessionClient, !uses.entries.isEmpty, store.uses.isEnabled else { return }
-    let minute = RefusalTally.minute(of: store.options.now())
-    let evidence = identification
-    let tally = store.uses
-    var new: [(use: UseTally.Use, draft: RecordDraft)] = []
-    for entry in uses.entries {
-      let use = UseTally.Use(
-        key: UseTally.Key(client: client, service: entry.service, operation: entry.operation, minute: minute),
-        status: entry.state.status, decision: entry.state.position, objects: entry.objects, evidence: evidence)
-      if let draft = tally.count(use) { new.append((use, draft)) }
-    }
-    guard let service = new.first?.use.key.service else { return }
-    do {
-      guard !store.options.readOnly else { throw StoreError.readOnly }
-      try store.write(caller: identifiedCaller) { txn, appender in
-        for (_, draft) in new { try appender.append(draft, in: &txn) }
-      }
-    } catch {
-      throw .access(.useNotRecorded(client: client, service: service, reason: "\(error)"))
-    }
-    for (use, _) in new { tally.recorded(use) }
+    guard let client = sessionClient else { return }
+    try store.recordUses(uses.entries, of: client, identifiedBy: identification)
   }
 
   /// Counts a refusal durably (``RefusalTally``), in its own transaction, before the refused call

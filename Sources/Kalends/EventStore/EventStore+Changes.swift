@@ -8,7 +8,10 @@ extension EventStore {
     -> ChangeStream
   {
     let viewer =
-      sessionClient.map { ChangeViewer(client: $0, sessionStart: sessionStart, token: identification?.tokenID) }
+      sessionClient.map {
+        ChangeViewer(
+          client: $0, sessionStart: sessionStart, token: identification?.tokenID, evidence: identification)
+      }
       ?? .owner
     return ChangeStream(store: store, viewer: viewer, start: position, options: options)
   }

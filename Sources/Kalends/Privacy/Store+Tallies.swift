@@ -32,4 +32,32 @@ extension Store {
   /// Turns the recording of apps' reads off (or on again) in this process. Only for the benchmark
   /// that measures what recording costs (Benchmarks/README.md): nothing that ships turns it off.
   package func recordReads(_ on: Bool) { uses.enable(on) }
+
+  /// Counts the reads `entries` of `client` (``UseTally``), identified by `evidence` when the store
+  /// server identified it: what the log does not hold yet is appended in one durable write before
+  /// this returns. Throws ``AccessError/useNotRecorded(client:service:reason:)`` when that write
+  /// fails: the read must not be answered.
+  func recordUses(
+    _ entries: [ReadUses.Entry], of client: String, identifiedBy evidence: CallerEvidence?
+  ) throws(StoreError) {
+    guard !entries.isEmpty, uses.isEnabled else { return }
+    let minute = RefusalTally.minute(of: options.now())
+    var new: [(use: UseTally.Use, draft: RecordDraft)] = []
+    for entry in entries {
+      let use = UseTally.Use(
+        key: UseTally.Key(client: client, service: entry.service, operation: entry.operation, minute: minute),
+        status: entry.state.status, decision: entry.state.position, objects: entry.objects, evidence: evidence)
+      if let draft = uses.count(use) { new.append((use, draft)) }
+    }
+    guard let service = new.first?.use.key.service else { return }
+    do {
+      guard !options.readOnly else { throw StoreError.readOnly }
+      try write(caller: evidence.map { (Principal.client(client), $0) }) { txn, appender in
+        for (_, draft) in new { try appender.append(draft, in: &txn) }
+      }
+    } catch {
+      throw .access(.useNotRecorded(client: client, service: service, reason: "\(error)"))
+    }
+    for (use, _) in new { uses.recorded(use) }
+  }
 }

@@ -159,4 +159,27 @@ struct AccessUseTests {
       return client == PrivacyFixture.planner
     }
   }
+
+  @Test func aChangeNoticeIsAReadOfWhatItTellsRecordedBeforeTheAppHearsIt() async throws {
+    try await withStore { store, _ in
+      let fixture = try IdentifiedSessionTests.fixture(store)
+      let health = try fixture.owner.save(EventCalendar(title: "Health"))
+      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      let app = try fixture.owner.session(for: PrivacyFixture.planner, identifiedBy: Self.evidence)
+      var stream = app.changes().makeAsyncIterator()
+      let event = try fixture.owner.save(
+        Event(
+          calendarID: health.id, title: "Therapy", start: local(2026, 5, 6, 10), end: local(2026, 5, 6, 11),
+          timeZone: "Europe/Berlin"), span: .thisEvent)
+      let notice = try #require(try await stream.next())
+      #expect(notice.changes[.event(event.id)] == .added)
+      // In the log as the notice is returned: which app heard of which calendar, never what.
+      let heard = try PrivacyAudit(store: store).uses(client: PrivacyFixture.planner).filter {
+        $0.operation == "hear of changes"
+      }
+      #expect(heard.map(\.objects) == [[health.id]], "\(heard)")
+      #expect(heard.first?.identification == Self.evidence)
+      #expect(heard.first?.service == .calendars)
+    }
+  }
 }
