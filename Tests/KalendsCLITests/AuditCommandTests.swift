@@ -170,5 +170,37 @@ struct AuditCommandTests {
     #expect(planner["reads7d"] as? Int == uses.reduce(0) { $0 + ($1["count"] as? Int ?? 0) })
     #expect(planner["lastCaller"] as? String == "declared")
     #expect(planner["app"] as? String == "Planner")
+
+    // The App Privacy Report's shape: each line parses alone, each interval is a begin and an
+    // end sharing an identifier, and the counts are the reads.
+    let export = try store.run(["audit", "export", "--format", "ndjson"])
+    #expect(export.status == 0, "\(export.stderr)")
+    let lines = try export.stdout.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    #expect(lines.count == 2 * uses.count, "\(export.stdout)")
+    for line in lines {
+      let accessor = try #require(line["accessor"] as? [String: Any])
+      #expect(accessor["identifier"] as? String == "com.example.planner")
+      #expect(accessor["identifierType"] as? String == "bundleID")
+      #expect(line["type"] as? String == "access" && line["category"] as? String == "calendars")
+      let stamp = try #require(line["timeStamp"] as? String)
+      #expect(stamp.count == 29 && stamp.hasSuffix("+00:00"), "\(stamp)")
+    }
+    let byInterval = Dictionary(grouping: lines) { $0["identifier"] as? String ?? "" }
+    #expect(byInterval.count == uses.count)
+    for (_, pair) in byInterval {
+      #expect(pair.compactMap { $0["kind"] as? String }.sorted() == ["intervalBegin", "intervalEnd"])
+      let stamps = pair.sorted { ($0["kind"] as? String ?? "") < ($1["kind"] as? String ?? "") }
+        .compactMap { $0["timeStamp"] as? String }
+      #expect(stamps.count == 2 && stamps[0] < stamps[1], "\(stamps)")
+    }
+    let exported = lines.filter { $0["kind"] as? String == "intervalBegin" }.reduce(0) { sum, line in
+      sum + ((line["kalends"] as? [String: Any])?["count"] as? Int ?? 0)
+    }
+    #expect(exported == uses.reduce(0) { $0 + ($1["count"] as? Int ?? 0) })
+    let file = store.directory.path + "/report.ndjson"
+    #expect(try store.run(["audit", "export", "--out", file]).status == 0)
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == export.stdout)
   }
 }
