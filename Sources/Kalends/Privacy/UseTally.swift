@@ -1,4 +1,3 @@
-internal import LMDB
 import Synchronization
 
 /// The reads of apps, counted per app, service, operation and minute (an interval, as iOS's App
@@ -55,8 +54,8 @@ final class UseTally: Sendable {
   struct Due: Sendable {
     let key: Key
     let count: Int
+    /// The record, carrying the evidence of the interval's last identified read.
     let draft: RecordDraft
-    let evidence: CallerEvidence?
   }
 
   private let intervals = Mutex<[Key: Interval]>([:])
@@ -115,10 +114,9 @@ final class UseTally: Sendable {
     return intervals.withLock { intervals in
       intervals.compactMap { key, interval in
         guard key.minute < bound, interval.count > 0 else { return nil }
-        return Due(
-          key: key, count: interval.count,
-          draft: Self.draft(key, interval.status, interval.decision, interval.touched, count: interval.count),
-          evidence: interval.evidence)
+        var draft = Self.draft(key, interval.status, interval.decision, interval.touched, count: interval.count)
+        draft.identification = interval.evidence
+        return Due(key: key, count: interval.count, draft: draft)
       }
       .sorted { ($0.key.minute, $0.key.client, $0.key.operation) < ($1.key.minute, $1.key.client, $1.key.operation) }
     }

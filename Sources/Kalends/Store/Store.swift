@@ -276,11 +276,7 @@ public final class Store: Sendable {
           try RequestTally.flush(before: RefusalTally.minute(of: appender.timestamp), meta: meta, &txn, &appender)
           // So do the counts of this process's repeated reads (``UseTally``), settled once committed.
           dueUses = uses.due(before: RefusalTally.minute(of: appender.timestamp))
-          for due in dueUses {
-            var draft = due.draft
-            draft.identification = due.evidence
-            try appender.append(draft, in: &txn)
-          }
+          for due in dueUses { try appender.append(due.draft, in: &txn) }
           if group.count == 1 {
             appender.caller = group[0].caller
             appender.answerer = nil

@@ -26,7 +26,8 @@ extension KalendsCommand.Audit {
       let audit = PrivacyAudit(store: store)
       let names = try AuditNames(EventStore(store: store))
       let weekAgo = Timestamp(rawValue: (Int64(Date().timeIntervalSince1970) - 7 * 86_400) * 1_000_000)
-      let uses = try audit.uses()
+      // Each app and service's intervals, in order, grouped once for every row.
+      let uses = Dictionary(grouping: try audit.uses()) { "\($0.client)/\($0.service.description)" }
       var refusals: [String: Int] = [:]
       for entry in try audit.history(since: weekAgo) where entry.kind == .accessAttemptRefused {
         refusals["\(entry.client)/\(entry.service?.description ?? "")", default: 0] += entry.count ?? 1
@@ -35,7 +36,7 @@ extension KalendsCommand.Audit {
         refusals["\(pending.client)/\(pending.service?.description ?? "")", default: 0] += pending.count
       }
       let rows = try audit.state().map { state -> [(String, JSONValue)] in
-        let mine = uses.filter { $0.client == state.client && $0.service == state.service }
+        let mine = uses["\(state.client)/\(state.service.description)"] ?? []
         let last = mine.last
         let recent = mine.filter { $0.start >= weekAgo }.reduce(0) { $0 + $1.count }
         let caller: JSONValue =

@@ -24,14 +24,7 @@ extension KalendsCommand.Audit {
 
     @Option(help: "Only this app.") var client: String?
 
-    @Option(
-      parsing: .unconditional,
-      help: ArgumentHelp("From this instant, date or span back (7d), inclusive.", valueName: "date"))
-    var since: String?
-
-    @Option(
-      parsing: .unconditional,
-      help: ArgumentHelp("Until this instant or date, exclusive.", valueName: "date")) var until: String?
+    @OptionGroup var window: AuditWindow
 
     @Option(help: "The format: ndjson (the only one).") var format: ExportFormat = .ndjson
 
@@ -44,9 +37,8 @@ extension KalendsCommand.Audit {
 
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the audit")
-      let uses = try PrivacyAudit(store: store).uses(
-        client: client, since: try since.map { try AuditTime.parse($0, option: "--since") },
-        until: try until.map { try AuditTime.parse($0, option: "--until") })
+      let (since, until) = try window.bounds
+      let uses = try PrivacyAudit(store: store).uses(client: client, since: since, until: until)
       var text = ""
       for use in uses {
         for line in Self.lines(use) { text += JSONValue.object(line).rendered() + "\n" }

@@ -16,20 +16,13 @@ extension KalendsCommand.Audit {
 
     @Option(help: "Only this service: calendars, reminders or contacts.") var service: ServiceArgument?
 
-    @Option(
-      parsing: .unconditional,
-      help: ArgumentHelp("From this instant or date (UTC), inclusive.", valueName: "date")) var since: String?
-
-    @Option(
-      parsing: .unconditional,
-      help: ArgumentHelp("Until this instant or date (UTC), exclusive.", valueName: "date")) var until: String?
+    @OptionGroup var window: AuditWindow
 
     @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
     func run() throws {
       let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
-      let since = try since.map { try AuditTime.parse($0, option: "--since") }
-      let until = try until.map { try AuditTime.parse($0, option: "--until") }
+      let (since, until) = try window.bounds
       let entries = try audit.history(client: client, service: service?.service, since: since, until: until)
       // Refusals counted in the last minutes and not yet in the log close the timeline.
       let pending = try audit.pendingRefusals(client: client).filter { refusal in

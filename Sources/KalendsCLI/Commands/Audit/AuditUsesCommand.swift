@@ -28,14 +28,7 @@ extension KalendsCommand.Audit {
     @Option(help: ArgumentHelp("Only reads that were handed this chosen contact.", valueName: "id"))
     var contact: String?
 
-    @Option(
-      parsing: .unconditional,
-      help: ArgumentHelp("From this instant, date or span back (30d, 12h), inclusive.", valueName: "date"))
-    var since: String?
-
-    @Option(
-      parsing: .unconditional,
-      help: ArgumentHelp("Until this instant or date, exclusive.", valueName: "date")) var until: String?
+    @OptionGroup var window: AuditWindow
 
     @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
@@ -48,10 +41,9 @@ extension KalendsCommand.Audit {
         guard object == nil else { throw CLIError.invalidInput("give --calendar or --contact, not both") }
         object = try ObjectID(argument: contact, option: "--contact")
       }
+      let (since, until) = try window.bounds
       let uses = try PrivacyAudit(store: store).uses(
-        client: client, service: service?.service, object: object,
-        since: try since.map { try AuditTime.parse($0, option: "--since") },
-        until: try until.map { try AuditTime.parse($0, option: "--until") })
+        client: client, service: service?.service, object: object, since: since, until: until)
       let names = try AuditNames(owner)
       if uses.isEmpty && format == .table {
         print("no app read anything in that window — `kalends audit apps` shows each app's access and last use")
