@@ -9,7 +9,23 @@ struct DemoCommandTests {
     let store = ["--store", directory.storePath]
     let first = try CLI.run(["demo"] + store)
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stdout.contains("missingUsageDescription") && first.stdout.contains("policy:family-mdm"))
+    // The timeline in words, as `kalends audit history` prints it: the same records, and the
+    // social app's refused reads counted as it made them (25), logged or still pending.
+    #expect(first.stdout.contains("missingUsageDescription") && first.stdout.contains("by policy “family-mdm”"))
+    let printed = try #require(
+      first.stdout.components(separatedBy: "Privacy timeline").last?
+        .components(separatedBy: "Current state").first)
+    let table = try CLI.run(["audit", "history"] + store).stdout
+    func positions(_ text: String) -> [Int] {
+      text.split(separator: "\n").compactMap { Int($0.split(separator: " ").first ?? "") }
+    }
+    #expect(!positions(printed).isEmpty && positions(printed) == positions(table))
+    let refused = printed.split(separator: "\n").filter { $0.contains("Social") && $0.contains("was refused") }
+    let tries = refused.map { line -> Int in
+      guard let range = line.range(of: #"refused (\d+) times"#, options: .regularExpression) else { return 1 }
+      return Int(line[range].split(separator: " ")[1]) ?? 0
+    }
+    #expect(tries.reduce(0, +) == 25, "\(refused)")
     let state = try #require(
       try json(try CLI.run(["audit", "state", "--format", "json"] + store).stdout) as? [[String: Any]])
     func status(_ client: String, _ service: String) -> String? {
@@ -45,7 +61,7 @@ struct DemoCommandTests {
     #expect(worktime?["status"] as? String == "fullAccess" && (worktime?["chosen"] as? [String])?.count == 1)
     let seen = try CLI.run(["contact", "list", "--as", "com.example.messages", "--format", "json"] + store)
     #expect((try json(seen.stdout) as? [Any])?.count == 3, "two chosen contacts and its own")
-    #expect(first.stdout.contains("contactPicked") && first.stdout.contains("accessScopeChanged"))
+    #expect(first.stdout.contains("with the contact picker") && first.stdout.contains("chosen by the person"))
     // The agenda went through the store server as a real process: identified by its binary, the
     // person's answer let it read; its copy changed by one byte was refused and recorded.
     #expect(status("com.example.agenda", "calendars") == "fullAccess")

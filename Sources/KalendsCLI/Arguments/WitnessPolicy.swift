@@ -16,6 +16,12 @@ struct WitnessPolicy: ParsableArguments {
   /// Checks that `note` carries at least the quorum of cosignatures.
   func check(_ note: SignedNote) throws {
     guard !witnesses.isEmpty || quorum != nil else { return }
+    let keys = try self.keys()
+    try note.verifyCosignatures(by: keys, quorum: quorum ?? keys.count)
+  }
+
+  /// The witnesses' keys, each a cosigner's, with a quorum among them.
+  func keys() throws -> [NoteVerifier] {
     let keys = try witnesses.map { text throws in try NoteVerifier(text) }
     guard keys.allSatisfy(\.isCosigner) else {
       throw CLIError(message: "a --witness key must be a cosigner key (type 0x04)", status: .invalidInput)
@@ -24,6 +30,6 @@ struct WitnessPolicy: ParsableArguments {
     guard needed >= 0, needed <= keys.count else {
       throw CLIError(message: "--quorum must be between 0 and the number of --witness keys", status: .usage)
     }
-    try note.verifyCosignatures(by: keys, quorum: needed)
+    return keys
   }
 }

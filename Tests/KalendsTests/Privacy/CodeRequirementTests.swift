@@ -1,3 +1,4 @@
+import Foundation
 import Kalends
 import Testing
 
@@ -90,6 +91,26 @@ struct CodeRequirementTests {
           RecordDraft(kind: .callerUnidentified, principal: .client("com.example.agenda"), payload: Payload()))
       }
       #expect(try store.head() == before)
+    }
+  }
+
+  @Test func theAuditListsTheCallersTheServerCouldNotIdentify() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let first = try owner.recordUnidentifiedCaller(Self.evidence(executable: "/tmp/copy"))
+      try owner.save(EventCalendar(title: "Between"))
+      Thread.sleep(forTimeInterval: 0.002)  // the window below splits the two by time
+      let second = try owner.recordUnidentifiedCaller(
+        CallerEvidence(address: "192.0.2.7:50000", tokenID: "0123456789abcdef"), count: 7, minute: 29_000_000)
+      let audit = PrivacyAudit(store: store)
+      let callers = try audit.unidentifiedCallers()
+      #expect(callers.map(\.position) == [first.position, second.position])
+      #expect(callers[0].evidence.executable == "/tmp/copy" && callers[0].evidence.uid == 1000)
+      #expect(callers[0].evidence.executableSHA256 == Self.digest && callers[0].count == 1)
+      #expect(callers[1].evidence.address == "192.0.2.7:50000" && callers[1].evidence.tokenID == "0123456789abcdef")
+      #expect(callers[1].evidence.uid == nil && callers[1].count == 7)
+      #expect(try audit.unidentifiedCallers(since: second.timestamp).map(\.position) == [second.position])
+      #expect(try audit.unidentifiedCallers(until: first.timestamp).isEmpty)
     }
   }
 }

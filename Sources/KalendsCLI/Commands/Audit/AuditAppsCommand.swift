@@ -24,44 +24,17 @@ extension KalendsCommand.Audit {
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the audit")
       let audit = PrivacyAudit(store: store)
-      let names = try AuditNames(EventStore(store: store))
-      let weekAgo = Timestamp(rawValue: (Int64(Date().timeIntervalSince1970) - 7 * 86_400) * 1_000_000)
-      // Each app and service's intervals, in order, grouped once for every row.
-      let uses = Dictionary(grouping: try audit.uses()) { "\($0.client)/\($0.service.description)" }
-      var refusals: [String: Int] = [:]
-      for entry in try audit.history(since: weekAgo) where entry.kind == .accessAttemptRefused {
-        refusals["\(entry.client)/\(entry.service?.description ?? "")", default: 0] += entry.count ?? 1
-      }
-      for pending in try audit.pendingRefusals() where pending.time >= weekAgo {
-        refusals["\(pending.client)/\(pending.service?.description ?? "")", default: 0] += pending.count
-      }
-      let rows = try audit.state().map { state -> [(String, JSONValue)] in
-        let mine = uses["\(state.client)/\(state.service.description)"] ?? []
-        let last = mine.last
-        let recent = mine.filter { $0.start >= weekAgo }.reduce(0) { $0 + $1.count }
-        let caller: JSONValue =
-          last.map { .string($0.identification == nil ? "declared" : "identified") } ?? .null
-        return [
-          ("client", .string(state.client)),
-          ("app", .text(names.apps[state.client])),
-          ("service", .string(state.service.description)),
-          ("status", .string(state.status.description)),
-          ("reason", state.reason.map { .string($0.description) } ?? .null),
-          ("lastRead", last.map { .string($0.start.description) } ?? .null),
-          ("lastCaller", caller),
-          ("reads7d", .number(Double(recent))),
-          ("refusals7d", .number(Double(refusals["\(state.client)/\(state.service.description)"] ?? 0))),
-        ]
-      }
+      let now = Timestamp.now()
+      let weekAgo = AuditAppRows.weekBefore(now)
+      let rows = AuditAppRows.rows(
+        states: try audit.state(), uses: try audit.uses(),
+        refusals: try AuditTimeline(audit, since: weekAgo).refusals(since: weekAgo),
+        names: try AuditNames(EventStore(store: store)), now: now)
       if rows.isEmpty && format == .table {
         print("no app is registered — `kalends client register` registers one")
         return
       }
-      format.write(
-        rows,
-        columns: [
-          "client", "app", "service", "status", "reason", "lastRead", "lastCaller", "reads7d", "refusals7d",
-        ])
+      format.write(rows, columns: AuditAppRows.columns)
     }
   }
 }

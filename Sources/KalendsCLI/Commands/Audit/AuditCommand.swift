@@ -11,7 +11,7 @@ extension KalendsCommand {
       abstract: "Replay who had access to what, when and why, and prove the history was not altered.",
       discussion: "Reads only; safe to run while another process writes. check-proof needs no store.",
       subcommands: [
-        History.self, Apps.self, Uses.self, Export.self, State.self, WhoCan.self, Verify.self, Prove.self,
+        History.self, Apps.self, Uses.self, Export.self, Report.self, State.self, WhoCan.self, Verify.self, Prove.self,
         CheckProof.self,
       ])
   }

@@ -8,7 +8,14 @@ extension KalendsCommand.Audit {
   struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "history",
-      abstract: "The timeline of registrations, requests, prompts, decisions and refusals.")
+      abstract: "The timeline of registrations, requests, prompts, decisions and refusals.",
+      discussion: """
+        A table says each fact in words, the app by its registered name: `what` is the sentence, \
+        `caller` says whether the store server identified the app (`identified`) or the record was \
+        written in the app's own process (`declared`). --format csv and json hold every field: the \
+        codes (kind, status, reason), the client's id and the server's evidence. Refusals counted in \
+        the last minutes and not yet in the log close the timeline with `pending`.
+        """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,21 +28,15 @@ extension KalendsCommand.Audit {
     @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
 
     func run() throws {
-      let audit = PrivacyAudit(store: try global.openStore(readOnly: true, for: "read the audit"))
+      let store = try global.openStore(readOnly: true, for: "read the audit")
       let (since, until) = try window.bounds
-      let entries = try audit.history(client: client, service: service?.service, since: since, until: until)
-      // Refusals counted in the last minutes and not yet in the log close the timeline.
-      let pending = try audit.pendingRefusals(client: client).filter { refusal in
-        let time = refusal.time
-        return (service == nil || refusal.service == service?.service) && time >= (since ?? time)
-          && time < (until ?? Timestamp(rawValue: .max))
-      }
+      let timeline = try AuditTimeline(
+        PrivacyAudit(store: store), client: client, service: service?.service, since: since, until: until)
+      let names = try AuditNames(EventStore(store: store))
       format.write(
-        entries.map(\.jsonFields) + pending.map(\.jsonFields),
-        columns: [
-          "position", "time", "actor", "kind", "client", "service", "level", "previousStatus", "status", "reason",
-          "prompted", "operation", "count", "pending",
-        ])
+        timeline.rows(names: names, table: format != .json),
+        columns: format == .table
+          ? ["position", "time", "app", "what", "caller"] : AuditTimeline.columns)
     }
   }
 }

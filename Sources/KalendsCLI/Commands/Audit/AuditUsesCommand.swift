@@ -65,16 +65,3 @@ extension KalendsCommand.Audit {
     }
   }
 }
-
-/// The names an audit shows beside identifiers: apps by their registered names, calendars by
-/// their titles (live ones; a removed calendar keeps its id).
-struct AuditNames {
-  let apps: [String: String]
-  let calendars: [ObjectID: String]
-
-  init(_ owner: EventStore) throws {
-    apps = Dictionary(try owner.clients().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-    calendars = Dictionary(
-      try owner.calendars().map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
-  }
-}

@@ -27,7 +27,8 @@ extension KalendsCommand {
         access to two of them, a ride app handed one contact by the picker, and a work app given full \
         access to the Work calendar only (docs/contacts.md, docs/privacy.md). Then the audit timeline and the current state are printed, and \
         the log's tree head is signed as a checkpoint with the demo's own key, written beside the store \
-        (PATH.checkpoint-key, replaced with the store), whose verifier key is printed.
+        (PATH.checkpoint-key, replaced with the store), whose verifier key is printed; last the privacy \
+        report (kalends audit report) is written beside the store as PATH.report.html.
         """)
 
     @Option(help: ArgumentHelp("Where to build the demo store.", valueName: "path")) var store: String?
@@ -46,14 +47,10 @@ extension KalendsCommand {
       try DemoServedApps(storePath: path, owner: owner).play()
       print("Privacy timeline (kalends audit history --store \(path)):")
       let audit = PrivacyAudit(store: owner.store)
-      let entries = try audit.history().map { entry in
-        entry.jsonFields + [("identified", .string(Self.identified(entry)))]
-      }
+      let names = try AuditNames(owner)
       ReportFormat.table.write(
-        entries,
-        columns: [
-          "position", "actor", "kind", "client", "service", "previousStatus", "status", "reason", "count", "identified",
-        ])
+        try AuditTimeline(audit).rows(names: names, table: true),
+        columns: ["position", "time", "app", "what", "caller"])
       print("\nCurrent state (kalends audit state --store \(path)):")
       ReportFormat.table.write(
         try audit.state(at: .now()).map(\.jsonFields),
@@ -69,18 +66,17 @@ extension KalendsCommand {
       print(checkpoint, terminator: "")
       print("Verifier key: \(signer.verifier)")
       print("Private key: \(keyPath) — prove a record with kalends audit prove POSITION --store \(path)")
+      let reportPath = Self.reportPath(of: path)
+      let report = try PrivacyReport(
+        store: owner.store, storePath: path, since: nil, until: nil, logKey: signer.verifier, witnesses: [], quorum: 0)
+      guard FileManager.default.createFile(atPath: reportPath, contents: Data(ReportPage(report: report).render().utf8))
+      else { throw CLIError(message: "cannot write \(reportPath)", status: .storage) }
+      print("\nPrivacy report (kalends audit report --store \(path) --key VKEY --out FILE): \(reportPath)")
+      print("Open it in a browser: it checks its \(report.proofs.count) decisions' proofs itself.")
     }
 
-    /// How an app's entry names its caller: by the server's evidence (`executable NAME`, `token ID`), or
-    /// `declared` when an in-process session wrote it; empty for the person's and the system's.
-    static func identified(_ entry: AuditEntry) -> String {
-      if let evidence = entry.identification {
-        let what = evidence.tokenID ?? evidence.executable.map { ($0 as NSString).lastPathComponent } ?? ""
-        return what.isEmpty ? evidence.method : "\(evidence.method) \(what)"
-      }
-      if case .client = entry.actor { return "declared" }
-      return ""
-    }
+    /// The demo's privacy report: beside the store.
+    static func reportPath(of store: String) -> String { store + ".report.html" }
 
     /// The demo's checkpoint key: beside the store, never inside it.
     static func keyPath(of store: String) -> String { store + ".checkpoint-key" }

@@ -1,0 +1,532 @@
+import Foundation
+import Kalends
+import KalendsFormats
+
+/// A ``PrivacyReport`` as one self-contained HTML page: no network (its content security policy
+/// forbids every fetch), no external asset, opening from disk. Tables carry `data-` attributes
+/// holding the values `kalends audit … --format json` prints, for tools and tests; the words are
+/// for people.
+struct ReportPage {
+  let report: PrivacyReport
+
+  /// How many apps get a drawn timeline (the most active of the window); the rest are listed.
+  static let timelineLimit = 60
+
+  func render() -> String {
+    var out = """
+      <!doctype html>
+      <html lang="en"><head><meta charset="utf-8">
+      <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; \
+      script-src 'unsafe-inline'">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <meta name="generator" content="kalends audit report">
+      <title>Privacy report — \(e(report.origin))</title>
+      <style>\(ReportStyle.css)</style></head>
+      <body data-verification="pending">
+      """
+    out += header()
+    out += apps()
+    out += timelines()
+    out += decisions()
+    out += reads()
+    out += chosen()
+    out += policies()
+    out += unidentified()
+    out += verification()
+    out += "<script type=\"application/json\" id=\"kalends-proofs\">\(HTMLText.scriptJSON(proofData()))</script>\n"
+    out += "<script>\(ReportScript.source)</script>\n</body></html>\n"
+    return out
+  }
+
+  // MARK: Sections
+
+  private func header() -> String {
+    let window =
+      switch (report.since, report.until) {
+      case (nil, nil): "the whole history"
+      case (let since?, nil): "from \(since)"
+      case (nil, let until?): "until \(until)"
+      case (let since?, let until?): "from \(since) until \(until)"
+      }
+    let registered = Set(report.states.map(\.client)).count
+    let reads = report.uses.reduce(0) { $0 + $1.count }
+    return """
+      <header><h1>Privacy report</h1>
+      <p class="lead">Store <code>\(e(report.origin))</code> · \(report.logSize) records in its log · \
+      \(e(window)) · made \(report.generated) (times in UTC)</p>
+      <p>\(registered) apps registered; in this window \(report.timeline.entries.count) privacy records, \
+      \(reads) reads by apps, \(report.unidentified.reduce(0) { $0 + $1.count }) refused connections of callers \
+      the server could not identify.</p>
+      <p id="verdict" role="status" data-state="unchecked">The proofs are checked by this page's script; \
+      with scripts off, check them with the commands under <a href="#verification">Verification</a>.</p>
+      <nav aria-label="Sections"><ol><li><a href="#apps">Apps at a glance</a></li>\
+      <li><a href="#timelines">Timelines</a></li><li><a href="#decisions">Decisions and their proofs</a></li>\
+      <li><a href="#reads">What apps read</a></li><li><a href="#chosen">Chosen calendars and contacts</a></li>\
+      <li><a href="#policies">Policies in force</a></li><li><a href="#unidentified">Callers not identified</a></li>\
+      <li><a href="#verification">Verification</a></li></ol></nav></header>
+      <main>
+
+      """
+  }
+
+  private func apps() -> String {
+    var out = """
+      <section id="apps" aria-labelledby="apps-title"><h2 id="apps-title">Apps at a glance</h2>
+      <p class="muted">Each registered app and service now; reads and refusals of the seven days before \
+      the report (<code>kalends audit apps</code>).</p>
+      <table><thead><tr><th scope="col">App</th><th scope="col">Service</th><th scope="col">Status now</th>\
+      <th scope="col">Why</th><th scope="col">Last read</th><th scope="col">Last read came</th>\
+      <th scope="col" class="num">Reads, 7 days</th><th scope="col" class="num">Refused, 7 days</th></tr></thead><tbody>
+
+      """
+    // One group of rows per app, its name once.
+    var groups: [(client: String, rows: [[(String, JSONValue)]])] = []
+    for row in report.apps {
+      let client = row.first { $0.0 == "client" }?.1.cellText ?? ""
+      if groups.last?.client == client {
+        groups[groups.count - 1].rows.append(row)
+      } else {
+        groups.append((client, [row]))
+      }
+    }
+    for group in groups {
+      for (index, row) in group.rows.enumerated() {
+        let value = { (field: String) in row.first { $0.0 == field }?.1 ?? .null }
+        let status = AuthorizationStatus(name: value("status").cellText) ?? .notDetermined
+        let reason = value("reason").cellText
+        let reasonWords = DecisionReason.allCases.first { $0.description == reason }?.words ?? "—"
+        let caller = value("lastCaller").cellText
+        let lastRead = value("lastRead").cellText
+        let name =
+          index > 0
+          ? "" : "<th scope=\"rowgroup\" rowspan=\"\(group.rows.count)\">\(e(report.names.app(group.client)))</th>"
+        out += """
+          <tr data-client="\(e(group.client))" data-service="\(e(value("service").cellText))" \
+          data-app="\(e(value("app").cellText))">\(name)\
+          <td data-field="service" data-value="\(e(value("service").cellText))">\(e(value("service").cellText))</td>\
+          <td data-field="status" data-value="\(status.description)"><span class="status \
+          \(ReportTimeline.statusClass(status))">\(e(status.words))</span></td>\
+          <td data-field="reason" data-value="\(e(reason))">\(e(reasonWords))</td>\
+          <td data-field="lastRead" data-value="\(e(lastRead))">\(lastRead.isEmpty ? "never" : Self.time(lastRead))</td>\
+          <td data-field="lastCaller" data-value="\(e(caller))">\(e(Self.callerWords(caller)))</td>\
+          <td class="num" data-field="reads7d">\(value("reads7d").cellText)</td>\
+          <td class="num" data-field="refusals7d">\(value("refusals7d").cellText)</td></tr>
+
+          """
+      }
+    }
+    if report.apps.isEmpty { out += "<tr><td colspan=\"8\">No app is registered.</td></tr>\n" }
+    return out + "</tbody></table></section>\n"
+  }
+
+  private func timelines() -> String {
+    let axis = timelineAxis()
+    var lanes: [String: [Service: ReportTimeline.Lane]] = [:]
+    func lane(_ client: String, _ service: Service, _ change: (inout ReportTimeline.Lane) -> Void) {
+      change(&lanes[client, default: [:]][service, default: ReportTimeline.Lane(service: service)])
+    }
+    let listed = Set(report.decisions.map(\.position))
+    for entry in report.timeline.entries {
+      guard let service = entry.service else { continue }
+      switch entry.kind {
+      case _ where listed.contains(entry.position): lane(entry.client, service) { $0.decisions.append(entry) }
+      case .accessRequested: lane(entry.client, service) { $0.requests.append(entry) }
+      case .accessAttemptRefused:
+        lane(entry.client, service) { $0.refusals.append((entry.timestamp, entry.count ?? 1)) }
+      default: continue
+      }
+    }
+    for refusal in report.timeline.pending {
+      guard let service = refusal.service else { continue }
+      lane(refusal.client, service) { $0.refusals.append((refusal.time, refusal.count)) }
+    }
+    for use in report.uses { lane(use.client, use.service) { $0.uses.append(use) } }
+    let weight = { (lanes: [Service: ReportTimeline.Lane]) in
+      lanes.values.reduce(0) { $0 + $1.decisions.count + $1.requests.count + $1.refusals.count + $1.uses.count }
+    }
+    let ranked = lanes.sorted { weight($0.value) > weight($1.value) }
+    let drawn = ranked.prefix(Self.timelineLimit).sorted { report.names.app($0.key) < report.names.app($1.key) }
+    var out = """
+      <section id="timelines" aria-labelledby="timelines-title"><h2 id="timelines-title">Timelines</h2>
+      <p class="muted">Per app, a lane per service from \(axis.start) to \(axis.end). Each shape's title \
+      says what it stands for; the caption under each timeline says it in words.</p>
+      <ul class="legend" aria-label="Legend">\
+      <li><svg width="14" height="14" aria-hidden="true"><polygon points="7,1 13,7 7,13 1,7" fill="#1b7f3b" \
+      stroke="#000"/></svg>decision, labelled with the new status (green: full access; amber: write-only or \
+      limited; red: denied or restricted; grey: not asked yet)</li>\
+      <li><svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="4.5" fill="#fff" stroke="#1b1b1b" \
+      stroke-width="1.4"/></svg>request</li>\
+      <li><svg width="14" height="14" aria-hidden="true"><path d="M3 3L11 11M3 11L11 3" stroke="#b3261e" \
+      stroke-width="2"/></svg>refused calls</li>\
+      <li><svg width="14" height="14" aria-hidden="true"><rect x="5" y="2" width="4" height="11" fill="#2f5fb3"/>\
+      </svg>reads (taller: more)</li></ul>
+
+      """
+    if drawn.isEmpty { out += "<p>Nothing happened in this window.</p>\n" }
+    for (index, (client, byService)) in drawn.enumerated() {
+      let lanes = Service.allCases.compactMap { byService[$0] }
+      let id = "timeline-\(index)"
+      out += "<figure data-client=\"\(e(client))\"><h3>\(e(report.names.app(client)))</h3>"
+      out += axis.svg(app: client, lanes: lanes, names: report.names, id: id)
+      out += "<figcaption id=\"\(id)-caption\">\(e(caption(client, lanes)))</figcaption></figure>\n"
+    }
+    if ranked.count > drawn.count {
+      let rest = ranked.dropFirst(Self.timelineLimit).map { report.names.app($0.key) }.sorted()
+      out += "<p>\(rest.count) less active apps are not drawn: \(e(rest.joined(separator: ", "))).</p>\n"
+    }
+    return out + "</section>\n"
+  }
+
+  private func decisions() -> String {
+    var out = """
+      <section id="decisions" aria-labelledby="decisions-title"><h2 id="decisions-title">Decisions and their proofs</h2>
+      <p class="muted">Every change of an app's access, choice of calendars or contacts, and contact handed \
+      out in the window, each with the proof that its record is in the log the checkpoint signs. The \
+      proof column is filled by this page's script.</p>
+
+      """
+    if report.decisionsOmitted > 0 {
+      out += """
+        <p>\(report.decisionsOmitted) earlier decisions of the window are not listed (the latest \
+        \(report.decisions.count) are): narrow the window with --since and --until, or list them all with \
+        <code>kalends audit history</code>.</p>
+
+        """
+    }
+    out += """
+      <table><thead><tr><th scope="col">Time</th><th scope="col">App</th><th scope="col">Decision</th>\
+      <th scope="col">By</th><th scope="col" class="num">Record</th><th scope="col">Proof</th></tr></thead><tbody>
+
+      """
+    for decision in report.decisions {
+      let status = decision.status.map { " " + ReportTimeline.statusClass($0) } ?? ""
+      out += """
+        <tr data-position="\(decision.position.rawValue)" data-client="\(e(decision.client))" \
+        data-kind="\(decision.kind.name)" data-expect="\(e(Self.expectation(decision).rendered()))">\
+        <td>\(Self.time(decision.timestamp.description))</td><th scope="row">\(e(report.names.app(decision.client)))</th>\
+        <td><span class="\(status.isEmpty ? "" : "status" + status)">\(e(decision.sentence(names: report.names)))\
+        </span></td><td>\(e(Self.actorWords(decision.actor)))</td>\
+        <td class="num">\(decision.position.rawValue)</td>\
+        <td class="proof" data-proof="pending">not checked: this needs the page's script, or the commands \
+        under Verification</td></tr>
+
+        """
+    }
+    if report.decisions.isEmpty { out += "<tr><td colspan=\"6\">No decision in this window.</td></tr>\n" }
+    return out + "</tbody></table></section>\n"
+  }
+
+  private func reads() -> String {
+    struct Total {
+      var count = 0
+      var intervals = 0
+      var first: Timestamp
+      var last: Timestamp
+      var objects: [ObjectID] = []
+      var identified = 0
+    }
+    var totals: [String: (AccessUse, Total)] = [:]
+    var order: [String] = []
+    for use in report.uses {
+      let key = "\(use.client)\u{0}\(use.service.rawValue)\u{0}\(use.operation)"
+      if totals[key] == nil {
+        order.append(key)
+        totals[key] = (use, Total(first: use.start, last: use.start))
+      }
+      totals[key]!.1.count += use.count
+      totals[key]!.1.intervals += 1
+      totals[key]!.1.last = use.start
+      totals[key]!.1.identified += use.identification == nil ? 0 : 1
+      for object in use.objects where !totals[key]!.1.objects.contains(object) { totals[key]!.1.objects.append(object) }
+    }
+    var out = """
+      <section id="reads" aria-labelledby="reads-title"><h2 id="reads-title">What apps read</h2>
+      <p class="muted">Per app, service and operation: how many reads, in how many minutes, and which \
+      calendars (or chosen contacts) they touched — never what was read (<code>kalends audit uses</code>).</p>
+      <table><thead><tr><th scope="col">App</th><th scope="col">Service</th><th scope="col">Operation</th>\
+      <th scope="col" class="num">Reads</th><th scope="col" class="num">Minutes</th><th scope="col">First</th>\
+      <th scope="col">Last</th><th scope="col">Touched</th><th scope="col">Caller</th></tr></thead><tbody>
+
+      """
+    for key in order.sorted(by: { report.names.app(totals[$0]!.0.client) < report.names.app(totals[$1]!.0.client) }) {
+      let (use, total) = totals[key]!
+      let caller =
+        total.identified == total.intervals
+        ? "identified" : total.identified == 0 ? "declared" : "identified and declared"
+      out += """
+        <tr data-client="\(e(use.client))" data-service="\(use.service.description)" \
+        data-operation="\(e(use.operation))"><th scope="row">\(e(report.names.app(use.client)))</th>\
+        <td>\(use.service.description)</td><td>\(e(use.operation))</td>\
+        <td class="num" data-field="count">\(total.count)</td><td class="num">\(total.intervals)</td>\
+        <td>\(Self.time(total.first.description))</td><td>\(Self.time(total.last.description))</td>\
+        <td>\(e(total.objects.map(report.names.object).joined(separator: ", ")))</td><td>\(caller)</td></tr>
+
+        """
+    }
+    if order.isEmpty { out += "<tr><td colspan=\"9\">No app read anything in this window.</td></tr>\n" }
+    return out + "</tbody></table></section>\n"
+  }
+
+  private func chosen() -> String {
+    let limited = report.states.filter { $0.chosen != nil }
+    var out = """
+      <section id="chosen" aria-labelledby="chosen-title"><h2 id="chosen-title">Chosen calendars and contacts</h2>
+      <p class="muted">Apps whose access the person limited to some calendars or contacts; the rest see \
+      everything their status allows.</p>
+      <table><thead><tr><th scope="col">App</th><th scope="col">Service</th><th scope="col">Status</th>\
+      <th scope="col">Chosen</th></tr></thead><tbody>
+
+      """
+    for state in limited {
+      let names = (state.chosen ?? []).map(report.names.object)
+      out += """
+        <tr data-client="\(e(state.client))" data-service="\(state.service.description)">\
+        <th scope="row">\(e(report.names.app(state.client)))</th><td>\(state.service.description)</td>\
+        <td><span class="status \(ReportTimeline.statusClass(state.status))">\(e(state.status.words))</span></td>\
+        <td>\(e(names.isEmpty ? "none yet" : names.joined(separator: ", ")))</td></tr>
+
+        """
+    }
+    if limited.isEmpty { out += "<tr><td colspan=\"4\">No app is limited to chosen calendars or contacts.</td></tr>\n" }
+    return out + "</tbody></table></section>\n"
+  }
+
+  private func policies() -> String {
+    let actors = Dictionary(
+      report.timeline.entries.map { ($0.position, $0.actor) }, uniquingKeysWith: { first, _ in first })
+    let restricted = report.states.filter { $0.status == .restricted }
+    var out = """
+      <section id="policies" aria-labelledby="policies-title"><h2 id="policies-title">Policies in force</h2>
+      <p class="muted">Access a policy restricts: neither the app nor the person can change it until the \
+      policy lifts it.</p>
+      <table><thead><tr><th scope="col">Policy</th><th scope="col">App</th><th scope="col">Service</th>\
+      <th scope="col" class="num">Decision</th></tr></thead><tbody>
+
+      """
+    for state in restricted {
+      var policy = "a policy"
+      if let decision = state.decision, case .policy(let name)? = actors[decision] { policy = name }
+      out += """
+        <tr data-client="\(e(state.client))" data-service="\(state.service.description)"><td>\(e(policy))</td>\
+        <th scope="row">\(e(report.names.app(state.client)))</th><td>\(state.service.description)</td>\
+        <td class="num">\(state.decision.map { String($0.rawValue) } ?? "—")</td></tr>
+
+        """
+    }
+    if restricted.isEmpty { out += "<tr><td colspan=\"4\">No policy restricts any app.</td></tr>\n" }
+    return out + "</tbody></table></section>\n"
+  }
+
+  private func unidentified() -> String {
+    var out = """
+      <section id="unidentified" aria-labelledby="unidentified-title">\
+      <h2 id="unidentified-title">Callers the server could not identify</h2>
+      <p class="muted">Processes and network peers the store server refused because they matched no \
+      registered app (a changed binary, an unknown token), with what the kernel said about them; and apps \
+      whose records were written in their own process (declared, not identified) are marked \
+      <em>declared</em> in the tables above.</p>
+      <table><thead><tr><th scope="col">Time</th><th scope="col">How it came</th><th scope="col">Who</th>\
+      <th scope="col" class="num">Refused</th><th scope="col" class="num">Record</th></tr></thead><tbody>
+
+      """
+    for caller in report.unidentified {
+      let evidence = caller.evidence
+      let who: String
+      if let address = evidence.address {
+        who = "\(address)" + (evidence.tokenID.map { ", token \($0)" } ?? ", no token")
+      } else {
+        let digest =
+          evidence.executableSHA256.map { " (SHA-256 " + $0.prefix(8).map(Self.hexByte).joined() + "…)" } ?? ""
+        who =
+          "\(evidence.executable ?? "unknown executable")\(digest), uid \(evidence.uid.map(String.init) ?? "?"), "
+          + "pid \(evidence.pid.map(String.init) ?? "?")" + (evidence.flatpakApp.map { ", Flatpak \($0)" } ?? "")
+      }
+      out += """
+        <tr data-position="\(caller.position.rawValue)"><td>\(Self.time(caller.timestamp.description))</td>\
+        <td>\(evidence.address == nil ? "Unix socket" : "TCP")</td><td>\(e(who))</td>\
+        <td class="num">\(caller.count)</td><td class="num">\(caller.position.rawValue)</td></tr>
+
+        """
+    }
+    if report.unidentified.isEmpty { out += "<tr><td colspan=\"5\">None in this window.</td></tr>\n" }
+    return out + "</tbody></table></section>\n"
+  }
+
+  private func verification() -> String {
+    let store = Self.shellQuoted(report.storePath)
+    let key = report.logKey?.description ?? "VKEY"
+    var out = """
+      <section id="verification" aria-labelledby="verification-title"><h2 id="verification-title">Verification</h2>
+      <p>The log is a hash chain whose records are the leaves of a Merkle tree; the store's key signs \
+      checkpoints of that tree (C2SP signed notes), and witnesses cosign them. This page holds the latest \
+      checkpoint and, for each decision listed, its record's bytes and inclusion path. Its script checks, \
+      with your browser's Web Crypto (SHA-256, Ed25519), that the checkpoint is signed by the log's key, \
+      that each record hashes to what it carries and says what its row shows, and that its path leads to \
+      the checkpoint's root. Nothing is fetched from anywhere.</p>
+      <p id="checkpoint-status" role="status" data-state="unchecked">The checkpoint has not been checked.</p>
+      <p id="witness-status" role="status">\(report.witnesses.isEmpty ? "No witness keys were given: cosignatures are shown, not checked." : "Witness cosignatures not checked yet.")</p>
+
+      """
+    if let checkpoint = report.checkpoint {
+      out += "<h3>Checkpoint</h3><pre id=\"checkpoint\">\(e(checkpoint.description))</pre>\n"
+    } else {
+      out += "<p><strong>No checkpoint is kept in this store</strong>: sign one with <code>kalends checkpoint sign "
+      out += "--key KEYFILE --store \(e(store))</code> and make the report again.</p>\n"
+    }
+    out += """
+      <h3>Keys</h3>
+      <p>Log key the page checks with: <code id="log-key">\(e(report.logKey?.description ?? "none given (--key)"))\
+      </code>. A page cannot vouch for the key it carries: compare it with the key you hold, or paste yours \
+      to check again with it.</p>
+      <form id="key-form"><label for="key-input">Log's verifier key</label>\
+      <input id="key-input" name="key" autocomplete="off" spellcheck="false" placeholder="NAME+KEYID+KEY">\
+      <button type="submit">Check with this key</button></form>
+
+      """
+    if !report.witnesses.isEmpty {
+      out += "<p>Witnesses (\(report.quorum) of \(report.witnesses.count) needed):</p><ul>"
+      for witness in report.witnesses { out += "<li><code>\(e(witness.description))</code></li>" }
+      out += "</ul>\n"
+    }
+    let witnesses = report.witnesses.map { " --witness \(Self.shellQuoted($0.description))" }.joined()
+    out += """
+      <h3>The same check, offline</h3>
+      <p>For any decision's record position P, on a machine you trust:</p>
+      <pre>kalends audit prove P --store \(e(store)) --out P.tlog-proof
+      kalends audit check-proof P.tlog-proof --key \(e(Self.shellQuoted(key)))\(e(witnesses))\
+      \(report.witnesses.isEmpty ? "" : " --quorum \(report.quorum)")
+      kalends audit verify --store \(e(store))</pre>
+      <p>The first two need only the bundle and the key; the third replays the whole log.</p>
+      </section>
+      </main>
+
+      """
+    return out
+  }
+
+  // MARK: Helpers
+
+  private func e(_ text: String) -> String { HTMLText.escape(text) }
+
+  /// The axis of every timeline: the window, or where it is open the span of what happened.
+  private func timelineAxis() -> ReportTimeline {
+    var times = report.timeline.entries.map(\.timestamp) + report.uses.map(\.end)
+    times += report.timeline.pending.map(\.time)
+    let first = report.since ?? times.min() ?? report.generated
+    var last = report.until ?? max(times.max() ?? report.generated, first)
+    if last.rawValue - first.rawValue < 60_000_000 { last = Timestamp(rawValue: first.rawValue + 60_000_000) }
+    let margin = (last.rawValue - first.rawValue) / 50
+    return ReportTimeline(
+      start: report.since ?? Timestamp(rawValue: first.rawValue - margin),
+      end: report.until ?? Timestamp(rawValue: last.rawValue + margin))
+  }
+
+  private func caption(_ client: String, _ lanes: [ReportTimeline.Lane]) -> String {
+    let parts = lanes.map { lane -> String in
+      let refused = lane.refusals.reduce(0) { $0 + $1.1 }
+      let reads = lane.uses.reduce(0) { $0 + $1.count }
+      let statuses = lane.decisions.compactMap { $0.status?.words }
+      let decided = statuses.isEmpty ? "no decision" : "decisions: " + statuses.joined(separator: " → ")
+      return "\(lane.service): \(decided); \(lane.requests.reduce(0) { $0 + ($1.count ?? 1) }) requests, "
+        + "\(refused) refused calls, \(reads) reads in \(lane.uses.count) minutes"
+    }
+    return report.names.app(client) + " — " + parts.joined(separator: ". ") + "."
+  }
+
+  /// What the record of `decision` must state, for the page's script: its position, kind and actor,
+  /// and its payload's fields by tag (strings, unsigned numbers, lists of UUIDs).
+  static func expectation(_ decision: AuditEntry) -> JSONValue {
+    var fields: [(String, JSONValue)] = [("1", .string(decision.client))]
+    let uuids = { (ids: [ObjectID]) in JSONValue.array(ids.map { .string($0.description.lowercased()) }) }
+    switch decision.kind {
+    case .accessDecided:
+      fields += [
+        ("2", .number(Double(decision.service?.rawValue ?? 0))),
+        ("3", .number(Double(decision.status?.rawValue ?? 0))),
+        ("4", .number(Double(decision.previousStatus?.rawValue ?? 0))),
+        ("5", .number(Double(decision.reason?.rawValue ?? 0))),
+      ]
+    case .accessScopeChanged:
+      fields += [
+        ("2", .number(Double(decision.service?.rawValue ?? 0))), ("3", uuids(decision.objects)),
+        ("4", uuids(decision.removedObjects)),
+      ]
+    case .contactPicked:
+      fields.append(("2", uuids(decision.objects)))
+    default: break
+    }
+    return .object([
+      ("position", .number(Double(decision.position.rawValue))),
+      ("kind", .number(Double(decision.kind.rawValue))),
+      ("actorType", .number(Double(Self.actorCode(decision.actor)))),
+      ("actor", .string(decision.actor.identifier)),
+      ("fields", .object(fields)),
+    ])
+  }
+
+  /// The data the script checks: the checkpoint, the keys and each decision's proof.
+  private func proofData() -> String {
+    let proofs = report.decisions.compactMap { decision -> JSONValue? in
+      guard let proof = report.proofs[decision.position] else { return nil }
+      return .object([
+        ("position", .number(Double(decision.position.rawValue))),
+        ("record", .string(Data(proof.record).base64EncodedString())),
+        ("index", .number(Double(proof.inclusion.leafIndex))),
+        ("path", .array(proof.inclusion.path.map { .string($0.base64) })),
+      ])
+    }
+    return JSONValue.object([
+      ("origin", .string(report.origin)),
+      ("checkpoint", report.checkpoint.map { .string($0.description) } ?? .null),
+      ("logKey", report.logKey.map { .string($0.description) } ?? .null),
+      ("witnesses", .array(report.witnesses.map { .string($0.description) })),
+      ("quorum", .number(Double(report.quorum))),
+      ("proofs", .array(proofs)),
+    ]).rendered()
+  }
+
+  /// The actor's code in the log (docs/log-format.md §2).
+  static func actorCode(_ actor: Principal) -> Int {
+    switch actor {
+    case .system: 0
+    case .person: 1
+    case .client: 2
+    case .policy: 3
+    }
+  }
+
+  static func actorWords(_ actor: Principal) -> String {
+    switch actor {
+    case .person: "the person"
+    case .system: "the system"
+    case .policy(let name): "policy “\(name)”"
+    case .client(let id): "the app (\(id))"
+    }
+  }
+
+  /// An instant as the log prints it (`2026-11-27T18:40:58.130500Z`) shown as
+  /// `2026-11-27 18:40:58`, the whole instant kept in a `<time>` element.
+  static func time(_ instant: String) -> String {
+    let short = instant.count >= 19 ? instant.prefix(10) + " " + instant.dropFirst(11).prefix(8) : Substring(instant)
+    return "<time datetime=\"\(HTMLText.escape(instant))\">\(HTMLText.escape(String(short)))</time>"
+  }
+
+  static func callerWords(_ caller: String) -> String {
+    switch caller {
+    case "identified": "through the server, identified"
+    case "declared": "in its own process, declared"
+    default: "—"
+    }
+  }
+
+  static func hexByte(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16)
+    return digits.count == 1 ? "0" + digits : digits
+  }
+
+  /// `text` as one shell word.
+  static func shellQuoted(_ text: String) -> String {
+    guard text.contains(where: { !($0.isLetter || $0.isNumber || "/._-+=:@".contains($0)) }) else { return text }
+    return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+  }
+}

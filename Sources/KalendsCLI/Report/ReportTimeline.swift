@@ -1,0 +1,166 @@
+import Foundation
+import Kalends
+import KalendsFormats
+
+/// One app's timeline as SVG: a lane per service on the report's time axis, with its decisions
+/// (diamonds, labelled with the new status), requests (rings), refused calls (crosses) and reads
+/// (bars, taller for more). Requests, refusals and reads are gathered into bins a few pixels wide,
+/// so that a year of history draws in as many shapes as a day. Every shape carries a `<title>`;
+/// the figure's caption says the same in words (shapes, labels and text, never colour alone).
+struct ReportTimeline {
+  /// The axis.
+  let start: Timestamp
+  let end: Timestamp
+
+  static let width = 760.0
+  static let left = 96.0
+  static let right = 16.0
+  static let laneHeight = 40.0
+  static let axisHeight = 22.0
+  static let binWidth = 5.0
+
+  var plotWidth: Double { Self.width - Self.left - Self.right }
+
+  /// The x of `time`, clamped to the plot.
+  func x(_ time: Timestamp) -> Double {
+    let span = Double(max(1, end.rawValue - start.rawValue))
+    let fraction = Double(time.rawValue - start.rawValue) / span
+    return Self.left + min(1, max(0, fraction)) * plotWidth
+  }
+
+  /// What one lane shows.
+  struct Lane {
+    let service: Service
+    var decisions: [AuditEntry] = []
+    var requests: [AuditEntry] = []
+    /// Refused calls: when, and how many.
+    var refusals: [(Timestamp, Int)] = []
+    var uses: [AccessUse] = []
+  }
+
+  /// The SVG of `lanes`, for the app `app` (its name), with the sentences of `names`.
+  func svg(app: String, lanes: [Lane], names: AuditNames, id: String) -> String {
+    let height = Self.axisHeight + Double(lanes.count) * Self.laneHeight + 4
+    var out = """
+      <svg class="timeline" viewBox="0 0 \(Int(Self.width)) \(Int(height))" width="\(Int(Self.width))" \
+      height="\(Int(height))" role="img" aria-labelledby="\(id)-caption" xmlns="http://www.w3.org/2000/svg">
+      """
+    out += axis(height: height)
+    for (index, lane) in lanes.enumerated() {
+      let top = Self.axisHeight + Double(index) * Self.laneHeight
+      let middle = top + Self.laneHeight / 2
+      out += """
+        <line class="lane" x1="\(Self.left)" y1="\(middle)" x2="\(Self.width - Self.right)" y2="\(middle)"/>\
+        <text class="lane-label" x="4" y="\(middle + 4)">\(lane.service.description)</text>
+        """
+      out += bars(lane.uses.map { ($0.start, $0.count) }, baseline: top + Self.laneHeight - 3, title: "read")
+      out += binned(lane.requests.map { ($0.timestamp, $0.count ?? 1) }, title: "request", element: "circle") { x in
+        "class=\"request\" cx=\"\(x)\" cy=\"\(middle)\" r=\"4.5\""
+      }
+      out += binned(lane.refusals, title: "refused call", element: "path") { x in
+        let (a, b, c, d) = (x - 4, middle - 4, x + 4, middle + 4)
+        return "class=\"refusal\" d=\"M\(a) \(b)L\(c) \(d)M\(a) \(d)L\(c) \(b)\""
+      }
+      var lastLabel = -Double.infinity
+      for decision in lane.decisions {
+        let x = Self.round(self.x(decision.timestamp))
+        let status = decision.status ?? .notDetermined
+        let (y, s) = (middle, 6.0)
+        out += """
+          <polygon class="decision \(Self.statusClass(status))" \
+          points="\(x),\(y - s) \(x + s),\(y) \(x),\(y + s) \(x - s),\(y)"><title>\(HTMLText.escape(
+            "\(decision.timestamp) — \(decision.sentence(names: names))"))</title></polygon>
+          """
+        if x - lastLabel >= 56 {
+          out +=
+            "<text class=\"decision-label\" x=\"\(x)\" y=\"\(y - 9)\">\(HTMLText.escape(Self.shortWords(decision)))</text>"
+          lastLabel = x
+        }
+      }
+    }
+    return out + "</svg>"
+  }
+
+  /// The time axis: a baseline and ticks at a round step, labelled in UTC.
+  private func axis(height: Double) -> String {
+    let span = max(1, end.rawValue - start.rawValue)
+    let steps: [Int64] = [
+      1, 5, 15, 60, 300, 900, 3_600, 3 * 3_600, 6 * 3_600, 86_400, 7 * 86_400, 30 * 86_400, 365 * 86_400,
+    ].map { $0 * 1_000_000 }
+    let step = steps.first { span / $0 <= 6 } ?? 365 * 86_400_000_000
+    var out = "<line class=\"axis\" x1=\"\(Self.left)\" y1=\"\(Self.axisHeight - 6)\" "
+    out += "x2=\"\(Self.width - Self.right)\" y2=\"\(Self.axisHeight - 6)\"/>"
+    var tick = (start.rawValue / step + 1) * step
+    while tick <= end.rawValue {
+      let x = Self.round(self.x(Timestamp(rawValue: tick)))
+      let text = Timestamp(rawValue: tick).description
+      // Days show the date, shorter steps the time of day.
+      let label =
+        step >= 86_400_000_000 ? String(text.prefix(10)) : String(text.dropFirst(11).prefix(step < 60_000_000 ? 8 : 5))
+      out += "<line class=\"tick\" x1=\"\(x)\" y1=\"\(Self.axisHeight - 9)\" x2=\"\(x)\" y2=\"\(height - 2)\"/>"
+      out += "<text class=\"tick-label\" x=\"\(x)\" y=\"\(Self.axisHeight - 11)\">\(label)</text>"
+      tick += step
+    }
+    return out
+  }
+
+  /// Bars of reads per bin, their height growing with the bin's count (logarithmically).
+  private func bars(_ points: [(Timestamp, Int)], baseline: Double, title: String) -> String {
+    let bins = binCounts(points)
+    guard let most = bins.map(\.count).max() else { return "" }
+    var out = ""
+    for bin in bins {
+      let height: Double = 4 + 12 * Foundation.log2(Double(bin.count) + 1) / Foundation.log2(Double(most) + 1)
+      out += "<rect class=\"use\" x=\"\(bin.x - 2)\" y=\"\(Self.round(baseline - height))\" width=\"4\" "
+      out += "height=\"\(Self.round(height))\"><title>\(bin.count) \(title)\(bin.count == 1 ? "" : "s") "
+      out += "from \(bin.first)</title></rect>"
+    }
+    return out
+  }
+
+  /// One shape per non-empty bin, with its count in its title.
+  private func binned(
+    _ points: [(Timestamp, Int)], title: String, element: String, attributes: (Double) -> String
+  ) -> String {
+    var out = ""
+    for bin in binCounts(points) {
+      let plural = bin.count == 1 ? "" : "s"
+      out += "<\(element) \(attributes(bin.x))><title>\(bin.count) \(title)\(plural) from \(bin.first)</title>"
+      out += "</\(element)>"
+    }
+    return out
+  }
+
+  private func binCounts(_ points: [(Timestamp, Int)]) -> [(x: Double, count: Int, first: Timestamp)] {
+    var bins: [Int: (count: Int, first: Timestamp)] = [:]
+    for (time, count) in points {
+      let bin = Int((x(time) - Self.left) / Self.binWidth)
+      let existing = bins[bin]
+      bins[bin] = ((existing?.count ?? 0) + count, min(existing?.first ?? time, time))
+    }
+    return bins.keys.sorted().map { bin in
+      (Self.round(Self.left + (Double(bin) + 0.5) * Self.binWidth), bins[bin]!.count, bins[bin]!.first)
+    }
+  }
+
+  static func round(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
+  /// The CSS class of a status's colour.
+  static func statusClass(_ status: AuthorizationStatus) -> String {
+    switch status {
+    case .fullAccess: "granted"
+    case .writeOnly, .limited: "partial"
+    case .denied, .restricted: "refused"
+    case .notDetermined: "unset"
+    }
+  }
+
+  /// A decision's label on the timeline: the new status, or what was chosen.
+  static func shortWords(_ decision: AuditEntry) -> String {
+    switch decision.kind {
+    case .accessScopeChanged: "chosen"
+    case .contactPicked: "picked"
+    default: decision.status?.words ?? ""
+    }
+  }
+}
