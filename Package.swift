@@ -193,7 +193,8 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     // The crash and change-notice harness (`kalends-harness`): not a product; tools/crash-harness,
-    // tools/damage-fuzz and the CLI tests run it beside the `kalends` it exercises.
+    // tools/damage-fuzz and the CLI tests run it beside the `kalends` it exercises, and
+    // tools/bench-server serves with it unrecorded, the yardstick of recording apps' reads.
     .executableTarget(
       name: "kalends-harness",
       dependencies: [
@@ -201,6 +202,8 @@ let package = Package(
         "KalendsSynthetic",
         "KalendsFormats",
         "KalendsCommandSupport",
+        "KalendsServer",
+        "KalendsDAV",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/KalendsHarness",

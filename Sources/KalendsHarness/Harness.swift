@@ -15,7 +15,7 @@ struct Harness: AsyncParsableCommand {
       Run by tools/crash-harness, tools/damage-fuzz and the CLI tests. Exit statuses as `kalends`'s.
       """,
     version: Store.softwareVersion,
-    subcommands: [Torture.self, Write.self, Changes.self, Erasure.self, Contacts.self, Reads.self]
+    subcommands: [Torture.self, Write.self, Changes.self, Erasure.self, Contacts.self, Reads.self, Serve.self]
   )
 
   static func main() async {

@@ -202,7 +202,7 @@ struct ReportPage {
       let status = decision.status.map { " " + ReportTimeline.statusClass($0) } ?? ""
       out += """
         <tr data-position="\(decision.position.rawValue)" data-client="\(e(decision.client))" \
-        data-kind="\(decision.kind.name)" data-expect="\(e(Self.expectation(decision).rendered()))">\
+        data-kind="\(decision.kind.name)">\
         <td>\(Self.time(decision.timestamp.description))</td><th scope="row">\(e(report.names.app(decision.client)))</th>\
         <td><span class="\(status.isEmpty ? "" : "status" + status)">\(e(decision.sentence(names: report.names)))\
         </span></td><td>\(e(Self.actorWords(decision.actor)))</td>\
@@ -470,6 +470,7 @@ struct ReportPage {
       guard let proof = report.proofs[decision.position] else { return nil }
       return .object([
         ("position", .number(Double(decision.position.rawValue))),
+        ("expect", Self.expectation(decision)),
         ("record", .string(Data(proof.record).base64EncodedString())),
         ("index", .number(Double(proof.inclusion.leafIndex))),
         ("path", .array(proof.inclusion.path.map { .string($0.base64) })),

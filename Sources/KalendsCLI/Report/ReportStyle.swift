@@ -9,6 +9,8 @@ enum ReportStyle {
     body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink);
       background: var(--paper); margin: 0 auto; max-width: 1100px; padding: 24px 28px 48px; }
     h1 { font-size: 1.7em; margin: 0 0 4px; }
+    /* A long report lays out only what is on screen (printing lays out everything). */
+    main > section { content-visibility: auto; contain-intrinsic-size: auto 1500px; }
     h2 { font-size: 1.25em; margin: 36px 0 8px; padding-bottom: 4px; border-bottom: 2px solid var(--ink); }
     h3 { font-size: 1em; margin: 18px 0 4px; }
     p.lead, .muted { color: var(--muted); }
@@ -52,6 +54,7 @@ enum ReportStyle {
     form#key-form { display: flex; gap: 8px; margin: 8px 0; } #key-input { flex: 1; font: inherit; padding: 4px 6px; }
     @media print {
       body { max-width: none; padding: 0; font-size: 11px; }
+      main > section { content-visibility: visible; contain-intrinsic-size: none; }
       nav, form#key-form { display: none; }
       h2 { break-after: avoid; } pre { background: none; border: 1px solid var(--line); }
       a { color: inherit; text-decoration: none; }
