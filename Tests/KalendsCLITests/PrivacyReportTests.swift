@@ -10,10 +10,7 @@ struct PrivacyReportTests {
     .deletingLastPathComponent().appendingPathComponent("tools")
 
   @Test func theDemoReportShowsWhatTheCLISaysProvesEveryDecisionAndShowsTampering() throws {
-    let directory = TemporaryDirectory("report")
-    let store = ["--store", directory.storePath]
-    let demo = try CLI.run(["demo"] + store)
-    try #require(demo.status == 0, "\(demo.stderr)")
+    let (directory, store, demo) = try Self.demo("report")
     let report = directory.storePath + ".report.html"
     #expect(demo.stdout.contains(report), "the demo prints where its report is")
     let html = try String(contentsOfFile: report, encoding: .utf8)
@@ -102,10 +99,7 @@ struct PrivacyReportTests {
   }
 
   @Test func aReportWithoutAKeyOrWithAnotherKeyProvesNothing() throws {
-    let directory = TemporaryDirectory("report-keys")
-    let store = ["--store", directory.storePath]
-    let demo = try CLI.run(["demo"] + store)
-    try #require(demo.status == 0, "\(demo.stderr)")
+    let (directory, store, _) = try Self.demo("report-keys")
     let without = directory.path + "/without.html"
     let made = try CLI.run(["audit", "report", "--out", without] + store)
     #expect(made.status == 0, "\(made.stderr)")
@@ -127,6 +121,16 @@ struct PrivacyReportTests {
     // A key that is none is refused before anything is written.
     let bad = try CLI.run(["audit", "report", "--out", directory.path + "/bad.html", "--key", "nonsense"] + store)
     #expect(bad.status != 0 && !FileManager.default.fileExists(atPath: directory.path + "/bad.html"))
+  }
+
+  /// A demo store (`kalends demo`) in a new directory: the directory, its `--store` arguments and
+  /// what the demo printed.
+  static func demo(_ name: String) throws -> (TemporaryDirectory, [String], CLI.Result) {
+    let directory = TemporaryDirectory(name)
+    let store = ["--store", directory.storePath]
+    let demo = try CLI.run(["demo"] + store)
+    try #require(demo.status == 0, "\(demo.stderr)")
+    return (directory, store, demo)
   }
 
   /// The report's DOM once its script ran, as tools/report_dom_check.py reads it.

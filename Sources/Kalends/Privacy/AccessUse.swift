@@ -29,4 +29,10 @@ public struct AccessUse: Hashable, Sendable {
   public var start: Timestamp { Timestamp(rawValue: minute &* 60_000_000) }
   /// When the interval ends (exclusive).
   public var end: Timestamp { Timestamp(rawValue: (minute &+ 1) &* 60_000_000) }
+
+  /// Whether the interval belongs to the window `since` (inclusive) … `until` (exclusive), open
+  /// where `nil`: whether it starts in it, as every audit of uses windows them.
+  package func starts(since: Timestamp?, until: Timestamp?) -> Bool {
+    (since.map { start >= $0 } ?? true) && (until.map { start < $0 } ?? true)
+  }
 }

@@ -10,22 +10,18 @@ extension PrivacyAudit {
     try StoreError.wrapping {
       try store.environment.read { txn in
         var callers: [UnidentifiedCaller] = []
-        try txn.withCursor(on: store.log) { cursor in
-          guard try cursor.first() else { return }
-          var principals = PrincipalCache()
-          _ = try cursor.scanForward { _, value in
-            let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-            let header = decoded.header
-            guard header.kind == .callerUnidentified else { return .continue }
-            if let since, header.timestamp < since { return .continue }
-            if let until, header.timestamp >= until { return .continue }
-            let fields = try PayloadReader(bytes: value.extracting(decoded.payload))
-            callers.append(
-              UnidentifiedCaller(
-                position: header.position, timestamp: header.timestamp, evidence: try Self.evidence(fields),
-                count: Int(clamping: try fields.unsigned(7) ?? 1)))
-            return .continue
-          }
+        var principals = PrincipalCache()
+        try forEachRecord(txn) { value in
+          let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
+          let header = decoded.header
+          guard header.kind == .callerUnidentified else { return }
+          if let since, header.timestamp < since { return }
+          if let until, header.timestamp >= until { return }
+          let fields = try PayloadReader(bytes: value.extracting(decoded.payload))
+          callers.append(
+            UnidentifiedCaller(
+              position: header.position, timestamp: header.timestamp, evidence: try Self.evidence(fields),
+              count: Int(clamping: try fields.unsigned(7) ?? 1)))
         }
         return callers
       }

@@ -40,8 +40,7 @@ extension PrivacyAudit {
             guard let use = try Self.use(LogPosition(position), fields, identification) else { return }
             if let service, use.service != service { return }
             if let object, !use.objects.contains(object) { return }
-            if let since, use.start < since { return }
-            if let until, use.start >= until { return }
+            guard use.starts(since: since, until: until) else { return }
             let key = UseKey(client: use.client, service: use.service, operation: use.operation, minute: use.minute)
             guard var merged = intervals[key] else {
               intervals[key] = use

@@ -43,13 +43,7 @@ public struct PrivacyAudit: Sendable {
             _ = try txn.withValue(forKey: BigEndianKey(position), in: store.log) { try keep($0) }
           }
         } else {
-          try txn.withCursor(on: store.log) { cursor in
-            guard try cursor.first() else { return }
-            _ = try cursor.scanForward { _, value in
-              try keep(value)
-              return .continue
-            }
-          }
+          try forEachRecord(txn, keep)
         }
         return entries
       }
@@ -104,6 +98,16 @@ public struct PrivacyAudit: Sendable {
   }
 
   // MARK: Plumbing
+
+  /// Hands every record of the log, in order, to `body`: for what no per-app index finds.
+  func forEachRecord(_ txn: borrowing ReadTransaction, _ body: (RawSpan) throws -> Void) throws {
+    try txn.withCursor(on: store.log) { cursor in
+      _ = try cursor.scanForward { _, value in
+        try body(value)
+        return .continue
+      }
+    }
+  }
 
   /// The kinds ``history(client:service:since:until:)`` lists: the decisions and what led to them;
   /// an app's reads are ``uses(client:service:object:since:until:)``'s.

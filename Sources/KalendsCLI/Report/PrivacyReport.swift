@@ -16,7 +16,7 @@ struct PrivacyReport {
   /// The log's size when read.
   let logSize: UInt64
   /// `kalends audit apps`' rows, at `generated`.
-  let apps: [[(String, JSONValue)]]
+  let apps: [AuditAppRow]
   /// The privacy records of the window (as `kalends audit history`).
   let timeline: AuditTimeline
   /// The reads of the window.
@@ -70,14 +70,15 @@ struct PrivacyReport {
     states = try audit.state()
     timeline = try AuditTimeline(audit, since: since, until: until)
     let allUses = try audit.uses()
-    uses = allUses.filter { use in (since.map { use.end > $0 } ?? true) && (until.map { use.start < $0 } ?? true) }
-    let weekAgo = AuditAppRows.weekBefore(now)
+    // As `kalends audit uses --since --until` windows them.
+    uses = allUses.filter { $0.starts(since: since, until: until) }
+    let weekAgo = AuditAppRow.weekBefore(now)
     // The window's timeline holds the last week's refusals when it covers the week: read the log once.
     let coversWeek = (since.map { $0 <= weekAgo } ?? true) && until == nil
     let recentRefusals =
       coversWeek
       ? timeline.refusals(since: weekAgo) : try AuditTimeline(audit, since: weekAgo).refusals(since: weekAgo)
-    apps = AuditAppRows.rows(states: states, uses: allUses, refusals: recentRefusals, names: names, now: now)
+    apps = AuditAppRow.rows(states: states, uses: allUses, refusals: recentRefusals, now: now)
     unidentified = try audit.unidentifiedCallers(since: since, until: until)
     let allDecisions = timeline.entries.filter { Self.decisionKinds.contains($0.kind) }
     decisions = Array(allDecisions.suffix(Self.decisionLimit))

@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsCommandSupport
 import KalendsFormats
 
 /// A ``PrivacyReport`` as one self-contained HTML page: no network (its content security policy
@@ -11,6 +12,16 @@ struct ReportPage {
 
   /// How many apps get a drawn timeline (the most active of the window); the rest are listed.
   static let timelineLimit = 60
+
+  /// Writes `report`'s page to `path`, replacing any file there; returns its size in bytes.
+  @discardableResult
+  static func write(_ report: PrivacyReport, to path: String) throws -> Int {
+    let page = Data(ReportPage(report: report).render().utf8)
+    guard FileManager.default.createFile(atPath: path, contents: page) else {
+      throw CLIError(message: "cannot write \(path)", status: .storage)
+    }
+    return page.count
+  }
 
   func render() -> String {
     var out = """
@@ -79,41 +90,28 @@ struct ReportPage {
       <th scope="col" class="num">Reads, 7 days</th><th scope="col" class="num">Refused, 7 days</th></tr></thead><tbody>
 
       """
-    // One group of rows per app, its name once.
-    var groups: [(client: String, rows: [[(String, JSONValue)]])] = []
-    for row in report.apps {
-      let client = row.first { $0.0 == "client" }?.1.cellText ?? ""
-      if groups.last?.client == client {
-        groups[groups.count - 1].rows.append(row)
-      } else {
-        groups.append((client, [row]))
-      }
-    }
-    for group in groups {
-      for (index, row) in group.rows.enumerated() {
-        let value = { (field: String) in row.first { $0.0 == field }?.1 ?? .null }
-        let status = AuthorizationStatus(name: value("status").cellText) ?? .notDetermined
-        let reason = value("reason").cellText
-        let reasonWords = DecisionReason.allCases.first { $0.description == reason }?.words ?? "—"
-        let caller = value("lastCaller").cellText
-        let lastRead = value("lastRead").cellText
-        let name =
-          index > 0
-          ? "" : "<th scope=\"rowgroup\" rowspan=\"\(group.rows.count)\">\(e(report.names.app(group.client)))</th>"
-        out += """
-          <tr data-client="\(e(group.client))" data-service="\(e(value("service").cellText))" \
-          data-app="\(e(value("app").cellText))">\(name)\
-          <td data-field="service" data-value="\(e(value("service").cellText))">\(e(value("service").cellText))</td>\
-          <td data-field="status" data-value="\(status.description)"><span class="status \
-          \(ReportTimeline.statusClass(status))">\(e(status.words))</span></td>\
-          <td data-field="reason" data-value="\(e(reason))">\(e(reasonWords))</td>\
-          <td data-field="lastRead" data-value="\(e(lastRead))">\(lastRead.isEmpty ? "never" : Self.time(lastRead))</td>\
-          <td data-field="lastCaller" data-value="\(e(caller))">\(e(Self.callerWords(caller)))</td>\
-          <td class="num" data-field="reads7d">\(value("reads7d").cellText)</td>\
-          <td class="num" data-field="refusals7d">\(value("refusals7d").cellText)</td></tr>
+    // One group of rows per app (`audit apps` lists each app's services together), its name once.
+    for (index, row) in report.apps.enumerated() {
+      let state = row.state
+      let first = index == 0 || report.apps[index - 1].state.client != state.client
+      let services = first ? report.apps[index...].prefix { $0.state.client == state.client }.count : 0
+      let name =
+        first ? "<th scope=\"rowgroup\" rowspan=\"\(services)\">\(e(report.names.app(state.client)))</th>" : ""
+      let lastRead = row.lastRead?.start.description ?? ""
+      let caller = row.lastRead?.caller ?? ""
+      out += """
+        <tr data-client="\(e(state.client))" data-service="\(state.service.description)" \
+        data-app="\(e(report.names.apps[state.client] ?? ""))">\(name)\
+        <td data-field="service" data-value="\(state.service.description)">\(state.service.description)</td>\
+        <td data-field="status" data-value="\(state.status.description)"><span class="status \
+        \(ReportTimeline.statusClass(state.status))">\(e(state.status.words))</span></td>\
+        <td data-field="reason" data-value="\(state.reason?.description ?? "")">\(e(state.reason?.words ?? "—"))</td>\
+        <td data-field="lastRead" data-value="\(lastRead)">\(lastRead.isEmpty ? "never" : Self.time(lastRead))</td>\
+        <td data-field="lastCaller" data-value="\(caller)">\(e(Self.callerWords(caller)))</td>\
+        <td class="num" data-field="reads7d">\(row.reads7d)</td>\
+        <td class="num" data-field="refusals7d">\(row.refusals7d)</td></tr>
 
-          """
-      }
+        """
     }
     if report.apps.isEmpty { out += "<tr><td colspan=\"8\">No app is registered.</td></tr>\n" }
     return out + "</tbody></table></section>\n"
@@ -217,27 +215,11 @@ struct ReportPage {
   }
 
   private func reads() -> String {
-    struct Total {
-      var count = 0
-      var intervals = 0
-      var first: Timestamp
-      var last: Timestamp
-      var objects: [ObjectID] = []
-      var identified = 0
-    }
-    var totals: [String: (AccessUse, Total)] = [:]
-    var order: [String] = []
-    for use in report.uses {
-      let key = "\(use.client)\u{0}\(use.service.rawValue)\u{0}\(use.operation)"
-      if totals[key] == nil {
-        order.append(key)
-        totals[key] = (use, Total(first: use.start, last: use.start))
-      }
-      totals[key]!.1.count += use.count
-      totals[key]!.1.intervals += 1
-      totals[key]!.1.last = use.start
-      totals[key]!.1.identified += use.identification == nil ? 0 : 1
-      for object in use.objects where !totals[key]!.1.objects.contains(object) { totals[key]!.1.objects.append(object) }
+    // Per app, service and operation (each group's intervals oldest first), by app, service, operation.
+    let groups = Dictionary(grouping: report.uses) { "\($0.client)\u{0}\($0.service.rawValue)\u{0}\($0.operation)" }
+    let ordered = groups.values.sorted {
+      (report.names.app($0[0].client), $0[0].service.rawValue, $0[0].operation)
+        < (report.names.app($1[0].client), $1[0].service.rawValue, $1[0].operation)
     }
     var out = """
       <section id="reads" aria-labelledby="reads-title"><h2 id="reads-title">What apps read</h2>
@@ -248,22 +230,24 @@ struct ReportPage {
       <th scope="col">Last</th><th scope="col">Touched</th><th scope="col">Caller</th></tr></thead><tbody>
 
       """
-    for key in order.sorted(by: { report.names.app(totals[$0]!.0.client) < report.names.app(totals[$1]!.0.client) }) {
-      let (use, total) = totals[key]!
-      let caller =
-        total.identified == total.intervals
-        ? "identified" : total.identified == 0 ? "declared" : "identified and declared"
+    for intervals in ordered {
+      let use = intervals[0]
+      var touched: [ObjectID] = []
+      for object in intervals.flatMap(\.objects) where !touched.contains(object) { touched.append(object) }
+      let callers = Set(intervals.map(\.caller))
       out += """
         <tr data-client="\(e(use.client))" data-service="\(use.service.description)" \
         data-operation="\(e(use.operation))"><th scope="row">\(e(report.names.app(use.client)))</th>\
         <td>\(use.service.description)</td><td>\(e(use.operation))</td>\
-        <td class="num" data-field="count">\(total.count)</td><td class="num">\(total.intervals)</td>\
-        <td>\(Self.time(total.first.description))</td><td>\(Self.time(total.last.description))</td>\
-        <td>\(e(total.objects.map(report.names.object).joined(separator: ", ")))</td><td>\(caller)</td></tr>
+        <td class="num" data-field="count">\(intervals.reduce(0) { $0 + $1.count })</td>\
+        <td class="num">\(intervals.count)</td>\
+        <td>\(Self.time(use.start.description))</td><td>\(Self.time(intervals[intervals.count - 1].start.description))</td>\
+        <td>\(e(touched.map(report.names.object).joined(separator: ", ")))</td>\
+        <td>\(callers.count > 1 ? "identified and declared" : callers.first ?? "")</td></tr>
 
         """
     }
-    if order.isEmpty { out += "<tr><td colspan=\"9\">No app read anything in this window.</td></tr>\n" }
+    if ordered.isEmpty { out += "<tr><td colspan=\"9\">No app read anything in this window.</td></tr>\n" }
     return out + "</tbody></table></section>\n"
   }
 

@@ -85,6 +85,12 @@ extension AuditEntry {
   }
 }
 
+extension AccessUse {
+  /// How the app was known at the interval's last identified read: `identified` by the store
+  /// server, or `declared` when no read of it was.
+  package var caller: String { identification == nil ? "declared" : "identified" }
+}
+
 extension PendingRefusal {
   /// The refusals counted and not yet in the log, as ``AuditEntry/sentence(names:)`` says them.
   package var sentence: String {

@@ -25,16 +25,16 @@ extension KalendsCommand.Audit {
       let store = try global.openStore(readOnly: true, for: "read the audit")
       let audit = PrivacyAudit(store: store)
       let now = Timestamp.now()
-      let weekAgo = AuditAppRows.weekBefore(now)
-      let rows = AuditAppRows.rows(
+      let weekAgo = AuditAppRow.weekBefore(now)
+      let rows = AuditAppRow.rows(
         states: try audit.state(), uses: try audit.uses(),
-        refusals: try AuditTimeline(audit, since: weekAgo).refusals(since: weekAgo),
-        names: try AuditNames(EventStore(store: store)), now: now)
+        refusals: try AuditTimeline(audit, since: weekAgo).refusals(since: weekAgo), now: now)
       if rows.isEmpty && format == .table {
         print("no app is registered — `kalends client register` registers one")
         return
       }
-      format.write(rows, columns: AuditAppRows.columns)
+      let names = try AuditNames(EventStore(store: store))
+      format.write(rows.map { $0.jsonFields(names: names) }, columns: AuditAppRow.columns)
     }
   }
 }

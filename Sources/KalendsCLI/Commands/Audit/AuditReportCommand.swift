@@ -43,14 +43,10 @@ extension KalendsCommand.Audit {
       let report = try PrivacyReport(
         store: store, storePath: global.storePath, since: since, until: until, logKey: logKey,
         witnesses: witnessKeys, quorum: witnesses.quorum ?? witnessKeys.count)
-      let page = ReportPage(report: report).render()
-      guard FileManager.default.createFile(atPath: out, contents: Data(page.utf8)) else {
-        throw CLIError(message: "cannot write \(out)", status: .storage)
-      }
-      let proven = report.proofs.count
+      let size = try ReportPage.write(report, to: out)
       print(
-        "\(out): \(report.decisions.count) decisions (\(proven) with proofs), \(report.apps.count) app rows, "
-          + "\(page.utf8.count) bytes")
+        "\(out): \(report.decisions.count) decisions (\(report.proofs.count) with proofs), \(report.apps.count) "
+          + "app rows, \(size) bytes")
     }
   }
 }

@@ -56,7 +56,7 @@ extension KalendsCommand.Audit {
         let touched = use.objects.map { names.calendars[$0] ?? $0.description }.joined(separator: "; ")
         fields = fields.filter { !["calendars", "contacts", "identified"].contains($0.0) }
         return fields + [
-          ("touched", .string(touched)), ("identified", .string(use.identification == nil ? "declared" : "identified")),
+          ("touched", .string(touched)), ("identified", .string(use.caller)),
         ]
       }
       format.write(

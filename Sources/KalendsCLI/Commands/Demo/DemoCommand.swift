@@ -69,8 +69,7 @@ extension KalendsCommand {
       let reportPath = Self.reportPath(of: path)
       let report = try PrivacyReport(
         store: owner.store, storePath: path, since: nil, until: nil, logKey: signer.verifier, witnesses: [], quorum: 0)
-      guard FileManager.default.createFile(atPath: reportPath, contents: Data(ReportPage(report: report).render().utf8))
-      else { throw CLIError(message: "cannot write \(reportPath)", status: .storage) }
+      try ReportPage.write(report, to: reportPath)
       print("\nPrivacy report (kalends audit report --store \(path) --key VKEY --out FILE): \(reportPath)")
       print("Open it in a browser: it checks its \(report.proofs.count) decisions' proofs itself.")
     }
