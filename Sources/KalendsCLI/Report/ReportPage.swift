@@ -80,29 +80,34 @@ struct ReportPage {
       """
   }
 
+  /// One table per app, its name as the caption: a long list of apps is laid out only where it is
+  /// on screen (`content-visibility` per app; one table of thousands of rows is laid out whole
+  /// before anything is shown), and the fixed column widths keep the tables aligned.
   private func apps() -> String {
     var out = """
       <section id="apps" aria-labelledby="apps-title"><h2 id="apps-title">Apps at a glance</h2>
       <p class="muted">Each registered app and service now; reads and refusals of the seven days before \
       the report (<code>kalends audit apps</code>).</p>
-      <table><thead><tr><th scope="col">App</th><th scope="col">Service</th><th scope="col">Status now</th>\
-      <th scope="col">Why</th><th scope="col">Last read</th><th scope="col">Last read came</th>\
-      <th scope="col" class="num">Reads, 7 days</th><th scope="col" class="num">Refused, 7 days</th></tr></thead><tbody>
 
       """
-    // One group of rows per app (`audit apps` lists each app's services together), its name once.
+    let head = """
+      <thead><tr><th scope="col">Service</th><th scope="col">Status now</th>\
+      <th scope="col">Why</th><th scope="col">Last read</th><th scope="col">Last read came</th>\
+      <th scope="col" class="num">Reads, 7 days</th><th scope="col" class="num">Refused, 7 days</th></tr></thead>
+      """
+    // `audit apps` lists each app's services together: a table for each run of one app's rows.
     for (index, row) in report.apps.enumerated() {
       let state = row.state
-      let first = index == 0 || report.apps[index - 1].state.client != state.client
-      let services = first ? report.apps[index...].prefix { $0.state.client == state.client }.count : 0
-      let name =
-        first ? "<th scope=\"rowgroup\" rowspan=\"\(services)\">\(e(report.names.app(state.client)))</th>" : ""
+      if index == 0 || report.apps[index - 1].state.client != state.client {
+        if index > 0 { out += "</tbody></table></div>\n" }
+        out += "<div class=\"app\"><table><caption>\(e(report.names.app(state.client)))</caption>\(head)<tbody>\n"
+      }
       let lastRead = row.lastRead?.start.description ?? ""
       let caller = row.lastRead?.caller ?? ""
       out += """
         <tr data-client="\(e(state.client))" data-service="\(state.service.description)" \
-        data-app="\(e(report.names.apps[state.client] ?? ""))">\(name)\
-        <td data-field="service" data-value="\(state.service.description)">\(state.service.description)</td>\
+        data-app="\(e(report.names.apps[state.client] ?? ""))">\
+        <th scope="row" data-field="service" data-value="\(state.service.description)">\(state.service.description)</th>\
         <td data-field="status" data-value="\(state.status.description)"><span class="status \
         \(ReportTimeline.statusClass(state.status))">\(e(state.status.words))</span></td>\
         <td data-field="reason" data-value="\(state.reason?.description ?? "")">\(e(state.reason?.words ?? "—"))</td>\
@@ -113,8 +118,8 @@ struct ReportPage {
 
         """
     }
-    if report.apps.isEmpty { out += "<tr><td colspan=\"8\">No app is registered.</td></tr>\n" }
-    return out + "</tbody></table></section>\n"
+    out += report.apps.isEmpty ? "<p>No app is registered.</p>\n" : "</tbody></table></div>\n"
+    return out + "</section>\n"
   }
 
   private func timelines() -> String {
@@ -448,16 +453,27 @@ struct ReportPage {
     ])
   }
 
-  /// The data the script checks: the checkpoint, the keys and each decision's proof.
+  /// The data the script checks: the checkpoint, the keys and each decision's proof. The
+  /// proofs' paths name their hashes by index into `nodes`, each hash once: proofs of records near
+  /// each other share the upper part of their paths, so the page is smaller and read faster.
   private func proofData() -> String {
+    var nodes: [JSONValue] = []
+    var nodeIndex: [String: Int] = [:]
     let proofs = report.decisions.compactMap { decision -> JSONValue? in
       guard let proof = report.proofs[decision.position] else { return nil }
+      let path = proof.inclusion.path.map { hash -> JSONValue in
+        let text = hash.base64
+        if let index = nodeIndex[text] { return .number(Double(index)) }
+        nodeIndex[text] = nodes.count
+        nodes.append(.string(text))
+        return .number(Double(nodes.count - 1))
+      }
       return .object([
         ("position", .number(Double(decision.position.rawValue))),
         ("expect", Self.expectation(decision)),
         ("record", .string(Data(proof.record).base64EncodedString())),
         ("index", .number(Double(proof.inclusion.leafIndex))),
-        ("path", .array(proof.inclusion.path.map { .string($0.base64) })),
+        ("path", .array(path)),
       ])
     }
     return JSONValue.object([
@@ -466,6 +482,7 @@ struct ReportPage {
       ("logKey", report.logKey.map { .string($0.description) } ?? .null),
       ("witnesses", .array(report.witnesses.map { .string($0.description) })),
       ("quorum", .number(Double(report.quorum))),
+      ("nodes", .array(nodes)),
       ("proofs", .array(proofs)),
     ]).rendered()
   }

@@ -142,8 +142,9 @@ enum ReportScript {
     // Interior nodes, by their two children: proofs of records near each other share the upper
     // part of their paths, and each node is hashed once (its promise kept while it is computed).
     const nodes = new Map();
+    const bytes = (b) => String.fromCharCode.apply(null, b);
     function node(left, right) {
-      const key = hex(left) + hex(right);
+      const key = bytes(left) + bytes(right);
       let hash = nodes.get(key);
       if (!hash) { hash = sha(cat(new Uint8Array([1]), left, right)); nodes.set(key, hash); }
       return hash;
@@ -196,6 +197,7 @@ enum ReportScript {
       document.body.dataset.verification = "running";
       const rows = Array.from(document.querySelectorAll("#decisions tbody tr[data-position]"));
       const proofs = new Map(data.proofs.map((p) => [String(p.position), p]));
+      const pathNodes = data.nodes.map(b64);
       const counts = { proven: 0, failed: 0, uncovered: 0, unchecked: 0 };
       const finish = (verdict, state) => {
         say("verdict", verdict, state);
@@ -256,7 +258,7 @@ enum ReportScript {
           const computed = await recordHash(record);
           if (!same(computed, record.slice(record.length - 32))) throw new Error("the record's bytes do not hash to the hash it carries: it was altered");
           if (!states(decoded, proof.expect)) throw new Error("the record does not say what this row shows");
-          const root = await rootFrom(computed, BigInt(proof.index), note.size, proof.path.map(b64));
+          const root = await rootFrom(computed, BigInt(proof.index), note.size, proof.path.map((i) => pathNodes[i]));
           if (!root || !same(root, note.root)) throw new Error("its inclusion path does not lead to the checkpoint's root");
           if (!trusted) { counts.unchecked++; mark(row, "unchecked", describe(decoded) + " — in the tree, but " + reason); return; }
           counts.proven++;

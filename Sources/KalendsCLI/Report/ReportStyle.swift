@@ -11,6 +11,13 @@ enum ReportStyle {
     h1 { font-size: 1.7em; margin: 0 0 4px; }
     /* A long report lays out only what is on screen (printing lays out everything). */
     main > section { content-visibility: auto; contain-intrinsic-size: auto 1500px; }
+    #apps .app { content-visibility: auto; contain-intrinsic-size: auto 150px; }
+    #apps table { table-layout: fixed; margin: 14px 0 4px; }
+    #apps caption { text-align: left; font-weight: 600; padding: 2px 0 4px; }
+    #apps th:nth-child(1) { width: 11%; } #apps th:nth-child(2) { width: 15%; } #apps th:nth-child(3) { width: 20%; }
+    #apps th:nth-child(4) { width: 17%; } #apps th:nth-child(5) { width: 13%; }
+    #apps thead th:nth-child(6), #apps thead th:nth-child(7) { width: 12%; }
+    #apps tbody th { background: none; font-weight: 400; }
     h2 { font-size: 1.25em; margin: 36px 0 8px; padding-bottom: 4px; border-bottom: 2px solid var(--ink); }
     h3 { font-size: 1em; margin: 18px 0 4px; }
     p.lead, .muted { color: var(--muted); }
@@ -54,7 +61,8 @@ enum ReportStyle {
     form#key-form { display: flex; gap: 8px; margin: 8px 0; } #key-input { flex: 1; font: inherit; padding: 4px 6px; }
     @media print {
       body { max-width: none; padding: 0; font-size: 11px; }
-      main > section { content-visibility: visible; contain-intrinsic-size: none; }
+      main > section, #apps .app { content-visibility: visible; contain-intrinsic-size: none; }
+      #apps .app { break-inside: avoid; }
       nav, form#key-form { display: none; }
       h2 { break-after: avoid; } pre { background: none; border: 1px solid var(--line); }
       a { color: inherit; text-decoration: none; }
