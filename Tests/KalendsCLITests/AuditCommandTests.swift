@@ -203,4 +203,27 @@ struct AuditCommandTests {
     #expect(try store.run(["audit", "export", "--out", file]).status == 0)
     #expect(try String(contentsOfFile: file, encoding: .utf8) == export.stdout)
   }
+
+  /// A limited contacts app's reads name the chosen contacts it was handed, by name in the table
+  /// (the person reads the audit) and by id in the JSON.
+  @Test func usesNameTheChosenContactsTheyTouched() throws {
+    let store = try CLIStore()
+    let ada = try #require(
+      try store.object(["contact", "add", "--given", "Ada", "--family", "Lovelace"])["id"] as? String)
+    _ = try store.object(["contact", "add", "--given", "Grace", "--family", "Hopper"])
+    _ = try store.object([
+      "client", "register", "com.example.cards", "--name", "Cards", "--usage", "contacts=Cards.",
+    ])
+    _ = try store.object([
+      "access", "set", "com.example.cards", "--service", "contacts", "--status", "limited", "--contacts", ada,
+    ])
+    let listed = try store.run(["contact", "list", "--as", "com.example.cards"])
+    #expect(listed.status == 0 && listed.stdout.contains("Ada") && !listed.stdout.contains("Grace"), "\(listed)")
+    let table = try store.run(["audit", "uses", "--client", "com.example.cards"])
+    #expect(table.status == 0 && table.stdout.contains("Ada Lovelace"), "\(table.stdout)")
+    #expect(!table.stdout.contains(ada) && !table.stdout.contains("Grace"), "\(table.stdout)")
+    let json = try store.objects(["audit", "uses", "--client", "com.example.cards", "--format", "json"])
+    let touched = json.flatMap { ($0["contacts"] as? [Any] ?? []).map { "\($0)" } }
+    #expect(!touched.isEmpty && touched.allSatisfy { $0.contains(ada) }, "\(json)")
+  }
 }

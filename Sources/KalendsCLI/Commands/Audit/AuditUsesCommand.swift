@@ -52,8 +52,8 @@ extension KalendsCommand.Audit {
       let rows = uses.map { use in
         var fields = use.jsonFields(names: names.apps, titles: names.calendars)
         guard format != .json else { return fields }
-        // A table names the calendars by title and says how the app was known, in words.
-        let touched = use.objects.map { names.calendars[$0] ?? $0.description }.joined(separator: "; ")
+        // A table names calendars by title and contacts by name, and says how the app was known.
+        let touched = use.objects.map(names.object).joined(separator: "; ")
         fields = fields.filter { !["calendars", "contacts", "identified"].contains($0.0) }
         return fields + [
           ("touched", .string(touched)), ("identified", .string(use.caller)),
