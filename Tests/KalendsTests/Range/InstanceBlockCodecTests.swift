@@ -48,9 +48,7 @@ struct InstanceBlockCodecTests {
   }
 
   static func decode(_ coded: [UInt8]) -> [UInt8] {
-    var records: [UInt8] = []
-    coded.withUnsafeBytes { InstanceBlockCodec.decode($0, appendingTo: &records) }
-    return records
+    coded.withUnsafeBytes { InstanceBlockCodec.decoded($0) }
   }
 
   @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])

@@ -52,18 +52,20 @@ package enum InstanceBlockCodec {
     return offset
   }
 
-  /// Appends the fixed records of the coded `block` to `records`; a damaged block is read as far as
-  /// its whole records go.
-  package static func decode(_ block: UnsafeRawBufferPointer, appendingTo records: inout [UInt8]) {
-    var reader = Reader(block)
-    while let record = reader.next() {
-      let offset = records.count
-      records.append(contentsOf: repeatElement(0, count: InstanceBlocks.recordLength))
-      records.withUnsafeMutableBytes { bytes in
+  /// The fixed records of the coded `block`; a damaged block is read as far as its whole records
+  /// go. The records are counted first and the array made at its size, without filling it first:
+  /// a stretch of blocks is decoded on every edit of an item in it.
+  package static func decoded(_ block: UnsafeRawBufferPointer) -> [UInt8] {
+    let length = count(block) * InstanceBlocks.recordLength
+    return [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+      var reader = Reader(block)
+      while let record = reader.next() {
         _ = InstanceBlocks.write(
           start: record.start, itemHigh: record.item.high, itemLow: record.item.low,
           occurrence: record.occurrence, end: record.end, flags: record.flags,
-          to: UnsafeMutableRawBufferPointer(rebasing: bytes[offset...]))
+          to: UnsafeMutableRawBufferPointer(
+            start: buffer.baseAddress! + initialized, count: InstanceBlocks.recordLength))
+        initialized += InstanceBlocks.recordLength
       }
     }
   }

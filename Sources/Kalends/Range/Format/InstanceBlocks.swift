@@ -189,9 +189,7 @@ enum InstanceBlocks {
 
     /// The fixed records of a stored block.
     private func decoded(_ block: RawSpan) -> [UInt8] {
-      var records: [UInt8] = []
-      block.withUnsafeBytes { InstanceBlockCodec.decode($0, appendingTo: &records) }
-      return records
+      block.withUnsafeBytes { InstanceBlockCodec.decoded($0) }
     }
 
     /// Reads the blocks from the start of the stretch holding the target to its end: the block
