@@ -25,6 +25,7 @@ struct AppCommandUseTests {
     "calendar list": .read(service: "calendars", arguments: []),
     "event show": .read(service: "calendars", arguments: ["$EVENT"]),
     "event list": .read(service: "calendars", arguments: ["--calendar", "$CAL"]),
+    "agenda": .read(service: "calendars", arguments: ["2026-06-01..2026-06-07"]),
     "events": .read(service: "calendars", arguments: ["--from", "2026-06-01", "--to", "2026-06-08"]),
     "freebusy": .read(service: "calendars", arguments: ["--from", "2026-06-01", "--to", "2026-06-08"]),
     "export": .read(service: "calendars", arguments: ["--calendar", "$CAL"]),
