@@ -20,7 +20,8 @@ struct AppCommandUseTests {
     case noData
   }
 
-  /// The commands, by path. `$CAL`, `$EVENT`, `$LIST` and `$CONTACT` stand for the fixture's ids.
+  /// The commands, by path. `$CAL`, `$EVENT`, `$LIST`, `$REMINDER` and `$CONTACT` stand for the
+  /// fixture's ids.
   static let roles: [String: Role] = [
     "calendar list": .read(service: "calendars", arguments: []),
     "event show": .read(service: "calendars", arguments: ["$EVENT"]),
@@ -31,6 +32,7 @@ struct AppCommandUseTests {
     "export": .read(service: "calendars", arguments: ["--calendar", "$CAL"]),
     "watch": .read(service: "calendars", arguments: ["--from", "1", "--limit", "1"]),
     "reminder list": .read(service: "reminders", arguments: ["--calendar", "$LIST"]),
+    "reminder show": .read(service: "reminders", arguments: ["$REMINDER"]),
     "contact list": .read(service: "contacts", arguments: []),
     "contact show": .read(service: "contacts", arguments: ["$CONTACT"]),
     "contact search": .read(service: "contacts", arguments: ["Ana"]),
@@ -38,7 +40,7 @@ struct AppCommandUseTests {
     "group list": .read(service: "contacts", arguments: []),
     "calendar create": .write, "calendar update": .write, "calendar remove": .write,
     "event add": .write, "event update": .write, "event remove": .write,
-    "reminder add": .write, "reminder complete": .write, "reminder remove": .write,
+    "reminder add": .write, "reminder update": .write, "reminder complete": .write, "reminder remove": .write,
     "contact add": .write, "contact update": .write, "contact remove": .write, "contact import": .write,
     "group add": .write, "group rename": .write, "group remove": .write, "group add-member": .write,
     "group remove-member": .write, "import": .write, "access request": .write,
@@ -106,10 +108,11 @@ struct AppCommandUseTests {
         "2026-06-02T11:00:00",
       ])["id"] as? String)
     let list = try store.calendar("Tasks", ["--reminders"])
-    try store.object(["reminder", "add", "--calendar", list, "--title", "Renew passport"])
+    let reminder = try #require(
+      try store.object(["reminder", "add", "--calendar", list, "--title", "Renew passport"])["id"] as? String)
     let contact = try #require(
       try store.object(["contact", "add", "--given", "Ana", "--family", "Souza"])["id"] as? String)
-    let ids = ["$CAL": calendar, "$EVENT": event, "$LIST": list, "$CONTACT": contact]
+    let ids = ["$CAL": calendar, "$EVENT": event, "$LIST": list, "$REMINDER": reminder, "$CONTACT": contact]
 
     func uses(_ app: String) throws -> [String: Int] {
       var counts: [String: Int] = [:]

@@ -200,7 +200,7 @@ struct EventCommandTests {
       ["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00Z"], "error: --start and --end: one has an offset"
     ),
     (["--start", "2026-03-29", "--end", "2026-03-29T10:00:00"], "error: --start and --end: give both as dates"),
-    (["--start", "2026-03-29T09:00:00"], "error: --end is required"),
+    (["--start", "9999-12-31T23:30:00"], "error: --start: the event would end after the year 9999"),
     (["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T08:00:00"], "error: the event ends before it starts"),
     (["--start", "2026-03-29", "--alarm", "soon"], "error: --alarm: "),
     (
@@ -216,6 +216,48 @@ struct EventCommandTests {
     #expect(result.status == 65)
     #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
     #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(try store.head() == head)
+  }
+
+  /// Without `--end`, a new event with a time of day lasts an hour, as calendar programs make one;
+  /// an all-day one its day.
+  @Test func aNewEventWithoutAnEndLastsAnHour() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    let meeting = try store.object([
+      "event", "add", "--calendar", calendar, "--title", "Meeting", "--start", "2026-03-29T09:30:00", "--tz",
+      "Europe/Berlin",
+    ])
+    #expect(meeting["start"] as? String == "2026-03-29T09:30:00+02:00")
+    #expect(meeting["end"] as? String == "2026-03-29T10:30:00+02:00", "\(meeting)")
+    let day = try store.object(["event", "add", "--calendar", calendar, "--title", "Off", "--start", "2026-03-30"])
+    #expect(day["end"] as? String == "2026-03-31" && day["allDay"] as? Bool == true, "\(day)")
+  }
+
+  /// Events and reminders are named by the start of their id, as git names commits.
+  @Test func itemsAreNamedByTheStartOfTheirID() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    let list = try store.calendar("Errands", ["--reminders"])
+    let event = try #require(
+      try store.object(["event", "add", "--calendar", calendar, "--title", "Dentist", "--start", "2026-06-02T10:00:00"]
+      )[
+        "id"] as? String)
+    let reminder = try #require(
+      try store.object(["reminder", "add", "--calendar", list, "--title", "Floss"])["id"] as? String)
+    let shown = try store.object(["event", "show", String(event.prefix(8).lowercased())])
+    #expect(shown["id"] as? String == event)
+    let moved = try store.object(["event", "update", String(event.prefix(6)), "--title", "Dentist (moved)"])
+    #expect(moved["id"] as? String == event && moved["title"] as? String == "Dentist (moved)")
+    #expect(try store.object(["reminder", "show", String(reminder.prefix(13))])["id"] as? String == reminder)
+    let done = try store.object(["reminder", "complete", String(reminder.prefix(5))])
+    #expect(done["completed"] as? Bool == true)
+    let head = try store.head()
+    let short = try store.run(["event", "show", "abc"])
+    #expect(short.status == 65 && short.stderr.contains("not an identifier"), "\(short.stderr)")
+    // A reminder's id names no event.
+    let other = try store.run(["event", "remove", String(reminder.prefix(8))])
+    #expect(other.status == 66 && other.stderr.contains("no event"), "\(other.stderr)")
     #expect(try store.head() == head)
   }
 

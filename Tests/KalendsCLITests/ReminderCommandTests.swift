@@ -131,4 +131,88 @@ struct ReminderCommandTests {
     #expect(missing.status == 66)
     #expect(try store.head() == head)
   }
+
+  /// `reminder show` and `update`: only the fields given change, a due date moves as typed, an
+  /// empty value clears, a stale `--if-version` is a conflict that writes nothing.
+  @Test func aReminderIsShownAndItsDueDateChanges() throws {
+    let store = try CLIStore()
+    let errands = try store.calendar("Errands", ["--reminders"])
+    let home = try store.calendar("Home", ["--reminders"])
+    let rent = try store.object([
+      "reminder", "add", "--calendar", errands, "--title", "Pay rent", "--due", "2026-12-01T09:00:00", "--tz",
+      "Europe/Berlin", "--notes", "standing order?",
+    ])
+    let id = try #require(rent["id"] as? String)
+    let shown = try store.object(["reminder", "show", id])
+    #expect(shown["title"] as? String == "Pay rent" && shown["dueDate"] as? String == "2026-12-01T09:00:00+01:00")
+
+    // A new time is read in the reminder's zone; the rest stays.
+    let moved = try store.object(["reminder", "update", id, "--due", "2026-12-03T17:30:00"])
+    #expect(moved["dueDate"] as? String == "2026-12-03T17:30:00+01:00", "\(moved)")
+    #expect(moved["notes"] as? String == "standing order?" && moved["title"] as? String == "Pay rent")
+    // --tz alone keeps the wall clock in the new zone; a list by title; notes cleared.
+    let zoned = try store.object([
+      "reminder", "update", id, "--tz", "America/New_York", "--calendar", "Home", "--notes", "",
+    ])
+    #expect(zoned["dueDate"] as? String == "2026-12-03T17:30:00-05:00" && zoned["calendarId"] as? String == home)
+    #expect(zoned["notes"] is NSNull)
+    let dated = try store.object(["reminder", "update", id, "--due", "2026-12-10", "--priority", "5"])
+    #expect(
+      dated["dueDate"] as? String == "2026-12-10" && dated["timeZone"] is NSNull && dated["priority"] as? Int == 5)
+
+    let head = try store.head()
+    let stale = try store.run(["reminder", "update", id, "--title", "x", "--if-version", "1"])
+    #expect(stale.status == 67, "\(stale.stderr)")
+    let nothing = try store.run(["reminder", "update", id])
+    #expect(nothing.status == 64, "\(nothing.stderr)")
+    let badDue = try store.run(["reminder", "update", id, "--due", "someday"])
+    #expect(badDue.status == 65 && badDue.stderr.contains("someday"), "\(badDue.stderr)")
+    #expect(try store.head() == head, "refused updates write nothing")
+    let cleared = try store.object(["reminder", "update", id, "--due", ""])
+    #expect(cleared["dueDate"] is NSNull)
+  }
+
+  /// `reminder list --due`: today, the week and overdue in the days of `$TZ`, as python-dateutil
+  /// counts them; a date-only reminder due today is not overdue until the day is over.
+  @Test func dueListsFollowTheReadersDays() throws {
+    let store = try CLIStore()
+    let errands = try store.calendar("Errands", ["--reminders"])
+    let zone = "Pacific/Auckland"
+    let phrases = ["yesterday", "today", "+3d", "+9d"]
+    let before = try CLI.python(
+      """
+      import sys, datetime, zoneinfo
+      print(datetime.datetime.now(zoneinfo.ZoneInfo(sys.argv[1])).date().isoformat())
+      """, [zone])
+    for phrase in phrases {
+      let added = try CLI.run(
+        [
+          "reminder", "add", "--calendar", errands, "--title", phrase, "--due", phrase, "--store",
+          store.directory.storePath,
+        ],
+        environment: ["TZ": zone])
+      try #require(added.status == 0, "\(added.stderr)")
+    }
+    func due(_ which: String) throws -> [String] {
+      let result = try CLI.run(
+        ["reminder", "list", "--due", which, "--format", "json", "--store", store.directory.storePath],
+        environment: ["TZ": zone])
+      try #require(result.status == 0, "\(result.stderr)")
+      return (try json(result.stdout) as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    }
+    let (today, week, overdue) = (try due("today"), try due("week"), try due("overdue"))
+    let after = try CLI.python(
+      """
+      import sys, datetime, zoneinfo
+      print(datetime.datetime.now(zoneinfo.ZoneInfo(sys.argv[1])).date().isoformat())
+      """, [zone])
+    // Only when no midnight of Auckland fell between the two readings.
+    if before == after {
+      #expect(today == ["today"], "\(today)")
+      #expect(week == ["today", "+3d"], "\(week)")
+      #expect(overdue == ["yesterday"], "\(overdue)")
+    }
+    let completed = try store.run(["reminder", "list", "--due", "today", "--completed"])
+    #expect(completed.status == 64, "\(completed.stderr)")
+  }
 }

@@ -5,13 +5,16 @@ package import Kalends
 /// A date makes an all-day event; `--all-day` takes the dates of times. Wall-clock times are in
 /// `--tz`, else in the event's zone, else floating; instants are converted to that zone, or to UTC
 /// (which the event then keeps) when there is none. Without `--end`, an existing event keeps its
-/// length, one that becomes all-day keeps the days it covered (one day when it also moves), and a
-/// new all-day event lasts one day.
+/// length, one that becomes all-day keeps the days it covered (one day when it also moves), a
+/// new all-day event lasts one day, and a new event with a time of day lasts ``newEventLength``
+/// when one is set (the command line's hour) or needs `--end` (the API's).
 package struct EventTiming {
   package var start: DateArgument?
   package var end: DateArgument?
   package var zone: ZoneRules?
   package var allDay: Bool
+  /// Seconds a new event with a time of day lasts without an end; `nil`: the end is required.
+  package var newEventLength: Int64?
 
   package init(start: DateArgument?, end: DateArgument?, zone: ZoneRules?, allDay: Bool) {
     self.start = start
@@ -54,6 +57,11 @@ package struct EventTiming {
       newEnd = moved
     } else if becomesAllDay {
       newEnd = (start == nil ? event.end : nil) ?? newStart  // the days it covered, or the day of the start
+    } else if event.start == nil, let newEventLength {
+      guard let later = LocalDateTime(wallClockSeconds: newStart.wallClockSeconds + newEventLength) else {
+        throw .invalidInput("--start: the event would end after the year 9999")
+      }
+      newEnd = later
     } else {
       throw .invalidInput(
         event.start == nil

@@ -13,6 +13,9 @@ struct AgendaWindow: Equatable {
   let start: Int64
   let end: Int64
 
+  /// `(start, end)`.
+  var bounds: (Int64, Int64) { (start, end) }
+
   /// The words accepted, for the help and for errors.
   static let forms = "today, tomorrow, week, month, a day (friday, +3d, 2026-12-01) or FROM..TO"
 

@@ -30,6 +30,8 @@ extension KalendsCommand.Event {
 
     func run() throws {
       var edit = try fields.edit(title: title, start: start)
+      // As calendar programs make one: an hour, unless --end says otherwise.
+      edit.timing.newEventLength = 3_600
       let store = try global.openEventStore()
       edit.calendarID = try store.calendarNamed(calendar, option: "--calendar")
       var event = Kalends.Event(calendarID: nil, title: title, start: nil, end: nil, timeZone: nil)

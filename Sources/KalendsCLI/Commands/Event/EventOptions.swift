@@ -9,8 +9,8 @@ struct EventOptions: ParsableArguments {
     parsing: .unconditional,
     help: ArgumentHelp(
       "The end, in the same form as --start; exclusive (an all-day event on March 29 ends 2026-03-30). "
-        + "Required for a new event with a time of day; a new all-day event lasts its start's day, and a "
-        + "changed event keeps its duration.",
+        + "Without it a new event with a time of day lasts an hour, a new all-day event its start's day, and "
+        + "a changed event keeps its duration.",
       valueName: "date"))
   var end: String?
 

@@ -11,7 +11,7 @@ extension KalendsCommand.Event {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The event's id.") var id: String
+    @Argument(help: "The event's id, or the start of it (4 or more hex digits).") var id: String
 
     @Option(
       parsing: .unconditional,
@@ -22,8 +22,8 @@ extension KalendsCommand.Event {
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let id = try ObjectID(argument: id)
-      let event = try EventLookup.fetch(id, occurrence: occurrence, in: global.openEventStore(readOnly: true))
+      let store = try global.openEventStore(readOnly: true)
+      let event = try EventLookup.fetch(try store.eventNamed(id), occurrence: occurrence, in: store)
       format.write(event.jsonFields, cells: event.tableCells)
     }
   }

@@ -6,7 +6,7 @@ import KalendsFormats
 /// What `event update` and `event remove` act on: an event, a whole series, or with
 /// `--occurrence` and `--span` occurrences of a series.
 struct EventTarget: ParsableArguments {
-  @Argument(help: "The event's id.") var id: String
+  @Argument(help: "The event's id, or the start of it (4 or more hex digits).") var id: String
 
   @Option(
     parsing: .unconditional,
@@ -21,7 +21,7 @@ struct EventTarget: ParsableArguments {
   /// The event or occurrence from `store`, and the span to save or remove it with: `--span` when
   /// given, which it must be when an occurrence is addressed; otherwise the whole event or series.
   func fetch(from store: EventStore) throws -> (event: Event, span: Span) {
-    let event = try EventLookup.fetch(try ObjectID(argument: id), occurrence: occurrence, in: store)
+    let event = try EventLookup.fetch(try store.eventNamed(id), occurrence: occurrence, in: store)
     if let span { return (event, span.span) }
     guard event.occurrenceDate == nil else {
       throw CLIError.invalidInput(

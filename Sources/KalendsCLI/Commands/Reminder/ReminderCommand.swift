@@ -5,9 +5,9 @@ extension KalendsCommand {
   struct Reminder: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "reminder",
-      abstract: "Add, list, complete and remove reminders.",
+      abstract: "Add, show, change, list, complete and remove reminders.",
       subcommands: [
-        Add.self, List.self, Complete.self, Remove.self,
+        Add.self, Show.self, Update.self, List.self, Complete.self, Remove.self,
       ]
     )
   }

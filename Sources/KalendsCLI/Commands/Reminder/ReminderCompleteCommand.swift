@@ -17,7 +17,7 @@ extension KalendsCommand.Reminder {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The reminder's id.") var id: String
+    @Argument(help: "The reminder's id, or the start of it (4 or more hex digits).") var id: String
 
     @Flag(help: "Mark it not completed again.") var undo = false
 
@@ -26,8 +26,8 @@ extension KalendsCommand.Reminder {
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let id = try ObjectID(argument: id)
       let store = try global.openEventStore()
+      let id = try store.reminderNamed(id)
       var reminder = try store.existingReminder(id)
       try change.check(id, fetched: reminder.version)
       guard !undo else {

@@ -10,13 +10,13 @@ extension KalendsCommand.Reminder {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The reminder's id.") var id: String
+    @Argument(help: "The reminder's id, or the start of it (4 or more hex digits).") var id: String
 
     @OptionGroup var change: ChangeOptions
 
     func run() throws {
-      let id = try ObjectID(argument: id)
       let store = try global.openEventStore()
+      let id = try store.reminderNamed(id)
       let reminder = try store.existingReminder(id)
       try change.check(id, fetched: reminder.version)
       try store.remove(reminder, overwrite: change.force)

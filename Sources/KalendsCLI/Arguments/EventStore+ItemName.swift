@@ -1,0 +1,52 @@
+import Kalends
+import KalendsCommandSupport
+import KalendsFormats
+
+extension EventStore {
+  /// The event `text` names, given to `option`: its id, or the one live event this store shows its
+  /// caller whose id begins with `text` (at least four hex digits, dashes ignored), as git takes
+  /// commits. A full id is taken as it is (a missing event is the command's not-found, exit 66);
+  /// two or more are refused (exit 65) listing them; none is not found (exit 66).
+  func eventNamed(_ text: String, option: String = "ID") throws -> ObjectID {
+    if let id = ObjectID(text) { return id }
+    try Self.checkPrefix(text, option: option)
+    return try Self.one(text, option: option, kind: "event", found: try eventIDs(beginningWith: text, limit: 6)) {
+      try event(withID: $0)?.title
+    }
+  }
+
+  /// The reminder `text` names, as ``eventNamed(_:option:)`` finds events.
+  func reminderNamed(_ text: String, option: String = "ID") throws -> ObjectID {
+    if let id = ObjectID(text) { return id }
+    try Self.checkPrefix(text, option: option)
+    return try Self.one(text, option: option, kind: "reminder", found: try reminderIDs(beginningWith: text, limit: 6)) {
+      try reminder(withID: $0)?.title
+    }
+  }
+
+  /// Refuses (exit 65) what is neither an id nor the start of one: hex digits and dashes, at
+  /// least four digits.
+  private static func checkPrefix(_ text: String, option: String) throws {
+    let digits = text.filter { $0 != "-" }
+    guard (4...32).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
+      throw CLIError.invalidInput(
+        "\(option): \"\(TerminalText.escaped(text))\" is not an identifier nor the start of one (4 or more hex "
+          + "digits) — use the id a list or show command prints")
+    }
+  }
+
+  private static func one(
+    _ text: String, option: String, kind: String, found: [ObjectID], title: (ObjectID) throws -> String?
+  ) throws -> ObjectID {
+    if found.count == 1 { return found[0] }
+    guard found.isEmpty else {
+      let listed = try found.prefix(5).map { "\($0) \(TerminalText.escaped(try title($0) ?? ""))" }
+      throw CLIError.invalidInput(
+        "\(option): \(found.count > 5 ? "more than five" : "\(found.count)") \(kind)s have an id beginning "
+          + "\(text): \(listed.joined(separator: ", ")) — give more of the id")
+    }
+    throw CLIError(
+      message: "\(option): no \(kind) has an id beginning \(TerminalText.escaped(text)) — a list command shows them",
+      status: .notFound)
+  }
+}

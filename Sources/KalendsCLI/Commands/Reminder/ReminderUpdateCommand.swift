@@ -1,0 +1,107 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+import KalendsFormats
+
+extension KalendsCommand.Reminder {
+  /// `kalends reminder update`: changes a reminder's fields.
+  struct Update: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "update", abstract: "Change a reminder and print it.",
+      discussion: """
+        Only the fields given change; an empty value clears one (--due '', --notes ''). Dates and \
+        times are read as typed (tomorrow 17:00, +3d, 2026-12-01); a time is in --tz, else the \
+        reminder's zone, else floating; --tz alone keeps the wall-clock times in the new zone (--tz '' \
+        makes them floating). --rrule and --alarm replace all of the reminder's rules or alarms \
+        (one empty value removes them). Completing is `reminder complete`.
+        """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The reminder's id, or the start of it (4 or more hex digits).") var id: String
+
+    @Option(
+      help: ArgumentHelp(
+        "Move it to this reminders list (a title or an id, or the start of either).", valueName: "list"))
+    var calendar: String?
+    @Option(help: "The title.") var title: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("When it is due: a date, a time or an instant, as typed ('' for none).", valueName: "date"))
+    var due: String?
+
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("When work on it starts, written as the due date is ('' for none).", valueName: "date"))
+    var start: String?
+
+    @Option(help: ArgumentHelp("The IANA time zone of its times ('' for floating).", valueName: "zone"))
+    var tz: String?
+
+    @Option(help: "0 (none), 1 (highest) … 9 (lowest).") var priority: Int?
+    @Option(help: "Free text ('' for none).") var notes: String?
+
+    @Option(help: ArgumentHelp("A recurrence rule in RRULE text (repeatable; replaces the rules).", valueName: "rule"))
+    var rrule: [String] = []
+
+    @Option(
+      parsing: .unconditionalSingleValue,
+      help: ArgumentHelp(
+        "An alarm relative to the due time: -15m, -1h (repeatable; replaces them).", valueName: "offset"))
+    var alarm: [String] = []
+
+    @OptionGroup var change: ChangeOptions
+
+    @Option(help: "Output format.") var format: ObjectFormat = .table
+
+    func validate() throws {
+      let given: [Any?] = [calendar, title, due, start, tz, priority, notes]
+      if given.allSatisfy({ $0 == nil }) && rrule.isEmpty && alarm.isEmpty {
+        throw ValidationError("nothing to change — give at least one field, such as --due")
+      }
+    }
+
+    func run() throws {
+      let store = try global.openEventStore()
+      let id = try store.reminderNamed(id)
+      var reminder = try store.existingReminder(id)
+      try change.check(id, fetched: reminder.version)
+      if let calendar { reminder.calendarID = try store.calendarNamed(calendar, option: "--calendar") }
+      if let title { reminder.title = title }
+      if let tz { reminder.timeZone = tz.isEmpty ? nil : try DateArgument.zone(tz)?.identifier }
+      let zone = try DateArgument.zone(reminder.timeZone)
+      if let due {
+        if due.isEmpty {
+          reminder.dueDate = nil
+        } else {
+          let argument = try DateArgument(due, option: "--due")
+          let placed = try argument.placed(in: zone)
+          (reminder.dueDate, reminder.timeZone) = (placed.local, placed.zone?.identifier)
+          reminder.isDueDateOnly = argument.value.isDate
+        }
+      }
+      if let start {
+        if start.isEmpty {
+          reminder.startDate = nil
+        } else {
+          let argument = try DateArgument(start, option: "--start")
+          let placed = try argument.placed(in: zone)
+          if reminder.dueDate != nil,
+            argument.value.isDate != reminder.isDueDateOnly || placed.zone?.identifier != reminder.timeZone
+          {
+            throw ValidationError("--start is written as the due date is: both dates, or both times in one zone")
+          }
+          (reminder.startDate, reminder.timeZone) = (placed.local, placed.zone?.identifier)
+          reminder.isDueDateOnly = argument.value.isDate
+        }
+      }
+      if let priority { reminder.priority = priority }
+      if let notes { reminder.notes = notes.isEmpty ? nil : notes }
+      if !rrule.isEmpty { reminder.recurrenceRules = try RecurrenceRuleArgument.parse(rrule.filter { !$0.isEmpty }) }
+      if !alarm.isEmpty { reminder.alarms = try alarm.filter { !$0.isEmpty }.map(AlarmArgument.parse) }
+      let saved = try store.save(reminder, overwrite: change.force)
+      format.write(saved.jsonFields, cells: saved.tableCells)
+    }
+  }
+}
