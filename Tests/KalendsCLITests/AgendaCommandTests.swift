@@ -122,6 +122,24 @@ struct AgendaCommandTests {
       "\(shown) against \(before)")
   }
 
+  /// `--tz` is where the words are read: "tomorrow" is Auckland's with `--tz Pacific/Auckland`,
+  /// even where `$TZ` is Los Angeles (whose date is a day behind for most of the day).
+  @Test func wordsAreReadInTheZoneGiven() throws {
+    let store = try CLIStore()
+    let oracle = """
+      import sys, datetime, zoneinfo
+      zone = zoneinfo.ZoneInfo(sys.argv[1])
+      day = datetime.datetime.now(zone).date() + datetime.timedelta(days=1)
+      print(datetime.datetime.combine(day, datetime.time(), zone).isoformat())
+      """
+    let before = try CLI.python(oracle, ["Pacific/Auckland"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    let result = try Self.agenda(
+      store, ["tomorrow", "--tz", "Pacific/Auckland", "--format", "json"], zone: "America/Los_Angeles")
+    let page = try #require(try json(result.stdout) as? [String: Any], "\(result.stderr)")
+    let after = try CLI.python(oracle, ["Pacific/Auckland"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect([before, after].contains(page["from"] as? String ?? ""), "\(page["from"] ?? "") against \(before)")
+  }
+
   @Test func aWindowThatIsNotOneIsRefusedAndWritesNothing() throws {
     let store = try Self.store()
     let head = try store.head()

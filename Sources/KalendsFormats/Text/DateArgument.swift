@@ -19,12 +19,14 @@ package struct DateArgument {
   /// The parsed value.
   package let value: RFC3339Time
 
-  /// Parses `text` given to `option`; with `spoken`, also as a person says it (`tomorrow 10:00`).
-  package init(_ text: String, option: String, spoken: Bool = true) throws(RequestError) {
+  /// Parses `text` given to `option`; with `spoken`, also as a person says it (`tomorrow 10:00`),
+  /// against the present in `zone` (by default ``LocalZone/current``): a command's `--tz` is
+  /// where its "today" is.
+  package init(_ text: String, option: String, spoken: Bool = true, zone: ZoneRules? = nil) throws(RequestError) {
     let now = Int64(Date().timeIntervalSince1970)
     guard
       let value = RFC3339Time(text)
-        ?? (spoken ? SpokenTime.parse(text, now: now, zone: LocalZone.current) : nil)
+        ?? (spoken ? SpokenTime.parse(text, now: now, zone: zone ?? LocalZone.current) : nil)
     else {
       let forms = spoken ? Self.forms + ", or as spoken: " + SpokenTime.forms : Self.forms
       throw .invalidInput("\(option): \"\(text)\" is not a date or time — write \(forms)")

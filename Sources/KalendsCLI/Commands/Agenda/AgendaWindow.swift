@@ -50,7 +50,7 @@ struct AgendaWindow: Equatable {
   private static func bound(_ text: String, zone: ZoneRules, isEnd: Bool) throws(CLIError) -> (Int64, LocalDateTime) {
     let argument: DateArgument
     do {
-      argument = try DateArgument(text, option: "agenda")
+      argument = try DateArgument(text, option: "agenda", zone: zone)
     } catch {
       throw CLIError.invalidInput("\"\(text)\" is not a window — write \(forms)")
     }

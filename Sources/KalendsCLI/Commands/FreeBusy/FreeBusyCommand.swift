@@ -48,10 +48,10 @@ extension KalendsCommand {
 
     func run() throws {
       let zone = try DateArgument.zone(tz) ?? LocalZone.current
-      let start = try DateArgument(from ?? "today", option: "--from").instant(in: zone)
+      let start = try DateArgument(from ?? "today", option: "--from", zone: zone).instant(in: zone)
       let end: Int64
       if let to {
-        end = try DateArgument(to, option: "--to").instant(in: zone)
+        end = try DateArgument(to, option: "--to", zone: zone).instant(in: zone)
       } else {
         // Seven days of the wall clock after the start: a week across a change of offset is still a week.
         guard let local = zone.localDateTime(atUTC: start),
