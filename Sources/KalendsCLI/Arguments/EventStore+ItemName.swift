@@ -24,6 +24,15 @@ extension EventStore {
     }
   }
 
+  /// The contact `text` names, as ``eventNamed(_:option:)`` finds events.
+  func contactNamed(_ text: String, option: String = "ID") throws -> ObjectID {
+    if let id = ObjectID(text) { return id }
+    try Self.checkPrefix(text, option: option)
+    return try Self.one(text, option: option, kind: "contact", found: try contactIDs(beginningWith: text, limit: 6)) {
+      try contact(withID: $0)?.displayName
+    }
+  }
+
   /// Refuses (exit 65) what is neither an id nor the start of one: hex digits and dashes, at
   /// least four digits.
   private static func checkPrefix(_ text: String, option: String) throws {

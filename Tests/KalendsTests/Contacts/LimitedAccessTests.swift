@@ -28,6 +28,23 @@ struct LimitedAccessTests {
     }
   }
 
+  /// By the start of an id, a limited app finds only its chosen contacts; nothing tells it of the
+  /// others.
+  @Test func aPrefixFindsOnlyTheChosenContacts() throws {
+    try withStore { store, _ in
+      let fixture = try Fixture(store)
+      for contact in [fixture.ann, fixture.bob] {
+        let prefix = String(contact.id.description.prefix(8))
+        #expect(try fixture.owner.contactIDs(beginningWith: prefix.lowercased()) == [contact.id])
+      }
+      #expect(try fixture.owner.contactIDs(beginningWith: "zz").isEmpty)
+      try fixture.owner.setLimitedAccess(for: Self.app, contacts: [fixture.ann.id])
+      let limited = try fixture.owner.session(for: Self.app)
+      #expect(try limited.contactIDs(beginningWith: String(fixture.ann.id.description.prefix(6))) == [fixture.ann.id])
+      #expect(try limited.contactIDs(beginningWith: String(fixture.bob.id.description.prefix(6))).isEmpty)
+    }
+  }
+
   @Test func thePersonChoosesContactsAtThePromptAndTheAppSeesOnlyThose() throws {
     try withStore { store, _ in
       let fixture = try Fixture(store)

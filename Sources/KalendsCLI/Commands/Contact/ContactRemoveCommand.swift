@@ -9,12 +9,12 @@ extension KalendsCommand.Contact {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a contact.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The contact's id.") var id: String
+    @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var id: String
     @OptionGroup var change: ChangeOptions
 
     func run() throws {
-      let id = try ObjectID(argument: id)
       let store = try global.openEventStore()
+      let id = try store.contactNamed(id)
       let contact = try store.existingContact(id)
       try change.checkContact(id, fetched: contact.version)
       try store.remove(contact, overwrite: change.force)

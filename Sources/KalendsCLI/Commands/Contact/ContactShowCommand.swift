@@ -9,11 +9,12 @@ extension KalendsCommand.Contact {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a contact.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The contact's id.") var id: String
+    @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var id: String
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let contact = try global.openEventStore(readOnly: true).existingContact(try ObjectID(argument: id))
+      let store = try global.openEventStore(readOnly: true)
+      let contact = try store.existingContact(try store.contactNamed(id))
       format.write(contact.jsonFields, cells: contact.tableCells)
     }
   }

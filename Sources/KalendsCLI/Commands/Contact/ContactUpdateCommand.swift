@@ -10,14 +10,14 @@ extension KalendsCommand.Contact {
       commandName: "update", abstract: "Change a contact's fields (the options given) and print it.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The contact's id.") var id: String
+    @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var id: String
     @OptionGroup var fields: ContactFieldOptions
     @OptionGroup var change: ChangeOptions
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let id = try ObjectID(argument: id)
       let store = try global.openEventStore()
+      let id = try store.contactNamed(id)
       var contact = try store.existingContact(id)
       try change.checkContact(id, fetched: contact.version)
       try fields.apply(to: &contact)

@@ -11,12 +11,13 @@ extension KalendsCommand.Group {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The group's id.") var group: String
-    @Argument(help: "The contact's id.") var contact: String
+    @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var contact: String
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let saved = try global.openEventStore().addMember(
-        try ObjectID(argument: contact, option: "CONTACT"), to: try ObjectID(argument: group, option: "GROUP"))
+      let store = try global.openEventStore()
+      let saved = try store.addMember(
+        try store.contactNamed(contact, option: "CONTACT"), to: try ObjectID(argument: group, option: "GROUP"))
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
   }
@@ -28,12 +29,13 @@ extension KalendsCommand.Group {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The group's id.") var group: String
-    @Argument(help: "The contact's id.") var contact: String
+    @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var contact: String
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let saved = try global.openEventStore().removeMember(
-        try ObjectID(argument: contact, option: "CONTACT"), from: try ObjectID(argument: group, option: "GROUP"))
+      let store = try global.openEventStore()
+      let saved = try store.removeMember(
+        try store.contactNamed(contact, option: "CONTACT"), from: try ObjectID(argument: group, option: "GROUP"))
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
   }
