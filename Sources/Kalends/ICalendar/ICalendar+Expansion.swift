@@ -69,9 +69,6 @@ extension ICalendar {
   /// The instances of `event` that overlap `[from, to)`, by start, each with its `RECURRENCE-ID`
   /// when `event` is a series.
   static func instances(of event: Event, from: Int64, to: Int64) -> [(Event, Written?)] {
-    func zone(of event: Event) -> ZoneRules? {
-      event.isAllDay ? nil : event.timeZone.flatMap { try? ZoneRules.named($0) }
-    }
     func overlaps(_ start: Int64, _ end: Int64) -> Bool {
       start < to && (end > from || (end == start && start >= from))
     }
@@ -82,7 +79,7 @@ extension ICalendar {
       written.recurrenceDates = []
       written.exceptionDates = []
       written.detachedOccurrences = [:]
-      if zone(of: instance) != nil {
+      if instance.timeZoneRules != nil {
         written.start = LocalDateTime(wallClockSeconds: start) ?? instance.start
         written.end = LocalDateTime(wallClockSeconds: end) ?? instance.end
         written.timeZone = "UTC"
@@ -92,7 +89,7 @@ extension ICalendar {
     /// Where `instance` falls, in UTC seconds (floating times and dates placed in UTC).
     func placed(_ instance: Event) -> (Int64, Int64)? {
       guard let start = instance.start, let end = instance.end else { return nil }
-      let rules = zone(of: instance) ?? .utc
+      let rules = instance.timeZoneRules ?? .utc
       return (rules.resolve(start), rules.resolve(end))
     }
     guard event.isRecurring else {
@@ -100,7 +97,7 @@ extension ICalendar {
       return [(written(event, start: start, end: end), nil)]
     }
     guard let set = try? SeriesEditor.recurrenceSet(of: event) else { return [] }
-    let seriesZone = zone(of: event)
+    let seriesZone = event.timeZoneRules
     func recurrenceID(_ local: LocalDateTime) -> Written {
       guard let seriesZone else { return (local, nil) }
       return (LocalDateTime(wallClockSeconds: seriesZone.resolve(local)) ?? local, "UTC")

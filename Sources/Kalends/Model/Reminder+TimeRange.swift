@@ -18,7 +18,7 @@ extension Reminder {
   }
 
   /// The zone its start and due dates are kept in; `nil` for dates and floating times.
-  var dueZone: ZoneRules? { isDueDateOnly ? nil : timeZone.flatMap { try? ZoneRules.named($0) } }
+  package var dueZone: ZoneRules? { isDueDateOnly ? nil : timeZone.flatMap { try? ZoneRules.named($0) } }
 
   /// The instances that overlap `[from, to]` as ``overlaps(from:to:floatingIn:)`` judges, by due
   /// date; with `limit`, at most that many.

@@ -55,8 +55,7 @@ extension Event {
   /// all-day event; empty for none.
   package func shown(_ local: LocalDateTime?, in zone: ZoneRules) -> String {
     guard let local else { return "" }
-    let eventZone = isAllDay ? nil : timeZone.flatMap { try? ZoneRules.named($0) }
-    let utc = (eventZone ?? zone).resolve(local)
+    let utc = (timeZoneRules ?? zone).resolve(local)
     guard let viewed = zone.localDateTime(atUTC: utc) else { return "" }
     if isAllDay { return RFC3339Time.dateText(for: local) }
     return RFC3339Time.text(for: viewed, in: zone)
