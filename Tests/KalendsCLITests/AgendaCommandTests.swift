@@ -140,6 +140,27 @@ struct AgendaCommandTests {
     #expect([before, after].contains(page["from"] as? String ?? ""), "\(page["from"] ?? "") against \(before)")
   }
 
+  /// A title an app wrote cannot act on the person's terminal: what the store lets titles hold
+  /// that could (a carriage return, a C1 control sequence introducer, a right-to-left override;
+  /// the store refuses the C0 escape itself) is shown escaped, in titles and calendar names.
+  @Test func titlesCannotActOnTheTerminal() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work\u{202E}")
+    let list = try store.calendar("Errands\r", ["--reminders"])
+    try store.object([
+      "event", "add", "--calendar", calendar, "--title", "Standup\rfake", "--start", "2026-06-01T09:00:00",
+    ])
+    try store.object(["reminder", "add", "--calendar", list, "--title", "Pay\u{9B}2J", "--due", "2026-06-01"])
+    let result = try Self.agenda(store, ["2026-06-01"], zone: "UTC")
+    #expect(result.status == 0, "\(result.stderr)")
+    for raw in ["\r", "\u{202E}", "\u{9B}"] {
+      #expect(!result.stdout.contains(raw), "\(raw.debugDescription) in \(result.stdout.debugDescription)")
+    }
+    for shown in ["Standup\\rfake", "Work\\u{202E}", "Pay\\u{9B}2J", "Errands\\r"] {
+      #expect(result.stdout.contains(shown), "\(shown) in \(result.stdout.debugDescription)")
+    }
+  }
+
   @Test func aWindowThatIsNotOneIsRefusedAndWritesNothing() throws {
     let store = try Self.store()
     let head = try store.head()

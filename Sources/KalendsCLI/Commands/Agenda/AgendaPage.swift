@@ -61,15 +61,14 @@ struct AgendaPage {
 
   /// An event's instance as UTC seconds: in its own zone, or (floating, all-day) in the viewer's.
   static func interval(_ event: Event, _ zone: ZoneRules) -> (Int64, Int64) {
-    let own = event.isAllDay ? nil : event.timeZone.flatMap { try? ZoneRules.named($0) }
+    let own = event.timeZoneRules
     let start = (own ?? zone).resolve(event.start ?? .min)
     return (start, max(start, (own ?? zone).resolve(event.end ?? event.start ?? .min)))
   }
 
   /// When a reminder is due, UTC seconds: a date-only due date at the start of its day.
   static func due(_ reminder: Reminder, _ zone: ZoneRules) -> Int64 {
-    let own = reminder.isDueDateOnly ? nil : reminder.timeZone.flatMap { try? ZoneRules.named($0) }
-    return (own ?? zone).resolve(reminder.dueDate ?? .max)
+    (reminder.dueZone ?? zone).resolve(reminder.dueDate ?? .max)
   }
 
   // MARK: Text
@@ -90,9 +89,9 @@ struct AgendaPage {
         day.date == today
         ? " — today" : day.date == AgendaWindow.days(today, 1) ? " — tomorrow" : ""
       headings[lines.count] = Self.heading(day.date) + relative
-      for event in day.allDay { lines.append(("all day", title(event, colour), calendarTitle(event.calendarID))) }
+      for event in day.allDay { lines.append(("all day", title(event, colour), shownCalendar(event.calendarID))) }
       for (event, start, end) in day.timed {
-        lines.append((timeText(start, end, on: day.date), title(event, colour), calendarTitle(event.calendarID)))
+        lines.append((timeText(start, end, on: day.date), title(event, colour), shownCalendar(event.calendarID)))
       }
       for (reminder, due) in day.reminders {
         lines.append(reminderLine(reminder, due, withDate: false, colour: colour))
@@ -113,7 +112,7 @@ struct AgendaPage {
         out += "\n"
         continue
       }
-      let time = line.time + String(repeating: " ", count: timeWidth - line.time.count)
+      let time = line.time.rightPadded(to: timeWidth)
       let title = line.title + String(repeating: " ", count: max(0, titleWidth - visibleWidth(line.title)))
       out += "  \(time)  \(title)  \(line.calendar)\n"
     }
@@ -129,7 +128,7 @@ struct AgendaPage {
       if !reminder.isDueDateOnly { time += " " + Self.clock(local) }
     }
     let mark = colour ? dot(reminder.calendarID) : ""
-    return (time, mark + "☐ " + reminder.title, calendarTitle(reminder.calendarID))
+    return (time, mark + "☐ " + TerminalText.escaped(reminder.title), shownCalendar(reminder.calendarID))
   }
 
   /// The time column of a timed event on `date`: its times that fall on that day, arrows for the
@@ -147,10 +146,12 @@ struct AgendaPage {
     }
   }
 
+  /// The title as the person's terminal shows it: what an app wrote is escaped
+  /// (``TerminalText``) before the page adds its own colour.
   private func title(_ event: Event, _ colour: Bool) -> String {
-    guard colour else { return event.shownTitle }
-    let title = event.status == .canceled ? "\u{1B}[9;2m\(event.title)\u{1B}[0m" : event.title
-    return dot(event.calendarID) + title
+    guard colour else { return TerminalText.escaped(event.shownTitle) }
+    let title = TerminalText.escaped(event.title)
+    return dot(event.calendarID) + (event.status == .canceled ? "\u{1B}[9;2m\(title)\u{1B}[0m" : title)
   }
 
   /// A dot in the calendar's colour (24-bit), for a terminal.
@@ -161,7 +162,8 @@ struct AgendaPage {
     return "\u{1B}[38;2;\(value >> 16);\(value >> 8 & 0xFF);\(value & 0xFF)m●\u{1B}[0m "
   }
 
-  /// Columns a title takes on a terminal: escape sequences take none.
+  /// Columns a title takes on a terminal: the page's own colour sequences take none (an app's text
+  /// is escaped before them, so it holds none).
   private func visibleWidth(_ text: String) -> Int {
     var width = 0
     var escaped = false
@@ -178,6 +180,8 @@ struct AgendaPage {
   }
 
   private func calendarTitle(_ id: ObjectID?) -> String { id.flatMap { calendars[$0]?.title } ?? "" }
+
+  private func shownCalendar(_ id: ObjectID?) -> String { TerminalText.escaped(calendarTitle(id)) }
 
   static func clock(_ local: LocalDateTime) -> String {
     (local.hour < 10 ? "0" : "") + "\(local.hour):" + (local.minute < 10 ? "0" : "") + "\(local.minute)"
