@@ -3,7 +3,7 @@ internal import LMDB
 /// The identifiers whose 32 hex digits begin with a prefix, in a projection database keyed
 /// `type (1) ‖ id (16)` (`objects`, `contacts`): one range of keys, read from where the prefix
 /// starts, never a scan of the type.
-enum IDPrefixScan {
+package enum IDPrefixScan {
   /// The ids of `type` in `database` (live or removed) whose hex digits begin with `nibbles` (each
   /// 0…15), in key order.
   static func ids(
@@ -35,7 +35,7 @@ enum IDPrefixScan {
 
   /// The hex digits of `prefix` as nibbles, without dashes; `nil` for fewer than four, more than
   /// 32, or anything else than hex digits and dashes.
-  static func nibbles(_ prefix: String) -> [UInt8]? {
+  package static func nibbles(_ prefix: String) -> [UInt8]? {
     var nibbles: [UInt8] = []
     for byte in prefix.utf8 where byte != UInt8(ascii: "-") {
       switch byte {

@@ -36,8 +36,7 @@ extension EventStore {
   /// Refuses (exit 65) what is neither an id nor the start of one: hex digits and dashes, at
   /// least four digits.
   private static func checkPrefix(_ text: String, option: String) throws {
-    let digits = text.filter { $0 != "-" }
-    guard (4...32).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
+    guard IDPrefixScan.nibbles(text) != nil else {
       throw CLIError.invalidInput(
         "\(option): \"\(TerminalText.escaped(text))\" is not an identifier nor the start of one (4 or more hex "
           + "digits) — use the id a list or show command prints")
