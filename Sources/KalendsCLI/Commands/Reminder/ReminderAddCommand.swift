@@ -50,23 +50,8 @@ extension KalendsCommand.Reminder {
       let store = try global.openEventStore()
       var reminder = Kalends.Reminder(calendarID: try store.calendarNamed(calendar, option: "--calendar"), title: title)
       let zone = try DateArgument.zone(tz)
-      if let due {
-        let argument = try DateArgument(due, option: "--due")
-        let placed = try argument.placed(in: zone)
-        reminder.dueDate = placed.local
-        reminder.timeZone = placed.zone?.identifier
-        reminder.isDueDateOnly = argument.value.isDate
-      }
-      if let start {
-        let argument = try DateArgument(start, option: "--start")
-        let placed = try argument.placed(in: zone)
-        if due != nil, argument.value.isDate != reminder.isDueDateOnly || placed.zone?.identifier != reminder.timeZone {
-          throw ValidationError("--start is written as --due is: both dates, or both times in the same zone")
-        }
-        reminder.startDate = placed.local
-        reminder.timeZone = placed.zone?.identifier
-        reminder.isDueDateOnly = argument.value.isDate
-      }
+      if let due { try reminder.setDue(try DateArgument(due, option: "--due"), in: zone) }
+      if let start { try reminder.setStart(try DateArgument(start, option: "--start"), in: zone) }
       reminder.priority = priority
       reminder.notes = notes.flatMap { $0.isEmpty ? nil : $0 }
       reminder.recurrenceRules = try RecurrenceRuleArgument.parse(rrule)

@@ -75,25 +75,14 @@ extension KalendsCommand.Reminder {
         if due.isEmpty {
           reminder.dueDate = nil
         } else {
-          let argument = try DateArgument(due, option: "--due")
-          let placed = try argument.placed(in: zone)
-          (reminder.dueDate, reminder.timeZone) = (placed.local, placed.zone?.identifier)
-          reminder.isDueDateOnly = argument.value.isDate
+          try reminder.setDue(try DateArgument(due, option: "--due"), in: zone)
         }
       }
       if let start {
         if start.isEmpty {
           reminder.startDate = nil
         } else {
-          let argument = try DateArgument(start, option: "--start")
-          let placed = try argument.placed(in: zone)
-          if reminder.dueDate != nil,
-            argument.value.isDate != reminder.isDueDateOnly || placed.zone?.identifier != reminder.timeZone
-          {
-            throw ValidationError("--start is written as the due date is: both dates, or both times in one zone")
-          }
-          (reminder.startDate, reminder.timeZone) = (placed.local, placed.zone?.identifier)
-          reminder.isDueDateOnly = argument.value.isDate
+          try reminder.setStart(try DateArgument(start, option: "--start"), in: zone)
         }
       }
       if let priority { reminder.priority = priority }
