@@ -147,7 +147,7 @@ struct AgendaPage {
   }
 
   /// The title as the person's terminal shows it: what an app wrote is escaped
-  /// (``TerminalText``) before the page adds its own colour.
+  /// (`TerminalText`) before the page adds its own colour.
   private func title(_ event: Event, _ colour: Bool) -> String {
     guard colour else { return TerminalText.escaped(event.shownTitle) }
     let title = TerminalText.escaped(event.title)
