@@ -158,8 +158,29 @@ struct EventCommandTests {
     let allDay = try add(["--start", "2026-03-29T09:00:00", "--end", "2026-03-30T17:00:00", "--all-day"])
     #expect(allDay["start"] as? String == "2026-03-29" && allDay["end"] as? String == "2026-03-31")
 
-    let floating = try add(["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00"])
+    let floating = try add(["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00", "--tz", "floating"])
     #expect(floating["start"] as? String == "2026-03-29T09:00:00" && floating["timeZone"] is NSNull)
+    // Without --tz, a wall-clock time is in the person's zone ($TZ), as Calendar makes an event.
+    let local = try store.object(
+      ["event", "add", "--calendar", calendar, "--title", "T", "--start", "2026-03-29T09:00:00"],
+      environment: ["TZ": "Asia/Tokyo"])
+    #expect(local["start"] as? String == "2026-03-29T09:00:00+09:00" && local["timeZone"] as? String == "Asia/Tokyo")
+    let localID = try #require(local["id"] as? String)
+    let madeFloating = try store.object(["event", "update", localID, "--tz", "floating"])
+    #expect(madeFloating["start"] as? String == "2026-03-29T09:00:00" && madeFloating["timeZone"] is NSNull)
+    // A floating event stays floating when its time changes, whatever the person's zone.
+    let stillFloating = try store.object(
+      ["event", "update", localID, "--start", "2026-03-29T11:00:00"], environment: ["TZ": "Europe/Berlin"])
+    #expect(
+      stillFloating["start"] as? String == "2026-03-29T11:00:00"
+        && stillFloating["end"] as? String == "2026-03-29T12:00:00")
+    #expect(stillFloating["timeZone"] is NSNull)
+    // An all-day event given a time takes the person's zone.
+    let dayID = try #require(day["id"] as? String)
+    let timed = try store.object(
+      ["event", "update", dayID, "--start", "2026-03-29T08:00:00", "--end", "2026-03-29T09:00:00"],
+      environment: ["TZ": "Europe/Berlin"])
+    #expect(timed["start"] as? String == "2026-03-29T08:00:00+02:00" && timed["timeZone"] as? String == "Europe/Berlin")
     let overnight = try add(["--start", "2026-03-29T22:00:00", "--end", "2026-03-30T02:00:00", "--tz", "UTC"])
     let overnightID = try #require(overnight["id"] as? String)
     let overnightDays = try store.object(["event", "update", overnightID, "--all-day"])
@@ -197,8 +218,10 @@ struct EventCommandTests {
       "error: --rrule: "
     ),
     (
-      ["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00Z"], "error: --start and --end: one has an offset"
+      ["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T10:00:00Z", "--tz", "floating"],
+      "error: --tz floating: give wall-clock times"
     ),
+    (["--start", "2026-03-29T09:00:00", "--tz", "Mars/Olympus"], "error: --tz: "),
     (["--start", "2026-03-29", "--end", "2026-03-29T10:00:00"], "error: --start and --end: give both as dates"),
     (["--start", "9999-12-31T23:30:00"], "error: --start: the event would end after the year 9999"),
     (["--start", "2026-03-29T09:00:00", "--end", "2026-03-29T08:00:00"], "error: the event ends before it starts"),

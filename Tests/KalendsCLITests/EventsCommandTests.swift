@@ -4,6 +4,22 @@ import Testing
 
 @Suite("Command line: range queries")
 struct EventsCommandTests {
+  /// Without --from and --to, `events` lists the week from the start of today in the person's
+  /// zone, and shows times in it.
+  @Test func eventsWithoutAWindowListTheWeekFromToday() throws {
+    let store = try CLIStore()
+    let work = try store.calendar("Work")
+    let tz = ["TZ": "Pacific/Auckland"]
+    for (title, start) in [("Earlier", "today 00:00"), ("Tomorrow", "tomorrow 10:00"), ("Later", "+8d")] {
+      _ = try store.object(["event", "add", "--calendar", work, "--title", title, "--start", start], environment: tz)
+    }
+    let listed = try store.run(["events", "--format", "json"], environment: tz)
+    let found = try #require(try json(listed.stdout) as? [[String: Any]], "\(listed.stderr)")
+    #expect(found.map { $0["title"] as? String } == ["Earlier", "Tomorrow"])
+    let start = try #require(found.last?["instanceStart"] as? String)
+    #expect(start.hasSuffix("T10:00:00+13:00") || start.hasSuffix("T10:00:00+12:00"), "\(start)")
+  }
+
   @Test func eventsListsWhatOverlapsTheWindowInTheViewersZone() throws {
     let store = try CLIStore()
     let work = try store.calendar("Work")
@@ -14,7 +30,7 @@ struct EventsCommandTests {
     ])
     _ = try store.object([
       "event", "add", "--calendar", home, "--title", "Floating run", "--start", "2026-06-01T07:00:00", "--end",
-      "2026-06-01T08:00:00",
+      "2026-06-01T08:00:00", "--tz", "floating",
     ])
     _ = try store.object([
       "event", "add", "--calendar", work, "--title", "Weekly", "--start", "2026-05-04T12:00:00Z", "--end",

@@ -159,6 +159,16 @@ struct ReminderCommandTests {
     let dated = try store.object(["reminder", "update", id, "--due", "2026-12-10", "--priority", "5"])
     #expect(
       dated["dueDate"] as? String == "2026-12-10" && dated["timeZone"] is NSNull && dated["priority"] as? Int == 5)
+    // A date-only reminder given a time takes the person's zone; --tz floating makes it floating,
+    // and a floating time stays floating when it changes.
+    let timed = try store.object(
+      ["reminder", "update", id, "--due", "2026-12-10T08:00:00"], environment: ["TZ": "Asia/Tokyo"])
+    #expect(timed["dueDate"] as? String == "2026-12-10T08:00:00+09:00" && timed["timeZone"] as? String == "Asia/Tokyo")
+    let floating = try store.object(["reminder", "update", id, "--tz", "floating"])
+    #expect(floating["dueDate"] as? String == "2026-12-10T08:00:00" && floating["timeZone"] is NSNull)
+    let later = try store.object(
+      ["reminder", "update", id, "--due", "2026-12-10T09:00:00"], environment: ["TZ": "Europe/Berlin"])
+    #expect(later["dueDate"] as? String == "2026-12-10T09:00:00" && later["timeZone"] is NSNull)
 
     let head = try store.head()
     let stale = try store.run(["reminder", "update", id, "--title", "x", "--if-version", "1"])

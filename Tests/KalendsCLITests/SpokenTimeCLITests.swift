@@ -6,7 +6,8 @@ import Testing
 /// zone of `$TZ`, against python-dateutil's reading of the same words at the same moment.
 @Suite("Command line: dates and times as people type them")
 struct SpokenTimeCLITests {
-  /// What each phrase means now in `zone`, by dateutil: an ISO date, date-time or UTC instant.
+  /// What each phrase means now in `zone`, by dateutil: an ISO date, or a date-time in `zone` with
+  /// its offset (a time typed without `--tz` is in the person's zone).
   static let oracle = """
     import sys, datetime, zoneinfo
     from dateutil.relativedelta import relativedelta, MO, TU, WE, TH, FR, SA, SU
@@ -14,7 +15,7 @@ struct SpokenTimeCLITests {
     now = datetime.datetime.now(datetime.timezone.utc)
     today = now.astimezone(zone).date()
     days = [MO, TU, WE, TH, FR, SA, SU]
-    def at(day, h, m): return datetime.datetime.combine(day, datetime.time(h, m)).isoformat()
+    def at(day, h, m): return datetime.datetime.combine(day, datetime.time(h, m), tzinfo=zone).isoformat()
     answers = {
       "today": today.isoformat(),
       "tomorrow": (today + relativedelta(days=+1)).isoformat(),
@@ -27,8 +28,8 @@ struct SpokenTimeCLITests {
       "tomorrow 10:00": at(today + relativedelta(days=+1), 10, 0),
       "Next Friday 9:05": at(today + relativedelta(days=+1, weekday=FR), 9, 5),
       "14:30": at(today, 14, 30),
-      "2026-12-01 10:00": "2026-12-01T10:00:00",
-      "2026-12-01T10:00": "2026-12-01T10:00:00",
+      "2026-12-01 10:00": at(datetime.date(2026, 12, 1), 10, 0),
+      "2026-12-01T10:00": at(datetime.date(2026, 12, 1), 10, 0),
     }
     for phrase in sys.argv[2:]: print(answers[phrase])
     """

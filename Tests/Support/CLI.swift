@@ -86,6 +86,8 @@ package enum CLI {
     process.arguments = arguments
     var merged = ProcessInfo.processInfo.environment
     merged.removeValue(forKey: "KALENDS_STORE")
+    // The person's zone is part of what a command does with the times typed; tests say theirs.
+    merged["TZ"] = "UTC"
     for (key, value) in environment { merged[key] = value }
     process.environment = merged
     let output = Pipe()

@@ -18,14 +18,16 @@ package final class CLIStore {
 
   /// Runs `kalends` with `arguments` on this store.
   @discardableResult
-  package func run(_ arguments: [String], program: URL = CLI.executable) throws -> CLI.Result {
-    try CLI.run(arguments + ["--store", directory.storePath], program: program)
+  package func run(
+    _ arguments: [String], environment: [String: String] = [:], program: URL = CLI.executable
+  ) throws -> CLI.Result {
+    try CLI.run(arguments + ["--store", directory.storePath], environment: environment, program: program)
   }
 
   /// Runs a command that must succeed and print one JSON object.
   @discardableResult
-  package func object(_ arguments: [String]) throws -> [String: Any] {
-    let result = try run(arguments + ["--format", "json"])
+  package func object(_ arguments: [String], environment: [String: String] = [:]) throws -> [String: Any] {
+    let result = try run(arguments + ["--format", "json"], environment: environment)
     try #require(result.status == 0, "\(arguments): \(result.stderr)")
     return try #require(try json(result.stdout) as? [String: Any])
   }

@@ -3,8 +3,10 @@ package import Kalends
 /// How `--start`, `--end`, `--tz` and `--all-day` set an event's times.
 ///
 /// A date makes an all-day event; `--all-day` takes the dates of times. Wall-clock times are in
-/// `--tz`, else in the event's zone, else floating; instants are converted to that zone, or to UTC
-/// (which the event then keeps) when there is none. Without `--end`, an existing event keeps its
+/// `--tz`; else in the event's zone when it has a time of day (a floating event stays floating);
+/// else, for a new or an all-day event, in ``defaultZone`` (floating without one). `floating`
+/// (`--tz floating`) makes them floating. Instants are converted to that zone, or to UTC (which
+/// the event then keeps) when there is none and the event is not made floating. Without `--end`, an existing event keeps its
 /// length, one that becomes all-day keeps the days it covered (one day when it also moves), a
 /// new all-day event lasts one day, and a new event with a time of day lasts ``newEventLength``
 /// when one is set (the command line's hour) or needs `--end` (the API's).
@@ -15,6 +17,11 @@ package struct EventTiming {
   package var allDay: Bool
   /// Seconds a new event with a time of day lasts without an end; `nil`: the end is required.
   package var newEventLength: Int64?
+  /// The zone of wall-clock times for an event without a time of day yet when `zone` is not
+  /// given: the command line's person's zone; `nil` (the API's): floating.
+  package var defaultZone: ZoneRules?
+  /// Whether the times become floating, their wall clock kept.
+  package var floating = false
 
   package init(start: DateArgument?, end: DateArgument?, zone: ZoneRules?, allDay: Bool) {
     self.start = start
@@ -24,7 +31,7 @@ package struct EventTiming {
   }
 
   /// Whether any timing option was given.
-  package var isEmpty: Bool { start == nil && end == nil && zone == nil && !allDay }
+  package var isEmpty: Bool { start == nil && end == nil && zone == nil && !allDay && !floating }
 
   /// Sets the times of `event` (a new one has none yet).
   package func apply(to event: inout Event) throws(RequestError) {
@@ -35,7 +42,13 @@ package struct EventTiming {
     let becomesAllDay = allDay || (start ?? end)?.value.isDate ?? event.isAllDay
     let given = [start, end].compactMap { $0 }
     var zoneRules = zone
-    if zoneRules == nil, !event.isAllDay { zoneRules = try DateArgument.zone(event.timeZone) }
+    if zoneRules == nil, !floating {
+      let hasTimeOfDay = event.start != nil && !event.isAllDay
+      zoneRules = hasTimeOfDay ? try DateArgument.zone(event.timeZone) : defaultZone
+    }
+    if floating, !becomesAllDay, given.contains(where: \.value.isInstant) {
+      throw .invalidInput("--tz floating: give wall-clock times, such as 2026-03-29T09:30:00, not instants")
+    }
     if zoneRules == nil, !becomesAllDay, given.contains(where: \.value.isInstant) {
       guard given.allSatisfy(\.value.isInstant) else {
         throw .invalidInput(

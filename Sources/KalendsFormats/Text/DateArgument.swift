@@ -59,6 +59,15 @@ package struct DateArgument {
     return zone.resolve(try wallClock(in: zone))
   }
 
+  /// The instant `days` days after this one on the wall clock of `zone`: a week is seven days of
+  /// the calendar, also across a change of offset.
+  package func instant(in zone: ZoneRules, plusDays days: Int64) throws(RequestError) -> Int64 {
+    guard let later = LocalDateTime(wallClockSeconds: try wallClock(in: zone).wallClockSeconds + days * 86_400) else {
+      throw .invalidInput("\(option): the window would end after the year 9999")
+    }
+    return zone.resolve(later)
+  }
+
   /// The zone named by `--tz`, or `nil` when it was not given.
   package static func zone(_ name: String?, option: String = "--tz") throws(RequestError) -> ZoneRules? {
     guard let name else { return nil }

@@ -16,7 +16,8 @@ struct EventOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "The IANA time zone of the times, such as Europe/Berlin (without it, wall-clock times are floating).",
+      "The IANA time zone of the times, such as Europe/Berlin, or floating (default: the event's zone; for a "
+        + "new or an all-day event, $TZ's, else the system's).",
       valueName: "zone"))
   var tz: String?
 
@@ -46,14 +47,16 @@ struct EventOptions: ParsableArguments {
       && alarm.isEmpty && availability == nil && status == nil
   }
 
-  /// The options parsed, with the title and start the command itself takes.
   /// The options parsed, with the title and start the command itself takes; the calendar is the
   /// command's to name once the store is open.
   func edit(title: String?, start: String?) throws(CLIError) -> EventEdit {
-    let timing = EventTiming(
+    let choice = try ZoneChoice(tz)
+    var timing = EventTiming(
       start: try start.map { text throws(CLIError) in try DateArgument(text, option: "--start") },
       end: try end.map { text throws(CLIError) in try DateArgument(text, option: "--end") },
-      zone: try DateArgument.zone(tz), allDay: allDay)
+      zone: choice.named, allDay: allDay)
+    timing.floating = choice == .floating
+    timing.defaultZone = LocalZone.current
     return EventEdit(
       calendarID: nil,
       title: title, timing: timing, location: location, notes: notes, url: url,

@@ -11,9 +11,10 @@ extension KalendsCommand {
       abstract: "List the events and occurrences that overlap a time window, by start.",
       discussion: """
         The window is [--from, --to): an event overlaps it when it starts before --to and ends after \
-        --from; one of zero duration when it starts at or after --from (RFC 4791 §9.9). Dates and \
-        wall-clock times are read in --tz (default UTC), which is also where floating and all-day \
-        events are placed. Recurring series are expanded; no window is too long (json and jsonl are \
+        --from; one of zero duration when it starts at or after --from (RFC 4791 §9.9). Without \
+        --from the window starts today, without --to it lasts a week. Dates and times are read as \
+        typed (today, tomorrow 10:00, +3d, 2026-12-01) in --tz, else $TZ, else the system's zone, \
+        which is also where times are shown and floating and all-day events are placed. Recurring series are expanded; no window is too long (json and jsonl are \
         streamed, a table is built in memory first).
         """)
 
@@ -21,12 +22,14 @@ extension KalendsCommand {
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("The window's start: a date, a wall-clock time or an instant.", valueName: "date"))
-    var from: String
+      help: ArgumentHelp(
+        "The window's start: a date, a wall-clock time or an instant (default: today).", valueName: "date"))
+    var from = "today"
 
     @Option(
-      parsing: .unconditional, help: ArgumentHelp("The window's end (exclusive).", valueName: "date"))
-    var to: String
+      parsing: .unconditional,
+      help: ArgumentHelp("The window's end (exclusive; default: a week after --from).", valueName: "date"))
+    var to: String?
 
     @Option(
       help: ArgumentHelp(
@@ -34,15 +37,19 @@ extension KalendsCommand {
         valueName: "id"))
     var calendar: [String] = []
 
-    @Option(help: ArgumentHelp("The viewer's IANA time zone (default UTC).", valueName: "zone")) var tz: String?
+    @Option(help: ArgumentHelp("The viewer's IANA time zone (default: $TZ's, else the system's).", valueName: "zone"))
+    var tz: String?
 
     @Option(help: "Output format: table, json (an array) or jsonl (one object per line, streamed).")
     var format: OutputFormat = .table
 
     func run() throws {
-      let zone = try DateArgument.zone(tz) ?? .utc
-      let start = try DateArgument(from, option: "--from").instant(in: zone)
-      let end = try DateArgument(to, option: "--to").instant(in: zone)
+      let zone = try DateArgument.zone(tz) ?? LocalZone.current
+      let from = try DateArgument(from, option: "--from", zone: zone)
+      let start = try from.instant(in: zone)
+      let end =
+        try to.map { text throws(CLIError) in try DateArgument(text, option: "--to", zone: zone).instant(in: zone) }
+        ?? from.instant(in: zone, plusDays: 7)
       guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
       let store = try global.openEventStore(readOnly: true)
       let ids = try store.existingCalendarIDs(named: calendar, option: "--calendar")

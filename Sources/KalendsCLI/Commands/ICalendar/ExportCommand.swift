@@ -14,7 +14,7 @@ extension KalendsCommand {
         Writes every event (each series once, its detached occurrences as RECURRENCE-ID overrides) \
         and reminder of the calendars given (default: all), with a VTIMEZONE for each zone used. \
         With --from and --to, only the series with an occurrence overlapping that window and the \
-        reminders due in it; dates and wall-clock times are read in --tz (default UTC).
+        reminders due in it; dates and times are read as typed in --tz, else $TZ, else the system's zone.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -33,7 +33,9 @@ extension KalendsCommand {
       parsing: .unconditional, help: ArgumentHelp("The window's end (exclusive).", valueName: "date"))
     var to: String?
 
-    @Option(help: ArgumentHelp("The IANA zone of --from and --to (default UTC).", valueName: "zone")) var tz: String?
+    @Option(
+      help: ArgumentHelp("The IANA zone of --from and --to (default: $TZ's, else the system's).", valueName: "zone"))
+    var tz: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write; - is standard output.", valueName: "file"))
     var output = "-"
@@ -43,11 +45,11 @@ extension KalendsCommand {
     }
 
     func run() throws {
-      let zone = try DateArgument.zone(tz) ?? .utc
+      let zone = try DateArgument.zone(tz) ?? LocalZone.current
       var window: (Int64, Int64)?
       if let from, let to {
-        let start = try Self.instant(DateArgument(from, option: "--from"), zone)
-        let end = try Self.instant(DateArgument(to, option: "--to"), zone)
+        let start = try DateArgument(from, option: "--from", zone: zone).instant(in: zone)
+        let end = try DateArgument(to, option: "--to", zone: zone).instant(in: zone)
         guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
         window = (start, end)
       }
@@ -60,11 +62,6 @@ extension KalendsCommand {
       } else if !FileManager.default.createFile(atPath: output, contents: text) {
         throw CLIError(message: "cannot write \(output) — check the directory and its permissions", status: .storage)
       }
-    }
-
-    private static func instant(_ argument: DateArgument, _ zone: ZoneRules) throws -> Int64 {
-      if case .instant(let utc) = argument.value { return utc }
-      return zone.resolve(try argument.wallClock(in: zone))
     }
   }
 }

@@ -17,8 +17,8 @@ extension KalendsCommand.Reminder {
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp(
-        "When it is due: 2026-03-29 (a date only), 2026-03-29T17:00:00 (in --tz, else floating), or an instant "
-          + "such as 2026-03-29T17:00:00Z.",
+        "When it is due: as typed (tomorrow 17:00, friday, +3d), 2026-03-29 (a date only), "
+          + "2026-03-29T17:00:00 (in --tz, else $TZ's zone, else the system's), or an instant such as 2026-03-29T17:00:00Z.",
         valueName: "date"))
     var due: String?
 
@@ -30,7 +30,8 @@ extension KalendsCommand.Reminder {
     var start: String?
 
     @Option(
-      help: ArgumentHelp("The IANA time zone of the due and start times, such as Europe/Berlin.", valueName: "zone"))
+      help: ArgumentHelp(
+        "The IANA time zone of the due and start times, such as Europe/Berlin, or floating.", valueName: "zone"))
     var tz: String?
 
     @Option(help: "0 (none), 1 (highest) … 9 (lowest).") var priority = 0
@@ -49,7 +50,7 @@ extension KalendsCommand.Reminder {
     func run() throws {
       let store = try global.openEventStore()
       var reminder = Kalends.Reminder(calendarID: try store.calendarNamed(calendar, option: "--calendar"), title: title)
-      let zone = try DateArgument.zone(tz)
+      let zone = try ZoneChoice(tz).forNewItem
       if let due { try reminder.setDue(try DateArgument(due, option: "--due"), in: zone) }
       if let start { try reminder.setStart(try DateArgument(start, option: "--start"), in: zone) }
       reminder.priority = priority

@@ -11,8 +11,8 @@ extension KalendsCommand.Reminder {
       discussion: """
         Only the fields given change; an empty value clears one (--due '', --notes ''). Dates and \
         times are read as typed (tomorrow 17:00, +3d, 2026-12-01); a time is in --tz, else the \
-        reminder's zone, else floating; --tz alone keeps the wall-clock times in the new zone (--tz '' \
-        makes them floating). --rrule and --alarm replace all of the reminder's rules or alarms \
+        reminder's zone (a floating time stays floating), else in $TZ's zone or the system's; --tz \
+        alone keeps the wall-clock times in the new zone (--tz floating makes them floating). --rrule and --alarm replace all of the reminder's rules or alarms \
         (one empty value removes them). Completing is `reminder complete`.
         """)
 
@@ -36,7 +36,7 @@ extension KalendsCommand.Reminder {
       help: ArgumentHelp("When work on it starts, written as the due date is ('' for none).", valueName: "date"))
     var start: String?
 
-    @Option(help: ArgumentHelp("The IANA time zone of its times ('' for floating).", valueName: "zone"))
+    @Option(help: ArgumentHelp("The IANA time zone of its times, or floating.", valueName: "zone"))
     var tz: String?
 
     @Option(help: "0 (none), 1 (highest) … 9 (lowest).") var priority: Int?
@@ -69,8 +69,12 @@ extension KalendsCommand.Reminder {
       try change.check(id, fetched: reminder.version)
       if let calendar { reminder.calendarID = try store.calendarNamed(calendar, option: "--calendar") }
       if let title { reminder.title = title }
-      if let tz { reminder.timeZone = tz.isEmpty ? nil : try DateArgument.zone(tz)?.identifier }
-      let zone = try DateArgument.zone(reminder.timeZone)
+      let choice = try ZoneChoice(tz)
+      let hadTime = (reminder.dueDate ?? reminder.startDate) != nil && !reminder.isDueDateOnly
+      if choice != .unspecified { reminder.timeZone = choice.named?.identifier }
+      let zone =
+        choice == .unspecified && reminder.timeZone == nil && !hadTime
+        ? LocalZone.current : try DateArgument.zone(reminder.timeZone)
       if let due {
         if due.isEmpty {
           reminder.dueDate = nil
