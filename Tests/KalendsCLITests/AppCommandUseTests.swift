@@ -57,6 +57,10 @@ struct AppCommandUseTests {
     "checkpoint sign": .ownerOnly, "checkpoint show": .ownerOnly, "checkpoint list": .ownerOnly,
     "witness serve": .ownerOnly, "serve": .ownerOnly, "prompts list": .ownerOnly, "prompts answer": .ownerOnly,
     "bench generate": .ownerOnly, "bench range": .ownerOnly,
+    "event history": .ownerOnly, "event restore": .ownerOnly, "reminder history": .ownerOnly,
+    "reminder restore": .ownerOnly, "calendar history": .ownerOnly, "calendar restore": .ownerOnly,
+    "contact history": .ownerOnly, "contact restore": .ownerOnly, "group history": .ownerOnly,
+    "group restore": .ownerOnly,
     "access status": .noData, "audit check-proof": .noData, "key generate": .noData, "key verifier": .noData,
     "help": .noData,
   ]

@@ -30,6 +30,10 @@ struct OwnerOnlyCLITests {
     ["access", "reset", "com.example.planner"],
     ["client", "register", "com.example.other", "--name", "Other"], ["bench", "range"],
     ["HARNESS", "write", "--events", "1"],
+    ["event", "history", "5C205EDF-C635-423E-9CFE-4BA4F8282B8C"], ["reminder", "history", "5C205EDF"],
+    ["event", "restore", "5C205EDF-C635-423E-9CFE-4BA4F8282B8C", "--version", "2"],
+    ["calendar", "restore", "5C205EDF-C635-423E-9CFE-4BA4F8282B8C"], ["contact", "history", "5c205edf"],
+    ["group", "restore", "5C205EDF-C635-423E-9CFE-4BA4F8282B8C", "--version", "3"],
   ])
   func anOwnerOnlyCommandAsAnAppIsRefusedAndRecorded(_ command: [String]) throws {
     let store = try registered()

@@ -14,6 +14,45 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
   /// A group of contacts: every record that saved it (its name).
   case group(ObjectID)
 
+  /// The kinds of objects, without an identifier.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    case calendar, event, reminder, contact, group
+
+    /// The object of this kind with `id`.
+    public func item(_ id: ObjectID) -> ErasableItem {
+      switch self {
+      case .calendar: .calendar(id)
+      case .event: .event(id)
+      case .reminder: .reminder(id)
+      case .contact: .contact(id)
+      case .group: .group(id)
+      }
+    }
+
+    /// Its number in a `contentErased` record: the type byte of the objects projection's keys
+    /// (1–3), or of the contacts projection's (4–5).
+    var typeNumber: UInt8 {
+      switch self {
+      case .calendar: ObjectKind.calendar.rawValue
+      case .event: ObjectKind.event.rawValue
+      case .reminder: ObjectKind.reminder.rawValue
+      case .contact: ContactObjectKind.contact.rawValue
+      case .group: ContactObjectKind.group.rawValue
+      }
+    }
+  }
+
+  /// Its kind.
+  public var kind: Kind {
+    switch self {
+    case .calendar: .calendar
+    case .event: .event
+    case .reminder: .reminder
+    case .contact: .contact
+    case .group: .group
+    }
+  }
+
   /// Its identifier.
   public var id: ObjectID {
     switch self {
@@ -45,17 +84,8 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
     self = kind == .contact ? .contact(id) : .group(id)
   }
 
-  /// Its number in a `contentErased` record: the type byte of the objects projection's keys
-  /// (1–3), or of the contacts projection's (4–5).
-  var typeNumber: UInt8 {
-    switch self {
-    case .calendar: ObjectKind.calendar.rawValue
-    case .event: ObjectKind.event.rawValue
-    case .reminder: ObjectKind.reminder.rawValue
-    case .contact: ContactObjectKind.contact.rawValue
-    case .group: ContactObjectKind.group.rawValue
-    }
-  }
+  /// Its number in a `contentErased` record (``Kind/typeNumber``).
+  var typeNumber: UInt8 { kind.typeNumber }
 }
 
 /// The objects a search of the log looks for at once (``EventStore/applyRetention(now:)`` erases

@@ -100,6 +100,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 1, name: "id", type: .uuid, required: true),
       Field(tag: 3, name: "change", type: .unsigned, required: true),
       Field(tag: 5, name: "state", type: .message(calendarState), required: true),
+      Field(tag: 8, name: "restoredFrom", type: .unsigned, required: false),
     ], contentTags: [5])
 
   static let calendarRemoved = RecordSchema(
@@ -146,6 +147,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 5, name: "state", type: .message(eventState), required: true),
       Field(tag: 6, name: "splitFrom", type: .uuid, required: false),
       Field(tag: 7, name: "movedFrom", type: .uuid, required: false),
+      Field(tag: 8, name: "restoredFrom", type: .unsigned, required: false),
     ], contentTags: [4, 5])
 
   static let reminderState: [Field] = [
@@ -172,6 +174,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 3, name: "change", type: .unsigned, required: true),
       Field(tag: 5, name: "state", type: .message(reminderState), required: true),
       Field(tag: 7, name: "movedFrom", type: .uuid, required: false),
+      Field(tag: 8, name: "restoredFrom", type: .unsigned, required: false),
     ], contentTags: [5])
 
   static let labeledValue: [Field] = [
@@ -217,6 +220,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 1, name: "id", type: .uuid, required: true),
       Field(tag: 3, name: "change", type: .unsigned, required: true),
       Field(tag: 5, name: "state", type: .message(contactState), required: true),
+      Field(tag: 8, name: "restoredFrom", type: .unsigned, required: false),
     ], contentTags: [5])
 
   static let groupSaved = RecordSchema(
@@ -231,6 +235,7 @@ package struct RecordSchema: Sendable {
           Field(tag: 2, name: "name", type: .string, required: true),
           Field(tag: 27, name: "created", type: .timestamp, required: false),
         ]), required: true),
+      Field(tag: 8, name: "restoredFrom", type: .unsigned, required: false),
     ], contentTags: [5])
 
   static let itemRemoved: [Field] = [

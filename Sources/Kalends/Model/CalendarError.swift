@@ -62,12 +62,18 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   /// log's head (another store's, or one restored from an older backup), or an item removed since
   /// had its content erased, so what it was is no longer known. Sync again from the start.
   case changesUnavailable(after: LogPosition)
+  /// The position is not a save of the item: not one of its versions
+  /// (``EventStore/history(of:)`` lists them).
+  case versionNotFound(ObjectID, LogPosition)
+  /// The content of the item's save at this position was erased: that version cannot come back.
+  case versionErased(ObjectID, LogPosition)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
     switch self {
-    case .calendarNotFound, .itemNotFound, .occurrenceNotFound: .notFound
-    case .itemRemoved, .changedSinceFetched, .objectConditionFailed, .uidInUse, .changesUnavailable: .conflict
+    case .calendarNotFound, .itemNotFound, .occurrenceNotFound, .versionNotFound: .notFound
+    case .itemRemoved, .changedSinceFetched, .objectConditionFailed, .uidInUse, .changesUnavailable, .versionErased:
+      .conflict
     case .calendarReadOnly: .accessRefused
     default: .invalidInput
     }
@@ -96,7 +102,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .calendarNotFound(let id): "no calendar \(id) — list calendars with `kalends calendar list`"
     case .itemNotFound(let id): "no item \(id) — check the identifier"
     case .itemRemoved(let id, let position):
-      "item \(id) was removed at position \(position) — create a new item instead"
+      "item \(id) was removed at position \(position) — restore it (`restore` after `history`), or create a new item"
     case .occurrenceNotFound(let id, let date): "event \(id) has no occurrence at \(date) — check the date"
     case .changedSinceFetched(let id, let fetched, let current):
       "item \(id) changed since it was fetched (version \(fetched), now \(current)) — fetch it again and reapply, or overwrite"
@@ -114,6 +120,10 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
       "the series has \(count) exception dates, more than \(limit) — split it where most are, or end it with UNTIL"
     case .changesUnavailable(let position):
       "the changes after position \(position) cannot be told (it is beyond this store's log, or what changed was erased) — sync again from the start"
+    case .versionNotFound(let id, let position):
+      "position \(position) is not a version of \(id) — list its versions with `history`"
+    case .versionErased(let id, let position):
+      "the content of \(id) at version \(position) was erased — it cannot come back; choose another version"
     }
   }
 }

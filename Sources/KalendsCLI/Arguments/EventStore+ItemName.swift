@@ -33,6 +33,22 @@ extension EventStore {
     }
   }
 
+  /// The object of `kind` that `text` names for `history` and `restore`: its id, or the one object
+  /// of that kind — live or removed — whose id begins with `text`, as ``eventNamed(_:option:)``
+  /// reads prefixes; a calendar also by the title of a live one.
+  func itemNamed(_ text: String, _ kind: ErasableItem.Kind, option: String = "ID") throws -> ErasableItem {
+    if let id = ObjectID(text) { return kind.item(id) }
+    if IDPrefixScan.nibbles(text) != nil {
+      let found = try items(kind, beginningWith: text, limit: 6).map(\.id)
+      if !found.isEmpty || kind != .calendar {
+        return kind.item(try Self.one(text, option: option, kind: kind.rawValue, found: found) { _ in nil })
+      }
+    }
+    if kind == .calendar { return .calendar(try calendarNamed(text, option: option)) }
+    try Self.checkPrefix(text, option: option)
+    throw CLIError.invalidInput("\(option): \"\(TerminalText.escaped(text))\" names no \(kind.rawValue)")
+  }
+
   /// Refuses (exit 65) what is neither an id nor the start of one: hex digits and dashes, at
   /// least four digits.
   private static func checkPrefix(_ text: String, option: String) throws {
@@ -48,7 +64,9 @@ extension EventStore {
   ) throws -> ObjectID {
     if found.count == 1 { return found[0] }
     guard found.isEmpty else {
-      let listed = try found.prefix(5).map { "\($0) \(TerminalText.escaped(try title($0) ?? ""))" }
+      let listed = try found.prefix(5).map { id in
+        try title(id).map { "\(id) \(TerminalText.escaped($0))" } ?? id.description
+      }
       throw CLIError.invalidInput(
         "\(option): \(found.count > 5 ? "more than five" : "\(found.count)") \(kind)s have an id beginning "
           + "\(text): \(listed.joined(separator: ", ")) — give more of the id")

@@ -8,6 +8,7 @@ extension KalendsCommand {
       abstract: "Create, list, change and remove calendars (of events, of reminders, or of both).",
       subcommands: [
         Create.self, List.self, Update.self, Remove.self,
+        ItemHistoryCommand<CalendarHistoryKind>.self, ItemRestoreCommand<CalendarHistoryKind>.self,
       ]
     )
   }

@@ -16,7 +16,7 @@ extension KalendsCommand {
         """,
       subcommands: [
         Add.self, Show.self, List.self, Update.self,
-        Remove.self,
+        Remove.self, ItemHistoryCommand<EventHistoryKind>.self, ItemRestoreCommand<EventHistoryKind>.self,
       ]
     )
   }

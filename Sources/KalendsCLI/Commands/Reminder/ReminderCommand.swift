@@ -8,6 +8,7 @@ extension KalendsCommand {
       abstract: "Add, show, change, list, complete and remove reminders.",
       subcommands: [
         Add.self, Show.self, Update.self, List.self, Complete.self, Remove.self,
+        ItemHistoryCommand<ReminderHistoryKind>.self, ItemRestoreCommand<ReminderHistoryKind>.self,
       ]
     )
   }

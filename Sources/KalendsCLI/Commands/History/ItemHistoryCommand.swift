@@ -1,0 +1,44 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+import KalendsFormats
+
+/// `kalends event|reminder|calendar|contact|group history ID`: every version of an object.
+struct ItemHistoryCommand<Kind: HistoryKind>: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      commandName: "history",
+      abstract: "List every version of \(Kind.kind.article) \(Kind.kind.rawValue): who changed it, when, and how.",
+      discussion: """
+        The person only. Each save is a version (its position in the log), with its time, who \
+        wrote it and what it was then; removals (also with a calendar) and erasures are listed too. \
+        A removed \(Kind.kind.rawValue) is found by its id as a live one is. A version whose content \
+        was erased says so and cannot be restored. `restore` brings a version back.
+        """)
+  }
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "Its id, or the start of it (4 or more hex digits); removed ones too.") var id: String
+
+  @Option(help: "Output format: table or json (an array, oldest first).") var format: ObjectFormat = .table
+
+  func run() throws {
+    // Writable: an app's refused attempt is recorded.
+    let store = try global.openEventStore()
+    let item = try store.itemNamed(id, Kind.kind)
+    let versions = try store.history(of: item)
+    format.write(
+      versions, json: \.jsonFields,
+      columns: [
+        ("VERSION", { $0.position.description }), ("TIME", { $0.timestamp.description }),
+        ("BY", { TerminalText.escaped($0.principal.description) }), ("WHAT", \.actionText),
+        ("TITLE", { TerminalText.escaped($0.state?.title ?? "") }),
+      ])
+  }
+}
+
+extension ErasableItem.Kind {
+  /// `a` or `an`.
+  var article: String { self == .event ? "an" : "a" }
+}
