@@ -7,6 +7,7 @@ package final class ServedStore {
   package let store: CLIStore
   package let socket: String
   private let options: [String]
+  private let environment: [String: String]
   private var process: Process
   /// The server's standard error (where `--prompt tty` asks the person).
   package private(set) var errors: Pipe
@@ -21,28 +22,35 @@ package final class ServedStore {
     store = try generatedEvents.map { try CLIStore(generatedEvents: $0) } ?? CLIStore()
     socket = store.directory.path + "/kalends.sock"
     self.options = options
+    environment = [:]
     (process, errors, tcpAddress, terminal) = try Self.start(
       store: store, socket: socket, options: options, stdin: stdin)
   }
 
   /// Starts a server on `store`, an existing store, with `stdin` as its standard input; with
   /// `typing`, its input stays open (``terminal``) for lines written while it runs.
-  package init(serving store: CLIStore, _ options: [String] = [], stdin: String? = nil, typing: Bool = false) throws {
+  /// `environment` is added to the server's.
+  package init(
+    serving store: CLIStore, _ options: [String] = [], stdin: String? = nil, typing: Bool = false,
+    environment: [String: String] = [:]
+  ) throws {
     self.store = store
     socket = store.directory.path + "/kalends.sock"
     self.options = options
+    self.environment = environment
     (process, errors, tcpAddress, terminal) = try Self.start(
-      store: store, socket: socket, options: options, stdin: stdin, typing: typing)
+      store: store, socket: socket, options: options, stdin: stdin, typing: typing, environment: environment)
   }
 
   private static func start(
-    store: CLIStore, socket: String, options: [String], stdin: String? = nil, typing: Bool = false
+    store: CLIStore, socket: String, options: [String], stdin: String? = nil, typing: Bool = false,
+    environment extra: [String: String] = [:]
   ) throws -> (Process, Pipe, String?, FileHandle?) {
     let arguments = ["serve", "--store", store.directory.storePath, "--socket", socket] + options
     // The server's own runtime directory, where Flatpak's records of sandboxes are looked for.
     let runtime = store.directory.path + "/runtime"
     try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-    let environment = ["XDG_RUNTIME_DIR": runtime]
+    let environment = extra.merging(["XDG_RUNTIME_DIR": runtime]) { _, runtime in runtime }
     var terminal: FileHandle?
     let (process, output, errors): (Process, Pipe, Pipe)
     if typing {
@@ -89,7 +97,8 @@ package final class ServedStore {
   /// Starts the server again on the same store and socket.
   package func restart() throws {
     if process.isRunning { kill() }
-    (process, errors, tcpAddress, terminal) = try Self.start(store: store, socket: socket, options: options)
+    (process, errors, tcpAddress, terminal) = try Self.start(
+      store: store, socket: socket, options: options, environment: environment)
   }
 
   deinit {

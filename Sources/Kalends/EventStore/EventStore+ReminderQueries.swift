@@ -2,15 +2,15 @@ extension EventStore {
   /// The incomplete reminders due in `[from, to)` (UTC seconds; `nil` bounds are open), in the
   /// calendars `calendarIDs` (all reminder calendars when empty), sorted by due date then title, as
   /// EventKit's `predicateForIncompleteReminders(withDueDateStarting:ending:calendars:)`. With both
-  /// bounds `nil`, reminders without a due date are included too. Floating due dates are placed in
-  /// `viewerZone`.
+  /// bounds `nil`, reminders without a due date are included too. Floating due times and due dates
+  /// (a date-only reminder's, also when it names a zone) are placed in `viewerZone`.
   public func incompleteReminders(
     dueFrom from: Int64? = nil, to: Int64? = nil, inCalendars calendarIDs: [ObjectID] = [],
     viewerZone: ZoneRules = .utc
   ) throws(StoreError) -> [Reminder] {
     func instant(_ reminder: Reminder) -> Int64? {
       guard let due = reminder.dueDate else { return nil }
-      return (reminder.timeZone.flatMap { try? ZoneRules.named($0) } ?? viewerZone).resolve(due)
+      return (reminder.dueZone ?? viewerZone).resolve(due)
     }
     return try reminders(inCalendars: calendarIDs).filter { reminder in
       guard !reminder.isCompleted else { return false }

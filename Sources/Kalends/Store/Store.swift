@@ -517,4 +517,6 @@ enum MetaKey {
   static let checkpointDatabase = "checkpoints"
   /// The secret under which the store server seals the positions it shows apps (`PositionSeal`).
   static let positionSealKey = "positionSealKey"
+  /// The time through which `kalends serve` has shown alarms (``Store/alarmsDelivered()``).
+  static let alarmsDelivered = "alarmsDelivered"
 }

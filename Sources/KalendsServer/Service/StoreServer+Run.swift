@@ -88,6 +88,11 @@ extension StoreServer {
           }, logger: logger))
     }
     services += server.periodicWork(configuration, logger: logger)
+    if let notifier = configuration.alarms {
+      services.append(
+        AlarmService(owner: server.owner, notifier: notifier, logger: logger) { work in try await server.withStore(work)
+        })
+    }
     // A socket the service manager handed over is its own: it keeps listening there.
     defer { if activated == nil { unlink(path) } }
     let group = ServiceGroup(

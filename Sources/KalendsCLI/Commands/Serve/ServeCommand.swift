@@ -24,7 +24,9 @@ extension KalendsCommand {
         an app presents a token the person created (client token create), over TLS when \
         --tls-certificate and --tls-key are given (in a kalends built with the TLS trait: swift \
         build --traits TLS); an address other than loopback needs TLS. \
-        It applies the retention policy (kalends retention) at start and every hour. \
+        It applies the retention policy (kalends retention) at start and every hour. While it runs, \
+        the alarms of events and reminders are shown when they fire (--notify: notify-send by \
+        default), each once; alarms missed while no server ran (up to a week) are shown once at start. \
         Routes in docs/server.md. Prints 'listening on PATH' (and 'listening on tcp HOST:PORT') \
         once it accepts connections; SIGTERM or SIGINT stops it gracefully. Started by systemd's \
         socket activation (LISTEN_PID, LISTEN_FDS) it serves the Unix socket handed over, which must \
@@ -75,6 +77,12 @@ extension KalendsCommand {
     @Option(help: ArgumentHelp("The TLS private key for --listen (PEM).", valueName: "path"))
     var tlsKey: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "How alarms are shown: desktop (notify-send, when installed), none, or a program given the summary and body.",
+        valueName: "program"))
+    var notify = "desktop"
+
     func run() async throws {
       try global.requireOwner("serve the store")
       for (option, value) in [
@@ -96,6 +104,11 @@ extension KalendsCommand {
       configuration.tlsCertificate = tlsCertificate
       configuration.tlsKey = tlsKey
       configuration.frontEnds = [DAVFrontEnd()]
+      switch notify {
+      case "none": configuration.alarms = nil
+      case "desktop": configuration.alarms = .desktop()
+      default: configuration.alarms = try .program(notify)
+      }
       try await StoreServer.run(GlobalOptions.open(global.storePath), configuration: configuration) { lines in
         FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
       }

@@ -1,0 +1,75 @@
+import Foundation
+import Kalends
+
+/// How `kalends serve` shows an alarm: a program run with the notification's summary and body as
+/// its two last arguments — `notify-send` (the desktop's `org.freedesktop.Notifications`) unless
+/// the person names another — or nothing but the server's log.
+package struct AlarmNotifier: Sendable {
+  /// The program and its first arguments; empty: alarms are only logged.
+  package let command: [String]
+  /// Whether the body is read as the notification server's markup (`notify-send`'s is), so that
+  /// `&`, `<` and `>` of a title an app wrote are escaped rather than interpreted.
+  package let bodyIsMarkup: Bool
+
+  /// `notify-send --app-name=Kalends` when it is on `PATH`, else none.
+  package static func desktop(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> AlarmNotifier {
+    guard let program = find("notify-send", path: path) else { return AlarmNotifier(command: [], bodyIsMarkup: false) }
+    return AlarmNotifier(command: [program, "--app-name=Kalends"], bodyIsMarkup: true)
+  }
+
+  /// The person's program (a path, or a name looked up on `PATH`), given the summary and the body
+  /// as they are.
+  package static func program(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) throws
+    -> AlarmNotifier
+  {
+    guard let program = find(name, path: path) else {
+      throw ServerError.invalidInput("--notify: no program \(name) — give a path or a program on PATH, or none")
+    }
+    return AlarmNotifier(command: [program], bodyIsMarkup: false)
+  }
+
+  package init(command: [String], bodyIsMarkup: Bool) {
+    self.command = command
+    self.bodyIsMarkup = bodyIsMarkup
+  }
+
+  /// Runs the program with `summary` and `body` and waits for it (at most `timeout`); returns
+  /// why it failed, or `nil`.
+  package func show(summary: String, body: String, timeout: Duration = .seconds(10)) -> String? {
+    guard let program = command.first else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = Array(command.dropFirst()) + [summary, bodyIsMarkup ? Self.escapedMarkup(body) : body]
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      return "\(program) could not be started: \(error)"
+    }
+    let deadline = ContinuousClock.now + timeout
+    while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+    if process.isRunning {
+      process.terminate()
+      return "\(program) did not finish within \(timeout)"
+    }
+    return process.terminationStatus == 0 ? nil : "\(program) exited with status \(process.terminationStatus)"
+  }
+
+  /// `text` with the three characters the Desktop Notifications markup reads escaped.
+  static func escapedMarkup(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;")
+  }
+
+  /// The executable `name` names: itself when it holds a `/`, else the first on `path`.
+  static func find(_ name: String, path: String?) -> String? {
+    if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+    for directory in (path ?? "/usr/bin:/bin").split(separator: ":") {
+      let candidate = "\(directory)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import KalendsTestSupport
+import Testing
+
+/// `kalends serve` shows alarms through the notifier it is given — here a stand-in program that
+/// writes down what it was asked to show — each once, also for a reminder, never for a cancelled
+/// event; and, started again, those it missed while it was down, once.
+@Suite("Server: alarms fire", .serialized)
+struct ServerAlarmTests {
+  /// A stand-in notifier in `directory`: appends its arguments, one line per call, to `shown`.
+  static func notifier(in directory: String) throws -> (program: String, shown: String) {
+    let program = directory + "/notifier"
+    let shown = directory + "/shown"
+    try "#!/bin/sh\nprintf '%s|%s\\n' \"$1\" \"$2\" >> '\(shown)'\n".write(
+      toFile: program, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: program)
+    return (program, shown)
+  }
+
+  static func lines(_ path: String) -> [String] {
+    ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+  }
+
+  /// Waits until `path` holds a line containing `text`, at most `seconds`.
+  static func wait(for text: String, in path: String, seconds: Double = 15) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if lines(path).contains(where: { $0.contains(text) }) { return true }
+      usleep(100_000)
+    }
+    return false
+  }
+
+  /// `kalends` options adding an item whose alarm fires `seconds` from now (the item starts, or is
+  /// due, two minutes from now).
+  static func firing(in seconds: Int) -> (start: String, alarm: String) {
+    let start = Date().addingTimeInterval(120)
+    let formatter = ISO8601DateFormatter()
+    return (formatter.string(from: start), "\(seconds - 120)")
+  }
+
+  @Test func alarmsFireOnceAndMissedOnesAreShownOnceAtStart() throws {
+    let store = try CLIStore()
+    let (program, shown) = try Self.notifier(in: store.directory.path)
+    _ = try store.calendar("Work")
+    _ = try store.calendar("Errands", ["--reminders"])
+    let served = try ServedStore(serving: store, ["--notify", program])
+
+    let soon = Self.firing(in: 3)
+    _ = try store.object([
+      "event", "add", "--calendar", "Work", "--title", "Call <b>Ada</b>", "--start", soon.start, "--location", "Room 4",
+      "--alarm", soon.alarm,
+    ])
+    _ = try store.object([
+      "event", "add", "--calendar", "Work", "--title", "Cancelled call", "--start", soon.start, "--alarm", soon.alarm,
+      "--status", "canceled",
+    ])
+    _ = try store.object([
+      "reminder", "add", "--calendar", "Errands", "--title", "Buy milk", "--due", soon.start, "--alarm", soon.alarm,
+    ])
+    #expect(Self.wait(for: "Call <b>Ada</b>|", in: shown), "\(Self.lines(shown))")
+    #expect(Self.wait(for: "Buy milk|Due ", in: shown), "\(Self.lines(shown))")
+    sleep(3)
+    let once = Self.lines(shown)
+    #expect(once.count == 2, "each once, the cancelled one never: \(once)")
+    #expect(once.contains { $0.hasPrefix("Call <b>Ada</b>|") && $0.contains("Room 4") }, "given as typed: \(once)")
+
+    // Down while an alarm fires: shown once when the server is back, as missed.
+    served.stop()
+    let missed = Self.firing(in: 1)
+    _ = try store.object([
+      "event", "add", "--calendar", "Work", "--title", "Dentist", "--start", missed.start, "--alarm", missed.alarm,
+    ])
+    sleep(3)
+    try served.restart()
+    #expect(Self.wait(for: "Dentist|Missed", in: shown), "\(Self.lines(shown))")
+    sleep(2)
+    served.stop()
+    try served.restart()
+    sleep(3)
+    let all = Self.lines(shown)
+    #expect(all.filter { $0.hasPrefix("Dentist|") }.count == 1, "\(all)")
+    #expect(all.count == 3, "\(all)")
+  }
+
+  /// By default the desktop's `notify-send` shows them, its body read as markup: what an app wrote
+  /// is escaped, not interpreted.
+  @Test func notifySendIsTheDefaultAndItsMarkupIsEscaped() throws {
+    let store = try CLIStore()
+    let bin = store.directory.path + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let shown = store.directory.path + "/shown"
+    try "#!/bin/sh\nprintf '%s|%s|%s\\n' \"$1\" \"$2\" \"$3\" >> '\(shown)'\n".write(
+      toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: bin + "/notify-send")
+    _ = try store.calendar("Work")
+    let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let served = try ServedStore(serving: store, environment: ["PATH": path])
+    let soon = Self.firing(in: 2)
+    _ = try store.object([
+      "event", "add", "--calendar", "Work", "--title", "Tea & <i>cake</i>", "--start", soon.start, "--location",
+      "<a href='x'>Room</a>", "--alarm", soon.alarm,
+    ])
+    #expect(Self.wait(for: "Tea & <i>cake</i>", in: shown), "\(Self.lines(shown))")
+    let line = Self.lines(shown).first ?? ""
+    #expect(line.hasPrefix("--app-name=Kalends|Tea & <i>cake</i>|"), "\(line)")
+    #expect(line.hasSuffix("&lt;a href='x'&gt;Room&lt;/a&gt;"), "\(line)")
+    served.stop()
+  }
+}
