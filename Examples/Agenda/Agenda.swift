@@ -15,7 +15,8 @@ struct Agenda: AsyncParsableCommand {
       token revoked), 1 on any other failure.
       """)
 
-  @Option(help: "The store server's Unix socket.") var socket: String?
+  @Option(help: "The store server's Unix socket (default: the default store's, $XDG_RUNTIME_DIR/kalends/kalends.sock).")
+  var socket: String?
 
   @Option(help: ArgumentHelp("The store server's TCP address, HOST:PORT (with --token-file).", valueName: "address"))
   var tcp: String?
@@ -71,8 +72,9 @@ struct Agenda: AsyncParsableCommand {
 
   private func endpoint() throws -> Endpoint {
     if let socket { return .unixSocket(path: socket) }
-    guard let tcp, let colon = tcp.lastIndex(of: ":"), let port = Int(tcp[tcp.index(after: colon)...]) else {
-      throw ValidationError("give --socket PATH, or --tcp HOST:PORT with --token-file")
+    guard let tcp else { return .defaultStore }
+    guard let colon = tcp.lastIndex(of: ":"), let port = Int(tcp[tcp.index(after: colon)...]) else {
+      throw ValidationError("--tcp takes HOST:PORT")
     }
     guard let tokenFile else { throw ValidationError("--tcp needs --token-file") }
     let token = try String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -15,7 +15,7 @@ struct Birthdays: AsyncParsableCommand {
       session ended, 5 when the person picked nothing, 1 on any other failure.
       """)
 
-  @Option(help: "The store server's Unix socket.") var socket: String
+  @Option(help: "The store server's Unix socket (default: the default store's).") var socket: String?
 
   @Flag(help: "Ask for no access: show the contact picker and print the contact picked.") var pick = false
 
@@ -26,7 +26,7 @@ struct Birthdays: AsyncParsableCommand {
   var birthday: String?
 
   func run() async throws {
-    let store = ContactStore(endpoint: .unixSocket(path: socket))
+    let store = ContactStore(endpoint: socket.map { .unixSocket(path: $0) } ?? .defaultStore)
     do {
       if pick {
         guard let contact = try await store.pickContact() else {

@@ -25,9 +25,23 @@ package struct GlobalOptions: ParsableArguments {
     if let store, !store.isEmpty { return store }
     let environment = ProcessInfo.processInfo.environment
     if let path = environment["KALENDS_STORE"], !path.isEmpty { return path }
+    return Self.defaultStorePath
+  }
+
+  /// The person's default store: `$XDG_DATA_HOME/kalends/default`, else
+  /// `~/.local/share/kalends/default`.
+  package static var defaultStorePath: String {
+    let environment = ProcessInfo.processInfo.environment
     if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/kalends/default" }
     let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     return home + "/.local/share/kalends/default"
+  }
+
+  /// Whether this invocation uses the person's default store (however it was named): its server
+  /// listens at the well-known socket.
+  package var isDefaultStore: Bool {
+    URL(fileURLWithPath: storePath).standardizedFileURL.path
+      == URL(fileURLWithPath: Self.defaultStorePath).standardizedFileURL.path
   }
 
   /// Opens the existing store for `what`, which only the person who owns it may do: with `--as`

@@ -83,6 +83,38 @@ struct AgendaAppTests {
     #expect(process.isRunning)
   }
 
+  /// After a rebuild the app is refused with a 401 that says the file changed and how to pin it;
+  /// `client update --executable` pins it again, as the person's decision, and its access stays.
+  @Test func aRebuiltAppIsToldWhyAndPinnedAgainKeepsItsAccess() throws {
+    let served = try ServedStore()
+    let app = served.store.directory.path + "/kalends-agenda"
+    try FileManager.default.copyItem(atPath: Self.agenda.path, toPath: app)
+    try served.register("com.example.agenda", executable: app)
+    try served.store.object(["access", "set", "com.example.agenda", "--service", "calendars", "--status", "full"])
+    let week = ["--socket", served.socket, "--week", "2026-03-04"]
+    #expect(try CLI.run(week, program: URL(fileURLWithPath: app)).status == 0)
+    // "Rebuilt": the same path, other bytes.
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: app))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data([0]))
+    try handle.close()
+    let refused = try CLI.run(week, program: URL(fileURLWithPath: app))
+    #expect(refused.status == 1)
+    #expect(
+      refused.stdout.contains("is registered as com.example.agenda, but the file changed since")
+        && refused.stdout.contains("kalends client update com.example.agenda --executable \(app)"),
+      "\(refused.stdout)")
+    let updated = try served.store.object(["client", "update", "com.example.agenda", "--executable", app])
+    #expect(updated["name"] as? String == "Agenda")
+    let again = try CLI.run(week, program: URL(fileURLWithPath: app))
+    #expect(again.status == 0 && again.stdout.contains("== week of 2026-03-02"), "\(again.stdout) \(again.stderr)")
+    let registrations = try served.records("clientRegistered")
+    #expect(registrations.count == 2)
+    #expect((registrations.last?["actor"] as? [String: Any])?["type"] as? String == "person")
+    let status = try served.store.objects(["access", "status", "com.example.agenda"])
+    #expect(status.contains { $0["service"] as? String == "calendars" && $0["status"] as? String == "fullAccess" })
+  }
+
   @Test func aCopyOfTheAgendaChangedByOneByteIsRefusedAndRecorded() throws {
     let served = try ServedStore()
     try served.register("com.example.agenda", executable: Self.agenda.path)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where an app reaches the store server, and how it is identified there.
 public enum Endpoint: Sendable, Hashable {
   /// The server's Unix socket (`kalends serve --socket PATH`): the server identifies the app by
@@ -14,6 +16,14 @@ public enum Endpoint: Sendable, Hashable {
     case system
     /// The certificates in this PEM file (a private CA, or the server's self-signed certificate).
     case certificates(pemFile: String)
+  }
+
+  /// The server of the person's default store: its well-known socket,
+  /// `$XDG_RUNTIME_DIR/kalends/kalends.sock` (`/run/user/UID/kalends/kalends.sock` when the
+  /// variable is not set), where `kalends serve` listens for that store unless told otherwise.
+  public static var defaultStore: Endpoint {
+    let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+    return .unixSocket(path: (runtime ?? "/run/user/\(getuid())") + "/kalends/kalends.sock")
   }
 
   /// The `Host` header's value.

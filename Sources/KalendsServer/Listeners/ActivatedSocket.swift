@@ -47,7 +47,7 @@ struct ActivatedSocket {
     guard let path = boundPath(of: descriptor) else {
       throw ServerError(
         message:
-          "socket activation handed a socket not bound to a Unix socket path (ListenStream=%t/kalends.sock)",
+          "socket activation handed a socket not bound to a Unix socket path (ListenStream=%t/kalends/kalends.sock)",
         category: .usage)
     }
     guard let info = FileStatus(path: path, followingLinks: false), info.isSocket, info.owner == getuid(),

@@ -5,9 +5,16 @@ import Platform
 
 /// Where the store server of a store listens.
 package enum ServerSocket {
-  /// `socket` when given, else `$XDG_RUNTIME_DIR/kalends/STORE-ID.sock` (its directory created
-  /// `0700` when `create`).
-  package static func path(_ socket: String?, storeID: StoreID, create: Bool) throws -> String {
+  /// The name of the socket of the person's default store in `$XDG_RUNTIME_DIR/kalends`: one
+  /// well-known path that apps, `kalends prompts` and a systemd unit find without the store.
+  package static let wellKnownName = "kalends.sock"
+
+  /// `socket` when given; else for the person's default store (`defaultStore`)
+  /// `$XDG_RUNTIME_DIR/kalends/kalends.sock`, for another `$XDG_RUNTIME_DIR/kalends/STORE-ID.sock`
+  /// (its directory created `0700` when `create`).
+  package static func path(
+    _ socket: String?, storeID: StoreID?, defaultStore: Bool, create: Bool
+  ) throws -> String {
     if let socket, !socket.isEmpty { return socket }
     guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
       throw ServerError(message: "give --socket: XDG_RUNTIME_DIR is not set", category: .usage)
@@ -17,6 +24,7 @@ package enum ServerSocket {
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
+    guard !defaultStore, let storeID else { return directory + "/" + wellKnownName }
     return directory + "/\(storeID).sock"
   }
 }

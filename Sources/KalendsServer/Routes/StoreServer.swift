@@ -352,6 +352,14 @@ package final class StoreServer: Sendable {
           return .unidentified(
             "\(executable) could not be hashed (unreadable, or larger than \(DigestCache.maximumSize >> 20) MiB)")
         }
+        // Rebuilt since it was registered: say so, and how to pin the new file.
+        if let pinned = try owner.clients().first(where: { client in
+          client.requirement?.executable == evidence.executable && evidence.executable != nil
+        }) {
+          return .unidentified(
+            "\(executable) is registered as \(pinned.id), but the file changed since (its SHA-256 differs) — "
+              + "if you rebuilt it, pin the new file: kalends client update \(pinned.id) --executable \(executable)")
+        }
         return .unidentified("no registered app's requirement matches \(executable)")
       }
       var identified = evidence

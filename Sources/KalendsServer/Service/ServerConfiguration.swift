@@ -2,9 +2,12 @@
 /// once. The defaults are `kalends serve`'s (docs/server.md).
 package struct ServerConfiguration: Sendable {
   /// The Unix socket to listen on; `nil` for the one a service manager handed over (socket
-  /// activation), else `$XDG_RUNTIME_DIR/kalends/STORE-ID.sock`. With socket activation it must
-  /// be `nil` or the handed-over socket's path.
+  /// activation), else `$XDG_RUNTIME_DIR/kalends/kalends.sock` for the person's default store
+  /// (``defaultStore``) and `$XDG_RUNTIME_DIR/kalends/STORE-ID.sock` for another. With socket
+  /// activation it must be `nil` or the handed-over socket's path.
   package var socket: String?
+  /// Whether the store served is the person's default one, served at the well-known socket.
+  package var defaultStore = false
   /// How long an app's access request waits for the person before it is recorded as a timeout.
   package var promptTimeout: Duration = .seconds(60)
   /// Whether the person answers on this process's terminal rather than through `kalends prompts`.

@@ -32,7 +32,8 @@ extension StoreServer {
       }
       path = activated.path
     } else {
-      path = try ServerSocket.path(configuration.socket, storeID: store.id, create: true)
+      path = try ServerSocket.path(
+        configuration.socket, storeID: store.id, defaultStore: configuration.defaultStore, create: true)
       try ServerSocket.clearStale(path)
     }
     if configuration.listen == nil, configuration.tlsCertificate != nil || configuration.tlsKey != nil {

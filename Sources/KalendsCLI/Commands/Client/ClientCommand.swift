@@ -6,6 +6,6 @@ extension KalendsCommand {
     static let configuration = CommandConfiguration(
       commandName: "client",
       abstract: "Register apps (clients) with their usage descriptions, list them, and manage their tokens.",
-      subcommands: [Register.self, List.self, Token.self])
+      subcommands: [Register.self, Update.self, List.self, Token.self])
   }
 }

@@ -69,6 +69,15 @@ extension KalendsCommand.Client {
 
     /// The code requirement the options state; `nil` when none is given.
     private func requirement() throws -> CodeRequirement? {
+      try Self.requirement(
+        executable: executable, sha256: sha256, flatpak: flatpak, allowInterpreter: allowInterpreter)
+    }
+
+    /// The code requirement of an executable (its digest given, else read from the file now)
+    /// and a Flatpak id; `nil` when neither is given.
+    static func requirement(
+      executable: String?, sha256: String?, flatpak: String?, allowInterpreter: Bool
+    ) throws -> CodeRequirement? {
       guard executable != nil || flatpak != nil else {
         if sha256 != nil { throw CLIError(message: "--sha256 needs --executable", status: .usage) }
         return nil

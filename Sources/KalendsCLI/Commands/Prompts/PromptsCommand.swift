@@ -27,7 +27,8 @@ extension KalendsCommand.Prompts {
   struct SocketOptions: ParsableArguments {
     @Option(
       help: ArgumentHelp(
-        "The store server's socket (default $XDG_RUNTIME_DIR/kalends/STORE-ID.sock).", valueName: "path"))
+        "The store server's socket (default $XDG_RUNTIME_DIR/kalends/kalends.sock for the default store, else "
+          + "…/kalends/STORE-ID.sock).", valueName: "path"))
     var socket: String?
   }
 

@@ -37,7 +37,8 @@ extension KalendsCommand {
 
     @Option(
       help: ArgumentHelp(
-        "The Unix socket to listen on (default $XDG_RUNTIME_DIR/kalends/STORE-ID.sock).", valueName: "path"))
+        "The Unix socket to listen on (default $XDG_RUNTIME_DIR/kalends/kalends.sock for the default store, else "
+          + "…/kalends/STORE-ID.sock).", valueName: "path"))
     var socket: String?
 
     @Option(
@@ -95,6 +96,7 @@ extension KalendsCommand {
       }
       var configuration = ServerConfiguration()
       configuration.socket = socket
+      configuration.defaultStore = global.isDefaultStore
       configuration.promptTimeout = .seconds(promptTimeout)
       configuration.promptsOnTerminal = prompt == .tty
       configuration.maxConnections = maxConnections
