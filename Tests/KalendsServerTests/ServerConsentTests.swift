@@ -229,3 +229,34 @@ struct ServerConsentTests {
     #expect(status == 200 && (body as? [String: Any])?["status"] as? String == "fullAccess")
   }
 }
+
+/// The person is told when an app's prompt opens — once, however many of the app's calls join it —
+/// and `kalends prompts --wait` returns as it opens.
+@Suite("Server: a prompt is announced")
+struct ServerPromptNoticeTests {
+  @Test func aPromptIsAnnouncedOnceAndPromptsWaitReturnsWithIt() throws {
+    let store = try CLIStore()
+    let (program, shown) = try ServerAlarmTests.notifier(in: store.directory.path)
+    let served = try ServedStore(serving: store, ["--notify", program])
+    let agenda = try served.app("agenda")
+    try served.register("com.example.agenda", executable: agenda)
+    let (waiter, waiterOutput, waiterErrors) = try CLI.start(
+      ["prompts", "--wait", "30", "--format", "json", "--socket", served.socket, "--store", store.directory.storePath])
+    let first = try served.start("POST", ServerConsentTests.request, by: agenda)
+    let second = try served.start("POST", ServerConsentTests.request, by: agenda)
+    let listed = CLI.finish(waiter, waiterOutput, waiterErrors)
+    #expect(listed.status == 0, "\(listed.stderr)")
+    let prompts = try #require(try json(listed.stdout) as? [[String: Any]])
+    #expect(prompts.first?["client"] as? String == "com.example.agenda")
+    let id = try #require(prompts.first?["id"] as? Int)
+    #expect(
+      ServerAlarmTests.wait(
+        for:
+          "Agenda asks for full access to your calendars|Shows your week. — answer with kalends prompts answer \(id) allow",
+        in: shown), "\(ServerAlarmTests.lines(shown))")
+    #expect(try served.store.run(["prompts", "answer", "\(id)", "deny", "--socket", served.socket]).status == 0)
+    _ = CLI.finish(first.0, first.1, first.2)
+    _ = CLI.finish(second.0, second.1, second.2)
+    #expect(ServerAlarmTests.lines(shown).count == 1, "once: \(ServerAlarmTests.lines(shown))")
+  }
+}

@@ -5,7 +5,7 @@ import Logging
 import ServiceLifecycle
 
 /// Shows the alarms of events and reminders while `kalends serve` runs: each once, at its time
-/// (within a second), through ``AlarmNotifier``.
+/// (within a second), through ``DesktopNotifier``.
 ///
 /// It plans the alarms of the next ``horizon`` seconds with
 /// ``EventStore/alarms(firingAfter:through:viewerZone:)`` and plans again when a record written
@@ -25,7 +25,7 @@ struct AlarmService: ServiceLifecycle.Service {
   static let missedShown = 5
 
   let owner: EventStore
-  let notifier: AlarmNotifier
+  let notifier: DesktopNotifier
   let logger: Logger
   /// Runs store work off the event loop (``StoreServer/withStore(_:)``).
   let perform: @Sendable (@escaping @Sendable () throws -> PlanStep) async throws -> PlanStep

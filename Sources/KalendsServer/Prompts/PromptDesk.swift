@@ -87,9 +87,28 @@ final class PromptDesk: Sendable {
   private let state = Mutex(State())
   /// How long a prompt waits for the person.
   let timeout: Duration
+  /// Called once for each prompt as it opens (not for calls that join one), outside the lock.
+  let opened: @Sendable (Pending) -> Void
 
-  init(timeout: Duration) {
+  init(timeout: Duration, opened: @escaping @Sendable (Pending) -> Void = { _ in }) {
     self.timeout = timeout
+    self.opened = opened
+  }
+
+  /// The words that tell the person a prompt waits: who asks for what, and how to answer.
+  static func announcement(_ pending: Pending) -> (summary: String, body: String) {
+    let name = pending.question.client.name
+    switch pending.question {
+    case .access(let request):
+      return (
+        "\(name) asks for \(request.service == .contacts ? "" : "\(request.level) access to ")your \(request.service)",
+        "\(request.usageDescription) — answer with kalends prompts answer \(pending.id) allow or deny"
+      )
+    case .pick:
+      return (
+        "\(name) asks you to pick a contact", "Answer with: kalends prompts answer \(pending.id) pick --contacts ID"
+      )
+    }
   }
 
   /// Puts `request` before the person and blocks the calling thread until it is answered or the
@@ -113,16 +132,18 @@ final class PromptDesk: Sendable {
   /// Waits for the reply to `question`: joins its prompt when one waits, else opens one.
   private func wait(for question: Question, from evidence: CallerEvidence) -> (Reply, CallerEvidence)? {
     let semaphore = DispatchSemaphore(value: 0)
-    let id = state.withLock { state in
+    let (id, opened) = state.withLock { state -> (UInt64, Pending?) in
       if let (id, _) = state.waiting.first(where: { $0.value.pending.question == question }) {
         state.waiting[id]?.callers.append(semaphore)
-        return id
+        return (id, nil)
       }
       let id = state.next
       state.next += 1
-      state.waiting[id] = (Pending(id: id, question: question, evidence: evidence, asked: Date()), [semaphore])
-      return id
+      let pending = Pending(id: id, question: question, evidence: evidence, asked: Date())
+      state.waiting[id] = (pending, [semaphore])
+      return (id, pending)
     }
+    if let opened { self.opened(opened) }
     let (seconds, attoseconds) = timeout.components
     let nanoseconds = Int(clamping: seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     _ = semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds))

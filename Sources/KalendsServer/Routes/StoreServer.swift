@@ -78,12 +78,18 @@ package final class StoreServer: Sendable {
   let frontEnds: [any FrontEnd]
 
   init(
-    owner: EventStore, promptTimeout: Duration, onTerminal: Bool = false, frontEnds: [any FrontEnd] = []
+    owner: EventStore, promptTimeout: Duration, onTerminal: Bool = false, frontEnds: [any FrontEnd] = [],
+    notifier: DesktopNotifier? = nil
   ) throws(StoreError) {
     self.owner = owner
     self.frontEnds = frontEnds
     positionSeal = try owner.store.positionSeal()
-    desk = PromptDesk(timeout: promptTimeout)
+    desk = PromptDesk(timeout: promptTimeout) { pending in
+      guard let notifier else { return }
+      let (summary, body) = PromptDesk.announcement(pending)
+      // The asking call waits for the person; telling the person must not hold it.
+      Task.detached { _ = notifier.show(summary: summary, body: body) }
+    }
     prompts = onTerminal ? .terminal(TerminalDesk(timeout: promptTimeout)) : .desk(desk)
     pool.start()
     identification.start()

@@ -27,8 +27,9 @@ package struct ServerConfiguration: Sendable {
   package var retentionInterval: Duration = .seconds(3_600)
   /// How often the refusals counted in a minute are written once the minute has ended.
   package var refusalFlushInterval: Duration = .seconds(5)
-  /// How alarms of events and reminders are shown while the server runs; `nil`: they are not.
-  package var alarms: AlarmNotifier?
+  /// How the person is told of alarms of events and reminders as they fire, and of an app's
+  /// prompt as it opens; `nil`: not (prompts still wait for `kalends prompts`).
+  package var notifier: DesktopNotifier?
   /// The protocol front ends served beside the API (KalendsDAV's CalDAV and CardDAV).
   package var frontEnds: [any FrontEnd] = []
 

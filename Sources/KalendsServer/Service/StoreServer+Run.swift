@@ -44,7 +44,8 @@ extension StoreServer {
     }
     let server = try StoreServer(
       owner: EventStore(store: store), promptTimeout: configuration.promptTimeout,
-      onTerminal: configuration.promptsOnTerminal, frontEnds: configuration.frontEnds)
+      onTerminal: configuration.promptsOnTerminal, frontEnds: configuration.frontEnds,
+      notifier: configuration.notifier)
     let previous = umask(0o177)
     let http = HTTP1Channel.Configuration(
       additionalChannelHandlers: [
@@ -89,7 +90,7 @@ extension StoreServer {
           }, logger: logger))
     }
     services += server.periodicWork(configuration, logger: logger)
-    if let notifier = configuration.alarms {
+    if let notifier = configuration.notifier {
       services.append(
         AlarmService(owner: server.owner, notifier: notifier, logger: logger) { work in try await server.withStore(work)
         })

@@ -40,13 +40,28 @@ extension KalendsCommand.Prompts {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var server: SocketOptions
 
+    @Option(
+      help: ArgumentHelp(
+        "Wait up to this many seconds for a prompt to open when none waits (1–86400).", valueName: "seconds"))
+    var wait: Int?
+
     @Option(help: "Output format.") var format: ObjectFormat = .table
+
+    func validate() throws {
+      if let wait, !(1...86_400).contains(wait) { throw ValidationError("--wait takes 1 to 86400 seconds") }
+    }
 
     func run() throws {
       try global.requireOwner("answer consent prompts")
-      let response = try UnixHTTPClient.request(
-        "GET", "/v1/prompts", socket: try ServerSocket.path(server.socket, global: global))
-      let prompts = try Answer.decode(response) as? [[String: Any]] ?? []
+      let socket = try ServerSocket.path(server.socket, global: global)
+      let deadline = Date().addingTimeInterval(TimeInterval(wait ?? 0))
+      var response = try UnixHTTPClient.request("GET", "/v1/prompts", socket: socket)
+      var prompts = try Answer.decode(response) as? [[String: Any]] ?? []
+      while prompts.isEmpty && Date() < deadline {
+        usleep(200_000)
+        response = try UnixHTTPClient.request("GET", "/v1/prompts", socket: socket)
+        prompts = try Answer.decode(response) as? [[String: Any]] ?? []
+      }
       switch format {
       case .json: print(response.body.trimmingCharacters(in: .whitespacesAndNewlines))
       case .table:

@@ -26,7 +26,8 @@ extension KalendsCommand {
         build --traits TLS); an address other than loopback needs TLS. \
         It applies the retention policy (kalends retention) at start and every hour. While it runs, \
         the alarms of events and reminders are shown when they fire (--notify: notify-send by \
-        default), each once; alarms missed while no server ran (up to a week) are shown once at start. \
+        default), each once; alarms missed while no server ran (up to a week) are shown once at start; \
+        an app's prompt is announced the same way as it opens. \
         Routes in docs/server.md. Prints 'listening on PATH' (and 'listening on tcp HOST:PORT') \
         once it accepts connections; SIGTERM or SIGINT stops it gracefully. Started by systemd's \
         socket activation (LISTEN_PID, LISTEN_FDS) it serves the Unix socket handed over, which must \
@@ -80,7 +81,8 @@ extension KalendsCommand {
 
     @Option(
       help: ArgumentHelp(
-        "How alarms are shown: desktop (notify-send, when installed), none, or a program given the summary and body.",
+        "How alarms and apps' prompts are shown: desktop (notify-send, when installed), none, or a program given "
+          + "the summary and body.",
         valueName: "program"))
     var notify = "desktop"
 
@@ -107,9 +109,9 @@ extension KalendsCommand {
       configuration.tlsKey = tlsKey
       configuration.frontEnds = [DAVFrontEnd()]
       switch notify {
-      case "none": configuration.alarms = nil
-      case "desktop": configuration.alarms = .desktop()
-      default: configuration.alarms = try .program(notify)
+      case "none": configuration.notifier = nil
+      case "desktop": configuration.notifier = .desktop()
+      default: configuration.notifier = try .program(notify)
       }
       try await StoreServer.run(GlobalOptions.open(global.storePath), configuration: configuration) { lines in
         FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))

@@ -1,10 +1,10 @@
 import Foundation
 import Kalends
 
-/// How `kalends serve` shows an alarm: a program run with the notification's summary and body as
-/// its two last arguments — `notify-send` (the desktop's `org.freedesktop.Notifications`) unless
+/// How `kalends serve` tells the person something — an alarm as it fires, an app's prompt as it
+/// opens: a program run with the notification's summary and body as its two last arguments — `notify-send` (the desktop's `org.freedesktop.Notifications`) unless
 /// the person names another — or nothing but the server's log.
-package struct AlarmNotifier: Sendable {
+package struct DesktopNotifier: Sendable {
   /// The program and its first arguments; empty: alarms are only logged.
   package let command: [String]
   /// Whether the body is read as the notification server's markup (`notify-send`'s is), so that
@@ -12,20 +12,22 @@ package struct AlarmNotifier: Sendable {
   package let bodyIsMarkup: Bool
 
   /// `notify-send --app-name=Kalends` when it is on `PATH`, else none.
-  package static func desktop(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> AlarmNotifier {
-    guard let program = find("notify-send", path: path) else { return AlarmNotifier(command: [], bodyIsMarkup: false) }
-    return AlarmNotifier(command: [program, "--app-name=Kalends"], bodyIsMarkup: true)
+  package static func desktop(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> DesktopNotifier {
+    guard let program = find("notify-send", path: path) else {
+      return DesktopNotifier(command: [], bodyIsMarkup: false)
+    }
+    return DesktopNotifier(command: [program, "--app-name=Kalends"], bodyIsMarkup: true)
   }
 
   /// The person's program (a path, or a name looked up on `PATH`), given the summary and the body
   /// as they are.
   package static func program(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) throws
-    -> AlarmNotifier
+    -> DesktopNotifier
   {
     guard let program = find(name, path: path) else {
       throw ServerError.invalidInput("--notify: no program \(name) — give a path or a program on PATH, or none")
     }
-    return AlarmNotifier(command: [program], bodyIsMarkup: false)
+    return DesktopNotifier(command: [program], bodyIsMarkup: false)
   }
 
   package init(command: [String], bodyIsMarkup: Bool) {
