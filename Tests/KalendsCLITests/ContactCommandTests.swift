@@ -161,4 +161,22 @@ struct ContactCommandTests {
     #expect(book.filter { $0["kind"] as? String == "accessScopeChanged" }.count == 2)
     #expect(try store.run(["verify"]).status == 0)
   }
+
+  /// Groups are named by name (exact, then the unique start of one, in either case) or by the start
+  /// of their id; two matches are refused listing them, none is not found.
+  @Test func groupsAreNamedByNameOrByTheStartOfTheirId() throws {
+    let store = try CLIStore()
+    let family = try #require(try store.object(["group", "add", "Family"])["id"] as? String)
+    _ = try store.object(["group", "add", "Friends"])
+    let ada = try #require(try store.object(["contact", "add", "--given", "Ada"])["id"] as? String)
+    let added = try store.object(["group", "add-member", "fam", String(ada.prefix(6))])
+    #expect(added["groupIds"] as? [String] == [family], "\(added)")
+    let ambiguous = try store.run(["group", "rename", "f", "X"])
+    #expect(ambiguous.status == 65 && ambiguous.stderr.contains("Friends"), "\(ambiguous.stderr)")
+    #expect(try store.object(["group", "rename", String(family.prefix(5)), "Kin"])["name"] as? String == "Kin")
+    let none = try store.run(["group", "remove", "Colleagues"])
+    #expect(none.status == 66, "\(none.stderr)")
+    #expect(try store.run(["group", "remove", "Kin"]).status == 0)
+    #expect(try store.objects(["group", "list"]).compactMap { $0["name"] as? String } == ["Friends"])
+  }
 }

@@ -33,6 +33,32 @@ extension EventStore {
     }
   }
 
+  /// The group `text` names, given to `option`: its id; else a group this store shows its caller
+  /// whose name is `text`, then the one whose name begins with it (either case), then the one whose
+  /// id begins with it (4 or more hex digits). Two or more are refused (exit 65) listing them;
+  /// none is not found (exit 66).
+  func groupNamed(_ text: String, option: String = "ID") throws -> ObjectID {
+    if let id = ObjectID(text) { return id }
+    let groups = try groups()
+    let folded = text.lowercased()
+    let nibbles = IDPrefixScan.nibbles(text)
+    let candidates: [[ContactGroup]] = [
+      groups.filter { $0.name == text },
+      groups.filter { $0.name.lowercased().hasPrefix(folded) },
+      nibbles.map { prefix in
+        groups.filter { IDPrefixScan.nibbles($0.id.description).map { $0.starts(with: prefix) } == true }
+      } ?? [],
+    ]
+    guard let found = candidates.first(where: { !$0.isEmpty }) else {
+      throw CLIError(
+        message: "\(option): no group is named or has an id beginning \(TerminalText.escaped(text)) — "
+          + "`kalends group list` shows them",
+        status: .notFound)
+    }
+    let names = Dictionary(groups.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    return try Self.one(text, option: option, kind: "group", found: found.map(\.id)) { names[$0] }
+  }
+
   /// The object of `kind` that `text` names for `history` and `restore`: its id, or the one object
   /// of that kind — live or removed — whose id begins with `text`, as ``eventNamed(_:option:)``
   /// reads prefixes; a calendar also by the title of a live one.

@@ -10,14 +10,15 @@ extension KalendsCommand.Group {
       commandName: "add-member", abstract: "Put a contact in a group (a save of the contact).")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The group's id.") var group: String
+    @Argument(help: "The group: its name (or the start of it), or its id (or the start of it).")
+    var group: String
     @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var contact: String
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
       let store = try global.openEventStore()
       let saved = try store.addMember(
-        try store.contactNamed(contact, option: "CONTACT"), to: try ObjectID(argument: group, option: "GROUP"))
+        try store.contactNamed(contact, option: "CONTACT"), to: try store.groupNamed(group, option: "GROUP"))
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
   }
@@ -28,14 +29,15 @@ extension KalendsCommand.Group {
       commandName: "remove-member", abstract: "Take a contact out of a group (a save of the contact).")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The group's id.") var group: String
+    @Argument(help: "The group: its name (or the start of it), or its id (or the start of it).")
+    var group: String
     @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var contact: String
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
       let store = try global.openEventStore()
       let saved = try store.removeMember(
-        try store.contactNamed(contact, option: "CONTACT"), from: try ObjectID(argument: group, option: "GROUP"))
+        try store.contactNamed(contact, option: "CONTACT"), from: try store.groupNamed(group, option: "GROUP"))
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
   }

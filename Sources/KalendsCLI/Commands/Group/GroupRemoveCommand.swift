@@ -10,12 +10,12 @@ extension KalendsCommand.Group {
       commandName: "remove", abstract: "Remove a group (its members stay, outside it).")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The group's id.") var id: String
+    @Argument(help: "The group: its name (or the start of it), or its id (or the start of it).") var id: String
     @OptionGroup var change: ChangeOptions
 
     func run() throws {
-      let id = try ObjectID(argument: id)
       let store = try global.openEventStore()
+      let id = try store.groupNamed(id)
       let group = try store.existingGroup(id)
       try change.checkContact(id, fetched: group.version)
       try store.remove(group, overwrite: change.force)

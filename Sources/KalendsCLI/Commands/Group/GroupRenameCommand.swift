@@ -9,14 +9,14 @@ extension KalendsCommand.Group {
     static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a group and print it.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The group's id.") var id: String
+    @Argument(help: "The group: its name (or the start of it), or its id (or the start of it).") var id: String
     @Argument(help: "Its new name.") var name: String
     @OptionGroup var change: ChangeOptions
     @Option(help: "Output format.") var format: ObjectFormat = .table
 
     func run() throws {
-      let id = try ObjectID(argument: id)
       let store = try global.openEventStore()
+      let id = try store.groupNamed(id)
       var group = try store.existingGroup(id)
       try change.checkContact(id, fetched: group.version)
       group.name = name
