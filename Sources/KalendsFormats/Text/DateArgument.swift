@@ -68,6 +68,24 @@ package struct DateArgument {
     return zone.resolve(later)
   }
 
+  /// The window `--from` and `--to` give, as typed and read in `zone` (UTC seconds): without
+  /// `--to` it ends `days` days after `--from` on the wall clock; refused unless it starts before it
+  /// ends.
+  package static func window(
+    from: String, to: String?, defaultDays days: Int64, zone: ZoneRules
+  ) throws(RequestError) -> (start: Int64, end: Int64) {
+    let from = try DateArgument(from, option: "--from", zone: zone)
+    let start = try from.instant(in: zone)
+    let end: Int64
+    if let to {
+      end = try DateArgument(to, option: "--to", zone: zone).instant(in: zone)
+    } else {
+      end = try from.instant(in: zone, plusDays: days)
+    }
+    guard start < end else { throw .invalidInput("--to must be after --from") }
+    return (start, end)
+  }
+
   /// The zone named by `--tz`, or `nil` when it was not given.
   package static func zone(_ name: String?, option: String = "--tz") throws(RequestError) -> ZoneRules? {
     guard let name else { return nil }

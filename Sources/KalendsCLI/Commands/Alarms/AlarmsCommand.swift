@@ -26,7 +26,7 @@ extension KalendsCommand {
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("The window's end, inclusive (default: a day after --from).", valueName: "date"))
+      help: ArgumentHelp("The window's end, inclusive (default: the same time a day after --from).", valueName: "date"))
     var to: String?
 
     @Option(help: ArgumentHelp("The IANA time zone to read and show times in.", valueName: "zone")) var tz: String?
@@ -35,12 +35,7 @@ extension KalendsCommand {
 
     func run() throws {
       let zone = try DateArgument.zone(tz) ?? LocalZone.current
-      let from = try DateArgument(from, option: "--from", zone: zone)
-      let start = try from.instant(in: zone)
-      let end =
-        try to.map { text throws(CLIError) in try DateArgument(text, option: "--to", zone: zone).instant(in: zone) }
-        ?? start + 86_400
-      guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
+      let (start, end) = try DateArgument.window(from: from, to: to, defaultDays: 1, zone: zone)
       let store = try global.openEventStore(readOnly: true)
       let alarms = try store.alarms(firingAfter: start, through: end, viewerZone: zone)
       func time(_ utc: Int64) -> String {

@@ -45,12 +45,7 @@ extension KalendsCommand {
 
     func run() throws {
       let zone = try DateArgument.zone(tz) ?? LocalZone.current
-      let from = try DateArgument(from, option: "--from", zone: zone)
-      let start = try from.instant(in: zone)
-      let end =
-        try to.map { text throws(CLIError) in try DateArgument(text, option: "--to", zone: zone).instant(in: zone) }
-        ?? from.instant(in: zone, plusDays: 7)
-      guard start < end else { throw CLIError.invalidInput("--to must be after --from") }
+      let (start, end) = try DateArgument.window(from: from, to: to, defaultDays: 7, zone: zone)
       let store = try global.openEventStore(readOnly: true)
       let ids = try store.existingCalendarIDs(named: calendar, option: "--calendar")
       let predicate = EventPredicate(start: start, end: end, calendars: ids, viewerZone: zone)
