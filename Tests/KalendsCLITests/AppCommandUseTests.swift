@@ -29,6 +29,7 @@ struct AppCommandUseTests {
     "agenda": .read(service: "calendars", arguments: ["2026-06-01..2026-06-07"]),
     "events": .read(service: "calendars", arguments: ["--from", "2026-06-01", "--to", "2026-06-08"]),
     "alarms": .read(service: "calendars", arguments: ["--from", "2026-05-25", "--to", "2026-06-08"]),
+    "search": .read(service: "calendars", arguments: ["Review"]),
     "freebusy": .read(service: "calendars", arguments: ["--from", "2026-06-01", "--to", "2026-06-08"]),
     "export": .read(service: "calendars", arguments: ["--calendar", "$CAL"]),
     "watch": .read(service: "calendars", arguments: ["--from", "1", "--limit", "1"]),
