@@ -116,6 +116,9 @@ struct ServerAccessUseTests {
       try served.store.objects(["event", "list", "--calendar", health, "--format", "json"]).first?["id"] as? String)
     let contact = try #require(
       try served.store.object(["contact", "add", "--given", "Ada", "--family", "Lovelace"])["id"] as? String)
+    let list = try served.store.calendar("Errands", ["--reminders"])
+    let reminder = try #require(
+      try served.store.object(["reminder", "add", "--calendar", list, "--title", "Buy milk"])["id"] as? String)
     // GET routes that read an app's data, each with a request and the operation it records.
     let reads: [String: (path: String, operation: String)] = [
       "/v1/calendars": ("/v1/calendars", "list calendars"),
@@ -125,6 +128,9 @@ struct ServerAccessUseTests {
       "/v1/contacts": ("/v1/contacts", "read contacts"),
       "/v1/contacts/{id}": ("/v1/contacts/\(contact)", "read contacts"),
       "/v1/groups": ("/v1/groups", "read groups"),
+      "/v1/reminders": ("/v1/reminders", "read reminders"),
+      "/v1/reminders/{id}": ("/v1/reminders/\(reminder)", "read reminders"),
+      "/v1/sources": ("/v1/sources", "list calendars"),
     ]
     // Routes that read no data of the person's: what the server is, who the app is, its own
     // status, the person's prompts; and the stream of changes, whose notices are reads (below).
@@ -137,7 +143,8 @@ struct ServerAccessUseTests {
     let writes: Set<String> = [
       "POST /v1/authorization/{service}/request", "POST /v1/prompts/{id}", "POST /v1/events", "PATCH /v1/events/{id}",
       "DELETE /v1/events/{id}", "POST /v1/contacts", "PATCH /v1/contacts/{id}", "DELETE /v1/contacts/{id}",
-      "POST /v1/contacts/pick",
+      "POST /v1/contacts/pick", "POST /v1/calendars", "PATCH /v1/calendars/{id}", "DELETE /v1/calendars/{id}",
+      "POST /v1/reminders", "PATCH /v1/reminders/{id}", "DELETE /v1/reminders/{id}",
     ]
     let document = try #require(try served.get("/v1/openapi.json", by: program).body as? [String: Any])
     let paths = try #require(document["paths"] as? [String: [String: Any]])

@@ -86,11 +86,6 @@ extension StoreServer {
           category: .invalidInput)
       }
     }
-    router.get("v1/calendars") { _, context in
-      let use = try await self.app(context, using: .calendars, reading: false)
-      let calendars = try await self.withStore(use) { try use.session.calendars(for: .events) }
-      return Self.json(.array(calendars.map { .object(use.positions.sealing($0.jsonFields, version: $0.version)) }))
-    }
     router.get("v1/events") { request, context in
       let use = try await self.app(context, using: .calendars, reading: true)
       let (predicate, zone) = try Self.predicate(request)
@@ -112,6 +107,8 @@ extension StoreServer {
         status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
     }
     addEventRoutes(to: router)
+    addReminderRoutes(to: router)
+    addCalendarRoutes(to: router)
     addContactRoutes(to: router)
     addChangeRoutes(to: router)
     return router

@@ -62,12 +62,8 @@ extension KalendsCommand.Calendar {
     }
 
     /// `--color` as stored: `#RRGGBB` in upper case.
-    static func parseColor(_ text: String) throws(CLIError) -> String {
-      let digits = text.dropFirst()
-      guard text.first == "#", digits.count == 6, digits.allSatisfy(\.isHexDigit) else {
-        throw .invalidInput("--color: \"\(text)\" is not a colour — write #RRGGBB, such as #1BADF8")
-      }
-      return text.uppercased()
+    static func parseColor(_ text: String) throws(RequestError) -> String {
+      try CalendarColor.parse(text, option: "--color")
     }
   }
 }

@@ -38,7 +38,7 @@ extension KalendsCommand.Calendar {
     }
 
     func run() throws {
-      let color = try color.map { text throws(CLIError) in try KalendsCommand.Calendar.Create.parseColor(text) }
+      let color = try color.map { text throws(RequestError) in try KalendsCommand.Calendar.Create.parseColor(text) }
       let store = try global.openEventStore()
       let id = try store.calendarNamed(id, option: "ID")
       var calendar = try store.existingCalendar(id)
