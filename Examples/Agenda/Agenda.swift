@@ -32,6 +32,25 @@ struct Agenda: AsyncParsableCommand {
 
   @Flag(help: "Print the week again on every change, until the session ends.") var watch = false
 
+  @Flag(help: "Also print the reminders due in the week (asks for access to reminders).") var reminders = false
+
+  @Option(
+    help: ArgumentHelp(
+      "With --reminders: first complete the reminder due in the week with this title.", valueName: "title"))
+  var complete: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --reminders: show this reminder list only, created when missing (as apps that keep their own list do).",
+      valueName: "title"))
+  var list: String?
+
+  func validate() throws {
+    if (complete != nil || list != nil) && !reminders {
+      throw ValidationError("--complete and --list need --reminders")
+    }
+  }
+
   func run() async throws {
     let store = EventStore(endpoint: try endpoint())
     let zone =
@@ -46,11 +65,20 @@ struct Agenda: AsyncParsableCommand {
         Self.say("no access to calendars: \(status.rawValue)")
         throw ExitCode(3)
       }
-      try await show(store, start, end, zone, header: "week of \(Self.day(start, zone))")
+      if reminders {
+        guard try await store.requestFullAccessToReminders() else {
+          Self.say("no access to reminders: \(try await store.authorizationStatus(for: .reminder).rawValue)")
+          throw ExitCode(3)
+        }
+      }
+      var lists: [String]?
+      if let list { lists = [try await Self.list(titled: list, in: store).id] }
+      if let complete { try await self.complete(complete, store, start, end, zone) }
+      try await show(store, start, end, zone, lists, header: "week of \(Self.day(start, zone))")
       guard watch else { return }
       for try await notice in store.changes() {
         let what = notice.refetchAll ? "everything" : "\(notice.changes.count) change(s)"
-        try await show(store, start, end, zone, header: "changed: \(what)")
+        try await show(store, start, end, zone, lists, header: "changed: \(what)")
       }
     } catch KalendsClientError.sessionEnded(let detail) {
       Self.say("session ended: \(detail)")
@@ -61,13 +89,42 @@ struct Agenda: AsyncParsableCommand {
     }
   }
 
-  private func show(_ store: EventStore, _ start: Date, _ end: Date, _ zone: TimeZone, header: String) async throws {
+  private func show(
+    _ store: EventStore, _ start: Date, _ end: Date, _ zone: TimeZone, _ lists: [String]?, header: String
+  ) async throws {
     let events = try await store.events(matching: EventPredicate(start: start, end: end, timeZone: zone))
     var lines = ["== \(header) (\(events.count) events)"]
     for event in events {
       lines.append("\(event.instanceStart ?? event.start ?? "?")  \(event.title)")
     }
+    if reminders {
+      let due = try await store.reminders(
+        matching: .incomplete(dueFrom: start, to: end, calendars: lists, timeZone: zone))
+      for reminder in due { lines.append("due \(reminder.dueDate ?? "?")  ☐ \(reminder.title)") }
+    }
     Self.say(lines.joined(separator: "\n"))
+  }
+
+  /// The reminder list titled `title`, created when there is none.
+  private static func list(titled title: String, in store: EventStore) async throws -> KalendsClient.Calendar {
+    if let list = try await store.calendars(for: .reminder).first(where: { $0.title == title }) { return list }
+    let created = try await store.createCalendar(title: title, color: "#FF9500", for: .reminder)
+    say("created the list \(title)")
+    return created
+  }
+
+  /// Completes the reminder titled `title` due in the week: a repeating one moves to its next due
+  /// date, as Reminders does.
+  private func complete(_ title: String, _ store: EventStore, _ start: Date, _ end: Date, _ zone: TimeZone)
+    async throws
+  {
+    let due = try await store.reminders(matching: .incomplete(dueFrom: start, to: end, timeZone: zone))
+    guard var reminder = due.first(where: { $0.title == title }) else {
+      throw ValidationError("no reminder \(title) is due in the week")
+    }
+    reminder.isCompleted = true
+    let saved = try await store.save(reminder)
+    Self.say("completed \(title)" + (saved.isCompleted ? "" : "; next due \(saved.dueDate ?? "?")"))
   }
 
   private func endpoint() throws -> Endpoint {

@@ -68,12 +68,44 @@ public final class EventStore: Sendable {
 
   // MARK: Calendars and events
 
-  /// The calendars of `type` the app may see (none without full access).
+  /// The calendars (or reminder lists) of `type` the app may see, by title (for a write-only app,
+  /// the one calendar new events go to).
   public func calendars(for type: EntityType) async throws -> [Calendar] {
-    guard type == .event else {
-      throw KalendsClientError.malformedResponse("the store server serves event calendars only")
-    }
-    return try await connection.call("GET", "/v1/calendars")
+    try await connection.call("GET", type == .event ? "/v1/calendars" : "/v1/calendars?for=reminders")
+  }
+
+  /// Creates a calendar (or, for `.reminder`, a reminder list) titled `title`, with `color`
+  /// (`#RRGGBB`): EventKit's `EKCalendar(for:eventStore:)` then `saveCalendar(_:commit:)`. Needs
+  /// full access to the service (status 403 otherwise); an app limited to chosen calendars may
+  /// use the ones it creates.
+  public func createCalendar(title: String, color: String? = nil, for type: EntityType) async throws -> Calendar {
+    var body: [String: Any] = ["title": title, "allowedEntityTypes": [type == .event ? "events" : "reminders"]]
+    if let color { body["color"] = color }
+    return try await connection.call(
+      "POST", "/v1/calendars", body: Array(try JSONSerialization.data(withJSONObject: body)))
+  }
+
+  /// Saves a calendar's changed title and colour, provided it is still at the version the app
+  /// fetched (else status 412). Returns it as saved.
+  @discardableResult
+  public func saveCalendar(_ calendar: Calendar) async throws -> Calendar {
+    var body: [String: Any] = ["title": calendar.title]
+    if let color = calendar.color { body["color"] = color }
+    return try await connection.call(
+      "PATCH", "/v1/calendars/\(EventPredicate.escape(calendar.id))",
+      headers: ServerConnection.ifMatch(calendar.version),
+      body: Array(try JSONSerialization.data(withJSONObject: body)))
+  }
+
+  /// Removes a calendar with everything in it, provided it is still at the version the app
+  /// fetched (else status 412). EventKit's `removeCalendar(_:commit:)`.
+  public func removeCalendar(_ calendar: Calendar) async throws {
+    try await connection.remove("/v1/calendars/\(EventPredicate.escape(calendar.id))", version: calendar.version)
+  }
+
+  /// The sources of the calendars the app may see; the store's own (`On My Computer`) always.
+  public func sources() async throws -> [Source] {
+    try await connection.call("GET", "/v1/sources")
   }
 
   /// The events and occurrences overlapping the predicate's range, by start (none for a
@@ -115,6 +147,54 @@ public final class EventStore: Sendable {
     var path = "/v1/events/\(EventPredicate.escape(id))"
     if let occurrence = event.occurrenceDate { path += "?occurrence=\(EventPredicate.escape(occurrence))" }
     return try await connection.refreshed(event, at: path, version: event.version)
+  }
+
+  // MARK: Reminders
+
+  /// The reminders the predicate names: incomplete ones by due date, completed ones most recent
+  /// first. EventKit's `fetchReminders(matching:completion:)`.
+  public func reminders(matching predicate: ReminderPredicate) async throws -> [Reminder] {
+    try await connection.call("GET", "/v1/reminders?" + predicate.query)
+  }
+
+  /// The reminder `id`, or `nil` when it is gone.
+  public func reminder(withIdentifier id: String) async throws -> Reminder? {
+    do {
+      return try await connection.call("GET", "/v1/reminders/\(EventPredicate.escape(id))")
+    } catch KalendsClientError.problem(status: 404, _, _) {
+      return nil
+    }
+  }
+
+  /// Saves `reminder`: creates it when it has no identifier, else changes it, provided it is
+  /// still at the version the app fetched (else status 412). A repeating reminder fetched
+  /// incomplete and saved completed has its occurrence due completed and moves on to the next
+  /// (the answer is the series, due then), as Reminders does; other changes saved with that
+  /// are not. Returns the saved reminder.
+  @discardableResult
+  public func save(_ reminder: Reminder) async throws -> Reminder {
+    guard let id = reminder.id else {
+      let body = try JSONSerialization.data(withJSONObject: reminder.body(completing: false))
+      return try await connection.call("POST", "/v1/reminders", body: Array(body))
+    }
+    let completing = reminder.isCompleted && !reminder.recurrenceRules.isEmpty && reminder.completionDate == nil
+    let body = try JSONSerialization.data(withJSONObject: reminder.body(completing: completing))
+    return try await connection.call(
+      "PATCH", "/v1/reminders/\(EventPredicate.escape(id))", headers: ServerConnection.ifMatch(reminder.version),
+      body: Array(body))
+  }
+
+  /// Removes `reminder`, provided it is still at the version the app fetched (else status 412).
+  public func remove(_ reminder: Reminder) async throws {
+    guard let id = reminder.id else { return }
+    try await connection.remove("/v1/reminders/\(EventPredicate.escape(id))", version: reminder.version)
+  }
+
+  /// The reminder as it is now: `nil` when it was removed.
+  public func refresh(_ reminder: Reminder) async throws -> Reminder? {
+    guard let id = reminder.id else { return reminder }
+    return try await connection.refreshed(
+      reminder, at: "/v1/reminders/\(EventPredicate.escape(id))", version: reminder.version)
   }
 
   // MARK: Changes

@@ -83,6 +83,54 @@ struct AgendaAppTests {
     #expect(process.isRunning)
   }
 
+  /// Reminders through KalendsClient: the week's due reminders of the list the app keeps (made on
+  /// its first run, once), a monthly one completed — its occurrence done, the series due next
+  /// month — and nothing once reminders are denied.
+  @Test func theAgendaKeepsItsListAndCompletesAMonthlyReminder() throws {
+    let served = try ServedStore()
+    try served.store.object([
+      "client", "register", "com.example.agenda", "--name", "Agenda", "--usage", "calendars-full=Shows your week.",
+      "--usage", "reminders-full=Shows what is due.", "--executable", Self.agenda.path,
+    ])
+    for service in ["calendars", "reminders"] {
+      try served.store.object(["access", "set", "com.example.agenda", "--service", service, "--status", "full"])
+    }
+    let week = ["--socket", served.socket, "--week", "2026-03-04", "--tz", "Europe/Berlin", "--reminders"]
+    let first = try CLI.run(week + ["--list", "Home"], program: Self.agenda)
+    #expect(first.status == 0 && first.stdout.contains("created the list Home"), "\(first.stdout) \(first.stderr)")
+    let lists = try served.store.objects(["calendar", "list"]).filter { $0["title"] as? String == "Home" }
+    #expect(lists.count == 1 && lists.first?["color"] as? String == "#FF9500")
+    let home = try #require(lists.first?["id"] as? String)
+    try served.store.object([
+      "reminder", "add", "--calendar", home, "--title", "Pay rent", "--due", "2026-03-03", "--rrule", "FREQ=MONTHLY",
+    ])
+    try served.store.object(["reminder", "add", "--calendar", home, "--title", "Buy milk", "--due", "2026-03-05"])
+    let other = try served.store.calendar("Errands", ["--reminders"])
+    try served.store.object(["reminder", "add", "--calendar", other, "--title", "Post a letter", "--due", "2026-03-04"])
+
+    let listed = try CLI.run(week + ["--list", "Home"], program: Self.agenda)
+    #expect(!listed.stdout.contains("created"), "the list is made once")
+    #expect(
+      listed.stdout.contains("due 2026-03-03  ☐ Pay rent") && listed.stdout.contains("due 2026-03-05  ☐ Buy milk")
+        && !listed.stdout.contains("Post a letter"), "\(listed.stdout)")
+    let done = try CLI.run(week + ["--list", "Home", "--complete", "Pay rent"], program: Self.agenda)
+    #expect(done.stdout.contains("completed Pay rent; next due 2026-04-03"), "\(done.stdout) \(done.stderr)")
+    #expect(!done.stdout.contains("☐ Pay rent"))
+    let rent = try served.store.objects(["reminder", "list", "--calendar", home]).filter {
+      $0["title"] as? String == "Pay rent"
+    }
+    #expect(
+      rent.map { "\($0["dueDate"] as? String ?? "")/\(($0["completed"] as? Bool) == true)" }.sorted() == [
+        "2026-03-03/true", "2026-04-03/false",
+      ])
+
+    // Denied reminders: the agenda says so and reads none.
+    try served.store.object(["access", "set", "com.example.agenda", "--service", "reminders", "--status", "denied"])
+    let denied = try CLI.run(week, program: Self.agenda)
+    #expect(denied.status == 3 && denied.stdout.contains("no access to reminders: denied"), "\(denied.stdout)")
+    #expect(!denied.stdout.contains("Buy milk"))
+  }
+
   /// After a rebuild the app is refused with a 401 that says the file changed and how to pin it;
   /// `client update --executable` pins it again, as the person's decision, and its access stays.
   @Test func aRebuiltAppIsToldWhyAndPinnedAgainKeepsItsAccess() throws {
