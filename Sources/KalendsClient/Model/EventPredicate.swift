@@ -18,9 +18,18 @@ public struct EventPredicate: Sendable, Hashable {
 
   /// The query of `GET /v1/events` and `/v1/instances`.
   var query: String {
+    Self.query([("from", start), ("to", end)], timeZone: timeZone, calendars: calendars)
+  }
+
+  /// A range query's text: `extra` (already texts), the `dates` as RFC 3339 instants, `tz` and
+  /// each `calendar`, each value escaped. Shared with ``ReminderPredicate``.
+  static func query(
+    _ dates: [(String, Date?)], timeZone: TimeZone, calendars: [String]?, extra: [(String, String)] = []
+  ) -> String {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]
-    var items = [("from", formatter.string(from: start)), ("to", formatter.string(from: end))]
+    var items = extra
+    for case (let name, let date?) in dates { items.append((name, formatter.string(from: date))) }
     items.append(("tz", timeZone.identifier))
     for calendar in calendars ?? [] { items.append(("calendar", calendar)) }
     return items.map { "\($0.0)=\(Self.escape($0.1))" }.joined(separator: "&")

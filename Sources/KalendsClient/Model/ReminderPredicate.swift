@@ -36,12 +36,8 @@ public struct ReminderPredicate: Sendable, Hashable {
   }
 
   var query: String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    var items = [("status", completed ? "completed" : "incomplete"), ("tz", timeZone.identifier)]
-    if let start { items.append(("from", formatter.string(from: start))) }
-    if let end { items.append(("to", formatter.string(from: end))) }
-    for calendar in calendars ?? [] { items.append(("calendar", calendar)) }
-    return items.map { "\($0.0)=\(EventPredicate.escape($0.1))" }.joined(separator: "&")
+    EventPredicate.query(
+      [("from", start), ("to", end)], timeZone: timeZone, calendars: calendars,
+      extra: [("status", completed ? "completed" : "incomplete")])
   }
 }
