@@ -44,6 +44,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     // Graceful shutdown: the store server's open change streams end when it stops.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    // The person's settings file (`~/.config/kalends/config.toml`): TOML as toml++ reads it.
+    .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     // `swift package generate-documentation` (the DocC catalog in Sources/Kalends/Kalends.docc).
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
   ],
@@ -97,7 +99,8 @@ let package = Package(
       dependencies: ["Kalends", "Platform"],
       swiftSettings: strictSettings
     ),
-    // What the `kalends` command and the harness share: global options, exit statuses.
+    // What the `kalends` command and the harness share: global options, the person's settings
+    // file, exit statuses.
     .target(
       name: "KalendsCommandSupport",
       dependencies: [
@@ -105,6 +108,7 @@ let package = Package(
         "KalendsFormats",
         "Platform",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "TOMLKit", package: "TOMLKit"),
       ],
       swiftSettings: strictSettings
     ),

@@ -11,8 +11,10 @@ struct KalendsCommand: AsyncParsableCommand {
     commandName: "kalends",
     abstract: "An event-sourced calendar store: every change is a fact in a hash-chained log.",
     discussion: """
-      Every command works on one store: --store PATH, else $KALENDS_STORE, else \
-      $XDG_DATA_HOME/kalends/default (~/.local/share/kalends/default).
+      Every command works on one store: --store PATH, else $KALENDS_STORE, else the store the \
+      settings file names, else $XDG_DATA_HOME/kalends/default (~/.local/share/kalends/default).
+      Settings: $KALENDS_CONFIG, else $XDG_CONFIG_HOME/kalends/config.toml \
+      (~/.config/kalends/config.toml); kalends config show says what is in force and why.
       Exit status: 0 success, 64 usage, 65 invalid input, 66 not found, 67 conflict, \
       68 access refused, 69 integrity failure, 70 storage failure.
       """,
@@ -20,15 +22,20 @@ struct KalendsCommand: AsyncParsableCommand {
     subcommands: [
       Init.self, Status.self, Calendar.self, Event.self, Reminder.self, Contact.self, Group.self,
       Agenda.self, Events.self, Search.self, Alarms.self, FreeBusy.self, Import.self, Export.self, Client.self,
-      Access.self,
+      Access.self, Config.self,
       Audit.self, Demo.self, Log.self, Verify.self, Backup.self, Erase.self, Compact.self, Retention.self,
       Rebuild.self, Checkpoint.self, Key.self, Witness.self, Serve.self, Prompts.self, Bench.self, Watch.self,
     ]
   )
 
   /// Runs the command, printing failures as one `error: …` line with the exit status of their class.
+  /// The person's settings are read first; a settings file Kalends cannot take stops every command
+  /// (help aside) with its error.
   static func main() async {
-    await CommandRunner.run(Self.self, arguments: Self.globalOptionsMoved(Array(CommandLine.arguments.dropFirst())))
+    LocalZone.setConfigured(ConfigFile.loaded.zone)
+    await CommandRunner.run(Self.self, arguments: Self.globalOptionsMoved(Array(CommandLine.arguments.dropFirst()))) {
+      _ = try ConfigFile.current.get()
+    }
   }
 
   /// The options every command shares, which may also come before the subcommand

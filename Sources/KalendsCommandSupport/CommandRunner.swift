@@ -6,13 +6,17 @@ import KalendsFormats
 /// How the `kalends` executables run a command line: the same checks before parsing, and every
 /// failure as one `error: …` line on standard error with the exit status of its class.
 package enum CommandRunner {
-  /// Parses `arguments` as `root`'s command line and runs the command it names; a failure exits
-  /// with its status (``ExitStatus``).
-  package static func run(_ root: any ParsableCommand.Type, arguments: [String]) async {
+  /// Parses `arguments` as `root`'s command line and runs the command it names, after `prepare`
+  /// (which may refuse); a failure exits with its status (``ExitStatus``).
+  package static func run(
+    _ root: any ParsableCommand.Type, arguments: [String], prepare: @Sendable () throws -> Void = {}
+  ) async {
     MemoryFaultGuard.install()
     rejectArgumentsThatAreNotUTF8()
     do {
       var command = try root.parseAsRoot(arguments)
+      // Help is a command ArgumentParser itself parses to, and stays readable whatever `prepare` says.
+      if !String(reflecting: type(of: command)).hasPrefix("ArgumentParser.") { try prepare() }
       if var asynchronous = command as? any AsyncParsableCommand {
         try await asynchronous.run()
       } else {

@@ -7,7 +7,7 @@ package struct GlobalOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "The store directory (default: $KALENDS_STORE, else $XDG_DATA_HOME/kalends/default).",
+      "The store directory (default: $KALENDS_STORE, else the settings' store, else $XDG_DATA_HOME/kalends/default).",
       valueName: "path"))
   package var store: String?
 
@@ -28,9 +28,10 @@ package struct GlobalOptions: ParsableArguments {
     return Self.defaultStorePath
   }
 
-  /// The person's default store: `$XDG_DATA_HOME/kalends/default`, else
-  /// `~/.local/share/kalends/default`.
+  /// The person's default store: the settings file's `store` (``ConfigFile``), else
+  /// `$XDG_DATA_HOME/kalends/default`, else `~/.local/share/kalends/default`.
   package static var defaultStorePath: String {
+    if let store = ConfigFile.loaded.store { return store }
     let environment = ProcessInfo.processInfo.environment
     if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/kalends/default" }
     let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
@@ -96,14 +97,14 @@ package struct GlobalOptions: ParsableArguments {
 }
 
 /// `--format` for commands that print records.
-package enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+package enum OutputFormat: String, ExpressibleByArgument, CaseIterable, ConfiguredFormat {
   case table
   case json
   case jsonl
 }
 
 /// `--format` for commands that print one object.
-package enum ObjectFormat: String, ExpressibleByArgument, CaseIterable {
+package enum ObjectFormat: String, ExpressibleByArgument, CaseIterable, Sendable, ConfiguredFormat {
   case table
   case json
 }

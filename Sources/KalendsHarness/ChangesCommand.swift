@@ -36,7 +36,7 @@ extension Harness {
 
     @Option(help: "Throughput rounds (the median is reported).") var rounds: Int = 3
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       guard writes > 0, spacedWrites > 0, throughputWrites > 0, rounds > 0 else {

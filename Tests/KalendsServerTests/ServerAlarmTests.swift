@@ -107,4 +107,27 @@ struct ServerAlarmTests {
     #expect(line.hasSuffix("&lt;a href='x'&gt;Room&lt;/a&gt;"), "\(line)")
     served.stop()
   }
+
+  /// The person's settings file names the notifier and the zone alarms are told in, as --notify
+  /// and $TZ would.
+  @Test func theSettingsFileNamesTheNotifierAndTheZone() throws {
+    let store = try CLIStore()
+    let (program, shown) = try Self.notifier(in: store.directory.path)
+    let settings = store.directory.path + "/config.toml"
+    try "notify = \"\(program)\"\nzone = \"Asia/Kolkata\"\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    _ = try store.calendar("Errands", ["--reminders"])
+    let served = try ServedStore(serving: store, environment: ["KALENDS_CONFIG": settings, "TZ": ""])
+    let soon = Self.firing(in: 2)
+    _ = try store.object([
+      "reminder", "add", "--calendar", "Errands", "--title", "Buy milk", "--due", soon.start, "--alarm", soon.alarm,
+    ])
+    #expect(Self.wait(for: "Buy milk|", in: shown), "\(Self.lines(shown))")
+    served.stop()
+    let due = try #require(ISO8601DateFormatter().date(from: soon.start))
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "Asia/Kolkata")
+    formatter.dateFormat = "EEE yyyy-MM-dd HH:mm"
+    #expect(Self.lines(shown) == ["Buy milk|Due \(formatter.string(from: due))"], "in Kolkata's time")
+  }
 }

@@ -88,6 +88,8 @@ package enum CLI {
     merged.removeValue(forKey: "KALENDS_STORE")
     // The person's zone is part of what a command does with the times typed; tests say theirs.
     merged["TZ"] = "UTC"
+    // The person's settings file (a developer's own) is no part of a test; tests that read one name it.
+    merged["KALENDS_CONFIG"] = "/dev/null"
     for (key, value) in environment { merged[key] = value }
     process.environment = merged
     let output = Pipe()

@@ -3,6 +3,18 @@ import KalendsCommandSupport
 import KalendsFormats
 
 extension EventStore {
+  /// The calendar `--calendar` names (`text`), else the one the settings file's `key` names
+  /// (``ConfigKey/calendar`` for events, ``ConfigKey/reminderList`` for reminders); neither is a
+  /// usage error (exit 64) saying both ways.
+  func calendarNamed(_ text: String?, orSetting key: ConfigKey) throws -> ObjectID {
+    if let text { return try calendarNamed(text, option: "--calendar") }
+    let file = ConfigFile.loaded
+    guard let setting = file.value(of: key) else {
+      throw CLIError(message: "give --calendar, or set \(key.rawValue) in \(file.path)", status: .usage)
+    }
+    return try calendarNamed(setting, option: "\(key.rawValue) (\(file.path))")
+  }
+
   /// The calendar `text` names, given to `option`: its id; else its title, exactly, then without
   /// regard to case, then as the one title it begins (case ignored); else the one id that begins
   /// with it (at least four hex digits, as git takes commits). Looked up among the calendars this

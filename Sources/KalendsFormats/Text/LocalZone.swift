@@ -1,10 +1,21 @@
 import Foundation
 package import Kalends
+import Synchronization
 
 /// The person's time zone: `$TZ` (an IANA name, with or without a leading `:`, or a path under a
-/// `zoneinfo` directory), else the system's (`/etc/localtime`'s link into `zoneinfo`, else
-/// `/etc/timezone`), else UTC. A name Kalends' zone data does not know is UTC as well.
+/// `zoneinfo` directory), else the one the person's settings name (``setConfigured(_:)``), else
+/// the system's (`/etc/localtime`'s link into `zoneinfo`, else `/etc/timezone`), else UTC. A name
+/// Kalends' zone data does not know is UTC as well.
 package enum LocalZone {
+  /// The zone of the person's settings file, below `$TZ`.
+  private static let configured = Mutex<String?>(nil)
+
+  /// Makes `name` the zone when `$TZ` names none: the command line's settings file says it
+  /// before the command runs.
+  package static func setConfigured(_ name: String?) {
+    configured.withLock { $0 = name }
+  }
+
   /// The zone, read from the environment and the system each time it is asked.
   package static var current: ZoneRules {
     for name in candidates() {
@@ -21,6 +32,7 @@ package enum LocalZone {
       names.append(zoneName(inPath: tz) ?? tz)
       return names
     }
+    if let name = configured.withLock({ $0 }) { return [name] }
     if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
       let name = zoneName(inPath: target)
     {

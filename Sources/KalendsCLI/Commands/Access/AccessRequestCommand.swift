@@ -42,7 +42,7 @@ extension KalendsCommand.Access {
         """)
     var legacy = false
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       guard let client = global.client else { throw CLIError.invalidInput("access request needs --as CLIENT") }

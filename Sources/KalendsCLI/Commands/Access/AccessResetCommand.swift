@@ -16,7 +16,7 @@ extension KalendsCommand.Access {
 
     @Option(help: "calendars, reminders or contacts (default: all).") var service: ServiceArgument?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let changed = try global.openEventStore().resetAccess(client: client, service: service?.service)

@@ -13,7 +13,7 @@ struct PolicyOptions: ParsableArguments {
 
   @Option(help: "The policy's name, recorded as the decision's actor.") var policy = "device-management"
 
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+  @Option(help: "Output format.") var format: ObjectFormat = .configured
 
   /// Applies `change` to the store and prints the resulting status.
   func run(_ change: (EventStore, String, Service, String) throws -> AuthorizationStatus) throws {

@@ -31,7 +31,7 @@ extension KalendsCommand.Access {
         valueName: "id"))
     var calendars: [String] = []
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let statuses: [String: AuthorizationStatus] = [

@@ -13,7 +13,7 @@ extension KalendsCommand.Access {
 
     @Argument(help: "The app's identifier (default: every app).") var client: String?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       // An app may see its own statuses (EventKit's authorizationStatus), never another app's.

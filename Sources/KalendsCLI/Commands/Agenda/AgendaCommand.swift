@@ -14,7 +14,7 @@ extension KalendsCommand {
         WHEN is today (the default), tomorrow, week (seven days from today), month (to the same day \
         of next month), one day as typed (friday, +3d, 2026-12-01), or FROM..TO (a day given as TO \
         is included; either side may be left out). Times are read and shown in --tz, else $TZ, else \
-        the system's zone. Each day lists its all-day events, then its timed events (an event across \
+        the settings' zone, else the system's. Each day lists its all-day events, then its timed events (an event across \
         midnight on each of its days), then the incomplete reminders due that day; when the window \
         holds the present, reminders due before it come first as overdue. Cancelled events and \
         occurrences are marked. Colour (each calendar's) only on a terminal, and never with \
@@ -22,7 +22,7 @@ extension KalendsCommand {
         reminders as an iCalendar file (whole series, as `kalends export --from --to` writes them).
         """)
 
-    enum Format: String, CaseIterable, ExpressibleByArgument {
+    enum Format: String, ConfiguredFormat, CaseIterable, ExpressibleByArgument {
       case table, json, ics
     }
 
@@ -39,7 +39,7 @@ extension KalendsCommand {
 
     @Option(help: ArgumentHelp("The IANA time zone to read and show times in.", valueName: "zone")) var tz: String?
 
-    @Option(help: "Output format: table, json or ics.") var format: Format = .table
+    @Option(help: "Output format: table, json or ics.") var format: Format = .configured
 
     func run() throws {
       let zone = try DateArgument.zone(tz) ?? LocalZone.current

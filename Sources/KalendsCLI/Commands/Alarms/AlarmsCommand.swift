@@ -12,7 +12,7 @@ extension KalendsCommand {
       discussion: """
         The window is (--from, --to], by default the next day. Each alarm of each occurrence of an \
         event (not of cancelled ones) and of each incomplete reminder due: what `kalends serve` shows \
-        when it fires. Times are read as typed and shown in --tz, else $TZ, else the system's zone, \
+        when it fires. Times are read as typed and shown in --tz, else $TZ, else the settings' zone, else the system's, \
         where floating and all-day items are placed; an all-day item's alarm is relative to the start \
         of its day. Alarms more than four weeks before or a day after their item are not looked for.
         """)
@@ -31,7 +31,7 @@ extension KalendsCommand {
 
     @Option(help: ArgumentHelp("The IANA time zone to read and show times in.", valueName: "zone")) var tz: String?
 
-    @Option(help: "Output format: table or json (an array).") var format: ObjectFormat = .table
+    @Option(help: "Output format: table or json (an array).") var format: ObjectFormat = .configured
 
     func run() throws {
       let zone = try DateArgument.zone(tz) ?? LocalZone.current

@@ -19,7 +19,7 @@ extension KalendsCommand.Audit {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
+    @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .configured
 
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the audit")

@@ -25,7 +25,7 @@ extension KalendsCommand.Audit {
 
     @OptionGroup var witnesses: WitnessPolicy
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let verifier = try NoteVerifier(key)

@@ -18,7 +18,7 @@ extension KalendsCommand {
 }
 
 /// `--format table|json|csv` for audit reports.
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+enum ReportFormat: String, ConfiguredFormat, ExpressibleByArgument, CaseIterable {
   case table
   case json
   case csv

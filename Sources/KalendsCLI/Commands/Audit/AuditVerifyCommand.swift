@@ -30,7 +30,7 @@ extension KalendsCommand.Audit {
 
     @OptionGroup var witnesses: WitnessPolicy
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let kept = try since.map { path throws in try Self.checkpoint(at: path, key: key, witnesses: witnesses) }

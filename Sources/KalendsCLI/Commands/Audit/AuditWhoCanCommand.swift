@@ -31,7 +31,7 @@ extension KalendsCommand.Audit {
 
     @OptionGroup var instant: AuditInstant
 
-    @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .table
+    @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .configured
 
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the audit")

@@ -23,7 +23,7 @@ extension KalendsCommand.Bench {
 
     @Option(help: "The seed.") var seed: UInt64 = 1
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       guard events >= 0 else { throw ValidationError("--events must be zero or more") }

@@ -37,7 +37,7 @@ extension KalendsCommand.Bench {
 
     @Option(help: "The seed that places the windows.") var seed: UInt64 = 7
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       guard (1...1_000_000).contains(windows) else { throw ValidationError("--windows must be 1…1000000") }

@@ -43,7 +43,7 @@ extension KalendsCommand.Calendar {
     @Flag(help: "Create it even when a calendar already has this title (then name them by id).")
     var force = false
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let calendar = EventCalendar(

@@ -17,7 +17,7 @@ extension KalendsCommand.Calendar {
 
     @Option(name: .customLong("for"), help: "Only the calendars that hold this kind of item.") var kind: Kind?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore(readOnly: true)

@@ -29,7 +29,7 @@ extension KalendsCommand.Calendar {
 
     @OptionGroup var change: ChangeOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       if title == nil && color == nil && access == nil {

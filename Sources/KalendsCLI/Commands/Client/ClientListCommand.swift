@@ -10,7 +10,7 @@ extension KalendsCommand.Client {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       try global.requireOwner("list the registered apps")

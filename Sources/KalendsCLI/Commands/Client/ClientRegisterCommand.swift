@@ -47,7 +47,7 @@ extension KalendsCommand.Client {
     @Option(help: ArgumentHelp("The iOS version the app was built for, 5 to 17.", valueName: "version"))
     var sdk: Int = Kalends.Client.currentSDK
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       var descriptions: [Kalends.Client.Usage: String] = [:]

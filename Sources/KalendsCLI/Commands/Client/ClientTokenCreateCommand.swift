@@ -25,7 +25,7 @@ extension KalendsCommand.Client.Token {
     @Option(help: ArgumentHelp("Write the secret to this new file instead of printing it.", valueName: "path"))
     var secretFile: String?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       try global.requireOwner("create app tokens")

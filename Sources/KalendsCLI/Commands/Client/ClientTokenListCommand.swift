@@ -13,7 +13,7 @@ extension KalendsCommand.Client.Token {
 
     @Argument(help: "The app's identifier (default: every app).") var id: String?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       try global.requireOwner("list app tokens")

@@ -15,7 +15,7 @@ extension KalendsCommand.Client.Token {
 
     @Argument(help: "The token's id (client token list).") var token: String
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       try global.requireOwner("revoke app tokens")

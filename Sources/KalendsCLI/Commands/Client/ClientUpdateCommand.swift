@@ -30,7 +30,7 @@ extension KalendsCommand.Client {
 
     @Option(help: "The name the person sees.") var name: String?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       if executable == nil && name == nil {

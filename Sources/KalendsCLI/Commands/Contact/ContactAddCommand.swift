@@ -10,7 +10,7 @@ extension KalendsCommand.Contact {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var fields: ContactFieldOptions
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       var contact = Kalends.Contact()

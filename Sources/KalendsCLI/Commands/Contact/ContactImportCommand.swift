@@ -19,7 +19,7 @@ extension KalendsCommand.Contact {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The .vcf file, or - for standard input.", valueName: "file")) var file: String
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let bytes = try KalendsCommand.Import.read(file)

@@ -11,7 +11,7 @@ extension KalendsCommand.Contact {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Only the members of this group.", valueName: "id")) var group: String?
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let search: ContactSearch = try group.map { .group(try ObjectID(argument: $0, option: "--group")) } ?? .all

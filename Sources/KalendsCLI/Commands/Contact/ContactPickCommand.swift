@@ -21,7 +21,7 @@ extension KalendsCommand.Contact {
     var app: String
     @Option(help: ArgumentHelp("The contact picked (without it, the person picks on the terminal).", valueName: "id"))
     var contact: String?
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       if global.client != nil { throw CLIError.invalidInput("the person picks: drop --as and name the app with --for") }

@@ -21,7 +21,7 @@ extension KalendsCommand.Contact {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The prefix.") var text: String
     @Option(help: "What to search.") var by: Field = .name
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let search: ContactSearch =

@@ -10,7 +10,7 @@ extension KalendsCommand.Contact {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var id: String
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore(readOnly: true)

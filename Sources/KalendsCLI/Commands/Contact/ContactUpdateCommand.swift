@@ -13,7 +13,7 @@ extension KalendsCommand.Contact {
     @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var id: String
     @OptionGroup var fields: ContactFieldOptions
     @OptionGroup var change: ChangeOptions
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore()

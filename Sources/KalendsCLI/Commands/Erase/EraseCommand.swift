@@ -35,7 +35,7 @@ extension KalendsCommand {
     @Option(help: "Why, written into the contentErased record (never the content itself).")
     var reason: String?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let id = try ObjectID(argument: id)

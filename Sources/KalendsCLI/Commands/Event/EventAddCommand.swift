@@ -13,8 +13,9 @@ extension KalendsCommand.Event {
 
     @Option(
       help: ArgumentHelp(
-        "The calendar: its title (or the start of it), or its id (or the start of it).", valueName: "calendar"))
-    var calendar: String
+        "The calendar: its title (or the start of it), or its id (or the start of it); default: the settings' calendar.",
+        valueName: "calendar"))
+    var calendar: String?
     @Option(help: "The title.") var title: String
 
     @Option(
@@ -26,14 +27,14 @@ extension KalendsCommand.Event {
 
     @OptionGroup var fields: EventOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       var edit = try fields.edit(title: title, start: start)
       // As calendar programs make one: an hour, unless --end says otherwise.
       edit.timing.newEventLength = 3_600
       let store = try global.openEventStore()
-      edit.calendarID = try store.calendarNamed(calendar, option: "--calendar")
+      edit.calendarID = try store.calendarNamed(calendar, orSetting: .calendar)
       var event = Kalends.Event(calendarID: nil, title: title, start: nil, end: nil, timeZone: nil)
       try edit.apply(to: &event)
       let saved = try store.save(event, span: .thisEvent)

@@ -11,7 +11,7 @@ extension KalendsCommand {
         (a date: all-day), 2026-03-29T09:30:00 (a wall-clock time), 2026-03-29T09:30:00Z or \
         2026-03-29T09:30:00+02:00 (an instant, stored on the wall clock of the event's zone). A \
         wall-clock time is in --tz if given, else in the event's zone; a new or all-day event takes $TZ's \
-        zone, else the system's; --tz floating makes it floating. Events print their times with the \
+        zone, else the settings', else the system's; --tz floating makes it floating. Events print their times with the \
         offset of their zone.
         """,
       subcommands: [

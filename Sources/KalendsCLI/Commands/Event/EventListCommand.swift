@@ -17,7 +17,7 @@ extension KalendsCommand.Event {
         valueName: "id"))
     var calendar: [String] = []
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore(readOnly: true)

@@ -17,7 +17,7 @@ struct EventOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "The IANA time zone of the times, such as Europe/Berlin, or floating (default: the event's zone; for a "
-        + "new or an all-day event, $TZ's, else the system's).",
+        + "new or an all-day event, $TZ's, else the settings', else the system's).",
       valueName: "zone"))
   var tz: String?
 

@@ -19,7 +19,7 @@ extension KalendsCommand.Event {
         "The occurrence's original start (a date alone: the occurrence that day).", valueName: "date"))
     var occurrence: String?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore(readOnly: true)

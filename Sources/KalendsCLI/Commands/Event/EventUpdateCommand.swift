@@ -33,7 +33,7 @@ extension KalendsCommand.Event {
     @OptionGroup var fields: EventOptions
     @OptionGroup var change: ChangeOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       if calendar == nil && title == nil && start == nil && fields.isEmpty {

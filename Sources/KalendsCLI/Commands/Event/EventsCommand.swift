@@ -13,7 +13,7 @@ extension KalendsCommand {
         The window is [--from, --to): an event overlaps it when it starts before --to and ends after \
         --from; one of zero duration when it starts at or after --from (RFC 4791 §9.9). Without \
         --from the window starts today, without --to it lasts a week. Dates and times are read as \
-        typed (today, tomorrow 10:00, +3d, 2026-12-01) in --tz, else $TZ, else the system's zone, \
+        typed (today, tomorrow 10:00, +3d, 2026-12-01) in --tz, else $TZ, else the settings' zone, else the system's, \
         which is also where times are shown and floating and all-day events are placed. Recurring series are expanded; no window is too long (json and jsonl are \
         streamed, a table is built in memory first).
         """)
@@ -37,11 +37,13 @@ extension KalendsCommand {
         valueName: "id"))
     var calendar: [String] = []
 
-    @Option(help: ArgumentHelp("The viewer's IANA time zone (default: $TZ's, else the system's).", valueName: "zone"))
+    @Option(
+      help: ArgumentHelp(
+        "The viewer's IANA time zone (default: $TZ's, else the settings', else the system's).", valueName: "zone"))
     var tz: String?
 
     @Option(help: "Output format: table, json (an array) or jsonl (one object per line, streamed).")
-    var format: OutputFormat = .table
+    var format: OutputFormat = .configured
 
     func run() throws {
       let zone = try DateArgument.zone(tz) ?? LocalZone.current

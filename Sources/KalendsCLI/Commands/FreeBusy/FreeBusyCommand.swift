@@ -12,14 +12,14 @@ extension KalendsCommand {
       discussion: """
         The window is [--from, --to), by default the seven days from the start of today. Dates and \
         times are read as you type them (today, tomorrow 10:00, +3d, 2026-12-01) in --tz, else $TZ, \
-        else the system's zone, where the periods are also shown. An event counts as RFC 4791 §7.10 \
+        else the settings' zone, else the system's, where the periods are also shown. An event counts as RFC 4791 §7.10 \
         counts it: cancelled and free (transparent) events and occurrences not at all, tentative ones \
         as BUSY-TENTATIVE, unavailable time as BUSY-UNAVAILABLE; overlapping and adjoining periods of \
         one kind are merged. --format ics writes a VCALENDAR with one VFREEBUSY in UTC, as a CalDAV \
         free-busy-query answers.
         """)
 
-    enum Format: String, CaseIterable, ExpressibleByArgument {
+    enum Format: String, ConfiguredFormat, CaseIterable, ExpressibleByArgument {
       case table, json, ics
     }
 
@@ -44,7 +44,7 @@ extension KalendsCommand {
     @Option(help: ArgumentHelp("The IANA time zone to read and show times in.", valueName: "zone")) var tz: String?
 
     @Option(help: "Output format: table, json or ics (a VFREEBUSY).")
-    var format: Format = .table
+    var format: Format = .configured
 
     func run() throws {
       let zone = try DateArgument.zone(tz) ?? LocalZone.current

@@ -10,7 +10,7 @@ extension KalendsCommand.Group {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The group's name.") var name: String
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let saved = try global.openEventStore().save(ContactGroup(name: name))

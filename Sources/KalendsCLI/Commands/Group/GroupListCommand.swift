@@ -9,7 +9,7 @@ extension KalendsCommand.Group {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the groups by name.")
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       format.write(

@@ -13,7 +13,7 @@ extension KalendsCommand.Group {
     @Argument(help: "The group: its name (or the start of it), or its id (or the start of it).")
     var group: String
     @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var contact: String
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore()
@@ -32,7 +32,7 @@ extension KalendsCommand.Group {
     @Argument(help: "The group: its name (or the start of it), or its id (or the start of it).")
     var group: String
     @Argument(help: "The contact's id, or the start of it (4 or more hex digits).") var contact: String
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore()

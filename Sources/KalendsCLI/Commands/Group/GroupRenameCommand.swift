@@ -12,7 +12,7 @@ extension KalendsCommand.Group {
     @Argument(help: "The group: its name (or the start of it), or its id (or the start of it).") var id: String
     @Argument(help: "Its new name.") var name: String
     @OptionGroup var change: ChangeOptions
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore()

@@ -21,7 +21,7 @@ struct ItemHistoryCommand<Kind: HistoryKind>: ParsableCommand {
 
   @Argument(help: "Its id, or the start of it (4 or more hex digits); removed ones too.") var id: String
 
-  @Option(help: "Output format: table or json (an array, oldest first).") var format: ObjectFormat = .table
+  @Option(help: "Output format: table or json (an array, oldest first).") var format: ObjectFormat = .configured
 
   func run() throws {
     // Writable: an app's refused attempt is recorded.

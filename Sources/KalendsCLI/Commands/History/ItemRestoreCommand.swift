@@ -27,7 +27,7 @@ struct ItemRestoreCommand<Kind: HistoryKind>: ParsableCommand {
   @Option(help: ArgumentHelp("The version to bring back (its VERSION in `history`).", valueName: "position"))
   var version: UInt64?
 
-  @Option(help: "Output format.") var format: ObjectFormat = .table
+  @Option(help: "Output format.") var format: ObjectFormat = .configured
 
   func run() throws {
     let store = try global.openEventStore()

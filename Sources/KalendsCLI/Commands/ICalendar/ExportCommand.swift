@@ -14,7 +14,7 @@ extension KalendsCommand {
         Writes every event (each series once, its detached occurrences as RECURRENCE-ID overrides) \
         and reminder of the calendars given (default: all), with a VTIMEZONE for each zone used. \
         With --from and --to, only the series with an occurrence overlapping that window and the \
-        reminders due in it; dates and times are read as typed in --tz, else $TZ, else the system's zone.
+        reminders due in it; dates and times are read as typed in --tz, else $TZ, else the settings' zone, else the system's.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -34,7 +34,8 @@ extension KalendsCommand {
     var to: String?
 
     @Option(
-      help: ArgumentHelp("The IANA zone of --from and --to (default: $TZ's, else the system's).", valueName: "zone"))
+      help: ArgumentHelp(
+        "The IANA zone of --from and --to (default: $TZ's, else the settings', else the system's).", valueName: "zone"))
     var tz: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write; - is standard output.", valueName: "file"))

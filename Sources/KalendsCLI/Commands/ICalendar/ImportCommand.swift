@@ -32,7 +32,7 @@ extension KalendsCommand {
     @Option(help: ArgumentHelp("Import into a new calendar with this title.", valueName: "title"))
     var newCalendar: String?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       if calendar != nil && newCalendar != nil {

@@ -22,7 +22,7 @@ extension KalendsCommand.Log {
 
     @Option(help: "Commit every N notes instead of all at once.") var batchSize: Int?
 
-    @Option(help: "Output format for the appended records' positions.") var format: ObjectFormat = .table
+    @Option(help: "Output format for the appended records' positions.") var format: ObjectFormat = .configured
 
     func validate() throws {
       if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be 1 or more") }

@@ -18,7 +18,7 @@ extension KalendsCommand.Log {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the log")

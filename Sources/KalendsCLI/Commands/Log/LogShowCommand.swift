@@ -13,7 +13,7 @@ extension KalendsCommand.Log {
 
     @Argument(help: "The record's position (1 is the first).") var position: UInt64
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the log")

@@ -13,7 +13,7 @@ extension KalendsCommand.Log {
     @Option(name: .short, help: "How many records.") var n: Int = 10
 
     @Option(help: "Output format: table, json (an array) or jsonl (one record per line).")
-    var format: OutputFormat = .table
+    var format: OutputFormat = .configured
 
     func validate() throws {
       guard n >= 0 else { throw ValidationError("-n must be zero or more") }

@@ -45,7 +45,7 @@ extension KalendsCommand.Prompts {
         "Wait up to this many seconds for a prompt to open when none waits (1–86400).", valueName: "seconds"))
     var wait: Int?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       if let wait, !(1...86_400).contains(wait) { throw ValidationError("--wait takes 1 to 86400 seconds") }

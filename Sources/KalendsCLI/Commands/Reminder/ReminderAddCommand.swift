@@ -10,15 +10,18 @@ extension KalendsCommand.Reminder {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("The reminders list: its title or id, or the start of either.", valueName: "list"))
-    var calendar: String
+    @Option(
+      help: ArgumentHelp(
+        "The reminders list: its title or id, or the start of either; default: the settings' reminder-list.",
+        valueName: "list"))
+    var calendar: String?
     @Option(help: "The title.") var title: String
 
     @Option(
       parsing: .unconditional,
       help: ArgumentHelp(
         "When it is due: as typed (tomorrow 17:00, friday, +3d), 2026-03-29 (a date only), "
-          + "2026-03-29T17:00:00 (in --tz, else $TZ's zone, else the system's), or an instant such as 2026-03-29T17:00:00Z.",
+          + "2026-03-29T17:00:00 (in --tz, else $TZ's zone, else the settings', else the system's), or an instant such as 2026-03-29T17:00:00Z.",
         valueName: "date"))
     var due: String?
 
@@ -45,11 +48,12 @@ extension KalendsCommand.Reminder {
       help: ArgumentHelp("An alarm relative to the due time: -15m, -1h, -2d (repeatable).", valueName: "offset"))
     var alarm: [String] = []
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore()
-      var reminder = Kalends.Reminder(calendarID: try store.calendarNamed(calendar, option: "--calendar"), title: title)
+      var reminder = Kalends.Reminder(
+        calendarID: try store.calendarNamed(calendar, orSetting: .reminderList), title: title)
       let zone = try ZoneChoice(tz).forNewItem
       if let due { try reminder.setDue(try DateArgument(due, option: "--due"), in: zone) }
       if let start { try reminder.setStart(try DateArgument(start, option: "--start"), in: zone) }

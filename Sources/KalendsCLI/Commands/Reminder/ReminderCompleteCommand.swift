@@ -23,7 +23,7 @@ extension KalendsCommand.Reminder {
 
     @OptionGroup var change: ChangeOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore()

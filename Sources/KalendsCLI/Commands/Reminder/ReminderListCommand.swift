@@ -12,7 +12,7 @@ extension KalendsCommand.Reminder {
       discussion: """
         --due lists the incomplete reminders due today, in the seven days from today (week), or before \
         now (overdue), by due date, as Reminders' Today and Scheduled lists do; days are those of \
-        --tz, else $TZ, else the system's zone.
+        --tz, else $TZ, else the settings' zone, else the system's.
         """)
 
     /// `--due`: the incomplete reminders due in a window.
@@ -41,7 +41,7 @@ extension KalendsCommand.Reminder {
 
     @Option(help: ArgumentHelp("The IANA time zone whose days --due counts.", valueName: "zone")) var tz: String?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       if due != nil && completion == .completed { throw ValidationError("--due lists incomplete reminders only") }

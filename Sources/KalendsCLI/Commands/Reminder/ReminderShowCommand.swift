@@ -12,7 +12,7 @@ extension KalendsCommand.Reminder {
 
     @Argument(help: "The reminder's id, or the start of it (4 or more hex digits).") var id: String
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore(readOnly: true)

@@ -11,7 +11,7 @@ extension KalendsCommand.Reminder {
       discussion: """
         Only the fields given change; an empty value clears one (--due '', --notes ''). Dates and \
         times are read as typed (tomorrow 17:00, +3d, 2026-12-01); a time is in --tz, else the \
-        reminder's zone (a floating time stays floating), else in $TZ's zone or the system's; --tz \
+        reminder's zone (a floating time stays floating), else in $TZ's zone, the settings' or the system's; --tz \
         alone keeps the wall-clock times in the new zone (--tz floating makes them floating). --rrule and --alarm replace all of the reminder's rules or alarms \
         (one empty value removes them). Completing is `reminder complete`.
         """)
@@ -53,7 +53,7 @@ extension KalendsCommand.Reminder {
 
     @OptionGroup var change: ChangeOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       let given: [Any?] = [calendar, title, due, start, tz, priority, notes]

@@ -16,7 +16,7 @@ extension KalendsCommand.Retention {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let erasures = try global.openEventStore().applyRetention()

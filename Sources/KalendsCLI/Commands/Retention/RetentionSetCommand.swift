@@ -20,7 +20,7 @@ extension KalendsCommand.Retention {
     @Option(help: ArgumentHelp("The period, e.g. 30d, or off.", valueName: "period"))
     var removedAfter: RetentionPeriod
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openEventStore()

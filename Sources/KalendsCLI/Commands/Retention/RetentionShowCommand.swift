@@ -11,7 +11,7 @@ extension KalendsCommand.Retention {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let policy = try global.openEventStore(readOnly: true).retentionPolicy()

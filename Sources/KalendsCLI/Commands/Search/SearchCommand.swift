@@ -14,7 +14,7 @@ extension KalendsCommand {
         "Dentist", "zurich" finds "Zürich"). Answered from the search index, never by reading every \
         item. Without a window each event or series is listed once with its first start; with --from \
         and --to the occurrences in that window, as `events` lists them, that say it themselves. \
-        Times are read and shown in --tz, else $TZ, else the system's zone. Contacts are found with \
+        Times are read and shown in --tz, else $TZ, else the settings' zone, else the system's. Contacts are found with \
         `contact search`.
         """)
 
@@ -43,7 +43,7 @@ extension KalendsCommand {
     @Option(help: ArgumentHelp("The IANA time zone of the window and the times shown.", valueName: "zone"))
     var tz: String?
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
       if (from == nil) != (to == nil) { throw ValidationError("give both --from and --to, or neither") }

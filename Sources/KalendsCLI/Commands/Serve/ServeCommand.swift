@@ -84,7 +84,7 @@ extension KalendsCommand {
         "How alarms and apps' prompts are shown: desktop (notify-send, when installed), none, or a program given "
           + "the summary and body.",
         valueName: "program"))
-    var notify = "desktop"
+    var notify = ConfigFile.loaded.notify ?? "desktop"
 
     func run() async throws {
       try global.requireOwner("serve the store")

@@ -21,7 +21,7 @@ extension KalendsCommand {
     @Argument(help: ArgumentHelp("A new (or empty) directory for the copy.", valueName: "dest"))
     var destination: String
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "back up the store")

@@ -18,7 +18,7 @@ extension KalendsCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let compaction = try Store.compact(at: global.storePath)

@@ -17,7 +17,7 @@ extension KalendsCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
       let store = try global.openStore(for: "rebuild the projections")

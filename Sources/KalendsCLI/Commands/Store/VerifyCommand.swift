@@ -21,7 +21,7 @@ extension KalendsCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Output format.") var format: ObjectFormat = .table
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     @Flag(help: "Check the hash chain only, not the projections.") var logOnly = false
 

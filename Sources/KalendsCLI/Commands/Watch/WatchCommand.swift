@@ -29,7 +29,7 @@ extension KalendsCommand {
     @Option(help: ArgumentHelp("Stop after this many notices.", valueName: "count"))
     var limit: Int?
 
-    @Option(help: "Output format: table or jsonl (one JSON object per notice).") var format: WatchFormat = .table
+    @Option(help: "Output format: table or jsonl (one JSON object per notice).") var format: WatchFormat = .configured
 
     func validate() throws {
       if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
@@ -56,7 +56,7 @@ extension KalendsCommand {
 }
 
 /// `--format` for `kalends watch`.
-enum WatchFormat: String, ExpressibleByArgument, CaseIterable {
+enum WatchFormat: String, ConfiguredFormat, ExpressibleByArgument, CaseIterable {
   case table
   case jsonl
 }
