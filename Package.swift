@@ -44,8 +44,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     // Graceful shutdown: the store server's open change streams end when it stops.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-    // The person's settings file (`~/.config/kalends/config.toml`): TOML as toml++ reads it.
-    .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     // `swift package generate-documentation` (the DocC catalog in Sources/Kalends/Kalends.docc).
     .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
   ],
@@ -108,7 +106,6 @@ let package = Package(
         "KalendsFormats",
         "Platform",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "TOMLKit", package: "TOMLKit"),
       ],
       swiftSettings: strictSettings
     ),

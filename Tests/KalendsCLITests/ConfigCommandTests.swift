@@ -115,6 +115,8 @@ struct ConfigCommandTests {
     ("calendar = \"\"\n", ":1: calendar is empty"),
     ("[events]\ncalendar = \"Work\"\n", ":1: unknown setting \"events\""),
     ("notify = \"none\"\nzone = Europe/Berlin\n", ":2:8: "),
+    ("zone = true\n", ":1: zone takes a string in quotes"),
+    ("\n\nstore.path = \"/tmp\"\n", ":3: store takes a string in quotes, such as store = \"…\" (found: table)"),
   ])
   func aFileKalendsCannotTakeStopsEveryCommand(text: String, expected: String) throws {
     let store = try CLIStore()
@@ -150,6 +152,19 @@ struct ConfigCommandTests {
       "format = \"json\"\ncalendar = \"a\\qb\"",
       "calendar = \"A\" format = \"json\"",
       "calendar = \"tab\there\"",
+      "calendar = \"\"\"\nOne \\\n    two\\tthree \\U0001F600\"\"\"",
+      "calendar = \"\"\"a \"quoted\" word\"\"\"\"\"\nformat = 'table'",
+      "\"zo\\u006ee\" = \"UTC\"\n'reminder-list' = 'a\\b'",
+      "calendar = '''\r\nfirst\r\nsecond'''\r\n",
+      "calendar = \"A\"\r\rformat = \"json\"",
+      "# a comment with a \u{7}bell\ncalendar = \"A\"",
+      "calendar = \"A\"\n\"calendar\" = \"B\"",
+      "calendar = \"\\uD800\"",
+      "calendar = \"\"\"never closed\n",
+      "notify = \"none\"\n\ncalendar \"Work\"",
+      "calendar = \"\"\"x\"\"\"\"\"\"",
+      "= \"Work\"",
+      "calendar = 'it''s'",
     ]
     let directory = TemporaryDirectory("config")
     let oracle = """

@@ -2,7 +2,7 @@ import Foundation
 package import KalendsFormats
 
 /// The person's settings: `$KALENDS_CONFIG` when set, else `$XDG_CONFIG_HOME/kalends/config.toml`,
-/// else `~/.config/kalends/config.toml`, a TOML file of the keys ``ConfigKey`` names, all optional.
+/// else `~/.config/kalends/config.toml`, a TOML file (``SettingsReader``) of the keys ``ConfigKey`` names, all optional.
 ///
 /// A setting is the default below what the command line and the environment say: a flag first
 /// (`--store`, `--calendar`, `--tz`, `--format`, `--notify`), then the environment
