@@ -439,7 +439,30 @@ if full_token:
  xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/></D:prop><C:filter><C:comp-filter name="VCALENDAR"/>
 </C:filter><C:timezone>not a calendar</C:timezone></C:calendar-query>""", {"Depth": "1"}, secret=full_token)
     check(status == 403 and "valid-calendar-data" in body, f"a query with an unreadable timezone answered {status}")
-    report["floatingZones"] = 3
+    # An expansion and an alarm's range place floating times in that zone too (RFC 4791 §9.6.5, §9.9).
+    status, _, body = raw("REPORT", trips.url.path, """<?xml version="1.0"?><C:calendar-query xmlns:D="DAV:"
+ xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-data><C:expand start="20270311T030000Z"
+ end="20270311T040000Z"/></C:calendar-data></D:prop><C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter
+ name="VEVENT"><C:time-range start="20270311T030000Z" end="20270311T040000Z"/></C:comp-filter></C:comp-filter>
+</C:filter></C:calendar-query>""", {"Depth": "1"}, secret=full_token)
+    check(status == 207 and "SUMMARY:Late call" in body and "DTSTART:20270310T223000" in body,
+          f"the expansion left out the floating event at 03:30Z in New York: {body}")
+    trips.save_event(vcalendar(vevent("alarmed@example.com", [
+        "SUMMARY:Alarmed call", "DTSTART:20270312T223000", "DTEND:20270312T230000", "BEGIN:VALARM",
+        "ACTION:DISPLAY", "DESCRIPTION:Call", "TRIGGER:-PT30M", "END:VALARM"])))
+
+    def alarm_found(start, end):
+        status, _, body = raw("REPORT", trips.url.path, f"""<?xml version="1.0"?><C:calendar-query xmlns:D="DAV:"
+ xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/></D:prop><C:filter><C:comp-filter name="VCALENDAR">
+<C:comp-filter name="VEVENT"><C:comp-filter name="VALARM"><C:time-range start="{start}" end="{end}"/>
+</C:comp-filter></C:comp-filter></C:comp-filter></C:filter></C:calendar-query>""", {"Depth": "1"}, secret=full_token)
+        check(status == 207, f"a query on alarms answered {status} {body}")
+        return "alarmed%40example.com.ics" in body
+
+    # 22:30 floating in New York less 30 minutes fires at 03:00Z, not at 22:00Z.
+    check(alarm_found("20270313T025000Z", "20270313T031000Z"), "the floating alarm does not fire at 03:00Z")
+    check(not alarm_found("20270312T215000Z", "20270312T221000Z"), "the floating alarm fires in UTC")
+    report["floatingZones"] = 6
     trips.delete(wipe=False)
     check("Journeys" not in [c.get_display_name() for c in full.calendars()], "the removed calendar is gone")
     # Extended MKCOL (RFC 5689), as DAVx5 makes a calendar; other collections are refused.

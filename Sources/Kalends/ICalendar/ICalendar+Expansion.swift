@@ -5,16 +5,18 @@ extension ICalendar {
   /// Each instance is a component of its own, with a `RECURRENCE-ID` (its original start) when it
   /// belongs to a series, and no `RRULE`, `RDATE`, `EXDATE` or `VTIMEZONE`: times in a zone are
   /// written in UTC; floating times and dates stay as they are, as they refer to no zone, and are
-  /// placed in UTC to decide what overlaps. A detached occurrence counts where it was moved to, and
-  /// is written as it was changed. An event overlaps as ``RecurrenceSet/occurrences(from:to:viewerZone:)``
-  /// says; a reminder as RFC 4791 §9.9 says of a `VTODO` (``Reminder/overlaps(from:to:floatingIn:)``).
+  /// placed in `floating` to decide what overlaps (RFC 4791 §9.6.5: the request's or the calendar's
+  /// time zone). A detached occurrence counts where it was moved to, and is written as it was
+  /// changed. An event overlaps as ``RecurrenceSet/occurrences(from:to:viewerZone:)`` says; a
+  /// reminder as RFC 4791 §9.9 says of a `VTODO` (``Reminder/overlaps(from:to:floatingIn:)``).
   public func serialized(
-    expandingFrom from: Int64, to: Int64, productID: String = "-//Kalends//Kalends//EN", stamp: Timestamp = .now()
+    expandingFrom from: Int64, to: Int64, floatingIn floating: ZoneRules = .utc,
+    productID: String = "-//Kalends//Kalends//EN", stamp: Timestamp = .now()
   ) -> String {
     var writer = ICalendarWriter()
     beginCalendar(productID: productID, to: &writer)
     for event in events {
-      for (instance, recurrenceID) in Self.instances(of: event, from: from, to: to) {
+      for (instance, recurrenceID) in Self.instances(of: event, from: from, to: to, floatingIn: floating) {
         writer.begin("VEVENT")
         writer.text("UID", event.externalID)
         writer.timestamp("DTSTAMP", stamp)
@@ -29,7 +31,7 @@ extension ICalendar {
       }
     }
     for reminder in reminders {
-      for (instance, recurrenceID) in Self.instances(of: reminder, from: from, to: to) {
+      for (instance, recurrenceID) in Self.instances(of: reminder, from: from, to: to, floatingIn: floating) {
         write(instance, stamp: stamp, recurrenceID: recurrenceID, to: &writer)
       }
     }
@@ -37,15 +39,16 @@ extension ICalendar {
     return writer.text
   }
 
-  /// At most how many instances ``serialized(expandingFrom:to:productID:stamp:)`` writes for the
-  /// window `[from, to)`, counted without building them (a series' occurrences in the window, and
-  /// every single event and detached occurrence whether or not it falls there), up to `limit`: a
-  /// larger count is returned as `limit + 1`, so that a caller bounds an expansion before making it.
-  public func expandedInstanceCount(from: Int64, to: Int64, limit: Int) -> Int {
+  /// At most how many instances ``serialized(expandingFrom:to:floatingIn:productID:stamp:)`` writes
+  /// for the window `[from, to)`, counted without building them (a series' occurrences in the
+  /// window, and every single event and detached occurrence whether or not it falls there), up to
+  /// `limit`: a larger count is returned as `limit + 1`, so that a caller bounds an expansion before
+  /// making it.
+  public func expandedInstanceCount(from: Int64, to: Int64, floatingIn floating: ZoneRules = .utc, limit: Int) -> Int {
     var count = 0
     for event in events {
       if event.isRecurring, let set = try? SeriesEditor.recurrenceSet(of: event) {
-        for occurrence in set.occurrences(from: from, to: to)
+        for occurrence in set.occurrences(from: from, to: to, viewerZone: floating)
         where event.detachedOccurrences[occurrence.local] == nil {
           count += 1
           if count > limit { return count }
@@ -57,7 +60,7 @@ extension ICalendar {
       if count > limit { return limit + 1 }
     }
     for reminder in reminders {
-      count += reminder.instances(from: from, to: to, limit: limit + 1 - count).count
+      count += reminder.instances(from: from, to: to, limit: limit + 1 - count, floatingIn: floating).count
       if count > limit { return limit + 1 }
     }
     return count
@@ -67,8 +70,10 @@ extension ICalendar {
   typealias Written = (LocalDateTime, zone: String?)
 
   /// The instances of `event` that overlap `[from, to)`, by start, each with its `RECURRENCE-ID`
-  /// when `event` is a series.
-  static func instances(of event: Event, from: Int64, to: Int64) -> [(Event, Written?)] {
+  /// when `event` is a series; floating times and dates placed in `floating`.
+  static func instances(
+    of event: Event, from: Int64, to: Int64, floatingIn floating: ZoneRules = .utc
+  ) -> [(Event, Written?)] {
     func overlaps(_ start: Int64, _ end: Int64) -> Bool {
       start < to && (end > from || (end == start && start >= from))
     }
@@ -86,10 +91,10 @@ extension ICalendar {
       }
       return written
     }
-    /// Where `instance` falls, in UTC seconds (floating times and dates placed in UTC).
+    /// Where `instance` falls, in UTC seconds (floating times and dates placed in `floating`).
     func placed(_ instance: Event) -> (Int64, Int64)? {
       guard let start = instance.start, let end = instance.end else { return nil }
-      let rules = instance.timeZoneRules ?? .utc
+      let rules = instance.timeZoneRules ?? floating
       return (rules.resolve(start), rules.resolve(end))
     }
     guard event.isRecurring else {
@@ -103,7 +108,8 @@ extension ICalendar {
       return (LocalDateTime(wallClockSeconds: seriesZone.resolve(local)) ?? local, "UTC")
     }
     var found: [(start: Int64, instance: Event, recurrenceID: Written)] = []
-    for occurrence in set.occurrences(from: from, to: to) where event.detachedOccurrences[occurrence.local] == nil {
+    for occurrence in set.occurrences(from: from, to: to, viewerZone: floating)
+    where event.detachedOccurrences[occurrence.local] == nil {
       guard let instance = try? SeriesEditor.occurrence(of: event, at: occurrence.local, checked: false) else {
         continue
       }
@@ -123,14 +129,17 @@ extension ICalendar {
   }
 
   /// The instances of `reminder` that overlap `[from, to]` (``Reminder/overlaps(from:to:floatingIn:)``), by due
-  /// date, each with its `RECURRENCE-ID` when it repeats; times in a zone written in UTC.
-  static func instances(of reminder: Reminder, from: Int64, to: Int64) -> [(Reminder, Written?)] {
+  /// date, each with its `RECURRENCE-ID` when it repeats; times in a zone written in UTC, floating
+  /// ones placed in `floating`.
+  static func instances(
+    of reminder: Reminder, from: Int64, to: Int64, floatingIn floating: ZoneRules = .utc
+  ) -> [(Reminder, Written?)] {
     let zone = reminder.dueZone
     func written(_ local: LocalDateTime?) -> LocalDateTime? {
       guard let local, let zone else { return local }
       return LocalDateTime(wallClockSeconds: zone.resolve(local)) ?? local
     }
-    return reminder.instances(from: from, to: to).map { instance in
+    return reminder.instances(from: from, to: to, floatingIn: floating).map { instance in
       var expanded = reminder
       expanded.recurrenceRules = []
       expanded.startDate = written(instance.start)

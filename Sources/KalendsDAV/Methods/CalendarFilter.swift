@@ -78,14 +78,15 @@ struct CalendarFilter {
   }
 
   /// Whether `object` passes the filter's component, property and parameter tests (its time
-  /// range was applied when the candidates were chosen).
-  func matches(_ object: CalendarObject) -> Bool {
+  /// range was applied when the candidates were chosen) and its alarm range, floating times placed
+  /// in `floating`.
+  func matches(_ object: CalendarObject, floatingIn floating: ZoneRules = .utc) -> Bool {
     guard let root else { return true }
     if let alarms {
       let (from, to) = (alarms.start ?? -62_135_596_800, alarms.end ?? 253_402_300_800)
       guard
-        object.events.contains(where: { $0.firesAlarm(from: from, to: to) })
-          || object.reminders.contains(where: { $0.firesAlarm(from: from, to: to) })
+        object.events.contains(where: { $0.firesAlarm(from: from, to: to, floatingIn: floating) })
+          || object.reminders.contains(where: { $0.firesAlarm(from: from, to: to, floatingIn: floating) })
       else { return false }
     }
     return Self.components(root, among: ICSComponent.parse(object.file.serialized()))

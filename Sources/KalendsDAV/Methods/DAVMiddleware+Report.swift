@@ -23,17 +23,20 @@ extension DAVMiddleware {
     guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
     let selection = PropertySelection(body)
     let (calendar, use) = try await calendar(id, context, reading: true)
-    if body.name == .dav("sync-collection") { return try await sync(body, selection, id, request.uri.path, use) }
+    // Floating times and dates, in a filter, an expansion or an alarm's range, fall in this zone.
+    let floating = try Self.floatingZone(asked: body, of: calendar)
+    if body.name == .dav("sync-collection") {
+      return try await sync(body, selection, id, request.uri.path, floating, use)
+    }
     if body.name == .caldav("free-busy-query") { return try await freeBusy(body, id, use) }
     let objects: [CalendarObject]
     var missing: [String] = []
     switch body.name {
     case .caldav("calendar-query"):
       let filter = try CalendarFilter(body.child(.caldav("filter")))
-      let floating = try Self.floatingZone(asked: body, of: calendar)
       objects = try await server.withStore(use) {
         let candidates = try Self.query(filter, in: id, floatingIn: floating, use.session)
-        return filter.isTimeRangeOnly ? candidates : candidates.filter(filter.matches)
+        return filter.isTimeRangeOnly ? candidates : candidates.filter { filter.matches($0, floatingIn: floating) }
       }
     case .caldav("calendar-multiget"):
       var names: [String] = []
@@ -55,7 +58,7 @@ extension DAVMiddleware {
     default:
       throw DAVError(.forbidden, .dav("supported-report"), "\(body.name) is not a report this server makes")
     }
-    let expand = try Self.expansion(asked: body)
+    let expand = try Self.expansion(asked: body, floatingIn: floating)
     try Self.checkExpansion(expand, of: objects)
     var multistatus = Multistatus()
     for object in objects {
@@ -69,7 +72,8 @@ extension DAVMiddleware {
   /// token) with the properties asked, a `404` for each gone, and the next token. With `DAV:limit`,
   /// at most that many, the request-URI then answered `507` (§3.6), and a token that skips nothing.
   private func sync(
-    _ body: XMLElement, _ selection: PropertySelection, _ id: ObjectID, _ href: String, _ use: StoreServer.AppUse
+    _ body: XMLElement, _ selection: PropertySelection, _ id: ObjectID, _ href: String, _ floating: ZoneRules,
+    _ use: StoreServer.AppUse
   ) async throws -> Response {
     let position = try SyncToken.position(body.child(.dav("sync-token"))?.text ?? "", use.positions)
     if let level = body.child(.dav("sync-level"))?.text.trimmingCharacters(in: .whitespaces), level != "1",
@@ -85,7 +89,7 @@ extension DAVMiddleware {
           try Self.mapped { try use.session.calendarChanges(inCalendar: id, after: position, limit: asked) }
         })
     else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
-    let expand = try Self.expansion(asked: body)
+    let expand = try Self.expansion(asked: body, floatingIn: floating)
     try Self.checkExpansion(expand, of: changes.objects)
     var multistatus = Multistatus()
     for object in changes.objects {
@@ -117,10 +121,11 @@ extension DAVMiddleware {
       body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
   }
 
-  /// The window of the `expand` a report's `calendar-data` asks for (RFC 4791 §9.6.5), in UTC
-  /// seconds; `nil` when it asks for none. `limit-recurrence-set` is answered with the whole
-  /// recurrence set, as the stored object (every override is within any range a client asks).
-  static func expansion(asked body: XMLElement) throws -> Range<Int64>? {
+  /// The `expand` a report's `calendar-data` asks for (RFC 4791 §9.6.5): its window in UTC seconds,
+  /// floating times placed in `floating`; `nil` when it asks for none. `limit-recurrence-set` is
+  /// answered with the whole recurrence set, as the stored object (every override is within any
+  /// range a client asks).
+  static func expansion(asked body: XMLElement, floatingIn floating: ZoneRules) throws -> Expansion? {
     guard let expand = body.child(.dav("prop"))?.child(.caldav("calendar-data"))?.child(.caldav("expand")) else {
       return nil
     }
@@ -129,7 +134,7 @@ extension DAVMiddleware {
     }
     let (start, end) = (try CalendarFilter.utc(startText), try CalendarFilter.utc(endText))
     guard start < end else { throw DAVError(.badRequest, .caldav("valid-filter"), "expand ends before it starts") }
-    return start..<end
+    return Expansion(window: start..<end, floating: floating)
   }
 
   /// The most instances one REPORT expands: an expansion is built in memory, and an unending
@@ -138,11 +143,13 @@ extension DAVMiddleware {
 
   /// Refuses (`403 DAV:number-of-matches-within-limits`) an `expand` of `objects` over `window`
   /// that would write more than ``maximumExpandedInstances`` instances, before any is built.
-  static func checkExpansion(_ window: Range<Int64>?, of objects: [CalendarObject]) throws {
-    guard let window else { return }
+  static func checkExpansion(_ expansion: Expansion?, of objects: [CalendarObject]) throws {
+    guard let expansion else { return }
+    let (window, floating) = (expansion.window, expansion.floating)
     var left = maximumExpandedInstances
     for object in objects {
-      left -= object.file.expandedInstanceCount(from: window.lowerBound, to: window.upperBound, limit: left)
+      left -= object.file.expandedInstanceCount(
+        from: window.lowerBound, to: window.upperBound, floatingIn: floating, limit: left)
       guard left >= 0 else {
         throw DAVError(
           .forbidden, .dav("number-of-matches-within-limits"),
@@ -151,7 +158,7 @@ extension DAVMiddleware {
     }
   }
 
-  /// The zone in which a `calendar-query` judges floating times and dates (RFC 4791 §9.9): the
+  /// The zone in which a report judges floating times and dates (RFC 4791 §9.9, §9.6.5): the
   /// `VTIMEZONE` of the request's `CALDAV:timezone` (§9.8), else the calendar's `calendar-timezone`
   /// (§5.2.2), else UTC. A request's zone no IANA zone matches is refused (`403
   /// CALDAV:valid-calendar-data`, §9.8); a stored one that matches none leaves UTC.

@@ -10,7 +10,7 @@ enum DAVResource {
   case calendar(EventCalendar, CollectionState? = nil)
   /// A calendar object of the calendar with that id; its `calendar-data` expanded to its instances
   /// in that window (UTC seconds) when a REPORT asked for `expand` (RFC 4791 §9.6.5).
-  case object(CalendarObject, in: ObjectID, expand: Range<Int64>? = nil)
+  case object(CalendarObject, in: ObjectID, expand: Expansion? = nil)
   /// The app's address book home (`/dav/addressbooks/`).
   case addressBookHome
   /// The store's address book, with its collection state when it was asked for.
@@ -202,7 +202,7 @@ enum DAVResource {
   }
 
   private static func value(
-    _ name: XMLName, of object: CalendarObject, _ expand: Range<Int64>?, positions: AppPositions
+    _ name: XMLName, of object: CalendarObject, _ expand: Expansion?, positions: AppPositions
   ) -> String? {
     switch (name.namespace, name.local) {
     case (Namespace.dav, "getetag"):
@@ -211,7 +211,9 @@ enum DAVResource {
       return "text/calendar; charset=utf-8; component=\(object.events.isEmpty ? "vtodo" : "vevent")"
     case (Namespace.caldav, "calendar-data"):
       guard let expand else { return XMLText.escaped(object.file.serialized()) }
-      return XMLText.escaped(object.file.serialized(expandingFrom: expand.lowerBound, to: expand.upperBound))
+      let (window, floating) = (expand.window, expand.floating)
+      return XMLText.escaped(
+        object.file.serialized(expandingFrom: window.lowerBound, to: window.upperBound, floatingIn: floating))
     default: return nil
     }
   }
