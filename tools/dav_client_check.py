@@ -463,6 +463,26 @@ if full_token:
     check(alarm_found("20270313T025000Z", "20270313T031000Z"), "the floating alarm does not fire at 03:00Z")
     check(not alarm_found("20270312T215000Z", "20270312T221000Z"), "the floating alarm fires in UTC")
     report["floatingZones"] = 6
+    # limit-recurrence-set (RFC 4791 §9.6.6): the series whole, with only the changed occurrences
+    # that were, or now are, in the window.
+    trips.save_event(vcalendar(
+        vevent("weekly@example.com", ["SUMMARY:Weekly", "DTSTART:20270405T090000Z", "DTEND:20270405T100000Z",
+                                      "RRULE:FREQ=WEEKLY;COUNT=10"]),
+        vevent("weekly@example.com", ["SUMMARY:Weekly (moved)", "RECURRENCE-ID:20270419T090000Z",
+                                      "DTSTART:20270420T150000Z", "DTEND:20270420T160000Z"])))
+
+    def limited(start, end):
+        status, _, body = raw("REPORT", trips.url.path, f"""<?xml version="1.0"?><C:calendar-multiget xmlns:D="DAV:"
+ xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-data><C:limit-recurrence-set start="{start}"
+ end="{end}"/></C:calendar-data></D:prop><D:href>{trips.url.path}weekly%40example.com.ics</D:href>
+</C:calendar-multiget>""", {"Depth": "1"}, secret=full_token)
+        check(status == 207 and "RRULE:FREQ=WEEKLY;COUNT=10" in body, f"limit-recurrence-set answered {status} {body}")
+        return body.count("RECURRENCE-ID")
+
+    check(limited("20270501T000000Z", "20270510T000000Z") == 0, "an occurrence changed outside the window is served")
+    check(limited("20270419T000000Z", "20270419T120000Z") == 1, "an occurrence moved from the window is left out")
+    check(limited("20270420T140000Z", "20270420T160000Z") == 1, "an occurrence moved into the window is left out")
+    report["recurrenceSetsLimited"] = 3
     trips.delete(wipe=False)
     check("Journeys" not in [c.get_display_name() for c in full.calendars()], "the removed calendar is gone")
     # Extended MKCOL (RFC 5689), as DAVx5 makes a calendar; other collections are refused.

@@ -70,6 +70,7 @@ struct DAVClientTests {
     #expect(summary["calendarMade"] as? Bool == true)
     #expect(summary["principalSearches"] as? Int == 3)
     #expect(summary["floatingZones"] as? Int == 6)
+    #expect(summary["recurrenceSetsLimited"] as? Int == 3)
     // The calendar made over DAV is a fact by that app, and so is its removal.
     let made = try served.records("calendarSaved").filter {
       (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.planner"

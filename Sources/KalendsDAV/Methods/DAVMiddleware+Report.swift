@@ -121,20 +121,26 @@ extension DAVMiddleware {
       body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
   }
 
-  /// The `expand` a report's `calendar-data` asks for (RFC 4791 §9.6.5): its window in UTC seconds,
-  /// floating times placed in `floating`; `nil` when it asks for none. `limit-recurrence-set` is
-  /// answered with the whole recurrence set, as the stored object (every override is within any
-  /// range a client asks).
+  /// The `expand` (RFC 4791 §9.6.5) or, without one, the `limit-recurrence-set` (§9.6.6) a
+  /// report's `calendar-data` asks for: its window in UTC seconds, floating times placed in
+  /// `floating`; `nil` when it asks for neither.
   static func expansion(asked body: XMLElement, floatingIn floating: ZoneRules) throws -> Expansion? {
-    guard let expand = body.child(.dav("prop"))?.child(.caldav("calendar-data"))?.child(.caldav("expand")) else {
+    let data = body.child(.dav("prop"))?.child(.caldav("calendar-data"))
+    let asked: (Expansion.Kind, XMLElement, String)
+    if let expand = data?.child(.caldav("expand")) {
+      asked = (.expand, expand, "expand")
+    } else if let limit = data?.child(.caldav("limit-recurrence-set")) {
+      asked = (.limitRecurrenceSet, limit, "limit-recurrence-set")
+    } else {
       return nil
     }
-    guard let startText = expand.attributes["start"], let endText = expand.attributes["end"] else {
-      throw DAVError(.badRequest, .caldav("valid-filter"), "expand holds a start and an end")
+    let (kind, element, name) = asked
+    guard let startText = element.attributes["start"], let endText = element.attributes["end"] else {
+      throw DAVError(.badRequest, .caldav("valid-filter"), "\(name) holds a start and an end")
     }
     let (start, end) = (try CalendarFilter.utc(startText), try CalendarFilter.utc(endText))
-    guard start < end else { throw DAVError(.badRequest, .caldav("valid-filter"), "expand ends before it starts") }
-    return Expansion(window: start..<end, floating: floating)
+    guard start < end else { throw DAVError(.badRequest, .caldav("valid-filter"), "\(name) ends before it starts") }
+    return Expansion(kind: kind, window: start..<end, floating: floating)
   }
 
   /// The most instances one REPORT expands: an expansion is built in memory, and an unending
@@ -144,7 +150,7 @@ extension DAVMiddleware {
   /// Refuses (`403 DAV:number-of-matches-within-limits`) an `expand` of `objects` over `window`
   /// that would write more than ``maximumExpandedInstances`` instances, before any is built.
   static func checkExpansion(_ expansion: Expansion?, of objects: [CalendarObject]) throws {
-    guard let expansion else { return }
+    guard let expansion, expansion.kind == .expand else { return }
     let (window, floating) = (expansion.window, expansion.floating)
     var left = maximumExpandedInstances
     for object in objects {

@@ -212,8 +212,15 @@ enum DAVResource {
     case (Namespace.caldav, "calendar-data"):
       guard let expand else { return XMLText.escaped(object.file.serialized()) }
       let (window, floating) = (expand.window, expand.floating)
-      return XMLText.escaped(
-        object.file.serialized(expandingFrom: window.lowerBound, to: window.upperBound, floatingIn: floating))
+      switch expand.kind {
+      case .expand:
+        return XMLText.escaped(
+          object.file.serialized(expandingFrom: window.lowerBound, to: window.upperBound, floatingIn: floating))
+      case .limitRecurrenceSet:
+        let limited = object.file.limitingRecurrenceSets(
+          from: window.lowerBound, to: window.upperBound, floatingIn: floating)
+        return XMLText.escaped(limited.serialized())
+      }
     default: return nil
     }
   }
