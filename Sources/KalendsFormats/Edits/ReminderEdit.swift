@@ -70,23 +70,15 @@ package struct ReminderEdit {
     switch due {
     case .keep: break
     case .clear: reminder.dueDate = nil
-    case .set(let argument):
-      let placed = try argument.placed(in: placing)
-      (reminder.dueDate, reminder.timeZone) = (placed.local, placed.zone?.identifier)
-      reminder.isDueDateOnly = argument.value.isDate
+    case .set(let argument): try reminder.setDue(argument, in: placing)
     }
     switch start {
     case .keep: break
     case .clear: reminder.startDate = nil
     case .set(let argument):
-      let placed = try argument.placed(in: placing)
-      if reminder.dueDate != nil,
-        argument.value.isDate != reminder.isDueDateOnly || placed.zone?.identifier != reminder.timeZone
-      {
+      guard try reminder.placeStart(argument, in: placing) else {
         throw .invalidInput("startDate is written as dueDate is: both dates, or both times in the same zone")
       }
-      (reminder.startDate, reminder.timeZone) = (placed.local, placed.zone?.identifier)
-      reminder.isDueDateOnly = argument.value.isDate
     }
     if let priority { reminder.priority = priority }
     if let notes { reminder.notes = notes.isEmpty ? nil : notes }

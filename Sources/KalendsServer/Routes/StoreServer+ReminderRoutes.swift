@@ -97,20 +97,7 @@ extension StoreServer {
     guard let status = ReminderQuery.Status(rawValue: statusText) else {
       throw RequestError.invalidInput("status is incomplete or completed, not \"\(statusText)\"")
     }
-    let zone = try DateArgument.zone(query["tz"].map(String.init), option: "tz") ?? .utc
-    let calendars = try query.getAll("calendar").map { text throws(RequestError) in
-      try ObjectID(argument: String(text), option: "calendar")
-    }
-    var window: (from: Int64, to: Int64)?
-    switch (query["from"], query["to"]) {
-    case (nil, nil): break
-    case (let from?, let to?):
-      let start = try DateArgument(String(from), option: "from", spoken: false).instant(in: zone)
-      let end = try DateArgument(String(to), option: "to", spoken: false).instant(in: zone)
-      guard start < end else { throw RequestError.invalidInput("to must be after from") }
-      window = (start, end)
-    default: throw RequestError.invalidInput("give both from and to, or neither")
-    }
+    let (window, zone, calendars) = try Self.window(of: request, required: false)
     return ReminderQuery(status: status, window: window, calendars: calendars, zone: zone)
   }
 

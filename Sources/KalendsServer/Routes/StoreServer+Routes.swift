@@ -116,15 +116,33 @@ extension StoreServer {
 
   /// The window, calendars and viewer's zone of a range query: `from`, `to`, `tz`, `calendar`.
   static func predicate(_ request: Request) throws -> (EventPredicate, ZoneRules) {
+    let (window, zone, calendars) = try Self.window(of: request, required: true)
+    let (start, end) = window ?? (0, 0)
+    return (EventPredicate(start: start, end: end, calendars: calendars, viewerZone: zone), zone)
+  }
+
+  /// The window a query names, with its zone and calendars: `from` and `to` (RFC 3339; a wall-clock
+  /// time in `tz`, else in UTC), `to` after `from`, both — or, where not `required`, neither
+  /// (`nil`); `calendar` any number of times.
+  static func window(
+    of request: Request, required: Bool
+  ) throws -> (window: (from: Int64, to: Int64)?, zone: ZoneRules, calendars: [ObjectID]) {
     let query = request.uri.queryParameters
     let zone = try DateArgument.zone(query["tz"].map(String.init), option: "tz") ?? .utc
-    let start = try DateArgument(String(query["from"] ?? ""), option: "from", spoken: false).instant(in: zone)
-    let end = try DateArgument(String(query["to"] ?? ""), option: "to", spoken: false).instant(in: zone)
     let calendars = try query.getAll("calendar").map { text throws(RequestError) in
       try ObjectID(argument: String(text), option: "calendar")
     }
+    if !required {
+      switch (query["from"], query["to"]) {
+      case (nil, nil): return (nil, zone, calendars)
+      case (_?, _?): break
+      default: throw RequestError.invalidInput("give both from and to, or neither")
+      }
+    }
+    let start = try DateArgument(String(query["from"] ?? ""), option: "from", spoken: false).instant(in: zone)
+    let end = try DateArgument(String(query["to"] ?? ""), option: "to", spoken: false).instant(in: zone)
     guard start < end else { throw RequestError.invalidInput("to must be after from") }
-    return (EventPredicate(start: start, end: end, calendars: calendars, viewerZone: zone), zone)
+    return ((start, end), zone, calendars)
   }
 
   /// The service named in the route; a 404 problem for another name.
