@@ -2,7 +2,9 @@ import Foundation
 import Kalends
 import Testing
 
-/// CalDAV's `expand` (RFC 4791 §9.6.5) in the library: ``ICalendar/serialized(expandingFrom:to:productID:stamp:)``.
+/// CalDAV's `expand` and `limit-recurrence-set` (RFC 4791 §9.6.5, §9.6.6) in the library:
+/// ``ICalendar/serialized(expandingFrom:to:floatingIn:productID:stamp:)`` and
+/// ``ICalendar/limitingRecurrenceSets(from:to:floatingIn:)``.
 /// The DAV check (tools/dav_client_check.py) compares the server's expanded answers with
 /// `recurring-ical-events`; these pin what the oracle does not look at.
 @Suite("Expanding iCalendar instances")
@@ -198,5 +200,37 @@ struct ICalendarExpansionTests {
     #expect(ICalendar.zone(describedBy: text("Nowhere", "+0917")) == nil)
     #expect(ICalendar.zone(describedBy: "not a calendar") == nil)
     #expect(ICalendar.zone(describedBy: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n") == nil)
+  }
+
+  /// Floating times fall in the zone a calendar or a request names: Yoga at 18:00 floating is
+  /// 23:00 UTC in New York, so a window of 23:00–24:00 UTC holds it there and not in UTC.
+  @Test func floatingTimesFallInTheZoneGiven() throws {
+    var yoga = Event(
+      calendarID: nil, title: "Yoga", start: local(2026, 12, 4, 18), end: local(2026, 12, 4, 19), timeZone: nil)
+    yoga.alarms = [Alarm(relativeOffset: -1_800)]
+    let newYork = try ZoneRules.named("America/New_York")
+    let file = ICalendar(events: [yoga])
+    let (from, to) = (Self.utc(2026, 12, 4, 23), Self.utc(2026, 12, 5))
+    #expect(!file.serialized(expandingFrom: from, to: to).contains("BEGIN:VEVENT"))
+    #expect(file.serialized(expandingFrom: from, to: to, floatingIn: newYork).contains("DTSTART:20261204T180000"))
+    #expect(file.expandedInstanceCount(from: from, to: to, floatingIn: newYork, limit: 10) == 1)
+    // Its alarm, half an hour before, fires at 22:30 UTC in New York and at 17:30 UTC in UTC.
+    let alarmWindow = (Self.utc(2026, 12, 4, 22), Self.utc(2026, 12, 4, 23))
+    #expect(yoga.firesAlarm(from: alarmWindow.0, to: alarmWindow.1, floatingIn: newYork))
+    #expect(!yoga.firesAlarm(from: alarmWindow.0, to: alarmWindow.1))
+  }
+
+  /// `limit-recurrence-set`: the series whole, its moved occurrence only where it was or is.
+  @Test func aLimitedSetKeepsTheSeriesAndOnlyTheOccurrencesOfItsWindow() throws {
+    func overrides(_ from: Int64, _ to: Int64) throws -> [String] {
+      let text = try Self.standup().limitingRecurrenceSets(from: from, to: to).serialized()
+      #expect(text.contains("RRULE:FREQ=WEEKLY") && text.contains("EXDATE"), "the series whole")
+      return text.components(separatedBy: "\r\n").filter { $0.hasPrefix("RECURRENCE-ID") }
+    }
+    #expect(try overrides(Self.utc(2026, 12, 14), Self.utc(2026, 12, 21)).isEmpty)
+    // Where it was: 09:00–09:15 New York (14:00Z); where it is: 14:00 New York (19:00Z).
+    #expect(try overrides(Self.utc(2026, 12, 7, 14), Self.utc(2026, 12, 7, 15)).count == 1)
+    #expect(try overrides(Self.utc(2026, 12, 7, 19), Self.utc(2026, 12, 7, 20)).count == 1)
+    #expect(try overrides(Self.utc(2026, 12, 7, 15), Self.utc(2026, 12, 7, 19)).isEmpty)
   }
 }
