@@ -4,7 +4,7 @@ import KalendsFormats
 
 extension EventStore {
   /// The calendar `--calendar` names (`text`), else the one the settings file's `key` names
-  /// (``ConfigKey/calendar`` for events, ``ConfigKey/reminderList`` for reminders); neither is a
+  /// (`ConfigKey.calendar` for events, `ConfigKey.reminderList` for reminders); neither is a
   /// usage error (exit 64) saying both ways.
   func calendarNamed(_ text: String?, orSetting key: ConfigKey) throws -> ObjectID {
     if let text { return try calendarNamed(text, option: "--calendar") }

@@ -3,7 +3,7 @@ import Kalends
 import KalendsFormats
 
 extension Kalends.Reminder {
-  /// Sets the start as typed to `--start`, placed as `--due` is (``Reminder/placeStart(_:in:)``);
+  /// Sets the start as typed to `--start`, placed as `--due` is (`Reminder.placeStart(_:in:)`);
   /// written unlike the due date (a date beside a time, another zone) is a usage error (exit 64).
   mutating func setStart(_ argument: DateArgument, in zone: ZoneRules?) throws {
     guard try placeStart(argument, in: zone) else {
