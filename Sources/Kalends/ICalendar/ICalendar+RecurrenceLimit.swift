@@ -12,7 +12,8 @@ extension ICalendar {
     for index in limited.events.indices where !limited.events[index].detachedOccurrences.isEmpty {
       let series = limited.events[index]
       let zone = series.timeZoneRules ?? floating
-      let length = zip(series.start, series.end).map { zone.resolve($1) - zone.resolve($0) } ?? 0
+      var length: Int64 = 0
+      if let start = series.start, let end = series.end { length = zone.resolve(end) - zone.resolve(start) }
       limited.events[index].detachedOccurrences = series.detachedOccurrences.filter { original, occurrence in
         let originalStart = zone.resolve(original)
         if overlaps(originalStart, originalStart + length) { return true }
@@ -23,10 +24,4 @@ extension ICalendar {
     }
     return limited
   }
-}
-
-/// Both values, when both are there.
-private func zip<A, B>(_ first: A?, _ second: B?) -> (A, B)? {
-  guard let first, let second else { return nil }
-  return (first, second)
 }

@@ -91,8 +91,8 @@ struct SettingsReader {
 
   private mutating func key() throws(Failure) -> String {
     switch peek() {
-    case "\"": return try basicString()
-    case "'": return try literalString()
+    case "\"": return try singleLineString(quote: "\"")
+    case "'": return try singleLineString(quote: "'")
     default:
       var key = ""
       while let scalar = peek(), Self.isBare(scalar) {
@@ -107,8 +107,8 @@ struct SettingsReader {
   private mutating func value() throws(Failure) -> Entry.Value {
     if starts(with: "\"\"\"") { return .string(try multiLineString(quote: "\"")) }
     if starts(with: "'''") { return .string(try multiLineString(quote: "'")) }
-    if peek() == "\"" { return .string(try basicString()) }
-    if peek() == "'" { return .string(try literalString()) }
+    if peek() == "\"" { return .string(try singleLineString(quote: "\"")) }
+    if peek() == "'" { return .string(try singleLineString(quote: "'")) }
     // Other values are never settings: their kind is enough to say so.
     if peek() == "[" { return .other("array") }
     if peek() == "{" { return .other("inline table") }
@@ -122,29 +122,18 @@ struct SettingsReader {
     throw failure("expected a value: a string is written in quotes")
   }
 
-  private mutating func basicString() throws(Failure) -> String {
+  /// `"…"` (escapes read) or `'…'` (none), on one line.
+  private mutating func singleLineString(quote: Unicode.Scalar) throws(Failure) -> String {
     index += 1
     var text = ""
     while true {
       guard let scalar = peek(), scalar != "\n", scalar != "\r" else { throw failure("the string is not closed") }
       index += 1
-      switch scalar {
-      case "\"": return text
-      case "\\": text.unicodeScalars.append(try escape())
-      default:
-        try allow(scalar)
-        text.unicodeScalars.append(scalar)
+      if scalar == quote { return text }
+      if scalar == "\\" && quote == "\"" {
+        text.unicodeScalars.append(try escape())
+        continue
       }
-    }
-  }
-
-  private mutating func literalString() throws(Failure) -> String {
-    index += 1
-    var text = ""
-    while true {
-      guard let scalar = peek(), scalar != "\n", scalar != "\r" else { throw failure("the string is not closed") }
-      index += 1
-      if scalar == "'" { return text }
       try allow(scalar)
       text.unicodeScalars.append(scalar)
     }
