@@ -169,6 +169,38 @@ served_card = next((href for href in card_hrefs if "UID:made-here@example.com" i
 check(served_card and "made-here" not in served_card, f"the card made here is not on the server: {card_hrefs}")
 report["cardMadeHereUnderRandomName"] = served_card.rsplit("/", 1)[-1]
 
+# A group's card made here (Apple's form, as DAVx5 writes it with "groups as separate vCards"),
+# naming the card made here and a card not (yet) in the book: a group on the server with that
+# member, both named when served back; the member removed there leaves the card synced here; the
+# card removed here removes the group there.
+group_file = os.path.join(local_cards, "group-here.vcf")
+with open(group_file, "w") as file:
+    file.write("BEGIN:VCARD\r\nVERSION:3.0\r\nUID:group-here@example.com\r\nX-ADDRESSBOOKSERVER-KIND:group\r\n"
+               "N:Reviewers\r\nFN:Reviewers\r\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:made-here@example.com\r\n"
+               "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:not-yet@example.com\r\nEND:VCARD\r\n")
+run("vdirsyncer", "-c", config, "sync")
+status, _, body = raw("PROPFIND", "/dav/addressbooks/contacts/", None, {"Depth": "1"})
+card_hrefs = re.findall(r"<D:href>([^<]+\.vcf)</D:href>", body)
+served_group = next((href for href in card_hrefs if "UID:group-here@example.com" in raw("GET", href)[2]), None)
+check(served_group, f"the group made here is not on the server: {card_hrefs}")
+status, _, body = raw("GET", served_group)
+check("MEMBER:urn:uuid:made-here@example.com" in body and "MEMBER:urn:uuid:not-yet@example.com" in body,
+      f"the group's members did not come back: {body}")
+status, _, _ = raw("DELETE", served_card)
+check(status == 204, f"the server-side delete of the member answered {status}")
+run("vdirsyncer", "-c", config, "sync")
+synced = [path for path in glob.glob(os.path.join(local_cards, "*.vcf")) if "UID:group-here" in open(path).read()]
+check(len(synced) == 1, f"the group card is not in the folder once: {synced}")
+with open(synced[0]) as file:
+    text = file.read()
+check("made-here@example.com" not in text and "not-yet@example.com" in text,
+      f"the member removed on the server is still in the group's card here: {text}")
+os.remove(synced[0])
+run("vdirsyncer", "-c", config, "sync")
+status, _, _ = raw("GET", served_group)
+check(status == 404, f"the group removed here is still on the server ({status})")
+report["groupRoundTrip"] = {"members": 2, "memberLeftThere": True, "removedHere": True}
+
 # A delete on each side.
 os.remove(card)
 status, _, _ = raw("DELETE", event_href)

@@ -123,7 +123,8 @@ struct CardDAVTests {
         "<D:href>\(Self.book)\(ada.uid).vcf</D:href>"
       ),
       (
-        "g.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:g\r\nKIND:group\r\nFN:Friends\r\nEND:VCARD\r\n", 403,
+        // A group's card without a name.
+        "g.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:g\r\nKIND:group\r\nMEMBER:urn:uuid:x\r\nEND:VCARD\r\n", 403,
         "valid-address-data"
       ),
       (

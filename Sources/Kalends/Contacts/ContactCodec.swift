@@ -89,7 +89,10 @@ enum ContactCodec {
     var state = Payload()
     state.append(tag: 1, string: group.externalID)
     state.append(tag: 2, string: group.name)
+    for property in group.additionalProperties { state.append(tag: 26, string: property) }
     if let created = group.creationDate { state.append(tag: 27, signed: created.rawValue) }
+    state.append(tag: 28, optional: group.resourceName)
+    for member in group.pendingMembers { state.append(tag: 29, string: member) }
     return state
   }
 
@@ -99,7 +102,10 @@ enum ContactCodec {
     var group = ContactGroup(name: try state.string(2) ?? "")
     group.id = id
     group.externalID = try state.requiredString(1)
+    group.additionalProperties = try state.strings(26)
     group.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))
+    group.resourceName = try state.string(28)
+    group.pendingMembers = try state.strings(29)
     group.version = version
     group.lastModifiedDate = modified
     return group

@@ -4,9 +4,10 @@ import Hummingbird
 import Kalends
 import KalendsServer
 
-/// CardDAV (RFC 6352): the store's contacts as one address book, each contact an address object
-/// resource named by its `UID`, read and written by the app's session under its contacts access
-/// (limited access: only the contacts the person chose for it and those it made).
+/// CardDAV (RFC 6352): the store's contacts as one address book, each contact and each group an
+/// address object resource named by its `UID` (or the name the client stored it under), read and
+/// written by the app's session under its contacts access (limited access: only the contacts the
+/// person chose for it and those it made, and no group).
 extension DAVMiddleware {
   /// The app's use of contacts; its first asks the person, as an API app's would.
   func contactsUse(_ context: ServerContext, reading: Bool) async throws -> StoreServer.AppUse {
@@ -30,14 +31,14 @@ extension DAVMiddleware {
       let book = DAVResource.addressBook(try await addressBookState(selection, use))
       selection.add(book, to: &multistatus, positions: use.positions)
       if depth == 1 {
-        for contact in try await server.withStore(use, { try use.session.contacts() }) {
-          selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+        for card in try await server.withStore(use, { try use.session.addressObjects() }) {
+          selection.add(.card(card, version), to: &multistatus, positions: use.positions)
         }
       }
     case .contact(let name):
-      guard let contact = try await server.withStore(use, { try use.session.contact(named: name) })
-      else { throw DAVError(.notFound, nil, "no contact \(name) in the address book") }
-      selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+      guard let card = try await server.withStore(use, { try use.session.addressObject(named: name) })
+      else { throw DAVError(.notFound, nil, "no card \(name) in the address book") }
+      selection.add(.card(card, version), to: &multistatus, positions: use.positions)
     default:
       throw DAVError(.notFound, nil, "nothing is at this path")
     }
@@ -78,28 +79,28 @@ extension DAVMiddleware {
       }
       let asked = names
       let found = try await server.withStore(use) {
-        try asked.map { name in (name, try use.session.contact(named: name)) }
+        try asked.map { name in (name, try use.session.addressObject(named: name)) }
       }
-      for case (_, let contact?) in found {
-        selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+      for case (_, let card?) in found {
+        selection.add(.card(card, version), to: &multistatus, positions: use.positions)
       }
-      for (name, contact) in found where contact == nil {
+      for (name, card) in found where card == nil {
         multistatus.add(DAVPath.contact(name), status: "404 Not Found")
       }
       for href in missing { multistatus.add(href, status: "404 Not Found") }
     case .carddav("addressbook-query"):
       let filter = try AddressBookFilter(body.child(.carddav("filter")))
       let limit = try Self.limit(body, XMLName.carddav)
-      let contacts = try await server.withStore(use) { try use.session.contacts() }
+      let cards = try await server.withStore(use) { try use.session.addressObjects() }
       var matching = 0
-      for contact in contacts where filter.matches(contact.vCard(.v4)) {
+      for card in cards where filter.matches(card.vCard(.v4)) {
         matching += 1
         if let limit, matching > limit {
           // RFC 6352 §8.6.1: the request-URI answered 507 when results were left out.
           multistatus.add(DAVPath.addressBookPath, status: "507 Insufficient Storage")
           break
         }
-        selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+        selection.add(.card(card, version), to: &multistatus, positions: use.positions)
       }
     case .dav("sync-collection"):
       // As for a calendar: the contacts changed since the token, a 404 for each removed, the next
@@ -110,7 +111,10 @@ extension DAVMiddleware {
         try Self.mapped { try use.session.contactChanges(after: position, limit: limit) }
       }
       for contact in changes.contacts {
-        selection.add(.contact(contact, version), to: &multistatus, positions: use.positions)
+        selection.add(.card(.contact(contact), version), to: &multistatus, positions: use.positions)
+      }
+      for group in changes.groups {
+        selection.add(.card(.group(group), version), to: &multistatus, positions: use.positions)
       }
       for name in changes.removed { multistatus.add(DAVPath.contact(name), status: "404 Not Found") }
       if changes.isTruncated { multistatus.add(DAVPath.addressBookPath, status: "507 Insufficient Storage") }
@@ -123,30 +127,32 @@ extension DAVMiddleware {
     return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
   }
 
-  /// GET and HEAD of a contact: its vCard (3.0, or 4.0 when `Accept` asks for it) and its entity tag.
+  /// GET and HEAD of a contact's or a group's card: its vCard (3.0, or 4.0 when `Accept` asks for
+  /// it) and its entity tag.
   func getContact(_ name: String, _ request: Request, _ context: ServerContext) async throws -> Response {
     let use = try await contactsUse(context, reading: true)
-    guard let contact = try await server.withStore(use, { try use.session.contact(named: name) })
-    else { throw DAVError(.notFound, nil, "no contact \(name) in the address book") }
-    let tag = EntityTag.tag(contact.version, use.positions)
-    if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(contact.version, use.positions) == true {
+    guard let card = try await server.withStore(use, { try use.session.addressObject(named: name) })
+    else { throw DAVError(.notFound, nil, "no card \(name) in the address book") }
+    let tag = EntityTag.tag(card.entityVersion, use.positions)
+    if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(card.entityVersion, use.positions) == true {
       return Response(status: .notModified, headers: [.eTag: tag])
     }
     let version: VCardVersion = (request.headers[.accept] ?? "").contains("version=4.0") ? .v4 : .v3
-    let text = request.method == .head ? "" : contact.vCard(version)
+    let text = request.method == .head ? "" : card.vCard(version)
     return Response(
       status: .ok, headers: [.contentType: "text/vcard; charset=utf-8", .eTag: tag],
       body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
   }
 
-  /// PUT of a contact: stored under the name the client gave it as one fact of the log, replacing
-  /// its fields; `If-Match` and `If-None-Match: *` checked in the write's own transaction; a `UID`
-  /// another card holds is refused with `no-uid-conflict` naming that card.
+  /// PUT of a contact's or a group's card: stored under the name the client gave it in one
+  /// transaction, replacing its fields (a group's: and its members, each joining or leaving by a
+  /// save of that contact); `If-Match` and `If-None-Match: *` checked in the write's own
+  /// transaction; a `UID` another card holds is refused with `no-uid-conflict` naming that card.
   func putContact(_ name: String, _ request: Request, _ context: ServerContext) async throws -> Response {
     let bytes = try await Self.collect(request, upTo: Self.maximumResource)
-    let contact: Contact
+    let card: AddressObject
     do {
-      contact = try Contact(vCard: bytes)
+      card = try AddressObject(vCard: bytes)
     } catch {
       throw DAVError(.forbidden, .carddav("valid-address-data"), error.description)
     }
@@ -155,21 +161,21 @@ extension DAVMiddleware {
     let created = try await server.withStore(use) {
       try Self.mapped {
         try Self.refusingUIDConflict(.carddav("no-uid-conflict"), href: DAVPath.contact) { () throws(StoreError) in
-          try use.session.putContact(contact, named: name, condition: condition).created
+          try use.session.putAddressObject(card, named: name, condition: condition)
         }
       }
     }
     return Response(status: created ? .created : .noContent)
   }
 
-  /// DELETE of a contact.
+  /// DELETE of a contact's or a group's card (a group's members stay, outside it).
   func deleteContact(_ name: String, _ request: Request, _ context: ServerContext) async throws -> Response {
     let use = try await contactsUse(context, reading: false)
     let condition = try Self.condition(of: request, use.positions)
-    let exists = try await server.withStore(use) { try use.session.contact(named: name) != nil }
-    guard exists else { throw DAVError(.notFound, nil, "no contact \(name) in the address book") }
+    let exists = try await server.withStore(use) { try use.session.addressObject(named: name) != nil }
+    guard exists else { throw DAVError(.notFound, nil, "no card \(name) in the address book") }
     try await server.withStore(use) {
-      try Self.mapped { try use.session.removeContact(named: name, condition: condition) }
+      try Self.mapped { try use.session.removeAddressObject(named: name, condition: condition) }
     }
     return Response(status: .noContent)
   }

@@ -15,8 +15,8 @@ enum DAVResource {
   case addressBookHome
   /// The store's address book, with its collection state when it was asked for.
   case addressBook(CollectionState? = nil)
-  /// A contact, written as a vCard of that version.
-  case contact(Contact, VCardVersion)
+  /// A contact's or a group's card, written as a vCard of that version.
+  case card(AddressObject, VCardVersion)
 
   /// What a client compares to know whether a calendar changed: CalendarServer's `getctag` and
   /// RFC 6578's `sync-token`, read when a PROPFIND names them.
@@ -46,7 +46,7 @@ enum DAVResource {
     case .object(let object, let calendar, _): DAVPath.object(object.name, in: calendar)
     case .addressBookHome: DAVPath.addressBookHomePath
     case .addressBook: DAVPath.addressBookPath
-    case .contact(let contact, _): DAVPath.contact(contact.resourceName ?? contact.externalID)
+    case .card(let card, _): DAVPath.contact(card.name)
     }
   }
 
@@ -77,7 +77,7 @@ enum DAVResource {
         .dav("supported-report-set"), .carddav("supported-address-data"), .dav("current-user-privilege-set"),
         .carddav("max-resource-size"),
       ]
-    case .contact: return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")]
+    case .card: return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")]
     case .calendar(let calendar, _):
       // Dead properties too (RFC 4918 §9.1).
       let dead = calendar.clientProperties.keys.sorted().compactMap(XMLName.init(clark:)).filter {
@@ -101,7 +101,7 @@ enum DAVResource {
       case .principal: return "<D:collection/><D:principal/>"
       case .calendarHome: return "<D:collection/>"
       case .calendar: return "<D:collection/><C:calendar/>"
-      case .object, .contact: return ""
+      case .object, .card: return ""
       case .addressBookHome: return "<D:collection/>"
       case .addressBook: return "<D:collection/><CR:addressbook/>"
       }
@@ -123,7 +123,7 @@ enum DAVResource {
       case .calendar(let calendar, _): return XMLText.escaped(calendar.title)
       case .addressBookHome: return "Address books"
       case .addressBook: return "Contacts"
-      case .object, .contact: return nil
+      case .object, .card: return nil
       }
     default: break
     }
@@ -131,7 +131,7 @@ enum DAVResource {
     case .calendar(let calendar, let state): return Self.value(name, of: calendar, state)
     case .object(let object, _, let expand): return Self.value(name, of: object, expand, positions: positions)
     case .addressBook(let state): return Self.addressBookValue(name, state)
-    case .contact(let contact, let version): return Self.value(name, of: contact, version, positions: positions)
+    case .card(let card, let version): return Self.value(name, of: card, version, positions: positions)
     default: return nil
     }
   }
@@ -159,15 +159,15 @@ enum DAVResource {
   }
 
   private static func value(
-    _ name: XMLName, of contact: Contact, _ version: VCardVersion, positions: AppPositions
+    _ name: XMLName, of card: AddressObject, _ version: VCardVersion, positions: AppPositions
   ) -> String? {
     switch (name.namespace, name.local) {
     case (Namespace.dav, "getetag"):
-      return XMLText.escaped("\"\(positions.tag(contact.version))\"")
+      return XMLText.escaped("\"\(positions.tag(card.entityVersion))\"")
     case (Namespace.dav, "getcontenttype"):
       return "text/vcard; charset=utf-8"
     case (Namespace.carddav, "address-data"):
-      return XMLText.escaped(contact.vCard(version))
+      return XMLText.escaped(card.vCard(version))
     default: return nil
     }
   }

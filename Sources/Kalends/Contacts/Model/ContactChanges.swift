@@ -6,15 +6,22 @@ public struct ContactChanges: Sendable, Hashable {
   public var position: LogPosition
   /// The contacts added or changed, as they are now; for a first sync, every contact.
   public var contacts: [Contact]
-  /// The names (``Contact/resourceName``, or else the `UID`) of the contacts removed.
+  /// The group cards added or changed (or possibly changed: see
+  /// ``EventStore/contactChanges(after:limit:)``), as they are now; for a first sync, every one.
+  public var groups: [GroupCard]
+  /// The names (a ``Contact/resourceName`` or ``ContactGroup/resourceName``, or else the `UID`) of the
+  /// contacts and groups removed.
   public var removed: [String]
   /// Whether the limit cut the answer short: more changes follow ``position``.
   public var isTruncated: Bool
 
   /// Changes up to `position`.
-  public init(position: LogPosition, contacts: [Contact], removed: [String], isTruncated: Bool = false) {
+  public init(
+    position: LogPosition, contacts: [Contact], groups: [GroupCard] = [], removed: [String], isTruncated: Bool = false
+  ) {
     self.position = position
     self.contacts = contacts
+    self.groups = groups
     self.removed = removed
     self.isTruncated = isTruncated
   }

@@ -12,12 +12,15 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A field is too long, empty where it may not be, or holds bytes it cannot
   /// (`validationMultipleErrors`' parts).
   case invalidField(field: String, reason: String)
+  /// A CardDAV client stored a card at a name that holds one of the other kind (a group's card
+  /// where a contact's is, or the reverse): `holder` says which is there.
+  case nameHeldByOtherKind(name: String, holder: String)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
     switch self {
     case .contactNotFound, .groupNotFound: .notFound
-    case .removed, .changedSinceFetched: .conflict
+    case .removed, .changedSinceFetched, .nameHeldByOtherKind: .conflict
     case .invalidField: .invalidInput
     }
   }
@@ -30,6 +33,8 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
     case .changedSinceFetched(let id, let fetched, let current):
       "\(id) changed since it was fetched (version \(fetched), now \(current)) — fetch it again and reapply, or overwrite"
     case .invalidField(let field, let reason): "\(field) \(reason) — fix it"
+    case .nameHeldByOtherKind(let name, let holder):
+      "\(name) holds \(holder)'s card — remove it first, or store this card under another name"
     }
   }
 }

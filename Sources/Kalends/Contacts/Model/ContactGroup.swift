@@ -7,6 +7,16 @@ public struct ContactGroup: Hashable, Sendable {
   public var externalID: String
   /// The name.
   public var name: String
+  /// vCard properties of the group's card that Kalends does not model (a client's `X-…`), as
+  /// unfolded content lines, written again with the group's card.
+  public var additionalProperties: [String]
+  /// The name a CardDAV client stored it under (`/dav/addressbooks/contacts/NAME.vcf`), when that is
+  /// not its `UID`. Set by ``EventStore/putGroup(_:named:condition:)``, kept by every other save.
+  public internal(set) var resourceName: String?
+  /// The `UID`s (bare of `urn:uuid:`) a client's card named as members that were no contact of the
+  /// book when it was stored: kept, so that the card comes back as written, and joined by the
+  /// contact that later arrives with that `UID`.
+  var pendingMembers: [String]
   /// When it was first saved.
   public internal(set) var creationDate: Timestamp?
   /// When it was last saved.
@@ -19,6 +29,9 @@ public struct ContactGroup: Hashable, Sendable {
     self.id = .random()
     self.externalID = ObjectID.random().description
     self.name = name
+    self.additionalProperties = []
+    self.resourceName = nil
+    self.pendingMembers = []
     self.version = .none
   }
 }

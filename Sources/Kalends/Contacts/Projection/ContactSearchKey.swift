@@ -18,6 +18,11 @@ enum ContactSearchKey {
     case groupExternalID = 5
     /// The name a CardDAV client stored a contact under, when it is not its `UID`.
     case contactResourceName = 6
+    /// The name a CardDAV client stored a group under, when it is not its `UID`.
+    case groupResourceName = 7
+    /// A `UID` (bare of `urn:uuid:`) a group's card names as a member that was no contact when the
+    /// group was stored (``ContactGroup/pendingMembers``): the key ends with the group's id.
+    case pendingMember = 8
   }
 
   /// Texts are cut to this many bytes (at a character boundary): LMDB keys are at most 511 bytes,

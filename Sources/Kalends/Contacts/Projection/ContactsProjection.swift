@@ -10,7 +10,8 @@ internal import LMDB
 ///   not copied: it is the `state` field of the save at `version`, read from the log. A removed
 ///   object keeps its tombstone (`live` 0).
 /// - `contacts.search`: keys of ``ContactSearchKey``, empty values: the search index of the live
-///   contacts, and their external identifiers and the groups' for imports.
+///   contacts; their external identifiers and the groups' for imports; the names CardDAV clients
+///   stored them under; and the `UID`s groups wait for (``ContactGroup/pendingMembers``).
 /// - `contacts.members`: key `group id (16) ‖ contact id (16)`, empty value: the live contacts of
 ///   each live group.
 /// - `contacts.createdBy`: key `client ‖ 0 ‖ contact id (16)`, empty value: the contacts each app
@@ -20,7 +21,7 @@ internal import LMDB
 /// change removes those the entry lists: a replay of an erased log reaches the same keys.
 struct ContactsProjection: Projection {
   static let name = "contacts"
-  static let version: UInt32 = 5
+  static let version: UInt32 = 6
   enum DatabaseName {
     static let objects = "contacts"
     static let search = "contacts.search"
@@ -80,8 +81,15 @@ struct ContactsProjection: Projection {
         owned.groups = groups
       }
     case .groupSaved:
-      if let external = try fields.messages(5).first?.string(1) {
-        owned.search = [ContactSearchKey.externalKey(.groupExternalID, external, id)]
+      if let state = try fields.messages(5).first {
+        let group = try ContactCodec.decodeGroup(id: id, version: .none, modified: nil, state)
+        owned.search = [ContactSearchKey.externalKey(.groupExternalID, group.externalID, id)]
+        if let name = group.resourceName {
+          owned.search.append(ContactSearchKey.externalKey(.groupResourceName, name, id))
+        }
+        for uid in Set(group.pendingMembers) {
+          owned.search.append(ContactSearchKey.externalKey(.pendingMember, uid, id))
+        }
       }
     case .groupRemoved:
       for key in try txn.withCursor(on: members, { try $0.keys(withPrefix: id.bytes) }) {
@@ -93,11 +101,10 @@ struct ContactsProjection: Projection {
     for key in owned.search { try txn.put([UInt8](), forKey: key, in: search) }
     for group in owned.groups { try txn.put([UInt8](), forKey: group.bytes + id.bytes, in: members) }
     let live = header.kind == .contactSaved || header.kind == .groupSaved
-    // A contact removed by a record of its own keeps its last save, which names what it was (an
-    // address book's sync names it by that).
-    try txn.put(
-      owned.entry(header, live: live, lastSave: header.kind == .contactRemoved ? lastSave : nil), forKey: kind.key(id),
-      in: objects)
+    // A contact or group removed by a record of its own keeps its last save, which names what it
+    // was (an address book's sync names it by that).
+    let removed = header.kind == .contactRemoved || header.kind == .groupRemoved
+    try txn.put(owned.entry(header, live: live, lastSave: removed ? lastSave : nil), forKey: kind.key(id), in: objects)
   }
 
   // MARK: Reading
@@ -112,13 +119,15 @@ struct ContactsProjection: Projection {
     try txn.reading { try isLive(kind, id, in: $0) }
   }
 
-  /// The state a contact removed by a record of its own had at its last save
+  /// The state a contact or group removed by a record of its own had at its last save
   /// (``StoredContact/lastSave``): empty once that save's content is erased; `nil` when `stored`
   /// names no such save.
-  func lastState(_ stored: StoredContact, _ id: ObjectID, in txn: borrowing ReadTransaction) throws -> PayloadReader? {
+  func lastState(
+    _ stored: StoredContact, _ kind: ContactObjectKind = .contact, _ id: ObjectID, in txn: borrowing ReadTransaction
+  ) throws -> PayloadReader? {
     guard !stored.isLive, let lastSave = stored.lastSave else { return nil }
     return try SavedState.read(
-      ContactObjectKind.contact.description, id, saveKind: ContactObjectKind.contact.saveKind, at: lastSave,
+      kind.description, id, saveKind: kind.saveKind, at: lastSave,
       projection: Self.name
     ) { position, body in
       try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)

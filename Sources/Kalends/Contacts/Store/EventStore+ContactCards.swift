@@ -53,11 +53,15 @@ extension EventStore {
       guard condition.holds(for: current?.version) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
-      if let (id, stored) = try Self.stored(.contactExternalID, contact.externalID, .contact, book, &txn),
-        id != current?.id
-      {
-        let holder = try stored.state.string(28) ?? stored.state.string(1) ?? contact.externalID
-        throw StoreError.calendar(.uidInUse(uid: contact.externalID, name: holder))
+      if current == nil, try txn.reading({ try Self.storedGroup(named: name, book, in: $0) }) != nil {
+        throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a group"))
+      }
+      for kind in [ContactObjectKind.contact, .group] {
+        let field: ContactSearchKey.Field = kind == .contact ? .contactExternalID : .groupExternalID
+        if let (id, stored) = try Self.stored(field, contact.externalID, kind, book, &txn), id != current?.id {
+          let holder = try stored.state.string(28) ?? stored.state.string(1) ?? contact.externalID
+          throw StoreError.calendar(.uidInUse(uid: contact.externalID, name: holder))
+        }
       }
       var saved = contact
       saved.resourceName = name == contact.externalID ? nil : name
@@ -120,13 +124,16 @@ extension EventStore {
     return nil
   }
 
-  /// What stands for the contacts this session may use, for an address book's collection tag:
-  /// the latest version among them and how many they are (see ``calendarStamp(inCalendar:)``),
-  /// read from the book's entries without decoding a card.
+  /// What stands for the contacts (and groups) this session may use, for an address book's
+  /// collection tag: the latest version among them and how many they are (see
+  /// ``calendarStamp(inCalendar:)``), read from the book's entries without decoding a card. A
+  /// membership change is a contact's save, so it moves the version too.
   public func contactsStamp() throws(StoreError) -> (version: LogPosition, items: Int) {
     try readContacts("read contacts") { txn, view in
       let latest = try view.book.latest(.contact, only: view.scope, in: txn)
-      return (latest.version, latest.count)
+      guard view.seesGroups else { return (latest.version, latest.count) }
+      let groups = try view.book.latest(.group, only: nil, in: txn)
+      return (max(latest.version, groups.version), latest.count + groups.count)
     }
   }
 }

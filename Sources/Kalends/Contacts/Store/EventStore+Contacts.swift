@@ -146,6 +146,14 @@ extension EventStore {
       }
       groups.append(group)
     }
+    // A new contact joins the groups whose card named its UID before it existed (a CardDAV client
+    // may store a group before its members).
+    if change == .created, scope == nil {
+      let uid = contact.externalID
+      for group in try txn.reading({ try groupsAwaiting(uid, book, in: $0) }) where !groups.contains(group) {
+        groups.append(group)
+      }
+    }
     saved.groupIDs = groups
     var payload = Payload()
     payload.append(tag: 1, id: saved.id)

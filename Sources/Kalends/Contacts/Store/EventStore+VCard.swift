@@ -40,7 +40,8 @@ extension EventStore {
           let current = try ContactCodec.decodeGroup(id: id, version: stored.version, modified: nil, stored.state)
           group.id = id
           group.version = stored.version
-          if current.name == group.name {
+          (group.resourceName, group.pendingMembers) = (current.resourceName, current.pendingMembers)
+          if (current.name, current.additionalProperties) == (group.name, group.additionalProperties) {
             summary.groupsUnchanged += 1
           } else {
             group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender)

@@ -7,15 +7,10 @@ extension Contact {
   /// - Throws: ``VCardError`` naming the line of the first problem; ``VCardError/Reason/refused(_:)``
   ///   for a text of several cards, or of a group.
   public init(vCard bytes: [UInt8]) throws(VCardError) {
-    let cards = try VCardReader.cards(bytes)
-    guard cards.count == 1 else {
-      throw VCardError(
-        line: cards.dropFirst().first?.line ?? 1, .refused("the text holds \(cards.count) cards, not one"))
+    guard case .contact(let contact) = try AddressObject(vCard: bytes) else {
+      throw VCardError(line: 1, .refused("a group is not a contact"))
     }
-    switch cards[0] {
-    case .contact(let contact, _): self = contact
-    case .group(_, _, let line): throw VCardError(line: line, .refused("a group is not a contact"))
-    }
+    self = contact
   }
 
   /// The contact as one vCard of `version`, as ``EventStore/exportVCards(_:version:groups:)`` writes

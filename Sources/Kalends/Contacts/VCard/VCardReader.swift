@@ -78,6 +78,7 @@ enum VCardReader {
       var group = ContactGroup(name: text("FN") ?? first("N").map { VCardText.components($0.value)[0] } ?? "")
       guard !group.name.isEmpty else { throw VCardError(line: begin, .missingProperty("FN (the group's name)")) }
       if let uid { group.externalID = uid }
+      group.additionalProperties = lines.filter { !modelled.contains($0.name) }.map(\.text)
       let members = lines.filter { $0.name == "MEMBER" || $0.name == "X-ADDRESSBOOKSERVER-MEMBER" }
         .map { VCardText.memberUID($0.value) }
       return .group(group, members: members, line: begin)

@@ -81,6 +81,7 @@ struct VCardWriter {
     for member in members {
       out.line(version == .v4 ? "MEMBER" : "X-ADDRESSBOOKSERVER-MEMBER", "urn:uuid:" + VCardText.bareUID(member))
     }
+    for property in group.additionalProperties { out.raw(property) }
     out.end("VCARD")
   }
 

@@ -1,0 +1,48 @@
+internal import LMDB
+
+/// The address book as a CardDAV client sees it: one collection of cards, a contact's or a
+/// group's, each at its own name.
+extension EventStore {
+  /// Every card this session may use: the contacts (``contacts(matching:)``'s order), then the
+  /// group cards by name (none for a session with limited access).
+  public func addressObjects() throws(StoreError) -> [AddressObject] {
+    try contacts().map(AddressObject.contact) + groupCards().map(AddressObject.group)
+  }
+
+  /// The card a CardDAV client finds at `name`: a contact's (``contact(named:)``), else a group's
+  /// (``groupCard(named:)``); `nil` when there is none this session may use.
+  public func addressObject(named name: String) throws(StoreError) -> AddressObject? {
+    try readContacts("read contacts") { txn, view in
+      if let (id, _) = try Self.stored(named: name, view.book, in: txn), let contact = try view.contact(id, in: txn) {
+        return .contact(contact)
+      }
+      guard view.seesGroups, let (id, stored) = try Self.storedGroup(named: name, view.book, in: txn) else {
+        return nil
+      }
+      return .group(try Self.groupCard(id, stored, view.book, in: txn))
+    }
+  }
+
+  /// Stores a client's card at `name`: ``putContact(_:named:condition:)`` or
+  /// ``putGroup(_:named:condition:)``. Returns whether it was new.
+  @discardableResult
+  public func putAddressObject(
+    _ card: AddressObject, named name: String, condition: ObjectCondition = .none
+  ) throws(StoreError) -> Bool {
+    switch card {
+    case .contact(let contact): try putContact(contact, named: name, condition: condition).created
+    case .group(let group): try putGroup(group, named: name, condition: condition).created
+    }
+  }
+
+  /// Removes the card a CardDAV client finds at `name` (``addressObject(named:)``) when `condition`
+  /// holds for its ``AddressObject/entityVersion``: ``removeContact(named:condition:)`` or
+  /// ``removeGroup(named:condition:)``.
+  public func removeAddressObject(named name: String, condition: ObjectCondition = .none) throws(StoreError) {
+    if case .group? = try addressObject(named: name) {
+      try removeGroup(named: name, condition: condition)
+    } else {
+      try removeContact(named: name, condition: condition)
+    }
+  }
+}

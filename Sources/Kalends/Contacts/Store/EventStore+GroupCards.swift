@@ -1,0 +1,200 @@
+internal import LMDB
+
+/// Groups as CardDAV address object resources (``GroupCard``), beside the contacts of the same
+/// address book: read by name, stored from a client's card with its members, removed by name. A
+/// session with limited access to contacts sees none of them and may store none (as Contacts hides
+/// groups from a limited app: their names and members would tell of contacts it may not see).
+extension EventStore {
+  /// The group cards of the address book, by name; empty for a session that does not see groups.
+  public func groupCards() throws(StoreError) -> [GroupCard] {
+    try readContacts("read groups") { txn, view in
+      guard view.seesGroups else { return [] }
+      var cards: [GroupCard] = []
+      for id in try view.book.all(.group, in: txn) {
+        if let stored = try view.book.state(.group, id, in: txn) {
+          cards.append(try Self.groupCard(id, stored, view.book, in: txn))
+        }
+      }
+      return cards.sorted { $0.name < $1.name }
+    }
+  }
+
+  /// The group card a CardDAV client finds at `name` (`/dav/addressbooks/contacts/NAME.vcf`): the
+  /// group stored under that name (``ContactGroup/resourceName``), else the one whose `UID` it is and
+  /// that has no name of its own; `nil` when there is none or this session does not see groups.
+  public func groupCard(named name: String) throws(StoreError) -> GroupCard? {
+    try readContacts("read groups") { txn, view in
+      guard view.seesGroups, let (id, stored) = try Self.storedGroup(named: name, view.book, in: txn) else {
+        return nil
+      }
+      return try Self.groupCard(id, stored, view.book, in: txn)
+    }
+  }
+
+  /// Stores a client's group card under `name` (by default its `UID`) — as a CardDAV `PUT` does — in
+  /// one transaction: the group's name and kept properties replace those of the group at that name
+  /// (keeping its identifier), or a group is created; then each contact the card names by `UID` and
+  /// that is not a member joins (a save of that contact), and each member it does not name leaves.
+  /// `UID`s no contact holds are kept with the group (kept in its state): the card
+  /// comes back as written, and a contact stored later with such a `UID` joins the group. A card
+  /// equal to what is stored writes nothing.
+  ///
+  /// `condition` is checked against the stored card's ``GroupCard/contentVersion`` in the same
+  /// transaction (``CalendarError/objectConditionFailed(_:)``). A `UID` another card holds, a
+  /// contact's or a group's, is refused (``CalendarError/uidInUse(uid:name:)``), and so is a name
+  /// holding a contact (``ContactError/nameHeldByOtherKind(name:holder:)``). A session with limited
+  /// access to contacts is refused, and the refusal recorded.
+  ///
+  /// Returns the card as stored, and whether the group was new.
+  @discardableResult
+  public func putGroup(
+    _ card: GroupCard, named name: String? = nil, condition: ObjectCondition = .none
+  ) throws(StoreError) -> (card: GroupCard, created: Bool) {
+    try Self.check(card.group)
+    for uid in card.memberUIDs { try Self.checkContactText(uid, "a member's UID") }
+    let name = name ?? card.group.externalID
+    guard !name.isEmpty else { throw .calendar(.invalidCalendarObject("the resource has no name")) }
+    try Self.checkText(name, field: "the resource name")
+    let actor = self.actor
+    let book = try contactsBook()
+    return try write(.changeChosen(.contacts, "store a group")) { txn, appender, _ in
+      if try txn.reading({ try contactScope(book, in: $0) }) != nil { throw Self.outsideScope(actor, "store a group") }
+      if try txn.reading({ try Self.stored(named: name, book, in: $0) }) != nil {
+        throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a contact"))
+      }
+      let current = try txn.reading { txn -> GroupCard? in
+        guard let (id, stored) = try Self.storedGroup(named: name, book, in: txn) else { return nil }
+        return try Self.groupCard(id, stored, book, in: txn)
+      }
+      guard condition.holds(for: current?.contentVersion) else {
+        throw StoreError.calendar(.objectConditionFailed(name))
+      }
+      let uid = card.group.externalID
+      if let (id, stored) = try Self.stored(.groupExternalID, uid, .group, book, &txn), id != current?.group.id {
+        throw StoreError.calendar(
+          .uidInUse(uid: uid, name: try stored.state.string(28) ?? stored.state.string(1) ?? uid))
+      }
+      if let (_, stored) = try Self.stored(.contactExternalID, uid, .contact, book, &txn) {
+        throw StoreError.calendar(
+          .uidInUse(uid: uid, name: try stored.state.string(28) ?? stored.state.string(1) ?? uid))
+      }
+      // The members named, and the UIDs no contact holds.
+      var wanted: [ObjectID] = []
+      var pending: [String] = []
+      var named: Set<String> = []
+      for member in card.memberUIDs where named.insert(VCardText.bareUID(member)).inserted {
+        if let (id, _) = try Self.stored(.contactExternalID, member, .contact, book, &txn) {
+          if !wanted.contains(id) { wanted.append(id) }
+        } else {
+          pending.append(VCardText.bareUID(member))
+        }
+      }
+      var group = card.group
+      group.resourceName = name == group.externalID ? nil : name
+      group.pendingMembers = pending.sorted()
+      if let current {
+        group.id = current.group.id
+        group.version = current.group.version
+      } else {
+        group.id = .random()
+      }
+      if var stored = current?.group {
+        (stored.creationDate, stored.lastModifiedDate) = (group.creationDate, group.lastModifiedDate)
+        if stored != group { group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender) }
+      } else {
+        group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender)
+      }
+      let members = try txn.reading { try book.members(of: group.id, in: $0) }
+      for id in wanted where !members.contains(id) {
+        guard var contact = try txn.reading({ try Self.liveContact(id, book, in: $0) }) else { continue }
+        contact.groupIDs.append(group.id)
+        _ = try Self.saveContact(contact, overwrite: false, scope: nil, actor, book, &txn, &appender)
+      }
+      for id in members where !wanted.contains(id) {
+        guard var contact = try txn.reading({ try Self.liveContact(id, book, in: $0) }) else { continue }
+        contact.groupIDs.removeAll { $0 == group.id }
+        _ = try Self.saveContact(contact, overwrite: false, scope: nil, actor, book, &txn, &appender)
+      }
+      let saved = try txn.reading { txn -> GroupCard in
+        guard let entry = try book.state(.group, group.id, in: txn) else {
+          throw StoreError.contact(.groupNotFound(group.id))
+        }
+        return try Self.groupCard(group.id, entry, book, in: txn)
+      }
+      return (saved, current == nil)
+    }
+  }
+
+  /// Removes the group a CardDAV client finds at `name` (``groupCard(named:)``) when `condition`
+  /// holds for its ``GroupCard/contentVersion``, in one transaction; its members stay, outside it. A
+  /// missing one fails the condition ``ObjectCondition/present(matching:)`` and is otherwise
+  /// ``CalendarError/objectConditionFailed(_:)`` too: there was nothing to remove.
+  public func removeGroup(named name: String, condition: ObjectCondition = .none) throws(StoreError) {
+    let actor = self.actor
+    let book = try contactsBook()
+    try write(.changeChosen(.contacts, "remove a group")) { txn, appender, _ in
+      if try txn.reading({ try contactScope(book, in: $0) }) != nil { throw Self.outsideScope(actor, "remove a group") }
+      let current = try txn.reading { txn -> GroupCard? in
+        guard let (id, stored) = try Self.storedGroup(named: name, book, in: txn) else { return nil }
+        return try Self.groupCard(id, stored, book, in: txn)
+      }
+      guard let current, condition.holds(for: current.contentVersion) else {
+        throw StoreError.calendar(.objectConditionFailed(name))
+      }
+      var payload = Payload()
+      payload.append(tag: 1, id: current.group.id)
+      try appender.append(RecordDraft(kind: .groupRemoved, principal: actor, payload: payload), in: &txn)
+    }
+  }
+
+  /// The live group a CardDAV client finds at `name`: stored under that name, else the one whose
+  /// `UID` it is (exactly) and that has no name of its own.
+  static func storedGroup(
+    named name: String, _ book: ContactsProjection, in txn: borrowing ReadTransaction
+  ) throws -> (ObjectID, StoredContact)? {
+    for field in [ContactSearchKey.Field.groupResourceName, .groupExternalID] {
+      let keys = try txn.withCursor(on: book.search) {
+        try $0.keys(withPrefix: ContactSearchKey.externalKey(field, name, nil))
+      }
+      for key in keys {
+        let id = ObjectID(bytes: key[(key.count - 16)...])!
+        guard let stored = try book.state(.group, id, in: txn), stored.isLive else { continue }
+        let found =
+          field == .groupResourceName
+          ? try stored.state.string(28) == name
+          : try stored.state.string(1) == name && stored.state.string(28) == nil
+        if found { return (id, stored) }
+      }
+    }
+    return nil
+  }
+
+  /// The card of the live group `id`: its members' `UID`s, then the pending ones no contact holds.
+  static func groupCard(
+    _ id: ObjectID, _ stored: StoredContact, _ book: ContactsProjection, in txn: borrowing ReadTransaction
+  ) throws -> GroupCard {
+    let group = try ContactCodec.decodeGroup(id: id, version: stored.version, modified: stored.modified, stored.state)
+    var uids: Set<String> = []
+    for member in try book.members(of: id, in: txn) {
+      if let entry = try book.state(.contact, member, in: txn), entry.isLive, let uid = try entry.state.string(1) {
+        uids.insert(VCardText.bareUID(uid))
+      }
+    }
+    for uid in group.pendingMembers where !uids.contains(uid) {
+      // A contact holds it now and is not a member: it left, or was stored by another way.
+      if try Self.stored(.contactExternalID, uid, .contact, book, in: txn) == nil { uids.insert(uid) }
+    }
+    return GroupCard(group: group, memberUIDs: uids.sorted())
+  }
+
+  /// The live groups whose stored card waits for a contact with the `UID` `uid`.
+  static func groupsAwaiting(_ uid: String, _ book: ContactsProjection, in txn: borrowing ReadTransaction) throws
+    -> [ObjectID]
+  {
+    let prefix = ContactSearchKey.externalKey(.pendingMember, VCardText.bareUID(uid), nil)
+    return try txn.withCursor(on: book.search) { try $0.keys(withPrefix: prefix) }.compactMap { key in
+      let id = ObjectID(bytes: key[(key.count - 16)...])!
+      return try book.isLive(.group, id, in: txn) ? id : nil
+    }
+  }
+}
