@@ -71,6 +71,13 @@ let package = Package(
       pkgConfig: "libsodium",
       providers: [.apt(["libsodium-dev"])]
     ),
+    // The NATS C client (libnats) from the system: JetStream, which a fleet's audit is mirrored
+    // over (`kalends fleet`).
+    .systemLibrary(
+      name: "CNATS",
+      pkgConfig: "libnats",
+      providers: [.apt(["libnats-dev"])]
+    ),
     .target(name: "CPrefetch"),
     .target(name: "CSHA256"),
     .target(
@@ -146,6 +153,13 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // A fleet's audit on NATS JetStream: stores publish their records, a mirror holds and verifies
+    // them (`kalends fleet`). Not a product.
+    .target(
+      name: "KalendsFleet",
+      dependencies: ["Kalends", "LMDB", "CNATS"],
+      swiftSettings: strictSettings
+    ),
     // The `kalends` command: parses command lines and starts things.
     .executableTarget(
       name: "KalendsCLI",
@@ -157,6 +171,7 @@ let package = Package(
         "KalendsCommandSupport",
         "KalendsServer",
         "KalendsDAV",
+        "KalendsFleet",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings
@@ -241,7 +256,7 @@ let package = Package(
     ),
     .testTarget(
       name: "KalendsCLITests",
-      dependencies: ["Kalends", "KalendsSynthetic", "LMDB", "KalendsTestSupport"],
+      dependencies: ["Kalends", "KalendsSynthetic", "KalendsFleet", "LMDB", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
     // The store server through real sockets, real apps and real peers (curl, schemathesis).

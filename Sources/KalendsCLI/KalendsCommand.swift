@@ -25,6 +25,7 @@ struct KalendsCommand: AsyncParsableCommand {
       Access.self, Config.self,
       Audit.self, Demo.self, Log.self, Verify.self, Backup.self, Erase.self, Compact.self, Retention.self,
       Rebuild.self, Checkpoint.self, Key.self, Witness.self, Serve.self, Prompts.self, Bench.self, Watch.self,
+      Fleet.self,
     ]
   )
 

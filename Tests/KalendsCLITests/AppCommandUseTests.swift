@@ -65,7 +65,7 @@ struct AppCommandUseTests {
     "contact history": .ownerOnly, "contact restore": .ownerOnly, "group history": .ownerOnly,
     "group restore": .ownerOnly,
     "access status": .noData, "audit check-proof": .noData, "key generate": .noData, "key verifier": .noData,
-    "help": .noData, "config show": .noData,
+    "help": .noData, "config show": .noData, "fleet push": .ownerOnly, "fleet mirror": .noData,
   ]
 
   /// Every leaf command `kalends --experimental-dump-help` describes, as its path.

@@ -1,8 +1,6 @@
-internal import LMDB
-
 extension Cursor {
   /// Every key of the cursor's database that starts with `prefix`, in key order.
-  mutating func keys(withPrefix prefix: [UInt8]) throws -> [[UInt8]] {
+  package mutating func keys(withPrefix prefix: [UInt8]) throws -> [[UInt8]] {
     var keys: [[UInt8]] = []
     try forEach(withPrefix: prefix) { key, _ in keys.append(key) }
     return keys
@@ -10,7 +8,7 @@ extension Cursor {
 
   /// Calls `body` with every entry whose key starts with `prefix`, in key order: a copy of the
   /// key, and the value (valid only inside `body`). An empty prefix is every entry.
-  mutating func forEach(withPrefix prefix: [UInt8], _ body: ([UInt8], RawSpan) throws -> Void) throws {
+  package mutating func forEach(withPrefix prefix: [UInt8], _ body: ([UInt8], RawSpan) throws -> Void) throws {
     guard try prefix.isEmpty ? first() : seek(atLeast: prefix) else { return }
     _ = try scanForward { key, value in
       let bytes = Array(copying: key)

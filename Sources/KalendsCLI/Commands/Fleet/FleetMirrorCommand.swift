@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Kalends
+import KalendsCommandSupport
+import KalendsFleet
+import KalendsFormats
+
+extension KalendsCommand.Fleet {
+  /// `kalends fleet mirror`: holds and verifies the organisation's stores' records.
+  struct Mirror: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "mirror",
+      abstract: "Hold and verify the records the organisation's stores publish.",
+      discussion: """
+        A durable consumer of kal.ORG.*.rec: each bundle's records that follow those held are checked \
+        as kalends verify checks a store (positions, hash chain, each record's hash, the store's \
+        creation first, who may make each record, the Merkle tree) and committed to the mirror's \
+        LMDB in --dir before the message is acknowledged. Other bytes for a held position (a rewrite, \
+        a fork, a cloned store) or a broken rule flags the store, with the bundle kept as evidence; a \
+        bundle that skips positions is an alert of a gap. With --once, takes what the stream holds, \
+        prints each store's verdict and the alerts, and exits 69 when a store is flagged; otherwise \
+        runs until stopped.
+        """)
+
+    @OptionGroup var connection: NATSOptions
+
+    @Option(help: "The mirror's directory (created when missing).")
+    var dir: String
+
+    @Option(help: "The durable consumer's name.")
+    var durable = "kalends-mirror"
+
+    @Flag(help: "Take what the stream holds, report and exit.")
+    var once = false
+
+    @Option(help: "Seconds without a message after which --once stops.")
+    var idle = 1.0
+
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
+
+    func run() throws {
+      let subjects = connection.subjects()
+      let mirror = try FleetMirror(directory: dir, subjects: subjects)
+      let nats = connection.connect()
+      let subscription: NATSPullSubscription
+      do {
+        try nats.addStream(
+          name: subjects.stream, subjects: [subjects.allRecords], replicas: 1, duplicateWindow: .seconds(120))
+        subscription = try nats.pullSubscription(subject: subjects.allRecords, durable: durable)
+      } catch {
+        CommandRunner.fail(error.description, status: .storage)
+      }
+      let wait = Duration.milliseconds(Int64(max(0.05, idle) * 1000))
+      repeat {
+        do { _ = try mirror.drain(subscription, idle: wait) } catch let error as NATSError {
+          CommandRunner.fail(error.description, status: .storage)
+        }
+      } while !once
+      let verdicts = mirror.verdicts()
+      let alerts = try mirror.alertList()
+      switch format {
+      case .json:
+        print(
+          JSONValue.object([
+            (
+              "stores",
+              .array(
+                verdicts.map { verdict in
+                  .object([
+                    ("store", .string(verdict.store.description)),
+                    ("verifiedSize", .number(Double(verdict.verifiedSize))), ("head", .string(verdict.head.hex)),
+                    ("flagged", .bool(verdict.flagged)),
+                  ])
+                })
+            ),
+            (
+              "alerts",
+              .array(
+                alerts.map { alert in
+                  .object([
+                    ("kind", .string(alert.kind.rawValue)),
+                    ("store", alert.store.map { .string($0.description) } ?? .null),
+                    ("position", .number(Double(alert.position.rawValue))), ("message", .number(Double(alert.message))),
+                    ("detail", .string(alert.detail)),
+                  ])
+                })
+            ),
+          ]).rendered())
+      case .table:
+        for verdict in verdicts {
+          print(
+            "\(verdict.store)  \(verdict.flagged ? "FLAGGED" : "verified")  \(verdict.verifiedSize) records  "
+              + "head \(verdict.head.hex.prefix(16))…")
+        }
+        for alert in alerts {
+          print(
+            "alert \(alert.kind.rawValue) \(alert.store?.description ?? "-") at \(alert.position.rawValue): \(alert.detail)"
+          )
+        }
+      }
+      if verdicts.contains(where: \.flagged) {
+        CommandRunner.fail("a store's records broke the log's rules: see the alerts", status: .integrity)
+      }
+    }
+  }
+}

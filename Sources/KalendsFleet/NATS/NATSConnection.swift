@@ -1,0 +1,145 @@
+import CNATS
+import Foundation
+
+/// A connection to a NATS server, with its JetStream context, through the NATS C client. Used by
+/// one thread at a time (it is not `Sendable`); closed when released.
+package final class NATSConnection {
+  private let connection: OpaquePointer
+  private let jetStream: OpaquePointer
+
+  /// Connects to `url` (`nats://host:port`, or several separated by commas: a cluster), with the
+  /// credentials file `credentials` when given; `timeout` bounds the connection and each JetStream
+  /// request.
+  package init(url: String, credentials: String? = nil, timeout: Duration = .seconds(5)) throws(NATSError) {
+    let milliseconds = Int64(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    var options: OpaquePointer?
+    try NATSError.check(natsOptions_Create(&options), "create the connection's options")
+    defer { natsOptions_Destroy(options) }
+    try NATSError.check(natsOptions_SetURL(options, url), "use \(url)")
+    try NATSError.check(natsOptions_SetTimeout(options, milliseconds), "set the timeout")
+    if let credentials {
+      try NATSError.check(natsOptions_SetUserCredentialsFromFiles(options, credentials, nil), "read \(credentials)")
+    }
+    var connection: OpaquePointer?
+    try NATSError.check(natsConnection_Connect(&connection, options), "connect to \(url)")
+    var jsOptions = jsOptions()
+    jsOptions_Init(&jsOptions)
+    jsOptions.Wait = milliseconds
+    var jetStream: OpaquePointer?
+    let status = natsConnection_JetStream(&jetStream, connection, &jsOptions)
+    guard status == NATS_OK, let connection, let jetStream else {
+      natsConnection_Destroy(connection)
+      throw NATSError(status, "open JetStream on \(url)")
+    }
+    self.connection = connection
+    self.jetStream = jetStream
+  }
+
+  deinit {
+    jsCtx_Destroy(jetStream)
+    natsConnection_Destroy(connection)
+  }
+
+  /// Creates the file-backed stream `name` over `subjects` with `replicas` copies and a window of
+  /// `duplicateWindow` in which a message id is published once; one that exists is left as it is,
+  /// whatever its configuration (its operator's choice: another number of copies, say).
+  package func addStream(name: String, subjects: [String], replicas: Int, duplicateWindow: Duration) throws(NATSError) {
+    var config = jsStreamConfig()
+    jsStreamConfig_Init(&config)
+    let cName = strdup(name)
+    var cSubjects: [UnsafePointer<CChar>?] = subjects.map { UnsafePointer(strdup($0)) }
+    defer {
+      free(cName)
+      for subject in cSubjects { free(UnsafeMutableRawPointer(mutating: subject)) }
+    }
+    var error = jsErrCode(0)
+    let status = cSubjects.withUnsafeMutableBufferPointer { subjectsPointer -> natsStatus in
+      config.Name = UnsafePointer(cName)
+      config.Subjects = subjectsPointer.baseAddress
+      config.SubjectsLen = Int32(subjects.count)
+      config.Storage = js_FileStorage
+      config.Replicas = Int64(replicas)
+      config.Duplicates = Int64(duplicateWindow.components.seconds) * 1_000_000_000
+      config.AllowDirect = true
+      var info: UnsafeMutablePointer<jsStreamInfo>?
+      let status = js_AddStream(&info, jetStream, &config, nil, &error)
+      jsStreamInfo_Destroy(info)
+      return status
+    }
+    if Int(error.rawValue) == NATSError.streamNameInUse { return }
+    try NATSError.check(status, code: error, "create the stream \(name)")
+  }
+
+  /// What JetStream answered a publish: the message's sequence in the stream, and whether it held
+  /// a message of that id already (then nothing was added).
+  package struct PublishAck: Sendable, Hashable {
+    package let sequence: UInt64
+    package let duplicate: Bool
+  }
+
+  /// Publishes `data` to `subject` with the message id `messageID`, on the condition that the
+  /// subject's last message is the one of sequence `expectedLast` (`nil`: that it has none).
+  package func publish(
+    _ data: [UInt8], to subject: String, messageID: String, expectedLast: UInt64?
+  ) throws(NATSError) -> PublishAck {
+    var options = jsPubOptions()
+    jsPubOptions_Init(&options)
+    var ack: UnsafeMutablePointer<jsPubAck>?
+    var error = jsErrCode(0)
+    let status = messageID.withCString { id -> natsStatus in
+      options.MsgId = id
+      if let expectedLast { options.ExpectLastSubjectSeq = expectedLast } else { options.ExpectNoMessage = true }
+      return data.withUnsafeBytes { bytes in
+        js_Publish(&ack, jetStream, subject, bytes.baseAddress, Int32(bytes.count), &options, &error)
+      }
+    }
+    defer { jsPubAck_Destroy(ack) }
+    try NATSError.check(status, code: error, "publish \(messageID)")
+    guard let ack else { throw NATSError(NATS_ERR, "publish \(messageID): no acknowledgement") }
+    return PublishAck(sequence: ack.pointee.Sequence, duplicate: ack.pointee.Duplicate)
+  }
+
+  /// A message read from a stream.
+  package struct StoredMessage: Sendable, Hashable {
+    package let subject: String
+    package let sequence: UInt64
+    package let data: [UInt8]
+  }
+
+  /// The last message of `subject` in `stream`; `nil` when it has none.
+  package func lastMessage(stream: String, subject: String) throws(NATSError) -> StoredMessage? {
+    var message: OpaquePointer?
+    var error = jsErrCode(0)
+    let status = js_GetLastMsg(&message, jetStream, stream, subject, nil, &error)
+    if status == NATS_NOT_FOUND || Int(error.rawValue) == NATSError.messageNotFound { return nil }
+    try NATSError.check(status, code: error, "read the last message of \(subject)")
+    defer { natsMsg_Destroy(message) }
+    return StoredMessage(
+      subject: String(cString: natsMsg_GetSubject(message)), sequence: natsMsg_GetSequence(message),
+      data: Self.data(of: message))
+  }
+
+  /// Removes the message of sequence `sequence` from `stream` (a stream that allows it).
+  package func deleteMessage(stream: String, sequence: UInt64) throws(NATSError) {
+    var error = jsErrCode(0)
+    try NATSError.check(js_DeleteMsg(jetStream, stream, sequence, nil, &error), code: error, "delete \(sequence)")
+  }
+
+  /// A durable pull consumer named `durable` of the messages of `subject` (wildcards allowed).
+  package func pullSubscription(subject: String, durable: String) throws(NATSError) -> NATSPullSubscription {
+    var subscription: OpaquePointer?
+    var error = jsErrCode(0)
+    let status = js_PullSubscribe(&subscription, jetStream, subject, durable, nil, nil, &error)
+    try NATSError.check(status, code: error, "subscribe to \(subject) as \(durable)")
+    guard let subscription else { throw NATSError(NATS_ERR, "subscribe to \(subject): no subscription") }
+    return NATSPullSubscription(subscription)
+  }
+
+  static func data(of message: OpaquePointer?) -> [UInt8] {
+    let count = Int(natsMsg_GetDataLength(message))
+    guard count > 0, let bytes = natsMsg_GetData(message) else { return [] }
+    return bytes.withMemoryRebound(to: UInt8.self, capacity: count) {
+      Array(UnsafeBufferPointer(start: $0, count: count))
+    }
+  }
+}

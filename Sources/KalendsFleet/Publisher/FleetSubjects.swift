@@ -1,0 +1,59 @@
+import Foundation
+package import Kalends
+
+/// Where an organisation's stores meet on NATS: one stream per organisation (`KAL_ORG`), one subject
+/// per store for its records (`kal.ORG.STORE.rec`).
+package struct FleetSubjects: Hashable, Sendable {
+  /// The organisation: letters, digits, `-` and `_` (a NATS subject token and part of a stream name).
+  package let organisation: String
+
+  /// Why a name cannot be an organisation's.
+  package struct InvalidName: Error, Sendable, CustomStringConvertible {
+    package let description: String
+  }
+
+  package init(organisation: String) throws(InvalidName) {
+    guard !organisation.isEmpty, organisation.count <= 64,
+      organisation.unicodeScalars.allSatisfy({
+        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+      })
+    else {
+      throw InvalidName(description: "an organisation is 1–64 ASCII letters, digits, - and _, not \(organisation)")
+    }
+    self.organisation = organisation
+  }
+
+  /// The stream of the organisation's records.
+  package var stream: String { "KAL_\(organisation)" }
+
+  /// The subjects the stream holds.
+  package var allRecords: String { "kal.\(organisation).*.rec" }
+
+  /// The subject of `store`'s records.
+  package func records(of store: StoreID) -> String { "kal.\(organisation).\(store).rec" }
+
+  /// The store whose records `subject` carries; `nil` for another subject.
+  package func store(of subject: String) -> StoreID? {
+    let parts = subject.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 4, parts[0] == "kal", parts[1] == organisation, parts[3] == "rec" else { return nil }
+    return StoreID(uuid: String(parts[2]))
+  }
+}
+
+extension StoreID {
+  /// The identity written as its canonical UUID text; `nil` for other text.
+  init?(uuid text: String) {
+    let hex = text.replacingOccurrences(of: "-", with: "")
+    guard text.count == 36, hex.count == 32 else { return nil }
+    var bytes: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+      let next = hex.index(index, offsetBy: 2)
+      guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+      bytes.append(byte)
+      index = next
+    }
+    guard let id = StoreID(bytes: bytes), id.description == text.lowercased() else { return nil }
+    self = id
+  }
+}

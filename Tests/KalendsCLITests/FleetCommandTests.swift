@@ -1,0 +1,82 @@
+import Foundation
+import KalendsTestSupport
+import Testing
+
+/// `kalends fleet push` and `kalends fleet mirror` through a real `nats-server` with JetStream:
+/// stores publish, the mirror holds and verifies each, a cloned store is refused.
+@Suite("kalends fleet: stores mirrored over NATS JetStream")
+struct FleetCommandTests {
+  /// The log's last position and hash (`kalends log head`).
+  static func head(_ store: CLIStore) throws -> (position: Int, hash: String) {
+    let parts = try store.head().split(separator: "\n")[0].split(separator: " ")
+    return (try #require(Int(parts[0])), String(parts[1]))
+  }
+
+  static func mirror(_ nats: NATSServer, _ directory: TemporaryDirectory) throws -> (status: Int32, json: [String: Any])
+  {
+    let result = try CLI.run([
+      "fleet", "mirror", "--nats", nats.url, "--org", "acme", "--dir", directory.path, "--once", "--idle", "0.5",
+      "--format", "json",
+    ])
+    return (result.status, try #require(try json(result.stdout) as? [String: Any], "\(result.stderr)"))
+  }
+
+  @Test func storesPushAndTheMirrorVerifiesEachAsItsOwnLog() throws {
+    let nats = try NATSServer()
+    let stores = try [CLIStore(generatedEvents: 600), CLIStore(generatedEvents: 100), CLIStore()]
+    for store in stores {
+      let pushed = try store.object(["fleet", "push", "--nats", nats.url, "--org", "acme"])
+      let head = try Self.head(store)
+      #expect(pushed["published"] as? Int == head.position && pushed["publishedBefore"] as? Int == 0)
+      // Bundles end at multiples of 256.
+      #expect(pushed["bundles"] as? Int == (head.position + 255) / 256)
+    }
+    let again = try stores[0].object(["fleet", "push", "--nats", nats.url, "--org", "acme"])
+    #expect(again["bundles"] as? Int == 0, "what the stream holds is not published again")
+
+    let directory = TemporaryDirectory("mirror")
+    var (status, answer) = try Self.mirror(nats, directory)
+    #expect(status == 0)
+    var verdicts = try #require(answer["stores"] as? [[String: Any]])
+    #expect(verdicts.count == 3 && (answer["alerts"] as? [Any])?.isEmpty == true, "\(answer)")
+    for store in stores {
+      let head = try Self.head(store)
+      let id = try #require(try store.object(["status"])["storeId"] as? String)
+      let verdict = try #require(verdicts.first { $0["store"] as? String == id })
+      #expect(verdict["verifiedSize"] as? Int == head.position && verdict["head"] as? String == head.hash)
+      #expect(verdict["flagged"] as? Bool == false)
+    }
+
+    // More records, pushed and taken by the same durable consumer after a restart of the mirror.
+    _ = try stores[1].calendar("Later")
+    _ = try stores[1].object(["fleet", "push", "--nats", nats.url, "--org", "acme"])
+    (status, answer) = try Self.mirror(nats, directory)
+    verdicts = try #require(answer["stores"] as? [[String: Any]])
+    let id = try #require(try stores[1].object(["status"])["storeId"] as? String)
+    #expect(
+      verdicts.first { $0["store"] as? String == id }?["verifiedSize"] as? Int == (try Self.head(stores[1]).position))
+  }
+
+  @Test func aClonedStoreIsRefusedAndNeverInterleaved() throws {
+    let nats = try NATSServer()
+    let original = try CLIStore(generatedEvents: 50)
+    _ = try original.object(["fleet", "push", "--nats", nats.url, "--org", "acme"])
+    let clone = TemporaryDirectory("clone")
+    try FileManager.default.copyItem(atPath: original.directory.storePath, toPath: clone.storePath)
+    // Each goes its own way; the clone publishes first.
+    _ = try original.calendar("Original")
+    #expect(try CLI.run(["calendar", "create", "Clone", "--store", clone.storePath]).status == 0)
+    let first = try CLI.run(["fleet", "push", "--nats", nats.url, "--org", "acme", "--store", clone.storePath])
+    #expect(first.status == 0, "\(first.stderr)")
+    let refused = try original.run(["fleet", "push", "--nats", nats.url, "--org", "acme"])
+    #expect(refused.status == 67 && refused.stderr.contains("cloned store"), "\(refused.stderr)")
+    // The mirror holds one log of the id, and it verifies.
+    let directory = TemporaryDirectory("mirror")
+    let (status, answer) = try Self.mirror(nats, directory)
+    #expect(status == 0 && (answer["stores"] as? [[String: Any]])?.count == 1, "\(answer)")
+    // An organisation that cannot be a subject is a usage error.
+    #expect(try original.run(["fleet", "push", "--nats", nats.url, "--org", "a.b"]).status == 64)
+    // No server: a NATS failure.
+    #expect(try original.run(["fleet", "push", "--nats", "nats://127.0.0.1:1", "--org", "acme"]).status == 70)
+  }
+}
