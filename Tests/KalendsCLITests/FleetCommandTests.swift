@@ -1,4 +1,5 @@
 import Foundation
+import KalendsFleet
 import KalendsTestSupport
 import Testing
 
@@ -55,6 +56,31 @@ struct FleetCommandTests {
     let id = try #require(try stores[1].object(["status"])["storeId"] as? String)
     #expect(
       verdicts.first { $0["store"] as? String == id }?["verifiedSize"] as? Int == (try Self.head(stores[1]).position))
+  }
+
+  @Test func aBundleTheStreamLostIsSentAgainOnTheMirrorsRequestAndAllIsVerified() throws {
+    let nats = try NATSServer()
+    let store = try CLIStore(generatedEvents: 600)
+    let head = try Self.head(store)
+    #expect(head.position > 512, "three bundles")
+    _ = try store.object(["fleet", "push", "--nats", nats.url, "--org", "acme"])
+    // The stream loses the middle bundle (messages 1, 2, 3 are the three bundles).
+    try NATSConnection(url: nats.url).deleteMessage(stream: "KAL_acme", sequence: 2)
+    let directory = TemporaryDirectory("mirror")
+    var (status, answer) = try Self.mirror(nats, directory)
+    #expect(status == 0, "a gap flags nothing")
+    var verdict = try #require((answer["stores"] as? [[String: Any]])?.first)
+    #expect(verdict["verifiedSize"] as? Int == 256)
+    let alert = try #require((answer["alerts"] as? [[String: Any]])?.first)
+    #expect(alert["kind"] as? String == "gap" && alert["position"] as? Int == 257, "\(answer)")
+    // The store's next push answers the mirror's request: everything from 257, again.
+    let again = try store.object(["fleet", "push", "--nats", nats.url, "--org", "acme"])
+    #expect(again["resent"] as? Int == head.position - 256 && again["published"] as? Int == head.position)
+    (status, answer) = try Self.mirror(nats, directory)
+    verdict = try #require((answer["stores"] as? [[String: Any]])?.first)
+    #expect(status == 0 && verdict["verifiedSize"] as? Int == head.position && verdict["head"] as? String == head.hash)
+    // Answered once: the next push sends nothing again.
+    #expect(try store.object(["fleet", "push", "--nats", nats.url, "--org", "acme"])["resent"] as? Int == 0)
   }
 
   @Test func aClonedStoreIsRefusedAndNeverInterleaved() throws {

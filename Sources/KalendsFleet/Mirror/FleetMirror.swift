@@ -8,8 +8,9 @@ internal import LMDB
 /// is acknowledged only after what it brought is committed to the mirror's own LMDB, so a crash
 /// loses nothing the stream gave. A store whose records break a rule, or that sends other bytes for
 /// a position the mirror holds (a rewrite, a fork, a cloned store), is flagged with the evidence kept
-/// and nothing more taken of it; a bundle that skips positions is an alert of a gap, and taken once
-/// the missing positions come.
+/// and nothing more taken of it; a bundle that skips positions is an alert of a gap, and the mirror
+/// asks the store to send its records again from the first missing position (on
+/// `kal.ORG.STORE.resend`, which the store's next push answers).
 package final class FleetMirror {
   package let subjects: FleetSubjects
   private let environment: Environment
@@ -19,6 +20,8 @@ package final class FleetMirror {
   /// The walk of each store over the records held, as far as they are verified.
   private var walks: [StoreID: LogWalk] = [:]
   private var flagged: Set<StoreID> = []
+  /// The position each store was asked to send its records again from, in this run.
+  private var requested: [StoreID: LogPosition] = [:]
 
   /// Opens (or creates) the mirror's database in `directory` and re-walks what it holds.
   package init(directory: String, subjects: FleetSubjects) throws {
@@ -105,15 +108,25 @@ package final class FleetMirror {
     }
   }
 
-  /// Takes the messages of the stream from `subscription` until none comes for `idle`; returns how
-  /// many it took.
-  package func drain(_ subscription: NATSPullSubscription, idle: Duration = .seconds(1)) throws -> Int {
+  /// Takes the messages of the stream from `subscription` until none comes for `idle`, asking
+  /// through `nats` for records to be sent again where a gap shows (once per gap in a run); returns
+  /// how many it took.
+  package func drain(_ subscription: NATSPullSubscription, nats: NATSConnection, idle: Duration = .seconds(1)) throws
+    -> Int
+  {
     var taken = 0
     while true {
       let messages = try subscription.fetch(batch: 64, timeout: idle)
       if messages.isEmpty { return taken }
       for message in messages {
-        try take(subject: message.subject, sequence: message.sequence, data: message.data)
+        if let (store, from) = try take(subject: message.subject, sequence: message.sequence, data: message.data),
+          requested[store] != from
+        {
+          _ = try nats.publish(
+            Array(String(from.rawValue).utf8), to: subjects.resends(of: store),
+            messageID: "\(store):resend:\(from.rawValue):\(message.sequence)")
+          requested[store] = from
+        }
         try message.acknowledge()
         taken += 1
       }
@@ -121,8 +134,10 @@ package final class FleetMirror {
   }
 
   /// Takes one message: verifies the records it brings that follow those held, and commits them
-  /// with any alert in one transaction.
-  package func take(subject: String, sequence: UInt64, data: [UInt8]) throws {
+  /// with any alert in one transaction. Returns the store and the position to ask it to send its
+  /// records again from when the message showed a gap.
+  @discardableResult
+  package func take(subject: String, sequence: UInt64, data: [UInt8]) throws -> (StoreID, LogPosition)? {
     guard let store = subjects.store(of: subject) else {
       return try raise(
         Alert(kind: .malformed, store: nil, position: .none, detail: "a message on \(subject)", message: sequence))
@@ -140,7 +155,7 @@ package final class FleetMirror {
       return try raise(
         Alert(kind: .malformed, store: store, position: .none, detail: error.description, message: sequence))
     }
-    if flagged.contains(store) { return }
+    if flagged.contains(store) { return nil }
     var walk = walks[store] ?? LogWalk(storeID: store, now: Timestamp.now())
     let held = walk.head.position.rawValue
     var alert: Alert?
@@ -194,10 +209,13 @@ package final class FleetMirror {
     // A flagged store's walk stays at its last verified record: nothing more is taken of it.
     if flag { flagged.insert(store) }
     walks[store] = walk
+    return alert?.kind == .gap ? (store, walk.head.position.next) : nil
   }
 
-  private func raise(_ alert: Alert) throws {
+  /// Records `alert` for a message the mirror takes nothing of; nothing to ask for again.
+  private func raise(_ alert: Alert) throws -> (StoreID, LogPosition)? {
     try environment.write { txn in try Self.put(alert, evidence: [], in: &txn, alerts) }
+    return nil
   }
 
   private static func put(_ alert: Alert, evidence: [UInt8], in txn: inout WriteTransaction, _ alerts: Database) throws

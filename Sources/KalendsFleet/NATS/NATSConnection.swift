@@ -77,21 +77,35 @@ package final class NATSConnection {
     package let duplicate: Bool
   }
 
-  /// Publishes `data` to `subject` with the message id `messageID`, on the condition that the
-  /// subject's last message is the one of sequence `expectedLast` (`nil`: that it has none).
+  /// Publishes `data` to `subject` with the message id `messageID` and the headers `headers`; with
+  /// `expectedLast`, on the condition that the subject's last message is the one of that sequence
+  /// (`.some(nil)`: that it has none).
   package func publish(
-    _ data: [UInt8], to subject: String, messageID: String, expectedLast: UInt64?
+    _ data: [UInt8], to subject: String, messageID: String, headers: [String: String] = [:],
+    expectedLast: UInt64?? = nil
   ) throws(NATSError) -> PublishAck {
+    var message: OpaquePointer?
+    let created = data.withUnsafeBytes { bytes in
+      natsMsg_Create(
+        &message, subject, nil, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+    }
+    try NATSError.check(created, "make the message \(messageID)")
+    defer { natsMsg_Destroy(message) }
+    for (key, value) in headers {
+      try NATSError.check(natsMsgHeader_Set(message, key, value), "set the header \(key)")
+    }
     var options = jsPubOptions()
     jsPubOptions_Init(&options)
     var ack: UnsafeMutablePointer<jsPubAck>?
     var error = jsErrCode(0)
     let status = messageID.withCString { id -> natsStatus in
       options.MsgId = id
-      if let expectedLast { options.ExpectLastSubjectSeq = expectedLast } else { options.ExpectNoMessage = true }
-      return data.withUnsafeBytes { bytes in
-        js_Publish(&ack, jetStream, subject, bytes.baseAddress, Int32(bytes.count), &options, &error)
+      switch expectedLast {
+      case .some(.some(let sequence)): options.ExpectLastSubjectSeq = sequence
+      case .some(.none): options.ExpectNoMessage = true
+      case .none: break
       }
+      return js_PublishMsg(&ack, jetStream, message, &options, &error)
     }
     defer { jsPubAck_Destroy(ack) }
     try NATSError.check(status, code: error, "publish \(messageID)")
@@ -104,19 +118,28 @@ package final class NATSConnection {
     package let subject: String
     package let sequence: UInt64
     package let data: [UInt8]
+    /// The value of each header asked for that it has.
+    package let headers: [String: String]
   }
 
-  /// The last message of `subject` in `stream`; `nil` when it has none.
-  package func lastMessage(stream: String, subject: String) throws(NATSError) -> StoredMessage? {
+  /// The last message of `subject` in `stream`, with the values of `headers`; `nil` when it has none.
+  package func lastMessage(stream: String, subject: String, headers: [String] = []) throws(NATSError)
+    -> StoredMessage?
+  {
     var message: OpaquePointer?
     var error = jsErrCode(0)
     let status = js_GetLastMsg(&message, jetStream, stream, subject, nil, &error)
     if status == NATS_NOT_FOUND || Int(error.rawValue) == NATSError.messageNotFound { return nil }
     try NATSError.check(status, code: error, "read the last message of \(subject)")
     defer { natsMsg_Destroy(message) }
+    var values: [String: String] = [:]
+    for name in headers {
+      var value: UnsafePointer<CChar>?
+      if natsMsgHeader_Get(message, name, &value) == NATS_OK, let value { values[name] = String(cString: value) }
+    }
     return StoredMessage(
       subject: String(cString: natsMsg_GetSubject(message)), sequence: natsMsg_GetSequence(message),
-      data: Self.data(of: message))
+      data: Self.data(of: message), headers: values)
   }
 
   /// Removes the message of sequence `sequence` from `stream` (a stream that allows it).

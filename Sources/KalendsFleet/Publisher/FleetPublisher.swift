@@ -5,6 +5,12 @@ package import Kalends
 /// each published with its message id and on the condition that the subject's last message is the
 /// one this publisher last saw — so that a second publisher of the same store (a cloned store) is
 /// refused rather than interleaved, and a bundle sent again after a crash is kept once.
+///
+/// A mirror that found positions missing (the stream lost them) asks, on `kal.ORG.STORE.resend`,
+/// for the records from a position; the next push answers the latest request it has not answered —
+/// every record from there to what was published, again, before the new ones — and marks each
+/// bundle with the request it answered last (the header `Kal-Answered`), so that the state lives in
+/// the stream: a push cut short answers again.
 package struct FleetPublisher {
   package let store: Store
   package let subjects: FleetSubjects
@@ -27,7 +33,13 @@ package struct FleetPublisher {
     package var published: LogPosition
     /// The bundles published.
     package var bundles: Int
+    /// The records sent again to answer a mirror's request.
+    package var resent: Int = 0
   }
+
+  /// The header naming the stream sequence of the last request to send records again that the
+  /// publisher answered.
+  package static let answeredHeader = "Kal-Answered"
 
   /// Why a push stopped.
   package enum Failure: Error, Sendable, CustomStringConvertible {
@@ -55,12 +67,20 @@ package struct FleetPublisher {
     let subject = subjects.records(of: store.id)
     do {
       try nats.addStream(
-        name: subjects.stream, subjects: [subjects.allRecords], replicas: replicas, duplicateWindow: .seconds(120))
+        name: subjects.stream, subjects: subjects.streamSubjects, replicas: replicas, duplicateWindow: .seconds(120))
     } catch { throw .nats(error) }
     var published = LogPosition.none
     var lastSequence: UInt64?
+    var answered: UInt64 = 0
+    var request: (sequence: UInt64, from: LogPosition)?
     do {
-      if let last = try nats.lastMessage(stream: subjects.stream, subject: subject) {
+      if let asked = try nats.lastMessage(stream: subjects.stream, subject: subjects.resends(of: store.id)),
+        let from = UInt64(String(decoding: asked.data, as: UTF8.self)), from >= 1
+      {
+        request = (asked.sequence, LogPosition(from))
+      }
+      if let last = try nats.lastMessage(stream: subjects.stream, subject: subject, headers: [Self.answeredHeader]) {
+        answered = last.headers[Self.answeredHeader].flatMap { UInt64($0) } ?? 0
         let bundle: RecordBundle
         do { bundle = try RecordBundle(bytes: last.data) } catch {
           throw Failure.unexpectedBundle("the last message of \(subject) is no bundle: \(error)")
@@ -91,6 +111,37 @@ package struct FleetPublisher {
     let head: LogPosition
     do { head = try store.head().position } catch { throw .store(error) }
     var report = Report(publishedBefore: published, published: published, bundles: 0)
+    // A request not answered yet: everything from its position to what was published, again.
+    if let request, request.sequence > answered, request.from <= published {
+      var first = request.from
+      while first <= published {
+        let end = RecordBundle.end(from: first, head: published)
+        let records: [[UInt8]]
+        do { records = try store.recordBytes(from: first, through: end) } catch { throw .store(error) }
+        let bundle = RecordBundle(store: store.id, first: first, records: records)
+        // Only the last bundle of the answer says it is answered: a push cut short answers again.
+        let mark = end == published ? request.sequence : answered
+        let headers = mark == 0 ? [:] : [Self.answeredHeader: String(mark)]
+        let ack: NATSConnection.PublishAck
+        do {
+          ack = try nats.publish(
+            bundle.bytes, to: subject, messageID: bundle.messageID + ":r\(request.sequence)", headers: headers,
+            expectedLast: .some(lastSequence))
+        } catch  where error.code == NATSError.wrongLastSequence {
+          throw .anotherPublisher(
+            "\(subject) moved on while this publisher sent records again: another publisher of store \(store.id) "
+              + "(a cloned store?) published meanwhile")
+        } catch {
+          throw .nats(error)
+        }
+        // A bundle of this answer kept already (a push cut short) is skipped, not a clone.
+        if !ack.duplicate { lastSequence = ack.sequence }
+        report.resent += records.count
+        report.bundles += 1
+        first = end.next
+      }
+      answered = request.sequence
+    }
     while published < head {
       let first = published.next
       let end = RecordBundle.end(from: first, head: head)
@@ -99,7 +150,9 @@ package struct FleetPublisher {
       let bundle = RecordBundle(store: store.id, first: first, records: records)
       let ack: NATSConnection.PublishAck
       do {
-        ack = try nats.publish(bundle.bytes, to: subject, messageID: bundle.messageID, expectedLast: lastSequence)
+        ack = try nats.publish(
+          bundle.bytes, to: subject, messageID: bundle.messageID,
+          headers: answered == 0 ? [:] : [Self.answeredHeader: String(answered)], expectedLast: .some(lastSequence))
       } catch  where error.code == NATSError.wrongLastSequence {
         throw .anotherPublisher(
           "\(subject) moved on since this publisher's last bundle: another publisher of store \(store.id) (a "

@@ -2,7 +2,8 @@ import Foundation
 package import Kalends
 
 /// Where an organisation's stores meet on NATS: one stream per organisation (`KAL_ORG`), one subject
-/// per store for its records (`kal.ORG.STORE.rec`).
+/// per store for its records (`kal.ORG.STORE.rec`) and one for a mirror's requests that it send them
+/// again (`kal.ORG.STORE.resend`).
 package struct FleetSubjects: Hashable, Sendable {
   /// The organisation: letters, digits, `-` and `_` (a NATS subject token and part of a stream name).
   package let organisation: String
@@ -28,6 +29,15 @@ package struct FleetSubjects: Hashable, Sendable {
 
   /// The subjects the stream holds.
   package var allRecords: String { "kal.\(organisation).*.rec" }
+
+  /// The subjects of the mirrors' requests that stores send records again.
+  package var allResends: String { "kal.\(organisation).*.resend" }
+
+  /// What the organisation's stream holds: records and requests to send them again.
+  package var streamSubjects: [String] { [allRecords, allResends] }
+
+  /// The subject of the requests that `store` send its records again from a position.
+  package func resends(of store: StoreID) -> String { "kal.\(organisation).\(store).resend" }
 
   /// The subject of `store`'s records.
   package func records(of store: StoreID) -> String { "kal.\(organisation).\(store).rec" }

@@ -45,14 +45,14 @@ extension KalendsCommand.Fleet {
       let subscription: NATSPullSubscription
       do {
         try nats.addStream(
-          name: subjects.stream, subjects: [subjects.allRecords], replicas: 1, duplicateWindow: .seconds(120))
+          name: subjects.stream, subjects: subjects.streamSubjects, replicas: 1, duplicateWindow: .seconds(120))
         subscription = try nats.pullSubscription(subject: subjects.allRecords, durable: durable)
       } catch {
         CommandRunner.fail(error.description, status: .storage)
       }
       let wait = Duration.milliseconds(Int64(max(0.05, idle) * 1000))
       repeat {
-        do { _ = try mirror.drain(subscription, idle: wait) } catch let error as NATSError {
+        do { _ = try mirror.drain(subscription, nats: nats, idle: wait) } catch let error as NATSError {
           CommandRunner.fail(error.description, status: .storage)
         }
       } while !once

@@ -15,7 +15,9 @@ extension KalendsCommand.Fleet {
         after it up to the head, each bundle with the message id STORE:FROM-TO and on the condition \
         that the subject's last message is the one before (JetStream's expected last subject \
         sequence): a second publisher of the same store id (a cloned store) is refused (exit 67) and \
-        never interleaved. Creates the stream when it does not exist (--replicas copies).
+        never interleaved. First answers a mirror's request to send records again (kal.ORG.STORE.resend: \
+        every record from the position it names to what was published). Creates the stream when it does \
+        not exist (--replicas copies).
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -45,8 +47,10 @@ extension KalendsCommand.Fleet {
             ("store", .string(store.id.description)), ("subject", .string(subjects.records(of: store.id))),
             ("publishedBefore", .number(Double(report.publishedBefore.rawValue))),
             ("published", .number(Double(report.published.rawValue))), ("bundles", .number(Double(report.bundles))),
+            ("resent", .number(Double(report.resent))),
           ]).rendered())
       case .table:
+        if report.resent > 0 { print("sent \(report.resent) records again, as a mirror asked") }
         print(
           report.bundles == 0
             ? "the stream holds all \(report.published.rawValue) records of store \(store.id)"
