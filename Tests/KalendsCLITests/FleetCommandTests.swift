@@ -83,6 +83,44 @@ struct FleetCommandTests {
     #expect(try store.object(["fleet", "push", "--nats", nats.url, "--org", "acme"])["resent"] as? Int == 0)
   }
 
+  @Test func aSignedCheckpointFollowsTheRecordsAndCountsUnderTheEnrolledKey() throws {
+    let nats = try NATSServer()
+    let store = try CLIStore(generatedEvents: 50)
+    let keys = TemporaryDirectory("keys")
+    let key = keys.path + "/owner.key"
+    let verifier = try #require(
+      try CLI.run(["key", "generate", "owner.example", "--out", key]).stdout.split(separator: "\n").first.map(
+        String.init))
+    #expect(try store.run(["checkpoint", "sign", "--key", key]).status == 0)
+    let head = try Self.head(store)
+    let pushed = try store.object(["fleet", "push", "--nats", nats.url, "--org", "acme"])
+    #expect(pushed["checkpoint"] as? Int == head.position)
+    let id = try #require(try store.object(["status"])["storeId"] as? String)
+    let directory = TemporaryDirectory("mirror")
+    let result = try CLI.run([
+      "fleet", "mirror", "--nats", nats.url, "--org", "acme", "--dir", directory.path, "--once", "--idle", "0.5",
+      "--enrol", "\(id)=\(verifier)", "--format", "json",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let answer = try #require(try json(result.stdout) as? [String: Any])
+    let verdict = try #require((answer["stores"] as? [[String: Any]])?.first)
+    #expect(verdict["checkpoint"] as? Int == head.position, "\(answer)")
+    // Another key enrolled for the store: the checkpoint is not its, and the store is flagged.
+    let other = try #require(
+      try CLI.run(["key", "generate", "other.example", "--out", keys.path + "/other.key"]).stdout.split(
+        separator: "\n"
+      ).first.map(String.init))
+    let second = TemporaryDirectory("mirror")
+    let flagged = try CLI.run([
+      "fleet", "mirror", "--nats", nats.url, "--org", "acme", "--dir", second.path, "--once", "--idle", "0.5",
+      "--durable", "second", "--enrol", "\(id)=\(other)",
+    ])
+    #expect(flagged.status == 69 && flagged.stdout.contains("not signed by the key enrolled"), "\(flagged.stdout)")
+    #expect(
+      try CLI.run(["fleet", "mirror", "--nats", nats.url, "--org", "acme", "--dir", second.path, "--enrol", "x=y"])
+        .status == 64)
+  }
+
   @Test func aClonedStoreIsRefusedAndNeverInterleaved() throws {
     let nats = try NATSServer()
     let original = try CLIStore(generatedEvents: 50)

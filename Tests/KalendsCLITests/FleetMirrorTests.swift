@@ -94,4 +94,65 @@ struct FleetMirrorTests {
     #expect(try third.alertList().map(\.kind) == [.malformed, .malformed] && third.verdicts().isEmpty)
     withExtendedLifetime(keep) {}
   }
+
+  @Test func aCheckpointCountsWhenTheEnrolledKeySignedItAndTheRecordsHeldExtendIt() throws {
+    let cli = try CLIStore(generatedEvents: 100)
+    let owner = try CheckpointSigner.generate(name: "owner.example")
+    let stranger = try CheckpointSigner.generate(name: "stranger.example")
+    // One store in this process (LMDB opens an environment once per process); the CLI writes too.
+    let store = try Store.open(at: cli.directory.storePath)
+    let signed = try store.checkpoint(signer: owner)
+    let size = try Checkpoint(parsing: signed.text).treeHead.size
+    _ = try cli.calendar("Later")
+    let head = try store.head().position
+    let records = try store.recordBytes(from: LogPosition(1), through: head)
+    let subject = try Self.subjects.records(of: store.id)
+    let checkpoints = try Self.subjects.checkpoints(of: store.id)
+    let proof = try store.consistencyProof(from: size, to: head.rawValue)
+    let message = CheckpointMessage(note: signed, publishedSize: head.rawValue, proof: proof.path)
+    let trust = FleetTrust(enrolled: [store.id: owner.verifier])
+
+    // No key enrolled: an alert, and nothing counts.
+    let unenrolled = TemporaryDirectory("mirror")
+    let first = try FleetMirror(directory: unenrolled.path, subjects: try Self.subjects)
+    try first.take(subject: subject, sequence: 1, data: Self.bundle(store, records, 1...records.count))
+    try first.take(subject: checkpoints, sequence: 2, data: message.bytes)
+    #expect(try first.alertList().map(\.kind) == [.checkpoint] && first.verdicts().first?.checkpoint == nil)
+    #expect(first.verdicts().first?.flagged == false)
+
+    // Enrolled, arriving before its records: verified once they come, and after a restart.
+    let enrolled = TemporaryDirectory("mirror")
+    var mirror = try FleetMirror(directory: enrolled.path, subjects: try Self.subjects, trust: trust)
+    try mirror.take(subject: checkpoints, sequence: 1, data: message.bytes)
+    #expect(mirror.verdicts().isEmpty || mirror.verdicts().first?.checkpoint == nil)
+    try mirror.take(subject: subject, sequence: 2, data: Self.bundle(store, records, 1...records.count))
+    #expect(mirror.verdicts().first?.checkpoint == size && mirror.verdicts().first?.flagged == false)
+    #expect(try mirror.alertList().isEmpty)
+    mirror = try FleetMirror(directory: enrolled.path, subjects: try Self.subjects, trust: trust)
+    #expect(mirror.verdicts().first?.checkpoint == size)
+
+    // A proof the records held do not bear out: the log was rewritten since it was signed.
+    var bent = proof.path
+    bent[0] = RecordHash(bytes: Array(repeating: 7, count: 32))!
+    let rewritten = TemporaryDirectory("mirror")
+    let third = try FleetMirror(directory: rewritten.path, subjects: try Self.subjects, trust: trust)
+    try third.take(subject: subject, sequence: 1, data: Self.bundle(store, records, 1...records.count))
+    try third.take(
+      subject: checkpoints, sequence: 2,
+      data: CheckpointMessage(note: signed, publishedSize: head.rawValue, proof: bent).bytes)
+    #expect(third.verdicts().first?.flagged == true && third.verdicts().first?.checkpoint == nil)
+    #expect(try third.alertList().first?.kind == .checkpoint)
+
+    // Signed by a key other than the enrolled one: flagged.
+    let forged = try store.checkpoint(signer: stranger)
+    let fourthDirectory = TemporaryDirectory("mirror")
+    let fourth = try FleetMirror(directory: fourthDirectory.path, subjects: try Self.subjects, trust: trust)
+    try fourth.take(subject: subject, sequence: 1, data: Self.bundle(store, records, 1...records.count))
+    try fourth.take(
+      subject: checkpoints, sequence: 2,
+      data: CheckpointMessage(note: forged, publishedSize: head.rawValue, proof: []).bytes)
+    #expect(fourth.verdicts().first?.flagged == true)
+    #expect(try fourth.alertList().first?.detail.contains("not signed by the key enrolled") == true)
+    withExtendedLifetime(cli) {}
+  }
 }

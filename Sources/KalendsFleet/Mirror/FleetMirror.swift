@@ -13,29 +13,41 @@ internal import LMDB
 /// `kal.ORG.STORE.resend`, which the store's next push answers).
 package final class FleetMirror {
   package let subjects: FleetSubjects
-  private let environment: Environment
-  private let records: Database
-  private let stores: Database
-  private let alerts: Database
+  let environment: Environment
+  let records: Database
+  let stores: Database
+  let alerts: Database
+  /// Per store: the size of the last checkpoint verified (key store ‖ 1) and the checkpoint waiting
+  /// for the records its proof leads to (key store ‖ 2).
+  let checkpoints: Database
+  /// The keys the organisation enrolled for its stores' checkpoints, and its witness policy.
+  package let trust: FleetTrust
   /// The walk of each store over the records held, as far as they are verified.
-  private var walks: [StoreID: LogWalk] = [:]
-  private var flagged: Set<StoreID> = []
+  var walks: [StoreID: LogWalk] = [:]
+  var flagged: Set<StoreID> = []
   /// The position each store was asked to send its records again from, in this run.
   private var requested: [StoreID: LogPosition] = [:]
+  /// The size of each store's last verified checkpoint.
+  var verifiedCheckpoints: [StoreID: UInt64] = [:]
+  /// Each store's checkpoint waiting for the records its proof leads to.
+  var pendingCheckpoints: [StoreID: CheckpointMessage] = [:]
 
-  /// Opens (or creates) the mirror's database in `directory` and re-walks what it holds.
-  package init(directory: String, subjects: FleetSubjects) throws {
+  /// Opens (or creates) the mirror's database in `directory`, trusting checkpoints as `trust` says,
+  /// and re-walks what it holds.
+  package init(directory: String, subjects: FleetSubjects, trust: FleetTrust = FleetTrust()) throws {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     environment = try Environment(
       path: directory, options: EnvironmentOptions(mapSize: 1 << 30, growsMapAutomatically: true, maxDatabases: 8))
-    (records, stores, alerts) = try environment.write { txn in
+    (records, stores, alerts, checkpoints) = try environment.write { txn in
       (
         try txn.openDatabase(named: "records", options: .create),
         try txn.openDatabase(named: "stores", options: .create),
-        try txn.openDatabase(named: "alerts", options: .create)
+        try txn.openDatabase(named: "alerts", options: .create),
+        try txn.openDatabase(named: "checkpoints", options: .create)
       )
     }
     self.subjects = subjects
+    self.trust = trust
     try environment.read { txn in
       let now = Timestamp.now()
       try txn.withCursor(on: stores) { cursor in
@@ -53,6 +65,14 @@ package final class FleetMirror {
           walks[store] = walk
         }
       }
+      try txn.withCursor(on: checkpoints) { cursor in
+        try cursor.forEach(withPrefix: []) { key, value in
+          guard let store = StoreID(bytes: Array(key.prefix(16))), key.count == 17 else { return }
+          let bytes = Array(copying: value)
+          if key[16] == 1 { verifiedCheckpoints[store] = BigEndianBytes.value(bytes) }
+          if key[16] == 2 { pendingCheckpoints[store] = try? CheckpointMessage(bytes: bytes) }
+        }
+      }
     }
   }
 
@@ -65,47 +85,18 @@ package final class FleetMirror {
     package let head: RecordHash
     /// Whether the store broke a rule: nothing more is taken of it.
     package let flagged: Bool
+    /// The tree size of the last checkpoint of the store verified: signed by its enrolled key (and
+    /// its witnesses), with the root of the records held.
+    package let checkpoint: UInt64?
   }
 
   /// Every store the mirror holds, by id.
   package func verdicts() -> [Verdict] {
     walks.map { store, walk in
       Verdict(
-        store: store, verifiedSize: walk.head.position.rawValue, head: walk.head.hash, flagged: flagged.contains(store))
+        store: store, verifiedSize: walk.head.position.rawValue, head: walk.head.hash, flagged: flagged.contains(store),
+        checkpoint: verifiedCheckpoints[store])
     }.sorted { $0.store.description < $1.store.description }
-  }
-
-  /// A problem the mirror found, with its evidence.
-  package struct Alert: Sendable, Hashable {
-    package enum Kind: String, Sendable {
-      /// A bundle skipped positions: records are missing from the stream.
-      case gap
-      /// Other bytes for a position the mirror holds: the store's log was rewritten, forked or cloned.
-      case fork
-      /// A record broke a rule of the log (`IntegrityProblem`).
-      case integrity
-      /// A message that is no bundle of the store its subject names.
-      case malformed
-    }
-    package let kind: Kind
-    package let store: StoreID?
-    package let position: LogPosition
-    package let detail: String
-    /// The stream sequence of the message that showed it.
-    package let message: UInt64
-  }
-
-  /// Every alert raised, oldest first.
-  package func alertList() throws -> [Alert] {
-    try environment.read { txn in
-      var found: [Alert] = []
-      try txn.withCursor(on: alerts) { cursor in
-        try cursor.forEach(withPrefix: []) { _, value in
-          if let alert = Self.alert(Array(copying: value)) { found.append(alert) }
-        }
-      }
-      return found
-    }
   }
 
   /// Takes the messages of the stream from `subscription` until none comes for `idle`, asking
@@ -138,6 +129,11 @@ package final class FleetMirror {
   /// records again from when the message showed a gap.
   @discardableResult
   package func take(subject: String, sequence: UInt64, data: [UInt8]) throws -> (StoreID, LogPosition)? {
+    // The requests to send records again are the mirror's own.
+    if subjects.store(of: subject, kind: "resend") != nil { return nil }
+    if let store = subjects.store(of: subject, kind: "ckpt") {
+      return try takeCheckpoint(store, sequence: sequence, data: data)
+    }
     guard let store = subjects.store(of: subject) else {
       return try raise(
         Alert(kind: .malformed, store: nil, position: .none, detail: "a message on \(subject)", message: sequence))
@@ -159,6 +155,7 @@ package final class FleetMirror {
     var walk = walks[store] ?? LogWalk(storeID: store, now: Timestamp.now())
     let held = walk.head.position.rawValue
     var alert: Alert?
+    var outcome: CheckpointOutcome?
     var taken: [(LogPosition, [UInt8])] = []
     if bundle.first.rawValue > held + 1 {
       alert = Alert(
@@ -193,54 +190,34 @@ package final class FleetMirror {
             break
           }
           taken.append((position, record))
+          // A checkpoint waiting for this tree: its signed root must be the records' root.
+          if let waiting = pendingCheckpoints[store], waiting.publishedSize == position.rawValue {
+            outcome = checked(waiting, store, against: walk.frontier.head, sequence: sequence)
+            if let failure = outcome?.alert {
+              alert = failure
+              break
+            }
+          }
         }
       }
     }
-    let flag = alert.map { $0.kind != .gap } ?? false
+    let flag = alert?.flags ?? false
     let kept = taken
     let state: [UInt8] = [flag ? 1 : 0]
+    let settled = outcome
     try environment.write { txn in
       for (position, record) in kept {
         try txn.put(record, forKey: store.bytes + BigEndianBytes.of(position.rawValue), in: records)
       }
       try txn.put(state, forKey: store.bytes, in: stores)
+      if let settled { try record(settled, store, in: &txn) }
       if let alert { try Self.put(alert, evidence: data, in: &txn, alerts) }
     }
+    if let settled { remember(settled, store) }
     // A flagged store's walk stays at its last verified record: nothing more is taken of it.
     if flag { flagged.insert(store) }
     walks[store] = walk
     return alert?.kind == .gap ? (store, walk.head.position.next) : nil
-  }
-
-  /// Records `alert` for a message the mirror takes nothing of; nothing to ask for again.
-  private func raise(_ alert: Alert) throws -> (StoreID, LogPosition)? {
-    try environment.write { txn in try Self.put(alert, evidence: [], in: &txn, alerts) }
-    return nil
-  }
-
-  private static func put(_ alert: Alert, evidence: [UInt8], in txn: inout WriteTransaction, _ alerts: Database) throws
-  {
-    let last = try txn.withCursor(on: alerts) { cursor in
-      try cursor.last() ? BigEndianBytes.value(try cursor.currentKey()) : 0
-    }
-    let fields = [
-      alert.kind.rawValue, alert.store?.description ?? "", String(alert.position.rawValue), String(alert.message),
-      alert.detail,
-    ]
-    var value = Array(fields.joined(separator: "\u{1F}").utf8)
-    value += [0] + evidence
-    try txn.put(value, forKey: BigEndianBytes.of(last + 1), in: alerts)
-  }
-
-  private static func alert(_ value: [UInt8]) -> Alert? {
-    let text = value.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
-    let fields = String(decoding: text, as: UTF8.self).split(separator: "\u{1F}", omittingEmptySubsequences: false)
-    guard fields.count == 5, let kind = Alert.Kind(rawValue: String(fields[0])),
-      let position = UInt64(fields[2]), let message = UInt64(fields[3])
-    else { return nil }
-    return Alert(
-      kind: kind, store: StoreID(uuid: String(fields[1])), position: LogPosition(position), detail: String(fields[4]),
-      message: message)
   }
 }
 

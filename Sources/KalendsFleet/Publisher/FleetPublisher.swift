@@ -35,6 +35,8 @@ package struct FleetPublisher {
     package var bundles: Int
     /// The records sent again to answer a mirror's request.
     package var resent: Int = 0
+    /// The tree size of the checkpoint published after the records, if one was.
+    package var checkpoint: UInt64?
   }
 
   /// The header naming the stream sequence of the last request to send records again that the
@@ -62,7 +64,35 @@ package struct FleetPublisher {
     }
   }
 
-  /// Publishes what the stream does not hold yet, up to the head read now.
+  /// Publishes the store's latest kept checkpoint that the published records cover, when it is
+  /// newer than the last one published, with a consistency proof to `published`; returns its size.
+  private func publishCheckpoint(through published: LogPosition) throws(Failure) -> UInt64? {
+    let subject = subjects.checkpoints(of: store.id)
+    do {
+      guard let size = try store.checkpointSizes().last(where: { $0 <= published.rawValue && $0 > 0 }),
+        let note = try store.checkpoint(size: size)
+      else { return nil }
+      if let last = try nats.lastMessage(stream: subjects.stream, subject: subject),
+        let previous = try? CheckpointMessage(bytes: last.data),
+        let previousSize = try? Checkpoint(parsing: previous.note.text).treeHead.size, previousSize >= size
+      {
+        return nil
+      }
+      let proof = try store.consistencyProof(from: size, to: published.rawValue)
+      let message = CheckpointMessage(note: note, publishedSize: published.rawValue, proof: proof.path)
+      _ = try nats.publish(message.bytes, to: subject, messageID: "\(store.id):ckpt:\(size):\(published.rawValue)")
+      return size
+    } catch let error as StoreError {
+      throw .store(error)
+    } catch let error as NATSError {
+      throw .nats(error)
+    } catch {
+      throw .unexpectedBundle("\(error)")
+    }
+  }
+
+  /// Publishes what the stream does not hold yet, up to the head read now, then the latest
+  /// checkpoint those records cover.
   package func push() throws(Failure) -> Report {
     let subject = subjects.records(of: store.id)
     do {
@@ -170,6 +200,7 @@ package struct FleetPublisher {
       report.published = published
       report.bundles += 1
     }
+    report.checkpoint = try publishCheckpoint(through: published)
     return report
   }
 }

@@ -33,8 +33,14 @@ package struct FleetSubjects: Hashable, Sendable {
   /// The subjects of the mirrors' requests that stores send records again.
   package var allResends: String { "kal.\(organisation).*.resend" }
 
-  /// What the organisation's stream holds: records and requests to send them again.
-  package var streamSubjects: [String] { [allRecords, allResends] }
+  /// What the organisation's stream holds: records, checkpoints, requests to send records again.
+  package var streamSubjects: [String] { [allRecords, "kal.\(organisation).*.ckpt", allResends] }
+
+  /// What a mirror takes: every subject of the organisation (it ignores the requests it makes).
+  package var everything: String { "kal.\(organisation).>" }
+
+  /// The subject of `store`'s signed checkpoints.
+  package func checkpoints(of store: StoreID) -> String { "kal.\(organisation).\(store).ckpt" }
 
   /// The subject of the requests that `store` send its records again from a position.
   package func resends(of store: StoreID) -> String { "kal.\(organisation).\(store).resend" }
@@ -43,16 +49,19 @@ package struct FleetSubjects: Hashable, Sendable {
   package func records(of store: StoreID) -> String { "kal.\(organisation).\(store).rec" }
 
   /// The store whose records `subject` carries; `nil` for another subject.
-  package func store(of subject: String) -> StoreID? {
+  package func store(of subject: String) -> StoreID? { store(of: subject, kind: "rec") }
+
+  /// The store whose `kind` (`rec`, `ckpt`, `resend`) `subject` is; `nil` for another subject.
+  package func store(of subject: String, kind: String) -> StoreID? {
     let parts = subject.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 4, parts[0] == "kal", parts[1] == organisation, parts[3] == "rec" else { return nil }
+    guard parts.count == 4, parts[0] == "kal", parts[1] == organisation, parts[3] == kind else { return nil }
     return StoreID(uuid: String(parts[2]))
   }
 }
 
 extension StoreID {
   /// The identity written as its canonical UUID text; `nil` for other text.
-  init?(uuid text: String) {
+  package init?(uuid text: String) {
     let hex = text.replacingOccurrences(of: "-", with: "")
     guard text.count == 36, hex.count == 32 else { return nil }
     var bytes: [UInt8] = []

@@ -30,6 +30,18 @@ extension KalendsCommand.Fleet {
     @Option(help: "The durable consumer's name.")
     var durable = "kalends-mirror"
 
+    @Option(
+      name: .customLong("enrol"),
+      help: ArgumentHelp("A store's checkpoint key: STORE-ID=VKEY (repeatable).", valueName: "store=vkey"))
+    var enrolments: [String] = []
+
+    @Option(
+      name: .customLong("witness"), help: ArgumentHelp("A witness's verifier key (repeatable).", valueName: "vkey"))
+    var witnesses: [String] = []
+
+    @Option(help: "How many of the witnesses must have cosigned a checkpoint (default: all).")
+    var quorum: Int?
+
     @Flag(help: "Take what the stream holds, report and exit.")
     var once = false
 
@@ -40,13 +52,13 @@ extension KalendsCommand.Fleet {
 
     func run() throws {
       let subjects = connection.subjects()
-      let mirror = try FleetMirror(directory: dir, subjects: subjects)
+      let mirror = try FleetMirror(directory: dir, subjects: subjects, trust: trust())
       let nats = connection.connect()
       let subscription: NATSPullSubscription
       do {
         try nats.addStream(
           name: subjects.stream, subjects: subjects.streamSubjects, replicas: 1, duplicateWindow: .seconds(120))
-        subscription = try nats.pullSubscription(subject: subjects.allRecords, durable: durable)
+        subscription = try nats.pullSubscription(subject: subjects.everything, durable: durable)
       } catch {
         CommandRunner.fail(error.description, status: .storage)
       }
@@ -70,6 +82,7 @@ extension KalendsCommand.Fleet {
                     ("store", .string(verdict.store.description)),
                     ("verifiedSize", .number(Double(verdict.verifiedSize))), ("head", .string(verdict.head.hex)),
                     ("flagged", .bool(verdict.flagged)),
+                    ("checkpoint", verdict.checkpoint.map { .number(Double($0)) } ?? .null),
                   ])
                 })
             ),
@@ -90,7 +103,8 @@ extension KalendsCommand.Fleet {
         for verdict in verdicts {
           print(
             "\(verdict.store)  \(verdict.flagged ? "FLAGGED" : "verified")  \(verdict.verifiedSize) records  "
-              + "head \(verdict.head.hex.prefix(16))…")
+              + "head \(verdict.head.hex.prefix(16))…"
+              + (verdict.checkpoint.map { "  checkpoint \($0) verified" } ?? ""))
         }
         for alert in alerts {
           print(
@@ -101,6 +115,29 @@ extension KalendsCommand.Fleet {
       if verdicts.contains(where: \.flagged) {
         CommandRunner.fail("a store's records broke the log's rules: see the alerts", status: .integrity)
       }
+    }
+
+    /// The enrolled keys and witnesses; a malformed one exits 64.
+    func trust() -> FleetTrust {
+      var enrolled: [StoreID: NoteVerifier] = [:]
+      for enrolment in enrolments {
+        let parts = enrolment.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let store = StoreID(uuid: String(parts[0])),
+          let verifier = try? NoteVerifier(String(parts[1]))
+        else {
+          CommandRunner.fail(
+            "--enrol takes STORE-ID=VKEY (kalends status, kalends key verifier), not \(enrolment)", status: .usage)
+        }
+        enrolled[store] = verifier
+      }
+      var keys: [NoteVerifier] = []
+      for witness in witnesses {
+        guard let verifier = try? NoteVerifier(witness) else {
+          CommandRunner.fail("--witness takes a verifier key, not \(witness)", status: .usage)
+        }
+        keys.append(verifier)
+      }
+      return FleetTrust(enrolled: enrolled, witnesses: keys, quorum: quorum)
     }
   }
 }

@@ -17,7 +17,9 @@ extension KalendsCommand.Fleet {
         sequence): a second publisher of the same store id (a cloned store) is refused (exit 67) and \
         never interleaved. First answers a mirror's request to send records again (kal.ORG.STORE.resend: \
         every record from the position it names to what was published). Creates the stream when it does \
-        not exist (--replicas copies).
+        not exist (--replicas copies). Then publishes the latest checkpoint kept in the store that \
+        the published records cover, when newer than the last one published, on kal.ORG.STORE.ckpt \
+        with a consistency proof to the published records.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -48,9 +50,11 @@ extension KalendsCommand.Fleet {
             ("publishedBefore", .number(Double(report.publishedBefore.rawValue))),
             ("published", .number(Double(report.published.rawValue))), ("bundles", .number(Double(report.bundles))),
             ("resent", .number(Double(report.resent))),
+            ("checkpoint", report.checkpoint.map { .number(Double($0)) } ?? .null),
           ]).rendered())
       case .table:
         if report.resent > 0 { print("sent \(report.resent) records again, as a mirror asked") }
+        if let size = report.checkpoint { print("published the checkpoint of \(size) records") }
         print(
           report.bundles == 0
             ? "the stream holds all \(report.published.rawValue) records of store \(store.id)"
