@@ -11,7 +11,7 @@ package final class NATSConnection {
   /// credentials file `credentials` when given; `timeout` bounds the connection and each JetStream
   /// request.
   package init(url: String, credentials: String? = nil, timeout: Duration = .seconds(5)) throws(NATSError) {
-    let milliseconds = Int64(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    let milliseconds = timeout.milliseconds
     var options: OpaquePointer?
     try NATSError.check(natsOptions_Create(&options), "create the connection's options")
     defer { natsOptions_Destroy(options) }
@@ -165,4 +165,9 @@ package final class NATSConnection {
       Array(UnsafeBufferPointer(start: $0, count: count))
     }
   }
+}
+
+extension Duration {
+  /// The whole milliseconds, as the C client takes its timeouts.
+  var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

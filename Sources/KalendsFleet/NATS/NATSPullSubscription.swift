@@ -45,8 +45,7 @@ package final class NATSPullSubscription {
   package func fetch(batch: Int, timeout: Duration) throws(NATSError) -> [Message] {
     var list = natsMsgList()
     var error = jsErrCode(0)
-    let milliseconds = Int64(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-    let status = natsSubscription_Fetch(&list, subscription, Int32(batch), milliseconds, &error)
+    let status = natsSubscription_Fetch(&list, subscription, Int32(batch), timeout.milliseconds, &error)
     if status == NATS_TIMEOUT { return [] }
     try NATSError.check(status, code: error, "fetch messages")
     var messages: [Message] = []

@@ -64,6 +64,30 @@ package struct FleetPublisher {
     }
   }
 
+  /// Publishes the records `first`…`end` as one bundle (its message id followed by `idSuffix`),
+  /// marked as having answered the request of sequence `answered` (`0`: none), on the condition that
+  /// the subject's last message is the one of sequence `lastSequence` (`nil`: none).
+  private func send(
+    _ first: LogPosition, through end: LogPosition, idSuffix: String = "", answered: UInt64, after lastSequence: UInt64?
+  ) throws(Failure) -> (bundle: RecordBundle, ack: NATSConnection.PublishAck) {
+    let subject = subjects.records(of: store.id)
+    let records: [[UInt8]]
+    do { records = try store.recordBytes(from: first, through: end) } catch { throw .store(error) }
+    let bundle = RecordBundle(store: store.id, first: first, records: records)
+    do {
+      let ack = try nats.publish(
+        bundle.bytes, to: subject, messageID: bundle.messageID + idSuffix,
+        headers: answered == 0 ? [:] : [Self.answeredHeader: String(answered)], expectedLast: .some(lastSequence))
+      return (bundle, ack)
+    } catch  where error.code == NATSError.wrongLastSequence {
+      throw .anotherPublisher(
+        "\(subject) moved on since this publisher's last bundle: another publisher of store \(store.id) (a "
+          + "cloned store?) published meanwhile; nothing more is published")
+    } catch {
+      throw .nats(error)
+    }
+  }
+
   /// Publishes the store's latest kept checkpoint that the published records cover, when it is
   /// newer than the last one published, with a consistency proof to `published`; returns its size.
   private func publishCheckpoint(through published: LogPosition) throws(Failure) -> UInt64? {
@@ -146,27 +170,13 @@ package struct FleetPublisher {
       var first = request.from
       while first <= published {
         let end = RecordBundle.end(from: first, head: published)
-        let records: [[UInt8]]
-        do { records = try store.recordBytes(from: first, through: end) } catch { throw .store(error) }
-        let bundle = RecordBundle(store: store.id, first: first, records: records)
         // Only the last bundle of the answer says it is answered: a push cut short answers again.
-        let mark = end == published ? request.sequence : answered
-        let headers = mark == 0 ? [:] : [Self.answeredHeader: String(mark)]
-        let ack: NATSConnection.PublishAck
-        do {
-          ack = try nats.publish(
-            bundle.bytes, to: subject, messageID: bundle.messageID + ":r\(request.sequence)", headers: headers,
-            expectedLast: .some(lastSequence))
-        } catch  where error.code == NATSError.wrongLastSequence {
-          throw .anotherPublisher(
-            "\(subject) moved on while this publisher sent records again: another publisher of store \(store.id) "
-              + "(a cloned store?) published meanwhile")
-        } catch {
-          throw .nats(error)
-        }
+        let (bundle, ack) = try send(
+          first, through: end, idSuffix: ":r\(request.sequence)",
+          answered: end == published ? request.sequence : answered, after: lastSequence)
         // A bundle of this answer kept already (a push cut short) is skipped, not a clone.
         if !ack.duplicate { lastSequence = ack.sequence }
-        report.resent += records.count
+        report.resent += bundle.records.count
         report.bundles += 1
         first = end.next
       }
@@ -174,22 +184,8 @@ package struct FleetPublisher {
     }
     while published < head {
       let first = published.next
-      let end = RecordBundle.end(from: first, head: head)
-      let records: [[UInt8]]
-      do { records = try store.recordBytes(from: first, through: end) } catch { throw .store(error) }
-      let bundle = RecordBundle(store: store.id, first: first, records: records)
-      let ack: NATSConnection.PublishAck
-      do {
-        ack = try nats.publish(
-          bundle.bytes, to: subject, messageID: bundle.messageID,
-          headers: answered == 0 ? [:] : [Self.answeredHeader: String(answered)], expectedLast: .some(lastSequence))
-      } catch  where error.code == NATSError.wrongLastSequence {
-        throw .anotherPublisher(
-          "\(subject) moved on since this publisher's last bundle: another publisher of store \(store.id) (a "
-            + "cloned store?) published meanwhile; nothing more is published")
-      } catch {
-        throw .nats(error)
-      }
+      let (bundle, ack) = try send(
+        first, through: RecordBundle.end(from: first, head: head), answered: answered, after: lastSequence)
       if ack.duplicate {
         throw .anotherPublisher(
           "the stream already held bundle \(bundle.messageID) although the subject's last message was earlier: "

@@ -1,4 +1,3 @@
-import Foundation
 package import Kalends
 
 /// Where an organisation's stores meet on NATS: one stream per organisation (`KAL_ORG`), one subject
@@ -60,19 +59,11 @@ package struct FleetSubjects: Hashable, Sendable {
 }
 
 extension StoreID {
-  /// The identity written as its canonical UUID text; `nil` for other text.
+  /// The identity written as its canonical UUID text (either case); `nil` for other text.
   package init?(uuid text: String) {
-    let hex = text.replacingOccurrences(of: "-", with: "")
-    guard text.count == 36, hex.count == 32 else { return nil }
-    var bytes: [UInt8] = []
-    var index = hex.startIndex
-    while index < hex.endIndex {
-      let next = hex.index(index, offsetBy: 2)
-      guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-      bytes.append(byte)
-      index = next
+    guard let id = ObjectID(text).flatMap({ StoreID(bytes: $0.bytes) }), id.description == text.lowercased() else {
+      return nil
     }
-    guard let id = StoreID(bytes: bytes), id.description == text.lowercased() else { return nil }
     self = id
   }
 }

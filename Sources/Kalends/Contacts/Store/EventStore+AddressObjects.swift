@@ -16,7 +16,7 @@ extension EventStore {
       if let (id, _) = try Self.stored(named: name, view.book, in: txn), let contact = try view.contact(id, in: txn) {
         return .contact(contact)
       }
-      guard view.seesGroups, let (id, stored) = try Self.storedGroup(named: name, view.book, in: txn) else {
+      guard view.seesGroups, let (id, stored) = try Self.stored(named: name, kind: .group, view.book, in: txn) else {
         return nil
       }
       return .group(try Self.groupCard(id, stored, view.book, in: txn))

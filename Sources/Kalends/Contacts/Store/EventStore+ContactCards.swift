@@ -53,7 +53,7 @@ extension EventStore {
       guard condition.holds(for: current?.version) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
-      if current == nil, try txn.reading({ try Self.storedGroup(named: name, book, in: $0) }) != nil {
+      if current == nil, try txn.reading({ try Self.stored(named: name, kind: .group, book, in: $0) }) != nil {
         throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a group"))
       }
       for kind in [ContactObjectKind.contact, .group] {
@@ -102,20 +102,23 @@ extension EventStore {
     }
   }
 
-  /// The live contact a CardDAV client finds at `name`: stored under that name, else the one whose
-  /// `UID` it is (exactly) and that has no name of its own.
+  /// The live contact (or, with `kind` `.group`, group) a CardDAV client finds at `name`: stored
+  /// under that name, else the one whose `UID` it is (exactly) and that has no name of its own.
   static func stored(
-    named name: String, _ book: ContactsProjection, in txn: borrowing ReadTransaction
+    named name: String, kind: ContactObjectKind = .contact, _ book: ContactsProjection,
+    in txn: borrowing ReadTransaction
   ) throws -> (ObjectID, StoredContact)? {
-    for field in [ContactSearchKey.Field.contactResourceName, .contactExternalID] {
+    let fields: [ContactSearchKey.Field] =
+      kind == .contact ? [.contactResourceName, .contactExternalID] : [.groupResourceName, .groupExternalID]
+    for (index, field) in fields.enumerated() {
       let keys = try txn.withCursor(on: book.search) {
         try $0.keys(withPrefix: ContactSearchKey.externalKey(field, name, nil))
       }
       for key in keys {
         let id = ObjectID(bytes: key[(key.count - 16)...])!
-        guard let stored = try book.state(.contact, id, in: txn), stored.isLive else { continue }
+        guard let stored = try book.state(kind, id, in: txn), stored.isLive else { continue }
         let found =
-          field == .contactResourceName
+          index == 0
           ? try stored.state.string(28) == name
           : try stored.state.string(1) == name && stored.state.string(28) == nil
         if found { return (id, stored) }

@@ -58,7 +58,7 @@ extension EventStore {
       for name in changed.names {
         if let (id, _) = try Self.stored(named: name, view.book, in: txn), let contact = try view.contact(id, in: txn) {
           changes.contacts.append(contact)
-        } else if view.seesGroups, let (id, stored) = try Self.storedGroup(named: name, view.book, in: txn) {
+        } else if view.seesGroups, let (id, stored) = try Self.stored(named: name, kind: .group, view.book, in: txn) {
           changes.groups.append(try Self.groupCard(id, stored, view.book, in: txn))
         } else {
           changes.removed.append(name)

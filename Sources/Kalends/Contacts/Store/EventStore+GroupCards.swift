@@ -24,7 +24,7 @@ extension EventStore {
   /// that has no name of its own; `nil` when there is none or this session does not see groups.
   public func groupCard(named name: String) throws(StoreError) -> GroupCard? {
     try readContacts("read groups") { txn, view in
-      guard view.seesGroups, let (id, stored) = try Self.storedGroup(named: name, view.book, in: txn) else {
+      guard view.seesGroups, let (id, stored) = try Self.stored(named: name, kind: .group, view.book, in: txn) else {
         return nil
       }
       return try Self.groupCard(id, stored, view.book, in: txn)
@@ -63,7 +63,7 @@ extension EventStore {
         throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a contact"))
       }
       let current = try txn.reading { txn -> GroupCard? in
-        guard let (id, stored) = try Self.storedGroup(named: name, book, in: txn) else { return nil }
+        guard let (id, stored) = try Self.stored(named: name, kind: .group, book, in: txn) else { return nil }
         return try Self.groupCard(id, stored, book, in: txn)
       }
       guard condition.holds(for: current?.contentVersion) else {
@@ -135,7 +135,7 @@ extension EventStore {
     try write(.changeChosen(.contacts, "remove a group")) { txn, appender, _ in
       if try txn.reading({ try contactScope(book, in: $0) }) != nil { throw Self.outsideScope(actor, "remove a group") }
       let current = try txn.reading { txn -> GroupCard? in
-        guard let (id, stored) = try Self.storedGroup(named: name, book, in: txn) else { return nil }
+        guard let (id, stored) = try Self.stored(named: name, kind: .group, book, in: txn) else { return nil }
         return try Self.groupCard(id, stored, book, in: txn)
       }
       guard let current, condition.holds(for: current.contentVersion) else {
@@ -145,28 +145,6 @@ extension EventStore {
       payload.append(tag: 1, id: current.group.id)
       try appender.append(RecordDraft(kind: .groupRemoved, principal: actor, payload: payload), in: &txn)
     }
-  }
-
-  /// The live group a CardDAV client finds at `name`: stored under that name, else the one whose
-  /// `UID` it is (exactly) and that has no name of its own.
-  static func storedGroup(
-    named name: String, _ book: ContactsProjection, in txn: borrowing ReadTransaction
-  ) throws -> (ObjectID, StoredContact)? {
-    for field in [ContactSearchKey.Field.groupResourceName, .groupExternalID] {
-      let keys = try txn.withCursor(on: book.search) {
-        try $0.keys(withPrefix: ContactSearchKey.externalKey(field, name, nil))
-      }
-      for key in keys {
-        let id = ObjectID(bytes: key[(key.count - 16)...])!
-        guard let stored = try book.state(.group, id, in: txn), stored.isLive else { continue }
-        let found =
-          field == .groupResourceName
-          ? try stored.state.string(28) == name
-          : try stored.state.string(1) == name && stored.state.string(28) == nil
-        if found { return (id, stored) }
-      }
-    }
-    return nil
   }
 
   /// The card of the live group `id`: its members' `UID`s, then the pending ones no contact holds.
