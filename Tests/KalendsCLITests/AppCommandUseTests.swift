@@ -66,6 +66,8 @@ struct AppCommandUseTests {
     "group restore": .ownerOnly,
     "access status": .noData, "audit check-proof": .noData, "key generate": .noData, "key verifier": .noData,
     "help": .noData, "config show": .noData, "fleet push": .ownerOnly, "fleet mirror": .noData,
+    "fleet audit stores": .noData, "fleet audit history": .noData, "fleet audit state": .noData,
+    "fleet audit who-can": .noData, "fleet audit report": .noData,
   ]
 
   /// Every leaf command `kalends --experimental-dump-help` describes, as its path.

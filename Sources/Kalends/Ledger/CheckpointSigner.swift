@@ -58,7 +58,7 @@ public struct CheckpointSigner: Hashable, Sendable {
 
   /// The signature of the note text `text`: the key ID and the Ed25519 signature, or for a
   /// cosigner the key ID, the time `now` in seconds and the signature of the cosigned message.
-  func signature(of text: [UInt8], now: Timestamp = .now()) -> NoteSignature {
+  package func signature(of text: [UInt8], now: Timestamp = .now()) -> NoteSignature {
     let id = withUnsafeBytes(of: verifier.keyID.bigEndian) { Array($0) }
     guard verifier.isCosigner else {
       return NoteSignature(name: verifier.name, bytes: id + Sodium.ed25519Sign(text, secretKey: secretKey))

@@ -21,14 +21,7 @@ public struct PrivacyAudit: Sendable {
       try store.environment.read { txn in
         var entries: [AuditEntry] = []
         func keep(_ value: RawSpan) throws {
-          var principals = PrincipalCache()
-          let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-          guard Self.privacyKinds.contains(decoded.header.kind) else { return }
-          let identification = try decoded.context.map { range throws(StoreError) in
-            try CallerEvidence(context: value.extracting(range))
-          }
-          let entry = try AuditEntry(
-            decoded.header, try PayloadReader(bytes: value.extracting(decoded.payload)), identification: identification)
+          guard let entry = try AuditEntry.decoded(record: value) else { return }
           if let client, entry.client != client { return }
           if let service, entry.service != service { return }
           if let since, entry.timestamp < since { return }
@@ -90,11 +83,7 @@ public struct PrivacyAudit: Sendable {
   public func whoCan(
     _ service: Service, object: ObjectID? = nil, at instant: Timestamp? = nil
   ) throws(StoreError) -> [AccessState] {
-    try state(at: instant).filter { state in
-      guard state.service == service, [.fullAccess, .writeOnly, .limited].contains(state.status) else { return false }
-      guard let object, let chosen = state.chosen else { return true }
-      return chosen.contains(object)
-    }
+    try state(at: instant).filter { $0.allows(service, object: object) }
   }
 
   // MARK: Plumbing

@@ -17,6 +17,12 @@ extension FleetMirror {
       /// A checkpoint that was not accepted: no key enrolled, not signed by the enrolled key, short
       /// of the witness quorum, or a signed root other than the records'.
       case checkpoint
+      /// The store's records run more than the organisation allows past its last verified
+      /// checkpoint: it stopped checkpointing (or its checkpoints do not reach the mirror).
+      case stale
+      /// The store signed a checkpoint of more records than the stream gave: records withheld, by
+      /// the store or on the way; the mirror asks for them again.
+      case withheld
     }
     package let kind: Kind
     package let store: StoreID?

@@ -10,6 +10,8 @@ extension FleetMirror {
   struct CheckpointOutcome {
     var verified: UInt64?
     var alert: Alert?
+    /// The checkpoint verified, kept for the mirror's verdict.
+    var note: SignedNote?
   }
 
   /// Takes a checkpoint message of `store`.
@@ -88,7 +90,7 @@ extension FleetMirror {
     let proof = ConsistencyProof(oldSize: checkpoint.treeHead.size, newSize: tree.size, path: message.proof)
     do {
       try proof.check(from: checkpoint.treeHead, to: tree)
-      return CheckpointOutcome(verified: checkpoint.treeHead.size)
+      return CheckpointOutcome(verified: checkpoint.treeHead.size, note: message.note)
     } catch {
       return CheckpointOutcome(
         alert: Alert(
@@ -99,10 +101,14 @@ extension FleetMirror {
     }
   }
 
-  /// Keeps a verified checkpoint's size, and drops the waiting one, in `txn`.
+  /// Keeps a verified checkpoint's size and note (keys store ‖ 1, store ‖ 3), and drops the
+  /// waiting one, in `txn`.
   func record(_ outcome: CheckpointOutcome, _ store: StoreID, in txn: inout WriteTransaction) throws {
     if let size = outcome.verified {
       try txn.put(BigEndianBytes.of(size), forKey: store.bytes + [1], in: checkpoints)
+    }
+    if let note = outcome.note {
+      try txn.put(Array(note.description.utf8), forKey: store.bytes + [3], in: checkpoints)
     }
     _ = try txn.delete(store.bytes + [2], in: checkpoints)
   }

@@ -13,6 +13,8 @@ internal import LMDB
 /// `kal.ORG.STORE.resend`, which the store's next push answers).
 package final class FleetMirror {
   package let subjects: FleetSubjects
+  /// The mirror's LMDB files (`MirrorFiles` lists the databases).
+  let files: MirrorFiles
   let environment: Environment
   let records: Database
   let stores: Database
@@ -31,21 +33,15 @@ package final class FleetMirror {
   var verifiedCheckpoints: [StoreID: UInt64] = [:]
   /// Each store's checkpoint waiting for the records its proof leads to.
   var pendingCheckpoints: [StoreID: CheckpointMessage] = [:]
+  /// The verdict last put in the bucket of verdicts for each store in this run, uncosigned.
+  var published: [StoreID: FleetVerdict] = [:]
 
   /// Opens (or creates) the mirror's database in `directory`, trusting checkpoints as `trust` says,
   /// and re-walks what it holds.
   package init(directory: String, subjects: FleetSubjects, trust: FleetTrust = FleetTrust()) throws {
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    environment = try Environment(
-      path: directory, options: EnvironmentOptions(mapSize: 1 << 30, growsMapAutomatically: true, maxDatabases: 8))
-    (records, stores, alerts, checkpoints) = try environment.write { txn in
-      (
-        try txn.openDatabase(named: "records", options: .create),
-        try txn.openDatabase(named: "stores", options: .create),
-        try txn.openDatabase(named: "alerts", options: .create),
-        try txn.openDatabase(named: "checkpoints", options: .create)
-      )
-    }
+    files = try MirrorFiles(directory: directory, create: true)
+    (environment, records, stores, alerts, checkpoints) =
+      (files.environment, files.records, files.stores, files.alerts, files.checkpoints)
     self.subjects = subjects
     self.trust = trust
     try environment.read { txn in
@@ -208,6 +204,7 @@ package final class FleetMirror {
     try environment.write { txn in
       for (position, record) in kept {
         try txn.put(record, forKey: store.bytes + BigEndianBytes.of(position.rawValue), in: records)
+        try FleetAuditIndex.add(record, store: store, position: position.rawValue, in: &txn, files)
       }
       try txn.put(state, forKey: store.bytes, in: stores)
       if let settled { try record(settled, store, in: &txn) }

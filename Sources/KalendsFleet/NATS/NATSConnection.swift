@@ -6,6 +6,8 @@ import Foundation
 package final class NATSConnection {
   private let connection: OpaquePointer
   private let jetStream: OpaquePointer
+  /// The JetStream context, for the types that wrap its other parts (a key-value bucket).
+  var jetStreamContext: OpaquePointer { jetStream }
 
   /// Connects to `url` (`nats://host:port`, or several separated by commas: a cluster), with the
   /// credentials file `credentials` when given; `timeout` bounds the connection and each JetStream

@@ -38,6 +38,9 @@ package struct FleetSubjects: Hashable, Sendable {
   /// What a mirror takes: every subject of the organisation (it ignores the requests it makes).
   package var everything: String { "kal.\(organisation).>" }
 
+  /// The key-value bucket of the mirrors' verdicts (`FleetVerdict`), one key per store and mirror.
+  package var verdicts: String { "KAL_\(organisation)_verdicts" }
+
   /// The subject of `store`'s signed checkpoints.
   package func checkpoints(of store: StoreID) -> String { "kal.\(organisation).\(store).ckpt" }
 

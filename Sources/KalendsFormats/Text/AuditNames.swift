@@ -8,6 +8,13 @@ package struct AuditNames: Sendable {
   package let calendars: [ObjectID: String]
   package let contacts: [ObjectID: String]
 
+  /// Names of apps alone (calendars and contacts by their ids): what a mirror of the store's
+  /// records knows without its projections.
+  package init(apps: [String: String]) {
+    self.apps = apps
+    (calendars, contacts) = ([:], [:])
+  }
+
   package init(_ owner: EventStore) throws {
     apps = Dictionary(try owner.clients().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     calendars = Dictionary(

@@ -53,13 +53,7 @@ extension KalendsCommand.Audit {
       let audit = PrivacyAudit(store: store)
       let at = try instant.value
       let rows = try audit.whoCan(service.service, object: object, at: at).map { state in
-        let may =
-          switch state.status {
-          case .writeOnly: "add events"
-          case .limited: "use the chosen contacts"
-          default: state.chosen == nil ? "read and write" : "read and write the chosen calendars"
-          }
-        return state.jsonFields + [("may", .string(may))]
+        state.jsonFields + [("may", .string(state.may))]
       }
       if rows.isEmpty && format == .table {
         // A bare header would read as a failure; say what the empty answer means.
@@ -69,6 +63,17 @@ extension KalendsCommand.Audit {
         return
       }
       format.write(rows, columns: ["client", "service", "status", "may", "decision", "reason", "chosen"])
+    }
+  }
+}
+
+extension AccessState {
+  /// What the access lets the app do, in words.
+  var may: String {
+    switch status {
+    case .writeOnly: "add events"
+    case .limited: "use the chosen contacts"
+    default: chosen == nil ? "read and write" : "read and write the chosen calendars"
     }
   }
 }

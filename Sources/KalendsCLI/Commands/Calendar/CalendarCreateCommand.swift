@@ -50,8 +50,13 @@ extension KalendsCommand.Calendar {
         title: title, color: try Self.parseColor(color), allowedEntityTypes: holds.entityTypes,
         allowsContentModifications: !readOnly)
       let store = try global.openEventStore()
-      // Calendars are named by title: a second of the same title makes the name ambiguous.
-      if !force, let same = try store.calendars().first(where: { $0.title.lowercased() == title.lowercased() }) {
+      // Calendars are named by title: a second of the same title makes the name ambiguous. An app
+      // checks what it may list: a calendar app without reminders access still creates calendars.
+      let listed: EntityTypes
+      if case .client = store.actor { listed = holds.entityTypes } else { listed = [.events, .reminders] }
+      if !force,
+        let same = try store.calendars(for: listed).first(where: { $0.title.lowercased() == title.lowercased() })
+      {
         throw CLIError(
           message: "a calendar titled \"\(TerminalText.escaped(same.title))\" exists (\(same.id)) — "
             + "choose another title, or add --force to have two",

@@ -16,7 +16,7 @@ extension KalendsCommand {
         found by the mirror. NATS failures exit 70, a second publisher of one store id 67, a mirror \
         that flagged a store 69. See docs/fleet.md.
         """,
-      subcommands: [Push.self, Mirror.self])
+      subcommands: [Push.self, Mirror.self, Audit.self])
   }
 }
 

@@ -19,7 +19,12 @@ extension KalendsCommand.Fleet {
         a fork, a cloned store) or a broken rule flags the store, with the bundle kept as evidence; a \
         bundle that skips positions is an alert of a gap. With --once, takes what the stream holds, \
         prints each store's verdict and the alerts, and exits 69 when a store is flagged; otherwise \
-        runs until stopped.
+        runs until stopped. After each pass it puts its verdict on each store whose verdict changed in \
+        the bucket KAL_ORG_verdicts (key STORE.DURABLE), with the store's latest verified checkpoint \
+        cosigned by --key (a witness-type key: kalends key generate NAME --cosigner), and raises the \
+        alerts of what did not come: stale (more than --checkpoint-within records past the last \
+        verified checkpoint) and withheld (a checkpoint over records the stream did not give; asked \
+        for again).
         """)
 
     @OptionGroup var connection: NATSOptions
@@ -42,6 +47,14 @@ extension KalendsCommand.Fleet {
     @Option(help: "How many of the witnesses must have cosigned a checkpoint (default: all).")
     var quorum: Int?
 
+    @Option(help: ArgumentHelp("The mirror's cosigner key file, to cosign what it verified.", valueName: "file"))
+    var key: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Alert when a store's records run more than N past its last verified checkpoint.", valueName: "n"))
+    var checkpointWithin: UInt64?
+
     @Flag(help: "Take what the stream holds, report and exit.")
     var once = false
 
@@ -52,19 +65,34 @@ extension KalendsCommand.Fleet {
 
     func run() throws {
       let subjects = connection.subjects()
+      let signer = try key.map { path in
+        let signer = try KeyFile.read(path)
+        guard signer.verifier.isCosigner else {
+          throw CLIError(
+            message: "--key \(path) is not a cosigner's key: kalends key generate NAME --cosigner makes one",
+            status: .usage)
+        }
+        return signer
+      }
       let mirror = try FleetMirror(directory: dir, subjects: subjects, trust: trust())
       let nats = connection.connect()
       let subscription: NATSPullSubscription
+      let bucket: NATSKeyValue
       do {
         try nats.addStream(
           name: subjects.stream, subjects: subjects.streamSubjects, replicas: 1, duplicateWindow: .seconds(120))
         subscription = try nats.pullSubscription(subject: subjects.everything, durable: durable)
+        bucket = try nats.keyValue(bucket: subjects.verdicts)
       } catch {
         CommandRunner.fail(error.description, status: .storage)
       }
       let wait = Duration.milliseconds(Int64(max(0.05, idle) * 1000))
       repeat {
-        do { _ = try mirror.drain(subscription, nats: nats, idle: wait) } catch let error as NATSError {
+        do {
+          _ = try mirror.drain(subscription, nats: nats, idle: wait)
+          try mirror.review(nats: nats, checkpointWithin: checkpointWithin)
+          _ = try mirror.publishVerdicts(to: bucket, mirror: durable, signer: signer)
+        } catch let error as NATSError {
           CommandRunner.fail(error.description, status: .storage)
         }
       } while !once
