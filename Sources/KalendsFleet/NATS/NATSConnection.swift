@@ -17,7 +17,18 @@ package final class NATSConnection {
     var options: OpaquePointer?
     try NATSError.check(natsOptions_Create(&options), "create the connection's options")
     defer { natsOptions_Destroy(options) }
-    try NATSError.check(natsOptions_SetURL(options, url), "use \(url)")
+    // A cluster is a list of servers: the C client takes it as an array, not as one string.
+    let servers = url.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+    if servers.count > 1 {
+      var copies: [UnsafePointer<CChar>?] = servers.map { UnsafePointer(strdup($0)) }
+      defer { for copy in copies { free(UnsafeMutableRawPointer(mutating: copy)) } }
+      let status = copies.withUnsafeMutableBufferPointer {
+        natsOptions_SetServers(options, $0.baseAddress, Int32($0.count))
+      }
+      try NATSError.check(status, "use \(url)")
+    } else {
+      try NATSError.check(natsOptions_SetURL(options, url), "use \(url)")
+    }
     try NATSError.check(natsOptions_SetTimeout(options, milliseconds), "set the timeout")
     if let credentials {
       try NATSError.check(natsOptions_SetUserCredentialsFromFiles(options, credentials, nil), "read \(credentials)")
@@ -142,6 +153,17 @@ package final class NATSConnection {
     return StoredMessage(
       subject: String(cString: natsMsg_GetSubject(message)), sequence: natsMsg_GetSequence(message),
       data: Self.data(of: message), headers: values)
+  }
+
+  /// The name of the server leading `stream` on a cluster (`nil` on a single server, or while no
+  /// server leads it).
+  package func streamLeader(_ stream: String) throws(NATSError) -> String? {
+    var info: UnsafeMutablePointer<jsStreamInfo>?
+    var error = jsErrCode(0)
+    try NATSError.check(js_GetStreamInfo(&info, jetStream, stream, nil, &error), code: error, "read \(stream)'s state")
+    defer { jsStreamInfo_Destroy(info) }
+    guard let leader = info?.pointee.Cluster?.pointee.Leader else { return nil }
+    return String(cString: leader)
   }
 
   /// Removes the message of sequence `sequence` from `stream` (a stream that allows it).

@@ -197,6 +197,18 @@ package struct FleetPublisher {
       report.bundles += 1
     }
     report.checkpoint = try publishCheckpoint(through: published)
+    // Where the stream stands, kept in the store for `kalends status` (a store opened read only
+    // keeps nothing).
+    do {
+      let previous = try store.publications().first { $0.organisation == subjects.organisation }
+      try store.recordPublication(
+        Publication(
+          organisation: subjects.organisation, position: published, time: .now(),
+          checkpoint: report.checkpoint ?? previous?.checkpoint))
+    } catch .readOnly {
+    } catch {
+      throw .store(error)
+    }
     return report
   }
 }

@@ -32,6 +32,8 @@ package struct ServerConfiguration: Sendable {
   package var notifier: DesktopNotifier?
   /// The protocol front ends served beside the API (KalendsDAV's CalDAV and CardDAV).
   package var frontEnds: [any FrontEnd] = []
+  /// Work done beside serving (the fleet's publisher, `kalends serve --fleet-nats`).
+  package var companions: [Companion] = []
 
   package init() {}
 }

@@ -90,6 +90,13 @@ extension StoreServer {
           }, logger: logger))
     }
     services += server.periodicWork(configuration, logger: logger)
+    let store = server.owner.store
+    for companion in configuration.companions {
+      services.append(
+        PeriodicWork(interval: companion.interval, logger: logger, failure: companion.failure) {
+          if let line = try await server.onOwnThread({ try companion.work(store) }) { logger.info("\(line)") }
+        })
+    }
     if let notifier = configuration.notifier {
       services.append(
         AlarmService(owner: server.owner, notifier: notifier, logger: logger) { work in try await server.withStore(work)

@@ -19,7 +19,8 @@ extension KalendsCommand.Fleet {
         every record from the position it names to what was published). Creates the stream when it does \
         not exist (--replicas copies). Then publishes the latest checkpoint kept in the store that \
         the published records cover, when newer than the last one published, on kal.ORG.STORE.ckpt \
-        with a consistency proof to the published records.
+        with a consistency proof to the published records. Keeps where the stream stands in the store \
+        (kalends status shows it).
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -31,7 +32,7 @@ extension KalendsCommand.Fleet {
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
-      let store = try global.openStore(readOnly: true, for: "publish the store's records")
+      let store = try global.openStore(for: "publish the store's records")
       let subjects = connection.subjects()
       let publisher = FleetPublisher(store: store, subjects: subjects, nats: connection.connect(), replicas: replicas)
       let report: FleetPublisher.Report

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Kalends
 import KalendsCommandSupport
 import KalendsDAV
+import KalendsFleet
 import KalendsFormats
 import KalendsServer
 
@@ -31,7 +33,10 @@ extension KalendsCommand {
         Routes in docs/server.md. Prints 'listening on PATH' (and 'listening on tcp HOST:PORT') \
         once it accepts connections; SIGTERM or SIGINT stops it gracefully. Started by systemd's \
         socket activation (LISTEN_PID, LISTEN_FDS) it serves the Unix socket handed over, which must \
-        be bound to a path of this user with mode 0600 (SocketMode=0600), and leaves the socket in place.
+        be bound to a path of this user with mode 0600 (SocketMode=0600), and leaves the socket in place. \
+        With --fleet-nats and --fleet-org it also publishes the store's records to the organisation's \
+        stream as kalends fleet push does, at start and every --fleet-every seconds (answering \
+        mirrors' requests to send records again); kalends status shows where the stream stands.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -86,6 +91,20 @@ extension KalendsCommand {
         valueName: "program"))
     var notify = ConfigFile.loaded.notify ?? "desktop"
 
+    @Option(
+      help: ArgumentHelp(
+        "Also publish the store's records to this NATS server's stream (as kalends fleet push).", valueName: "url"))
+    var fleetNats: String?
+
+    @Option(help: ArgumentHelp("The organisation of --fleet-nats (its stream KAL_ORG).", valueName: "org"))
+    var fleetOrg: String?
+
+    @Option(help: ArgumentHelp("A NATS credentials file for --fleet-nats.", valueName: "file"))
+    var fleetCreds: String?
+
+    @Option(help: ArgumentHelp("How often the records are published.", valueName: "seconds"))
+    var fleetEvery = 10
+
     func run() async throws {
       try global.requireOwner("serve the store")
       for (option, value) in [
@@ -108,6 +127,7 @@ extension KalendsCommand {
       configuration.tlsCertificate = tlsCertificate
       configuration.tlsKey = tlsKey
       configuration.frontEnds = [DAVFrontEnd()]
+      if let publisher = try fleetPublisher() { configuration.companions.append(publisher) }
       switch notify {
       case "none": configuration.notifier = nil
       case "desktop": configuration.notifier = .desktop()
@@ -116,6 +136,35 @@ extension KalendsCommand {
       try await StoreServer.run(GlobalOptions.open(global.storePath), configuration: configuration) { lines in
         FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
       }
+    }
+  }
+}
+
+extension KalendsCommand.Serve {
+  /// The fleet's publisher of `--fleet-nats`: a push at start and every `--fleet-every` seconds,
+  /// each on a connection of its own (a NATS server restarted meanwhile is found again).
+  func fleetPublisher() throws -> Companion? {
+    guard let url = fleetNats else {
+      if fleetOrg != nil || fleetCreds != nil {
+        throw CLIError(message: "--fleet-org and --fleet-creds go with --fleet-nats", status: .usage)
+      }
+      return nil
+    }
+    guard let fleetOrg else { throw CLIError(message: "--fleet-nats needs --fleet-org", status: .usage) }
+    guard (1...86_400).contains(fleetEvery) else {
+      throw CLIError.invalidInput("--fleet-every takes 1 to 86400 seconds")
+    }
+    let subjects: FleetSubjects
+    do { subjects = try FleetSubjects(organisation: fleetOrg) } catch {
+      throw CLIError(message: error.description, status: .usage)
+    }
+    let credentials = fleetCreds
+    return Companion(interval: .seconds(fleetEvery), failure: "the fleet's publisher could not push") { store in
+      let nats = try NATSConnection(url: url, credentials: credentials)
+      let report = try FleetPublisher(store: store, subjects: subjects, nats: nats).push()
+      guard report.bundles > 0 else { return nil }
+      return "published records \(report.publishedBefore.rawValue + 1)–\(report.published.rawValue) to "
+        + subjects.records(of: store.id) + (report.resent > 0 ? " (\(report.resent) sent again)" : "")
     }
   }
 }

@@ -9,7 +9,9 @@ extension KalendsCommand {
   struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
-      abstract: "Show the store's identity, head, tree, latest checkpoint, size, readers, and each watch cursor's lag.")
+      abstract:
+        "Show the store's identity, head, tree, latest checkpoint, size, readers, each watch cursor's lag, and where each fleet's stream stands."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -32,6 +34,7 @@ extension KalendsCommand {
           ("mapBytes", .number(Double(status.mapSize))),
           ("readers", .number(Double(status.readers))),
         ]
+      let publications = try store.publications()
       let cursors = try store.changeCursors().map { cursor in
         let lag = try store.lag(of: cursor.position)
         return (cursor, lag)
@@ -46,7 +49,22 @@ extension KalendsCommand {
               ("behindSeconds", .number((lag.seconds * 1000).rounded() / 1000)),
             ])
           })
-        print(JSONValue.object(fields + [("cursors", cursorFields)]).rendered())
+        let fleet: JSONValue = .array(
+          publications.map { publication in
+            .object([
+              ("organisation", .string(publication.organisation)),
+              ("published", .number(Double(publication.position.rawValue))),
+              (
+                "behindRecords",
+                .number(
+                  Double(
+                    status.head.position.rawValue - min(status.head.position.rawValue, publication.position.rawValue)))
+              ),
+              ("at", .string(publication.time.description)),
+              ("checkpoint", publication.checkpoint.map { .number(Double($0)) } ?? .null),
+            ])
+          })
+        print(JSONValue.object(fields + [("cursors", cursorFields), ("fleet", fleet)]).rendered())
       case .table:
         let cursorRows = cursors.map { cursor, lag in
           (
@@ -55,7 +73,15 @@ extension KalendsCommand {
               + (lag.records > 0 ? String(format: " (oldest unhandled change %.1f s ago)", lag.seconds) : "")
           )
         }
-        print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) } + cursorRows))
+        let fleetRows = publications.map { publication in
+          let behind = status.head.position.rawValue - min(status.head.position.rawValue, publication.position.rawValue)
+          return (
+            "fleet \(publication.organisation)",
+            "published \(publication.position), \(behind) behind the head, at \(publication.time)"
+              + (publication.checkpoint.map { ", checkpoint \($0)" } ?? "")
+          )
+        }
+        print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) } + cursorRows + fleetRows))
       }
     }
   }
