@@ -31,6 +31,11 @@ struct NATSOptions: ParsableArguments {
   @Option(help: "The organisation: the stream KAL_ORG and the subjects kal.ORG.*.")
   var org: String
 
+  @Option(
+    help: ArgumentHelp(
+      "How long connecting, and each publish or JetStream request, may wait for its answer.", valueName: "seconds"))
+  var timeout = 5.0
+
   /// The organisation's subjects; a name that cannot be one exits 64.
   func subjects() -> FleetSubjects {
     do { return try FleetSubjects(organisation: org) } catch {
@@ -38,9 +43,14 @@ struct NATSOptions: ParsableArguments {
     }
   }
 
-  /// A connection to the servers; a failure exits 70.
+  /// A connection to the servers; a failure exits 70, a timeout outside 0.1–600 seconds 64.
   func connect() -> NATSConnection {
-    do { return try NATSConnection(url: nats, credentials: creds) } catch {
+    guard (0.1...600).contains(timeout) else {
+      CommandRunner.fail("--timeout takes 0.1 to 600 seconds", status: .usage)
+    }
+    do {
+      return try NATSConnection(url: nats, credentials: creds, timeout: .milliseconds(Int64(timeout * 1000)))
+    } catch {
       CommandRunner.fail(error.description, status: .storage)
     }
   }
