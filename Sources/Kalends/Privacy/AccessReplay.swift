@@ -39,27 +39,36 @@ package struct AccessReplay: Sendable {
   package static func concern(of record: RawSpan) throws(StoreError) -> (
     client: String, kind: RecordKind, timestamp: Timestamp
   )? {
+    guard let (header, fields) = try decoded(record), let client = try Self.client(header, fields) else { return nil }
+    return (client, header.kind, header.timestamp)
+  }
+
+  /// The header and fields of `record`, when its kind is one the replay reads.
+  private static func decoded(_ record: RawSpan) throws(StoreError) -> (LogRecordHeader, PayloadReader)? {
     let (header, payload) = try RecordCodec.decodeHeader(record)
     guard PermissionProjection.kinds.contains(header.kind) else { return nil }
-    let fields = try PayloadReader(bytes: record.extracting(payload))
+    return (header, try PayloadReader(bytes: record.extracting(payload)))
+  }
+
+  /// `concern(of:)`'s client, from the record's decoded header and fields.
+  private static func client(_ header: LogRecordHeader, _ fields: PayloadReader) throws(StoreError) -> String? {
     if header.kind == .calendarSaved || header.kind == .contactSaved {
       guard case .client(let id) = header.principal, try fields.unsigned(3) == ItemChange.created.rawValue else {
         return nil
       }
-      return (id, header.kind, header.timestamp)
+      return id
     }
-    return (try fields.requiredString(1), header.kind, header.timestamp)
+    return try fields.requiredString(1)
   }
 
   /// Applies one record (see the type's contract for the order).
   package mutating func apply(_ record: RawSpan) throws(StoreError) {
-    guard let (client, _, stamped) = try Self.concern(of: record) else { return }
-    let (header, payload) = try RecordCodec.decodeHeader(record)
+    guard let (header, fields) = try Self.decoded(record), let client = try Self.client(header, fields) else { return }
+    let stamped = header.timestamp
     // The first record of a client, by position, is its registration: its stamp says from when
     // the client is listed, as the store's audit says.
     if registered[client] == nil { registered[client] = stamped }
     guard stamped <= instant else { return }
-    let fields = try PayloadReader(bytes: record.extracting(payload))
     func service() throws(StoreError) -> Service? {
       try fields.unsigned(2).flatMap { Service(rawValue: UInt8(truncatingIfNeeded: $0)) }
     }

@@ -5,39 +5,41 @@ internal import LMDB
 /// cosigned when it has a key, and the alerts of a store that stopped checkpointing or whose
 /// records are withheld.
 extension FleetMirror {
-  /// The verdict on `store` now: `signer`, when given, cosigns the store's latest verified
-  /// checkpoint (a C2SP tlog-cosignature of the note's text).
-  package func verdict(on store: StoreID, mirror: String, signer: CheckpointSigner?) throws -> FleetVerdict? {
-    guard let walk = walks[store] else { return nil }
-    let (note, alerts) = try environment.read { txn in
-      let note = try txn.value(forKey: store.bytes + [3], in: checkpoints).flatMap {
-        try? SignedNote(parsing: String(decoding: $0, as: UTF8.self))
-      }
-      var count = 0
-      try txn.withCursor(on: self.alerts) { cursor in
-        try cursor.forEach(withPrefix: []) { _, value in
-          if Self.alert(Array(copying: value))?.store == store { count += 1 }
+  /// The verdict on every store held, uncosigned, from one snapshot (alerts counted in one pass).
+  package func verdicts(mirror: String) throws -> [FleetVerdict] {
+    let (notes, alertCounts) = try environment.read { txn in
+      var notes: [StoreID: SignedNote] = [:]
+      for store in walks.keys {
+        notes[store] = try txn.value(forKey: store.bytes + [3], in: checkpoints).flatMap {
+          try? SignedNote(parsing: String(decoding: $0, as: UTF8.self))
         }
       }
-      return (note, count)
+      var counts: [StoreID: Int] = [:]
+      try txn.withCursor(on: alerts) { cursor in
+        try cursor.forEach(withPrefix: []) { _, value in
+          if let store = Self.alert(Array(copying: value))?.store { counts[store, default: 0] += 1 }
+        }
+      }
+      return (notes, counts)
     }
-    let cosigned = note.map { note in signer.map { note.adding($0.signature(of: Array(note.text.utf8))) } ?? note }
-    return FleetVerdict(
-      store: store, mirror: mirror, verifiedSize: walk.head.position.rawValue, head: walk.head.hash,
-      flagged: flagged.contains(store), alerts: alerts, checkpoint: cosigned)
+    return walks.keys.sorted { $0.description < $1.description }.map { store in
+      let walk = walks[store]!
+      return FleetVerdict(
+        store: store, mirror: mirror, verifiedSize: walk.head.position.rawValue, head: walk.head.hash,
+        flagged: flagged.contains(store), alerts: alertCounts[store] ?? 0, checkpoint: notes[store])
+    }
   }
 
   /// Puts in `bucket` the verdict on every store whose verdict changed since this mirror last put
-  /// it (every store, the first time in a run); returns how many it put.
+  /// it (every store, the first time in a run), the store's checkpoint cosigned by `signer` (a C2SP
+  /// tlog-cosignature of the note's text) when given; returns how many it put.
   package func publishVerdicts(to bucket: NATSKeyValue, mirror: String, signer: CheckpointSigner?) throws -> Int {
     var put = 0
-    for store in walks.keys.sorted(by: { $0.description < $1.description }) {
-      // Compared without the mirror's cosignature, whose time changes at each signing.
-      guard let plain = try verdict(on: store, mirror: mirror, signer: nil), published[store] != plain,
-        let verdict = signer == nil ? plain : try verdict(on: store, mirror: mirror, signer: signer)
-      else { continue }
+    // Compared without the mirror's cosignature, whose time changes at each signing.
+    for plain in try verdicts(mirror: mirror) where published[plain.store] != plain {
+      let verdict = signer.map { plain.cosigned(by: $0) } ?? plain
       try bucket.put(verdict.bytes, forKey: verdict.key)
-      published[store] = plain
+      published[plain.store] = plain
       put += 1
     }
     return put

@@ -15,13 +15,11 @@ package final class FleetMirror {
   package let subjects: FleetSubjects
   /// The mirror's LMDB files (`MirrorFiles` lists the databases).
   let files: MirrorFiles
-  let environment: Environment
-  let records: Database
-  let stores: Database
-  let alerts: Database
-  /// Per store: the size of the last checkpoint verified (key store ‖ 1) and the checkpoint waiting
-  /// for the records its proof leads to (key store ‖ 2).
-  let checkpoints: Database
+  var environment: Environment { files.environment }
+  var records: Database { files.records }
+  var stores: Database { files.stores }
+  var alerts: Database { files.alerts }
+  var checkpoints: Database { files.checkpoints }
   /// The keys the organisation enrolled for its stores' checkpoints, and its witness policy.
   package let trust: FleetTrust
   /// The walk of each store over the records held, as far as they are verified.
@@ -40,8 +38,6 @@ package final class FleetMirror {
   /// and re-walks what it holds.
   package init(directory: String, subjects: FleetSubjects, trust: FleetTrust = FleetTrust()) throws {
     files = try MirrorFiles(directory: directory, create: true)
-    (environment, records, stores, alerts, checkpoints) =
-      (files.environment, files.records, files.stores, files.alerts, files.checkpoints)
     self.subjects = subjects
     self.trust = trust
     try environment.read { txn in

@@ -1,4 +1,3 @@
-import Foundation
 package import Kalends
 
 /// A mirror's verdict on one store, as it publishes it in the organisation's bucket of verdicts
@@ -46,11 +45,18 @@ package struct FleetVerdict: Hashable, Sendable {
   package var key: String { "\(store).\(mirror)" }
 
   package var bytes: [UInt8] {
-    let lines = [
-      Self.tag, "store \(store)", "mirror \(mirror)", "verified \(verifiedSize) \(head.hex)",
-      "standing \(flagged ? "flagged" : "verified")", "alerts \(alerts)",
-    ]
-    return Array((lines.joined(separator: "\n") + "\n\n" + (checkpoint?.description ?? "")).utf8)
+    NoteEnvelope.bytes(
+      head: [
+        Self.tag, "store \(store)", "mirror \(mirror)", "verified \(verifiedSize) \(head.hex)",
+        "standing \(flagged ? "flagged" : "verified")", "alerts \(alerts)",
+      ], note: checkpoint)
+  }
+
+  /// The verdict with `signer`'s cosignature added to the checkpoint (none without one).
+  package func cosigned(by signer: CheckpointSigner) -> FleetVerdict {
+    FleetVerdict(
+      store: store, mirror: mirror, verifiedSize: verifiedSize, head: head, flagged: flagged, alerts: alerts,
+      checkpoint: checkpoint.map { $0.adding(signer.signature(of: Array($0.text.utf8))) })
   }
 
   /// Why bytes are no verdict.
@@ -59,9 +65,7 @@ package struct FleetVerdict: Hashable, Sendable {
   }
 
   package init(bytes: [UInt8]) throws(Malformed) {
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard let split = text.range(of: "\n\n") else { throw Malformed(description: "no blank line") }
-    let lines = text[..<split.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+    guard let (lines, note) = NoteEnvelope.split(bytes) else { throw Malformed(description: "no blank line") }
     func field(_ index: Int, _ name: String) throws(Malformed) -> [Substring] {
       guard index < lines.count, lines[index].hasPrefix(name + " ") else {
         throw Malformed(description: "line \(index + 1) is not \(name)")
@@ -76,7 +80,6 @@ package struct FleetVerdict: Hashable, Sendable {
     else { throw Malformed(description: "a field does not parse") }
     let standing = try field(4, "standing").first
     guard standing == "verified" || standing == "flagged" else { throw Malformed(description: "unknown standing") }
-    let note = text[split.upperBound...]
     do {
       checkpoint = note.isEmpty ? nil : try SignedNote(parsing: String(note))
     } catch {

@@ -24,8 +24,7 @@ package struct CheckpointMessage: Hashable, Sendable {
   private static let tag = "kalends-fleet-checkpoint 1"
 
   package var bytes: [UInt8] {
-    let lines = [Self.tag, String(publishedSize)] + proof.map(\.base64)
-    return Array((lines.joined(separator: "\n") + "\n\n" + note.description).utf8)
+    NoteEnvelope.bytes(head: [Self.tag, String(publishedSize)] + proof.map(\.base64), note: note)
   }
 
   /// Why bytes are no checkpoint message.
@@ -34,9 +33,7 @@ package struct CheckpointMessage: Hashable, Sendable {
   }
 
   package init(bytes: [UInt8]) throws(Malformed) {
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard let split = text.range(of: "\n\n") else { throw Malformed(description: "no signed note") }
-    let head = text[..<split.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+    guard let (head, text) = NoteEnvelope.split(bytes) else { throw Malformed(description: "no signed note") }
     guard head.count >= 2, head[0] == Self.tag, let size = UInt64(head[1]) else {
       throw Malformed(description: "not a checkpoint message of this version")
     }
@@ -46,7 +43,7 @@ package struct CheckpointMessage: Hashable, Sendable {
       proof.append(hash)
     }
     do {
-      note = try SignedNote(parsing: String(text[split.upperBound...]))
+      note = try SignedNote(parsing: String(text))
     } catch {
       throw Malformed(description: "the signed note: \(error)")
     }

@@ -34,7 +34,10 @@ extension KalendsCommand {
           ("mapBytes", .number(Double(status.mapSize))),
           ("readers", .number(Double(status.readers))),
         ]
-      let publications = try store.publications()
+      // Where each organisation's stream stands, behind the head as a cursor is.
+      let publications = try store.publications().map { publication in
+        (publication, behind: try store.lag(of: publication.position).records)
+      }
       let cursors = try store.changeCursors().map { cursor in
         let lag = try store.lag(of: cursor.position)
         return (cursor, lag)
@@ -50,16 +53,11 @@ extension KalendsCommand {
             ])
           })
         let fleet: JSONValue = .array(
-          publications.map { publication in
+          publications.map { publication, behind in
             .object([
               ("organisation", .string(publication.organisation)),
               ("published", .number(Double(publication.position.rawValue))),
-              (
-                "behindRecords",
-                .number(
-                  Double(
-                    status.head.position.rawValue - min(status.head.position.rawValue, publication.position.rawValue)))
-              ),
+              ("behindRecords", .number(Double(behind))),
               ("at", .string(publication.time.description)),
               ("checkpoint", publication.checkpoint.map { .number(Double($0)) } ?? .null),
             ])
@@ -73,9 +71,8 @@ extension KalendsCommand {
               + (lag.records > 0 ? String(format: " (oldest unhandled change %.1f s ago)", lag.seconds) : "")
           )
         }
-        let fleetRows = publications.map { publication in
-          let behind = status.head.position.rawValue - min(status.head.position.rawValue, publication.position.rawValue)
-          return (
+        let fleetRows = publications.map { publication, behind in
+          (
             "fleet \(publication.organisation)",
             "published \(publication.position), \(behind) behind the head, at \(publication.time)"
               + (publication.checkpoint.map { ", checkpoint \($0)" } ?? "")
