@@ -20,6 +20,32 @@ enum LogRewriter {
     var erased: [UInt8]? = nil
   }
 
+  /// The stored bytes of the closed store's records from `position` on, as its log holds them
+  /// (what an attacker with the store's files, and its NATS credentials, could publish).
+  static func records(_ path: String, from position: Int) throws -> [[UInt8]] {
+    let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
+    let log = try environment.openDatabase(named: "log", options: [])
+    return try environment.read { txn in
+      var records: [[UInt8]] = []
+      try txn.withCursor(on: log) { cursor in
+        guard try cursor.seek(atLeast: BigEndianKey(UInt64(position))) else { return }
+        _ = try cursor.scanForward { _, value in
+          records.append(Array(copying: value))
+          return .continue
+        }
+      }
+      return records
+    }
+  }
+
+  /// Removes every checkpoint the closed store at `path` kept, as the attacker must before the
+  /// store signs its rewritten log.
+  static func forgetCheckpoints(_ path: String) throws {
+    let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
+    let checkpoints = try environment.openDatabase(named: MetaKey.checkpointDatabase, options: [])
+    try environment.write { txn in try txn.removeAll(in: checkpoints) }
+  }
+
   /// Replaces the log of the closed store at `path` with `edit` applied to its records.
   static func rewrite(_ path: String, _ edit: (inout [Entry]) throws -> Void) throws {
     let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))

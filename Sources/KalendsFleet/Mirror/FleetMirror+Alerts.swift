@@ -32,6 +32,12 @@ extension FleetMirror {
     package let message: UInt64
     /// Whether it flags the store: nothing more is taken of it.
     package let flags: Bool
+    /// The message that showed it, as it came (empty when it is not kept): a bundle, or the
+    /// checkpoint message whose signed note disagrees with the records held.
+    package var evidence: [UInt8] = []
+
+    /// The signed note of the evidence, when it is a checkpoint message.
+    package var note: SignedNote? { (try? CheckpointMessage(bytes: evidence))?.note }
 
     init(kind: Kind, store: StoreID?, position: LogPosition, detail: String, message: UInt64, flags: Bool? = nil) {
       self.kind = kind
@@ -81,13 +87,16 @@ extension FleetMirror {
   }
 
   static func alert(_ value: [UInt8]) -> Alert? {
-    let text = value.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+    let parts = value.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+    let text = parts.first ?? []
     let fields = String(decoding: text, as: UTF8.self).split(separator: "\u{1F}", omittingEmptySubsequences: false)
     guard fields.count == 6, let kind = Alert.Kind(rawValue: String(fields[0])),
       let position = UInt64(fields[2]), let message = UInt64(fields[3])
     else { return nil }
-    return Alert(
+    var alert = Alert(
       kind: kind, store: StoreID(uuid: String(fields[1])), position: LogPosition(position), detail: String(fields[5]),
       message: message, flags: fields[4] == "1")
+    if parts.count == 2 { alert.evidence = Array(parts[1]) }
+    return alert
   }
 }

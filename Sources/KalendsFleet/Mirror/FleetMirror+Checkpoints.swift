@@ -64,14 +64,16 @@ extension FleetMirror {
       pendingCheckpoints[store] = message
       return nil
     }
-    guard held == message.publishedSize, let walk = walks[store] else {
-      return try raise(
-        Alert(
-          kind: .checkpoint, store: store, position: size,
-          detail: "the checkpoint came after records beyond the tree its proof leads to: not checked",
-          message: sequence))
-    }
-    let outcome = checked(message, store, against: walk.frontier.head, sequence: sequence)
+    // Records held beyond the tree its proof leads to (a checkpoint published late, or by a
+    // publisher the stream refused — a clone's evidence): checked against the records held up to it.
+    let tree =
+      held == message.publishedSize
+      ? walks[store]?.frontier.head
+      : try environment.read { txn in
+        try Self.walk(store, through: message.publishedSize, in: txn, records, now: .now()).frontier.head
+      }
+    guard let tree else { return nil }
+    let outcome = checked(message, store, against: tree, sequence: sequence)
     if let alert = outcome.alert { return try raise(alert, evidence: data) }
     try environment.write { txn in try record(outcome, store, in: &txn) }
     remember(outcome, store)
@@ -104,18 +106,19 @@ extension FleetMirror {
   /// Keeps a verified checkpoint's size and note (keys store ‖ 1, store ‖ 3), and drops the
   /// waiting one, in `txn`.
   func record(_ outcome: CheckpointOutcome, _ store: StoreID, in txn: inout WriteTransaction) throws {
-    if let size = outcome.verified {
+    // A checkpoint older than the one verified (published late) is consistent, and kept no more.
+    if let size = outcome.verified, size > verifiedCheckpoints[store] ?? 0 {
       try txn.put(BigEndianBytes.of(size), forKey: store.bytes + [1], in: checkpoints)
-    }
-    if let note = outcome.note {
-      try txn.put(Array(note.description.utf8), forKey: store.bytes + [3], in: checkpoints)
+      if let note = outcome.note {
+        try txn.put(Array(note.description.utf8), forKey: store.bytes + [3], in: checkpoints)
+      }
     }
     _ = try txn.delete(store.bytes + [2], in: checkpoints)
   }
 
   /// `record(_:_:in:)` in memory, once committed.
   func remember(_ outcome: CheckpointOutcome, _ store: StoreID) {
-    if let size = outcome.verified { verifiedCheckpoints[store] = size }
+    if let size = outcome.verified { verifiedCheckpoints[store] = max(size, verifiedCheckpoints[store] ?? 0) }
     pendingCheckpoints[store] = nil
   }
 }

@@ -47,14 +47,7 @@ package final class FleetMirror {
           let store = StoreID(bytes: key)!
           let state = Array(copying: value)
           if state.first == 1 { flagged.insert(store) }
-          var walk = LogWalk(storeID: store, now: now)
-          try txn.withCursor(on: records) { held in
-            try held.forEach(withPrefix: store.bytes) { key, value in
-              let position = Array(key[16...])
-              walk.check(key: position.span.bytes, value: value)
-            }
-          }
-          walks[store] = walk
+          walks[store] = try Self.walk(store, through: .max, in: txn, files.records, now: now)
         }
       }
       try txn.withCursor(on: checkpoints) { cursor in
@@ -66,6 +59,25 @@ package final class FleetMirror {
         }
       }
     }
+  }
+
+  /// The walk of `store`'s records held in `records`, from the first through position `size` (or
+  /// the last held).
+  static func walk(
+    _ store: StoreID, through size: UInt64, in txn: borrowing ReadTransaction, _ records: Database, now: Timestamp
+  ) throws -> LogWalk {
+    var walk = LogWalk(storeID: store, now: now)
+    try txn.withCursor(on: records) { held in
+      guard try held.seek(atLeast: store.bytes) else { return }
+      _ = try held.scanForward { key, value in
+        let bytes = Array(copying: key)
+        let position = Array(bytes.dropFirst(16))
+        guard bytes.starts(with: store.bytes), BigEndianBytes.value(position) <= size else { return .stop }
+        walk.check(key: position.span.bytes, value: value)
+        return .continue
+      }
+    }
+    return walk
   }
 
   /// One store as the mirror holds it.

@@ -89,14 +89,15 @@ package struct FleetPublisher {
   }
 
   /// Publishes the store's latest kept checkpoint that the published records cover, when it is
-  /// newer than the last one published, with a consistency proof to `published`; returns its size.
-  private func publishCheckpoint(through published: LogPosition) throws(Failure) -> UInt64? {
+  /// newer than the last one published (or, as `evidence`, whatever was published), with a
+  /// consistency proof to `published`; returns its size.
+  private func publishCheckpoint(through published: LogPosition, evidence: Bool = false) throws(Failure) -> UInt64? {
     let subject = subjects.checkpoints(of: store.id)
     do {
       guard let size = try store.checkpointSizes().last(where: { $0 <= published.rawValue && $0 > 0 }),
         let note = try store.checkpoint(size: size)
       else { return nil }
-      if let last = try nats.lastMessage(stream: subjects.stream, subject: subject),
+      if !evidence, let last = try nats.lastMessage(stream: subjects.stream, subject: subject),
         let previous = try? CheckpointMessage(bytes: last.data),
         let previousSize = try? Checkpoint(parsing: previous.note.text).treeHead.size, previousSize >= size
       {
@@ -104,7 +105,10 @@ package struct FleetPublisher {
       }
       let proof = try store.consistencyProof(from: size, to: published.rawValue)
       let message = CheckpointMessage(note: note, publishedSize: published.rawValue, proof: proof.path)
-      _ = try nats.publish(message.bytes, to: subject, messageID: "\(store.id):ckpt:\(size):\(published.rawValue)")
+      _ = try nats.publish(
+        message.bytes, to: subject,
+        messageID: "\(store.id):ckpt:\(size):\(published.rawValue)"
+          + (evidence ? ":" + ((try? Checkpoint(parsing: note.text))?.treeHead.root.hex ?? "") : ""))
       return size
     } catch let error as StoreError {
       throw .store(error)
@@ -117,7 +121,23 @@ package struct FleetPublisher {
 
   /// Publishes what the stream does not hold yet, up to the head read now, then the latest
   /// checkpoint those records cover.
+  ///
+  /// When the stream holds another log under this store's id (`Failure.anotherPublisher`: a
+  /// clone, or this store rewritten), nothing is published of its records; its latest signed
+  /// checkpoint is, with a proof to its head, so that a mirror holding the other log finds two
+  /// signed trees that disagree, and flags the store with both as evidence.
   package func push() throws(Failure) -> Report {
+    do {
+      return try publishNew()
+    } catch .anotherPublisher(let detail) {
+      let evidence = try? store.head().position
+      let size = evidence.flatMap { try? publishCheckpoint(through: $0, evidence: true) } ?? nil
+      throw .anotherPublisher(
+        detail + (size.map { "; its checkpoint of \($0) records is published for the mirrors to compare" } ?? ""))
+    }
+  }
+
+  private func publishNew() throws(Failure) -> Report {
     let subject = subjects.records(of: store.id)
     do {
       try nats.addStream(

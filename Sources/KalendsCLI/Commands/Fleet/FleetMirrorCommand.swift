@@ -122,7 +122,8 @@ extension KalendsCommand.Fleet {
                     ("kind", .string(alert.kind.rawValue)),
                     ("store", alert.store.map { .string($0.description) } ?? .null),
                     ("position", .number(Double(alert.position.rawValue))), ("message", .number(Double(alert.message))),
-                    ("detail", .string(alert.detail)),
+                    ("detail", .string(alert.detail)), ("evidenceBytes", .number(Double(alert.evidence.count))),
+                    ("note", alert.note.map { .string($0.description) } ?? .null),
                   ])
                 })
             ),

@@ -15,7 +15,7 @@ extension KalendsCommand.Fleet {
         after it up to the head, each bundle with the message id STORE:FROM-TO and on the condition \
         that the subject's last message is the one before (JetStream's expected last subject \
         sequence): a second publisher of the same store id (a cloned store) is refused (exit 67) and \
-        never interleaved. First answers a mirror's request to send records again (kal.ORG.STORE.resend: \
+        never interleaved, and publishes its latest checkpoint as the mirrors' evidence. First answers a mirror's request to send records again (kal.ORG.STORE.resend: \
         every record from the position it names to what was published). Creates the stream when it does \
         not exist (--replicas copies). Then publishes the latest checkpoint kept in the store that \
         the published records cover, when newer than the last one published, on kal.ORG.STORE.ckpt \

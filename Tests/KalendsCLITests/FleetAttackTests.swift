@@ -1,0 +1,135 @@
+import Foundation
+import Kalends
+import KalendsFleet
+import KalendsTestSupport
+import Testing
+
+/// The attacks on a store's log the fleet's mirror exists to catch, each made as its attacker would
+/// — with the store's files, its checkpoint key and its NATS credentials — and each carried through
+/// a real `nats-server` to a mirror that flags the store and keeps the evidence: a forged decision,
+/// a clone that went its own way, the store's history rewritten after a checkpoint. (A withheld
+/// store is FleetVerdictTests'; a gap the stream made, FleetCommandTests'.)
+@Suite("kalends fleet mirror: each attack on a store is flagged with its evidence")
+struct FleetAttackTests {
+  static let app = "com.example.planner"
+
+  static func push(_ store: CLIStore, _ nats: NATSServer) throws -> CLI.Result {
+    try store.run(["fleet", "push", "--nats", nats.url, "--org", "acme"])
+  }
+
+  static func id(_ store: CLIStore) throws -> String {
+    try #require(try store.object(["status"])["storeId"] as? String)
+  }
+
+  /// A store whose person denied the planner calendars, with a checkpoint signed by `key`.
+  static func deniedStore(signedBy key: String? = nil) throws -> CLIStore {
+    let store = try CLIStore(generatedEvents: 20)
+    try store.register(Self.app)
+    _ = try store.object(["access", "request", "--service", "calendars", "--answer", "deny", "--as", Self.app])
+    if let key { #expect(try store.run(["checkpoint", "sign", "--key", key]).status == 0) }
+    return store
+  }
+
+  @Test func aForgedDecisionPublishedUnderTheStoresIdIsFlaggedAtItsPosition() throws {
+    let nats = try NATSServer()
+    let store = try Self.deniedStore()
+    #expect(try Self.push(store, nats).status == 0)
+    let id = try Self.id(store)
+    // The app grants itself access, chained as Kalends would chain it; the publisher sends what
+    // the store holds, and the mirror judges it.
+    let forged = try Forger.append(
+      store.directory.storePath, actor: "client:\(Self.app)", kind: 403,
+      fields: Forger.decision(Self.app, status: 3, previous: 2, reason: 2))
+    let pushed = try Self.push(store, nats)
+    #expect(pushed.status == 0, "\(pushed.stderr)")
+    let forgedBytes = try LogRewriter.records(store.directory.storePath, from: forged)
+    let directory = TemporaryDirectory("mirror")
+    let (status, answer) = try FleetVerdictTests.mirror(nats, directory, [])
+    #expect(status == 69, "a flagged store")
+    let alert = try #require(FleetVerdictTests.alerts(answer, "integrity").first, "\(answer)")
+    #expect(alert["position"] as? Int == forged && alert["store"] as? String == id)
+    #expect((alert["evidenceBytes"] as? Int ?? 0) > forgedBytes.joined().count, "the bundle is kept as it came")
+    let verdict = try #require((answer["stores"] as? [[String: Any]])?.first)
+    #expect(verdict["flagged"] as? Bool == true && verdict["verifiedSize"] as? Int == forged - 1)
+    // The fleet's audit answers from what is verified: the person's denial stands.
+    let state = try FleetAuditTests.fleetRows(["state", "--store", id], directory)
+    let planner = try #require(
+      state.first { $0["client"] as? String == Self.app && $0["service"] as? String == "calendars" }, "\(state)")
+    #expect(planner["status"] as? String == "denied", "\(planner)")
+    #expect(state.allSatisfy { $0["standing"] as? String == "flagged" }, "\(state)")
+  }
+
+  enum Attack: String, CaseIterable, Sendable {
+    /// A copy of the store's files goes its own way under the same id, and signs with its key.
+    case clone
+    /// The store's history is rewritten after its records and checkpoint were published (the
+    /// person's denial turned into a grant), re-chained, and signed again.
+    case rewrite
+  }
+
+  /// Either way the stream holds one log and the store, or its copy, another: its push is refused
+  /// (67), publishes the checkpoint it signed over its own log, and the mirror holding the other log
+  /// flags the store, keeping both signed notes — each verified by `tools/tlog_oracle.py` under the
+  /// store's enrolled key, of one size with two roots: a fork no one can deny.
+  @Test(arguments: Attack.allCases)
+  func twoSignedTreesThatDisagreeFlagTheStore(_ attack: Attack) throws {
+    let nats = try NATSServer()
+    let keys = TemporaryDirectory("keys")
+    let owner = try FleetVerdictTests.key("owner.example", in: keys)
+    let store = try Self.deniedStore(signedBy: owner.path)
+    #expect(try Self.push(store, nats).status == 0)
+    let id = try Self.id(store)
+    let enrol = ["--enrol", "\(id)=\(owner.verifier)"]
+    let directory = TemporaryDirectory("mirror")
+    var (status, answer) = try FleetVerdictTests.mirror(nats, directory, enrol)
+    let signedFirst = try #require((answer["stores"] as? [[String: Any]])?.first?["checkpoint"] as? Int)
+    #expect(status == 0 && FleetVerdictTests.alerts(answer, "checkpoint").isEmpty, "\(answer)")
+
+    switch attack {
+    case .clone:
+      let clone = TemporaryDirectory("clone")
+      try FileManager.default.copyItem(atPath: store.directory.storePath, toPath: clone.storePath)
+      // Each makes one record and signs its tree: one size, two roots.
+      #expect(try CLI.run(["calendar", "create", "Clone", "--store", clone.storePath]).status == 0)
+      #expect(try CLI.run(["checkpoint", "sign", "--key", owner.path, "--store", clone.storePath]).status == 0)
+      // The clone goes on past its checkpoint: the original's comes to a mirror holding more.
+      #expect(try CLI.run(["calendar", "create", "Clone 2", "--store", clone.storePath]).status == 0)
+      #expect(
+        try CLI.run(["fleet", "push", "--nats", nats.url, "--org", "acme", "--store", clone.storePath]).status == 0)
+      _ = try store.calendar("Original")
+    case .rewrite:
+      // As many records as were published and signed, one of them another.
+      // The store would refuse to sign a tree its kept checkpoint contradicts: they go too.
+      try LogRewriter.rewrite(store.directory.storePath, LogRewriter.grantTheFirstDecision)
+      try LogRewriter.forgetCheckpoints(store.directory.storePath)
+    }
+    let signed = try store.run(["checkpoint", "sign", "--key", owner.path])
+    #expect(signed.status == 0, "\(signed.stderr)")
+    let refused = try Self.push(store, nats)
+    #expect(refused.status == 67 && refused.stderr.contains("published for the mirrors"), "\(refused.stderr)")
+
+    (status, answer) = try FleetVerdictTests.mirror(nats, directory, enrol)
+    #expect(status == 69, "\(answer)")
+    let verdict = try #require((answer["stores"] as? [[String: Any]])?.first)
+    #expect(verdict["flagged"] as? Bool == true, "\(verdict)")
+    let alert = try #require(FleetVerdictTests.alerts(answer, "checkpoint").last, "\(answer)")
+    let disputed = try #require(alert["note"] as? String, "\(alert)")
+    // The other note: the one the mirror verified (the clone's, or the original's first).
+    let bucket = try NATSConnection(url: nats.url).keyValue(bucket: "KAL_acme_verdicts")
+    let held = try FleetVerdict(bytes: try #require(try bucket.value(forKey: "\(id).kalends-mirror")))
+    let kept = try #require(held.checkpoint?.description)
+    var trees: [(size: Int, root: String)] = []
+    for (name, note) in [("disputed", disputed), ("kept", kept)] {
+      let file = keys.path + "/\(name)"
+      try note.write(toFile: file, atomically: true, encoding: .utf8)
+      let oracle = try TransparencyCLITests().oracle(["check-note", file, owner.verifier])
+      #expect(oracle.status == 0, "\(name): \(oracle.stderr)")
+      let checked = try #require(try json(oracle.stdout) as? [String: Any])
+      trees.append((try #require(checked["size"] as? Int), try #require(checked["root"] as? String)))
+    }
+    #expect(trees[0].size == trees[1].size && trees[0].root != trees[1].root, "\(trees)")
+    #expect(alert["position"] as? Int == trees[0].size && alert["store"] as? String == id)
+    // A clone's tree is one record longer than the first checkpoint; a rewrite's, as long.
+    #expect(trees[1].size == signedFirst + (attack == .clone ? 1 : 0), "\(trees)")
+  }
+}
