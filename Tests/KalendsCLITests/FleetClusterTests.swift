@@ -66,7 +66,7 @@ struct FleetClusterTests {
     for _ in 0..<5 {
       let result = try CLI.run([
         "fleet", "mirror", "--nats", cluster.url, "--org", "acme", "--dir", directory.path, "--once", "--idle", "1",
-        "--format", "json",
+        "--format", "json", "--replicas", "3",
       ])
       try #require(result.status == 0, "nothing is flagged: \(result.stdout) \(result.stderr)")
       answer = try #require(try json(result.stdout) as? [String: Any])
@@ -80,6 +80,9 @@ struct FleetClusterTests {
     #expect(verified == heads, "every store's verified size is its head: \(answer)")
     let alerts = (answer["alerts"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
     #expect(alerts.allSatisfy { $0 == "gap" || $0 == "withheld" }, "\(alerts)")
+    // The verdicts survive a node's loss as the records do.
+    let nats = try NATSConnection(url: cluster.url)
+    #expect(try nats.streamReplicas("KV_KAL_acme_verdicts") == 3 && nats.streamReplicas("KAL_acme") == 3)
   }
 }
 

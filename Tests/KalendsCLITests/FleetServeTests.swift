@@ -36,7 +36,7 @@ struct FleetServeTests {
     let store = try CLIStore()
     for options in [
       ["--fleet-nats", "nats://127.0.0.1:1"], ["--fleet-org", "acme"],
-      ["--fleet-nats", "nats://127.0.0.1:1", "--fleet-org", "a.b"],
+      ["--fleet-nats", "nats://127.0.0.1:1", "--fleet-org", "a.b"], ["--fleet-ca", "/etc/ssl/certs/ca.pem"],
     ] {
       let result = try store.run(["serve", "--socket", store.directory.path + "/s.sock"] + options)
       #expect(result.status == 64, "\(options): \(result.stderr)")

@@ -9,15 +9,26 @@ package final class NATSServer {
   /// `nats://127.0.0.1:PORT`.
   package let url: String
 
-  package init() throws {
+  /// The port it listens on.
+  package var port: Int { URLComponents(string: url)?.port ?? 0 }
+
+  /// Starts the server; `configuration` is the text of a configuration file (users and their
+  /// permissions, TLS) it reads besides the loopback address, port and JetStream directory.
+  package init(configuration: String? = nil) throws {
     let program = try #require(
       ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"].first {
         FileManager.default.isExecutableFile(atPath: $0)
       }, "nats-server is not installed (tools/setup installs it)")
     process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = [
+    var arguments = [
       "-a", "127.0.0.1", "-p", "-1", "-js", "-sd", directory.path + "/js", "--ports_file_dir", directory.path,
     ]
+    if let configuration {
+      let file = directory.path + "/server.conf"
+      try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+      arguments += ["-c", file]
+    }
+    process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()

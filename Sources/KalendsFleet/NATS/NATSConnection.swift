@@ -9,11 +9,24 @@ package final class NATSConnection {
   /// The JetStream context, for the types that wrap its other parts (a key-value bucket).
   var jetStreamContext: OpaquePointer { jetStream }
 
+  /// How long a request (a direct get) waits for its answer.
+  private let requestTimeout: Int64
+
   /// Connects to `url` (`nats://host:port`, or several separated by commas: a cluster), with the
   /// credentials file `credentials` when given; `timeout` bounds the connection and each JetStream
   /// request.
-  package init(url: String, credentials: String? = nil, timeout: Duration = .seconds(5)) throws(NATSError) {
+  ///
+  /// With `trustedCertificates` (a PEM file of certificate authorities), or a `tls://` URL, the
+  /// connection is TLS and the server's certificate must chain to those authorities (or the
+  /// system's). `inboxPrefix` replaces `_INBOX` in the subjects the answers to this connection's
+  /// requests and publishes come on, so that a user allowed to subscribe only below it reads no
+  /// one else's answers.
+  package init(
+    url: String, credentials: String? = nil, trustedCertificates: String? = nil, inboxPrefix: String? = nil,
+    timeout: Duration = .seconds(5)
+  ) throws(NATSError) {
     let milliseconds = timeout.milliseconds
+    requestTimeout = milliseconds
     var options: OpaquePointer?
     try NATSError.check(natsOptions_Create(&options), "create the connection's options")
     defer { natsOptions_Destroy(options) }
@@ -32,6 +45,14 @@ package final class NATSConnection {
     try NATSError.check(natsOptions_SetTimeout(options, milliseconds), "set the timeout")
     if let credentials {
       try NATSError.check(natsOptions_SetUserCredentialsFromFiles(options, credentials, nil), "read \(credentials)")
+    }
+    if let trustedCertificates {
+      try NATSError.check(natsOptions_SetSecure(options, true), "use TLS")
+      try NATSError.check(
+        natsOptions_LoadCATrustedCertificates(options, trustedCertificates), "read \(trustedCertificates)")
+    }
+    if let inboxPrefix {
+      try NATSError.check(natsOptions_SetCustomInboxPrefix(options, inboxPrefix), "use the inbox \(inboxPrefix)")
     }
     var connection: OpaquePointer?
     try NATSError.check(natsConnection_Connect(&connection, options), "connect to \(url)")
@@ -55,7 +76,8 @@ package final class NATSConnection {
 
   /// Creates the file-backed stream `name` over `subjects` with `replicas` copies and a window of
   /// `duplicateWindow` in which a message id is published once; one that exists is left as it is,
-  /// whatever its configuration (its operator's choice: another number of copies, say).
+  /// whatever its configuration (its operator's choice: another number of copies, say). The stream
+  /// allows direct gets (`lastMessage` reads through them).
   package func addStream(name: String, subjects: [String], replicas: Int, duplicateWindow: Duration) throws(NATSError) {
     var config = jsStreamConfig()
     jsStreamConfig_Init(&config)
@@ -136,23 +158,35 @@ package final class NATSConnection {
   }
 
   /// The last message of `subject` in `stream`, with the values of `headers`; `nil` when it has none.
+  ///
+  /// Asked as a direct get of the subject (`$JS.API.DIRECT.GET.STREAM.SUBJECT`, of a stream that
+  /// allows them), which any replica of the stream answers: a permission to publish on that one
+  /// subject suffices, so a store can be allowed to read its own subjects and no other's. A replica
+  /// behind its leader may answer with an earlier message (a publish on the condition of the last
+  /// sequence tells).
   package func lastMessage(stream: String, subject: String, headers: [String] = []) throws(NATSError)
     -> StoredMessage?
   {
-    var message: OpaquePointer?
-    var error = jsErrCode(0)
-    let status = js_GetLastMsg(&message, jetStream, stream, subject, nil, &error)
-    if status == NATS_NOT_FOUND || Int(error.rawValue) == NATSError.messageNotFound { return nil }
-    try NATSError.check(status, code: error, "read the last message of \(subject)")
-    defer { natsMsg_Destroy(message) }
-    var values: [String: String] = [:]
-    for name in headers {
+    var reply: OpaquePointer?
+    let status = natsConnection_Request(
+      &reply, connection, "$JS.API.DIRECT.GET.\(stream).\(subject)", nil, 0, requestTimeout)
+    try NATSError.check(status, "read the last message of \(subject)")
+    defer { natsMsg_Destroy(reply) }
+    func header(_ name: String) -> String? {
       var value: UnsafePointer<CChar>?
-      if natsMsgHeader_Get(message, name, &value) == NATS_OK, let value { values[name] = String(cString: value) }
+      guard natsMsgHeader_Get(reply, name, &value) == NATS_OK, let value else { return nil }
+      return String(cString: value)
     }
-    return StoredMessage(
-      subject: String(cString: natsMsg_GetSubject(message)), sequence: natsMsg_GetSequence(message),
-      data: Self.data(of: message), headers: values)
+    if let answer = header("Status") {
+      if answer == "404" { return nil }
+      throw NATSError(answer: "read the last message of \(subject): \(answer) \(header("Description") ?? "")")
+    }
+    guard let sequence = header("Nats-Sequence").flatMap(UInt64.init), let stored = header("Nats-Subject") else {
+      throw NATSError(answer: "read the last message of \(subject): an answer without its sequence")
+    }
+    var values: [String: String] = [:]
+    for name in headers { values[name] = header(name) }
+    return StoredMessage(subject: stored, sequence: sequence, data: Self.data(of: reply), headers: values)
   }
 
   /// The name of the server leading `stream` on a cluster (`nil` on a single server, or while no
@@ -164,6 +198,15 @@ package final class NATSConnection {
     defer { jsStreamInfo_Destroy(info) }
     guard let leader = info?.pointee.Cluster?.pointee.Leader else { return nil }
     return String(cString: leader)
+  }
+
+  /// The copies `stream` is configured with.
+  package func streamReplicas(_ stream: String) throws(NATSError) -> Int {
+    var info: UnsafeMutablePointer<jsStreamInfo>?
+    var error = jsErrCode(0)
+    try NATSError.check(js_GetStreamInfo(&info, jetStream, stream, nil, &error), code: error, "read \(stream)'s state")
+    defer { jsStreamInfo_Destroy(info) }
+    return Int(info?.pointee.Config?.pointee.Replicas ?? 0)
   }
 
   /// Removes the message of sequence `sequence` from `stream` (a stream that allows it).

@@ -26,6 +26,13 @@ package struct NATSError: Error, Sendable, CustomStringConvertible {
     self.text = "\(operation): \(detail.isEmpty ? statusText : detail)"
   }
 
+  /// A failure the client did not report: an answer that is not what JetStream gives.
+  init(answer text: String) {
+    status = Int(NATS_ERR.rawValue)
+    code = 0
+    self.text = text
+  }
+
   package var description: String { code == 0 ? text : "\(text) (JetStream error \(code))" }
 
   /// Throws unless `status` is `NATS_OK`.

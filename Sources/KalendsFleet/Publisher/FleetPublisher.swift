@@ -1,3 +1,4 @@
+import Foundation
 package import Kalends
 
 /// Publishes a store's records to its organisation's stream: the records after those the stream
@@ -50,6 +51,9 @@ package struct FleetPublisher {
     case anotherPublisher(String)
     /// The stream holds a bundle of this store that does not continue its log where expected.
     case unexpectedBundle(String)
+    /// The subject's last message is not the one the push read as last: a replica behind its
+    /// leader answered the read (the push reads again), or another publisher published meanwhile.
+    case moved(String)
     /// NATS failed.
     case nats(NATSError)
     /// The store failed.
@@ -57,7 +61,7 @@ package struct FleetPublisher {
 
     package var description: String {
       switch self {
-      case .anotherPublisher(let detail), .unexpectedBundle(let detail): detail
+      case .anotherPublisher(let detail), .unexpectedBundle(let detail), .moved(let detail): detail
       case .nats(let error): "\(error)"
       case .store(let error): "\(error)"
       }
@@ -80,7 +84,7 @@ package struct FleetPublisher {
         headers: answered == 0 ? [:] : [Self.answeredHeader: String(answered)], expectedLast: .some(lastSequence))
       return (bundle, ack)
     } catch  where error.code == NATSError.wrongLastSequence {
-      throw .anotherPublisher(
+      throw .moved(
         "\(subject) moved on since this publisher's last bundle: another publisher of store \(store.id) (a "
           + "cloned store?) published meanwhile; nothing more is published")
     } catch {
@@ -128,8 +132,9 @@ package struct FleetPublisher {
   /// signed trees that disagree, and flags the store with both as evidence.
   package func push() throws(Failure) -> Report {
     do {
-      return try publishNew()
-    } catch .anotherPublisher(let detail) {
+      return try publishReadingAgain()
+    } catch {
+      guard case .anotherPublisher(let detail) = error else { throw error }
       let evidence = try? store.head().position
       let size = evidence.flatMap { try? publishCheckpoint(through: $0, evidence: true) } ?? nil
       throw .anotherPublisher(
@@ -137,8 +142,26 @@ package struct FleetPublisher {
     }
   }
 
+  /// `publishNew`, again when the subject moved on: the last messages are read from any replica,
+  /// one behind its leader shows an earlier last bundle, and the publish that follows is refused.
+  /// Read again, a few times, before taking the subject's moving on as another publisher's doing.
+  private func publishReadingAgain() throws(Failure) -> Report {
+    var attempt = 0
+    while true {
+      do {
+        return try publishNew()
+      } catch {
+        guard case .moved(let detail) = error else { throw error }
+        attempt += 1
+        guard attempt < 4 else { throw .anotherPublisher(detail) }
+        Thread.sleep(forTimeInterval: 0.1 * Double(attempt))
+      }
+    }
+  }
+
   private func publishNew() throws(Failure) -> Report {
     let subject = subjects.records(of: store.id)
+    // Created when missing; one that exists is left as it is (JetStream answers at once).
     do {
       try nats.addStream(
         name: subjects.stream, subjects: subjects.streamSubjects, replicas: replicas, duplicateWindow: .seconds(120))
@@ -207,7 +230,7 @@ package struct FleetPublisher {
       let (bundle, ack) = try send(
         first, through: RecordBundle.end(from: first, head: head), answered: answered, after: lastSequence)
       if ack.duplicate {
-        throw .anotherPublisher(
+        throw .moved(
           "the stream already held bundle \(bundle.messageID) although the subject's last message was earlier: "
             + "another publisher of store \(store.id) published it")
       }

@@ -47,6 +47,10 @@ package struct FleetSubjects: Hashable, Sendable {
   /// The subject of the requests that `store` send its records again from a position.
   package func resends(of store: StoreID) -> String { "kal.\(organisation).\(store).resend" }
 
+  /// The prefix of the subjects the answers to `store`'s publisher come on (instead of `_INBOX`):
+  /// a store's NATS user may subscribe below it and nowhere else.
+  package func inbox(of store: StoreID) -> String { "_INBOX.kal.\(organisation).\(store)" }
+
   /// The subject of `store`'s records.
   package func records(of store: StoreID) -> String { "kal.\(organisation).\(store).rec" }
 

@@ -28,6 +28,12 @@ struct NATSOptions: ParsableArguments {
   @Option(help: "A NATS credentials file (JWT and seed).")
   var creds: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Certificate authorities (PEM) the NATS servers' TLS certificates must chain to; TLS is used with "
+        + "this or a tls:// URL.", valueName: "file"))
+  var ca: String?
+
   @Option(help: "The organisation: the stream KAL_ORG and the subjects kal.ORG.*.")
   var org: String
 
@@ -43,13 +49,16 @@ struct NATSOptions: ParsableArguments {
     }
   }
 
-  /// A connection to the servers; a failure exits 70, a timeout outside 0.1–600 seconds 64.
-  func connect() -> NATSConnection {
+  /// A connection to the servers, its answers coming below `inbox` (`_INBOX` when `nil`); a
+  /// failure exits 70, a timeout outside 0.1–600 seconds 64.
+  func connect(inbox: String? = nil) -> NATSConnection {
     guard (0.1...600).contains(timeout) else {
       CommandRunner.fail("--timeout takes 0.1 to 600 seconds", status: .usage)
     }
     do {
-      return try NATSConnection(url: nats, credentials: creds, timeout: .milliseconds(Int64(timeout * 1000)))
+      return try NATSConnection(
+        url: nats, credentials: creds, trustedCertificates: ca, inboxPrefix: inbox,
+        timeout: .milliseconds(Int64(timeout * 1000)))
     } catch {
       CommandRunner.fail(error.description, status: .storage)
     }

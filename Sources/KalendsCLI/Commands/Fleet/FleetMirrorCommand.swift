@@ -58,6 +58,9 @@ extension KalendsCommand.Fleet {
     @Flag(help: "Take what the stream holds, report and exit.")
     var once = false
 
+    @Option(help: "The copies of the stream and of the bucket of verdicts when this creates them (3 on a cluster).")
+    var replicas = 1
+
     @Option(help: "Seconds without a message after which --once stops.")
     var idle = 1.0
 
@@ -74,15 +77,18 @@ extension KalendsCommand.Fleet {
         }
         return signer
       }
+      guard (1...5).contains(replicas) else {
+        CommandRunner.fail("--replicas takes 1 to 5 (JetStream's limit)", status: .usage)
+      }
       let mirror = try FleetMirror(directory: dir, subjects: subjects, trust: trust())
       let nats = connection.connect()
       let subscription: NATSPullSubscription
       let bucket: NATSKeyValue
       do {
         try nats.addStream(
-          name: subjects.stream, subjects: subjects.streamSubjects, replicas: 1, duplicateWindow: .seconds(120))
+          name: subjects.stream, subjects: subjects.streamSubjects, replicas: replicas, duplicateWindow: .seconds(120))
         subscription = try nats.pullSubscription(subject: subjects.everything, durable: durable)
-        bucket = try nats.keyValue(bucket: subjects.verdicts)
+        bucket = try nats.keyValue(bucket: subjects.verdicts, replicas: replicas)
       } catch {
         CommandRunner.fail(error.description, status: .storage)
       }

@@ -32,13 +32,18 @@ extension KalendsCommand.Fleet {
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
+      guard (1...5).contains(replicas) else {
+        CommandRunner.fail("--replicas takes 1 to 5 (JetStream's limit)", status: .usage)
+      }
       let store = try global.openStore(for: "publish the store's records")
       let subjects = connection.subjects()
-      let publisher = FleetPublisher(store: store, subjects: subjects, nats: connection.connect(), replicas: replicas)
+      let publisher = FleetPublisher(
+        store: store, subjects: subjects, nats: connection.connect(inbox: subjects.inbox(of: store.id)),
+        replicas: replicas)
       let report: FleetPublisher.Report
       do { report = try publisher.push() } catch {
         switch error {
-        case .anotherPublisher, .unexpectedBundle: CommandRunner.fail(error.description, status: .conflict)
+        case .anotherPublisher, .unexpectedBundle, .moved: CommandRunner.fail(error.description, status: .conflict)
         case .nats: CommandRunner.fail(error.description, status: .storage)
         case .store(let failure): throw failure
         }

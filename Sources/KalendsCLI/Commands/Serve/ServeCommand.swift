@@ -102,6 +102,11 @@ extension KalendsCommand {
     @Option(help: ArgumentHelp("A NATS credentials file for --fleet-nats.", valueName: "file"))
     var fleetCreds: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "Certificate authorities (PEM) --fleet-nats's TLS certificates must chain to.", valueName: "file"))
+    var fleetCa: String?
+
     @Option(help: ArgumentHelp("How often the records are published.", valueName: "seconds"))
     var fleetEvery = 10
 
@@ -145,8 +150,8 @@ extension KalendsCommand.Serve {
   /// each on a connection of its own (a NATS server restarted meanwhile is found again).
   func fleetPublisher() throws -> Companion? {
     guard let url = fleetNats else {
-      if fleetOrg != nil || fleetCreds != nil {
-        throw CLIError(message: "--fleet-org and --fleet-creds go with --fleet-nats", status: .usage)
+      if fleetOrg != nil || fleetCreds != nil || fleetCa != nil {
+        throw CLIError(message: "--fleet-org, --fleet-creds and --fleet-ca go with --fleet-nats", status: .usage)
       }
       return nil
     }
@@ -158,9 +163,10 @@ extension KalendsCommand.Serve {
     do { subjects = try FleetSubjects(organisation: fleetOrg) } catch {
       throw CLIError(message: error.description, status: .usage)
     }
-    let credentials = fleetCreds
+    let (credentials, authorities) = (fleetCreds, fleetCa)
     return Companion(interval: .seconds(fleetEvery), failure: "the fleet's publisher could not push") { store in
-      let nats = try NATSConnection(url: url, credentials: credentials)
+      let nats = try NATSConnection(
+        url: url, credentials: credentials, trustedCertificates: authorities, inboxPrefix: subjects.inbox(of: store.id))
       let report = try FleetPublisher(store: store, subjects: subjects, nats: nats).push()
       guard report.bundles > 0 else { return nil }
       return "published records \(report.publishedBefore.rawValue + 1)–\(report.published.rawValue) to "
