@@ -32,6 +32,9 @@ package struct LogWalk {
   /// fields are proven by nothing.
   var unproven: [LogPosition] = []
   var unprovenCount = 0
+  /// The positions the last record checked names as erased, when it is a `contentErased` record
+  /// (empty otherwise): what a holder of copies of the records erases in them.
+  package private(set) var erasedByLast: [UInt64] = []
 
   /// A walk of the log of `storeID` from its first record; `now` is the verifier's clock, which
   /// timestamps are compared with.
@@ -43,6 +46,7 @@ package struct LogWalk {
   /// Checks the record `value` stored under `key` (its position, big-endian) as the next one.
   package mutating func check(key: RawSpan, value: RawSpan) {
     let expected = head.position.next
+    if !erasedByLast.isEmpty { erasedByLast = [] }
     guard let number = BigEndianKey<UInt64>(key)?.value else {
       problem = IntegrityProblem(
         position: expected, kind: .unexpectedKey, detail: "a \(key.byteCount)-byte key is not a position")
@@ -111,6 +115,7 @@ package struct LogWalk {
       checkLegacyErasures(named, boundBy: fields)
       if problem != nil { return }
       for position in named { unrecordedErasures.remove(position) }
+      erasedByLast = named
     }
     if expected == 1 {
       guard header.kind == .storeCreated, header.principal == .system,

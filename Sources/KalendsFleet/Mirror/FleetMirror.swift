@@ -4,7 +4,11 @@ internal import LMDB
 
 /// Holds the records an organisation's stores publish and verifies them, store by store, as
 /// `kalends verify` verifies a store (`LogWalk`): positions in sequence, the hash chain, each
-/// record's hash, the store's creation first, every record's authority, the Merkle tree. A message
+/// record's hash, the store's creation first, every record's authority, the Merkle tree. A
+/// `contentErased` record erases the mirror's copies of the records it names, in the transaction
+/// that takes it, as the store erased its own (a copy kept is the content the person erased); a
+/// held record that comes again in its erased form is erased too, and one that comes again in the
+/// form it had before is kept erased. A message
 /// is acknowledged only after what it brought is committed to the mirror's own LMDB, so a crash
 /// loses nothing the stream gave. A store whose records break a rule, or that sends other bytes for
 /// a position the mirror holds (a rewrite, a fork, a cloned store), is flagged with the evidence kept
@@ -103,6 +107,17 @@ package final class FleetMirror {
     }.sorted { $0.store.description < $1.store.description }
   }
 
+  /// The records held of `store`, from the first, in the form held.
+  package func heldRecords(of store: StoreID) throws -> [[UInt8]] {
+    try environment.read { txn in
+      var found: [[UInt8]] = []
+      try txn.withCursor(on: records) { cursor in
+        try cursor.forEach(withPrefix: store.bytes) { _, value in found.append(Array(copying: value)) }
+      }
+      return found
+    }
+  }
+
   /// Takes the messages of the stream from `subscription` until none comes for `idle`, asking
   /// through `nats` for records to be sent again where a gap shows (once per gap in a run); returns
   /// how many it took.
@@ -161,18 +176,29 @@ package final class FleetMirror {
     var alert: Alert?
     var outcome: CheckpointOutcome?
     var taken: [(LogPosition, [UInt8])] = []
+    /// The positions whose copies are erased in this transaction.
+    var erased: [UInt64] = []
     if bundle.first.rawValue > held + 1 {
       alert = Alert(
         kind: .gap, store: store, position: LogPosition(held + 1),
         detail: "records \(held + 1)–\(bundle.first.rawValue - 1) are missing: the stream lost them", message: sequence)
     } else {
-      // Positions held must come again byte for byte.
-      let overlap = try environment.read { txn in
-        try bundle.records.enumerated().prefix { bundle.first.rawValue + UInt64($0.offset) <= held }.first {
-          index, record in
-          let key = store.bytes + BigEndianBytes.of(bundle.first.rawValue + UInt64(index))
-          return try txn.value(forKey: key, in: records) != record
-        }?.offset
+      // Positions held must come again as they are held, or in the form the erasure of their
+      // content leaves (the store erased it since): then the held copy is erased too.
+      var overlap: Int?
+      try environment.read { txn in
+        for (index, record) in bundle.records.enumerated() {
+          let position = bundle.first.rawValue + UInt64(index)
+          guard position <= held else { break }
+          let copy = try txn.value(forKey: store.bytes + BigEndianBytes.of(position), in: records)
+          guard let copy, copy != record else { continue }
+          if RecordForms.erased(copy) == record {
+            erased.append(position)
+          } else if RecordForms.erased(record) != copy {
+            overlap = index
+            break
+          }
+        }
       }
       if let index = overlap {
         let position = LogPosition(bundle.first.rawValue + UInt64(index))
@@ -194,6 +220,8 @@ package final class FleetMirror {
             break
           }
           taken.append((position, record))
+          // An erasure: the copies of the records it names are erased with it.
+          erased += walk.erasedByLast
           // A checkpoint waiting for this tree: its signed root must be the records' root.
           if let waiting = pendingCheckpoints[store], waiting.publishedSize == position.rawValue {
             outcome = checked(waiting, store, against: walk.frontier.head, sequence: sequence)
@@ -207,12 +235,19 @@ package final class FleetMirror {
     }
     let flag = alert?.flags ?? false
     let kept = taken
+    let erasures = erased
     let state: [UInt8] = [flag ? 1 : 0]
     let settled = outcome
     try environment.write { txn in
       for (position, record) in kept {
         try txn.put(record, forKey: store.bytes + BigEndianBytes.of(position.rawValue), in: records)
         try FleetAuditIndex.add(record, store: store, position: position.rawValue, in: &txn, files)
+      }
+      for position in erasures {
+        let key = store.bytes + BigEndianBytes.of(position)
+        if let copy = try txn.value(forKey: key, in: records), let form = RecordForms.erased(copy) {
+          try txn.put(form, forKey: key, in: records)
+        }
       }
       try txn.put(state, forKey: store.bytes, in: stores)
       if let settled { try record(settled, store, in: &txn) }
