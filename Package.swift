@@ -220,6 +220,7 @@ let package = Package(
         "KalendsCommandSupport",
         "KalendsServer",
         "KalendsDAV",
+        "KalendsFleet",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/KalendsHarness",

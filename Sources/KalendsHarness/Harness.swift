@@ -10,12 +10,14 @@ import KalendsFormats
 struct Harness: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "kalends-harness",
-    abstract: "Test and measurement processes for Kalends (crash torture, paced writers, notice probes).",
+    abstract: "Test and measurement processes for Kalends (crash torture, paced writers, notice probes, yardsticks).",
     discussion: """
       Run by tools/crash-harness, tools/damage-fuzz and the CLI tests. Exit statuses as `kalends`'s.
       """,
     version: Store.softwareVersion,
-    subcommands: [Torture.self, Write.self, Changes.self, Erasure.self, Contacts.self, Reads.self, Serve.self]
+    subcommands: [
+      Torture.self, Write.self, Changes.self, Erasure.self, Contacts.self, Reads.self, Serve.self, FleetRaw.self,
+    ]
   )
 
   static func main() async {
