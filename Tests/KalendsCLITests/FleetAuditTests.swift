@@ -10,7 +10,7 @@ struct FleetAuditTests {
   /// The fleet's rows without the fields the single store's rows do not have.
   static func stripped(_ rows: [[String: Any]]) -> [NSDictionary] {
     rows.map { row in
-      NSDictionary(dictionary: row.filter { !["store", "app", "standing"].contains($0.key) })
+      NSDictionary(dictionary: row.filter { !["store", "app", "standing", "chosenNames"].contains($0.key) })
     }
   }
 
@@ -78,6 +78,9 @@ struct FleetAuditTests {
     }
     #expect(chosen.contains { ($0["chosen"] as? [String])?.count == 2 }, "Home and the calendar it made: \(chosen)")
     #expect(chosen.contains { ($0["chosen"] as? [String]) == [ada] }, "\(chosen)")
+    // Named as the store names them: the calendars' titles, the contact's name.
+    let named = chosen.compactMap { $0["chosenNames"] as? [String] }.map { Set($0) }
+    #expect(named.contains(["Home", "Trips"]) && named.contains(["Ada Lovelace"]), "\(chosen)")
 
     for service in ["calendars", "reminders", "contacts"] {
       let fleet = try Self.fleetRows(["who-can", "--service", service], directory)

@@ -38,6 +38,9 @@ package struct FleetAudit {
     package let store: StoreID
     package let state: AccessState
     package let app: String?
+    /// The names of the chosen calendars or contacts, in the order of `state.chosen`, as the store
+    /// names them at the head of what is verified (the id of one removed since).
+    package var chosenNames: [String]? = nil
   }
 
   /// Every store held, by id.
@@ -100,8 +103,15 @@ package struct FleetAudit {
       let bytes = try record()
       try replays[held, default: AccessReplay(at: instant)].apply(bytes.span.bytes)
     }
+    let names = try files.environment.read { txn in
+      try Dictionary(uniqueKeysWithValues: replays.keys.map { ($0, try FleetNames.names(of: $0, in: txn, files)) })
+    }
     return replays.sorted { $0.key.description < $1.key.description }.flatMap { held, replay in
-      replay.states.map { State(store: held, state: $0, app: replay.names[$0.client]) }
+      replay.states.map { state in
+        State(
+          store: held, state: state, app: replay.names[state.client],
+          chosenNames: state.chosen.map { $0.map { names[held]?[$0] ?? $0.description } })
+      }
     }
   }
 

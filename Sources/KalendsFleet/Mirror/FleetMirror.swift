@@ -242,6 +242,7 @@ package final class FleetMirror {
       for (position, record) in kept {
         try txn.put(record, forKey: store.bytes + BigEndianBytes.of(position.rawValue), in: records)
         try FleetAuditIndex.add(record, store: store, position: position.rawValue, in: &txn, files)
+        try FleetNames.apply(record, store: store, in: &txn, files)
       }
       for position in erasures {
         let key = store.bytes + BigEndianBytes.of(position)

@@ -13,7 +13,9 @@ internal import LMDB
 ///   waiting for the records its proof leads to; `store ‖ 3` → the signed note of the last verified;
 /// - `audit`: `client ‖ 0 ‖ store (16) ‖ position (8)` → the record's time (8) ‖ kind (2): every verified record
 ///   the fleet's audit reads (`FleetAuditIndex`);
-/// - `meta`: `audit-index` → 1 once `audit` covers every record held.
+/// - `names`: `store (16) ‖ object (16)` → the name of a live calendar or contact (`FleetNames`);
+/// - `meta`: `audit-index` → 1 once `audit` covers every record held; `names-index` → 1 once
+///   `names` does.
 struct MirrorFiles {
   let environment: Environment
   let records: Database
@@ -21,10 +23,11 @@ struct MirrorFiles {
   let alerts: Database
   let checkpoints: Database
   let audit: Database
+  let names: Database
   let meta: Database
 
   /// Opens (creating when `create`) the mirror's files in `directory`, and indexes the records held
-  /// for the audit when a mirror of an earlier version left them unindexed.
+  /// for the audit and names them when a mirror of an earlier version left them unindexed.
   init(directory: String, create: Bool) throws {
     if create {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -33,17 +36,19 @@ struct MirrorFiles {
     }
     environment = try Environment(
       path: directory, options: EnvironmentOptions(mapSize: 1 << 30, growsMapAutomatically: true, maxDatabases: 8))
-    (records, stores, alerts, checkpoints, audit, meta) = try environment.write { txn in
+    (records, stores, alerts, checkpoints, audit, names, meta) = try environment.write { txn in
       (
         try txn.openDatabase(named: "records", options: .create),
         try txn.openDatabase(named: "stores", options: .create),
         try txn.openDatabase(named: "alerts", options: .create),
         try txn.openDatabase(named: "checkpoints", options: .create),
         try txn.openDatabase(named: "audit", options: .create),
+        try txn.openDatabase(named: "names", options: .create),
         try txn.openDatabase(named: "meta", options: .create)
       )
     }
     try FleetAuditIndex.build(self)
+    try FleetNames.build(self)
   }
 }
 

@@ -14,7 +14,9 @@ extension KalendsCommand.Fleet {
         Reads the mirror's directory (--dir), from records the mirror verified only: a store's answers \
         end at its last verified record, and a flagged store is marked as such. The answers are the \
         single store's audit's (kalends audit history, state, who-can), store by store, with the \
-        store's id in every row. Safe beside a running mirror; needs no NATS.
+        store's id in every row; the calendars and contacts chosen for an app are named as the store \
+        names them at the head of what is verified (chosenNames; the ids in chosen). Safe beside a \
+        running mirror; needs no NATS.
         """,
       subcommands: [Stores.self, History.self, State.self, WhoCan.self, Report.self])
   }
@@ -141,14 +143,16 @@ extension KalendsCommand.Fleet.Audit {
       let rows = try audit.state(at: try instant.value, store: options.storeID()).map { found in
         Self.fields(found, verdicts)
       }
-      format.write(rows, columns: ["store", "client", "app", "service", "status", "decision", "reason", "chosen"])
+      format.write(
+        rows, columns: ["store", "client", "app", "service", "status", "decision", "reason", "chosenNames"])
     }
 
     static func fields(_ found: FleetAudit.State, _ verdicts: [StoreID: FleetAudit.StoreSummary]) -> [(
       String, JSONValue
     )] {
       [("store", .string(found.store.description)), ("app", .text(found.app))] + found.state.jsonFields + [
-        ("standing", .string(verdicts[found.store]?.standing ?? "verified"))
+        ("chosenNames", found.chosenNames.map { .array($0.map { .string($0) }) } ?? .null),
+        ("standing", .string(verdicts[found.store]?.standing ?? "verified")),
       ]
     }
   }
@@ -175,7 +179,7 @@ extension KalendsCommand.Fleet.Audit {
       let rows = try audit.whoCan(service.service, at: try instant.value, store: options.storeID())
         .filter { client == nil || $0.state.client == client }
         .map { State.fields($0, verdicts) + [("may", .string($0.state.may))] }
-      format.write(rows, columns: ["store", "client", "app", "status", "may", "decision", "reason", "chosen"])
+      format.write(rows, columns: ["store", "client", "app", "status", "may", "decision", "reason", "chosenNames"])
     }
   }
 
