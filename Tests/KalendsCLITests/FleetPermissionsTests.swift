@@ -87,34 +87,96 @@ struct FleetPermissionsTests {
     #expect((answer["alerts"] as? [Any])?.isEmpty == true, "\(answer)")
   }
 
+  static func openssl(_ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["openssl"] + arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "openssl \(arguments.first ?? "")")
+  }
+
   /// A certificate authority and a server certificate for 127.0.0.1 made by `openssl`.
   static func certificates(in directory: TemporaryDirectory, _ name: String) throws -> (
     ca: String, cert: String, key: String
   ) {
     let base = directory.path + "/" + name
-    func openssl(_ arguments: [String]) throws {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["openssl"] + arguments
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      process.waitUntilExit()
-      try #require(process.terminationStatus == 0, "openssl \(arguments.first ?? "")")
-    }
     try openssl([
       "req", "-x509", "-newkey", "ed25519", "-nodes", "-keyout", base + "-ca.key", "-out", base + "-ca.pem",
       "-days", "2", "-subj", "/CN=\(name) fleet CA",
     ])
+    let (cert, key) = try issued(by: base + "-ca.pem", subject: "127.0.0.1", at: base, serverName: "IP:127.0.0.1")
+    return (base + "-ca.pem", cert, key)
+  }
+
+  /// A certificate for `subject` (its common name) signed by the authority `ca` (its key beside it,
+  /// `-ca.key` for `-ca.pem`), with `serverName` as its subject alternative name when given.
+  static func issued(by ca: String, subject: String, at base: String, serverName: String? = nil) throws -> (
+    cert: String, key: String
+  ) {
     try openssl([
-      "req", "-newkey", "ed25519", "-nodes", "-keyout", base + ".key", "-out", base + ".csr", "-subj", "/CN=127.0.0.1",
+      "req", "-newkey", "ed25519", "-nodes", "-keyout", base + ".key", "-out", base + ".csr", "-subj", "/CN=\(subject)",
     ])
-    try "subjectAltName=IP:127.0.0.1\n".write(toFile: base + ".ext", atomically: true, encoding: .utf8)
-    try openssl([
-      "x509", "-req", "-in", base + ".csr", "-CA", base + "-ca.pem", "-CAkey", base + "-ca.key", "-CAcreateserial",
-      "-out", base + ".pem", "-days", "2", "-extfile", base + ".ext",
+    var signing = [
+      "x509", "-req", "-in", base + ".csr", "-CA", ca, "-CAkey",
+      ca.replacingOccurrences(of: "-ca.pem", with: "-ca.key"),
+      "-CAcreateserial", "-out", base + ".pem", "-days", "2",
+    ]
+    if let serverName {
+      try "subjectAltName=\(serverName)\n".write(toFile: base + ".ext", atomically: true, encoding: .utf8)
+      signing += ["-extfile", base + ".ext"]
+    }
+    try openssl(signing)
+    return (base + ".pem", base + ".key")
+  }
+
+  /// The deployment without passwords: the server requires a certificate of the organisation's
+  /// authority and takes its subject as the user (`verify_and_map`), each store's with its
+  /// permissions.
+  @Test func aStoresCertificateIsItsUserOverMutualTLS() throws {
+    let directory = TemporaryDirectory("mtls")
+    let organisation = try Self.certificates(in: directory, "acme")
+    let stores = try [CLIStore(generatedEvents: 30), CLIStore(generatedEvents: 20)]
+    let ids = try stores.map { try #require(try $0.object(["status"])["storeId"] as? String) }
+    let certificates = try (ids + ["mirror"]).map { name in
+      try Self.issued(by: organisation.ca, subject: name, at: directory.path + "/client-\(name)")
+    }
+    func user(_ entry: String, _ name: String) -> String {
+      entry.replacingOccurrences(of: "user: \"\(name)\", password: \"pw-\(name)\"", with: "user: \"CN=\(name)\"")
+    }
+    let users = [user(Self.mirrorUser, "mirror")] + ids.map { user(Self.storeUser($0), $0) }
+    let nats = try NATSServer(
+      configuration: """
+        tls { cert_file: "\(organisation.cert)", key_file: "\(organisation.key)", ca_file: "\(organisation.ca)", \
+        verify_and_map: true }
+        authorization { users = [
+        \(users.joined(separator: "\n"))
+        ] }
+        """)
+    let url = "tls://127.0.0.1:\(nats.port)"
+    func push(_ store: CLIStore, _ certificate: (cert: String, key: String)?) throws -> CLI.Result {
+      try store.run(
+        ["fleet", "push", "--org", "acme", "--timeout", "2", "--nats", url, "--ca", organisation.ca]
+          + (certificate.map { ["--cert", $0.cert, "--cert-key", $0.key] } ?? []))
+    }
+    for (store, certificate) in zip(stores, certificates) {
+      let pushed = try push(store, certificate)
+      #expect(pushed.status == 0, "\(pushed.stderr)")
+    }
+    #expect(try push(stores[0], nil).status == 70, "no certificate, no user")
+    #expect(try push(stores[1], certificates[0]).status == 70, "the first store's certificate cannot push the second")
+    #expect(
+      try stores[0].run(["fleet", "push", "--org", "acme", "--nats", url, "--cert", certificates[0].cert]).status == 64)
+    let mirror = TemporaryDirectory("mirror")
+    let mirrored = try CLI.run([
+      "fleet", "mirror", "--nats", url, "--ca", organisation.ca, "--cert", certificates[2].cert, "--cert-key",
+      certificates[2].key, "--org", "acme", "--dir", mirror.path, "--once", "--idle", "0.5", "--format", "json",
     ])
-    return (base + "-ca.pem", base + ".pem", base + ".key")
+    let answer = try #require(try json(mirrored.stdout) as? [String: Any], "\(mirrored.stderr)")
+    let verified = (answer["stores"] as? [[String: Any]] ?? []).compactMap { $0["verifiedSize"] as? Int }
+    #expect(Set(verified) == Set(try stores.map { try FleetCommandTests.head($0).position }), "\(answer)")
   }
 
   @Test func overTLSTheServerMustChainToTheOrganisationsAuthority() throws {

@@ -18,12 +18,13 @@ package final class NATSConnection {
   ///
   /// With `trustedCertificates` (a PEM file of certificate authorities), or a `tls://` URL, the
   /// connection is TLS and the server's certificate must chain to those authorities (or the
-  /// system's). `inboxPrefix` replaces `_INBOX` in the subjects the answers to this connection's
+  /// system's); with `clientCertificate` (a PEM chain and its key) the connection presents it,
+  /// for a server that requires one or names its users by them. `inboxPrefix` replaces `_INBOX` in the subjects the answers to this connection's
   /// requests and publishes come on, so that a user allowed to subscribe only below it reads no
   /// one else's answers.
   package init(
-    url: String, credentials: String? = nil, trustedCertificates: String? = nil, inboxPrefix: String? = nil,
-    timeout: Duration = .seconds(5)
+    url: String, credentials: String? = nil, trustedCertificates: String? = nil,
+    clientCertificate: (chain: String, key: String)? = nil, inboxPrefix: String? = nil, timeout: Duration = .seconds(5)
   ) throws(NATSError) {
     let milliseconds = timeout.milliseconds
     requestTimeout = milliseconds
@@ -50,6 +51,12 @@ package final class NATSConnection {
       try NATSError.check(natsOptions_SetSecure(options, true), "use TLS")
       try NATSError.check(
         natsOptions_LoadCATrustedCertificates(options, trustedCertificates), "read \(trustedCertificates)")
+    }
+    if let clientCertificate {
+      try NATSError.check(natsOptions_SetSecure(options, true), "use TLS")
+      try NATSError.check(
+        natsOptions_LoadCertificatesChain(options, clientCertificate.chain, clientCertificate.key),
+        "read \(clientCertificate.chain) and \(clientCertificate.key)")
     }
     if let inboxPrefix {
       try NATSError.check(natsOptions_SetCustomInboxPrefix(options, inboxPrefix), "use the inbox \(inboxPrefix)")

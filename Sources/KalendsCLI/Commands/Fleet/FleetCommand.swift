@@ -34,6 +34,15 @@ struct NATSOptions: ParsableArguments {
         + "this or a tls:// URL.", valueName: "file"))
   var ca: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "A client certificate (PEM chain) to present over TLS, for servers that require one or map it to a user.",
+      valueName: "file"))
+  var cert: String?
+
+  @Option(help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "file"))
+  var certKey: String?
+
   @Option(help: "The organisation: the stream KAL_ORG and the subjects kal.ORG.*.")
   var org: String
 
@@ -55,9 +64,13 @@ struct NATSOptions: ParsableArguments {
     guard (0.1...600).contains(timeout) else {
       CommandRunner.fail("--timeout takes 0.1 to 600 seconds", status: .usage)
     }
+    guard (cert == nil) == (certKey == nil) else {
+      CommandRunner.fail("--cert and --cert-key go together", status: .usage)
+    }
     do {
       return try NATSConnection(
-        url: nats, credentials: creds, trustedCertificates: ca, inboxPrefix: inbox,
+        url: nats, credentials: creds, trustedCertificates: ca,
+        clientCertificate: cert.flatMap { chain in certKey.map { (chain, $0) } }, inboxPrefix: inbox,
         timeout: .milliseconds(Int64(timeout * 1000)))
     } catch {
       CommandRunner.fail(error.description, status: .storage)

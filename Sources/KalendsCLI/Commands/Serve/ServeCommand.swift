@@ -107,6 +107,12 @@ extension KalendsCommand {
         "Certificate authorities (PEM) --fleet-nats's TLS certificates must chain to.", valueName: "file"))
     var fleetCa: String?
 
+    @Option(help: ArgumentHelp("A client certificate (PEM chain) --fleet-nats presents over TLS.", valueName: "file"))
+    var fleetCert: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --fleet-cert.", valueName: "file"))
+    var fleetCertKey: String?
+
     @Option(help: ArgumentHelp("How often the records are published.", valueName: "seconds"))
     var fleetEvery = 10
 
@@ -150,8 +156,8 @@ extension KalendsCommand.Serve {
   /// each on a connection of its own (a NATS server restarted meanwhile is found again).
   func fleetPublisher() throws -> Companion? {
     guard let url = fleetNats else {
-      if fleetOrg != nil || fleetCreds != nil || fleetCa != nil {
-        throw CLIError(message: "--fleet-org, --fleet-creds and --fleet-ca go with --fleet-nats", status: .usage)
+      if fleetOrg != nil || fleetCreds != nil || fleetCa != nil || fleetCert != nil || fleetCertKey != nil {
+        throw CLIError(message: "--fleet-org and the other --fleet- options go with --fleet-nats", status: .usage)
       }
       return nil
     }
@@ -163,10 +169,15 @@ extension KalendsCommand.Serve {
     do { subjects = try FleetSubjects(organisation: fleetOrg) } catch {
       throw CLIError(message: error.description, status: .usage)
     }
+    guard (fleetCert == nil) == (fleetCertKey == nil) else {
+      throw CLIError(message: "--fleet-cert and --fleet-cert-key go together", status: .usage)
+    }
     let (credentials, authorities) = (fleetCreds, fleetCa)
+    let certificate = fleetCert.flatMap { chain in fleetCertKey.map { (chain: chain, key: $0) } }
     return Companion(interval: .seconds(fleetEvery), failure: "the fleet's publisher could not push") { store in
       let nats = try NATSConnection(
-        url: url, credentials: credentials, trustedCertificates: authorities, inboxPrefix: subjects.inbox(of: store.id))
+        url: url, credentials: credentials, trustedCertificates: authorities, clientCertificate: certificate,
+        inboxPrefix: subjects.inbox(of: store.id))
       let report = try FleetPublisher(store: store, subjects: subjects, nats: nats).push()
       guard report.bundles > 0 else { return nil }
       return "published records \(report.publishedBefore.rawValue + 1)–\(report.published.rawValue) to "
