@@ -18,6 +18,21 @@ struct FleetAuditTests {
     try CLI.run(["fleet", "audit"] + arguments + ["--dir", directory.path])
   }
 
+  /// The fleet's report page as headless Chromium renders it, read by `tools/fleet_report_check.py`.
+  static func page(_ file: String) throws -> [String: Any] {
+    let browser = try CLI.run(
+      [
+        "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dump-dom", "file://" + file,
+      ], program: URL(fileURLWithPath: "/usr/bin/env"))
+    try #require(browser.status == 0, "chromium is needed (tools/setup installs it): \(browser.stderr)")
+    try browser.stdout.write(toFile: file + ".dom", atomically: true, encoding: .utf8)
+    let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("tools/fleet_report_check.py").path
+    let checked = try CLI.run(["python3", checker, file + ".dom"], program: URL(fileURLWithPath: "/usr/bin/env"))
+    try #require(checked.status == 0, "\(checked.stderr)")
+    return try #require(try json(checked.stdout) as? [String: Any])
+  }
+
   static func fleetRows(_ arguments: [String], _ directory: TemporaryDirectory) throws -> [[String: Any]] {
     let result = try fleet(arguments + ["--format", "json"], directory)
     try #require(result.status == 0, "\(arguments): \(result.stderr)")
@@ -115,6 +130,35 @@ struct FleetAuditTests {
     #expect(planner["calendars"] as? Int == 0 && (answer["stores"] as? [Any])?.count == 2, "\(answer)")
     let table = try Self.fleet(["report"], directory)
     #expect(table.status == 0 && table.stdout.contains("Planner") && table.stdout.contains("2 stores held, 0 flagged"))
+
+    // The page for a browser: opened by headless Chromium, read back by an independent parser.
+    let file = directory.path + "/fleet.html"
+    let written = try Self.fleet(["report", "--out", file], directory)
+    #expect(written.status == 0 && written.stdout.contains("2 stores"), "\(written.stderr)")
+    let page = try Self.page(file)
+    let pageStores = try #require(page["stores"] as? [[String: Any]])
+    #expect(
+      Set(pageStores.compactMap { $0["store"] as? String }) == Set(ids)
+        && pageStores.allSatisfy { $0["standing"] as? String == "verified" }, "\(pageStores)")
+    for row in stores {
+      let shown = pageStores.first { $0["store"] as? String == row["store"] as? String }
+      #expect(shown?["verified-size"] as? String == (row["verifiedSize"] as? Int).map(String.init), "\(row)")
+    }
+    let pagePlanner = try #require(
+      (page["apps"] as? [[String: Any]])?.first { $0["client"] as? String == "com.example.planner" })
+    #expect(pagePlanner["stores"] as? String == "2" && pagePlanner["calendars-denied"] as? String == "1")
+    let access = try #require(page["access"] as? [[String: Any]])
+    let states = try Self.fleetRows(["state"], directory)
+    #expect(
+      Set(access.map { "\($0["store"] ?? "") \($0["client"] ?? "") \($0["service"] ?? "") \($0["status"] ?? "")" })
+        == Set(states.map { "\($0["store"] ?? "") \($0["client"] ?? "") \($0["service"] ?? "") \($0["status"] ?? "")" })
+    )
+    let given = access.filter { $0["client"] as? String == "com.example.scoped" }.compactMap {
+      ($0["cells"] as? [String])?.last
+    }
+    #expect(
+      given.contains { Set($0.components(separatedBy: ", ")) == ["Home", "Trips"] } && given.contains("Ada Lovelace"),
+      "\(given)")
   }
 
   @Test func noMirrorAndABadStoreIdAreClearErrors() throws {
