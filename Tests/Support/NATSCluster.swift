@@ -51,7 +51,9 @@ package final class NATSCluster {
     ]
     // Each node's log, appended across restarts: what it said when a test fails.
     let log = directory.path + "/\(name).log"
-    if !FileManager.default.fileExists(atPath: log) { FileManager.default.createFile(atPath: log, contents: nil) }
+    if !FileManager.default.fileExists(atPath: log) {
+      try #require(FileManager.default.createFile(atPath: log, contents: nil), "cannot create \(log)")
+    }
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     handle.seekToEndOfFile()
     process.standardOutput = handle

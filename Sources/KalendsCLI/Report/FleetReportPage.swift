@@ -14,11 +14,7 @@ struct FleetReportPage {
   /// Writes `report`'s page to `path`, replacing any file there; returns its size in bytes.
   @discardableResult
   static func write(_ report: FleetReport, to path: String) throws -> Int {
-    let page = Data(FleetReportPage(report: report).render().utf8)
-    guard FileManager.default.createFile(atPath: path, contents: page) else {
-      throw CLIError(message: "cannot write \(path)", status: .storage)
-    }
-    return page.count
+    try HTMLText.write(page: FleetReportPage(report: report).render(), to: path)
   }
 
   func render() -> String {

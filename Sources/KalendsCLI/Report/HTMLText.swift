@@ -1,4 +1,5 @@
 import Foundation
+import KalendsCommandSupport
 
 /// Text made safe for HTML: in element content and in double-quoted attribute values.
 enum HTMLText {
@@ -17,6 +18,15 @@ enum HTMLText {
       }
     }
     return escaped
+  }
+
+  /// Writes the page `html` to `path`, replacing any file there; returns its size in bytes.
+  static func write(page html: String, to path: String) throws -> Int {
+    let page = Data(html.utf8)
+    guard FileManager.default.createFile(atPath: path, contents: page) else {
+      throw CLIError(message: "cannot write \(path)", status: .storage)
+    }
+    return page.count
   }
 
   /// JSON text made safe inside a `<script>` element: `<` escaped so that no `</script>` closes it.

@@ -16,11 +16,7 @@ struct ReportPage {
   /// Writes `report`'s page to `path`, replacing any file there; returns its size in bytes.
   @discardableResult
   static func write(_ report: PrivacyReport, to path: String) throws -> Int {
-    let page = Data(ReportPage(report: report).render().utf8)
-    guard FileManager.default.createFile(atPath: path, contents: page) else {
-      throw CLIError(message: "cannot write \(path)", status: .storage)
-    }
-    return page.count
+    try HTMLText.write(page: ReportPage(report: report).render(), to: path)
   }
 
   func render() -> String {
