@@ -63,6 +63,9 @@ package final class NATSCluster {
   }
 
   /// Kills node `name` at once (SIGKILL): what it had not written to disk is lost.
+  /// Whether the node `name` runs.
+  package func isRunning(_ name: String) -> Bool { processes[name]?.isRunning == true }
+
   package func kill(_ name: String) {
     guard let process = processes[name], process.isRunning else { return }
     Glibc.kill(process.processIdentifier, SIGKILL)
