@@ -162,9 +162,8 @@ package struct FleetPublisher {
   private func publishNew() throws(Failure) -> Report {
     let subject = subjects.records(of: store.id)
     // Created when missing; one that exists is left as it is (JetStream answers at once). Asked on
-    // every push, though it needs the cluster's JetStream API leader: pushes that skipped it once
-    // the store had published saw a three-node cluster (nats-server 2.9.10) answer "no responders"
-    // for minutes after a leader kill, with two nodes up, where pushes that ask recover.
+    // every push, so a push after a node's loss waits for the cluster's JetStream API leader as well
+    // as the stream's.
     do {
       try nats.addStream(
         name: subjects.stream, subjects: subjects.streamSubjects, replicas: replicas, duplicateWindow: .seconds(120))
