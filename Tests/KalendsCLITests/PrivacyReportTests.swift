@@ -134,20 +134,28 @@ struct PrivacyReportTests {
   }
 
   /// The report's DOM once its script ran, as tools/report_dom_check.py reads it.
+  ///
+  /// A machine loaded by the whole suite can leave the page's script still checking when the
+  /// browser's time budget ends: the page is read again with a larger budget, twice at most.
   static func dom(of report: String) throws -> [String: Any] {
-    let browser = try CLI.run(
-      [
-        "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--virtual-time-budget=15000",
-        "--dump-dom", "file://" + report,
-      ], program: URL(fileURLWithPath: "/usr/bin/env"))
-    try #require(browser.status == 0, "chromium is needed (tools/setup installs it): \(browser.stderr)")
-    let dom = report + ".dom"
-    try browser.stdout.write(toFile: dom, atomically: true, encoding: .utf8)
-    let checked = try CLI.run(
-      ["python3", tools.appendingPathComponent("report_dom_check.py").path, dom],
-      program: URL(fileURLWithPath: "/usr/bin/env"))
-    try #require(checked.status == 0, "\(checked.stderr)")
-    return try #require(try json(checked.stdout) as? [String: Any])
+    var answer: [String: Any] = [:]
+    for budget in [15_000, 60_000, 120_000] {
+      let browser = try CLI.run(
+        [
+          "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+          "--virtual-time-budget=\(budget)", "--dump-dom", "file://" + report,
+        ], program: URL(fileURLWithPath: "/usr/bin/env"))
+      try #require(browser.status == 0, "chromium is needed (tools/setup installs it): \(browser.stderr)")
+      let dom = report + ".dom"
+      try browser.stdout.write(toFile: dom, atomically: true, encoding: .utf8)
+      let checked = try CLI.run(
+        ["python3", tools.appendingPathComponent("report_dom_check.py").path, dom],
+        program: URL(fileURLWithPath: "/usr/bin/env"))
+      try #require(checked.status == 0, "\(checked.stderr)")
+      answer = try #require(try json(checked.stdout) as? [String: Any])
+      if answer["verification"] as? String == "done" { break }
+    }
+    return answer
   }
 
   /// Writes `report` to `copy` with the proof data its script checks changed by `change`.
