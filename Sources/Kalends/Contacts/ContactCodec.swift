@@ -25,6 +25,7 @@ enum ContactCodec {
     for property in contact.additionalProperties { state.append(tag: 26, string: property) }
     if let created = contact.creationDate { state.append(tag: 27, signed: created.rawValue) }
     state.append(tag: 28, optional: contact.resourceName)
+    ModelCodec.appendClientProperties(contact.clientProperties, tag: 30, to: &state)
     return state
   }
 
@@ -78,6 +79,7 @@ enum ContactCodec {
     contact.additionalProperties = try state.strings(26)
     contact.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))
     contact.resourceName = try state.string(28)
+    contact.clientProperties = try ModelCodec.clientProperties(tag: 30, of: state)
     contact.version = version
     contact.lastModifiedDate = modified
     return contact
@@ -93,6 +95,7 @@ enum ContactCodec {
     if let created = group.creationDate { state.append(tag: 27, signed: created.rawValue) }
     state.append(tag: 28, optional: group.resourceName)
     for member in group.pendingMembers { state.append(tag: 29, string: member) }
+    ModelCodec.appendClientProperties(group.clientProperties, tag: 30, to: &state)
     return state
   }
 
@@ -106,6 +109,7 @@ enum ContactCodec {
     group.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))
     group.resourceName = try state.string(28)
     group.pendingMembers = try state.strings(29)
+    group.clientProperties = try ModelCodec.clientProperties(tag: 30, of: state)
     group.version = version
     group.lastModifiedDate = modified
     return group

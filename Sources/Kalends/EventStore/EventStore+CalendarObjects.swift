@@ -45,10 +45,7 @@ extension EventStore {
     if events.isEmpty && calendar.allowedEntityTypes.contains(.reminders) {
       reminders = try readItems(.reminders, "read reminders", hidden: []) { txn, objects, uses in
         uses.touch(id)
-        return try objects.items(.reminder, named: name, inCalendar: id, in: txn).map { id, stored in
-          try ModelCodec.decodeReminder(
-            id: id, calendarID: stored.calendarID, version: stored.version, modified: stored.modified, stored.state)
-        }
+        return try objects.items(.reminder, named: name, inCalendar: id, in: txn).map(Self.decodeStoredReminder)
       }
     }
     guard let uid = events.first?.externalID ?? reminders.first?.externalID else { return nil }
@@ -150,7 +147,15 @@ extension EventStore {
       var kept: Set<ObjectID> = []
       // Each stored event decoded once, to pair it with the new one of the same RECURRENCE-ID.
       let earlierEvents = isEvents ? try existing.map { try Self.decodeEvent($0, $1) } : []
+      // The resource's dead properties outlive a new body (RFC 4918 §9.7.1: a PUT replaces the
+      // content, not the properties).
+      let properties = try existing.first.map { id, state in
+        isEvents
+          ? try Self.decodeEvent(id, state).clientProperties
+          : try Self.decodeStoredReminder(id, state).clientProperties
+      }
       for var event in events {
+        if let properties { event.clientProperties = properties }
         let recurrenceID = Self.orphanRecurrenceID(of: event.additionalProperties)
         if let earlier = earlierEvents.first(where: {
           !kept.contains($0.id) && Self.orphanRecurrenceID(of: $0.additionalProperties) == recurrenceID
@@ -166,6 +171,7 @@ extension EventStore {
         }
       }
       for var reminder in reminders {
+        if let properties { reminder.clientProperties = properties }
         if let (earlier, _) = existing.first {
           kept.insert(earlier)
           reminder.id = earlier

@@ -138,7 +138,8 @@ extension EventStore {
     return virtual
   }
 
-  /// Checks a calendar's ``EventCalendar/clientProperties``: how many, and each name and value.
+  /// Checks WebDAV dead properties (``EventCalendar/clientProperties``, an item's or a card's):
+  /// how many, and each name and value.
   static func checkClientProperties(_ properties: [String: String]) throws(StoreError) {
     guard properties.count <= EventCalendar.maximumClientProperties else {
       throw .calendar(

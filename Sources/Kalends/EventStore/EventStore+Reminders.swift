@@ -1,6 +1,12 @@
 internal import LMDB
 
 extension EventStore {
+  /// The reminder `id` as the object projection stores it.
+  static func decodeStoredReminder(_ id: ObjectID, _ stored: StoredObject) throws(StoreError) -> Reminder {
+    try ModelCodec.decodeReminder(
+      id: id, calendarID: stored.calendarID, version: stored.version, modified: stored.modified, stored.state)
+  }
+
   /// The reminder `id`, or `nil` when there is none or it was removed.
   public func reminder(withID id: ObjectID) throws(StoreError) -> Reminder? {
     try readItems(.reminders, "read reminders", hidden: nil) { txn, objects, uses in
@@ -82,6 +88,7 @@ extension EventStore {
     try checkText(reminder.notes, field: "the notes")
     try checkText(reminder.externalID, field: "the external identifier")
     for property in reminder.additionalProperties { try checkText(property, field: "an iCalendar property") }
+    try checkClientProperties(reminder.clientProperties)
     guard reminder.sequence >= 0 else { throw .calendar(.invalidText(field: "the sequence", reason: "is negative")) }
     if let zone = reminder.timeZone {
       guard (try? ZoneRules.named(zone)) != nil else { throw .calendar(.invalidTimeZone(zone)) }

@@ -17,6 +17,7 @@ enum EventValidator {
     try EventStore.checkText(event.externalID, field: "the external identifier")
     for property in event.additionalProperties { try EventStore.checkText(property, field: "an iCalendar property") }
     for category in event.categories { try EventStore.checkText(category, field: "a category") }
+    try EventStore.checkClientProperties(event.clientProperties)
     guard event.sequence >= 0 else { throw .calendar(.invalidText(field: "the sequence", reason: "is negative")) }
     var checked = event
     if event.isAllDay {

@@ -26,7 +26,7 @@ extension LocalEdits where Value == Event {
       field(\.calendarID), field(\.externalID), field(\.title), field(\.start), field(\.end), field(\.isAllDay),
       field(\.timeZone), field(\.location), field(\.notes), field(\.url), field(\.availability), field(\.status),
       field(\.alarms), field(\.categories), field(\.sequence), field(\.additionalProperties), field(\.recurrenceRules),
-      field(\.exceptionDates), field(\.recurrenceDates),
+      field(\.exceptionDates), field(\.recurrenceDates), field(\.clientProperties),
     ])
   }
 }
@@ -38,7 +38,7 @@ extension LocalEdits where Value == Reminder {
       field(\.calendarID), field(\.externalID), field(\.title), field(\.notes), field(\.startDate), field(\.dueDate),
       field(\.isDueDateOnly),
       field(\.timeZone), field(\.priority), field(\.isCompleted), field(\.completionDate), field(\.recurrenceRules),
-      field(\.alarms), field(\.sequence), field(\.additionalProperties),
+      field(\.alarms), field(\.sequence), field(\.additionalProperties), field(\.clientProperties),
     ])
   }
 }

@@ -46,6 +46,9 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let groupSaved = RecordKind(rawValue: 503)
   /// A group of contacts was removed (its members stay, outside it).
   public static let groupRemoved = RecordKind(rawValue: 504)
+  /// The address book's properties were set: the WebDAV dead properties a CardDAV client stores on
+  /// the one address book (the payload holds them all).
+  public static let addressBookSaved = RecordKind(rawValue: 505)
 
   /// A client (an app) was registered or its name or usage descriptions changed.
   public static let clientRegistered = RecordKind(rawValue: 401)

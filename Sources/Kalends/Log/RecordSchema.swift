@@ -92,6 +92,13 @@ package struct RecordSchema: Sendable {
     Field(tag: 7, name: "allowsContentModifications", type: .bool, required: true),
     Field(tag: 8, name: "importSource", type: .string, required: false),
     Field(tag: 9, name: "resourceName", type: .string, required: false),
+    Field(tag: 10, name: "clientProperty", type: .message(clientProperty), required: false),
+  ]
+
+  /// A WebDAV dead property a client stored on a calendar, an item's resource or a card.
+  static let clientProperty: [Field] = [
+    Field(tag: 1, name: "name", type: .string, required: true),
+    Field(tag: 2, name: "value", type: .string, required: false),
   ]
 
   static let calendarSaved = RecordSchema(
@@ -135,6 +142,7 @@ package struct RecordSchema: Sendable {
           [Field(tag: 17, name: "occurrenceDate", type: .localDateTime, required: true)] + occurrenceState),
         required: false),
       Field(tag: 18, name: "created", type: .timestamp, required: false),
+      Field(tag: 24, name: "clientProperty", type: .message(clientProperty), required: false),
     ]
 
   static let eventSaved = RecordSchema(
@@ -164,6 +172,7 @@ package struct RecordSchema: Sendable {
     Field(tag: 18, name: "created", type: .timestamp, required: false),
     Field(tag: 19, name: "sequence", type: .unsigned, required: false),
     Field(tag: 20, name: "property", type: .string, required: false),
+    Field(tag: 24, name: "clientProperty", type: .message(clientProperty), required: false),
   ]
 
   static let reminderSaved = RecordSchema(
@@ -212,6 +221,7 @@ package struct RecordSchema: Sendable {
     Field(tag: 25, name: "groupId", type: .uuid, required: false),
     Field(tag: 26, name: "property", type: .string, required: false),
     Field(tag: 27, name: "created", type: .timestamp, required: false),
+    Field(tag: 30, name: "clientProperty", type: .message(clientProperty), required: false),
   ]
 
   static let contactSaved = RecordSchema(
@@ -236,6 +246,16 @@ package struct RecordSchema: Sendable {
           Field(tag: 27, name: "created", type: .timestamp, required: false),
         ]), required: true),
       Field(tag: 8, name: "restoredFrom", type: .unsigned, required: false),
+    ], contentTags: [5])
+
+  static let addressBookSaved = RecordSchema(
+    name: "addressBookSaved",
+    fields: [
+      Field(tag: 1, name: "id", type: .uuid, required: true),
+      Field(
+        tag: 5, name: "state",
+        type: .message([Field(tag: 10, name: "clientProperty", type: .message(clientProperty), required: false)]),
+        required: true),
     ], contentTags: [5])
 
   static let itemRemoved: [Field] = [
@@ -382,6 +402,7 @@ package struct RecordSchema: Sendable {
     .contactRemoved: RecordSchema(
       name: "contactRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
     .groupSaved: groupSaved,
+    .addressBookSaved: addressBookSaved,
     .groupRemoved: RecordSchema(name: "groupRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
     .clientRegistered: clientRegistered,
     .accessRequested: accessRequested,

@@ -27,6 +27,12 @@ public struct CalendarObject: Sendable, Hashable {
     (events.map(\.version) + reminders.map(\.version)).max() ?? .none
   }
 
+  /// The WebDAV dead properties of the resource (``Event/clientProperties``: every item holds the
+  /// same).
+  public var clientProperties: [String: String] {
+    events.first?.clientProperties ?? reminders.first?.clientProperties ?? [:]
+  }
+
   /// Its items as an iCalendar file of their own.
   public var file: ICalendar { ICalendar(events: events, reminders: reminders) }
 }

@@ -66,6 +66,14 @@ public struct Event: Hashable, Sendable {
   /// ``EventStore/putCalendarObject(_:inCalendar:condition:)``, kept by every other save; `nil`
   /// when the resource is named by the `UID`.
   public internal(set) var resourceName: String?
+  /// What a client stored on the calendar object resource holding the event that Kalends does not
+  /// model — WebDAV's dead properties (RFC 4918 §4.2), set by `PROPPATCH` — by name in Clark
+  /// notation, each value as the client wrote it (XML content), as
+  /// ``EventCalendar/clientProperties``. Every item of a resource holds the same; a `PUT` that
+  /// replaces the resource keeps them (``EventStore/putCalendarObject(_:inCalendar:condition:)``),
+  /// as properties outlive changes to a resource's body. At most
+  /// ``EventCalendar/maximumClientProperties``, each value at most 64 KiB.
+  public var clientProperties: [String: String]
   /// How the end was written in the iCalendar it came from (`DTEND`, `DURATION`, or neither), so
   /// that it is written back alike: a program that stored an event without `DTEND` finds none.
   /// Times are unaffected: ``end`` always holds the end.
@@ -125,6 +133,7 @@ public struct Event: Hashable, Sendable {
     self.sequence = 0
     self.additionalProperties = []
     self.resourceName = nil
+    self.clientProperties = [:]
     self.endProperty = .dtend
     self.recurrenceRules = []
     self.exceptionDates = []

@@ -17,6 +17,7 @@ extension ModelCodec {
     if let created = event.creationDate { state.append(tag: 18, signed: created.rawValue) }
     state.append(tag: 22, optional: event.resourceName)
     if event.endProperty != .dtend { state.append(tag: 23, unsigned: UInt64(event.endProperty.rawValue)) }
+    appendClientProperties(event.clientProperties, tag: 24, to: &state)
     return state
   }
 
@@ -49,6 +50,7 @@ extension ModelCodec {
     event.creationDate = try state.signed(18).map(Timestamp.init(rawValue:))
     event.resourceName = try state.string(22)
     event.endProperty = Event.EndProperty(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(23) ?? 0)) ?? .dtend
+    event.clientProperties = try clientProperties(tag: 24, of: state)
     do {
       event.recurrenceRules = try state.strings(13).map { try RecurrenceRule(parsing: $0) }
     } catch {
@@ -124,6 +126,7 @@ extension ModelCodec {
     for property in reminder.additionalProperties { state.append(tag: 20, string: property) }
     if let created = reminder.creationDate { state.append(tag: 18, signed: created.rawValue) }
     state.append(tag: 22, optional: reminder.resourceName)
+    appendClientProperties(reminder.clientProperties, tag: 24, to: &state)
     return state
   }
 
@@ -151,6 +154,7 @@ extension ModelCodec {
     reminder.additionalProperties = try state.strings(20)
     reminder.creationDate = try state.signed(18).map(Timestamp.init(rawValue:))
     reminder.resourceName = try state.string(22)
+    reminder.clientProperties = try clientProperties(tag: 24, of: state)
     reminder.version = version
     reminder.lastModifiedDate = modified
     return reminder

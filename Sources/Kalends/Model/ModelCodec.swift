@@ -14,12 +14,7 @@ enum ModelCodec {
     state.append(tag: 7, bool: calendar.allowsContentModifications)
     if let source = calendar.importSource { state.append(tag: 8, string: source) }
     if let name = calendar.resourceName { state.append(tag: 9, string: name) }
-    for (name, value) in calendar.clientProperties.sorted(by: { $0.key < $1.key }) {
-      var property = Payload()
-      property.append(tag: 1, string: name)
-      property.append(tag: 2, string: value)
-      state.append(tag: 10, message: property)
-    }
+    appendClientProperties(calendar.clientProperties, tag: 10, to: &state)
     return state
   }
 
@@ -36,9 +31,29 @@ enum ModelCodec {
     calendar.allowsContentModifications = try state.bool(7) ?? true
     calendar.importSource = try state.string(8)
     calendar.resourceName = try state.string(9)
-    for property in try state.messages(10) {
-      calendar.clientProperties[try property.requiredString(1)] = try property.string(2) ?? ""
-    }
+    calendar.clientProperties = try clientProperties(tag: 10, of: state)
     return calendar
+  }
+
+  // MARK: Dead properties
+
+  /// Appends WebDAV dead properties (a calendar's, an item's, a card's) as repeated messages of
+  /// `tag`, by name: 1 `name`, 2 `value`.
+  static func appendClientProperties(_ properties: [String: String], tag: UInt8, to state: inout Payload) {
+    for (name, value) in properties.sorted(by: { $0.key < $1.key }) {
+      var property = Payload()
+      property.append(tag: 1, string: name)
+      property.append(tag: 2, string: value)
+      state.append(tag: tag, message: property)
+    }
+  }
+
+  /// The dead properties ``appendClientProperties(_:tag:to:)`` stored at `tag`.
+  static func clientProperties(tag: UInt8, of state: PayloadReader) throws(StoreError) -> [String: String] {
+    var properties: [String: String] = [:]
+    for property in try state.messages(tag) {
+      properties[try property.requiredString(1)] = try property.string(2) ?? ""
+    }
+    return properties
   }
 }

@@ -39,6 +39,9 @@ public struct Reminder: Hashable, Sendable {
   /// The name a CalDAV client stored it under, when that is not its `UID`, as
   /// ``Event/resourceName``.
   public internal(set) var resourceName: String?
+  /// The WebDAV dead properties of the calendar object resource holding it, as
+  /// ``Event/clientProperties``.
+  public var clientProperties: [String: String]
   /// When it was first saved.
   public internal(set) var creationDate: Timestamp?
   /// When it was last saved.
@@ -65,6 +68,7 @@ public struct Reminder: Hashable, Sendable {
     self.sequence = 0
     self.additionalProperties = []
     self.resourceName = nil
+    self.clientProperties = [:]
     self.creationDate = nil
     self.lastModifiedDate = nil
     self.version = .none

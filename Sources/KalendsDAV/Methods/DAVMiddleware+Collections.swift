@@ -114,25 +114,16 @@ extension DAVMiddleware {
   /// and dead properties (set and removed): all or nothing, in one save. A protected property, a
   /// value the calendar cannot hold, or the removal of its title or colour is refused (`403`) and
   /// the others then fail with `424`.
-  func proppatch(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
-    guard case .calendar(let id) = path else {
-      throw DAVError(.forbidden, .dav("cannot-modify-protected-property"), "only a calendar's properties are set")
-    }
-    guard let body = try await Self.body(request), body.name == .dav("propertyupdate") else {
-      throw DAVError(.badRequest, nil, "a PROPPATCH body is a DAV:propertyupdate element")
-    }
+  func proppatchCalendar(_ id: ObjectID, _ request: Request, _ context: ServerContext) async throws -> Response {
+    let updates = try await Self.propertyUpdates(request)
     let (original, use) = try await self.calendar(id, context, reading: false)
     var calendar = original
     var names: [XMLName] = []
     var refused: [XMLName] = []
-    for instruction in body.children {
-      for property in instruction.children(.dav("prop")).flatMap(\.children) {
-        names.append(property.name)
-        let done =
-          instruction.name == .dav("set")
-          ? Self.set(property, on: &calendar) : Self.remove(property.name, from: &calendar)
-        if !done { refused.append(property.name) }
-      }
+    for (property, isSet) in updates {
+      names.append(property.name)
+      let done = isSet ? Self.set(property, on: &calendar) : Self.remove(property.name, from: &calendar)
+      if !done { refused.append(property.name) }
     }
     var multistatus = Multistatus()
     if !refused.isEmpty {
@@ -172,7 +163,7 @@ extension DAVMiddleware {
       // The client's own spelling (`#FF0000FF`, `blue`) is served back while the colour is this.
       calendar.clientProperties[name.description] = value == color ? nil : value
     default:
-      guard !DAVResource.liveCalendarProperties.contains(name) else { return false }
+      guard !DAVResource.liveProperties.contains(name) else { return false }
       calendar.clientProperties[name.description] = property.content
       if calendar.clientProperties.count > EventCalendar.maximumClientProperties
         || property.content.utf8.count > 64 * 1024
@@ -186,7 +177,7 @@ extension DAVMiddleware {
   /// Removes the dead property `name` from `calendar` (removing one it does not have succeeds, RFC
   /// 4918 §14.23); `false` for a live property.
   static func remove(_ name: XMLName, from calendar: inout EventCalendar) -> Bool {
-    guard !DAVResource.liveCalendarProperties.contains(name) else { return false }
+    guard !DAVResource.liveProperties.contains(name) else { return false }
     calendar.clientProperties[name.description] = nil
     return true
   }

@@ -24,12 +24,10 @@ extension DAVMiddleware {
     case .addressBookHome:
       selection.add(.addressBookHome, to: &multistatus, positions: use.positions)
       if depth == 1 {
-        let book = DAVResource.addressBook(try await addressBookState(selection, use))
-        selection.add(book, to: &multistatus, positions: use.positions)
+        selection.add(try await addressBook(selection, use), to: &multistatus, positions: use.positions)
       }
     case .addressBook:
-      let book = DAVResource.addressBook(try await addressBookState(selection, use))
-      selection.add(book, to: &multistatus, positions: use.positions)
+      selection.add(try await addressBook(selection, use), to: &multistatus, positions: use.positions)
       if depth == 1 {
         for card in try await server.withStore(use, { try use.session.addressObjects() }) {
           selection.add(.card(card, version), to: &multistatus, positions: use.positions)
@@ -45,17 +43,18 @@ extension DAVMiddleware {
     return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
   }
 
-  /// The address book's collection tag when `selection` asks for it.
-  private func addressBookState(
-    _ selection: PropertySelection, _ use: StoreServer.AppUse
-  ) async throws -> DAVResource.CollectionState? {
+  /// The address book as `selection` asks for it: with its dead properties, and its collection tag
+  /// when asked for.
+  private func addressBook(_ selection: PropertySelection, _ use: StoreServer.AppUse) async throws -> DAVResource {
+    let properties = try await server.withStore(use) { try use.session.addressBookProperties() }
     guard selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token")) else {
-      return nil
+      return .addressBook(nil, properties: properties)
     }
     let (stamp, head) = try await server.withStore(use) {
       (try use.session.contactsStamp(), try use.session.store.head().position)
     }
-    return DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
+    let state = DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
+    return .addressBook(state, properties: properties)
   }
 
   /// REPORT on the address book: `addressbook-query` (RFC 6352 §8.6), `addressbook-multiget`

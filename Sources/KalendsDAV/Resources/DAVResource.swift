@@ -13,8 +13,9 @@ enum DAVResource {
   case object(CalendarObject, in: ObjectID, expand: Expansion? = nil)
   /// The app's address book home (`/dav/addressbooks/`).
   case addressBookHome
-  /// The store's address book, with its collection state when it was asked for.
-  case addressBook(CollectionState? = nil)
+  /// The store's address book, with its collection state when it was asked for, and its dead
+  /// properties (``EventStore/addressBookProperties()``).
+  case addressBook(CollectionState? = nil, properties: [String: String] = [:])
   /// A contact's or a group's card, written as a vCard of that version.
   case card(AddressObject, VCardVersion)
 
@@ -50,10 +51,10 @@ enum DAVResource {
     }
   }
 
-  /// The live properties of a calendar, which the server computes or keeps in the model: a client
-  /// sets only ``DAVMiddleware/settable`` ones; any other name is a dead property
-  /// (``EventCalendar/clientProperties``).
-  static let liveCalendarProperties: Set<XMLName> = [
+  /// The live properties of every resource, which the server computes or keeps in the model: a
+  /// client sets only a calendar's ``DAVMiddleware/settable`` ones; any other name is a dead property
+  /// (``EventCalendar/clientProperties``, ``Event/clientProperties``).
+  static let liveProperties: Set<XMLName> = [
     .dav("resourcetype"), .dav("displayname"), .dav("current-user-principal"), .dav("owner"), .dav("principal-URL"),
     .dav("getetag"), .dav("getcontenttype"), .dav("getcontentlength"), .dav("getlastmodified"), .dav("creationdate"),
     .dav("lockdiscovery"), .dav("supportedlock"), .dav("sync-token"), .dav("supported-report-set"),
@@ -61,6 +62,7 @@ enum DAVResource {
     .caldav("supported-calendar-component-set"), .caldav("supported-calendar-data"), .caldav("max-resource-size"),
     .caldav("calendar-home-set"), .caldav("min-date-time"), .caldav("max-date-time"), .caldav("max-instances"),
     .caldav("max-attendees-per-instance"), .caldav("calendar-data"), .carddav("addressbook-home-set"),
+    .carddav("address-data"), .carddav("supported-address-data"), .carddav("max-resource-size"),
     XMLName(Namespace.calendarServer, "getctag"), XMLName(Namespace.apple, "calendar-color"),
   ]
 
@@ -72,24 +74,28 @@ enum DAVResource {
     case .principal:
       return common + [.dav("principal-URL"), .caldav("calendar-home-set"), .carddav("addressbook-home-set")]
     case .calendarHome, .addressBookHome: return common
-    case .addressBook:
+    case .addressBook(_, let properties):
       return common + [
         .dav("supported-report-set"), .carddav("supported-address-data"), .dav("current-user-privilege-set"),
         .carddav("max-resource-size"),
-      ]
-    case .card: return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")]
+      ] + Self.dead(properties)
+    case .card(let card, _):
+      return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")] + Self.dead(card.clientProperties)
     case .calendar(let calendar, _):
       // Dead properties too (RFC 4918 §9.1).
-      let dead = calendar.clientProperties.keys.sorted().compactMap(XMLName.init(clark:)).filter {
-        !Self.liveCalendarProperties.contains($0)
-      }
       return common + [
         .caldav("supported-calendar-component-set"), .dav("supported-report-set"),
         XMLName(Namespace.apple, "calendar-color"),
         .dav("current-user-privilege-set"), .caldav("max-resource-size"),
-      ] + dead
-    case .object: return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")]
+      ] + Self.dead(calendar.clientProperties)
+    case .object(let object, _, _):
+      return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")] + Self.dead(object.clientProperties)
     }
+  }
+
+  /// The names of the dead properties `properties` holds, in order.
+  private static func dead(_ properties: [String: String]) -> [XMLName] {
+    properties.keys.sorted().compactMap(XMLName.init(clark:)).filter { !liveProperties.contains($0) }
   }
 
   /// The value of the live property `name` (XML), or `nil` when this resource has no such property.
@@ -130,13 +136,15 @@ enum DAVResource {
     switch self {
     case .calendar(let calendar, let state): return Self.value(name, of: calendar, state)
     case .object(let object, _, let expand): return Self.value(name, of: object, expand, positions: positions)
-    case .addressBook(let state): return Self.addressBookValue(name, state)
+    case .addressBook(let state, let properties): return Self.addressBookValue(name, state, properties)
     case .card(let card, let version): return Self.value(name, of: card, version, positions: positions)
     default: return nil
     }
   }
 
-  private static func addressBookValue(_ name: XMLName, _ state: CollectionState?) -> String? {
+  private static func addressBookValue(
+    _ name: XMLName, _ state: CollectionState?, _ properties: [String: String]
+  ) -> String? {
     switch (name.namespace, name.local) {
     case (Namespace.calendarServer, "getctag"): return state.map { XMLText.escaped($0.tag) }
     case (Namespace.dav, "sync-token"): return state.map { XMLText.escaped($0.syncToken) }
@@ -154,7 +162,7 @@ enum DAVResource {
       }.joined()
     case (Namespace.carddav, "max-resource-size"):
       return String(DAVMiddleware.maximumResource)
-    default: return nil
+    default: return liveProperties.contains(name) ? nil : properties[name.description]
     }
   }
 
@@ -168,7 +176,8 @@ enum DAVResource {
       return "text/vcard; charset=utf-8"
     case (Namespace.carddav, "address-data"):
       return XMLText.escaped(card.vCard(version))
-    default: return nil
+    default:
+      return Self.liveProperties.contains(name) ? nil : card.clientProperties[name.description]
     }
   }
 
@@ -197,7 +206,7 @@ enum DAVResource {
     case (Namespace.caldav, "max-resource-size"):
       return String(DAVMiddleware.maximumResource)
     default:
-      return Self.liveCalendarProperties.contains(name) ? nil : calendar.clientProperties[name.description]
+      return Self.liveProperties.contains(name) ? nil : calendar.clientProperties[name.description]
     }
   }
 
@@ -221,7 +230,8 @@ enum DAVResource {
           from: window.lowerBound, to: window.upperBound, floatingIn: floating)
         return XMLText.escaped(limited.serialized())
       }
-    default: return nil
+    default:
+      return Self.liveProperties.contains(name) ? nil : object.clientProperties[name.description]
     }
   }
 }

@@ -66,6 +66,9 @@ public struct Contact: Hashable, Sendable {
   /// not its `UID`. Set by ``EventStore/putContact(_:named:condition:)``, kept by every other save;
   /// `nil` when the card is named by its `UID`.
   public internal(set) var resourceName: String?
+  /// The WebDAV dead properties a CardDAV client stored on its card's resource with `PROPPATCH`, as
+  /// ``Event/clientProperties``: kept when the card's text is replaced.
+  public var clientProperties: [String: String]
   /// When it was first saved.
   public internal(set) var creationDate: Timestamp?
   /// When it was last saved.
@@ -87,6 +90,7 @@ public struct Contact: Hashable, Sendable {
     self.groupIDs = []
     self.additionalProperties = []
     self.resourceName = nil
+    self.clientProperties = [:]
     self.version = .none
   }
 

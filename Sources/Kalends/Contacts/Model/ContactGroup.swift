@@ -13,6 +13,8 @@ public struct ContactGroup: Hashable, Sendable {
   /// The name a CardDAV client stored it under (`/dav/addressbooks/contacts/NAME.vcf`), when that is
   /// not its `UID`. Set by ``EventStore/putGroup(_:named:condition:)``, kept by every other save.
   public internal(set) var resourceName: String?
+  /// The WebDAV dead properties of the group's card, as ``Contact/clientProperties``.
+  public var clientProperties: [String: String]
   /// The `UID`s (bare of `urn:uuid:`) a client's card named as members that were no contact of the
   /// book when it was stored: kept, so that the card comes back as written, and joined by the
   /// contact that later arrives with that `UID`.
@@ -31,6 +33,7 @@ public struct ContactGroup: Hashable, Sendable {
     self.name = name
     self.additionalProperties = []
     self.resourceName = nil
+    self.clientProperties = [:]
     self.pendingMembers = []
     self.version = .none
   }

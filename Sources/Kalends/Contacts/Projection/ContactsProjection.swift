@@ -9,6 +9,8 @@ internal import LMDB
 ///   (``OwnedKeys``), so that the next change removes them without reading the log. The state is
 ///   not copied: it is the `state` field of the save at `version`, read from the log. A removed
 ///   object keeps its tombstone (`live` 0).
+///   The address book's own properties have the entry `6 ‖ id (16)` (its id, ``addressBookID``),
+///   naming its last `addressBookSaved`.
 /// - `contacts.search`: keys of ``ContactSearchKey``, empty values: the search index of the live
 ///   contacts; their external identifiers and the groups' for imports; the names CardDAV clients
 ///   stored them under; and the `UID`s groups wait for (``ContactGroup/pendingMembers``).
@@ -21,7 +23,7 @@ internal import LMDB
 /// change removes those the entry lists: a replay of an erased log reaches the same keys.
 struct ContactsProjection: Projection {
   static let name = "contacts"
-  static let version: UInt32 = 6
+  static let version: UInt32 = 7
   enum DatabaseName {
     static let objects = "contacts"
     static let search = "contacts.search"
@@ -29,7 +31,12 @@ struct ContactsProjection: Projection {
     static let createdBy = "contacts.createdBy"
   }
   static let databaseNames = [DatabaseName.objects, DatabaseName.search, DatabaseName.members, DatabaseName.createdBy]
-  static let kinds: Set<RecordKind> = [.contactSaved, .contactRemoved, .groupSaved, .groupRemoved]
+  static let kinds: Set<RecordKind> = [.contactSaved, .contactRemoved, .groupSaved, .groupRemoved, .addressBookSaved]
+
+  /// The identifier of the store's one address book, named by every `addressBookSaved`.
+  static let addressBookID = ObjectID(bytes: [UInt8](repeating: 0, count: 16))!
+  /// The key of its entry in `contacts`.
+  static let addressBookKey: [UInt8] = [6] + addressBookID.bytes
 
   let objects: Database
   let search: Database
@@ -48,6 +55,13 @@ struct ContactsProjection: Projection {
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     let fields = try PayloadReader(bytes: payload)
     let id = try fields.requiredObjectID(1)
+    if header.kind == .addressBookSaved {
+      guard id == Self.addressBookID else {
+        throw StoreError.malformedPayload("an address book's record names \(id), not the store's address book")
+      }
+      try txn.put(OwnedKeys().entry(header, live: true), forKey: Self.addressBookKey, in: objects)
+      return
+    }
     let kind: ContactObjectKind = header.kind == .contactSaved || header.kind == .contactRemoved ? .contact : .group
     // What the save before this one indexed goes first: it is listed in the entry, not re-derived
     // from the log (a verification rebuilds without the log at hand).
@@ -147,6 +161,17 @@ struct ContactsProjection: Projection {
     }
     stored.state = state
     return stored
+  }
+
+  /// The address book's state (its last `addressBookSaved`'s), or `nil` when none was saved.
+  func addressBookState(in txn: borrowing ReadTransaction) throws -> PayloadReader? {
+    guard let stored = try txn.withValue(forKey: Self.addressBookKey, in: objects, { try StoredContact(entry: $0) })
+    else { return nil }
+    return try SavedState.read(
+      "address book", Self.addressBookID, saveKind: .addressBookSaved, at: stored.version, projection: Self.name
+    ) { position, body in
+      try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)
+    }
   }
 
   /// ``state(_:_:in:)`` inside a write transaction.

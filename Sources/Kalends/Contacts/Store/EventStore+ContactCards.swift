@@ -68,6 +68,8 @@ extension EventStore {
       if let current {
         saved.id = current.id
         saved.version = current.version
+        // The card's dead properties outlive a new text (RFC 4918 §9.7.1).
+        saved.clientProperties = current.clientProperties
         saved.groupIDs = try current.groupIDs.filter { try book.isLive(.group, $0, in: txn) }
         var stored = current
         stored.groupIDs = saved.groupIDs

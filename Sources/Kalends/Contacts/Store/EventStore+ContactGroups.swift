@@ -40,6 +40,7 @@ extension EventStore {
       try checkContactText(value, field)
       if value.isEmpty { throw .contact(.invalidField(field: field, reason: "is empty")) }
     }
+    try checkClientProperties(group.clientProperties)
   }
 
   static func saveGroup(

@@ -199,6 +199,7 @@ extension EventStore {
       for part in address.value.parts { try checkContactText(part, "a postal address") }
     }
     for property in contact.additionalProperties { try checkContactText(property, "a vCard property") }
+    try checkClientProperties(contact.clientProperties)
   }
 
   /// Removes a contact (it leaves its groups with it).
@@ -254,11 +255,12 @@ extension LocalEdits where Value == Contact {
       field(\.phoneticMiddleName), field(\.phoneticFamilyName), field(\.organizationName), field(\.departmentName),
       field(\.jobTitle), field(\.emailAddresses), field(\.phoneNumbers), field(\.postalAddresses),
       field(\.urlAddresses), field(\.birthday), field(\.note), field(\.groupIDs), field(\.additionalProperties),
+      field(\.clientProperties),
     ])
   }
 }
 
 extension LocalEdits where Value == ContactGroup {
   /// Every field a caller may set on a group.
-  static var group: LocalEdits { LocalEdits([field(\.externalID), field(\.name)]) }
+  static var group: LocalEdits { LocalEdits([field(\.externalID), field(\.name), field(\.clientProperties)]) }
 }

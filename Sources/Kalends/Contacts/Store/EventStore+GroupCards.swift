@@ -95,6 +95,7 @@ extension EventStore {
       if let current {
         group.id = current.group.id
         group.version = current.group.version
+        group.clientProperties = current.group.clientProperties
       } else {
         group.id = .random()
       }

@@ -33,6 +33,15 @@ extension AddressObject {
     }
   }
 
+  /// The WebDAV dead properties of its resource (``Contact/clientProperties``,
+  /// ``ContactGroup/clientProperties``).
+  public var clientProperties: [String: String] {
+    switch self {
+    case .contact(let contact): contact.clientProperties
+    case .group(let card): card.group.clientProperties
+    }
+  }
+
   /// What its entity tag is made from: a contact's ``Contact/version``, a group card's
   /// ``GroupCard/contentVersion``.
   public var entityVersion: LogPosition {
