@@ -262,6 +262,11 @@ let package = Package(
     ),
     // The store server through real sockets, real apps and real peers (curl, schemathesis).
     .testTarget(
+      name: "KalendsDAVTests",
+      dependencies: ["Kalends", "KalendsDAV"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "KalendsServerTests",
       dependencies: ["Kalends", "KalendsTestSupport"],
       swiftSettings: strictSettings

@@ -6,9 +6,14 @@ package import KalendsServer
 /// TCP, its executable over the Unix socket), asked for, checked and recorded the same way
 /// (docs/dav.md).
 package struct DAVFrontEnd: FrontEnd {
-  package init() {}
+  /// The most bytes of calendar objects' text the server keeps for its reports
+  /// (``ObjectTextCache``); 0 keeps none.
+  let objectTextBytes: Int
+
+  /// A front end keeping at most `objectTextBytes` of objects' text (64 MiB unless given).
+  package init(objectTextBytes: Int = 64 << 20) { self.objectTextBytes = objectTextBytes }
 
   package func middleware(serving server: StoreServer) -> any MiddlewareProtocol<Request, Response, ServerContext> {
-    DAVMiddleware(server: server)
+    DAVMiddleware(server: server, objectTexts: ObjectTextCache(capacity: objectTextBytes))
   }
 }

@@ -19,7 +19,7 @@ extension ICalendar {
       for (instance, recurrenceID) in Self.instances(of: event, from: from, to: to, floatingIn: floating) {
         writer.begin("VEVENT")
         writer.text("UID", event.externalID)
-        writer.timestamp("DTSTAMP", stamp)
+        writer.timestamp("DTSTAMP", event.lastModifiedDate ?? stamp)
         if let (local, zone) = recurrenceID {
           writer.time("RECURRENCE-ID", [local], zone: zone, isDate: event.isAllDay)
         }

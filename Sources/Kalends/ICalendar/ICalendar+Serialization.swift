@@ -2,7 +2,10 @@ extension ICalendar {
   /// The calendar as RFC 5545 text: CRLF line ends, lines folded at 75 octets, a `VTIMEZONE` for
   /// every zone used (its transitions in the years the items use), each series with its detached
   /// occurrences as `RECURRENCE-ID` overrides, `EXDATE`s and `RDATE`s, and every property kept from
-  /// an import. `stamp` is the `DTSTAMP` of every component.
+  /// an import. An item's `DTSTAMP` is its last change in the store (``Event/lastModifiedDate``: RFC
+  /// 5545 §3.8.7.2 for an object without `METHOD`), so the text of an unchanged item is the same
+  /// bytes whenever it is written (what a strong entity tag promises); `stamp` is that of items
+  /// never saved.
   public func serialized(productID: String = "-//Kalends//Kalends//EN", stamp: Timestamp = .now()) -> String {
     var writer = ICalendarWriter()
     beginCalendar(productID: productID, to: &writer)
@@ -58,7 +61,7 @@ extension ICalendar {
   private func write(_ event: Event, stamp: Timestamp, to writer: inout ICalendarWriter) {
     writer.begin("VEVENT")
     writer.text("UID", event.externalID)
-    writer.timestamp("DTSTAMP", stamp)
+    writer.timestamp("DTSTAMP", event.lastModifiedDate ?? stamp)
     writeOccurrenceFields(event, to: &writer)
     for rule in event.recurrenceRules {
       writer.line("RRULE", ICalendarReader.normalized(rule, for: event).description)
@@ -73,7 +76,7 @@ extension ICalendar {
     for (date, detached) in event.detachedOccurrences.sorted(by: { $0.key < $1.key }) {
       writer.begin("VEVENT")
       writer.text("UID", event.externalID)
-      writer.timestamp("DTSTAMP", stamp)
+      writer.timestamp("DTSTAMP", event.lastModifiedDate ?? stamp)
       writer.time("RECURRENCE-ID", [date], zone: zone, isDate: event.isAllDay)
       writeOccurrenceFields(detached, to: &writer)
       writeExtras(detached, to: &writer)
@@ -148,7 +151,7 @@ extension ICalendar {
   ) {
     writer.begin("VTODO")
     writer.text("UID", reminder.externalID)
-    writer.timestamp("DTSTAMP", stamp)
+    writer.timestamp("DTSTAMP", reminder.lastModifiedDate ?? stamp)
     if let (local, zone) = recurrenceID {
       writer.time("RECURRENCE-ID", [local], zone: zone, isDate: reminder.isDueDateOnly)
     }

@@ -37,14 +37,16 @@ extension DAVMiddleware {
       selection.add(.calendar(calendar, state), to: &multistatus, positions: use.positions)
       if depth == 1 {
         let objects = try await server.withStore(use) { try use.session.calendarObjects(inCalendar: id) ?? [] }
-        for object in objects { selection.add(.object(object, in: id), to: &multistatus, positions: use.positions) }
+        for object in objects {
+          selection.add(.object(object, in: id, texts: objectTexts), to: &multistatus, positions: use.positions)
+        }
       }
     case .object(let id, let name):
       let (_, use) = try await calendar(id, context, reading: true)
       guard
         let object = try await server.withStore(use, { try use.session.calendarObject(named: name, inCalendar: id) })
       else { throw DAVError(.notFound, nil, "no calendar object \(name) in calendar \(id)") }
-      selection.add(.object(object, in: id), to: &multistatus, positions: use.positions)
+      selection.add(.object(object, in: id, texts: objectTexts), to: &multistatus, positions: use.positions)
     case .addressBookHome, .addressBook, .contact:
       return try await propfindContacts(
         path, selection, depth: depth, version: Self.vCardVersion(asked: body), context)

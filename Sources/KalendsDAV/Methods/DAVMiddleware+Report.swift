@@ -62,7 +62,8 @@ extension DAVMiddleware {
     try Self.checkExpansion(expand, of: objects)
     var multistatus = Multistatus()
     for object in objects {
-      selection.add(.object(object, in: id, expand: expand), to: &multistatus, positions: use.positions)
+      selection.add(
+        .object(object, in: id, expand: expand, texts: objectTexts), to: &multistatus, positions: use.positions)
     }
     for href in missing { multistatus.add(href, status: "404 Not Found") }
     return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
@@ -93,7 +94,8 @@ extension DAVMiddleware {
     try Self.checkExpansion(expand, of: changes.objects)
     var multistatus = Multistatus()
     for object in changes.objects {
-      selection.add(.object(object, in: id, expand: expand), to: &multistatus, positions: use.positions)
+      selection.add(
+        .object(object, in: id, expand: expand, texts: objectTexts), to: &multistatus, positions: use.positions)
     }
     for name in changes.removed { multistatus.add(DAVPath.object(name, in: id), status: "404 Not Found") }
     if changes.isTruncated { multistatus.add(href, status: "507 Insufficient Storage") }

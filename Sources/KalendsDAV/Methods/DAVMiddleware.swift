@@ -14,6 +14,8 @@ struct DAVMiddleware: RouterMiddleware {
   typealias Context = ServerContext
 
   let server: StoreServer
+  /// The text of the calendar objects this server's reports wrote, by their items' versions.
+  let objectTexts: ObjectTextCache
 
   /// The largest XML request body read (PROPFIND, REPORT).
   static let maximumBody = 256 * 1024

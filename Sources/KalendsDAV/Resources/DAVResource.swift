@@ -9,8 +9,9 @@ enum DAVResource {
   /// A calendar the app may see, with its collection state when it was asked for.
   case calendar(EventCalendar, CollectionState? = nil)
   /// A calendar object of the calendar with that id; its `calendar-data` expanded to its instances
-  /// in that window (UTC seconds) when a REPORT asked for `expand` (RFC 4791 §9.6.5).
-  case object(CalendarObject, in: ObjectID, expand: Expansion? = nil)
+  /// in that window (UTC seconds) when a REPORT asked for `expand` (RFC 4791 §9.6.5), else the
+  /// object's text as `texts` keeps it.
+  case object(CalendarObject, in: ObjectID, expand: Expansion? = nil, texts: ObjectTextCache? = nil)
   /// The app's address book home (`/dav/addressbooks/`).
   case addressBookHome
   /// The store's address book, with its collection state when it was asked for, and its dead
@@ -44,7 +45,7 @@ enum DAVResource {
     case .calendarHome: DAVPath.calendarHomePath
     case .calendar(let calendar, _):
       calendar.resourceName.map { DAVPath.named($0) } ?? DAVPath.calendar(calendar.id)
-    case .object(let object, let calendar, _): DAVPath.object(object.name, in: calendar)
+    case .object(let object, let calendar, _, _): DAVPath.object(object.name, in: calendar)
     case .addressBookHome: DAVPath.addressBookHomePath
     case .addressBook: DAVPath.addressBookPath
     case .card(let card, _): DAVPath.contact(card.name)
@@ -88,7 +89,7 @@ enum DAVResource {
         XMLName(Namespace.apple, "calendar-color"),
         .dav("current-user-privilege-set"), .caldav("max-resource-size"),
       ] + Self.dead(calendar.clientProperties)
-    case .object(let object, _, _):
+    case .object(let object, _, _, _):
       return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")] + Self.dead(object.clientProperties)
     }
   }
@@ -135,7 +136,8 @@ enum DAVResource {
     }
     switch self {
     case .calendar(let calendar, let state): return Self.value(name, of: calendar, state)
-    case .object(let object, _, let expand): return Self.value(name, of: object, expand, positions: positions)
+    case .object(let object, _, let expand, let texts):
+      return Self.value(name, of: object, expand, texts, positions: positions)
     case .addressBook(let state, let properties): return Self.addressBookValue(name, state, properties)
     case .card(let card, let version): return Self.value(name, of: card, version, positions: positions)
     default: return nil
@@ -211,7 +213,8 @@ enum DAVResource {
   }
 
   private static func value(
-    _ name: XMLName, of object: CalendarObject, _ expand: Expansion?, positions: AppPositions
+    _ name: XMLName, of object: CalendarObject, _ expand: Expansion?, _ texts: ObjectTextCache?,
+    positions: AppPositions
   ) -> String? {
     switch (name.namespace, name.local) {
     case (Namespace.dav, "getetag"):
@@ -219,7 +222,7 @@ enum DAVResource {
     case (Namespace.dav, "getcontenttype"):
       return "text/calendar; charset=utf-8; component=\(object.events.isEmpty ? "vtodo" : "vevent")"
     case (Namespace.caldav, "calendar-data"):
-      guard let expand else { return XMLText.escaped(object.file.serialized()) }
+      guard let expand else { return texts?.escapedText(of: object) ?? XMLText.escaped(object.file.serialized()) }
       let (window, floating) = (expand.window, expand.floating)
       switch expand.kind {
       case .expand:

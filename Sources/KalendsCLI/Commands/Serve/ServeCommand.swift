@@ -63,6 +63,12 @@ extension KalendsCommand {
     var maxConnections = 512
 
     @Option(
+      help: ArgumentHelp(
+        "How much of the calendar objects' text CalDAV reports keep for the next (0: none).",
+        valueName: "MiB"))
+    var davCache = 64
+
+    @Option(
       help: ArgumentHelp("How long a connection may stay idle before it is closed.", valueName: "seconds"))
     var idleTimeout = 60
 
@@ -126,6 +132,7 @@ extension KalendsCommand {
       guard (1...65_536).contains(maxConnections) else {
         throw CLIError.invalidInput("--max-connections takes 1 to 65536")
       }
+      guard (0...16_384).contains(davCache) else { throw CLIError.invalidInput("--dav-cache takes 0 to 16384 MiB") }
       var configuration = ServerConfiguration()
       configuration.socket = socket
       configuration.defaultStore = global.isDefaultStore
@@ -137,7 +144,7 @@ extension KalendsCommand {
       configuration.listen = listen
       configuration.tlsCertificate = tlsCertificate
       configuration.tlsKey = tlsKey
-      configuration.frontEnds = [DAVFrontEnd()]
+      configuration.frontEnds = [DAVFrontEnd(objectTextBytes: davCache << 20)]
       if let publisher = try fleetPublisher() { configuration.companions.append(publisher) }
       switch notify {
       case "none": configuration.notifier = nil
