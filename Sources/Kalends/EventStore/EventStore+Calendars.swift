@@ -159,6 +159,20 @@ extension EventStore {
     }
   }
 
+  /// Checks the properties alarms keep of their `VALARM` (``Alarm/additionalProperties``): how
+  /// many, and each line.
+  static func checkAlarms(_ alarms: [Alarm]) throws(StoreError) {
+    for alarm in alarms {
+      guard alarm.additionalProperties.count <= Alarm.maximumProperties else {
+        throw .calendar(
+          .invalidText(
+            field: "an alarm's properties",
+            reason: "are \(alarm.additionalProperties.count), more than \(Alarm.maximumProperties)"))
+      }
+      for property in alarm.additionalProperties { try checkText(property, field: "an alarm's property") }
+    }
+  }
+
   /// Creates or changes a calendar and returns it as saved (with its new version).
   @discardableResult
   public func save(_ calendar: EventCalendar, overwrite: Bool = false) throws(StoreError) -> EventCalendar {

@@ -89,6 +89,7 @@ extension EventStore {
     try checkText(reminder.externalID, field: "the external identifier")
     for property in reminder.additionalProperties { try checkText(property, field: "an iCalendar property") }
     try checkClientProperties(reminder.clientProperties)
+    try checkAlarms(reminder.alarms)
     guard reminder.sequence >= 0 else { throw .calendar(.invalidText(field: "the sequence", reason: "is negative")) }
     if let zone = reminder.timeZone {
       guard (try? ZoneRules.named(zone)) != nil else { throw .calendar(.invalidTimeZone(zone)) }

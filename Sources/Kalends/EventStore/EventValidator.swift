@@ -18,6 +18,7 @@ enum EventValidator {
     for property in event.additionalProperties { try EventStore.checkText(property, field: "an iCalendar property") }
     for category in event.categories { try EventStore.checkText(category, field: "a category") }
     try EventStore.checkClientProperties(event.clientProperties)
+    try EventStore.checkAlarms(event.alarms)
     guard event.sequence >= 0 else { throw .calendar(.invalidText(field: "the sequence", reason: "is negative")) }
     var checked = event
     if event.isAllDay {

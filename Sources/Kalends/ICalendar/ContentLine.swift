@@ -20,6 +20,12 @@ struct ContentLine: Sendable, Hashable {
   /// The unfolded line as written, kept for properties preserved verbatim.
   var text: String
 
+  /// The property name of an unfolded line kept as written (``text``), in upper case: what precedes
+  /// its first `;` or `:`.
+  static func name(of text: String) -> String {
+    String(text.prefix { $0 != ";" && $0 != ":" }).uppercased()
+  }
+
   /// The first value of the parameter `name` (upper case), if present.
   func parameter(_ name: String) -> String? {
     parameters.first { $0.name == name }?.values.first

@@ -69,7 +69,7 @@ extension ICalendarReader {
     }
     let duration = (event.end?.wallClockSeconds ?? 0) - (event.start?.wallClockSeconds ?? 0)
     for alarm in component.components where alarm.name == "VALARM" {
-      event.alarms.append(try self.alarm(alarm, start: start, duration: duration))
+      event.alarms.append(try self.alarm(alarm, start: start, duration: duration, of: event.title))
     }
     return event
   }
@@ -83,8 +83,29 @@ extension ICalendarReader {
     return try wallClock(zone, zone.resolve(LocalDateTime(unchecked: days)) + duration.seconds, line)
   }
 
-  /// An alarm: `TRIGGER` as a duration from the start (or with `RELATED=END` the end), or an instant.
+  /// An alarm: `TRIGGER` as a duration from the start (or with `RELATED=END` the end), or an instant;
+  /// every other line kept (``Alarm/additionalProperties``) but those the writer writes anyway for
+  /// an item titled `title` (`ACTION:DISPLAY`, and a `DESCRIPTION` of the title).
   mutating func alarm(
+    _ component: ICalendarComponent, start: (local: LocalDateTime, zone: ZoneRules?), duration: Int64,
+    of title: String
+  ) throws(ICalendarError) -> Alarm {
+    var alarm = try trigger(component, start: start, duration: duration)
+    let display = component.properties("ACTION").allSatisfy { $0.value.uppercased() == "DISPLAY" }
+    let description = ICalendarText.escaped(Alarm.description(of: title))
+    alarm.additionalProperties = component.properties.filter { line in
+      switch line.name {
+      case "TRIGGER": false
+      case "ACTION": line.value.uppercased() != "DISPLAY" || !line.parameters.isEmpty
+      case "DESCRIPTION": !display || line.value != description || !line.parameters.isEmpty
+      default: true
+      }
+    }.map(\.text)
+    return alarm
+  }
+
+  /// The offset of an alarm's `TRIGGER`.
+  private mutating func trigger(
     _ component: ICalendarComponent, start: (local: LocalDateTime, zone: ZoneRules?), duration: Int64
   ) throws(ICalendarError) -> Alarm {
     guard let trigger = component.property("TRIGGER") else {

@@ -61,7 +61,8 @@ extension ICalendarReader {
       }
     }
     for alarm in component.components where alarm.name == "VALARM" {
-      reminder.alarms.append(try self.alarm(alarm, start: due ?? (LocalDateTime(unchecked: 0), nil), duration: 0))
+      reminder.alarms.append(
+        try self.alarm(alarm, start: due ?? (LocalDateTime(unchecked: 0), nil), duration: 0, of: reminder.title))
     }
     return reminder
   }

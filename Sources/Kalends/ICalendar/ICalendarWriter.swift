@@ -105,12 +105,18 @@ struct ICalendarWriter {
     line(name, ICalendarText.escaped(value))
   }
 
-  /// A `VALARM` that displays `description` `offset` seconds from the start.
-  mutating func alarm(_ alarm: Alarm, description: String) {
+  /// A `VALARM` `offset` seconds from the start: its kept properties (``Alarm/additionalProperties``)
+  /// after its `TRIGGER`; without an `ACTION` among them, a display alarm, describing the item
+  /// titled `title` unless they hold a `DESCRIPTION`.
+  mutating func alarm(_ alarm: Alarm, description title: String) {
     begin("VALARM")
-    line("ACTION", "DISPLAY")
-    line("DESCRIPTION", ICalendarText.escaped(description.isEmpty ? "Reminder" : description))
+    let names = Set(alarm.additionalProperties.map(ContentLine.name(of:)))
+    if !names.contains("ACTION") {
+      line("ACTION", "DISPLAY")
+      if !names.contains("DESCRIPTION") { line("DESCRIPTION", ICalendarText.escaped(Alarm.description(of: title))) }
+    }
     line("TRIGGER", ICalendarText.durationText(alarm.relativeOffset))
+    for property in alarm.additionalProperties { raw(property) }
     end("VALARM")
   }
 }

@@ -129,6 +129,13 @@ package struct RecordSchema: Sendable {
     Field(tag: 19, name: "sequence", type: .unsigned, required: false),
     Field(tag: 20, name: "property", type: .string, required: false),
     Field(tag: 21, name: "category", type: .string, required: false),
+    Field(tag: 25, name: "alarmProperties", type: .message(alarmProperties), required: false),
+  ]
+
+  /// What an alarm keeps of its `VALARM`: which alarm, and its lines.
+  static let alarmProperties: [Field] = [
+    Field(tag: 1, name: "index", type: .unsigned, required: true),
+    Field(tag: 2, name: "property", type: .string, required: false),
   ]
 
   static let eventState: [Field] =
@@ -173,6 +180,7 @@ package struct RecordSchema: Sendable {
     Field(tag: 19, name: "sequence", type: .unsigned, required: false),
     Field(tag: 20, name: "property", type: .string, required: false),
     Field(tag: 24, name: "clientProperty", type: .message(clientProperty), required: false),
+    Field(tag: 25, name: "alarmProperties", type: .message(alarmProperties), required: false),
   ]
 
   static let reminderSaved = RecordSchema(

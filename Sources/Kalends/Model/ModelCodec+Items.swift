@@ -32,7 +32,7 @@ extension ModelCodec {
     state.append(tag: 9, optional: event.url)
     state.append(tag: 10, unsigned: UInt64(event.availability.rawValue))
     state.append(tag: 11, unsigned: UInt64(event.status.rawValue))
-    for alarm in event.alarms { state.append(tag: 12, signed: alarm.relativeOffset) }
+    appendAlarms(event.alarms, offsetTag: 12, to: &state)
     if event.sequence != 0 { state.append(tag: 19, unsigned: UInt64(clamping: event.sequence)) }
     for property in event.additionalProperties { state.append(tag: 20, string: property) }
     for category in event.categories { state.append(tag: 21, string: category) }
@@ -88,7 +88,7 @@ extension ModelCodec {
     event.url = try state.string(9)
     event.availability = Event.Availability(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(10) ?? 1)) ?? .busy
     event.status = Event.Status(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(11) ?? 0)) ?? .none
-    event.alarms = try state.signedList(12).map(Alarm.init(relativeOffset:))
+    event.alarms = try alarms(offsetTag: 12, of: state)
     event.sequence = Int(clamping: try state.unsigned(19) ?? 0)
     event.additionalProperties = try state.strings(20)
     event.categories = try state.strings(21)
@@ -121,7 +121,7 @@ extension ModelCodec {
     state.append(tag: 7, unsigned: UInt64(reminder.priority))
     if let completed = reminder.completionDate { state.append(tag: 8, signed: completed.rawValue) }
     for rule in reminder.recurrenceRules { state.append(tag: 9, string: rule.description) }
-    for alarm in reminder.alarms { state.append(tag: 10, signed: alarm.relativeOffset) }
+    appendAlarms(reminder.alarms, offsetTag: 10, to: &state)
     if reminder.sequence != 0 { state.append(tag: 19, unsigned: UInt64(clamping: reminder.sequence)) }
     for property in reminder.additionalProperties { state.append(tag: 20, string: property) }
     if let created = reminder.creationDate { state.append(tag: 18, signed: created.rawValue) }
@@ -149,7 +149,7 @@ extension ModelCodec {
     } catch {
       throw .malformedPayload("a stored recurrence rule does not parse: \(error)")
     }
-    reminder.alarms = try state.signedList(10).map(Alarm.init(relativeOffset:))
+    reminder.alarms = try alarms(offsetTag: 10, of: state)
     reminder.sequence = Int(clamping: try state.unsigned(19) ?? 0)
     reminder.additionalProperties = try state.strings(20)
     reminder.creationDate = try state.signed(18).map(Timestamp.init(rawValue:))
@@ -158,5 +158,32 @@ extension ModelCodec {
     reminder.version = version
     reminder.lastModifiedDate = modified
     return reminder
+  }
+
+  // MARK: Alarms
+
+  /// Appends `alarms`: each one's offset at `offsetTag` (repeated, in order), and for those that
+  /// keep properties of their `VALARM`, a message at tag 25: 1 `index` (of the alarm among the
+  /// offsets), 2 `property` (repeated). An alarm without them costs what it always did.
+  static func appendAlarms(_ alarms: [Alarm], offsetTag: UInt8, to state: inout Payload) {
+    for alarm in alarms { state.append(tag: offsetTag, signed: alarm.relativeOffset) }
+    for (index, alarm) in alarms.enumerated() where !alarm.additionalProperties.isEmpty {
+      var detail = Payload()
+      detail.append(tag: 1, unsigned: UInt64(index))
+      for property in alarm.additionalProperties { detail.append(tag: 2, string: property) }
+      state.append(tag: 25, message: detail)
+    }
+  }
+
+  /// The alarms ``appendAlarms(_:offsetTag:to:)`` stored.
+  static func alarms(offsetTag: UInt8, of state: PayloadReader) throws(StoreError) -> [Alarm] {
+    var alarms = try state.signedList(offsetTag).map(Alarm.init(relativeOffset:))
+    for detail in try state.messages(25) {
+      guard let index = try detail.unsigned(1), index < UInt64(alarms.count) else {
+        throw .malformedPayload("an alarm's properties name no alarm")
+      }
+      alarms[Int(index)].additionalProperties = try detail.strings(2)
+    }
+    return alarms
   }
 }

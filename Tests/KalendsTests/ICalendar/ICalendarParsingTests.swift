@@ -143,7 +143,9 @@ struct ICalendarParsingTests {
       standup.exceptionDates.sorted() == [
         local(2026, 4, 6, 9, 30), local(2026, 5, 1, 9, 30), local(2026, 5, 25, 9, 30),
       ])
-    #expect(standup.alarms == [Alarm(relativeOffset: -600)])
+    // Google's own description is kept (the writer would describe the title).
+    #expect(
+      standup.alarms == [Alarm(relativeOffset: -600, additionalProperties: ["DESCRIPTION:This is an event reminder"])])
     #expect(standup.status == .confirmed && standup.availability == .busy)
     #expect(standup.creationDate == Timestamp(rawValue: 1_771_142_400 * 1_000_000))
     #expect(
@@ -157,7 +159,9 @@ struct ICalendarParsingTests {
     let passport = try #require(apple.reminders.first { $0.title == "Renew passport" })
     #expect(passport.dueDate == local(2026, 4, 20) && passport.isDueDateOnly && passport.priority == 1)
     #expect(!passport.isCompleted)
-    #expect(passport.alarms == [Alarm(relativeOffset: 16 * 3600 - 86_400)])  // 16:00Z the day before, date read in UTC
+    // 16:00Z the day before, date read in UTC; Apple's description kept.
+    #expect(
+      passport.alarms == [Alarm(relativeOffset: 16 * 3600 - 86_400, additionalProperties: ["DESCRIPTION:Reminder"])])
     let milk = try #require(apple.reminders.first { $0.title == "Buy milk" })
     #expect(milk.isCompleted && milk.completionDate == Timestamp(rawValue: 1_772_442_900 * 1_000_000))
     #expect(milk.timeZone == "America/Los_Angeles" && milk.dueDate == local(2026, 3, 2, 18))
