@@ -1,6 +1,7 @@
 import Foundation
 import KalendsFleet
 import KalendsTestSupport
+import Synchronization
 import Testing
 
 /// `kalends fleet push` and `kalends fleet mirror` through a real `nats-server` with JetStream:
@@ -56,6 +57,40 @@ struct FleetCommandTests {
     let id = try #require(try stores[1].object(["status"])["storeId"] as? String)
     #expect(
       verdicts.first { $0["store"] as? String == id }?["verifiedSize"] as? Int == (try Self.head(stores[1]).position))
+  }
+
+  /// Stores starting at once on a new organisation all ask to create its stream; while the first
+  /// creation is under way JetStream tells the others that the subjects overlap an existing stream
+  /// (tools/bench-fleet's two pushes at a time met it). The creation asks again until the stream is
+  /// there; a stream of another name over the subjects still fails, after a second or so.
+  @Test func aStreamCreatedMeanwhileIsFoundAndAnotherOverTheSubjectsRefused() throws {
+    let nats = try NATSServer()
+    let setup = try NATSConnection(url: nats.url)
+    try setup.addStream(name: "OTHER", subjects: ["kal.rush.>"], replicas: 1, duplicateWindow: .seconds(60))
+    let outcome = Mutex<Result<Void, NATSError>?>(nil)
+    let url = nats.url
+    let creator = Thread {
+      let result = Result { () throws(NATSError) in
+        try NATSConnection(url: url).addStream(
+          name: "KAL_rush", subjects: ["kal.rush.>"], replicas: 1, duplicateWindow: .seconds(60))
+      }
+      outcome.withLock { $0 = result }
+    }
+    creator.start()
+    // Its first request meets the other stream; a later one finds the subjects free.
+    Thread.sleep(forTimeInterval: 0.4)
+    try setup.deleteStream("OTHER")
+    let deadline = Date().addingTimeInterval(10)
+    while outcome.withLock({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    let result = try #require(outcome.withLock { $0 })
+    #expect((try? result.get()) != nil, "\(result)")
+    #expect(try setup.streamReplicas("KAL_rush") == 1)
+
+    // Another stream holding the subjects for good: refused, naming the overlap.
+    try setup.addStream(name: "OTHER", subjects: ["kal.held.>"], replicas: 1, duplicateWindow: .seconds(60))
+    let store = try CLIStore()
+    let refused = try store.run(["fleet", "push", "--nats", nats.url, "--org", "held"])
+    #expect(refused.status != 0 && refused.stderr.contains("overlap"), "\(refused.stderr)")
   }
 
   @Test func aBundleTheStreamLostIsSentAgainOnTheMirrorsRequestAndAllIsVerified() throws {

@@ -18,4 +18,10 @@ struct StoreIDTests {
     }
     #expect(Set((0..<1_024).map { _ in ObjectID.random() }).count == 1_024)
   }
+
+  /// Identities order as their texts do, without writing them (the fleet's audit sorts thousands).
+  @Test func identitiesOrderAsTheirTexts() {
+    let ids = (0..<2_048).map { _ in StoreID.random() } + [StoreID(bytes: [UInt8](repeating: 0, count: 16))!]
+    #expect(ids.sorted().map(\.description) == ids.map(\.description).sorted())
+  }
 }

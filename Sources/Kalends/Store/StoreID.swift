@@ -30,3 +30,9 @@ public struct StoreID: Hashable, Sendable, CustomStringConvertible {
     return parts.joined(separator: "-")
   }
 }
+
+extension StoreID: Comparable {
+  /// Byte by byte: the order of the canonical texts (lower-case hexadecimal keeps it), without
+  /// writing them.
+  public static func < (a: StoreID, b: StoreID) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+}

@@ -63,7 +63,7 @@ package struct FleetAudit {
           found.append(StoreSummary(store: store, verifiedSize: size, flagged: flagged, checkpoint: checkpoint))
         }
       }
-      return found.sorted { $0.store.description < $1.store.description }
+      return found.sorted { $0.store < $1.store }
     }
   }
 
@@ -88,10 +88,7 @@ package struct FleetAudit {
     }
     return
       entries.map { Entry(store: $0.store, entry: $0.entry, app: names[$0.store]?[$0.entry.client]) }
-      .sorted {
-        ($0.entry.timestamp, $0.store.description, $0.entry.position)
-          < ($1.entry.timestamp, $1.store.description, $1.entry.position)
-      }
+      .sorted { ($0.entry.timestamp, $0.store, $0.entry.position) < ($1.entry.timestamp, $1.store, $1.entry.position) }
   }
 
   /// The status of every app for every service in every store (or `store`) at `instant` (without
@@ -106,7 +103,7 @@ package struct FleetAudit {
     let names = try files.environment.read { txn in
       try Dictionary(uniqueKeysWithValues: replays.keys.map { ($0, try FleetNames.names(of: $0, in: txn, files)) })
     }
-    return replays.sorted { $0.key.description < $1.key.description }.flatMap { held, replay in
+    return replays.sorted { $0.key < $1.key }.flatMap { held, replay in
       replay.states.map { state in
         State(
           store: held, state: state, app: replay.names[state.client],

@@ -22,7 +22,7 @@ extension FleetMirror {
       }
       return (notes, counts)
     }
-    return walks.keys.sorted { $0.description < $1.description }.map { store in
+    return walks.keys.sorted().map { store in
       let walk = walks[store]!
       return FleetVerdict(
         store: store, mirror: mirror, verifiedSize: walk.head.position.rawValue, head: walk.head.hash,

@@ -104,7 +104,7 @@ package final class FleetMirror {
       Verdict(
         store: store, verifiedSize: walk.head.position.rawValue, head: walk.head.hash, flagged: flagged.contains(store),
         checkpoint: verifiedCheckpoints[store])
-    }.sorted { $0.store.description < $1.store.description }
+    }.sorted { $0.store < $1.store }
   }
 
   /// The records held of `store`, from the first, in the form held.

@@ -85,7 +85,26 @@ package final class NATSConnection {
   /// `duplicateWindow` in which a message id is published once; one that exists is left as it is,
   /// whatever its configuration (its operator's choice: another number of copies, say). The stream
   /// allows direct gets (`lastMessage` reads through them).
+  ///
+  /// Stores pushing to a new organisation at once all ask to create its stream: while one creation
+  /// is under way JetStream answers the others that the subjects overlap an existing stream, so that
+  /// answer is asked again (up to five times, a quarter of a second apart) until the stream is
+  /// there — then the same request succeeds. A store's user may create the stream but not read it,
+  /// so asking again is the one check it can make; a stream of another name over the subjects still
+  /// fails, as a misconfiguration.
   package func addStream(name: String, subjects: [String], replicas: Int, duplicateWindow: Duration) throws(NATSError) {
+    for attempt in 1...5 {
+      do {
+        return try createStream(name: name, subjects: subjects, replicas: replicas, duplicateWindow: duplicateWindow)
+      } catch  where error.code == NATSError.subjectsOverlap && attempt < 5 {
+        Thread.sleep(forTimeInterval: 0.25)
+      }
+    }
+  }
+
+  private func createStream(
+    name: String, subjects: [String], replicas: Int, duplicateWindow: Duration
+  ) throws(NATSError) {
     var config = jsStreamConfig()
     jsStreamConfig_Init(&config)
     let cName = strdup(name)
@@ -214,6 +233,12 @@ package final class NATSConnection {
     try NATSError.check(js_GetStreamInfo(&info, jetStream, stream, nil, &error), code: error, "read \(stream)'s state")
     defer { jsStreamInfo_Destroy(info) }
     return Int(info?.pointee.Config?.pointee.Replicas ?? 0)
+  }
+
+  /// Removes the stream `name` with everything it holds.
+  package func deleteStream(_ name: String) throws(NATSError) {
+    var error = jsErrCode(0)
+    try NATSError.check(js_DeleteStream(jetStream, name, nil, &error), code: error, "delete the stream \(name)")
   }
 
   /// Removes the message of sequence `sequence` from `stream` (a stream that allows it).

@@ -16,6 +16,8 @@ package struct NATSError: Error, Sendable, CustomStringConvertible {
   package static let messageNotFound = 10037
   /// JetStream's code for a stream name in use by a stream of another configuration.
   package static let streamNameInUse = 10058
+  /// JetStream's code for a stream whose subjects another stream holds.
+  package static let subjectsOverlap = 10065
 
   init(_ status: natsStatus, code: jsErrCode = jsErrCode(0), _ operation: String) {
     self.status = Int(status.rawValue)
