@@ -149,11 +149,10 @@ extension EventStore {
       let earlierEvents = isEvents ? try existing.map { try Self.decodeEvent($0, $1) } : []
       // The resource's dead properties outlive a new body (RFC 4918 §9.7.1: a PUT replaces the
       // content, not the properties).
-      let properties = try existing.first.map { id, state in
+      let properties =
         isEvents
-          ? try Self.decodeEvent(id, state).clientProperties
-          : try Self.decodeStoredReminder(id, state).clientProperties
-      }
+        ? earlierEvents.first?.clientProperties
+        : try existing.first.map { try Self.decodeStoredReminder($0, $1).clientProperties }
       for var event in events {
         if let properties { event.clientProperties = properties }
         let recurrenceID = Self.orphanRecurrenceID(of: event.additionalProperties)
@@ -198,22 +197,37 @@ extension EventStore {
   ) throws(StoreError) {
     let actor = self.actor
     try write(nil) { txn, appender, objects in
-      var existing = try txn.reading { try objects.items(.event, named: name, inCalendar: id, in: $0) }
-      let isEvents = !existing.isEmpty
-      if !isEvents {
-        existing = try txn.reading { try objects.items(.reminder, named: name, inCalendar: id, in: $0) }
-      }
-      try checkAccess(.change(isEvents ? .calendars : .reminders, "remove an item"), in: txn)
-      if isEvents { try checkCalendarScope(id, "remove an event from a calendar it was not given", in: txn) }
-      guard !existing.isEmpty, condition.holds(for: existing.map(\.1.version).max()) else {
-        throw StoreError.calendar(.objectConditionFailed(name))
-      }
-      let calendar = try liveCalendar(id, objects: objects, in: txn)
-      guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(id)) }
+      let (existing, isEvents) = try changeableItems(
+        named: name, inCalendar: id, condition: condition, objects, in: txn,
+        operation: "remove an item", outsideScope: "remove an event from a calendar it was not given")
       for (earlier, _) in existing {
         try Self.appendRemoved(earlier, isEvent: isEvents, calendar: id, actor, &txn, &appender)
       }
     }
+  }
+
+  /// The stored items of the object a client finds at `name` in the calendar `id` (its events, else
+  /// its reminder), and whether they are events, once this session may change them: access for
+  /// `operation` checked first (so a refused session learns nothing of the object), then the
+  /// calendar's scope (`outsideScope`), then `condition` (``CalendarError/objectConditionFailed(_:)``,
+  /// also when there is no object) and that the calendar allows changes.
+  func changeableItems(
+    named name: String, inCalendar id: ObjectID, condition: ObjectCondition, _ objects: ObjectProjection,
+    in txn: borrowing WriteTransaction, operation: String, outsideScope: String
+  ) throws -> (items: [(ObjectID, StoredObject)], isEvents: Bool) {
+    var existing = try txn.reading { try objects.items(.event, named: name, inCalendar: id, in: $0) }
+    let isEvents = !existing.isEmpty
+    if !isEvents {
+      existing = try txn.reading { try objects.items(.reminder, named: name, inCalendar: id, in: $0) }
+    }
+    try checkAccess(.change(isEvents ? .calendars : .reminders, operation), in: txn)
+    if isEvents { try checkCalendarScope(id, outsideScope, in: txn) }
+    guard !existing.isEmpty, condition.holds(for: existing.map(\.1.version).max()) else {
+      throw StoreError.calendar(.objectConditionFailed(name))
+    }
+    let calendar = try liveCalendar(id, objects: objects, in: txn)
+    guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(id)) }
+    return (existing, isEvents)
   }
 
   /// The items of `object`, placed in the calendar `id` and checked as a save checks them.

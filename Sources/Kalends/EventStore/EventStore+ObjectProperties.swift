@@ -20,43 +20,36 @@ extension EventStore {
   ) throws(StoreError) -> CalendarObject {
     let actor = self.actor
     return try write(nil) { txn, appender, objects in
-      var existing = try txn.reading { try objects.items(.event, named: name, inCalendar: id, in: $0) }
-      let isEvents = !existing.isEmpty
-      if !isEvents {
-        existing = try txn.reading { try objects.items(.reminder, named: name, inCalendar: id, in: $0) }
-      }
-      try checkAccess(.change(isEvents ? .calendars : .reminders, "set a calendar object's properties"), in: txn)
-      if isEvents { try checkCalendarScope(id, "change an event of a calendar it was not given", in: txn) }
-      guard !existing.isEmpty, condition.holds(for: existing.map(\.1.version).max()) else {
-        throw StoreError.calendar(.objectConditionFailed(name))
-      }
-      let calendar = try liveCalendar(id, objects: objects, in: txn)
-      guard calendar.allowsContentModifications else { throw StoreError.calendar(.calendarReadOnly(id)) }
+      let (existing, isEvents) = try changeableItems(
+        named: name, inCalendar: id, condition: condition, objects, in: txn,
+        operation: "set a calendar object's properties",
+        outsideScope: "change an event of a calendar it was not given")
       if isEvents {
-        var events = try existing.map { try Self.decodeEvent($0, $1) }
-        let properties = Self.applying(changes, to: events[0].clientProperties)
-        try Self.checkClientProperties(properties)
-        guard properties != events[0].clientProperties else {
-          return CalendarObject(uid: events[0].externalID, events: events)
-        }
-        for index in events.indices {
-          events[index].clientProperties = properties
-          events[index] = try Self.appendSaved(
-            events[index], change: .modified, occurrence: nil, actor, &txn, &appender)
+        let events = try Self.resaved(existing.map { try Self.decodeEvent($0, $1) }, with: changes) {
+          try Self.appendSaved($0, change: .modified, occurrence: nil, actor, &txn, &appender)
         }
         return CalendarObject(uid: events[0].externalID, events: events)
       }
-      var reminders = try existing.map { try Self.decodeStoredReminder($0, $1) }
-      let properties = Self.applying(changes, to: reminders[0].clientProperties)
-      try Self.checkClientProperties(properties)
-      guard properties != reminders[0].clientProperties else {
-        return CalendarObject(uid: reminders[0].externalID, reminders: reminders)
-      }
-      for index in reminders.indices {
-        reminders[index].clientProperties = properties
-        reminders[index] = try Self.appendSaved(reminders[index], change: .modified, actor, &txn, &appender)
+      let reminders = try Self.resaved(existing.map { try Self.decodeStoredReminder($0, $1) }, with: changes) {
+        try Self.appendSaved($0, change: .modified, actor, &txn, &appender)
       }
       return CalendarObject(uid: reminders[0].externalID, reminders: reminders)
+    }
+  }
+
+  /// `items` (the items of one resource, or one card), each saved by `save` with the dead
+  /// properties of the first with `changes` made, once checked; as they are when that changes
+  /// nothing.
+  static func resaved<Item: ClientPropertyHolder>(
+    _ items: [Item], with changes: [String: String?], save: (Item) throws -> Item
+  ) throws -> [Item] {
+    let properties = applying(changes, to: items[0].clientProperties)
+    try checkClientProperties(properties)
+    guard properties != items[0].clientProperties else { return items }
+    return try items.map { item in
+      var item = item
+      item.clientProperties = properties
+      return try save(item)
     }
   }
 
@@ -67,3 +60,13 @@ extension EventStore {
     return result
   }
 }
+
+/// What holds WebDAV dead properties of its resource: an event, a reminder, a contact, a group.
+protocol ClientPropertyHolder {
+  var clientProperties: [String: String] { get set }
+}
+
+extension Event: ClientPropertyHolder {}
+extension Reminder: ClientPropertyHolder {}
+extension Contact: ClientPropertyHolder {}
+extension ContactGroup: ClientPropertyHolder {}

@@ -46,13 +46,14 @@ extension DAVMiddleware {
   /// The address book as `selection` asks for it: with its dead properties, and its collection tag
   /// when asked for.
   private func addressBook(_ selection: PropertySelection, _ use: StoreServer.AppUse) async throws -> DAVResource {
-    let properties = try await server.withStore(use) { try use.session.addressBookProperties() }
-    guard selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token")) else {
-      return .addressBook(nil, properties: properties)
+    let asksState = selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token"))
+    let (properties, stamp, head) = try await server.withStore(use) {
+      (
+        try use.session.addressBookProperties(), asksState ? try use.session.contactsStamp() : nil,
+        asksState ? try use.session.store.head().position : nil
+      )
     }
-    let (stamp, head) = try await server.withStore(use) {
-      (try use.session.contactsStamp(), try use.session.store.head().position)
-    }
+    guard let stamp, let head else { return .addressBook(nil, properties: properties) }
     let state = DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
     return .addressBook(state, properties: properties)
   }

@@ -25,13 +25,12 @@ extension EventStore {
       if let (id, stored) = try txn.reading({ try Self.stored(named: name, book, in: $0) }),
         scope?.contains(id) ?? true
       {
-        var contact = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
+        let contact = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
         guard condition.holds(for: contact.version) else { throw StoreError.calendar(.objectConditionFailed(name)) }
-        let properties = Self.applying(changes, to: contact.clientProperties)
-        try Self.checkClientProperties(properties)
-        guard properties != contact.clientProperties else { return .contact(contact) }
-        contact.clientProperties = properties
-        return .contact(try Self.saveContact(contact, overwrite: true, scope: scope, actor, book, &txn, &appender))
+        return .contact(
+          try Self.resaved([contact], with: changes) {
+            try Self.saveContact($0, overwrite: true, scope: scope, actor, book, &txn, &appender)
+          }[0])
       }
       let found = try txn.reading { txn -> GroupCard? in
         guard scope == nil, let (id, stored) = try Self.stored(named: name, kind: .group, book, in: txn) else {
@@ -42,12 +41,10 @@ extension EventStore {
       guard let card = found, condition.holds(for: card.contentVersion) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
-      var group = card.group
-      let properties = Self.applying(changes, to: group.clientProperties)
-      try Self.checkClientProperties(properties)
-      guard properties != group.clientProperties else { return .group(card) }
-      group.clientProperties = properties
-      group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender)
+      let group = try Self.resaved([card.group], with: changes) {
+        try Self.saveGroup($0, overwrite: true, actor, book, &txn, &appender)
+      }[0]
+      guard group.version != card.group.version else { return .group(card) }
       let saved = try txn.reading { txn -> GroupCard in
         guard let entry = try book.state(.group, group.id, in: txn) else {
           throw StoreError.contact(.groupNotFound(group.id))
