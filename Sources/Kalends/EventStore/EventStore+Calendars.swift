@@ -157,6 +157,13 @@ extension EventStore {
       }
       try checkText(value, field: "the client property \(name)")
     }
+    let bytes = EventCalendar.clientPropertyBytes(properties)
+    guard bytes <= EventCalendar.maximumClientPropertyBytes else {
+      throw .calendar(
+        .invalidText(
+          field: "the client properties",
+          reason: "hold \(bytes) bytes, more than \(EventCalendar.maximumClientPropertyBytes)"))
+    }
   }
 
   /// Checks the properties alarms keep of their `VALARM` (``Alarm/additionalProperties``): how
@@ -188,6 +195,12 @@ extension EventStore {
         try checkAccess(.change(service, "save a calendar"), in: txn)
       }
       var change = ItemChange.created
+      var calendar = calendar
+      // The name a client made the calendar under is bound to that client when the calendar is
+      // first saved, and no later save renames it or changes whose it is (stored state, never the
+      // caller's copy).
+      calendar.resourceOwner = nil
+      if case .client(let client) = actor, calendar.resourceName != nil { calendar.resourceOwner = client }
       if let stored = try objects.state(.calendar, calendar.id, in: txn) {
         if calendar.allowedEntityTypes.contains(.events) {
           try checkCalendarScope(calendar.id, "change a calendar it was not given", in: txn)
@@ -197,6 +210,7 @@ extension EventStore {
         if current.allowedEntityTypes != calendar.allowedEntityTypes {
           throw StoreError.calendar(.entityTypesCannotChange(calendar.id))
         }
+        (calendar.resourceName, calendar.resourceOwner) = (current.resourceName, current.resourceOwner)
         change = .modified
       }
       return try Self.appendSaved(calendar, change: change, actor, &txn, &appender)

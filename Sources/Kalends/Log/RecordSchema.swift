@@ -93,6 +93,7 @@ package struct RecordSchema: Sendable {
     Field(tag: 8, name: "importSource", type: .string, required: false),
     Field(tag: 9, name: "resourceName", type: .string, required: false),
     Field(tag: 10, name: "clientProperty", type: .message(clientProperty), required: false),
+    Field(tag: 11, name: "resourceOwner", type: .string, required: false),
   ]
 
   /// A WebDAV dead property a client stored on a calendar, an item's resource or a card.

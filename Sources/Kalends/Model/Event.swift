@@ -72,7 +72,8 @@ public struct Event: Hashable, Sendable {
   /// ``EventCalendar/clientProperties``. Every item of a resource holds the same; a `PUT` that
   /// replaces the resource keeps them (``EventStore/putCalendarObject(_:inCalendar:condition:)``),
   /// as properties outlive changes to a resource's body. At most
-  /// ``EventCalendar/maximumClientProperties``, each value at most 64 KiB.
+  /// ``EventCalendar/maximumClientProperties``, at most ``EventCalendar/maximumClientPropertyBytes``
+  /// together.
   public var clientProperties: [String: String]
   /// How the end was written in the iCalendar it came from (`DTEND`, `DURATION`, or neither), so
   /// that it is written back alike: a program that stored an event without `DTEND` finds none.

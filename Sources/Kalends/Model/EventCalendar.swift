@@ -21,14 +21,29 @@ public struct EventCalendar: Hashable, Sendable {
   /// The name a CalDAV client gave the calendar when it made it (`/dav/calendars/NAME/`), by which
   /// the DAV front end keeps serving it there; `nil` for a calendar named by its identifier.
   public var resourceName: String?
+  /// The app that made the calendar under ``resourceName``: the name is that app's, and resolves
+  /// for no other (one app cannot make another's name resolve to its calendar); `nil` when the
+  /// person made it, or the store kept no maker (a name given before makers were kept), and the
+  /// name then resolves for every app that sees the calendar. Set by the store when it first saves
+  /// the calendar, from who saves it; never from the caller's copy.
+  public internal(set) var resourceOwner: String?
   /// What clients stored on the calendar that Kalends does not model — WebDAV's dead properties
   /// (RFC 4918 §4.2), such as Apple's `calendar-order` or CalDAV's `calendar-timezone` — by name in
   /// Clark notation (`{urn:ietf:params:xml:ns:caldav}calendar-description`), each value as the
   /// client wrote it (XML content). Kept and served back unchanged; at most
-  /// ``maximumClientProperties``, each value at most 64 KiB.
+  /// ``maximumClientProperties``, holding at most ``maximumClientPropertyBytes`` together.
   public var clientProperties: [String: String] = [:]
   /// The most ``clientProperties`` a calendar keeps.
   public static let maximumClientProperties = 64
+  /// The most bytes (names and values, in UTF-8) the client properties of one resource — a
+  /// calendar, an item, a card — hold together. Every save records them whole, so this bounds what
+  /// a change of one small property adds to the log: 64 KiB, not 64 properties of 64 KiB each.
+  public static let maximumClientPropertyBytes = 64 * 1024
+
+  /// The bytes `properties` hold, as ``maximumClientPropertyBytes`` counts them.
+  public static func clientPropertyBytes(_ properties: [String: String]) -> Int {
+    properties.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+  }
   /// The log position that last changed it; `.none` before it is first saved.
   public internal(set) var version: LogPosition
 

@@ -15,6 +15,7 @@ enum ModelCodec {
     if let source = calendar.importSource { state.append(tag: 8, string: source) }
     if let name = calendar.resourceName { state.append(tag: 9, string: name) }
     appendClientProperties(calendar.clientProperties, tag: 10, to: &state)
+    if let owner = calendar.resourceOwner { state.append(tag: 11, string: owner) }
     return state
   }
 
@@ -32,6 +33,7 @@ enum ModelCodec {
     calendar.importSource = try state.string(8)
     calendar.resourceName = try state.string(9)
     calendar.clientProperties = try clientProperties(tag: 10, of: state)
+    calendar.resourceOwner = try state.string(11)
     return calendar
   }
 

@@ -166,7 +166,7 @@ extension DAVMiddleware {
       guard !DAVResource.liveProperties.contains(name) else { return false }
       calendar.clientProperties[name.description] = property.content
       if calendar.clientProperties.count > EventCalendar.maximumClientProperties
-        || property.content.utf8.count > 64 * 1024
+        || EventCalendar.clientPropertyBytes(calendar.clientProperties) > EventCalendar.maximumClientPropertyBytes
       {
         return false
       }

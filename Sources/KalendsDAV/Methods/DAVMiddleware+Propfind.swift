@@ -23,7 +23,9 @@ extension DAVMiddleware {
     case .calendarHome:
       // The app's first look at its calendars: what asks the person, when the app was never asked.
       let use = try await server.app(context, using: .calendars, reading: true, firstUseAsks: true)
-      let calendars = try await server.withStore(use) { try Self.calendars(of: use.session) }
+      let calendars = try await server.withStore(use) {
+        Self.shown(try Self.calendars(of: use.session), to: use.session)
+      }
       selection.add(.calendarHome, to: &multistatus, positions: use.positions)
       if depth == 1 {
         for calendar in calendars {

@@ -43,10 +43,13 @@ extension DAVMiddleware {
       for href in body.children(.dav("href")) {
         let text = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
         let path = URLComponents(string: text)?.path ?? text
-        if case .object(let calendar, let name)? = DAVPath(path), calendar == id {
+        switch DAVPath(path) {
+        case .object(let calendar, let name)? where calendar == id: names.append(name)
+        // The calendar by the name the request gave it (a calendar its client made under a name
+        // of its own): its objects are asked for by that name too.
+        case .namedObject(let calendar, let name)? where DAVPath.requestName.map { $0 == (id, calendar) } ?? false:
           names.append(name)
-        } else {
-          missing.append(text)
+        default: missing.append(text)
         }
       }
       let asked = names
@@ -203,18 +206,11 @@ extension DAVMiddleware {
     }
   }
 
-  /// Whether `event` may have an occurrence in an open-ended window: a single event that ends
-  /// after its start and starts before its end; a series unless it starts after the window ends.
+  /// Whether `event` has an instance in the filter's window (open at one end or both), judged by
+  /// its occurrences: a finished series is outside a window that opens after its last one.
   static func mayFall(_ event: Event, in filter: CalendarFilter, floatingIn floating: ZoneRules = .utc) -> Bool {
-    let zone = event.isAllDay ? floating : event.timeZone.flatMap { try? ZoneRules.named($0) } ?? floating
-    let start = event.start.map(zone.resolve)
-    let end = event.end.map(zone.resolve)
-    if let windowEnd = filter.end, let start, start >= windowEnd { return false }
-    if event.isRecurring { return true }
-    if let windowStart = filter.start, let end, let start, end <= windowStart, !(end == start && start == windowStart) {
-      return false
-    }
-    return true
+    guard filter.hasTimeRange else { return true }
+    return event.overlaps(from: filter.start ?? .min, to: filter.end ?? .max, floatingIn: floating)
   }
 
   /// Whether `reminder` falls in the window as RFC 4791 §9.9 judges a `VTODO`, at any of its

@@ -41,14 +41,15 @@ struct DAVMiddleware: RouterMiddleware {
 
   private func answer(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
     if path == .wellKnown {
-      // 308, not 302: the client repeats its PROPFIND with its body (python caldav follows a 302
-      // as a GET; go-webdav moved to 308 for this).
-      return Response(status: .permanentRedirect, headers: [.location: DAVPath.root])
+      // 301, as RFC 6764 §5 lists (301, 303 or 307) and Apple's CalDAVTester expects: older clients
+      // do not follow a 308 for PROPFIND; a 302 python caldav follows as a GET.
+      return Response(status: .movedPermanently, headers: [.location: DAVPath.root])
     }
     switch path {
     case .namedCalendar(let name), .namedObject(let name, _):
-      // A calendar the client names by a name of its own: the calendar of that name among those
-      // the app sees (a name another app gave a calendar this one cannot see is free to it).
+      // A calendar the client names by a name of its own: the calendar this app made under that
+      // name, else one the person named so; never another app's (``calendar(named:_:)``), so a
+      // name is free to make whoever else holds it, and making it reveals nothing of them.
       let id = try await calendar(named: name, context)
       if ["MKCALENDAR", "MKCOL"].contains(request.method.rawValue), case .namedCalendar = path {
         guard id == nil else {
@@ -201,12 +202,39 @@ struct DAVMiddleware: RouterMiddleware {
     }
   }
 
-  /// The identifier of the calendar a client named `name` when it made it, among the calendars the
-  /// app on `context` sees (its event calendars; its reminder lists when it holds reminders
-  /// access); `nil` when it sees none of that name.
+  /// The identifier of the calendar the app on `context` finds at `name`, among the calendars it
+  /// sees (its event calendars; its reminder lists when it holds reminders access): the one it made
+  /// under that name (``EventCalendar/resourceOwner``), else one the person gave that name; `nil`
+  /// when there is none. A name another app made resolves only for that app: no app can make
+  /// another client's name resolve to its own calendar.
   func calendar(named name: String, _ context: ServerContext) async throws -> ObjectID? {
     let session = try await server.app(context).1
-    return try await server.withStore { try Self.calendars(of: session).first { $0.resourceName == name }?.id }
+    return try await server.withStore { Self.resolve(name, among: try Self.calendars(of: session), for: session) }
+  }
+
+  /// The calendar among `calendars` (those `session` sees) that `session` finds at `name`: the one
+  /// its app made under that name, else the first one the person gave that name.
+  static func resolve(_ name: String, among calendars: [EventCalendar], for session: EventStore) -> ObjectID? {
+    let app: String? = if case .client(let client) = session.actor { client } else { nil }
+    let holders = calendars.filter { $0.resourceName == name }
+    let own = app.flatMap { app in holders.first(where: { $0.resourceOwner == app }) }
+    return (own ?? holders.first(where: { $0.resourceOwner == nil }))?.id
+  }
+
+  /// `calendars` (those `session` sees) as `session` is shown them: each keeps its
+  /// ``EventCalendar/resourceName``, and so its href by name, only where that name resolves for
+  /// `session` to it (``resolve(_:among:for:)``); any other is shown by its identifier — another
+  /// app's name, or a name two calendars hold, is never one href for two calendars.
+  static func shown(_ calendars: [EventCalendar], to session: EventStore) -> [EventCalendar] {
+    var resolved: [String: ObjectID] = [:]
+    for name in Set(calendars.compactMap(\.resourceName)) {
+      resolved[name] = resolve(name, among: calendars, for: session)
+    }
+    return calendars.map { calendar in
+      var shown = calendar
+      if let name = calendar.resourceName, resolved[name] != calendar.id { shown.resourceName = nil }
+      return shown
+    }
   }
 
   /// The calendars the calendar home shows `session`: its event calendars by its calendars access,
@@ -237,7 +265,12 @@ struct DAVMiddleware: RouterMiddleware {
   ) async throws -> (EventCalendar, StoreServer.AppUse) {
     let app = try await server.app(context)
     let session = app.1
-    guard let calendar = try await server.withStore({ try session.calendar(withID: id) }) else {
+    let found = try await server.withStore { () throws -> EventCalendar? in
+      guard let calendar = try session.calendar(withID: id) else { return nil }
+      guard calendar.resourceName != nil else { return calendar }
+      return Self.shown(try Self.calendars(of: session), to: session).first { $0.id == id } ?? calendar
+    }
+    guard let calendar = found else {
       throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars")
     }
     let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders

@@ -72,11 +72,24 @@ extension XMLElement {
 }
 
 extension XMLName {
-  /// The name written in Clark notation, `{namespace}local` (``description``), read back.
+  /// The name written in Clark notation, `{namespace}local` (``description``), read back; `nil`
+  /// unless `local` is an NCName (a name stored before names were checked is never written out).
   init?(clark: String) {
     guard clark.hasPrefix("{"), let close = clark.firstIndex(of: "}") else { return nil }
     let local = clark[clark.index(after: close)...]
-    guard !local.isEmpty else { return nil }
+    guard Self.isNCName(local) else { return nil }
     self.init(String(clark[clark.index(after: clark.startIndex)..<close]), String(local))
+  }
+
+  /// Whether `name` is an NCName (Namespaces in XML §3): a name without a colon, starting with a
+  /// letter, `_` or a non-ASCII character, then letters, digits, `_`, `-`, `.` or non-ASCII ones.
+  static func isNCName(_ name: Substring) -> Bool {
+    guard let first = name.utf8.first else { return false }
+    let isStart = first >= 0x80 || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) || first == 0x5F
+    return isStart
+      && name.utf8.allSatisfy { byte in
+        byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+          || byte == 0x5F || byte == 0x2D || byte == 0x2E
+      }
   }
 }

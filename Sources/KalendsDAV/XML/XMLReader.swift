@@ -138,8 +138,13 @@ struct XMLReader {
     return XMLElement(name: resolved, attributes: attributes, children: children, text: text)
   }
 
+  /// The name `qualified` (a QName of Namespaces in XML §4: `prefix:local` or `local`, each an
+  /// NCName) with its prefix resolved; a name that is not a QName (`a:b:c`, `Z:1x`, `:x`) is
+  /// refused: written back into another client's PROPFIND, it would make that answer not
+  /// well-formed.
   private func resolve(_ qualified: String, in scope: [String: String], isAttribute: Bool) throws(XMLError) -> XMLName {
-    let parts = qualified.split(separator: ":", maxSplits: 1)
+    let parts = qualified.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.allSatisfy(XMLName.isNCName) else { throw fail("\(qualified) is not a qualified XML name") }
     if parts.count == 2 {
       guard let uri = scope[String(parts[0])] else { throw fail("namespace prefix \(parts[0]) is not declared") }
       return XMLName(uri, String(parts[1]))

@@ -6,15 +6,33 @@ extension EventStore {
   /// Every card this session may use: the contacts (``contacts(matching:)``'s order), then the
   /// group cards by name (none for a session with limited access).
   public func addressObjects() throws(StoreError) -> [AddressObject] {
-    try contacts().map(AddressObject.contact) + groupCards().map(AddressObject.group)
+    try shown(contacts()).map(AddressObject.contact) + groupCards().map(AddressObject.group)
+  }
+
+  /// `contacts` (those this session may use) at the names it finds them at: two that hold one name
+  /// (a card an app with limited access stored at the name of a contact it was not given) are
+  /// one at that name — the one that held it first — and the other at its alias
+  /// (``Contact/resourceName`` of the copy; see ``contact(named:)``).
+  func shown(_ contacts: [Contact]) throws(StoreError) -> [Contact] {
+    let names = Dictionary(grouping: contacts.indices) { contacts[$0].resourceName ?? contacts[$0].externalID }
+    guard names.values.contains(where: { $0.count > 1 }) else { return contacts }
+    return try readContacts("read contacts") { txn, view in
+      var shown = contacts
+      for indices in names.values where indices.count > 1 {
+        for index in indices { shown[index] = try Self.shown(contacts[index], view.book, scope: view.scope, in: txn) }
+      }
+      return shown
+    }
   }
 
   /// The card a CardDAV client finds at `name`: a contact's (``contact(named:)``), else a group's
   /// (``groupCard(named:)``); `nil` when there is none this session may use.
   public func addressObject(named name: String) throws(StoreError) -> AddressObject? {
     try readContacts("read contacts") { txn, view in
-      if let (id, _) = try Self.stored(named: name, view.book, in: txn), let contact = try view.contact(id, in: txn) {
-        return .contact(contact)
+      if let (id, _) = try Self.stored(named: name, view.book, scope: view.scope, in: txn),
+        let contact = try view.contact(id, in: txn)
+      {
+        return .contact(try Self.shown(contact, view.book, scope: view.scope, in: txn))
       }
       guard view.seesGroups, let (id, stored) = try Self.stored(named: name, kind: .group, view.book, in: txn) else {
         return nil

@@ -22,9 +22,7 @@ extension EventStore {
     let book = try contactsBook()
     return try write(.changeChosen(.contacts, "set a card's properties")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
-      if let (id, stored) = try txn.reading({ try Self.stored(named: name, book, in: $0) }),
-        scope?.contains(id) ?? true
-      {
+      if let (id, stored) = try txn.reading({ try Self.stored(named: name, book, scope: scope, in: $0) }) {
         let contact = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
         guard condition.holds(for: contact.version) else { throw StoreError.calendar(.objectConditionFailed(name)) }
         return .contact(

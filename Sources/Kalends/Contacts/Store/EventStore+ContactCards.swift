@@ -16,8 +16,8 @@ extension EventStore {
   /// no name of its own; `nil` when there is none, or this session may not use it.
   public func contact(named name: String) throws(StoreError) -> Contact? {
     try readContacts("read contacts") { txn, view in
-      guard let (id, _) = try Self.stored(named: name, view.book, in: txn) else { return nil }
-      return try view.contact(id, in: txn)
+      guard let (id, _) = try Self.stored(named: name, view.book, scope: view.scope, in: txn) else { return nil }
+      return try view.contact(id, in: txn).map { try Self.shown($0, view.book, scope: view.scope, in: txn) }
     }
   }
 
@@ -46,25 +46,35 @@ extension EventStore {
     return try write(.changeChosen(.contacts, "store a contact")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
       var current: Contact?
-      if let (id, stored) = try txn.reading({ try Self.stored(named: name, book, in: $0) }), scope?.contains(id) ?? true
-      {
+      if let (id, stored) = try txn.reading({ try Self.stored(named: name, book, scope: scope, in: $0) }) {
         current = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
       }
       guard condition.holds(for: current?.version) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
-      if current == nil, try txn.reading({ try Self.stored(named: name, kind: .group, book, in: $0) }) != nil {
+      // A session with limited access sees no group, so no group's name is held for it.
+      if current == nil, scope == nil,
+        try txn.reading({ try Self.stored(named: name, kind: .group, book, in: $0) }) != nil
+      {
         throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a group"))
       }
-      for kind in [ContactObjectKind.contact, .group] {
+      // A `UID` is held only by what the session sees: a limited session's card may share one
+      // with a contact it was not given, which it is never told of.
+      for kind in scope == nil ? [ContactObjectKind.contact, .group] : [.contact] {
         let field: ContactSearchKey.Field = kind == .contact ? .contactExternalID : .groupExternalID
-        if let (id, stored) = try Self.stored(field, contact.externalID, kind, book, &txn), id != current?.id {
+        if let (id, stored) = try Self.stored(field, contact.externalID, kind, book, scope: scope, &txn),
+          id != current?.id
+        {
           let holder = try stored.state.string(28) ?? stored.state.string(1) ?? contact.externalID
           throw StoreError.calendar(.uidInUse(uid: contact.externalID, name: holder))
         }
       }
       var saved = contact
       saved.resourceName = name == contact.externalID ? nil : name
+      // Found at its alias: the contact keeps the name it has.
+      if let current, name == Self.alias(of: current.id), current.resourceName != name {
+        saved.resourceName = current.resourceName
+      }
       if let current {
         saved.id = current.id
         saved.version = current.version
@@ -93,8 +103,7 @@ extension EventStore {
     let book = try contactsBook()
     try write(.changeChosen(.contacts, "remove a contact")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
-      var found = try txn.reading { try Self.stored(named: name, book, in: $0) }
-      if let (id, _) = found, let scope, !scope.contains(id) { found = nil }
+      let found = try txn.reading { try Self.stored(named: name, book, scope: scope, in: $0) }
       guard let (id, stored) = found, condition.holds(for: stored.version) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
@@ -104,11 +113,18 @@ extension EventStore {
     }
   }
 
-  /// The live contact (or, with `kind` `.group`, group) a CardDAV client finds at `name`: stored
-  /// under that name, else the one whose `UID` it is (exactly) and that has no name of its own.
+  /// The live contact (or, with `kind` `.group`, group) a CardDAV client that sees `scope` (`nil`:
+  /// every one) finds at `name`: among those it sees, the one stored under that name, else the one
+  /// whose `UID` it is (exactly) and that has no name of its own — the earliest made when several
+  /// hold it; else, for a name ``alias(of:)`` made, the contact of that identifier.
+  ///
+  /// Names are resolved among what the client sees, never across it: a contact it may not use
+  /// holds no name for it, so an app given some contacts can store a card at any name without
+  /// learning whether a hidden contact holds it, and a client that sees both keeps finding the one
+  /// that held the name first — a name never comes to resolve to a card stored after it.
   static func stored(
     named name: String, kind: ContactObjectKind = .contact, _ book: ContactsProjection,
-    in txn: borrowing ReadTransaction
+    scope: Set<ObjectID>? = nil, in txn: borrowing ReadTransaction
   ) throws -> (ObjectID, StoredContact)? {
     let fields: [ContactSearchKey.Field] =
       kind == .contact ? [.contactResourceName, .contactExternalID] : [.groupResourceName, .groupExternalID]
@@ -116,17 +132,53 @@ extension EventStore {
       let keys = try txn.withCursor(on: book.search) {
         try $0.keys(withPrefix: ContactSearchKey.externalKey(field, name, nil))
       }
+      var earliest: (created: Int64, id: ObjectID, stored: StoredContact)?
       for key in keys {
         let id = ObjectID(bytes: key[(key.count - 16)...])!
+        if let scope, !scope.contains(id) { continue }
         guard let stored = try book.state(kind, id, in: txn), stored.isLive else { continue }
         let found =
           index == 0
           ? try stored.state.string(28) == name
           : try stored.state.string(1) == name && stored.state.string(28) == nil
-        if found { return (id, stored) }
+        guard found else { continue }
+        let created = try stored.state.signed(27) ?? .min
+        if let first = earliest,
+          first.created < created || (first.created == created && first.id.bytes.lexicographicallyPrecedes(id.bytes))
+        {
+          continue
+        }
+        earliest = (created, id, stored)
       }
+      if let earliest { return (earliest.id, earliest.stored) }
     }
-    return nil
+    guard kind == .contact, name.hasPrefix(Self.aliasPrefix),
+      let id = ObjectID(String(name.dropFirst(Self.aliasPrefix.count))),
+      scope?.contains(id) ?? true, let stored = try book.state(.contact, id, in: txn), stored.isLive
+    else { return nil }
+    return (id, stored)
+  }
+
+  /// The start of a name ``alias(of:)`` makes.
+  static let aliasPrefix = "kalends-"
+
+  /// The name a client is shown a contact at when the contact's own name resolves, for that client,
+  /// to another contact (one made earlier that holds the same name): `kalends-` and its identifier.
+  static func alias(of id: ObjectID) -> String { aliasPrefix + id.description }
+
+  /// `contact` as a client that sees `scope` finds it: at its own name when that name resolves to
+  /// it (``stored(named:kind:_:scope:in:)``), else at its ``alias(of:)`` — two contacts the client
+  /// sees are never at one name.
+  static func shown(
+    _ contact: Contact, _ book: ContactsProjection, scope: Set<ObjectID>?, in txn: borrowing ReadTransaction
+  ) throws -> Contact {
+    let name = contact.resourceName ?? contact.externalID
+    guard let (holder, _) = try stored(named: name, book, scope: scope, in: txn), holder != contact.id else {
+      return contact
+    }
+    var shown = contact
+    shown.resourceName = alias(of: contact.id)
+    return shown
   }
 
   /// What stands for the contacts (and groups) this session may use, for an address book's

@@ -23,7 +23,7 @@ extension EventStore {
   public func contactChanges(after position: LogPosition?, limit: Int? = nil) throws(StoreError) -> ContactChanges {
     guard let position else {
       let head = try store.head().position
-      var contacts = try self.contacts()
+      var contacts = try shown(self.contacts())
       var groups = try groupCards()
       guard let limit, contacts.count + groups.count > limit else {
         return ContactChanges(position: head, contacts: contacts, groups: groups, removed: [])
@@ -52,12 +52,14 @@ extension EventStore {
             return []
           }
         },
-        name: { id in try Self.addressObjectName(id, view.book, after: position, in: txn) })
+        name: { id in try Self.addressObjectName(id, view.book, scope: view.scope, after: position, in: txn) })
       var changes = ContactChanges(
         position: changed.position, contacts: [], removed: [], isTruncated: changed.isTruncated)
       for name in changed.names {
-        if let (id, _) = try Self.stored(named: name, view.book, in: txn), let contact = try view.contact(id, in: txn) {
-          changes.contacts.append(contact)
+        if let (id, _) = try Self.stored(named: name, view.book, scope: view.scope, in: txn),
+          let contact = try view.contact(id, in: txn)
+        {
+          changes.contacts.append(try Self.shown(contact, view.book, scope: view.scope, in: txn))
         } else if view.seesGroups, let (id, stored) = try Self.stored(named: name, kind: .group, view.book, in: txn) {
           changes.groups.append(try Self.groupCard(id, stored, view.book, in: txn))
         } else {
@@ -69,16 +71,25 @@ extension EventStore {
   }
 
   /// The name (``Contact/resourceName`` or ``ContactGroup/resourceName``, or else the `UID`) the
-  /// contact or group `id` has now or, once removed, had at its last save; throws
-  /// ``CalendarError/changesUnavailable(after:)`` when that is no longer known (its content erased).
+  /// contact or group `id` has now or, once removed, had at its last save, as a client that sees
+  /// `scope` finds it there: a contact's alias (``alias(of:)``) when a contact it sees made before
+  /// this one holds the name; throws ``CalendarError/changesUnavailable(after:)`` when that is no
+  /// longer known (its content erased).
   private static func addressObjectName(
-    _ id: ObjectID, _ book: ContactsProjection, after position: LogPosition, in txn: borrowing ReadTransaction
+    _ id: ObjectID, _ book: ContactsProjection, scope: Set<ObjectID>?, after position: LogPosition,
+    in txn: borrowing ReadTransaction
   ) throws -> String {
     let kind: ContactObjectKind = try book.state(.contact, id, in: txn) != nil ? .contact : .group
     guard let stored = try book.state(kind, id, in: txn),
       let state = stored.isLive ? stored.state : try book.lastState(stored, kind, id, in: txn),
       let uid = try state.string(1)
     else { throw StoreError.calendar(.changesUnavailable(after: position)) }
-    return try state.string(28) ?? uid
+    let name = try state.string(28) ?? uid
+    guard kind == .contact, let (holder, held) = try Self.stored(named: name, book, scope: scope, in: txn), holder != id
+    else { return name }
+    // Another holds the name: this one is at its alias if it came after that one.
+    let (created, heldCreated) = (try state.signed(27) ?? .min, try held.state.signed(27) ?? .min)
+    let after = heldCreated < created || (heldCreated == created && holder.bytes.lexicographicallyPrecedes(id.bytes))
+    return after ? Self.alias(of: id) : name
   }
 }

@@ -108,6 +108,10 @@ extension EventStore {
     let book = try contactsBook()
     return try write(.changeChosen(.contacts, "save a contact")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
+      // The name a CardDAV client stored the contact under is the store's, not the caller's copy's
+      // (a copy read at its alias holds that).
+      var contact = contact
+      contact.resourceName = try book.state(.contact, contact.id, in: txn).flatMap { try $0.state.string(28) }
       return try Self.saveContact(contact, overwrite: overwrite, scope: scope, actor, book, &txn, &appender)
     }
   }

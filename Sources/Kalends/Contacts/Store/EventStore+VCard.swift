@@ -107,24 +107,25 @@ extension EventStore {
   }
 
   /// The live object of `kind` whose external identifier (bare of `urn:uuid:`) is `external`, with
-  /// its state.
+  /// its state; with `scope`, only among those in it.
   static func stored(
     _ field: ContactSearchKey.Field, _ external: String, _ kind: ContactObjectKind, _ book: ContactsProjection,
-    _ txn: inout WriteTransaction
+    scope: Set<ObjectID>? = nil, _ txn: inout WriteTransaction
   ) throws -> (ObjectID, StoredContact)? {
-    try txn.reading { try stored(field, external, kind, book, in: $0) }
+    try txn.reading { try stored(field, external, kind, book, scope: scope, in: $0) }
   }
 
-  /// ``stored(_:_:_:_:_:)`` in a read snapshot.
+  /// ``stored(_:_:_:_:scope:_:)`` in a read snapshot.
   static func stored(
     _ field: ContactSearchKey.Field, _ external: String, _ kind: ContactObjectKind, _ book: ContactsProjection,
-    in txn: borrowing ReadTransaction
+    scope: Set<ObjectID>? = nil, in txn: borrowing ReadTransaction
   ) throws -> (ObjectID, StoredContact)? {
     for candidate in Set([external, VCardText.bareUID(external), "urn:uuid:" + VCardText.bareUID(external)]) {
       let prefix = ContactSearchKey.externalKey(field, candidate, nil)
       let keys = try txn.withCursor(on: book.search) { try $0.keys(withPrefix: prefix) }
       for key in keys {
         let id = ObjectID(bytes: key[(key.count - 16)...])!
+        if let scope, !scope.contains(id) { continue }
         guard let stored = try book.state(kind, id, in: txn), stored.isLive,
           try stored.state.string(1).map(VCardText.bareUID) == VCardText.bareUID(external)
         else { continue }

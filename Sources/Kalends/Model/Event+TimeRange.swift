@@ -1,0 +1,36 @@
+extension Event {
+  /// Whether an instance of the event overlaps `[from, to)` (UTC seconds; floating times and dates
+  /// placed in `floating`, UTC unless given) as RFC 4791 §9.9 judges a `VEVENT`: one that starts
+  /// before `to` and ends after `from`, or, lasting no time, starts at or after `from`. A series is
+  /// judged by its occurrences (not by its first), so a finished series is outside a window that
+  /// opens after it, even one with no end: give `to` as `Int64.max` for an open-ended window.
+  /// Computed lazily: the answer is found at the first instance that overlaps.
+  public func overlaps(from: Int64, to: Int64, floatingIn floating: ZoneRules = .utc) -> Bool {
+    func overlaps(_ start: Int64, _ end: Int64) -> Bool {
+      start < to && (end > from || (end == start && start >= from))
+    }
+    func placed(_ instance: Event) -> (Int64, Int64)? {
+      guard let start = instance.start, let end = instance.end else { return nil }
+      let rules = instance.timeZoneRules ?? floating
+      return (rules.resolve(start), rules.resolve(end))
+    }
+    guard isRecurring else {
+      guard let (start, end) = placed(self) else { return true }
+      return overlaps(start, end)
+    }
+    guard let set = try? SeriesEditor.recurrenceSet(of: self) else { return true }
+    // The recurrence's iterator works in instants it can offset by a zone: time is taken to run
+    // from year 1 to the last second of year 9999, not from `Int64.min` to `Int64.max`.
+    let (begin, end) = (max(from, -62_135_596_800), min(to, 253_402_300_799))
+    let found =
+      begin < end
+      && set.occurrences(from: begin, to: end, viewerZone: floating).contains {
+        detachedOccurrences[$0.local] == nil
+      }
+    return found
+      || detachedOccurrences.values.contains { detached in
+        guard let (start, end) = placed(detached) else { return false }
+        return overlaps(start, end)
+      }
+  }
+}
