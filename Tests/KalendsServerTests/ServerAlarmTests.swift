@@ -90,7 +90,7 @@ struct ServerAlarmTests {
     let bin = store.directory.path + "/bin"
     try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
     let shown = store.directory.path + "/shown"
-    try "#!/bin/sh\nprintf '%s|%s|%s\\n' \"$1\" \"$2\" \"$3\" >> '\(shown)'\n".write(
+    try "#!/bin/sh\n[ \"$2\" = -- ] || exit 1\nprintf '%s|%s|%s\\n' \"$1\" \"$3\" \"$4\" >> '\(shown)'\n".write(
       toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: bin + "/notify-send")
     _ = try store.calendar("Work")
@@ -105,6 +105,68 @@ struct ServerAlarmTests {
     let line = Self.lines(shown).first ?? ""
     #expect(line.hasPrefix("--app-name=Kalends|Tea & <i>cake</i>|"), "\(line)")
     #expect(line.hasSuffix("&lt;a href='x'&gt;Room&lt;/a&gt;"), "\(line)")
+    served.stop()
+  }
+
+  /// A title an app wrote is text to `notify-send`, never its options (`--wait`, `--icon`,
+  /// `--urgency`): it comes after `--`. A notification that does not return holds up no other, and
+  /// every alarm is a line in the server's output too, with or without a desktop to show it.
+  @Test func aTitleIsNeverAnOptionAndOneNotificationHoldsUpNoOther() throws {
+    let store = try CLIStore()
+    let bin = store.directory.path + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let shown = store.directory.path + "/shown"
+    // A notify-send that parses options as the real one does (up to `--`), and waits 30 s on `--wait`.
+    try """
+    #!/bin/sh
+    while [ $# -gt 0 ]; do
+      case "$1" in
+        --) shift; break ;;
+        --wait) echo "option --wait" >> '\(shown)'; sleep 30 ;;
+        -*) echo "option $1" >> '\(shown)' ;;
+      esac
+      shift
+    done
+    printf 'shown %s\\n' "$1" >> '\(shown)'
+    # A notification service that does not answer: every call but Lunch's hangs.
+    [ "$1" = Lunch ] || sleep 30
+
+    """.write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: bin + "/notify-send")
+    _ = try store.calendar("Work")
+    let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let served = try ServedStore(serving: store, environment: ["PATH": path])
+    let soon = Self.firing(in: 2)
+    for title in ["--wait", "--urgency=critical", "--icon=/tmp/x.png", "Lunch"] {
+      _ = try store.object([
+        "event", "add", "--calendar", "Work", "--title=\(title)", "--start", soon.start, "--alarm", soon.alarm,
+      ])
+    }
+    #expect(Self.wait(for: "shown Lunch", in: shown, seconds: 8), "held up: \(Self.lines(shown))")
+    let lines = Self.lines(shown)
+    #expect(Set(lines.filter { $0.hasPrefix("option ") }) == ["option --app-name=Kalends"], "\(lines)")
+    for title in ["--wait", "--urgency=critical", "--icon=/tmp/x.png"] {
+      #expect(Self.wait(for: "shown \(title)", in: shown, seconds: 5), "\(title): \(Self.lines(shown))")
+    }
+    served.stop()
+    let output = String(decoding: served.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(output.contains("alarm: Lunch"), "the server's output: \(output)")
+  }
+
+  /// Without `notify-send` (a headless machine, an ssh session), alarms are still told: in the
+  /// server's output.
+  @Test func withoutADesktopAlarmsAreInTheServersOutput() throws {
+    let store = try CLIStore()
+    _ = try store.calendar("Work")
+    let empty = store.directory.path + "/empty"
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    let served = try ServedStore(serving: store, environment: ["PATH": empty])
+    let soon = Self.firing(in: 2)
+    _ = try store.object([
+      "event", "add", "--calendar", "Work", "--title", "Standup", "--start", soon.start, "--alarm", soon.alarm,
+    ])
+    let output = ServerChangeTests.read(served.errors.fileHandleForReading, until: "alarm: Standup")
+    #expect(output.contains("alarm: Standup"), "\(output)")
     served.stop()
   }
 

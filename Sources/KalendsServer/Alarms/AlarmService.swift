@@ -136,15 +136,18 @@ struct AlarmService: ServiceLifecycle.Service {
       notes.append(("\(more) more missed alarms", "See them with kalends agenda"))
     }
     notes += onTime.map { AlarmText.notification($0, missed: false, zone: zone) }
-    for alarm in due {
-      logger.info(
-        "alarm",
+    // Every alarm is in the server's output, at a level it prints, whether or not a desktop shows
+    // it (a headless machine, an ssh session, a desktop without a notification service).
+    for (alarm, note) in zip(due, due.map { AlarmText.notification($0, missed: $0.fireTime < started, zone: zone) }) {
+      logger.notice(
+        "alarm: \(note.summary) — \(note.body)",
         metadata: ["item": "\(alarm.item)", "fireTime": "\(alarm.fireTime)", "missed": "\(alarm.fireTime < started)"])
     }
-    let notifier = self.notifier
+    // Each notification runs apart: one that waits (a program that does not return) never holds
+    // up the next, nor the server's next look at what is due.
+    let (notifier, logger) = (self.notifier, self.logger)
     for note in notes {
-      let failure = await Task.detached { notifier.show(summary: note.summary, body: note.body) }.value
-      if let failure { logger.error("an alarm could not be shown: \(failure)") }
+      notifier.post(summary: note.summary, body: note.body) { logger.error("an alarm could not be shown: \($0)") }
     }
   }
 

@@ -2,8 +2,10 @@ import Foundation
 import Kalends
 
 /// How `kalends serve` tells the person something — an alarm as it fires, an app's prompt as it
-/// opens: a program run with the notification's summary and body as its two last arguments — `notify-send` (the desktop's `org.freedesktop.Notifications`) unless
-/// the person names another — or nothing but the server's log.
+/// opens: a program run with the notification's summary and body as its two last arguments —
+/// `notify-send` (the desktop's `org.freedesktop.Notifications`), after `--` so that a title an app
+/// wrote is never read as one of its options, unless the person names another — or nothing but
+/// the server's log.
 package struct DesktopNotifier: Sendable {
   /// The program and its first arguments; empty: alarms are only logged.
   package let command: [String]
@@ -16,7 +18,7 @@ package struct DesktopNotifier: Sendable {
     guard let program = find("notify-send", path: path) else {
       return DesktopNotifier(command: [], bodyIsMarkup: false)
     }
-    return DesktopNotifier(command: [program, "--app-name=Kalends"], bodyIsMarkup: true)
+    return DesktopNotifier(command: [program, "--app-name=Kalends", "--"], bodyIsMarkup: true)
   }
 
   /// The person's program (a path, or a name looked up on `PATH`), given the summary and the body
@@ -35,8 +37,22 @@ package struct DesktopNotifier: Sendable {
     self.bodyIsMarkup = bodyIsMarkup
   }
 
-  /// Runs the program with `summary` and `body` and waits for it (at most `timeout`); returns
-  /// why it failed, or `nil`.
+  /// Shows `summary` and `body` on a thread of its own and returns at once; `failed` is told why,
+  /// when it failed. A program that does not return (a notification service that hangs, a
+  /// `--wait`) holds up neither the next notification nor the server's tasks, and is ended after
+  /// `timeout`.
+  package func post(
+    summary: String, body: String, timeout: Duration = .seconds(10), failed: @escaping @Sendable (String) -> Void
+  ) {
+    guard !command.isEmpty else { return }
+    Thread.detachNewThread {
+      if let failure = show(summary: summary, body: body, timeout: timeout) { failed(failure) }
+    }
+  }
+
+  /// Runs the program with `summary` and `body` and waits for it (at most `timeout`, then it is
+  /// ended); returns why it failed, or `nil`. It blocks its thread: ``post(summary:body:timeout:failed:)``
+  /// runs it on one of its own.
   package func show(summary: String, body: String, timeout: Duration = .seconds(10)) -> String? {
     guard let program = command.first else { return nil }
     let process = Process()
