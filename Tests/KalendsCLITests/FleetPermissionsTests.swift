@@ -16,7 +16,7 @@ struct FleetPermissionsTests {
         { user: "\(id)", password: "pw-\(id)", permissions: {
             publish: { allow: [
               "kal.acme.\(id).rec", "kal.acme.\(id).ckpt",
-              "$JS.API.DIRECT.GET.KAL_acme.kal.acme.\(id).>", "$JS.API.STREAM.CREATE.KAL_acme"
+              "$JS.API.DIRECT.GET.KAL_acme.kal.acme.\(id).>", "$JS.API.STREAM.INFO.KAL_acme"
             ] }
             subscribe: { allow: ["_INBOX.kal.acme.\(id).>"] }
         } }
@@ -43,7 +43,13 @@ struct FleetPermissionsTests {
       configuration:
         "authorization { users = [\n\(Self.mirrorUser)\n\(ids.map(Self.storeUser).joined(separator: "\n"))\n] }"
     )
-    // Each store pushes as itself: the stream is created by the first, read back by both.
+    // The organisation's mirror creates the stream; each store pushes as itself and reads back.
+    let directory = TemporaryDirectory("mirror")
+    let created = try CLI.run([
+      "fleet", "mirror", "--nats", Self.url("mirror", nats), "--org", "acme", "--dir", directory.path, "--once",
+      "--idle", "0.2",
+    ])
+    #expect(created.status == 0, "\(created.stderr)")
     for (store, id) in zip([first, second], ids) {
       let pushed = try store.run(["fleet", "push", "--nats", Self.url(id, nats), "--org", "acme"])
       #expect(pushed.status == 0, "\(pushed.stderr)")
@@ -73,7 +79,6 @@ struct FleetPermissionsTests {
     }
 
     // The mirror's user takes both, whole, and puts its verdicts.
-    let directory = TemporaryDirectory("mirror")
     let mirrored = try CLI.run([
       "fleet", "mirror", "--nats", Self.url("mirror", nats), "--org", "acme", "--dir", directory.path, "--once",
       "--idle", "0.5", "--format", "json",
@@ -156,6 +161,14 @@ struct FleetPermissionsTests {
         ] }
         """)
     let url = "tls://127.0.0.1:\(nats.port)"
+    let mirror = TemporaryDirectory("mirror")
+    func mirrorOnce() throws -> CLI.Result {
+      try CLI.run([
+        "fleet", "mirror", "--nats", url, "--ca", organisation.ca, "--cert", certificates[2].cert, "--cert-key",
+        certificates[2].key, "--org", "acme", "--dir", mirror.path, "--once", "--idle", "0.5", "--format", "json",
+      ])
+    }
+    #expect(try mirrorOnce().status == 0, "the organisation's mirror creates the stream")
     func push(_ store: CLIStore, _ certificate: (cert: String, key: String)?) throws -> CLI.Result {
       try store.run(
         ["fleet", "push", "--org", "acme", "--timeout", "2", "--nats", url, "--ca", organisation.ca]
@@ -169,11 +182,7 @@ struct FleetPermissionsTests {
     #expect(try push(stores[1], certificates[0]).status == 70, "the first store's certificate cannot push the second")
     #expect(
       try stores[0].run(["fleet", "push", "--org", "acme", "--nats", url, "--cert", certificates[0].cert]).status == 64)
-    let mirror = TemporaryDirectory("mirror")
-    let mirrored = try CLI.run([
-      "fleet", "mirror", "--nats", url, "--ca", organisation.ca, "--cert", certificates[2].cert, "--cert-key",
-      certificates[2].key, "--org", "acme", "--dir", mirror.path, "--once", "--idle", "0.5", "--format", "json",
-    ])
+    let mirrored = try mirrorOnce()
     let answer = try #require(try json(mirrored.stdout) as? [String: Any], "\(mirrored.stderr)")
     let verified = (answer["stores"] as? [[String: Any]] ?? []).compactMap { $0["verifiedSize"] as? Int }
     #expect(Set(verified) == Set(try stores.map { try FleetCommandTests.head($0).position }), "\(answer)")

@@ -215,6 +215,42 @@ package final class NATSConnection {
     return StoredMessage(subject: stored, sequence: sequence, data: Self.data(of: reply), headers: values)
   }
 
+  /// Sends `body` to `subject` and returns the answer's data: a JetStream API request
+  /// (`$JS.API.…`) answered in JSON.
+  package func request(_ subject: String, _ body: [UInt8] = []) throws(NATSError) -> [UInt8] {
+    var reply: OpaquePointer?
+    let status = body.withUnsafeBytes { bytes in
+      natsConnection_Request(&reply, connection, subject, bytes.baseAddress, Int32(bytes.count), requestTimeout)
+    }
+    try NATSError.check(status, "ask \(subject)")
+    defer { natsMsg_Destroy(reply) }
+    return Self.data(of: reply)
+  }
+
+  /// The configuration of `stream` as the server states it (the `config` object of
+  /// `$JS.API.STREAM.INFO.NAME`), read as JSON so that every field the server keeps is seen, those
+  /// this client does not model too (`republish`, `subject_transform`); `nil` when there is no
+  /// such stream.
+  package func streamConfiguration(_ stream: String) throws(NATSError) -> [String: Any]? {
+    let answer = try request("$JS.API.STREAM.INFO.\(stream)")
+    guard let object = try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any] else {
+      throw NATSError(answer: "read \(stream)'s configuration: an answer that is not JSON")
+    }
+    if let error = object["error"] as? [String: Any] {
+      if error["err_code"] as? Int == Self.streamNotFound { return nil }
+      throw NATSError(
+        answer: "read \(stream)'s configuration: \(error["description"] as? String ?? "refused") "
+          + "(JetStream error \(error["err_code"] as? Int ?? 0))")
+    }
+    guard let config = object["config"] as? [String: Any] else {
+      throw NATSError(answer: "read \(stream)'s configuration: an answer without one")
+    }
+    return config
+  }
+
+  /// JetStream's code for a stream that does not exist.
+  static let streamNotFound = 10059
+
   /// The name of the server leading `stream` on a cluster (`nil` on a single server, or while no
   /// server leads it).
   package func streamLeader(_ stream: String) throws(NATSError) -> String? {

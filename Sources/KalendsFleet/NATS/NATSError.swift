@@ -37,6 +37,9 @@ package struct NATSError: Error, Sendable, CustomStringConvertible {
 
   package var description: String { code == 0 ? text : "\(text) (JetStream error \(code))" }
 
+  /// Whether no answer came in time (also what a request the user may not make ends in).
+  package var isTimeout: Bool { status == Int(NATS_TIMEOUT.rawValue) }
+
   /// Throws unless `status` is `NATS_OK`.
   static func check(_ status: natsStatus, code: jsErrCode = jsErrCode(0), _ operation: String) throws(NATSError) {
     guard status == NATS_OK else { throw NATSError(status, code: code, operation) }

@@ -58,10 +58,15 @@ package struct FleetPublisher {
     case nats(NATSError)
     /// The store failed.
     case store(StoreError)
+    /// The organisation's stream is not one to publish into (``FleetStream``), or is missing and
+    /// this store's user may not create it.
+    case unexpectedStream(String)
 
     package var description: String {
       switch self {
-      case .anotherPublisher(let detail), .unexpectedBundle(let detail), .moved(let detail): detail
+      case .anotherPublisher(let detail), .unexpectedBundle(let detail), .moved(let detail),
+        .unexpectedStream(let detail):
+        detail
       case .nats(let error): "\(error)"
       case .store(let error): "\(error)"
       }
@@ -161,13 +166,37 @@ package struct FleetPublisher {
 
   private func publishNew() throws(Failure) -> Report {
     let subject = subjects.records(of: store.id)
-    // Created when missing; one that exists is left as it is (JetStream answers at once). Asked on
-    // every push, so a push after a node's loss waits for the cluster's JetStream API leader as well
-    // as the stream's.
+    // Whoever may create the stream chooses its configuration: it is read and checked before
+    // anything is published into it (``FleetStream``), on every push, as a stream can be removed
+    // and made again between two. Created when missing and this store's user may (a deployment
+    // without per-store users); the organisation's mirror creates it otherwise. Asked on every push,
+    // so a push after a node's loss waits for the cluster's JetStream API leader as well as the
+    // stream's.
     do {
-      try nats.addStream(
-        name: subjects.stream, subjects: subjects.streamSubjects, replicas: replicas, duplicateWindow: .seconds(120))
-    } catch { throw .nats(error) }
+      if try !FleetStream.check(nats, subjects) {
+        do {
+          try nats.addStream(
+            name: subjects.stream, subjects: subjects.streamSubjects, replicas: replicas,
+            duplicateWindow: .seconds(120))
+        } catch {
+          throw Failure.unexpectedStream(
+            "the stream \(subjects.stream) does not exist and this store's NATS user may not create it "
+              + "(\(error)) — the organisation's mirror creates it: kalends fleet mirror --org "
+              + "\(subjects.organisation) --once, then push again")
+        }
+        guard try FleetStream.check(nats, subjects) else {
+          throw Failure.unexpectedStream("the stream \(subjects.stream) is missing just after it was created")
+        }
+      }
+    } catch let failure as Failure {
+      throw failure
+    } catch let refusal as FleetStream.Refusal {
+      throw .unexpectedStream(refusal.description)
+    } catch let error as NATSError {
+      throw .nats(error)
+    } catch {
+      throw .nats(NATSError(answer: "\(error)"))
+    }
     var published = LogPosition.none
     var lastSequence: UInt64?
     var answered: UInt64 = 0

@@ -87,10 +87,14 @@ extension KalendsCommand.Fleet {
       do {
         try nats.addStream(
           name: subjects.stream, subjects: subjects.streamSubjects, replicas: replicas, duplicateWindow: .seconds(120))
+        // One that existed is the one read: refused when it is not the organisation's.
+        try FleetStream.check(nats, subjects)
         subscription = try nats.pullSubscription(subject: subjects.everything, durable: durable)
         bucket = try nats.keyValue(bucket: subjects.verdicts, replicas: replicas)
+      } catch let refusal as FleetStream.Refusal {
+        CommandRunner.fail(refusal.description, status: .conflict)
       } catch {
-        CommandRunner.fail(error.description, status: .storage)
+        CommandRunner.fail("\(error)", status: .storage)
       }
       let wait = Duration.milliseconds(Int64(max(0.05, idle) * 1000))
       repeat {

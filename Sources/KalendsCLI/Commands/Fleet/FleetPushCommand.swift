@@ -43,7 +43,8 @@ extension KalendsCommand.Fleet {
       let report: FleetPublisher.Report
       do { report = try publisher.push() } catch {
         switch error {
-        case .anotherPublisher, .unexpectedBundle, .moved: CommandRunner.fail(error.description, status: .conflict)
+        case .anotherPublisher, .unexpectedBundle, .moved, .unexpectedStream:
+          CommandRunner.fail(error.description, status: .conflict)
         case .nats: CommandRunner.fail(error.description, status: .storage)
         case .store(let failure): throw failure
         }
