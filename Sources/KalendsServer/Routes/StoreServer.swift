@@ -63,7 +63,8 @@ package final class StoreServer: Sendable {
   let digests = DigestCache()
   /// The connections each app holds at once, by app id.
   let connectionSlots = CallerSlots(limit: 64)
-  /// The TCP connections each network holds at once, identified or not (``NetworkSlotsHandler``).
+  /// The TCP connections each network (on loopback: each local user) holds at once until a
+  /// request identifies an app on them (``NetworkSlotsHandler``).
   let networkSlots = CallerSlots(limit: 64)
   /// The change streams each app holds open at once, by app id.
   let streamSlots = CallerSlots(limit: 8)
@@ -87,8 +88,9 @@ package final class StoreServer: Sendable {
     desk = PromptDesk(timeout: promptTimeout) { pending in
       guard let notifier else { return }
       let (summary, body) = PromptDesk.announcement(pending)
-      // The asking call waits for the person; telling the person must not hold it.
-      Task.detached { _ = notifier.show(summary: summary, body: body) }
+      // The asking call waits for the person; telling the person must not hold it, nor a thread of
+      // the server's tasks.
+      notifier.post(summary: summary, body: body) { _ in }
     }
     prompts = onTerminal ? .terminal(TerminalDesk(timeout: promptTimeout)) : .desk(desk)
     pool.start()
@@ -279,6 +281,8 @@ package final class StoreServer: Sendable {
           category: .conflict)
       }
     }
+    // Counted among the app's own connections from now on, not among those of its network.
+    if taken != nil { channel.pipeline.fireUserInboundEventTriggered(CallerIdentified()) }
     let slot = taken
     channel.closeFuture.whenComplete { [weak self] _ in
       self?.callers.withLock { callers in callers[key] = nil }
