@@ -85,6 +85,47 @@ struct DAVNameTests {
     #expect(saves.isEmpty, "\(saves)")
   }
 
+  @Test func aWriteOnlyAppIsAnsweredAlikeAtAHeldNameAndAFreeOne() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0", "--prompt-timeout", "1"])
+    let base = "http://" + (try #require(served.tcpAddress))
+    let work = try served.store.calendar("Work")
+    let person = try DAVClientTests.davApp(served, "org.example.person", access: ["--status", "full"])
+    let writer = try DAVClientTests.davApp(served, "org.example.writer", access: ["--status", "write-only"])
+    let calendar = base + "/dav/calendars/\(work)/"
+    let held = try DAVClientTests.curl(
+      "PUT", calendar + "held.ics", token: person, body: Self.event("held@example.com", "Therapy"),
+      headers: ["Content-Type: text/calendar"])
+    #expect(held.status == 201)
+
+    // At the held name, with the held UID, with If-None-Match: every answer is the free name's.
+    var answers: [String: (Int, String)] = [:]
+    for (label, name, uid) in [
+      ("held name", "held", "new-1@example.com"), ("held UID", "other", "held@example.com"),
+      ("free", "free", "new-2@example.com"),
+    ] {
+      let reply = try DAVClientTests.curl(
+        "PUT", calendar + name + ".ics", token: writer, body: Self.event(uid, "Added \(label)"),
+        headers: ["Content-Type: text/calendar", "If-None-Match: *"])
+      answers[label] = (reply.status, reply.body)
+    }
+    #expect(Set(answers.values.map(\.0)) == [201], "\(answers)")
+    #expect(answers.values.allSatisfy { !$0.1.contains("held") }, "\(answers)")
+
+    // The person's event is as it was, at its name and UID; each added event is stored, apart.
+    let mine = try DAVClientTests.curl("GET", calendar + "held.ics", token: person)
+    #expect(mine.status == 200 && mine.body.contains("SUMMARY:Therapy") && !mine.body.contains("Added"), "\(mine.body)")
+    let all = try DAVClientTests.curl(
+      "REPORT", calendar, token: person,
+      body: """
+        <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-data/></D:prop>
+        <C:filter><C:comp-filter name="VCALENDAR"/></C:filter></C:calendar-query>
+        """, headers: ["Depth: 1"])
+    for label in ["held name", "held UID", "free"] {
+      #expect(all.body.components(separatedBy: "SUMMARY:Added \(label)").count - 1 == 1, "\(label): \(all.body)")
+    }
+    #expect(all.body.components(separatedBy: "UID:held@example.com\r\n").count - 1 == 1, "one object holds the UID")
+  }
+
   static func card(_ uid: String, _ name: String, phone: String) -> String {
     "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nFN:\(name)\r\nN:\(name);;;;\r\nTEL:\(phone)\r\nEND:VCARD\r\n"
   }

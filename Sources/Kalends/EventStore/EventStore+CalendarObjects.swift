@@ -112,9 +112,35 @@ extension EventStore {
     let service: Service = isEvents ? .calendars : .reminders
     let actor = self.actor
     return try write(.add(service, "store a calendar object")) { txn, appender, objects in
+      var (uid, name, events) = (uid, name, events)
       if isEvents {
-        try writeOnlyTarget(objects, in: txn).check(id)
+        let target = try writeOnlyTarget(objects, in: txn)
+        try target.check(id)
         try checkCalendarScope(id, "store an event in a calendar it was not given", in: txn)
+        // A write-only app sees nothing of the calendar, so what it stores never meets what is
+        // there: at a name or a UID the calendar holds already it is answered as at free ones —
+        // its object stored under a name (and a UID) of its own — and learns nothing of them.
+        if target.client != nil {
+          let (nameHeld, uidHeld) = try txn.reading { txn in
+            (
+              try !objects.items(.event, named: name, inCalendar: id, in: txn).isEmpty
+                || !objects.items(.reminder, named: name, inCalendar: id, in: txn).isEmpty,
+              try !objects.items(.event, externalID: uid, inCalendar: id, in: txn).isEmpty
+                || !objects.items(.reminder, externalID: uid, inCalendar: id, in: txn).isEmpty
+            )
+          }
+          if nameHeld || uidHeld {
+            let suffix = "-" + String(UInt64.random(in: 1...UInt64.max), radix: 16)
+            if nameHeld { name += suffix }
+            if uidHeld { uid += suffix }
+            events = events.map { event in
+              var event = event
+              event.externalID = uid
+              event.resourceName = name == uid ? nil : name
+              return event
+            }
+          }
+        }
       }
       let calendar = try liveCalendar(id, objects: objects, in: txn)
       guard calendar.allowedEntityTypes.contains(isEvents ? .events : .reminders) else {

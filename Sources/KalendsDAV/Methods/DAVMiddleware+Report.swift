@@ -152,19 +152,38 @@ extension DAVMiddleware {
   /// series over centuries would take the server's memory and time from every other app.
   static let maximumExpandedInstances = 100_000
 
+  /// The most bytes of calendar data one REPORT's expansion writes: a few instances of a large
+  /// event (a long description, an attachment inline) are as costly as many small ones.
+  static let maximumExpandedBytes = 32 << 20
+
   /// Refuses (`403 DAV:number-of-matches-within-limits`) an `expand` of `objects` over `window`
-  /// that would write more than ``maximumExpandedInstances`` instances, before any is built.
+  /// that would write more than ``maximumExpandedInstances`` instances, or more than
+  /// ``maximumExpandedBytes`` of calendar data (each instance counted at the size of its object's
+  /// text, which holds at least one instance's fields), before any is built.
   static func checkExpansion(_ expansion: Expansion?, of objects: [CalendarObject]) throws {
     guard let expansion, expansion.kind == .expand else { return }
     let (window, floating) = (expansion.window, expansion.floating)
     var left = maximumExpandedInstances
+    var bytes = 0
     for object in objects {
-      left -= object.file.expandedInstanceCount(
+      let count = object.file.expandedInstanceCount(
         from: window.lowerBound, to: window.upperBound, floatingIn: floating, limit: left)
+      left -= count
       guard left >= 0 else {
         throw DAVError(
           .forbidden, .dav("number-of-matches-within-limits"),
           "the expansion holds more than \(maximumExpandedInstances) instances — ask for a shorter window")
+      }
+      guard count > 0 else { continue }
+      let sizes =
+        object.events.map { ICalendar(events: [$0]).serialized().utf8.count }
+        + object.reminders.map { ICalendar(reminders: [$0]).serialized().utf8.count }
+      let size = sizes.max() ?? 0
+      bytes += count * size
+      guard bytes <= maximumExpandedBytes else {
+        throw DAVError(
+          .forbidden, .dav("number-of-matches-within-limits"),
+          "the expansion would write more than \(maximumExpandedBytes >> 20) MiB — ask for a shorter window")
       }
     }
   }
