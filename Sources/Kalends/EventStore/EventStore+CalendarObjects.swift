@@ -7,9 +7,10 @@ extension EventStore {
   /// calendar does not exist or this session may not see it.
   public func calendarObjects(inCalendar id: ObjectID) throws(StoreError) -> [CalendarObject]? {
     guard let calendar = try calendar(withID: id) else { return nil }
+    let kinds = try readableKinds(of: calendar)
     var objects: [CalendarObject] = []
     var index: [String: Int] = [:]
-    if calendar.allowedEntityTypes.contains(.events) {
+    if kinds.contains(.events) {
       for event in try events(inCalendar: id) {
         if let at = index[event.externalID] {
           objects[at].events.append(event)
@@ -19,7 +20,7 @@ extension EventStore {
         }
       }
     }
-    if calendar.allowedEntityTypes.contains(.reminders) {
+    if kinds.contains(.reminders) {
       for reminder in try reminders(inCalendars: [id]) where index[reminder.externalID] == nil {
         index[reminder.externalID] = objects.count
         objects.append(CalendarObject(uid: reminder.externalID, reminders: [reminder]))
@@ -33,16 +34,17 @@ extension EventStore {
   /// names (no scan of the calendar); `nil` when there is none, or this session may not see it.
   public func calendarObject(named name: String, inCalendar id: ObjectID) throws(StoreError) -> CalendarObject? {
     guard let calendar = try calendar(withID: id) else { return nil }
+    let kinds = try readableKinds(of: calendar)
     var events: [Event] = []
     var reminders: [Reminder] = []
-    if calendar.allowedEntityTypes.contains(.events) {
+    if kinds.contains(.events) {
       events = try readItems(.calendars, "read events", hidden: []) { txn, objects, uses in
         if let scope = try calendarScope(in: txn), !scope.contains(id) { return [] }
         uses.touch(id)
         return try objects.items(.event, named: name, inCalendar: id, in: txn).map { try Self.decodeEvent($0, $1) }
       }
     }
-    if events.isEmpty && calendar.allowedEntityTypes.contains(.reminders) {
+    if events.isEmpty && kinds.contains(.reminders) {
       reminders = try readItems(.reminders, "read reminders", hidden: []) { txn, objects, uses in
         uses.touch(id)
         return try objects.items(.reminder, named: name, inCalendar: id, in: txn).map(Self.decodeStoredReminder)
@@ -63,7 +65,7 @@ extension EventStore {
     inCalendar id: ObjectID, overlapping start: Int64, _ end: Int64, floatingIn floating: ZoneRules = .utc
   ) throws(StoreError) -> [CalendarObject]? {
     guard let calendar = try calendar(withID: id) else { return nil }
-    guard calendar.allowedEntityTypes.contains(.events), start < end else { return [] }
+    guard try readableKinds(of: calendar).contains(.events), start < end else { return [] }
     let range = try rangeProjection()
     return try readItems(.calendars, "query events", hidden: []) { txn, objects, uses in
       if let scope = try calendarScope(in: txn), !scope.contains(id) { return [] }
@@ -230,6 +232,21 @@ extension EventStore {
         try Self.appendRemoved(earlier, isEvent: isEvents, calendar: id, actor, &txn, &appender)
       }
     }
+  }
+
+  /// The kinds of item of `calendar` this session reads. A calendar of one kind: that kind (its
+  /// service's refusal, or question, is the answer). A calendar of both: those whose service the
+  /// session holds — events with full or write-only access (which reads none of them), reminders
+  /// with full access — so that a calendars-only program sees the events of a calendar that also
+  /// holds tasks, and a reminders-only one its tasks; with neither, both (refused, or asked, as a
+  /// calendar of one kind is).
+  package func readableKinds(of calendar: EventCalendar) throws(StoreError) -> EntityTypes {
+    let types = calendar.allowedEntityTypes
+    guard types.contains(.events), types.contains(.reminders), sessionClient != nil else { return types }
+    var held: EntityTypes = []
+    if [.fullAccess, .writeOnly].contains(try authorizationStatus(for: .calendars)) { held.insert(.events) }
+    if try authorizationStatus(for: .reminders) == .fullAccess { held.insert(.reminders) }
+    return held.isEmpty ? types : held
   }
 
   /// The stored items of the object a client finds at `name` in the calendar `id` (its events, else

@@ -38,9 +38,10 @@ extension EventStore {
       objects.removeLast(objects.count - limit)
       return CalendarChanges(position: objects.last!.version, objects: objects, removed: [], isTruncated: true)
     }
+    let readable = try readableKinds(of: calendar)
     var kinds: [ObjectKind] = []
-    if calendar.allowedEntityTypes.contains(.events) { kinds.append(.event) }
-    if calendar.allowedEntityTypes.contains(.reminders) { kinds.append(.reminder) }
+    if readable.contains(.events) { kinds.append(.event) }
+    if readable.contains(.reminders) { kinds.append(.reminder) }
     var answer: CalendarChanges?
     for kind in kinds {
       let service: Service = kind == .event ? .calendars : .reminders
@@ -75,8 +76,9 @@ extension EventStore {
   public func calendarStamp(inCalendar id: ObjectID) throws(StoreError) -> (version: LogPosition, items: Int)? {
     guard let calendar = try calendar(withID: id) else { return nil }
     var stamp = (version: calendar.version, items: 0)
+    let readable = try readableKinds(of: calendar)
     for (kind, type) in [(ObjectKind.event, EntityTypes.events), (.reminder, .reminders)]
-    where calendar.allowedEntityTypes.contains(type) {
+    where readable.contains(type) {
       let service: Service = kind == .event ? .calendars : .reminders
       let part = try readItems(service, "read a calendar's state", hidden: (version: LogPosition.none, count: 0)) {
         txn, objects, uses in

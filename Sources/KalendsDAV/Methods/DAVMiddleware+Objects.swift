@@ -47,7 +47,10 @@ extension DAVMiddleware {
         .forbidden, .caldav("supported-calendar-component"), "\(skipped) is not stored here: VEVENT and VTODO are")
     }
     let uids = Set(file.events.map(\.externalID) + file.reminders.map(\.externalID))
-    let (_, use) = try await calendar(id, context, reading: false)
+    // A task asks for reminders access, an event for calendars access, whatever else the
+    // calendar holds.
+    let (_, use) = try await calendar(
+      id, context, reading: false, service: file.events.isEmpty ? .reminders : .calendars)
     let condition = try Self.condition(of: request, use.positions)
     let object = CalendarObject(
       uid: uids.count == 1 ? uids.first! : name, name: name, events: file.events, reminders: file.reminders)

@@ -257,11 +257,13 @@ struct DAVMiddleware: RouterMiddleware {
     return count
   }
 
-  /// The calendar `id` as the app on `context` sees it, and the app's use of the calendar's
-  /// service (events, else reminders) to read (`reading`) or write. The calendar is read without
-  /// asking the person: the app's first request (its calendar home) asks.
+  /// The calendar `id` as the app on `context` sees it, and the app's use of `service` (by
+  /// default the calendar's: events, else reminders; for a calendar of both, the one the app
+  /// holds, events when it holds neither) to read (`reading`) or write. The calendar is read
+  /// without asking the person: the app's first request (its calendar home) asks, and a write of
+  /// the other kind of item (a task PUT by a calendars-only program) asks for that service.
   func calendar(
-    _ id: ObjectID, _ context: ServerContext, reading: Bool
+    _ id: ObjectID, _ context: ServerContext, reading: Bool, service asked: Service? = nil
   ) async throws -> (EventCalendar, StoreServer.AppUse) {
     let app = try await server.app(context)
     let session = app.1
@@ -273,7 +275,13 @@ struct DAVMiddleware: RouterMiddleware {
     guard let calendar = found else {
       throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars")
     }
-    let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
+    var service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
+    if let asked, calendar.allowedEntityTypes.contains(asked == .calendars ? .events : .reminders) {
+      service = asked
+    } else if calendar.allowedEntityTypes == [.events, .reminders] {
+      let kinds = try await server.withStore { try session.readableKinds(of: calendar) }
+      if !kinds.contains(.events) { service = .reminders }
+    }
     return (calendar, server.use(app, of: service, reading: reading, firstUseAsks: true))
   }
 }
