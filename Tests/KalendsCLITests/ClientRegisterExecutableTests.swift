@@ -48,4 +48,14 @@ struct ClientRegisterExecutableTests {
     #expect((client["requirement"] as? [String: Any])?["executable"] as? String == shell)
     #expect(try register(store, "relative/path").status == 65)
   }
+
+  /// The dynamic loader runs any program it is given (`ld-linux-x86-64.so.2 /path/to/program`), and
+  /// the kernel then names the loader as the running program: it is an interpreter too.
+  @Test func theDynamicLoaderIsAnInterpreter() throws {
+    let store = try CLIStore()
+    let loaders = ["/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1", "/lib/ld-musl-x86_64.so.1"]
+    let loader = try #require(loaders.first { FileManager.default.fileExists(atPath: $0) }, "no dynamic loader here")
+    let refused = try register(store, loader)
+    #expect(refused.status == 65 && refused.stderr.contains("is an interpreter"), "\(refused.stderr)")
+  }
 }

@@ -104,6 +104,23 @@ struct ConfigCommandTests {
     #expect(named.status == 65 && named.stderr.contains("$KALENDS_CONFIG names \(directory.path)/absent.toml"))
   }
 
+  /// A settings path that is not a regular file (a FIFO no one writes to, a device) is refused at
+  /// once rather than read: nothing hangs. `/dev/null` stays "no settings".
+  @Test func aSettingsPathThatIsNotARegularFileIsRefusedAtOnce() throws {
+    let directory = TemporaryDirectory("config")
+    let fifo = directory.path + "/config.toml"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let store = try CLIStore()
+    let started = Date()
+    let refused = try store.run(["status"], environment: ["KALENDS_CONFIG": fifo])
+    #expect(refused.status == 65 && refused.stderr.contains("is not a regular file"), "\(refused.stderr)")
+    #expect(Date().timeIntervalSince(started) < 5, "it waited on the FIFO")
+    let device = try store.run(["status"], environment: ["KALENDS_CONFIG": "/dev/zero"])
+    #expect(device.status == 65 && device.stderr.contains("is not a regular file"), "\(device.stderr)")
+    let none = try store.run(["status"], environment: ["KALENDS_CONFIG": "/dev/null"])
+    #expect(none.status == 0, "\(none.stderr)")
+  }
+
   /// What Kalends does not take stops every command, names the file and line, and writes nothing;
   /// help stays readable.
   @Test(arguments: [

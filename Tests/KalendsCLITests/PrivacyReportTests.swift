@@ -18,6 +18,13 @@ struct PrivacyReportTests {
     #expect(html.contains("default-src 'none'"))
     #expect(!html.contains("src=") && !html.contains("href=\"http") && !html.contains("url("))
 
+    // A decision's calendars are proven by id; their titles are today's, shown apart and said so.
+    let decisionsStart = try #require(html.range(of: "<section id=\"decisions\""))
+    let decisionsEnd = try #require(html.range(of: "</section>", range: decisionsStart.upperBound..<html.endIndex))
+    let decisionRows = String(html[decisionsStart.lowerBound..<decisionsEnd.upperBound])
+    #expect(decisionRows.contains("is now “Work” (today") && decisionRows.contains("not proven)"), "\(decisionRows)")
+    #expect(!decisionRows.contains("chosen by the person: given Work"), "a title inside the proven words")
+
     let page = try Self.dom(of: report)
     #expect(page["verification"] as? String == "done", "the page's script finished: \(page)")
     // Apps at a glance: the same rows, names, statuses and counts as `kalends audit apps`.

@@ -33,7 +33,26 @@ extension EventStore {
       if let digest = requirement.executableSHA256 { payload.append(tag: 8, bytes: digest) }
       if let app = requirement.flatpakApp { payload.append(tag: 9, string: app) }
     }
-    let header = try store.append(RecordDraft(kind: .clientRegistered, principal: actor, payload: payload))
+    let permissions = try permissions()
+    let draft = RecordDraft(kind: .clientRegistered, principal: actor, payload: payload)
+    let header = try StoreError.wrapping {
+      try store.write(caller: identifiedCaller) { txn, appender in
+        // Checked in the registration's transaction against what is stored: two apps on one
+        // executable (or one Flatpak id) would both match its processes, which then are neither.
+        if let requirement = client.requirement {
+          for other in try txn.reading({ try permissions.allClients(in: $0) }) where other.id != client.id {
+            if let executable = requirement.executable, other.requirement?.executable == executable {
+              throw StoreError.access(.requirementHeld(client: client.id, requirement: executable, holder: other.id))
+            }
+            if let app = requirement.flatpakApp, other.requirement?.flatpakApp == app {
+              throw StoreError.access(
+                .requirementHeld(client: client.id, requirement: "the Flatpak app \(app)", holder: other.id))
+            }
+          }
+        }
+        return try appender.append(draft, in: &txn)
+      }
+    }
     var saved = client
     saved.sdk = min(client.sdk, Client.currentSDK)
     saved.usageDescriptions = client.usageDescriptions.filter { !$0.value.isEmpty }

@@ -40,6 +40,9 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The app may read this, but its read could not be recorded (the store is open read-only, or
   /// the write failed), so nothing was answered: the reason says why.
   case useNotRecorded(client: String, service: Service, reason: String)
+  /// Another registered app holds the executable or the Flatpak id `requirement` names: a process
+  /// matching two apps is identified as neither, so the second registration is refused.
+  case requirementHeld(client: String, requirement: String, holder: String)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
@@ -47,6 +50,7 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
     case .clientNotRegistered, .tokenNotFound: .notFound
     case .invalidClientID, .levelNotAvailable, .notRestricted, .requestUnavailable: .invalidInput
     case .useNotRecorded: .storage
+    case .requirementHeld: .conflict
     default: .accessRefused
     }
   }
@@ -94,6 +98,10 @@ public enum AccessError: Error, Hashable, Sendable, CustomStringConvertible {
     case .refusalNotRecorded(let refusal, let reason): "\(refusal) (the refusal could not be recorded: \(reason))"
     case .useNotRecorded(let client, let service, let reason):
       "\(client)'s read of \(service) was not answered: it could not be recorded (\(reason))"
+    case .requirementHeld(let client, let requirement, let holder):
+      "\(requirement) is registered for \(holder) already: a process matching two apps is neither, so \(client) is "
+        + "not registered on it — give \(client) its own executable or Flatpak id, or identify it by a token "
+        + "(kalends client token create; docs/server.md)"
     }
   }
 }

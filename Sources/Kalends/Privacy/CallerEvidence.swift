@@ -49,17 +49,28 @@ public struct CallerEvidence: Hashable, Sendable {
     self.connection = connection
   }
 
-  /// How the caller was identified: `token` for a TCP peer, `flatpak` when a sandbox named it,
-  /// else `executable`.
+  /// How the caller was identified: `token` for a peer that presented an app token (over TCP, or
+  /// over the Unix socket: an interpreted app), `flatpak` when a sandbox named it, else
+  /// `executable`.
   public var method: String {
-    if uid == nil { return "token" }
+    if uid == nil || tokenID != nil { return "token" }
     return flatpakApp == nil ? "executable" : "flatpak"
+  }
+
+  /// The evidence of a Unix-socket peer that presented the token `tokenID`: the kernel's word
+  /// about the process, and the token that names its app.
+  package func presenting(tokenID: String, connection: UInt64? = nil) -> CallerEvidence {
+    var evidence = self
+    evidence.tokenID = tokenID
+    evidence.address = "unix"
+    evidence.connection = connection
+    return evidence
   }
 
   /// The caller context of a record: payload-style fields (docs/log-format.md, §2).
   var context: [UInt8] {
     var fields = Payload()
-    fields.append(tag: 1, unsigned: uid == nil ? 3 : flatpakApp == nil ? 1 : 2)
+    fields.append(tag: 1, unsigned: uid == nil || tokenID != nil ? 3 : flatpakApp == nil ? 1 : 2)
     if let connection { fields.append(tag: 2, unsigned: connection) }
     if let uid { fields.append(tag: 3, unsigned: UInt64(uid)) }
     if let gid { fields.append(tag: 4, unsigned: UInt64(gid)) }
@@ -80,6 +91,13 @@ public struct CallerEvidence: Hashable, Sendable {
         throw .malformedRecord("a token caller's context without address and token id")
       }
       self.init(address: address, tokenID: tokenID, connection: try fields.unsigned(2))
+      // Over the Unix socket, the kernel's word about the process too.
+      uid = try fields.unsigned(3).map { UInt32(truncatingIfNeeded: $0) }
+      gid = try fields.unsigned(4).map { UInt32(truncatingIfNeeded: $0) }
+      pid = try fields.unsigned(5).map { Int32(bitPattern: UInt32(truncatingIfNeeded: $0)) }
+      executable = try fields.string(6)
+      executableSHA256 = fields.bytes(7)
+      flatpakApp = try fields.string(8)
       return
     }
     guard let uid = try fields.unsigned(3), let gid = try fields.unsigned(4), let pid = try fields.unsigned(5) else {

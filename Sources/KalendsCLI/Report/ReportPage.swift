@@ -197,14 +197,26 @@ struct ReportPage {
       <th scope="col">By</th><th scope="col" class="num">Record</th><th scope="col">Proof</th></tr></thead><tbody>
 
       """
+    // The proof covers the record: its calendars and contacts by id. Their titles are today's, which
+    // an app may have chosen: they are shown beside the proven words, said to be current, never in them.
+    let byID = AuditNames(apps: report.names.apps)
     for decision in report.decisions {
       let status = decision.status.map { " " + ReportTimeline.statusClass($0) } ?? ""
+      let named = (decision.objects + decision.removedObjects).compactMap { id -> String? in
+        let name = report.names.object(id)
+        return name == id.description ? nil : "\(id.description.prefix(8))… is now “\(name)”"
+      }
+      let current =
+        named.isEmpty
+        ? ""
+        : "<br><small class=\"current-names\" title=\"today's titles: not part of the record the proof covers\">"
+          + e(named.joined(separator: "; ")) + " (today's title, not proven)</small>"
       out += """
         <tr data-position="\(decision.position.rawValue)" data-client="\(e(decision.client))" \
         data-kind="\(decision.kind.name)">\
         <td>\(Self.time(decision.timestamp.description))</td><th scope="row">\(e(report.names.app(decision.client)))</th>\
-        <td><span class="\(status.isEmpty ? "" : "status" + status)">\(e(decision.sentence(names: report.names)))\
-        </span></td><td>\(e(Self.actorWords(decision.actor)))</td>\
+        <td><span class="\(status.isEmpty ? "" : "status" + status)">\(e(decision.sentence(names: byID)))\
+        </span>\(current)</td><td>\(e(Self.actorWords(decision.actor)))</td>\
         <td class="num">\(decision.position.rawValue)</td>\
         <td class="proof" data-proof="pending">not checked: this needs the page's script, or the commands \
         under Verification</td></tr>

@@ -73,6 +73,9 @@ package struct ConfigFile: Sendable, Equatable {
     return (home(environment) + "/.config/kalends/config.toml", false)
   }
 
+  /// The largest settings file read.
+  static let maximumSize = 1 << 20
+
   /// Reads the settings file of `environment`.
   package static func load(environment: [String: String]) throws(RequestError) -> ConfigFile {
     let (path, named) = location(environment: environment)
@@ -82,8 +85,23 @@ package struct ConfigFile: Sendable, Equatable {
       }
       return ConfigFile(path: path)
     }
+    // Only a regular file is read (or `/dev/null`, which says "no settings"): opening a FIFO would
+    // wait for a writer, and a device may never end — every command would hang.
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      throw RequestError(message: "cannot read the settings file \(path)", category: .storage)
+    }
+    let isNull = URL(fileURLWithPath: path).resolvingSymlinksInPath().path == "/dev/null"
+    guard status.st_mode & S_IFMT == S_IFREG || isNull else {
+      throw .invalidInput("\(path) is not a regular file — the settings are a TOML file")
+    }
+    guard status.st_size <= Self.maximumSize else {
+      throw .invalidInput("\(path) is larger than \(Self.maximumSize >> 10) KiB — the settings are a short TOML file")
+    }
     // A file handle rather than `Data(contentsOf:)`, which refuses `/dev/null`.
-    guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data() else {
+    guard let handle = FileHandle(forReadingAtPath: path),
+      let data = try? handle.read(upToCount: Self.maximumSize + 1) ?? Data(), data.count <= Self.maximumSize
+    else {
       throw RequestError(message: "cannot read the settings file \(path)", category: .storage)
     }
     guard let text = String(data: data, encoding: .utf8) else {

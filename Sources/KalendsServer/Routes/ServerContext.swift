@@ -11,9 +11,10 @@ package struct ServerContext: RequestContext {
   package let channel: any Channel
   /// Whether the connection is TCP (identified by app tokens) rather than the Unix socket.
   package let isNetwork: Bool
-  /// The app token a TCP request presents, set by `CredentialMiddleware`: the secret of
+  /// The app token a request presents, set by `CredentialMiddleware`: the secret of
   /// `Authorization: Bearer SECRET`, or the password of `Authorization: Basic` (DAV clients, which
-  /// speak only Basic: any user name, the token as the password).
+  /// speak only Basic: any user name, the token as the password). Over the Unix socket, an app the
+  /// kernel cannot name (a script, whose process is its interpreter) presents one.
   var bearer: String?
 
   package init(source: ApplicationRequestContextSource) {
@@ -27,9 +28,9 @@ package struct ServerContext: RequestContext {
   }
 }
 
-/// Reads a TCP request's app token (`Authorization: Bearer SECRET`) into its context, and adds
-/// the Bearer challenge (RFC 6750) to a TCP request's 401; the Unix-socket's callers are
-/// identified by the kernel, and their headers are not read for it.
+/// Reads a request's app token (`Authorization: Bearer SECRET`) into its context, and adds the
+/// Bearer challenge (RFC 6750) to a TCP request's 401. The Unix socket's callers are identified by
+/// the kernel unless they present a token (an interpreted app).
 struct CredentialMiddleware: RouterMiddleware {
   typealias Context = ServerContext
 
@@ -37,7 +38,7 @@ struct CredentialMiddleware: RouterMiddleware {
     _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
   ) async throws -> Response {
     var context = context
-    if context.isNetwork, let value = request.headers[.authorization] {
+    if let value = request.headers[.authorization] {
       let parts = value.split(separator: " ", maxSplits: 1)
       if parts.count == 2, parts[0].lowercased() == "bearer" {
         context.bearer = String(parts[1].trimmingCharacters(in: .whitespaces))

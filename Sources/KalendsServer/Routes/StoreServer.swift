@@ -253,6 +253,22 @@ package final class StoreServer: Sendable {
       if case .app = caller { try remember(caller, for: channel, replacing: true) }
       return caller
     }
+    if let secret = context.bearer {
+      // An app the kernel cannot name (a script: its process is its interpreter) presents a token
+      // the person made for it; the kernel's word about the process still decides that it is the
+      // owner's, and is recorded with the token.
+      guard let peer = await PeerEvidence.gather(from: channel, on: identification, digests: digests) else {
+        return .unidentified("the kernel gave no credentials for this connection")
+      }
+      guard peer.evidence.uid == ownerUID else {
+        let (owner, evidence) = (owner, peer.evidence)
+        try await withStore { try self.unidentified.refuse(evidence, in: owner) }
+        return .unidentified("uid \(peer.evidence.uid ?? 0) is not the store owner's (\(ownerUID))")
+      }
+      let caller = try await identify(channel, presenting: secret, known: known, peer: peer.evidence)
+      if case .app = caller { try remember(caller, for: channel, replacing: true) }
+      return caller
+    }
     if let known { return known }
     return try remember(try await identify(channel), for: channel, replacing: false)
   }
@@ -291,9 +307,12 @@ package final class StoreServer: Sendable {
     return kept
   }
 
-  /// The app whose live token is `secret`, for a request on the TCP connection `channel`; the
-  /// connection's earlier caller `known` keeps its session while it presents the same token.
-  private func identify(_ channel: any Channel, presenting secret: String?, known: Caller?) async throws -> Caller {
+  /// The app whose live token is `secret`, for a request on the TCP connection `channel` (or on the
+  /// Unix socket, by the process `peer` the kernel describes); the connection's earlier caller
+  /// `known` keeps its session while it presents the same token.
+  private func identify(
+    _ channel: any Channel, presenting secret: String?, known: Caller?, peer: CallerEvidence? = nil
+  ) async throws -> Caller {
     let owner = owner
     let address = channel.remoteAddress.map(Self.describe) ?? "unknown"
     return try await withStore { () throws -> Caller in
@@ -303,7 +322,9 @@ package final class StoreServer: Sendable {
       }
       guard let token = try owner.token(presenting: secret) else {
         let presented = ClientToken.id(ofSecret: secret)
-        try self.unidentified.refuse(CallerEvidence(address: address, tokenID: presented), in: owner)
+        let evidence =
+          peer?.presenting(tokenID: presented) ?? CallerEvidence(address: address, tokenID: presented)
+        try self.unidentified.refuse(evidence, in: owner)
         return .unidentified("the app token is not a live token (never created, or revoked)")
       }
       if case .app(_, _, let evidence, _) = known, evidence.tokenID == token.id, let known { return known }
@@ -311,7 +332,9 @@ package final class StoreServer: Sendable {
         return .unidentified("the token's app is not registered")
       }
       let connection = UInt64.random(in: 1...UInt64.max)
-      let evidence = CallerEvidence(address: address, tokenID: token.id, connection: connection)
+      let evidence =
+        peer?.presenting(tokenID: token.id, connection: connection)
+        ?? CallerEvidence(address: address, tokenID: token.id, connection: connection)
       return .app(
         client, try owner.session(for: client.id, identifiedBy: evidence), evidence, .connection(connection))
     }
@@ -362,10 +385,17 @@ package final class StoreServer: Sendable {
           return .unidentified(
             "\(executable) could not be hashed (unreadable, or larger than \(DigestCache.maximumSize >> 20) MiB)")
         }
-        // Rebuilt since it was registered: say so, and how to pin the new file.
-        if let pinned = try owner.clients().first(where: { client in
+        let pinnedApps = try owner.clients().filter { client in
           client.requirement?.executable == evidence.executable && evidence.executable != nil
-        }) {
+        }
+        // Two apps on one file (registered before that was refused): neither is this process.
+        if pinnedApps.count > 1 {
+          return .unidentified(
+            "\(executable) is registered for \(pinnedApps.map(\.id).joined(separator: " and ")): a process that "
+              + "matches two apps is neither — give each its own executable, or identify one by a token")
+        }
+        // Rebuilt since it was registered: say so, and how to pin the new file.
+        if let pinned = pinnedApps.first {
           return .unidentified(
             "\(executable) is registered as \(pinned.id), but the file changed since (its SHA-256 differs) — "
               + "if you rebuilt it, pin the new file: kalends client update \(pinned.id) --executable \(executable)")

@@ -104,11 +104,12 @@ extension KalendsCommand.Client {
     }
 
     /// Interpreters by name (a version may follow: python3.11, lua5.4): the kernel names them as
-    /// the running program of every script they run.
+    /// the running program of every script they run. `ld` is the dynamic loader
+    /// (`ld-linux-x86-64.so.2`, `ld-musl-…`, `ld.so`), which runs any program it is given.
     static let interpreters = [
       "python", "perl", "ruby", "node", "nodejs", "deno", "bun", "bash", "sh", "dash", "zsh", "ksh", "fish", "php",
       "lua", "luajit", "tclsh", "wish", "java", "gjs", "Rscript", "julia", "guile", "awk", "gawk", "busybox",
-      "osascript", "pwsh", "swift",
+      "osascript", "pwsh", "swift", "ld",
     ]
 
     /// The path the store server will see for `path`: symbolic links resolved, as the kernel names
