@@ -59,6 +59,61 @@ struct FleetAttackTests {
     #expect(state.allSatisfy { $0["standing"] as? String == "flagged" }, "\(state)")
   }
 
+  /// With nothing but the store's NATS password, a forger publishes a record chained to the store's
+  /// last bundle — a grant in the person's name, which every rule allows. The mirror's chain takes it;
+  /// the fleet's audit answers it only as pending (no checkpoint under the store's key covers it),
+  /// and once the store's own signed tree shows the fork, not at all.
+  @Test func aRecordForgedWithTheStoresNATSPasswordIsPendingThenWithheld() throws {
+    let nats = try NATSServer()
+    let keys = TemporaryDirectory("keys")
+    let owner = try FleetVerdictTests.key("owner.example", in: keys)
+    let store = try Self.deniedStore(signedBy: owner.path)
+    #expect(try Self.push(store, nats).status == 0)
+    let id = try Self.id(store)
+    let enrol = ["--enrol", "\(id)=\(owner.verifier)"]
+    let directory = TemporaryDirectory("mirror")
+    var (status, answer) = try FleetVerdictTests.mirror(nats, directory, enrol)
+    #expect(status == 0, "\(answer)")
+    func planner() throws -> [String: Any] {
+      let state = try FleetAuditTests.fleetRows(["state", "--store", id], directory)
+      // No row: the expectations below fail on its empty fields.
+      return state.first { $0["client"] as? String == Self.app && $0["service"] as? String == "calendars" } ?? [:]
+    }
+    let signed = try planner()
+    #expect(signed["status"] as? String == "denied" && signed["standing"] as? String == "verified", "\(signed)")
+
+    // The forger: a copy of what the stream holds (the store's records), one more record in the
+    // person's name, pushed with the store's NATS password. No checkpoint key.
+    let forger = TemporaryDirectory("forger")
+    try FileManager.default.copyItem(atPath: store.directory.storePath, toPath: forger.storePath)
+    let forged = try Forger.append(
+      forger.storePath, actor: "person", kind: 403, fields: Forger.decision(Self.app, status: 3, previous: 2, reason: 2)
+    )
+    let published = try CLI.run(["fleet", "push", "--nats", nats.url, "--org", "acme", "--store", forger.storePath])
+    #expect(published.status == 0, "\(published.stderr)")
+    (status, answer) = try FleetVerdictTests.mirror(nats, directory, enrol)
+    #expect(status == 0, "the chain and the rules take it: \(answer)")
+    let taken = try planner()
+    #expect(taken["status"] as? String == "fullAccess" && taken["standing"] as? String == "pending", "\(taken)")
+    let history = try FleetAuditTests.fleetRows(["history", "--store", id], directory)
+    let row = try #require(history.first { $0["position"] as? Int == forged }, "\(history)")
+    #expect(row["standing"] as? String == "pending", "\(row)")
+    #expect(
+      history.filter { ($0["position"] as? Int ?? 0) < forged }.allSatisfy { $0["standing"] as? String == "verified" })
+
+    // The store goes on and signs its own tree: its push is refused, its checkpoint shows the fork,
+    // and the audit answers from the branch the store signed.
+    _ = try store.calendar("Later")
+    #expect(try store.run(["checkpoint", "sign", "--key", owner.path]).status == 0)
+    #expect(try Self.push(store, nats).status == 67)
+    (status, answer) = try FleetVerdictTests.mirror(nats, directory, enrol)
+    #expect(status == 69, "\(answer)")
+    let after = try planner()
+    #expect(after["status"] as? String == "denied" && after["standing"] as? String == "flagged", "\(after)")
+    let withheld = try FleetAuditTests.fleetRows(["history", "--store", id], directory)
+    #expect(!withheld.contains { $0["position"] as? Int == forged }, "\(withheld)")
+  }
+
   enum Attack: String, CaseIterable, Sendable {
     /// A copy of the store's files goes its own way under the same id, and signs with its key.
     case clone

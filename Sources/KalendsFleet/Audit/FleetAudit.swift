@@ -5,6 +5,12 @@ internal import LMDB
 /// across every store the mirror holds, from its verified records only (the mirror commits nothing
 /// it has not verified; a flagged store's records stop at the last one verified before the problem,
 /// and its answers say so). Reads one snapshot per call, so it is safe beside a running mirror.
+///
+/// A record verified by its chain alone could have been published by anyone holding the store's
+/// NATS password: only a checkpoint signed under the store's enrolled key says it is the store's.
+/// So every answer says whether it rests on records past the store's last verified checkpoint
+/// (`pending`); and for a store flagged because two of its logs disagree (a fork, a checkpoint over
+/// other records), those records are withheld: the audit answers from the branch the store signed.
 package struct FleetAudit {
   let files: MirrorFiles
 
@@ -23,6 +29,9 @@ package struct FleetAudit {
     package let flagged: Bool
     /// The size of its last checkpoint verified.
     package let checkpoint: UInt64?
+    /// Whether it was flagged because two of its logs disagree: its records past `checkpoint` are
+    /// withheld from every answer.
+    package var forked = false
   }
 
   /// A privacy fact of one store.
@@ -31,6 +40,9 @@ package struct FleetAudit {
     package let entry: AuditEntry
     /// The app's registered name in that store.
     package let app: String?
+    /// Whether its record is past the store's last verified checkpoint: verified by its chain, not
+    /// yet by the store's signature.
+    package var pending = false
   }
 
   /// An app's access to a service in one store.
@@ -41,30 +53,39 @@ package struct FleetAudit {
     /// The names of the chosen calendars or contacts, in the order of `state.chosen`, as the store
     /// names them at the head of what is verified (the id of one removed since).
     package var chosenNames: [String]? = nil
+    /// Whether it rests on records past the store's last verified checkpoint: the state replayed
+    /// from the records the checkpoint covers is another, or there is none.
+    package var pending = false
   }
 
   /// Every store held, by id.
   package func stores() throws -> [StoreSummary] {
-    try files.environment.read { txn in
-      var found: [StoreSummary] = []
-      try txn.withCursor(on: files.stores) { cursor in
-        try cursor.forEach(withPrefix: []) { key, value in
-          guard let store = StoreID(bytes: key) else { return }
-          let flagged = Array(copying: value).first == 1
-          var size: UInt64 = 0
-          try txn.withCursor(on: files.records) { records in
-            // The last key of the store's records: its key with position 2⁶⁴−1 is past them all.
-            if try records.seek(atMost: store.bytes + [UInt8](repeating: 0xFF, count: 8)) {
-              let last = try records.currentKey()
-              if last.starts(with: store.bytes) { size = BigEndianBytes.value(Array(last[16...])) }
-            }
+    try files.environment.read { txn in try summaries(in: txn) }
+  }
+
+  /// Every store held, by id, in `txn`'s snapshot.
+  private func summaries(in txn: borrowing ReadTransaction) throws -> [StoreSummary] {
+    var found: [StoreSummary] = []
+    try txn.withCursor(on: files.stores) { cursor in
+      try cursor.forEach(withPrefix: []) { key, value in
+        guard let store = StoreID(bytes: key) else { return }
+        let state = Array(copying: value).first ?? 0
+        let flagged = state != 0
+        var size: UInt64 = 0
+        try txn.withCursor(on: files.records) { records in
+          // The last key of the store's records: its key with position 2⁶⁴−1 is past them all.
+          if try records.seek(atMost: store.bytes + [UInt8](repeating: 0xFF, count: 8)) {
+            let last = try records.currentKey()
+            if last.starts(with: store.bytes) { size = BigEndianBytes.value(Array(last[16...])) }
           }
-          let checkpoint = try txn.value(forKey: store.bytes + [1], in: files.checkpoints).map(BigEndianBytes.value)
-          found.append(StoreSummary(store: store, verifiedSize: size, flagged: flagged, checkpoint: checkpoint))
         }
+        let checkpoint = try txn.value(forKey: store.bytes + [1], in: files.checkpoints).map(BigEndianBytes.value)
+        var summary = StoreSummary(store: store, verifiedSize: size, flagged: flagged, checkpoint: checkpoint)
+        summary.forked = state == 2
+        found.append(summary)
       }
-      return found.sorted { $0.store < $1.store }
     }
+    return found.sorted { $0.store < $1.store }
   }
 
   /// The privacy records of every store (of `store` alone when given), filtered as the store's
@@ -76,7 +97,7 @@ package struct FleetAudit {
   ) throws -> [Entry] {
     var entries: [Entry] = []
     var names: [StoreID: [String: String]] = [:]
-    try forEachIndexed(client: client, store: store) { held, kind, time, record in
+    try forEachIndexed(client: client, store: store) { held, kind, time, covered, record in
       // Registrations name the app in the rows of its store, whatever the window.
       let inWindow = time >= (since ?? time) && time < (until ?? Timestamp(rawValue: .max))
       guard inWindow || kind == .clientRegistered else { return }
@@ -84,10 +105,16 @@ package struct FleetAudit {
       guard let entry = try AuditEntry.decoded(record: bytes.span.bytes) else { return }
       if entry.kind == .clientRegistered, let name = entry.name { names[held, default: [:]][entry.client] = name }
       guard inWindow, service == nil || entry.service == service else { return }
-      entries.append(Entry(store: held, entry: entry, app: nil))
+      var found = Entry(store: held, entry: entry, app: nil)
+      found.pending = !covered
+      entries.append(found)
     }
     return
-      entries.map { Entry(store: $0.store, entry: $0.entry, app: names[$0.store]?[$0.entry.client]) }
+      entries.map {
+        var named = Entry(store: $0.store, entry: $0.entry, app: names[$0.store]?[$0.entry.client])
+        named.pending = $0.pending
+        return named
+      }
       .sorted { ($0.entry.timestamp, $0.store, $0.entry.position) < ($1.entry.timestamp, $1.store, $1.entry.position) }
   }
 
@@ -96,18 +123,25 @@ package struct FleetAudit {
   /// `PrivacyAudit.state(at:)` replays its projections; by store, then app, then service.
   package func state(at instant: Timestamp? = nil, store: StoreID? = nil) throws -> [State] {
     var replays: [StoreID: AccessReplay] = [:]
-    try forEachIndexed(client: nil, store: store) { held, _, _, record in
+    // The same, from the records the store's last verified checkpoint covers: where the two
+    // differ, the answer rests on records only the chain vouches for.
+    var signed: [StoreID: AccessReplay] = [:]
+    try forEachIndexed(client: nil, store: store) { held, _, _, covered, record in
       let bytes = try record()
       try replays[held, default: AccessReplay(at: instant)].apply(bytes.span.bytes)
+      if covered { try signed[held, default: AccessReplay(at: instant)].apply(bytes.span.bytes) }
     }
     let names = try files.environment.read { txn in
       try Dictionary(uniqueKeysWithValues: replays.keys.map { ($0, try FleetNames.names(of: $0, in: txn, files)) })
     }
     return replays.sorted { $0.key < $1.key }.flatMap { held, replay in
-      replay.states.map { state in
-        State(
+      let vouched = Set(signed[held]?.states ?? [])
+      return replay.states.map { state in
+        var found = State(
           store: held, state: state, app: replay.names[state.client],
           chosenNames: state.chosen.map { $0.map { names[held]?[$0] ?? $0.description } })
+        found.pending = !vouched.contains(state)
+        return found
       }
     }
   }
@@ -118,12 +152,15 @@ package struct FleetAudit {
   }
 
   /// Hands each indexed record (of `client`'s, of `store`'s) to `body` in the index's order — by
-  /// client, store, position — with its kind and time, and its bytes on demand.
+  /// client, store, position — with its kind, its time, whether the store's last verified
+  /// checkpoint covers it, and its bytes on demand. A store flagged because two of its logs
+  /// disagree hands over only what its checkpoint covers.
   private func forEachIndexed(
     client: String?, store: StoreID?,
-    _ body: (StoreID, RecordKind, Timestamp, () throws -> [UInt8]) throws -> Void
+    _ body: (StoreID, RecordKind, Timestamp, Bool, () throws -> [UInt8]) throws -> Void
   ) throws {
     try files.environment.read { txn in
+      let summaries = Dictionary(uniqueKeysWithValues: try self.summaries(in: txn).map { ($0.store, $0) })
       try txn.withCursor(on: files.audit) { cursor in
         try cursor.forEach(withPrefix: client.map { Array($0.utf8) + [0] } ?? []) { key, value in
           guard key.count > 24, let held = StoreID(bytes: Array(key[(key.count - 24)..<(key.count - 8)])),
@@ -134,8 +171,11 @@ package struct FleetAudit {
           let time = Timestamp(rawValue: Int64(bitPattern: BigEndianBytes.value(bytes)))
           let kind = RecordKind(rawValue: UInt16(bytes[8]) << 8 | UInt16(bytes[9]))
           let recordKey = held.bytes + Array(key.suffix(8))
+          let position = BigEndianBytes.value(Array(key.suffix(8)))
+          let covered = position <= summaries[held]?.checkpoint ?? 0
+          if summaries[held]?.forked == true, !covered { return }
           var record: [UInt8] = []
-          try body(held, kind, time) {
+          try body(held, kind, time, covered) {
             if record.isEmpty { record = try txn.value(forKey: recordKey, in: files.records) ?? [] }
             return record
           }

@@ -39,6 +39,11 @@ extension FleetMirror {
     /// The signed note of the evidence, when it is a checkpoint message.
     package var note: SignedNote? { (try? CheckpointMessage(bytes: evidence))?.note }
 
+    /// The store's state byte once this alert flags it (`MirrorFiles.stores`): 2 when two logs of
+    /// the store disagree (a fork, a checkpoint over other records), so that records past its last
+    /// verified checkpoint may be a forged branch; 1 for any other flag.
+    var flagState: UInt8 { kind == .fork || kind == .checkpoint ? 2 : 1 }
+
     init(kind: Kind, store: StoreID?, position: LogPosition, detail: String, message: UInt64, flags: Bool? = nil) {
       self.kind = kind
       self.store = store
@@ -66,7 +71,7 @@ extension FleetMirror {
   /// nothing to ask for again.
   func raise(_ alert: Alert, evidence: [UInt8] = []) throws -> (StoreID, LogPosition)? {
     try environment.write { txn in
-      if alert.flags, let store = alert.store { try txn.put([UInt8]([1]), forKey: store.bytes, in: stores) }
+      if alert.flags, let store = alert.store { try txn.put([alert.flagState], forKey: store.bytes, in: stores) }
       try Self.put(alert, evidence: evidence, in: &txn, alerts)
     }
     if alert.flags, let store = alert.store { flagged.insert(store) }

@@ -50,7 +50,7 @@ package final class FleetMirror {
         try cursor.forEach(withPrefix: []) { key, value in
           let store = StoreID(bytes: key)!
           let state = Array(copying: value)
-          if state.first == 1 { flagged.insert(store) }
+          if (state.first ?? 0) != 0 { flagged.insert(store) }
           walks[store] = try Self.walk(store, through: .max, in: txn, files.records, now: now)
         }
       }
@@ -236,7 +236,7 @@ package final class FleetMirror {
     let flag = alert?.flags ?? false
     let kept = taken
     let erasures = erased
-    let state: [UInt8] = [flag ? 1 : 0]
+    let state: [UInt8] = [flag ? alert?.flagState ?? 1 : 0]
     let settled = outcome
     try environment.write { txn in
       for (position, record) in kept {

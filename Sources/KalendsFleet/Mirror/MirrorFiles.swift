@@ -7,7 +7,8 @@ internal import LMDB
 ///
 /// Databases:
 /// - `records`: `store (16) ‖ position (8)` → the record's bytes, verified;
-/// - `stores`: `store (16)` → 1 when the store is flagged, else 0;
+/// - `stores`: `store (16)` → 0, or 1 when the store is flagged, 2 when it is flagged because two of
+///   its logs disagree (a fork, a checkpoint over other records);
 /// - `alerts`: sequence (8) → the alert's fields ‖ 0 ‖ its evidence;
 /// - `checkpoints`: `store ‖ 1` → the size of its last verified checkpoint; `store ‖ 2` → the one
 ///   waiting for the records its proof leads to; `store ‖ 3` → the signed note of the last verified;

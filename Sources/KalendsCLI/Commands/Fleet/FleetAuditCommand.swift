@@ -58,6 +58,11 @@ extension FleetAudit.StoreSummary {
   /// `verified`, or `flagged` when the store broke a rule (its rows end at its last verified record).
   var standing: String { flagged ? "flagged" : "verified" }
 
+  /// The standing of a row of this store: `flagged`; else `pending` when the row rests on records
+  /// past the store's last checkpoint verified under its enrolled key (`pending`), which its chain
+  /// alone vouches for; else `verified`.
+  func standing(pending: Bool) -> String { flagged ? "flagged" : pending ? "pending" : "verified" }
+
   var jsonFields: [(String, JSONValue)] {
     [
       ("store", .string(store.description)), ("verifiedSize", .number(Double(verifiedSize))),
@@ -114,13 +119,13 @@ extension KalendsCommand.Fleet.Audit {
         return [("store", .string(found.store.description))] + found.entry.jsonFields + [
           ("app", .text(found.app)), ("what", .string(found.entry.sentence(names: names))),
           ("caller", .string(found.entry.caller)),
-          ("standing", .string(verdicts[found.store]?.standing ?? "verified")),
+          ("standing", .string(verdicts[found.store]?.standing(pending: found.pending) ?? "pending")),
         ]
       }
       format.write(
         rows,
         columns: format == .table
-          ? ["store", "position", "time", "app", "what", "caller"]
+          ? ["store", "position", "time", "app", "what", "caller", "standing"]
           : ["store", "standing"] + AuditTimeline.columns.filter { $0 != "pending" })
     }
   }
@@ -144,7 +149,7 @@ extension KalendsCommand.Fleet.Audit {
         Self.fields(found, verdicts)
       }
       format.write(
-        rows, columns: ["store", "client", "app", "service", "status", "decision", "reason", "chosenNames"])
+        rows, columns: ["store", "client", "app", "service", "status", "decision", "reason", "chosenNames", "standing"])
     }
 
     static func fields(_ found: FleetAudit.State, _ verdicts: [StoreID: FleetAudit.StoreSummary]) -> [(
@@ -152,7 +157,7 @@ extension KalendsCommand.Fleet.Audit {
     )] {
       [("store", .string(found.store.description)), ("app", .text(found.app))] + found.state.jsonFields + [
         ("chosenNames", found.chosenNames.map { .array($0.map { .string($0) }) } ?? .null),
-        ("standing", .string(verdicts[found.store]?.standing ?? "verified")),
+        ("standing", .string(verdicts[found.store]?.standing(pending: found.pending) ?? "pending")),
       ]
     }
   }
@@ -179,7 +184,8 @@ extension KalendsCommand.Fleet.Audit {
       let rows = try audit.whoCan(service.service, at: try instant.value, store: options.storeID())
         .filter { client == nil || $0.state.client == client }
         .map { State.fields($0, verdicts) + [("may", .string($0.state.may))] }
-      format.write(rows, columns: ["store", "client", "app", "status", "may", "decision", "reason", "chosenNames"])
+      format.write(
+        rows, columns: ["store", "client", "app", "status", "may", "decision", "reason", "chosenNames", "standing"])
     }
   }
 }
