@@ -410,15 +410,17 @@ public final class Store: Sendable {
     }
   }
 
-  /// The last `count` records, oldest first.
-  public func lastRecords(_ count: Int) throws(StoreError) -> [LogRecord] {
+  /// The last `count` records (of `kinds` only, when given: read back from the head until that
+  /// many are found), oldest first.
+  public func lastRecords(_ count: Int, ofKinds kinds: Set<RecordKind>? = nil) throws(StoreError) -> [LogRecord] {
     guard count > 0 else { return [] }
     return try StoreError.wrapping {
       try environment.read { txn in
         var records: [LogRecord] = []
         _ = try txn.withCursor(on: log) { cursor in
           try cursor.scanBackward { _, value in
-            records.append(try RecordCodec.decode(value))
+            let record = try RecordCodec.decode(value)
+            if kinds?.contains(record.kind) ?? true { records.append(record) }
             return records.count < count ? .continue : .stop
           }
         }

@@ -25,9 +25,17 @@ extension EventStore {
   /// listing them; none at all is not found (exit 66).
   func calendarNamed(_ text: String, option: String) throws -> ObjectID {
     if let id = ObjectID(text) { return id }
-    let calendars = try self.calendars()
+    return try Self.calendar(named: text, among: try calendars().map { ($0.id, $0.title) }, option: option)
+  }
+
+  /// The calendar among `calendars` (ids and titles) that `text` names, as
+  /// ``calendarNamed(_:option:)`` finds it: for a command that reads them elsewhere (the server).
+  static func calendar(
+    named text: String, among calendars: [(id: ObjectID, title: String)], option: String
+  ) throws -> ObjectID {
+    if let id = ObjectID(text) { return id }
     let folded = text.lowercased()
-    let steps: [(String, (EventCalendar) -> Bool)] = [
+    let steps: [(String, ((id: ObjectID, title: String)) -> Bool)] = [
       ("titled", { $0.title == text }),
       ("titled", { $0.title.lowercased() == folded }),
       ("whose title begins with", { $0.title.lowercased().hasPrefix(folded) }),

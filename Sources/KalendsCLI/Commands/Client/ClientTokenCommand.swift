@@ -20,11 +20,13 @@ extension KalendsCommand.Client {
 }
 
 extension ClientToken {
-  /// The token as `client token list` and `create` show it in JSON.
-  var jsonFields: [(String, JSONValue)] {
+  /// The token as `client token list` and `create` show it in JSON: `created` is when it was made
+  /// (the time of its record, RFC 3339), `record` the position of that record.
+  func jsonFields(in store: Store) throws -> [(String, JSONValue)] {
     [
       ("id", .string(id)), ("client", .string(client)), ("label", .text(label)),
-      ("created", .number(Int(created.rawValue))),
+      ("created", .string(try store.record(at: created).timestamp.description)),
+      ("record", .number(Int(created.rawValue))),
     ]
   }
 }

@@ -33,8 +33,9 @@ extension KalendsCommand.Client.Token {
         throw CLIError(
           message: "\(secretFile) exists — choose a new path; a file is never overwritten", status: .conflict)
       }
-      let (token, secret) = try global.openEventStore().createToken(for: id, label: label)
-      var fields = token.jsonFields
+      let store = try global.openEventStore()
+      let (token, secret) = try store.createToken(for: id, label: label)
+      var fields = try token.jsonFields(in: store.store)
       if let secretFile {
         try Self.writeSecret(secret, to: secretFile)
         fields.append(("secretFile", .string(secretFile)))

@@ -17,12 +17,16 @@ extension KalendsCommand.Client.Token {
 
     func run() throws {
       try global.requireOwner("list app tokens")
-      let tokens = try global.openEventStore(readOnly: true).tokens(of: id)
+      let store = try global.openEventStore(readOnly: true)
+      let tokens = try store.tokens(of: id)
+      let times = try Dictionary(
+        tokens.map { ($0.id, try store.store.record(at: $0.created).timestamp.description) },
+        uniquingKeysWith: { first, _ in first })
       format.write(
-        tokens, json: \.jsonFields,
+        tokens, json: { (try? $0.jsonFields(in: store.store)) ?? [] },
         columns: [
           ("TOKEN", \.id), ("CLIENT", \.client), ("LABEL", { $0.label ?? "" }),
-          ("CREATED", { String($0.created.rawValue) }),
+          ("CREATED", { times[$0.id] ?? "" }),
         ])
     }
   }

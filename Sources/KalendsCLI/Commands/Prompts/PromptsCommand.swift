@@ -100,7 +100,8 @@ extension KalendsCommand.Prompts {
 
     @Option(
       parsing: .upToNextOption,
-      help: ArgumentHelp("With allow, for full access to calendars: the only calendars given.", valueName: "id"))
+      help: ArgumentHelp(
+        "With allow, for full access to calendars: the only calendars given, by title or id.", valueName: "calendar"))
     var calendars: [String] = []
 
     func run() throws {
@@ -112,10 +113,17 @@ extension KalendsCommand.Prompts {
         throw CLIError.invalidInput("pick names the one contact picked: --contacts ID")
       }
       var query = "answer=\(answer)"
+      let socket = try ServerSocket.path(server.socket, global: global)
       for text in contacts { query += "&contact=\(try ObjectID(argument: text, option: "--contacts"))" }
-      for text in calendars { query += "&calendar=\(try ObjectID(argument: text, option: "--calendars"))" }
-      let response = try UnixHTTPClient.request(
-        "POST", "/v1/prompts/\(id)?\(query)", socket: try ServerSocket.path(server.socket, global: global))
+      // Calendars by title as every other --calendars takes them: read from the store, which a
+      // reader may open beside the server that writes it.
+      if !calendars.isEmpty {
+        let store = try global.openEventStore(readOnly: true)
+        for text in calendars {
+          query += "&calendar=\(try store.calendarNamed(text, option: "--calendars"))"
+        }
+      }
+      let response = try UnixHTTPClient.request("POST", "/v1/prompts/\(id)?\(query)", socket: socket)
       _ = try Self.decode(response)
       print("answered prompt \(id): \(answer)")
     }
