@@ -263,7 +263,7 @@ let package = Package(
     // The store server through real sockets, real apps and real peers (curl, schemathesis).
     .testTarget(
       name: "KalendsDAVTests",
-      dependencies: ["Kalends", "KalendsDAV"],
+      dependencies: ["Kalends", "KalendsDAV", "KalendsServer", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
