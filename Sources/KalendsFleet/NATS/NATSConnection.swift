@@ -252,11 +252,18 @@ package final class NATSConnection {
   static let streamNotFound = 10059
 
   /// The name of the server leading `stream` on a cluster (`nil` on a single server, or while no
-  /// server leads it).
-  package func streamLeader(_ stream: String) throws(NATSError) -> String? {
+  /// server leads it); with `timeout`, asked with that bound instead of the connection's.
+  package func streamLeader(_ stream: String, timeout: Duration? = nil) throws(NATSError) -> String? {
     var info: UnsafeMutablePointer<jsStreamInfo>?
     var error = jsErrCode(0)
-    try NATSError.check(js_GetStreamInfo(&info, jetStream, stream, nil, &error), code: error, "read \(stream)'s state")
+    var options = jsOptions()
+    jsOptions_Init(&options)
+    if let timeout { options.Wait = timeout.milliseconds }
+    let status =
+      timeout == nil
+      ? js_GetStreamInfo(&info, jetStream, stream, nil, &error)
+      : js_GetStreamInfo(&info, jetStream, stream, &options, &error)
+    try NATSError.check(status, code: error, "read \(stream)'s state")
     defer { jsStreamInfo_Destroy(info) }
     guard let leader = info?.pointee.Cluster?.pointee.Leader else { return nil }
     return String(cString: leader)

@@ -28,6 +28,13 @@ package struct NATSError: Error, Sendable, CustomStringConvertible {
     self.text = "\(operation): \(detail.isEmpty ? statusText : detail)"
   }
 
+  /// `error` with `detail` said after it, its status and code kept.
+  init(_ error: NATSError, saying detail: String) {
+    status = error.status
+    code = error.code
+    text = error.text + " — " + detail
+  }
+
   /// A failure the client did not report: an answer that is not what JetStream gives.
   init(answer text: String) {
     status = Int(NATS_ERR.rawValue)

@@ -139,12 +139,37 @@ package struct FleetPublisher {
     do {
       return try publishReadingAgain()
     } catch {
+      if case .nats(let failure) = error, failure.isTimeout, let leaderless = leaderlessStream() {
+        throw .nats(NATSError(failure, saying: leaderless))
+      }
       guard case .anotherPublisher(let detail) = error else { throw error }
       let evidence = try? store.head().position
       let size = evidence.flatMap { try? publishCheckpoint(through: $0, evidence: true) } ?? nil
       throw .anotherPublisher(
         detail + (size.map { "; its checkpoint of \($0) records is published for the mirrors to compare" } ?? ""))
     }
+  }
+
+  /// What to tell the operator when the stream has had no leader for longer than an election (its
+  /// state unreadable now and again after two seconds, while the server answers): a cluster elects
+  /// one within seconds, so longer means a majority of its nodes is down or unreachable, or the
+  /// server is stuck (docs/fleet.md, "Which nats-server"). `nil` when it has one, or the server
+  /// itself does not answer.
+  private func leaderlessStream() -> String? {
+    func led() -> Bool {
+      do {
+        _ = try nats.streamLeader(subjects.stream, timeout: .milliseconds(500))
+        return true
+      } catch {
+        return false
+      }
+    }
+    guard !led() else { return nil }
+    Thread.sleep(forTimeInterval: 2)
+    guard !led() else { return nil }
+    return "the stream \(subjects.stream) has had no leader for longer than an election: start its nodes "
+      + "that are down, or restart a stuck one (nats-server 2.9 was seen stuck after repeated leader losses; "
+      + "docs/fleet.md)"
   }
 
   /// `publishNew`, again when the subject moved on: the last messages are read from any replica,

@@ -76,8 +76,9 @@ package enum FleetStream {
       } catch {
         if error.isTimeout {
           throw NATSError(
-            answer: "\(error) — the stream's configuration is read before anything is published: a store's user "
-              + "needs $JS.API.STREAM.INFO.\(stream) (docs/fleet.md)")
+            error,
+            saying: "the stream's configuration is read before anything is published: a store's user needs "
+              + "$JS.API.STREAM.INFO.\(stream) (docs/fleet.md), and the stream a leader")
         }
         guard attempt < 5 else { throw error }
       }
