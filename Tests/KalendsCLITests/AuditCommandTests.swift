@@ -72,6 +72,13 @@ struct AuditCommandTests {
     #expect(decisions.map { $0["reason"] as? String } == ["userPrompt", "upgrade", "policy"])
     #expect(decisions.map { $0["actor"] as? String } == ["person", "person", "policy:school"])
     #expect(history.first?["kind"] as? String == "clientRegistered")
+    // --client takes the app's name as people know it, as the id.
+    for name in ["Planner", "planner", "Plan"] {
+      let named = try store.objects(["audit", "history", "--client", name])
+      #expect(named.count == history.count, "\(name)")
+    }
+    let unknown = try store.run(["audit", "history", "--client", "Calendar"])
+    #expect(unknown.status == 66 && unknown.stderr.contains("no app is named \"Calendar\""), "\(unknown.stderr)")
     let all = try store.objects(["audit", "history"])
     #expect(all.count > history.count)
     let since = try store.objects(["audit", "history", "--since", at[4]!, "--service", "reminders"])

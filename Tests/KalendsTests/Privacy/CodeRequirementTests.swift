@@ -42,12 +42,22 @@ struct CodeRequirementTests {
     }
   }
 
-  @Test func twoAppsOneProcessSatisfiesIdentifyNeither() throws {
+  /// A process matching two apps would be neither: the second app on one executable is refused,
+  /// naming the first, and writes nothing; the first keeps its processes.
+  @Test func aSecondAppOnOneExecutableIsRefused() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
       try owner.register(Client(id: "com.example.agenda", name: "Agenda", requirement: Self.agenda))
-      try owner.register(Client(id: "com.example.copy", name: "Copy", requirement: Self.agenda))
-      #expect(try owner.client(identifiedBy: Self.evidence()) == nil)
+      let head = try store.head()
+      #expect {
+        try owner.register(Client(id: "com.example.copy", name: "Copy", requirement: Self.agenda))
+      } throws: { error in
+        guard case StoreError.access(.requirementHeld(let client, _, let holder)) = error else { return false }
+        return client == "com.example.copy" && holder == "com.example.agenda"
+      }
+      #expect(try store.head() == head)
+      #expect(try owner.client(withID: "com.example.copy") == nil)
+      #expect(try owner.client(identifiedBy: Self.evidence())?.id == "com.example.agenda")
     }
   }
 

@@ -22,7 +22,7 @@ extension KalendsCommand.Audit {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Only this app.") var client: String?
+    @Option(help: "Only this app, by its id or its name.") var client: String?
 
     @OptionGroup var window: AuditWindow
 
@@ -38,6 +38,7 @@ extension KalendsCommand.Audit {
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the audit")
       let (since, until) = try window.bounds
+      let client = try self.client.map { try EventStore(store: store).clientNamed($0, option: "--client") }
       let uses = try PrivacyAudit(store: store).uses(client: client, since: since, until: until)
       var text = ""
       for use in uses {

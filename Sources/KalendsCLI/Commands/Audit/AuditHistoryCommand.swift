@@ -19,7 +19,7 @@ extension KalendsCommand.Audit {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Only this app.") var client: String?
+    @Option(help: "Only this app, by its id or its name.") var client: String?
 
     @Option(help: "Only this service: calendars, reminders or contacts.") var service: ServiceArgument?
 
@@ -30,6 +30,7 @@ extension KalendsCommand.Audit {
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the audit")
       let (since, until) = try window.bounds
+      let client = try self.client.map { try EventStore(store: store).clientNamed($0, option: "--client") }
       let timeline = try AuditTimeline(
         PrivacyAudit(store: store), client: client, service: service?.service, since: since, until: until)
       let names = try AuditNames(EventStore(store: store))

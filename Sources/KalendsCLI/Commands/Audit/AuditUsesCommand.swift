@@ -18,7 +18,7 @@ extension KalendsCommand.Audit {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Only this app.") var client: String?
+    @Option(help: "Only this app, by its id or its name.") var client: String?
 
     @Option(help: "Only this service: calendars, reminders or contacts.") var service: ServiceArgument?
 
@@ -42,6 +42,7 @@ extension KalendsCommand.Audit {
         object = try ObjectID(argument: contact, option: "--contact")
       }
       let (since, until) = try window.bounds
+      let client = try self.client.map { try owner.clientNamed($0, option: "--client") }
       let uses = try PrivacyAudit(store: store).uses(
         client: client, service: service?.service, object: object, since: since, until: until)
       let names = try AuditNames(owner)
