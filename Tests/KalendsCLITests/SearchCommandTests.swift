@@ -30,6 +30,12 @@ struct SearchCommandTests {
     }
     #expect(try titles(["dent"]) == ["event/Dentist", "event/Review", "reminder/Call the dentist"])
     #expect(try titles(["ZURICH dent"]) == ["event/Dentist"], "every word, accents and case ignored")
+    #expect(try titles(["ZURICH", "dent"]) == ["event/Dentist"], "words given unquoted are the same words")
+    // Where each was found: in which fields, and in which calendar.
+    let matched = try store.objects(["search", "zurich", "dent"]).first?["matched"] as? [String]
+    #expect(matched == ["title", "location"], "\(matched ?? [])")
+    let notes = try store.objects(["search", "dental"]).first?["matched"] as? [String]
+    #expect(notes == ["notes"], "\(notes ?? [])")
     #expect(try titles(["hygien"]) == ["event/Dentist"], "a changed occurrence is the series' too")
     #expect(try titles(["dentist", "--only", "reminders"]) == ["reminder/Call the dentist"])
     #expect(try titles(["tist"]).isEmpty, "words are found by their start")
@@ -40,6 +46,7 @@ struct SearchCommandTests {
 
     let table = try store.run(["search", "dentist"])
     #expect(table.status == 0 && table.stdout.contains("☐ Call the dentist"), "\(table.stdout)")
+    #expect(table.stdout.contains("CALENDAR") && table.stdout.contains("Errands"), "\(table.stdout)")
     // Times in the person's zone: 09:00 in Zürich is 03:00 in New York.
     let local = try store.run(["search", "dentist", "--only", "events"], environment: ["TZ": "America/New_York"])
     #expect(local.status == 0 && local.stdout.contains("2026-06-01T03:00:00-04:00  Dentist"), "\(local.stdout)")

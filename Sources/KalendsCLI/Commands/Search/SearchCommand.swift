@@ -10,12 +10,14 @@ extension KalendsCommand {
       commandName: "search",
       abstract: "Find events and reminders whose title, location or notes hold the words given.",
       discussion: """
-        Every word of TEXT must begin a word of the item (case and accents ignored: "dent" finds \
+        Every word given (quoted or not: `search dentist zurich` is `search "dentist zurich"`) must \
+        begin a word of the item (case and accents ignored: "dent" finds \
         "Dentist", "zurich" finds "Zürich"). Answered from the search index, never by reading every \
         item. Without a window each event or series is listed once with its first start; with --from \
         and --to the occurrences in that window, as `events` lists them, that say it themselves. \
         Times are read and shown in --tz, else $TZ, else the settings' zone, else the system's. Contacts are found with \
-        `contact search`.
+        `contact search`. The table says in which calendar each was found and where it matched \
+        (title, location, notes).
         """)
 
     enum Kind: String, CaseIterable, ExpressibleByArgument {
@@ -24,7 +26,10 @@ extension KalendsCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The words to find.") var text: String
+    @Argument(help: "The words to find.") var words: [String] = []
+
+    /// The words given, as one text.
+    var text: String { words.joined(separator: " ") }
 
     @Option(
       help: ArgumentHelp(
@@ -88,16 +93,36 @@ extension KalendsCommand {
       }
       var rows: [[(String, JSONValue)]] = []
       var cells: [[String: String]] = []
+      let titles = Dictionary(
+        (try? store.calendars())?.map { ($0.id, $0.title) } ?? [], uniquingKeysWith: { first, _ in first })
+      let sought = EventStore.searchWords(text)
+      /// Which of `fields` (by name) hold a word that a word sought begins.
+      func matched(_ fields: [(String, String?)]) -> [String] {
+        fields.filter { _, value in
+          let said = EventStore.searchWords(value ?? "")
+          return sought.contains { word in said.contains { $0.hasPrefix(word) } }
+        }.map(\.0)
+      }
       for event: Kalends.Event in events {
-        rows.append([("kind", .string("event"))] + (window == nil ? event.jsonFields : event.viewedFields(in: zone)))
+        let matches = matched([("title", event.title), ("location", event.location), ("notes", event.notes)])
+        rows.append(
+          [("kind", .string("event"))] + (window == nil ? event.jsonFields : event.viewedFields(in: zone))
+            + [("matched", .array(matches.map { .string($0) }))])
         cells.append([
           "when": event.shown(event.start, in: zone),
           "title": event.shownTitle,
+          "calendar": event.calendarID.flatMap { titles[$0] } ?? "",
+          "matched": matches.joined(separator: ", "),
         ])
       }
       for reminder in reminders {
-        rows.append([("kind", .string("reminder"))] + reminder.jsonFields)
-        cells.append(["when": reminder.dueText.map { "due " + $0 } ?? "", "title": "☐ " + reminder.title])
+        let matches = matched([("title", reminder.title), ("notes", reminder.notes)])
+        rows.append(
+          [("kind", .string("reminder"))] + reminder.jsonFields + [("matched", .array(matches.map { .string($0) }))])
+        cells.append([
+          "when": reminder.dueText.map { "due " + $0 } ?? "", "title": "☐ " + reminder.title,
+          "calendar": reminder.calendarID.flatMap { titles[$0] } ?? "", "matched": matches.joined(separator: ", "),
+        ])
       }
       guard format == .table else {
         print(JSONValue.array(rows.map { .object($0) }).rendered())
@@ -111,9 +136,12 @@ extension KalendsCommand {
         let id = row.first { $0.0 == "id" }.map { field -> String in
           if case .string(let text) = field.1 { return text } else { return "" }
         }
-        return [cell["when"] ?? "", TerminalText.escaped(cell["title"] ?? ""), id ?? ""]
+        return [
+          cell["when"] ?? "", TerminalText.escaped(cell["title"] ?? ""), TerminalText.escaped(cell["calendar"] ?? ""),
+          cell["matched"] ?? "", id ?? "",
+        ]
       }
-      print(TextTable.columns([["WHEN", "TITLE", "ID"]] + table))
+      print(TextTable.columns([["WHEN", "TITLE", "CALENDAR", "MATCHED", "ID"]] + table))
     }
 
     /// What `body` answers, or the refusal when the session is denied its service (recorded by the
