@@ -77,6 +77,11 @@ struct AuditCommandTests {
       let named = try store.objects(["audit", "history", "--client", name])
       #expect(named.count == history.count, "\(name)")
     }
+    // A table's times are the person's ($TZ), UTC a flag away; the JSON's stay UTC.
+    let local = try store.run(["audit", "history", "--client", "Planner"], environment: ["TZ": "Asia/Kolkata"])
+    #expect(local.status == 0 && local.stdout.contains("+05:30") && !local.stdout.contains("Z  "), "\(local.stdout)")
+    let utc = try store.run(["audit", "history", "--client", "Planner", "--utc"], environment: ["TZ": "Asia/Kolkata"])
+    #expect(utc.status == 0 && !utc.stdout.contains("+05:30") && utc.stdout.contains("Z"), "\(utc.stdout)")
     let unknown = try store.run(["audit", "history", "--client", "Calendar"])
     #expect(unknown.status == 66 && unknown.stderr.contains("no app is named \"Calendar\""), "\(unknown.stderr)")
     let all = try store.objects(["audit", "history"])

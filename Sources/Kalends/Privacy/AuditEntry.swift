@@ -33,6 +33,15 @@ public struct AuditEntry: Hashable, Sendable {
   public let operation: String?
   /// How many calls were refused (refusals).
   public let count: Int?
+  /// The minute of the refusals a refusal record counts (minutes since 1970-01-01T00:00Z); `nil`
+  /// for other records.
+  public private(set) var minute: Int64?
+  /// When what it records happened: its ``timestamp``, except for the later refusals of a minute,
+  /// counted and appended once the minute is over — those happened after the minute's first
+  /// refusal (recorded at once) and before the minute ended, so they are placed just after that
+  /// first refusal (at the minute's start when it is not at hand). ``PrivacyAudit/history(client:service:since:until:)``
+  /// orders by it.
+  public internal(set) var occurred: Timestamp
   /// The client's name (registrations), or the token's label (token creations).
   public let name: String?
   /// The token created or revoked (``ClientToken/id``).
@@ -50,6 +59,7 @@ public struct AuditEntry: Hashable, Sendable {
     self.identification = identification
     position = header.position
     timestamp = header.timestamp
+    occurred = header.timestamp
     actor = header.principal
     kind = header.kind
     client = try fields.requiredString(1)
@@ -83,12 +93,14 @@ public struct AuditEntry: Hashable, Sendable {
       status = try byte(3).flatMap(AuthorizationStatus.init(rawValue:))
       operation = try fields.string(4)
       count = try fields.unsigned(5).map { Int(clamping: $0) }
+      minute = try fields.signed(6)
       (level, previousStatus, reason, prompted, promptTimedOut) = (nil, nil, nil, nil, nil)
     case .ownerActionRefused:
       operation = try fields.string(4)
       (level, status, previousStatus, reason, prompted, promptTimedOut) = (nil, nil, nil, nil, nil, nil)
       // Written before refusals of owner-only actions were counted: one record per attempt.
       count = try fields.unsigned(5).map { Int(clamping: $0) } ?? 1
+      minute = try fields.signed(6)
     case .accessScopeChanged:
       objects = try fields.objectIDs(3)
       removedObjects = try fields.objectIDs(4)

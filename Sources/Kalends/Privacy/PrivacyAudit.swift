@@ -38,9 +38,28 @@ public struct PrivacyAudit: Sendable {
         } else {
           try forEachRecord(txn, keep)
         }
-        return entries
+        return Self.inOrderOfOccurrence(entries)
       }
     }
+  }
+
+  /// `entries` (in the log's order) in the order things happened: a record of a minute's later
+  /// refusals, appended after the minute, goes right after that minute's first refusal of the same
+  /// app, service and kind (or at the minute's start), before what the app was granted after it.
+  package static func inOrderOfOccurrence(_ entries: [AuditEntry]) -> [AuditEntry] {
+    var placed = entries
+    for (index, entry) in entries.enumerated() {
+      guard let minute = entry.minute else { continue }
+      let (start, end) = (Timestamp(rawValue: minute * 60_000_000), Timestamp(rawValue: (minute + 1) * 60_000_000))
+      guard entry.timestamp >= end else { continue }
+      let first = entries.first { other in
+        other.kind == entry.kind && other.client == entry.client && other.service == entry.service
+          && other.timestamp >= start && other.timestamp < end
+      }
+      placed[index].occurred = Timestamp(rawValue: (first?.timestamp ?? start).rawValue + 1)
+    }
+    return placed.enumerated().sorted { ($0.element.occurred, $0.offset) < ($1.element.occurred, $1.offset) }
+      .map(\.element)
   }
 
   /// The refused calls counted but not yet in the log (later refusals of a minute, appended by the

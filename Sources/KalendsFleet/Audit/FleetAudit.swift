@@ -109,13 +109,20 @@ package struct FleetAudit {
       found.pending = !covered
       entries.append(found)
     }
-    return
-      entries.map {
-        var named = Entry(store: $0.store, entry: $0.entry, app: names[$0.store]?[$0.entry.client])
-        named.pending = $0.pending
+    // Each store's entries in the order things happened there, as its own audit orders them.
+    var ordered: [Entry] = []
+    for (_, held) in Dictionary(grouping: entries, by: \.store) {
+      let placed = PrivacyAudit.inOrderOfOccurrence(held.map(\.entry))
+      let pending = Dictionary(uniqueKeysWithValues: held.map { ($0.entry.position, $0.pending) })
+      ordered += placed.map { entry in
+        var named = Entry(store: held[0].store, entry: entry, app: names[held[0].store]?[entry.client])
+        named.pending = pending[entry.position] ?? false
         return named
       }
-      .sorted { ($0.entry.timestamp, $0.store, $0.entry.position) < ($1.entry.timestamp, $1.store, $1.entry.position) }
+    }
+    return ordered.sorted {
+      ($0.entry.occurred, $0.store, $0.entry.position) < ($1.entry.occurred, $1.store, $1.entry.position)
+    }
   }
 
   /// The status of every app for every service in every store (or `store`) at `instant` (without

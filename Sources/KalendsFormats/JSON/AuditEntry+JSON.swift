@@ -10,6 +10,8 @@ extension AuditEntry {
       ("kind", .string(kind.name)),
       ("client", .string(client)),
     ]
+    // A minute's later refusals, appended after it: when they happened, as history orders them.
+    if occurred != timestamp { fields.append(("occurred", .string(occurred.description))) }
     if let caller = CallerEvidence.caller(identification, actor: actor) { fields.append(("caller", caller)) }
     if let name { fields.append((kind == .clientTokenCreated ? "label" : "name", .string(name))) }
     if let tokenID { fields.append(("tokenId", .string(tokenID))) }

@@ -27,6 +27,8 @@ extension KalendsCommand.Audit {
 
     @Option(help: "Output format: table, json or csv.") var format: ReportFormat = .configured
 
+    @Flag(help: "Show the table's times in UTC rather than in $TZ (the JSON's are always UTC).") var utc = false
+
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the audit")
       let (since, until) = try window.bounds
@@ -35,7 +37,7 @@ extension KalendsCommand.Audit {
         PrivacyAudit(store: store), client: client, service: service?.service, since: since, until: until)
       let names = try AuditNames(EventStore(store: store))
       format.write(
-        timeline.rows(names: names, table: format != .json),
+        timeline.rows(names: names, table: format != .json, zone: utc ? nil : LocalZone.current),
         columns: format == .table
           ? ["position", "time", "app", "what", "caller"] : AuditTimeline.columns)
     }

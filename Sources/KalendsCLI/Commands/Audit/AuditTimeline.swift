@@ -31,10 +31,17 @@ struct AuditTimeline {
   /// One row per entry, then per pending refusal: the JSON shape of docs/cli.md, with `app` (the
   /// registered name) and `what` (the sentence); a table's `caller` says `identified` or
   /// `declared` where the JSON holds the evidence.
-  func rows(names: AuditNames, table: Bool) -> [[(String, JSONValue)]] {
+  ///
+  /// With a `zone`, a table's `time` is when the entry happened (``AuditEntry/occurred``) in that
+  /// zone, as people read the time; the JSON keeps its instants in UTC.
+  func rows(names: AuditNames, table: Bool, zone: ZoneRules? = nil) -> [[(String, JSONValue)]] {
     let logged = entries.map { entry -> [(String, JSONValue)] in
       var fields = entry.jsonFields
       if table { fields = fields.filter { $0.0 != "caller" } + [("caller", .string(entry.caller))] }
+      if table, let zone {
+        let time = Self.text(entry.occurred, in: zone)
+        fields = fields.map { $0.0 == "time" ? ("time", .string(time)) : $0 }
+      }
       return fields + [("app", .text(names.apps[entry.client])), ("what", .string(entry.sentence(names: names)))]
     }
     let counted = pending.map { refusal -> [(String, JSONValue)] in
@@ -44,6 +51,13 @@ struct AuditTimeline {
       ]
     }
     return logged + counted
+  }
+
+  /// `instant` as a wall-clock time of `zone` with its offset (to the second).
+  static func text(_ instant: Timestamp, in zone: ZoneRules) -> String {
+    let seconds = instant.rawValue.floorDividedWithRemainder(by: 1_000_000).quotient
+    guard let local = zone.localDateTime(atUTC: seconds) else { return instant.description }
+    return RFC3339Time.text(for: local, in: zone)
   }
 
   /// How many calls `client` had refused (for `service`, or owner-only actions with `nil`), logged
