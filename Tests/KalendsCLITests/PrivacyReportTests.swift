@@ -18,6 +18,15 @@ struct PrivacyReportTests {
     #expect(html.contains("default-src 'none'"))
     #expect(!html.contains("src=") && !html.contains("href=\"http") && !html.contains("url("))
 
+    // First, App Privacy Report's question in words: which apps looked at what in the last seven
+    // days, how often and when last; the apps that did nothing folded away.
+    let lastWeek = try #require(html.range(of: "<section id=\"last-week\""), "no summary first")
+    let glance = try #require(html.range(of: "<section id=\"apps\""))
+    #expect(lastWeek.lowerBound < glance.lowerBound)
+    let summary = String(html[lastWeek.lowerBound..<glance.lowerBound])
+    #expect(summary.contains("looked at your calendars") && summary.contains("— last 20"), "\(summary)")
+    #expect(summary.contains("<details><summary>"), "the quiet apps are folded: \(summary)")
+
     // A decision's calendars are proven by id; their titles are today's, shown apart and said so.
     let decisionsStart = try #require(html.range(of: "<section id=\"decisions\""))
     let decisionsEnd = try #require(html.range(of: "</section>", range: decisionsStart.upperBound..<html.endIndex))

@@ -32,6 +32,7 @@ struct ReportPage {
       <body data-verification="pending">
       """
     out += header()
+    out += lastWeek()
     out += apps()
     out += timelines()
     out += decisions()
@@ -66,7 +67,8 @@ struct ReportPage {
       the server could not identify.</p>
       <p id="verdict" role="status" data-state="unchecked">The proofs are checked by this page's script; \
       with scripts off, check them with the commands under <a href="#verification">Verification</a>.</p>
-      <nav aria-label="Sections"><ol><li><a href="#apps">Apps at a glance</a></li>\
+      <nav aria-label="Sections"><ol><li><a href="#last-week">The last seven days</a></li>\
+      <li><a href="#apps">Apps at a glance</a></li>\
       <li><a href="#timelines">Timelines</a></li><li><a href="#decisions">Decisions and their proofs</a></li>\
       <li><a href="#reads">What apps read</a></li><li><a href="#chosen">Chosen calendars and contacts</a></li>\
       <li><a href="#policies">Policies in force</a></li><li><a href="#unidentified">Callers not identified</a></li>\
@@ -74,6 +76,80 @@ struct ReportPage {
       <main>
 
       """
+  }
+
+  /// The question App Privacy Report answers first, in words and the person's time: which apps
+  /// looked at the calendars, reminders and contacts in the seven days before the report, how often
+  /// and when last, and which were refused. Apps that did neither — not asked yet among them — are
+  /// folded away below; the proofs and the records follow in the sections after.
+  private func lastWeek() -> String {
+    let zone = LocalZone.current
+    let nouns: [Service: String] = [
+      .calendars: "your calendars", .reminders: "your reminders", .contacts: "your contacts",
+    ]
+    var active: [String] = []
+    var quiet: [String] = []
+    var order: [String] = []
+    var rows: [String: [AuditAppRow]] = [:]
+    for row in report.apps {
+      if rows[row.state.client] == nil { order.append(row.state.client) }
+      rows[row.state.client, default: []].append(row)
+    }
+    for client in order {
+      let services = rows[client] ?? []
+      var parts: [String] = []
+      for row in services where row.reads7d > 0 {
+        let when = row.lastRead.map { " — last " + Self.localTime($0.start, in: zone) } ?? ""
+        parts.append(
+          "looked at \(nouns[row.state.service] ?? row.state.service.description) \(Self.times(row.reads7d))\(when)")
+      }
+      for row in services where row.refusals7d > 0 {
+        parts.append(
+          "was refused access to \(nouns[row.state.service] ?? row.state.service.description) \(Self.times(row.refusals7d))"
+        )
+      }
+      let app = "<strong>\(e(report.names.app(client)))</strong>"
+      if parts.isEmpty {
+        let statuses = services.map { "\(nouns[$0.state.service] ?? "") \($0.state.status.words)" }
+        quiet.append("<li data-client=\"\(e(client))\">\(app): \(e(statuses.joined(separator: "; ")))</li>")
+      } else {
+        active.append("<li data-client=\"\(e(client))\">\(app) \(e(parts.joined(separator: "; "))).</li>")
+      }
+    }
+    var out = """
+      <section id="last-week" aria-labelledby="last-week-title"><h2 id="last-week-title">The last seven days</h2>
+      <p class="muted">Which apps looked at your calendars, reminders and contacts in the seven days before \
+      this report, how often and when last (your time, \(e(zone.identifier))). Every figure is below with its \
+      records and proofs.</p>
+
+      """
+    out += active.isEmpty ? "<p>No app looked at anything.</p>\n" : "<ul class=\"last-week\">\(active.joined())</ul>\n"
+    if !quiet.isEmpty {
+      out += """
+        <details><summary>\(quiet.count) apps looked at nothing and were refused nothing</summary>\
+        <ul>\(quiet.joined())</ul></details>
+
+        """
+    }
+    return out + "</section>\n"
+  }
+
+  /// `n times`, in words for one and two.
+  static func times(_ count: Int) -> String {
+    switch count {
+    case 1: "once"
+    case 2: "twice"
+    default: "\(count) times"
+    }
+  }
+
+  /// An instant as the person reads it in `zone`: `2026-11-29 07:21 +01:00`.
+  static func localTime(_ instant: Timestamp, in zone: ZoneRules) -> String {
+    let seconds = instant.rawValue.floorDividedWithRemainder(by: 1_000_000).quotient
+    guard let local = zone.localDateTime(atUTC: seconds) else { return instant.description }
+    let text = RFC3339Time.text(for: local, in: zone)
+    let short = text.prefix(10) + " " + text.dropFirst(11).prefix(5) + " " + text.suffix(6)
+    return String(short)
   }
 
   /// One table per app, its name as the caption: a long list of apps is laid out only where it is
