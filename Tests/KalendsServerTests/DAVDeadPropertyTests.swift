@@ -95,6 +95,19 @@ struct DAVDeadPropertyTests {
       "PROPPATCH", object, token: full, body: Self.update("<D:set><D:prop>\(many)</D:prop></D:set>"))
     #expect(crowded.status == 207 && crowded.body.contains("507 Insufficient Storage"), "\(crowded.body)")
     #expect(try served.store.head() == before)
+    // More than 64 KiB together (each property under 64 KiB), on the object and on its calendar:
+    // 507, nothing written — a change of one small property never records more than 64 KiB of them.
+    let large = String(repeating: "x", count: 40 * 1024)
+    for target in [object, base + "/dav/calendars/\(work)/"] {
+      let heavy = try DAVClientTests.curl(
+        "PROPPATCH", target, token: full,
+        body: Self.update("<D:set><D:prop><X:big1>\(large)</X:big1><X:big2>\(large)</X:big2></D:prop></D:set>"))
+      #expect(
+        heavy.status == 207
+          && (heavy.body.contains("403 Forbidden") || heavy.body.contains("507 Insufficient Storage")), "\(target)")
+      #expect(!heavy.body.contains("200 OK"), "\(target): \(heavy.body)")
+    }
+    #expect(try served.store.head() == before)
 
     // Apps that may not change the object: refused, recorded, nothing written, nothing told.
     let writer = try DAVClientTests.davApp(served, "org.example.writer", access: ["--status", "write-only"])
