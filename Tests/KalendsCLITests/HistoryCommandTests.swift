@@ -34,6 +34,13 @@ struct HistoryCommandTests {
     let titles = history.map { ($0["state"] as? [String: Any])?["title"] as? String }
     #expect(titles == ["Dentist", "Dentist (moved)", nil])
     #expect(history.allSatisfy { ($0["actor"] as? [String: Any])?["type"] as? String == "person" })
+    // What each save changed: the move changed the title and the times, nothing else.
+    let changed = history.map { $0["changed"] as? [String] }
+    #expect(Set(changed[1] ?? []) == ["title", "start", "end"], "\(changed)")
+    #expect(changed[2] == nil, "a removal leaves no state")
+    let changes = try store.run(["event", "history", prefix])
+    #expect(
+      changes.stdout.contains("title, start, end") || changes.stdout.contains("start, end, title"), "\(changes.stdout)")
 
     // Without --version a removed event comes back as it was last saved, under its id.
     let restored = try store.object(["event", "restore", prefix])

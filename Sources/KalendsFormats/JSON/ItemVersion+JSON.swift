@@ -47,6 +47,21 @@ extension ItemState {
     }
   }
 
+  /// The fields (by their JSON names) whose values differ from `previous` — what a save changed;
+  /// every field for a first state. The object's bookkeeping (its version and its times of change)
+  /// is left out: it changes with every save.
+  package func changedFields(from previous: ItemState?) -> [String] {
+    let bookkeeping: Set<String> = ["version", "lastModified", "modified", "created"]
+    let mine = jsonFields.filter { !bookkeeping.contains($0.0) }
+    guard let previous else { return mine.map(\.0) }
+    let theirs = Dictionary(
+      previous.jsonFields.map { ($0.0, $0.1.rendered()) }, uniquingKeysWith: { first, _ in first })
+    let keys = Set(mine.map(\.0))
+    let changed = mine.filter { theirs[$0.0] != $0.1.rendered() }.map(\.0)
+    let dropped = theirs.keys.filter { !keys.contains($0) && !bookkeeping.contains($0) }.sorted()
+    return changed + dropped
+  }
+
   /// Table text that reads better than the JSON value's.
   package var tableCells: [String: String] {
     switch self {

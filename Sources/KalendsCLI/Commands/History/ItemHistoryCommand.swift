@@ -28,12 +28,32 @@ struct ItemHistoryCommand<Kind: HistoryKind>: ParsableCommand {
     let store = try global.openEventStore()
     let item = try store.itemNamed(id, Kind.kind)
     let versions = try store.history(of: item)
+    // What each save changed, against the last state before it.
+    var changed: [LogPosition: [String]] = [:]
+    var first: LogPosition?
+    var last: ItemState?
+    for version in versions {
+      guard let state = version.state else { continue }
+      changed[version.position] = state.changedFields(from: last)
+      if last == nil { first = version.position }
+      last = state
+    }
     format.write(
-      versions, json: \.jsonFields,
+      versions,
+      json: { version in
+        version.jsonFields + [("changed", changed[version.position].map { .array($0.map { .string($0) }) } ?? .null)]
+      },
       columns: [
         ("VERSION", { $0.position.description }), ("TIME", { $0.timestamp.description }),
         ("BY", { TerminalText.escaped($0.principal.description) }), ("WHAT", \.actionText),
         ("TITLE", { TerminalText.escaped($0.state?.title ?? "") }),
+        // The first state is the whole object: the table leaves it blank, the JSON names every field.
+        (
+          "CHANGED",
+          { version in
+            version.position == first ? "" : (changed[version.position] ?? []).joined(separator: ", ")
+          }
+        ),
       ])
   }
 }
