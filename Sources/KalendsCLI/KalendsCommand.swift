@@ -21,7 +21,8 @@ struct KalendsCommand: AsyncParsableCommand {
     version: Store.softwareVersion,
     subcommands: [
       Init.self, Status.self, Calendar.self, Event.self, Reminder.self, Contact.self, Group.self,
-      Agenda.self, Events.self, Search.self, Alarms.self, FreeBusy.self, Import.self, Export.self, Client.self,
+      Agenda.self, Events.self, Search.self, Removed.self, Alarms.self, FreeBusy.self, Import.self, Export.self,
+      Client.self,
       Access.self, Config.self,
       Audit.self, Demo.self, Log.self, Verify.self, Backup.self, Erase.self, Compact.self, Retention.self,
       Rebuild.self, Checkpoint.self, Key.self, Witness.self, Serve.self, Prompts.self, Bench.self, Watch.self,

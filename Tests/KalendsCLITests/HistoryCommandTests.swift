@@ -70,6 +70,42 @@ struct HistoryCommandTests {
     #expect(after.allSatisfy { $0["state"] is NSNull })
   }
 
+  /// `kalends removed` lists what was removed lately and not brought back, newest first, as
+  /// Calendar's "Recently Deleted" does; an item removed with its calendar is not listed.
+  @Test func recentlyRemovedEventsAndRemindersAreListedToBringBack() throws {
+    let store = try CLIStore()
+    _ = try store.calendar("Work")
+    _ = try store.calendar("Trip")
+    _ = try store.calendar("Errands", ["--reminders"])
+    func add(_ title: String, to calendar: String) throws -> String {
+      try #require(
+        try store.object(["event", "add", "--calendar", calendar, "--title", title, "--start", "2026-12-01 10:00"])[
+          "id"]
+          as? String)
+    }
+    let dentist = try add("Dentist", to: "Work")
+    let standup = try add("Standup", to: "Work")
+    _ = try add("Flight", to: "Trip")
+    let milk = try #require(
+      try store.object(["reminder", "add", "--calendar", "Errands", "--title", "Buy milk"])["id"] as? String)
+    #expect(try store.run(["event", "remove", dentist]).status == 0)
+    #expect(try store.run(["reminder", "remove", milk]).status == 0)
+    #expect(try store.run(["event", "remove", standup]).status == 0)
+    #expect(try store.run(["event", "restore", standup]).status == 0)
+    #expect(try store.run(["calendar", "remove", "Trip"]).status == 0)
+
+    let removed = try store.objects(["removed", "--format", "json"])
+    #expect(removed.compactMap { $0["title"] as? String } == ["Buy milk", "Dentist"], "\(removed)")
+    #expect(removed.compactMap { $0["kind"] as? String } == ["reminder", "event"])
+    let table = try store.run(["removed"])
+    #expect(table.status == 0 && table.stdout.contains("Dentist") && table.stdout.contains("Work"), "\(table.stdout)")
+    // Brought back, it is no longer listed; an app may not list them.
+    #expect(try store.run(["event", "restore", dentist]).status == 0)
+    #expect(try store.objects(["removed", "--format", "json"]).compactMap { $0["title"] as? String } == ["Buy milk"])
+    try store.register("com.example.planner")
+    #expect(try store.run(["removed", "--as", "com.example.planner"]).status == 68)
+  }
+
   @Test func aReminderAndAContactComeBack() throws {
     let store = try CLIStore()
     _ = try store.calendar("Errands", ["--reminders"])
