@@ -32,7 +32,7 @@ struct AuditTimeline {
   /// registered name) and `what` (the sentence); a table's `caller` says `identified` or
   /// `declared` where the JSON holds the evidence.
   ///
-  /// With a `zone`, a table's `time` is when the entry happened (``AuditEntry/occurred``) in that
+  /// With a `zone`, a table's `time` is when the entry happened (`AuditEntry.occurred`) in that
   /// zone, as people read the time; the JSON keeps its instants in UTC.
   func rows(names: AuditNames, table: Bool, zone: ZoneRules? = nil) -> [[(String, JSONValue)]] {
     let logged = entries.map { entry -> [(String, JSONValue)] in
