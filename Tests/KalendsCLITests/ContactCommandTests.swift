@@ -4,6 +4,47 @@ import Testing
 
 @Suite("Command line: contacts and groups")
 struct ContactCommandTests {
+  /// Google's contact labels arrive as CATEGORIES: each becomes a group (found by name, else made),
+  /// the contact in it; Google's own labels for every contact are not groups; again, nothing moves.
+  @Test func categoriesOfAnExportBecomeGroups() throws {
+    let store = try CLIStore()
+    _ = try store.object(["group", "add", "Work"])
+    let file = store.directory.path + "/google.vcf"
+    let cards = """
+      BEGIN:VCARD\r
+      VERSION:3.0\r
+      UID:c-1\r
+      FN:Ann Lee\r
+      N:Lee;Ann;;;\r
+      CATEGORIES:Family,myContacts\r
+      END:VCARD\r
+      BEGIN:VCARD\r
+      VERSION:3.0\r
+      UID:c-2\r
+      FN:Bo Chen\r
+      N:Chen;Bo;;;\r
+      CATEGORIES:Family,Work,starred\r
+      END:VCARD\r
+
+      """
+    try Data(cards.utf8).write(to: URL(fileURLWithPath: file))
+    let summary = try store.object(["contact", "import", file])
+    #expect(summary["contactsCreated"] as? Int == 2 && summary["groupsCreated"] as? Int == 1, "\(summary)")
+    let groups = try store.objects(["group", "list"])
+    #expect(Set(groups.compactMap { $0["name"] as? String }) == ["Family", "Work"], "\(groups)")
+    let ids = Dictionary(
+      uniqueKeysWithValues: groups.compactMap { group in
+        (group["name"] as? String).flatMap { name in (group["id"] as? String).map { (name, $0) } }
+      })
+    let contacts = try store.objects(["contact", "list"])
+    func groupsOf(_ name: String) -> Set<String> {
+      Set((contacts.first { ($0["familyName"] as? String) == name }?["groupIds"] as? [String]) ?? [])
+    }
+    #expect(groupsOf("Lee") == [ids["Family"]!] && groupsOf("Chen") == [ids["Family"]!, ids["Work"]!], "\(contacts)")
+    let again = try store.object(["contact", "import", file])
+    #expect(again["contactsUnchanged"] as? Int == 2 && again["groupsCreated"] as? Int == 0, "\(again)")
+  }
+
   @Test func contactsAreAddedSearchedChangedGroupedAndRemoved() throws {
     let store = try CLIStore()
     let ann = try store.object([

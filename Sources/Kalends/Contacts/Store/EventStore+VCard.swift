@@ -54,6 +54,16 @@ extension EventStore {
         fileGroups.append(group.id)
         for member in members { groupsOfMember[member, default: []].append(group.id) }
       }
+      // A contact's CATEGORIES (Google's labels) are groups by name: found, else made — but for a
+      // limited session, which sees no groups — so an export's labels arrive as the person's groups.
+      var groupsNamed: [String: ObjectID] = [:]
+      if scope == nil {
+        for id in try txn.reading({ try book.all(.group, in: $0) }) {
+          guard let stored = try book.state(.group, id, in: txn) else { continue }
+          let group = try ContactCodec.decodeGroup(id: id, version: stored.version, modified: nil, stored.state)
+          if groupsNamed[group.name] == nil { groupsNamed[group.name] = id }
+        }
+      }
       var seen: Set<String> = []
       for case .contact(var contact, _) in cards {
         let uid = VCardText.bareUID(contact.externalID)
@@ -69,6 +79,18 @@ extension EventStore {
         }
         let kept = (current?.groupIDs ?? []).filter { !fileGroups.contains($0) }
         contact.groupIDs = kept + (groupsOfMember[uid] ?? [])
+        if scope == nil {
+          for name in Self.categories(of: contact) {
+            var id = groupsNamed[name]
+            if id == nil {
+              let made = try Self.saveGroup(ContactGroup(name: name), overwrite: false, actor, book, &txn, &appender)
+              summary.groupsCreated += 1
+              groupsNamed[name] = made.id
+              id = made.id
+            }
+            if let id, !contact.groupIDs.contains(id) { contact.groupIDs.append(id) }
+          }
+        }
         if var current {
           current.groupIDs = try current.groupIDs.filter { try book.isLive(.group, $0, in: txn) }
           current.creationDate = nil
@@ -96,6 +118,40 @@ extension EventStore {
         summary.contactsUpdated += 1
       }
       return summary
+    }
+  }
+
+  /// The names of a contact's `CATEGORIES` (vCard's labels: Google writes its contact labels so),
+  /// each once, in order, without the labels Google gives every contact (`myContacts`, `starred`).
+  static func categories(of contact: Contact) -> [String] {
+    var names: [String] = []
+    for line in contact.additionalProperties {
+      let upper = line.uppercased()
+      guard upper.hasPrefix("CATEGORIES:") || upper.hasPrefix("CATEGORIES;") else { continue }
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      var current = ""
+      var escaped = false
+      for character in line[line.index(after: colon)...] {
+        if escaped {
+          current.append(character == "n" || character == "N" ? "\n" : character)
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "," {
+          names.append(current)
+          current = ""
+        } else {
+          current.append(character)
+        }
+      }
+      names.append(current)
+    }
+    var seen: Set<String> = []
+    func trimmed(_ name: String) -> String {
+      String(name.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+    return names.map(trimmed).filter { name in
+      !name.isEmpty && !["myContacts", "starred"].contains(name) && seen.insert(name).inserted
     }
   }
 
