@@ -63,7 +63,7 @@ struct AppCommandUseTests {
     "event history": .ownerOnly, "event restore": .ownerOnly, "reminder history": .ownerOnly,
     "reminder restore": .ownerOnly, "calendar history": .ownerOnly, "calendar restore": .ownerOnly,
     "contact history": .ownerOnly, "contact restore": .ownerOnly, "group history": .ownerOnly,
-    "group restore": .ownerOnly,
+    "group restore": .ownerOnly, "removed": .ownerOnly,
     "access status": .noData, "audit check-proof": .noData, "key generate": .noData, "key verifier": .noData,
     "help": .noData, "config show": .noData, "fleet push": .ownerOnly, "fleet mirror": .noData,
     "fleet audit stores": .noData, "fleet audit history": .noData, "fleet audit state": .noData,
