@@ -59,20 +59,42 @@ struct FleetAttackTests {
     #expect(state.allSatisfy { $0["standing"] as? String == "flagged" }, "\(state)")
   }
 
+  /// A denied store that signs its checkpoints under an enrolled key, pushed and mirrored once:
+  /// where the attacks on a signed store begin.
+  struct SignedStore {
+    let nats: NATSServer
+    let keys: TemporaryDirectory
+    let owner: (path: String, verifier: String)
+    let store: CLIStore
+    let id: String
+    let enrol: [String]
+    let directory: TemporaryDirectory
+    /// The first mirror's exit status and answer.
+    let mirrored: (status: Int32, json: [String: Any])
+
+    init() throws {
+      nats = try NATSServer()
+      keys = TemporaryDirectory("keys")
+      owner = try FleetVerdictTests.key("owner.example", in: keys)
+      store = try FleetAttackTests.deniedStore(signedBy: owner.path)
+      #expect(try FleetAttackTests.push(store, nats).status == 0)
+      id = try FleetAttackTests.id(store)
+      enrol = ["--enrol", "\(id)=\(owner.verifier)"]
+      directory = TemporaryDirectory("mirror")
+      mirrored = try FleetVerdictTests.mirror(nats, directory, enrol)
+    }
+  }
+
   /// With nothing but the store's NATS password, a forger publishes a record chained to the store's
   /// last bundle — a grant in the person's name, which every rule allows. The mirror's chain takes it;
   /// the fleet's audit answers it only as pending (no checkpoint under the store's key covers it),
   /// and once the store's own signed tree shows the fork, not at all.
   @Test func aRecordForgedWithTheStoresNATSPasswordIsPendingThenWithheld() throws {
-    let nats = try NATSServer()
-    let keys = TemporaryDirectory("keys")
-    let owner = try FleetVerdictTests.key("owner.example", in: keys)
-    let store = try Self.deniedStore(signedBy: owner.path)
-    #expect(try Self.push(store, nats).status == 0)
-    let id = try Self.id(store)
-    let enrol = ["--enrol", "\(id)=\(owner.verifier)"]
-    let directory = TemporaryDirectory("mirror")
-    var (status, answer) = try FleetVerdictTests.mirror(nats, directory, enrol)
+    let start = try SignedStore()
+    let (nats, owner, store, id, enrol, directory) = (
+      start.nats, start.owner, start.store, start.id, start.enrol, start.directory
+    )
+    var (status, answer) = start.mirrored
     #expect(status == 0, "\(answer)")
     func planner() throws -> [String: Any] {
       let state = try FleetAuditTests.fleetRows(["state", "--store", id], directory)
@@ -128,15 +150,11 @@ struct FleetAttackTests {
   /// store's enrolled key, of one size with two roots: a fork no one can deny.
   @Test(arguments: Attack.allCases)
   func twoSignedTreesThatDisagreeFlagTheStore(_ attack: Attack) throws {
-    let nats = try NATSServer()
-    let keys = TemporaryDirectory("keys")
-    let owner = try FleetVerdictTests.key("owner.example", in: keys)
-    let store = try Self.deniedStore(signedBy: owner.path)
-    #expect(try Self.push(store, nats).status == 0)
-    let id = try Self.id(store)
-    let enrol = ["--enrol", "\(id)=\(owner.verifier)"]
-    let directory = TemporaryDirectory("mirror")
-    var (status, answer) = try FleetVerdictTests.mirror(nats, directory, enrol)
+    let start = try SignedStore()
+    let (nats, keys, owner, store, id, enrol, directory) = (
+      start.nats, start.keys, start.owner, start.store, start.id, start.enrol, start.directory
+    )
+    var (status, answer) = start.mirrored
     let signedFirst = try #require((answer["stores"] as? [[String: Any]])?.first?["checkpoint"] as? Int)
     #expect(status == 0 && FleetVerdictTests.alerts(answer, "checkpoint").isEmpty, "\(answer)")
 

@@ -55,6 +55,12 @@ struct ServerConnectionShareTests {
     return (process, input, line.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
+  /// `GET /v1/calendars` at `address` with the app token `token`, on a connection of its own.
+  static func calendars(_ address: String, token: String) throws -> (status: Int, body: String, challenge: String) {
+    try DAVClientTests.curl(
+      "GET", "http://\(address)/v1/calendars", token: nil, headers: ["Authorization: Bearer \(token)"])
+  }
+
   @Test func anAppsKeepAliveConnectionsLockNoOtherAppOut() throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])
     let address = try #require(served.tcpAddress)
@@ -67,11 +73,7 @@ struct ServerConnectionShareTests {
       holder.waitUntilExit()
     }
     #expect(answered == "64 64", "\(answered)")
-    let reply = try DAVClientTests.curl(
-      "GET", "http://\(address)/v1/calendars", token: nil,
-      headers: [
-        "Authorization: Bearer \(other)"
-      ])
+    let reply = try Self.calendars(address, token: other)
     #expect(reply.status == 200, "another app is locked out: \(reply.status) \(reply.body)")
   }
 
@@ -87,11 +89,7 @@ struct ServerConnectionShareTests {
       holder.waitUntilExit()
     }
     #expect(opened == "80 0", "the other user's connections: \(opened)")
-    let reply = try DAVClientTests.curl(
-      "GET", "http://\(address)/v1/calendars", token: nil,
-      headers: [
-        "Authorization: Bearer \(app)"
-      ])
+    let reply = try Self.calendars(address, token: app)
     #expect(reply.status == 200, "the person's app is locked out: \(reply.status) \(reply.body)")
   }
 }

@@ -25,7 +25,8 @@ extension EventStore {
             case .reminderRemoved: kind = .reminder
             default: return .continue
             }
-            let id = try PayloadReader(record.payload).requiredObjectID(1)
+            let fields = try PayloadReader(record.payload)
+            let id = try fields.requiredObjectID(1)
             guard seen.insert(id).inserted, let stored = try objects.state(kind, id, in: txn), !stored.isLive,
               let last = try? objects.lastState(stored, kind, id, in: txn)
             else { return .continue }
@@ -34,7 +35,7 @@ extension EventStore {
                 item: kind == .event ? .event(id) : .reminder(id), position: record.position,
                 removed: record.timestamp, principal: record.principal,
                 title: try last.string(2),
-                calendarID: try PayloadReader(record.payload).objectID(2)))
+                calendarID: try fields.objectID(2)))
             return .continue
           }
         }

@@ -74,9 +74,7 @@ extension ICalendar {
   static func instances(
     of event: Event, from: Int64, to: Int64, floatingIn floating: ZoneRules = .utc
   ) -> [(Event, Written?)] {
-    func overlaps(_ start: Int64, _ end: Int64) -> Bool {
-      start < to && (end > from || (end == start && start >= from))
-    }
+    func overlaps(_ start: Int64, _ end: Int64) -> Bool { Event.overlaps(start, end, from: from, to: to) }
     /// `instance` with its times `start` and `end` (UTC seconds) written in UTC, when it has a zone.
     func written(_ instance: Event, start: Int64, end: Int64) -> Event {
       var written = instance
@@ -91,12 +89,7 @@ extension ICalendar {
       }
       return written
     }
-    /// Where `instance` falls, in UTC seconds (floating times and dates placed in `floating`).
-    func placed(_ instance: Event) -> (Int64, Int64)? {
-      guard let start = instance.start, let end = instance.end else { return nil }
-      let rules = instance.timeZoneRules ?? floating
-      return (rules.resolve(start), rules.resolve(end))
-    }
+    func placed(_ instance: Event) -> (Int64, Int64)? { instance.placed(floatingIn: floating) }
     guard event.isRecurring else {
       guard let (start, end) = placed(event), overlaps(start, end) else { return [] }
       return [(written(event, start: start, end: end), nil)]

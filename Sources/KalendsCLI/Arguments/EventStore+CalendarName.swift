@@ -25,17 +25,8 @@ extension EventStore {
   /// listing them; none at all is not found (exit 66).
   func calendarNamed(_ text: String, option: String) throws -> ObjectID {
     if let id = ObjectID(text) { return id }
-    return try Self.calendar(named: text, among: try calendars().map { ($0.id, $0.title) }, option: option)
-  }
-
-  /// The calendar among `calendars` (ids and titles) that `text` names, as
-  /// ``calendarNamed(_:option:)`` finds it: for a command that reads them elsewhere (the server).
-  static func calendar(
-    named text: String, among calendars: [(id: ObjectID, title: String)], option: String
-  ) throws -> ObjectID {
-    if let id = ObjectID(text) { return id }
     let folded = text.lowercased()
-    let steps: [(String, ((id: ObjectID, title: String)) -> Bool)] = [
+    let steps: [(String, (EventCalendar) -> Bool)] = [
       ("titled", { $0.title == text }),
       ("titled", { $0.title.lowercased() == folded }),
       ("whose title begins with", { $0.title.lowercased().hasPrefix(folded) }),
@@ -44,19 +35,34 @@ extension EventStore {
         { text.count >= 4 && text.allSatisfy(\.isHexDigit) && $0.id.description.lowercased().hasPrefix(folded) }
       ),
     ]
+    let found = try Self.uniqueMatch(
+      text, option: option, among: try calendars(), steps: steps, noun: "calendars",
+      describe: { "\(TerminalText.escaped($0.title)) (\($0.id))" }, hint: "give more of the title or of the id")
+    guard let found else {
+      throw CLIError(
+        message: "\(option): no calendar is named \"\(TerminalText.escaped(text))\" — kalends calendar list shows them",
+        status: .notFound)
+    }
+    return found.id
+  }
+
+  /// The one of `candidates` that the first of `steps` matching any of them picks, for `text`
+  /// given to `option`; `nil` when no step matches any (or `text` is empty). Two or more at one
+  /// step are refused (exit 65), each `described`, with `hint` saying what to give instead.
+  static func uniqueMatch<T>(
+    _ text: String, option: String, among candidates: [T], steps: [(String, (T) -> Bool)], noun: String,
+    describe: (T) -> String, hint: String
+  ) throws -> T? {
     for (what, matches) in steps where !text.isEmpty {
-      let found = calendars.filter(matches)
-      if found.count == 1 { return found[0].id }
+      let found = candidates.filter(matches)
+      if found.count == 1 { return found[0] }
       if found.count > 1 {
-        let listed = found.map { "\(TerminalText.escaped($0.title)) (\($0.id))" }.joined(separator: ", ")
+        let listed = found.map(describe).joined(separator: ", ")
         throw CLIError.invalidInput(
-          "\(option): \(found.count) calendars \(what) \"\(TerminalText.escaped(text))\": \(listed) — give more of the title or of the id"
-        )
+          "\(option): \(found.count) \(noun) \(what) \"\(TerminalText.escaped(text))\": \(listed) — \(hint)")
       }
     }
-    throw CLIError(
-      message: "\(option): no calendar is named \"\(TerminalText.escaped(text))\" — kalends calendar list shows them",
-      status: .notFound)
+    return nil
   }
 
   /// The calendars `texts` name, given to `option` (``calendarNamed(_:option:)``), every one then

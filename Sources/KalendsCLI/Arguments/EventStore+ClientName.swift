@@ -17,15 +17,10 @@ extension EventStore {
       ("named", { $0.name.lowercased() == folded }),
       ("whose name begins with", { $0.name.lowercased().hasPrefix(folded) }),
     ]
-    for (what, matches) in steps where !text.isEmpty {
-      let found = clients.filter(matches)
-      if found.count == 1 { return found[0].id }
-      if found.count > 1 {
-        let listed = found.map { "\(TerminalText.escaped($0.name)) (\($0.id))" }.joined(separator: ", ")
-        throw CLIError.invalidInput(
-          "\(option): \(found.count) apps \(what) \"\(TerminalText.escaped(text))\": \(listed) — give the app's id")
-      }
-    }
+    let found = try Self.uniqueMatch(
+      text, option: option, among: clients, steps: steps, noun: "apps",
+      describe: { "\(TerminalText.escaped($0.name)) (\($0.id))" }, hint: "give the app's id")
+    if let found { return found.id }
     if text.contains(".") { return text }
     throw CLIError(
       message: "\(option): no app is named \"\(TerminalText.escaped(text))\" — kalends client list shows them",

@@ -145,11 +145,8 @@ struct ReportPage {
 
   /// An instant as the person reads it in `zone`: `2026-11-29 07:21 +01:00`.
   static func localTime(_ instant: Timestamp, in zone: ZoneRules) -> String {
-    let seconds = instant.rawValue.floorDividedWithRemainder(by: 1_000_000).quotient
-    guard let local = zone.localDateTime(atUTC: seconds) else { return instant.description }
-    let text = RFC3339Time.text(for: local, in: zone)
-    let short = text.prefix(10) + " " + text.dropFirst(11).prefix(5) + " " + text.suffix(6)
-    return String(short)
+    let text = AuditTimeline.text(instant, in: zone)
+    return String(text.prefix(10) + " " + text.dropFirst(11).prefix(5) + " " + text.suffix(6))
   }
 
   /// One table per app, its name as the caption: a long list of apps is laid out only where it is

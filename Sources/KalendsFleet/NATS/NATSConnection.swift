@@ -258,12 +258,9 @@ package final class NATSConnection {
     var error = jsErrCode(0)
     var options = jsOptions()
     jsOptions_Init(&options)
-    if let timeout { options.Wait = timeout.milliseconds }
-    let status =
-      timeout == nil
-      ? js_GetStreamInfo(&info, jetStream, stream, nil, &error)
-      : js_GetStreamInfo(&info, jetStream, stream, &options, &error)
-    try NATSError.check(status, code: error, "read \(stream)'s state")
+    options.Wait = timeout?.milliseconds ?? requestTimeout
+    try NATSError.check(
+      js_GetStreamInfo(&info, jetStream, stream, &options, &error), code: error, "read \(stream)'s state")
     defer { jsStreamInfo_Destroy(info) }
     guard let leader = info?.pointee.Cluster?.pointee.Leader else { return nil }
     return String(cString: leader)

@@ -138,7 +138,8 @@ struct AlarmService: ServiceLifecycle.Service {
     notes += onTime.map { AlarmText.notification($0, missed: false, zone: zone) }
     // Every alarm is in the server's output, at a level it prints, whether or not a desktop shows
     // it (a headless machine, an ssh session, a desktop without a notification service).
-    for (alarm, note) in zip(due, due.map { AlarmText.notification($0, missed: $0.fireTime < started, zone: zone) }) {
+    for alarm in due {
+      let note = AlarmText.notification(alarm, missed: alarm.fireTime < started, zone: zone)
       logger.notice(
         "alarm: \(note.summary) — \(note.body)",
         metadata: ["item": "\(alarm.item)", "fireTime": "\(alarm.fireTime)", "missed": "\(alarm.fireTime < started)"])

@@ -19,7 +19,10 @@ enum LoopbackPeer {
 
   /// The uid column of the row of `table` whose local port is `peer` and remote port `local`.
   static func uid(in table: String, peerPort peer: Int, localPort local: Int) -> UInt32? {
-    guard let text = contents(of: table) else { return nil }
+    // Read to its end: `/proc` lists a size of 0, and a read by size (`String(contentsOfFile:)`)
+    // gets only the first page of a table longer than one.
+    guard let data = try? FileHandle(forReadingAtPath: table)?.readToEnd() else { return nil }
+    let text = String(decoding: data, as: UTF8.self)
     let wanted = (String(format: ":%04X", peer), String(format: ":%04X", local))
     for line in text.split(separator: "\n").dropFirst() {
       // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid …
@@ -28,22 +31,5 @@ enum LoopbackPeer {
       return UInt32(fields[7])
     }
     return nil
-  }
-
-  /// The text of a `/proc` file, read to its end (its size is listed as 0, so a read by size reads
-  /// nothing).
-  static func contents(of path: String) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
-      bytes += buffer[..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -18,8 +18,12 @@ extension EventStore {
     guard names.values.contains(where: { $0.count > 1 }) else { return contacts }
     return try readContacts("read contacts") { txn, view in
       var shown = contacts
-      for indices in names.values where indices.count > 1 {
-        for index in indices { shown[index] = try Self.shown(contacts[index], view.book, scope: view.scope, in: txn) }
+      // Each name held twice resolved once: its holder keeps it, the others are at their aliases.
+      for (name, indices) in names where indices.count > 1 {
+        guard let (holder, _) = try Self.stored(named: name, view.book, scope: view.scope, in: txn) else { continue }
+        for index in indices where contacts[index].id != holder {
+          shown[index].resourceName = Self.alias(of: contacts[index].id)
+        }
       }
       return shown
     }

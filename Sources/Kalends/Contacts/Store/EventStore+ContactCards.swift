@@ -142,12 +142,8 @@ extension EventStore {
           ? try stored.state.string(28) == name
           : try stored.state.string(1) == name && stored.state.string(28) == nil
         guard found else { continue }
-        let created = try stored.state.signed(27) ?? .min
-        if let first = earliest,
-          first.created < created || (first.created == created && first.id.bytes.lexicographicallyPrecedes(id.bytes))
-        {
-          continue
-        }
+        let created = try Self.creation(of: stored.state)
+        if let first = earliest, Self.madeBefore((first.created, first.id), (created, id)) { continue }
         earliest = (created, id, stored)
       }
       if let earliest { return (earliest.id, earliest.stored) }
@@ -157,6 +153,16 @@ extension EventStore {
       scope?.contains(id) ?? true, let stored = try book.state(.contact, id, in: txn), stored.isLive
     else { return nil }
     return (id, stored)
+  }
+
+  /// When a contact was made, from its state (`created`), for ordering the holders of one name;
+  /// the earliest possible when it was not kept.
+  static func creation(of state: PayloadReader) throws -> Int64 { try state.signed(27) ?? .min }
+
+  /// Whether the contact made at `a` (its creation and identifier) came before the one made at
+  /// `b`: by creation, then by identifier — one order of a name's holders for every reader.
+  static func madeBefore(_ a: (created: Int64, id: ObjectID), _ b: (created: Int64, id: ObjectID)) -> Bool {
+    a.created < b.created || (a.created == b.created && a.id.bytes.lexicographicallyPrecedes(b.id.bytes))
   }
 
   /// The start of a name ``alias(of:)`` makes.

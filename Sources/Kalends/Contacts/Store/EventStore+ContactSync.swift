@@ -88,8 +88,7 @@ extension EventStore {
     guard kind == .contact, let (holder, held) = try Self.stored(named: name, book, scope: scope, in: txn), holder != id
     else { return name }
     // Another holds the name: this one is at its alias if it came after that one.
-    let (created, heldCreated) = (try state.signed(27) ?? .min, try held.state.signed(27) ?? .min)
-    let after = heldCreated < created || (heldCreated == created && holder.bytes.lexicographicallyPrecedes(id.bytes))
+    let after = Self.madeBefore((try Self.creation(of: held.state), holder), (try Self.creation(of: state), id))
     return after ? Self.alias(of: id) : name
   }
 }

@@ -20,12 +20,14 @@ extension KalendsCommand.Client {
 }
 
 extension ClientToken {
+  /// When it was made: the time of its record (RFC 3339), read from `store`.
+  func creationTime(in store: Store) throws -> String { try store.record(at: created).timestamp.description }
+
   /// The token as `client token list` and `create` show it in JSON: `created` is when it was made
-  /// (the time of its record, RFC 3339), `record` the position of that record.
-  func jsonFields(in store: Store) throws -> [(String, JSONValue)] {
+  /// (``creationTime(in:)``), `record` the position of that record.
+  func jsonFields(created time: String) -> [(String, JSONValue)] {
     [
-      ("id", .string(id)), ("client", .string(client)), ("label", .text(label)),
-      ("created", .string(try store.record(at: created).timestamp.description)),
+      ("id", .string(id)), ("client", .string(client)), ("label", .text(label)), ("created", .string(time)),
       ("record", .number(Int(created.rawValue))),
     ]
   }

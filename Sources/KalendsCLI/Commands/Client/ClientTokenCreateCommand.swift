@@ -35,7 +35,7 @@ extension KalendsCommand.Client.Token {
       }
       let store = try global.openEventStore()
       let (token, secret) = try store.createToken(for: id, label: label)
-      var fields = try token.jsonFields(in: store.store)
+      var fields = token.jsonFields(created: try token.creationTime(in: store.store))
       if let secretFile {
         try Self.writeSecret(secret, to: secretFile)
         fields.append(("secretFile", .string(secretFile)))

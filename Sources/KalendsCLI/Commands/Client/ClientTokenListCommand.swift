@@ -20,10 +20,9 @@ extension KalendsCommand.Client.Token {
       let store = try global.openEventStore(readOnly: true)
       let tokens = try store.tokens(of: id)
       let times = try Dictionary(
-        tokens.map { ($0.id, try store.store.record(at: $0.created).timestamp.description) },
-        uniquingKeysWith: { first, _ in first })
+        tokens.map { ($0.id, try $0.creationTime(in: store.store)) }, uniquingKeysWith: { first, _ in first })
       format.write(
-        tokens, json: { (try? $0.jsonFields(in: store.store)) ?? [] },
+        tokens, json: { $0.jsonFields(created: times[$0.id] ?? "") },
         columns: [
           ("TOKEN", \.id), ("CLIENT", \.client), ("LABEL", { $0.label ?? "" }),
           ("CREATED", { times[$0.id] ?? "" }),
