@@ -89,15 +89,21 @@ package final class NATSConnection {
   /// Stores pushing to a new organisation at once all ask to create its stream: while one creation
   /// is under way JetStream answers the others that the subjects overlap an existing stream, so that
   /// answer is asked again (up to five times, a quarter of a second apart) until the stream is
-  /// there — then the same request succeeds. A store's user may create the stream but not read it,
-  /// so asking again is the one check it can make; a stream of another name over the subjects still
-  /// fails, as a misconfiguration.
+  /// there — then the same request succeeds; a stream of another name over the subjects still
+  /// fails, as a misconfiguration. While a cluster elects its JetStream leader (a node lost), the
+  /// answer is that JetStream is temporarily unavailable: asked again for up to 20 seconds, the
+  /// longest two elections in a row take (docs/fleet.md), half a second apart.
   package func addStream(name: String, subjects: [String], replicas: Int, duplicateWindow: Duration) throws(NATSError) {
-    for attempt in 1...5 {
+    var overlaps = 0
+    let deadline = ContinuousClock.now + .seconds(20)
+    while true {
       do {
         return try createStream(name: name, subjects: subjects, replicas: replicas, duplicateWindow: duplicateWindow)
-      } catch  where error.code == NATSError.subjectsOverlap && attempt < 5 {
+      } catch  where error.code == NATSError.subjectsOverlap && overlaps < 4 {
+        overlaps += 1
         Thread.sleep(forTimeInterval: 0.25)
+      } catch  where error.code == NATSError.temporarilyUnavailable && ContinuousClock.now < deadline {
+        Thread.sleep(forTimeInterval: 0.5)
       }
     }
   }

@@ -18,6 +18,8 @@ package struct NATSError: Error, Sendable, CustomStringConvertible {
   package static let streamNameInUse = 10058
   /// JetStream's code for a stream whose subjects another stream holds.
   package static let subjectsOverlap = 10065
+  /// JetStream's code for its API answering while no leader serves it (a cluster electing one).
+  package static let temporarilyUnavailable = 10008
 
   init(_ status: natsStatus, code: jsErrCode = jsErrCode(0), _ operation: String) {
     self.status = Int(status.rawValue)
