@@ -485,7 +485,7 @@ if full_token:
     report["recurrenceSetsLimited"] = 3
     trips.delete(wipe=False)
     check("Journeys" not in [c.get_display_name() for c in full.calendars()], "the removed calendar is gone")
-    # Extended MKCOL (RFC 5689), as DAVx5 makes a calendar; other collections are refused.
+    # Extended MKCOL (RFC 5689), as DAVx5 makes a calendar; other kinds of collection are refused where they are made.
     status, _, body = raw("MKCOL", "/dav/calendars/phone/", """<?xml version="1.0"?><D:mkcol xmlns:D="DAV:"
  xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="http://apple.com/ns/ical/"><D:set><D:prop><D:resourcetype>
 <D:collection/><C:calendar/></D:resourcetype><D:displayname>Phone</D:displayname><A:calendar-color>#00AA00FF
@@ -501,8 +501,8 @@ if full_token:
                         ("/dav/calendars/cards/", "<D:mkcol xmlns:D='DAV:' xmlns:R='urn:ietf:params:xml:ns:carddav'>"
                          "<D:set><D:prop><D:resourcetype><D:collection/><R:addressbook/></D:resourcetype></D:prop>"
                          "</D:set></D:mkcol>"),
-                        ("/dav/addressbooks/work/", "<D:mkcol xmlns:D='DAV:' xmlns:R='urn:ietf:params:xml:ns:carddav'>"
-                         "<D:set><D:prop><D:resourcetype><D:collection/><R:addressbook/></D:resourcetype></D:prop>"
+                        ("/dav/addressbooks/work/", "<D:mkcol xmlns:D='DAV:' xmlns:C='urn:ietf:params:xml:ns:caldav'>"
+                         "<D:set><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype></D:prop>"
                          "</D:set></D:mkcol>")]:
         status, _, body = raw("MKCOL", path, mkcol, secret=full_token)
         check(status == 403 and "valid-resourcetype" in body, f"MKCOL of {path} answered {status} {body}")

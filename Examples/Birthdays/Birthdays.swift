@@ -52,6 +52,12 @@ struct Birthdays: AsyncParsableCommand {
       let dated = contacts.filter { $0.birthday != nil }.sorted { Self.monthDay($0) < Self.monthDay($1) }
       var lines = ["== birthdays (\(status.rawValue) access, \(contacts.count) contacts)"]
       lines += dated.map(Self.line)
+      // Where they live: the address books the app sees, each with how many of its contacts.
+      let books = try await store.containers()
+      lines.append(
+        "from: "
+          + books.map { book in "\(book.title) (\(contacts.filter { $0.containerID == book.id }.count))" }
+          .joined(separator: ", "))
       Self.say(lines.joined(separator: "\n"))
     } catch KalendsClientError.sessionEnded(let detail) {
       Self.say("session ended: \(detail)")

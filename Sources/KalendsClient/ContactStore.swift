@@ -62,6 +62,13 @@ public final class ContactStore: Sendable {
     try await connection.call("GET", "/v1/groups")
   }
 
+  /// The address books the app sees (`containers(matching: nil)`): all with full access; with
+  /// limited access the local one, those holding a contact it was given and those it made. The
+  /// local one first.
+  public func containers() async throws -> [ContactContainer] {
+    try await connection.call("GET", "/v1/address-books")
+  }
+
   /// Saves `contact`: creates it when it has no identifier (with limited access it joins the
   /// app's contacts), else changes it, provided it is still at the version the app fetched (else
   /// status 412: refetch and decide again). Returns the saved contact, with identifier and version.

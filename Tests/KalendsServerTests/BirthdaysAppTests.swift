@@ -35,6 +35,7 @@ struct BirthdaysAppTests {
       "client", "register", "com.example.birthdays", "--name", "Birthdays", "--usage", "contacts=Shows birthdays.",
       "--executable", Self.birthdays.path,
     ])
+    try served.store.object(["contact", "book", "add", "Therapy clients"])
     var ids: [String: String] = [:]
     for (name, birthday) in [("Ann", "1990-05-17"), ("Bob", "--01-02"), ("Cy", "1970-03-09")] {
       ids[name] = try #require(
@@ -49,6 +50,8 @@ struct BirthdaysAppTests {
     #expect(first.stdout.contains("== birthdays (limited access, 2 contacts)"), "\(first.stdout)")
     #expect(first.stdout.contains("03-09  Cy\n05-17  Ann"), "\(first.stdout)")
     #expect(!first.stdout.contains("Bob"))
+    // Its contacts' address book, and no other: the person's Therapy book stays unseen.
+    #expect(first.stdout.contains("from: Contacts (2)"), "\(first.stdout)")
 
     // A contact it adds joins its set: decided already, so no prompt.
     let added = try Self.run(["--add", "Dee Doe", "--birthday", "1991-12-24"], served)

@@ -289,11 +289,23 @@ struct DAVDeadPropertyTests {
         """, headers: ["Depth: 0"])
     #expect(Self.value("mine", in: found.body) == "7", "\(found.body)")
     #expect(found.body.contains("Family and friends"), "\(found.body)")
-    // Its name is the server's: refused, and the rest with it.
-    let named = try DAVClientTests.curl(
+    // A protected property or an empty title is refused, and the rest with it.
+    for refusedName in ["<D:displayname> </D:displayname>", "<D:getetag>x</D:getetag>"] {
+      let named = try DAVClientTests.curl(
+        "PROPPATCH", book, token: full,
+        body: Self.update("<D:set><D:prop>\(refusedName)<X:other>1</X:other></D:prop></D:set>"))
+      #expect(
+        named.status == 207 && named.body.contains("403 Forbidden") && named.body.contains("424"), "\(named.body)")
+    }
+    // Its title is set like a calendar's.
+    let titled = try DAVClientTests.curl(
       "PROPPATCH", book, token: full,
-      body: Self.update("<D:set><D:prop><D:displayname>Mine</D:displayname><X:other>1</X:other></D:prop></D:set>"))
-    #expect(named.status == 207 && named.body.contains("403 Forbidden") && named.body.contains("424"), "\(named.body)")
+      body: Self.update("<D:set><D:prop><D:displayname>Family</D:displayname></D:prop></D:set>"))
+    #expect(titled.status == 207 && titled.body.contains("200 OK"), "\(titled.body)")
+    let shown = try DAVClientTests.curl(
+      "PROPFIND", book, token: full,
+      body: #"<D:propfind xmlns:D="DAV:"><D:prop><D:displayname/></D:prop></D:propfind>"#, headers: ["Depth: 0"])
+    #expect(shown.body.contains("<D:displayname>Family</D:displayname>"), "\(shown.body)")
 
     // A limited app sees them, may not set them: refused and recorded.
     let limited = try DAVClientTests.davApp(served, "org.example.limited", access: [])
@@ -312,6 +324,6 @@ struct DAVDeadPropertyTests {
       !(try served.records("accessAttemptRefused").filter {
         (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.limited"
       }.isEmpty))
-    #expect(try served.records("addressBookSaved").count == 1)
+    #expect(try served.records("addressBookSaved").count == 2)
   }
 }

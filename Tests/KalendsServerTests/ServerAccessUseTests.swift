@@ -128,6 +128,7 @@ struct ServerAccessUseTests {
       "/v1/contacts": ("/v1/contacts", "read contacts"),
       "/v1/contacts/{id}": ("/v1/contacts/\(contact)", "read contacts"),
       "/v1/groups": ("/v1/groups", "read groups"),
+      "/v1/address-books": ("/v1/address-books", "read the address books"),
       "/v1/reminders": ("/v1/reminders", "read reminders"),
       "/v1/reminders/{id}": ("/v1/reminders/\(reminder)", "read reminders"),
       "/v1/sources": ("/v1/sources", "list calendars"),

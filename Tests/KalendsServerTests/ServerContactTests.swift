@@ -42,6 +42,12 @@ struct ServerContactTests {
     #expect(try served.call("DELETE", "/v1/contacts/\(ids[1])", by: book).status == 404)
     let groups = try served.get("/v1/groups", by: book)
     #expect(groups.status == 200 && (groups.body as? [Any])?.isEmpty == true, "a limited app sees no groups")
+    // Of the address books, the local one and those holding a contact it was given; not the
+    // person's other book.
+    try served.store.object(["contact", "book", "add", "Therapy clients"])
+    let books = try served.get("/v1/address-books", by: book)
+    #expect(books.status == 200)
+    #expect(((books.body as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String } == ["Contacts"])
 
     let created = try served.exchange(
       "POST", "/v1/contacts", by: book,

@@ -45,7 +45,7 @@ struct ServerContractTests {
       program: URL(fileURLWithPath: "/usr/bin/env"))
     let summary = run.stdout.components(separatedBy: "SUMMARY").last ?? run.stdout
     #expect(run.status == 0, "schemathesis found failures:\n\(run.stdout.suffix(6000))\n\(run.stderr.suffix(2000))")
-    #expect(summary.contains("Tested: 29"), "\(summary)")
+    #expect(summary.contains("Tested: 30"), "\(summary)")
     // The server is still answering, and the store is intact.
     let whoami = try ServerTokenTests.curl("GET", base + "/v1/whoami", token: secret)
     #expect(whoami.status == 200)

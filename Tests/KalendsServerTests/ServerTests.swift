@@ -105,7 +105,7 @@ struct ServerTests {
     let document = try #require(try served.get("/v1/openapi.json", by: try served.app("anyone")).body as? [String: Any])
     #expect(document["openapi"] as? String == "3.1.0")
     let paths = try #require(document["paths"] as? [String: [String: Any]])
-    #expect(paths.count == 19)
+    #expect(paths.count == 20)
     for (template, item) in paths.sorted(by: { $0.key < $1.key }) where template != "/v1/changes" {
       let path =
         template.replacingOccurrences(of: "{service}", with: "calendars").replacingOccurrences(of: "{id}", with: id)

@@ -26,6 +26,7 @@ enum ContactCodec {
     if let created = contact.creationDate { state.append(tag: 27, signed: created.rawValue) }
     state.append(tag: 28, optional: contact.resourceName)
     ModelCodec.appendClientProperties(contact.clientProperties, tag: 30, to: &state)
+    if !contact.containerID.isLocalContainer { state.append(tag: 31, id: contact.containerID) }
     return state
   }
 
@@ -80,6 +81,7 @@ enum ContactCodec {
     contact.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))
     contact.resourceName = try state.string(28)
     contact.clientProperties = try ModelCodec.clientProperties(tag: 30, of: state)
+    contact.containerID = try container(of: state)
     contact.version = version
     contact.lastModifiedDate = modified
     return contact
@@ -96,6 +98,7 @@ enum ContactCodec {
     state.append(tag: 28, optional: group.resourceName)
     for member in group.pendingMembers { state.append(tag: 29, string: member) }
     ModelCodec.appendClientProperties(group.clientProperties, tag: 30, to: &state)
+    if !group.containerID.isLocalContainer { state.append(tag: 31, id: group.containerID) }
     return state
   }
 
@@ -110,8 +113,55 @@ enum ContactCodec {
     group.resourceName = try state.string(28)
     group.pendingMembers = try state.strings(29)
     group.clientProperties = try ModelCodec.clientProperties(tag: 30, of: state)
+    group.containerID = try container(of: state)
     group.version = version
     group.lastModifiedDate = modified
     return group
   }
+
+  /// The container a contact's or a group's state names (field 31), the local one when it names
+  /// none.
+  static func container(of state: PayloadReader) throws(StoreError) -> ObjectID {
+    try state.objectIDs(31).first ?? ContactContainer.localID
+  }
+
+  // MARK: Containers
+
+  /// A container's state (`addressBookSaved`'s field 5): its title (1), the name a client made it
+  /// under (2), the app that made it (3), when it was made (27) and its dead properties (10).
+  static func encode(_ container: ContactContainer) -> Payload {
+    var state = Payload()
+    if !container.isLocal || container.title != ContactContainer.localTitle {
+      state.append(tag: 1, string: container.title)
+    }
+    if !container.isLocal { state.append(tag: 2, optional: container.resourceName) }
+    state.append(tag: 3, optional: container.creator)
+    if let created = container.creationDate { state.append(tag: 27, signed: created.rawValue) }
+    ModelCodec.appendClientProperties(container.clientProperties, tag: 10, to: &state)
+    return state
+  }
+
+  static func decodeContainer(
+    id: ObjectID, version: LogPosition, _ state: PayloadReader?
+  ) throws(StoreError) -> ContactContainer {
+    var container = ContactContainer(title: ContactContainer.localTitle)
+    container.id = id
+    container.version = version
+    guard let state else {
+      container.resourceName = id == ContactContainer.localID ? ContactContainer.localResourceName : nil
+      return container
+    }
+    container.title = try state.string(1) ?? (id == ContactContainer.localID ? ContactContainer.localTitle : "")
+    container.resourceName =
+      id == ContactContainer.localID ? ContactContainer.localResourceName : try state.string(2)
+    container.creator = try state.string(3)
+    container.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))
+    container.clientProperties = try ModelCodec.clientProperties(tag: 10, of: state)
+    return container
+  }
+}
+
+extension ObjectID {
+  /// Whether this is the identifier of the store's local contacts container.
+  var isLocalContainer: Bool { self == ContactContainer.localID }
 }

@@ -33,7 +33,7 @@ enum RecordAuthority {
       case .person, .client: return nil
       case .system, .policy: return "\(principal) may not change calendars or their items"
       }
-    case .contactSaved, .contactRemoved, .groupSaved, .groupRemoved, .addressBookSaved:
+    case .contactSaved, .contactRemoved, .groupSaved, .groupRemoved, .addressBookSaved, .addressBookRemoved:
       switch principal {
       case .person, .client: return nil
       case .system, .policy: return "\(principal) may not change contacts"

@@ -46,9 +46,13 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let groupSaved = RecordKind(rawValue: 503)
   /// A group of contacts was removed (its members stay, outside it).
   public static let groupRemoved = RecordKind(rawValue: 504)
-  /// The address book's properties were set: the WebDAV dead properties a CardDAV client stores on
-  /// the one address book (the payload holds them all).
+  /// A contacts container (an address book, ``ContactContainer``) was created or changed: its title,
+  /// the name a CardDAV client made it under and its WebDAV dead properties (the payload holds its
+  /// whole state).
   public static let addressBookSaved = RecordKind(rawValue: 505)
+  /// A contacts container was removed; the same transaction removed its contacts and groups first,
+  /// each by a record of its own.
+  public static let addressBookRemoved = RecordKind(rawValue: 506)
 
   /// A client (an app) was registered or its name or usage descriptions changed.
   public static let clientRegistered = RecordKind(rawValue: 401)

@@ -231,6 +231,7 @@ package struct RecordSchema: Sendable {
     Field(tag: 26, name: "property", type: .string, required: false),
     Field(tag: 27, name: "created", type: .timestamp, required: false),
     Field(tag: 30, name: "clientProperty", type: .message(clientProperty), required: false),
+    Field(tag: 31, name: "containerId", type: .uuid, required: false),
   ]
 
   static let contactSaved = RecordSchema(
@@ -253,6 +254,7 @@ package struct RecordSchema: Sendable {
           Field(tag: 1, name: "externalId", type: .string, required: true),
           Field(tag: 2, name: "name", type: .string, required: true),
           Field(tag: 27, name: "created", type: .timestamp, required: false),
+          Field(tag: 31, name: "containerId", type: .uuid, required: false),
         ]), required: true),
       Field(tag: 8, name: "restoredFrom", type: .unsigned, required: false),
     ], contentTags: [5])
@@ -263,7 +265,13 @@ package struct RecordSchema: Sendable {
       Field(tag: 1, name: "id", type: .uuid, required: true),
       Field(
         tag: 5, name: "state",
-        type: .message([Field(tag: 10, name: "clientProperty", type: .message(clientProperty), required: false)]),
+        type: .message([
+          Field(tag: 1, name: "title", type: .string, required: false),
+          Field(tag: 2, name: "resourceName", type: .string, required: false),
+          Field(tag: 3, name: "creator", type: .string, required: false),
+          Field(tag: 10, name: "clientProperty", type: .message(clientProperty), required: false),
+          Field(tag: 27, name: "created", type: .timestamp, required: false),
+        ]),
         required: true),
     ], contentTags: [5])
 
@@ -412,6 +420,8 @@ package struct RecordSchema: Sendable {
       name: "contactRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
     .groupSaved: groupSaved,
     .addressBookSaved: addressBookSaved,
+    .addressBookRemoved: RecordSchema(
+      name: "addressBookRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
     .groupRemoved: RecordSchema(name: "groupRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
     .clientRegistered: clientRegistered,
     .accessRequested: accessRequested,

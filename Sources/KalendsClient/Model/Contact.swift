@@ -74,6 +74,9 @@ public struct Contact: Sendable, Hashable, Decodable, Identifiable {
   /// The groups it belongs to (always empty to an app with limited access, and for a contact the
   /// picker handed over).
   public internal(set) var groupIDs: [String]
+  /// The address book it belongs to (``ContactContainer/id``); `nil` before it is saved. A new
+  /// contact saved through the server joins the local one.
+  public internal(set) var containerID: String?
   /// Its version, as the server's entity tag gives it (`nil` before it is saved): equal while the
   /// contact is unchanged, otherwise meaningless to the app (it counts nothing).
   public internal(set) var version: String?
@@ -97,6 +100,7 @@ public struct Contact: Sendable, Hashable, Decodable, Identifiable {
     case phoneticGivenName, phoneticMiddleName, phoneticFamilyName, organizationName, departmentName, jobTitle
     case emailAddresses, phoneNumbers, urlAddresses, postalAddresses, birthday, note
     case groupIDs = "groupIds"
+    case containerID = "containerId"
     case version
   }
 

@@ -21,16 +21,16 @@ extension DAVMiddleware {
   /// naming it; nothing is written.
   ///
   /// Extended MKCOL (RFC 5689, as DAVx⁵ makes calendars) is answered alike when its body sets a
-  /// `resourcetype` of a calendar; any other collection (a plain one, an address book: the store
-  /// has one) is refused with `403 DAV:valid-resourcetype`.
+  /// `resourcetype` of a calendar; any other collection here (a plain one, an address book: those
+  /// are made under `/dav/addressbooks/`) is refused with `403 DAV:valid-resourcetype`.
   func mkcalendar(
     _ request: Request, _ path: DAVPath, _ context: ServerContext, name: String? = nil
   ) async throws -> Response {
     let isMKCOL = request.method.rawValue == "MKCOL"
     guard case .calendar(let id) = path else {
-      if isMKCOL, path == .addressBookHome || path == .addressBook {
+      if isMKCOL, path == .addressBookHome {
         throw DAVError(
-          .forbidden, .dav("valid-resourcetype"), "the store has one address book, \(DAVPath.addressBookPath)")
+          .forbidden, .dav("valid-resourcetype"), "a new address book is made at \(DAVPath.addressBookHomePath)NAME/")
       }
       throw DAVError(
         .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)NAME/")

@@ -8,7 +8,7 @@ extension DAVMiddleware {
   /// GET and HEAD of a calendar object: its iCalendar text, with its entity tag; `304` when
   /// `If-None-Match` names it.
   func get(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
-    if case .contact(let uid) = path { return try await getContact(uid, request, context) }
+    if case .contact(let book, let name) = path { return try await getContact(book, name, request, context) }
     guard case .object(let id, let name) = path else {
       throw DAVError(.methodNotAllowed, nil, "a collection has no body to GET: PROPFIND or REPORT it")
     }
@@ -31,7 +31,7 @@ extension DAVMiddleware {
   /// own transaction. `201` when new, `204` when replaced — without an entity tag, since what is
   /// stored is the items, not the client's bytes (RFC 4791 §5.3.4).
   func put(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
-    if case .contact(let uid) = path { return try await putContact(uid, request, context) }
+    if case .contact(let book, let name) = path { return try await putContact(book, name, request, context) }
     guard case .object(let id, let name) = path else {
       throw DAVError(.methodNotAllowed, nil, "PUT stores a calendar object: CALENDAR/NAME.ics")
     }
@@ -67,7 +67,7 @@ extension DAVMiddleware {
 
   /// DELETE of a calendar object: every item of its `UID` removed in one fact of the log.
   func delete(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
-    if case .contact(let uid) = path { return try await deleteContact(uid, request, context) }
+    if case .contact(let book, let name) = path { return try await deleteContact(book, name, request, context) }
     guard case .object(let id, let name) = path else {
       throw DAVError(.forbidden, nil, "the principal and the calendar home are not removed")
     }

@@ -5,8 +5,9 @@ import Kalends
 import KalendsServer
 
 extension DAVMiddleware {
-  /// PROPPATCH (RFC 4918 §9.2): of a calendar (its title, colour and dead properties), of a
-  /// calendar object, a card or the address book (their dead properties). All or nothing, answered with a `207`
+  /// PROPPATCH (RFC 4918 §9.2): of a calendar (its title, colour and dead properties), of an
+  /// address book (its title and dead properties), of a calendar object or a card (their dead
+  /// properties). All or nothing, answered with a `207`
   /// naming each property; any other resource's properties are the server's (`403
   /// cannot-modify-protected-property`).
   func proppatch(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
@@ -18,17 +19,14 @@ extension DAVMiddleware {
         (session, changes) throws(StoreError) in
         _ = try session.updateClientProperties(changes, ofObjectNamed: name, inCalendar: id)
       }
-    case .contact(let name):
+    case .contact(let book, let name):
       let use = try await contactsUse(context, reading: false)
-      return try await proppatchResource(DAVPath.contact(name), request, use) { (session, changes) throws(StoreError) in
-        _ = try session.updateClientProperties(changes, ofCardNamed: name)
-      }
-    case .addressBook:
-      let use = try await contactsUse(context, reading: false)
-      return try await proppatchResource(DAVPath.addressBookPath, request, use) {
+      let container = try await self.container(book, use).id
+      return try await proppatchResource(DAVPath.contact(name, in: book), request, use) {
         (session, changes) throws(StoreError) in
-        _ = try session.updateAddressBookProperties(changes)
+        _ = try session.updateClientProperties(changes, ofCardNamed: name, in: container)
       }
+    case .addressBook(let book): return try await proppatchAddressBook(book, request, context)
     default:
       throw DAVError(
         .forbidden, .dav("cannot-modify-protected-property"),

@@ -9,9 +9,9 @@ extension DAVMiddleware {
   /// `free-busy-query` (§7.10) and `sync-collection` (RFC 6578); on the address book, its queries;
   /// on the principal, its searches.
   func report(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
-    if path == .addressBook {
+    if case .addressBook(let book) = path {
       guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
-      return try await reportContacts(body, context)
+      return try await reportContacts(body, book: book, context)
     }
     if path == .principal {
       guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }

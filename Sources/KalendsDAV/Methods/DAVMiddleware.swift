@@ -67,7 +67,7 @@ struct DAVMiddleware: RouterMiddleware {
       if ["MKCALENDAR", "MKCOL"].contains(request.method.rawValue) {
         if request.uri.path.hasPrefix(DAVPath.addressBookHomePath) {
           throw DAVError(
-            .forbidden, .dav("valid-resourcetype"), "the store has one address book, \(DAVPath.addressBookPath)")
+            .forbidden, .dav("valid-resourcetype"), "a new address book is made at \(DAVPath.addressBookHomePath)NAME/")
         }
         throw DAVError(
           .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)NAME/")
@@ -88,8 +88,11 @@ struct DAVMiddleware: RouterMiddleware {
     case "PUT": return try await put(request, path, context)
     case "DELETE":
       if case .calendar(let id) = path { return try await deleteCalendar(id, context) }
+      if case .addressBook(let book) = path { return try await deleteAddressBook(book, context) }
       return try await delete(request, path, context)
-    case "MKCALENDAR", "MKCOL": return try await mkcalendar(request, path, context)
+    case "MKCALENDAR", "MKCOL":
+      if case .addressBook(let book) = path { return try await mkcolAddressBook(book, request, context) }
+      return try await mkcalendar(request, path, context)
     case "PROPPATCH": return try await proppatch(request, path, context)
     default:
       var response = Self.xml(

@@ -4,10 +4,11 @@ import Kalends
 /// What a request path names in the DAV space: `/dav/` is the principal (the app itself),
 /// `/dav/calendars/` its calendar home, `/dav/calendars/ID/` a calendar and
 /// `/dav/calendars/ID/NAME.ics` a calendar object (``CalendarObject/name``: the name a client
-/// stored it under, or else its `UID`); `/dav/addressbooks/` its
-/// address book home, `/dav/addressbooks/contacts/` the store's one address book and
-/// `/dav/addressbooks/contacts/NAME.vcf` a contact (by the name a client stored it under, or else
-/// its `UID`).
+/// stored it under, or else its `UID`); `/dav/addressbooks/` its address book home,
+/// `/dav/addressbooks/BOOK/` an address book (a ``ContactContainer``: `contacts` for the local
+/// one, else the name a client made it under or its identifier) and
+/// `/dav/addressbooks/BOOK/NAME.vcf` a card (by the name a client stored it under, or else its
+/// `UID`).
 enum DAVPath: Equatable {
   /// `/.well-known/caldav` or `/.well-known/carddav` (RFC 6764).
   case wellKnown
@@ -23,9 +24,11 @@ enum DAVPath: Equatable {
   /// A calendar object of a calendar named so.
   case namedObject(String, name: String)
   case addressBookHome
-  case addressBook
-  /// A contact, by its name (``Contact/resourceName``, or else its `UID`).
-  case contact(name: String)
+  /// An address book, by the name the request gives it (``ContactContainer/davName``, or its
+  /// identifier).
+  case addressBook(String)
+  /// A card of the address book so named, by its name (``Contact/resourceName``, or else its `UID`).
+  case contact(String, name: String)
   /// Under `/dav/` but naming nothing the server has.
   case unknown
 
@@ -47,14 +50,20 @@ enum DAVPath: Equatable {
     switch parts.count {
     case 0: self = .principal
     case 1 where parts[0] == "addressbooks": self = .addressBookHome
-    case 2 where parts[0] == "addressbooks": self = parts[1] == "contacts" ? .addressBook : .unknown
+    case 2 where parts[0] == "addressbooks":
+      guard let book = parts[1].removingPercentEncoding, !book.isEmpty else {
+        self = .unknown
+        return
+      }
+      self = .addressBook(book)
     case 3 where parts[0] == "addressbooks":
-      guard parts[1] == "contacts", let name = parts[2].removingPercentEncoding, name.hasSuffix(".vcf"), name.count > 4
+      guard let book = parts[1].removingPercentEncoding, !book.isEmpty,
+        let name = parts[2].removingPercentEncoding, name.hasSuffix(".vcf"), name.count > 4
       else {
         self = .unknown
         return
       }
-      self = .contact(name: String(name.dropLast(4)))
+      self = .contact(book, name: String(name.dropLast(4)))
     case 1: self = parts[0] == "calendars" ? .calendarHome : .unknown
     case 2:
       guard parts[0] == "calendars", let segment = parts[1].removingPercentEncoding, !segment.isEmpty else {
@@ -96,10 +105,15 @@ enum DAVPath: Equatable {
     calendar(id) + percentEncoded(name) + ".ics"
   }
 
-  /// The href of the contact named `name` (its ``Contact/resourceName``, or else its `UID`),
-  /// percent-encoded as an object's, then `.vcf`.
-  static func contact(_ name: String) -> String {
-    addressBookPath + percentEncoded(name) + ".vcf"
+  /// The href of the address book named `book`.
+  static func bookHref(_ book: String) -> String {
+    addressBookHomePath + percentEncoded(book) + "/"
+  }
+
+  /// The href of the card named `name` (its ``Contact/resourceName``, or else its `UID`) in the
+  /// address book named `book`, percent-encoded as an object's, then `.vcf`.
+  static func contact(_ name: String, in book: String) -> String {
+    bookHref(book) + percentEncoded(name) + ".vcf"
   }
 
   /// `name` with every UTF-8 byte but the unreserved characters of RFC 3986 percent-encoded

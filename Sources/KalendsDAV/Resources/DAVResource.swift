@@ -14,11 +14,11 @@ enum DAVResource {
   case object(CalendarObject, in: ObjectID, expand: Expansion? = nil, texts: ObjectTextCache? = nil)
   /// The app's address book home (`/dav/addressbooks/`).
   case addressBookHome
-  /// The store's address book, with its collection state when it was asked for, and its dead
-  /// properties (``EventStore/addressBookProperties()``).
-  case addressBook(CollectionState? = nil, properties: [String: String] = [:])
-  /// A contact's or a group's card, written as a vCard of that version.
-  case card(AddressObject, VCardVersion)
+  /// An address book (a contacts container) at `/dav/addressbooks/BOOK/` (`at`: the name the
+  /// client knows it by), with its collection state when it was asked for.
+  case addressBook(ContactContainer, CollectionState? = nil, at: String)
+  /// A contact's or a group's card in the address book at `at`, written as a vCard of that version.
+  case card(AddressObject, VCardVersion, at: String)
 
   /// What a client compares to know whether a calendar changed: CalendarServer's `getctag` and
   /// RFC 6578's `sync-token`, read when a PROPFIND names them.
@@ -31,7 +31,7 @@ enum DAVResource {
     let syncToken: String
 
     /// The state of a collection whose stamp (``EventStore/calendarStamp(inCalendar:)``,
-    /// ``EventStore/contactsStamp()``) is `stamp`, as the app of `positions` is shown it.
+    /// ``EventStore/contactsStamp(in:)``) is `stamp`, as the app of `positions` is shown it.
     init(_ stamp: (version: LogPosition, items: Int), _ positions: AppPositions, syncToken: String) {
       tag = positions.tag(stamp.version) + "-" + String(stamp.items)
       self.syncToken = syncToken
@@ -47,8 +47,8 @@ enum DAVResource {
       calendar.resourceName.map { DAVPath.named($0) } ?? DAVPath.calendar(calendar.id)
     case .object(let object, let calendar, _, _): DAVPath.object(object.name, in: calendar)
     case .addressBookHome: DAVPath.addressBookHomePath
-    case .addressBook: DAVPath.addressBookPath
-    case .card(let card, _): DAVPath.contact(card.name)
+    case .addressBook(_, _, let book): DAVPath.bookHref(book)
+    case .card(let card, _, let book): DAVPath.contact(card.name, in: book)
     }
   }
 
@@ -75,12 +75,12 @@ enum DAVResource {
     case .principal:
       return common + [.dav("principal-URL"), .caldav("calendar-home-set"), .carddav("addressbook-home-set")]
     case .calendarHome, .addressBookHome: return common
-    case .addressBook(_, let properties):
+    case .addressBook(let container, _, _):
       return common + [
         .dav("supported-report-set"), .carddav("supported-address-data"), .dav("current-user-privilege-set"),
         .carddav("max-resource-size"),
-      ] + Self.dead(properties)
-    case .card(let card, _):
+      ] + Self.dead(container.clientProperties)
+    case .card(let card, _, _):
       return [.dav("resourcetype"), .dav("getetag"), .dav("getcontenttype")] + Self.dead(card.clientProperties)
     case .calendar(let calendar, _):
       // Dead properties too (RFC 4918 §9.1).
@@ -129,7 +129,7 @@ enum DAVResource {
       case .calendarHome: return "Calendars"
       case .calendar(let calendar, _): return XMLText.escaped(calendar.title)
       case .addressBookHome: return "Address books"
-      case .addressBook: return "Contacts"
+      case .addressBook(let container, _, _): return XMLText.escaped(container.title)
       case .object, .card: return nil
       }
     default: break
@@ -138,8 +138,9 @@ enum DAVResource {
     case .calendar(let calendar, let state): return Self.value(name, of: calendar, state)
     case .object(let object, _, let expand, let texts):
       return Self.value(name, of: object, expand, texts, positions: positions)
-    case .addressBook(let state, let properties): return Self.addressBookValue(name, state, properties)
-    case .card(let card, let version): return Self.value(name, of: card, version, positions: positions)
+    case .addressBook(let container, let state, _):
+      return Self.addressBookValue(name, state, container.clientProperties)
+    case .card(let card, let version, _): return Self.value(name, of: card, version, positions: positions)
     default: return nil
     }
   }

@@ -42,6 +42,7 @@ extension Contact {
       ("birthday", .text(birthday?.description)),
       ("note", .text(note)),
       ("groupIds", .array(groupIDs.map { .string($0.description) })),
+      ("containerId", .string(containerID.description)),
       ("additionalProperties", .array(additionalProperties.map(JSONValue.string))),
       ("version", .number(version.rawValue)),
       ("created", .text(creationDate?.description)),
@@ -75,9 +76,25 @@ extension ContactGroup {
       ("id", .string(id.description)),
       ("externalId", .string(externalID)),
       ("name", .string(name)),
+      ("containerId", .string(containerID.description)),
       ("version", .number(version.rawValue)),
       ("created", .text(creationDate?.description)),
       ("lastModified", .text(lastModifiedDate?.description)),
+    ]
+  }
+}
+
+extension ContactContainer {
+  /// The address book as documented in docs/contacts.md's JSON shape.
+  package var jsonFields: [(String, JSONValue)] {
+    [
+      ("id", .string(id.description)),
+      ("title", .string(title)),
+      ("local", .bool(isLocal)),
+      ("davName", .string(davName)),
+      ("creator", .text(creator)),
+      ("version", .number(version.rawValue)),
+      ("created", .text(creationDate?.description)),
     ]
   }
 }

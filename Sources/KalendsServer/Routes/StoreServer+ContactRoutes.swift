@@ -70,6 +70,11 @@ extension StoreServer {
       let groups = try await self.withStore(use) { try use.session.groups() }
       return Self.json(.array(groups.map { .object(use.positions.sealing($0.jsonFields, version: $0.version)) }))
     }
+    router.get("v1/address-books") { _, context in
+      let use = try await self.app(context, using: .contacts, reading: true)
+      let books = try await self.withStore(use) { try use.session.contactContainers() }
+      return Self.json(.array(books.map { .object(use.positions.sealing($0.jsonFields, version: $0.version)) }))
+    }
   }
 
   /// The search of `GET /v1/contacts`: `name`, `email`, `phone` or `group` (at most one); all

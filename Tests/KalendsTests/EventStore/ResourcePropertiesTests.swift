@@ -68,12 +68,13 @@ struct ResourcePropertiesTests {
       try owner.putContact(renamed, named: "ann")
       #expect(try owner.addressObject(named: "ann")?.clientProperties == [Self.mine: "ann's"])
 
-      #expect(try owner.addressBookProperties().isEmpty)
-      try owner.updateAddressBookProperties(["{urn:ietf:params:xml:ns:carddav}addressbook-description": "Family"])
+      #expect(try owner.contactContainer(withID: ContactContainer.localID)?.clientProperties.isEmpty == true)
+      try owner.updateContainer(
+        ContactContainer.localID, properties: ["{urn:ietf:params:xml:ns:carddav}addressbook-description": "Family"])
       #expect(try store.lastRecords(1).map(\.kind) == [.addressBookSaved])
       _ = try store.rebuildProjections()
       #expect(try store.verifyProjections().isConsistent)
-      #expect(try owner.addressBookProperties().count == 1)
+      #expect(try owner.contactContainer(withID: ContactContainer.localID)?.clientProperties.count == 1)
       #expect(try owner.addressObject(named: "ann")?.clientProperties == [Self.mine: "ann's"])
 
       let app = "com.example.book"
@@ -81,16 +82,18 @@ struct ResourcePropertiesTests {
       try owner.setLimitedAccess(for: app, contacts: [ann.id])
       let limited = try owner.session(for: app)
       try limited.updateClientProperties([Self.mine: "set by the app"], ofCardNamed: "ann")
-      #expect(try limited.addressBookProperties().count == 1)
+      #expect(try limited.contactContainer(withID: ContactContainer.localID)?.clientProperties.count == 1)
       let head = try store.head().position
       #expect(throws: StoreError.self) {
         try limited.updateClientProperties([Self.mine: "x"], ofCardNamed: bob.externalID)
       }
       #expect(try store.head().position == head)
       // The book is every contact's: limited access is refused, and the refusal recorded.
-      #expect(throws: StoreError.self) { try limited.updateAddressBookProperties([Self.mine: "x"]) }
+      #expect(throws: StoreError.self) {
+        try limited.updateContainer(ContactContainer.localID, properties: [Self.mine: "x"])
+      }
       #expect(try store.lastRecords(1).map(\.kind) == [.accessAttemptRefused])
-      #expect(try owner.addressBookProperties()[Self.mine] == nil)
+      #expect(try owner.contactContainer(withID: ContactContainer.localID)?.clientProperties[Self.mine] == nil)
     }
   }
 }

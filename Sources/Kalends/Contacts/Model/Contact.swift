@@ -63,12 +63,15 @@ public struct Contact: Hashable, Sendable {
   /// lines, kept from an import and written again on export.
   public var additionalProperties: [String]
   /// The name a CardDAV client stored it under (`/dav/addressbooks/contacts/NAME.vcf`), when that is
-  /// not its `UID`. Set by ``EventStore/putContact(_:named:condition:)``, kept by every other save;
+  /// not its `UID`. Set by ``EventStore/putContact(_:named:in:condition:)``, kept by every other save;
   /// `nil` when the card is named by its `UID`.
   public internal(set) var resourceName: String?
   /// The WebDAV dead properties a CardDAV client stored on its card's resource with `PROPPATCH`, as
   /// ``Event/clientProperties``: kept when the card's text is replaced.
   public var clientProperties: [String: String]
+  /// The container (address book) it belongs to (``ContactContainer``): set before its first save
+  /// (by default the local one); the store keeps the one it was first saved in.
+  public var containerID: ObjectID
   /// When it was first saved.
   public internal(set) var creationDate: Timestamp?
   /// When it was last saved.
@@ -91,6 +94,7 @@ public struct Contact: Hashable, Sendable {
     self.additionalProperties = []
     self.resourceName = nil
     self.clientProperties = [:]
+    self.containerID = ContactContainer.localID
     self.version = .none
   }
 

@@ -15,12 +15,18 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A CardDAV client stored a card at a name that holds one of the other kind (a group's card
   /// where a contact's is, or the reverse): `holder` says which is there.
   case nameHeldByOtherKind(name: String, holder: String)
+  /// No container (address book) with this identifier exists, or the session does not see it.
+  case containerNotFound(ObjectID)
+  /// Another container holds this name (``ContactContainer/resourceName``).
+  case containerNameInUse(String)
+  /// The store's local container cannot be removed.
+  case localContainerKept
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
     switch self {
-    case .contactNotFound, .groupNotFound: .notFound
-    case .removed, .changedSinceFetched, .nameHeldByOtherKind: .conflict
+    case .contactNotFound, .groupNotFound, .containerNotFound: .notFound
+    case .removed, .changedSinceFetched, .nameHeldByOtherKind, .containerNameInUse, .localContainerKept: .conflict
     case .invalidField: .invalidInput
     }
   }
@@ -35,6 +41,10 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidField(let field, let reason): "\(field) \(reason) — fix it"
     case .nameHeldByOtherKind(let name, let holder):
       "\(name) holds \(holder)'s card — remove it first, or store this card under another name"
+    case .containerNotFound(let id): "no address book \(id) — list them with `kalends contact book list`"
+    case .containerNameInUse(let name):
+      "another address book is named \(name) — choose another name, or use that one"
+    case .localContainerKept: "the local address book cannot be removed — remove its contacts instead"
     }
   }
 }

@@ -11,7 +11,7 @@ public struct ContactGroup: Hashable, Sendable {
   /// unfolded content lines, written again with the group's card.
   public var additionalProperties: [String]
   /// The name a CardDAV client stored it under (`/dav/addressbooks/contacts/NAME.vcf`), when that is
-  /// not its `UID`. Set by ``EventStore/putGroup(_:named:condition:)``, kept by every other save.
+  /// not its `UID`. Set by ``EventStore/putGroup(_:named:in:condition:)``, kept by every other save.
   public internal(set) var resourceName: String?
   /// The WebDAV dead properties of the group's card, as ``Contact/clientProperties``.
   public var clientProperties: [String: String]
@@ -19,6 +19,10 @@ public struct ContactGroup: Hashable, Sendable {
   /// book when it was stored: kept, so that the card comes back as written, and joined by the
   /// contact that later arrives with that `UID`.
   var pendingMembers: [String]
+  /// The container (address book) it belongs to (``ContactContainer``), whose contacts its members
+  /// are: set before its first save (by default the local one); the store keeps the one it was
+  /// first saved in.
+  public var containerID: ObjectID
   /// When it was first saved.
   public internal(set) var creationDate: Timestamp?
   /// When it was last saved.
@@ -35,6 +39,7 @@ public struct ContactGroup: Hashable, Sendable {
     self.resourceName = nil
     self.clientProperties = [:]
     self.pendingMembers = []
+    self.containerID = ContactContainer.localID
     self.version = .none
   }
 }

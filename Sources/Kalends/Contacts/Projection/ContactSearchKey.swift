@@ -23,6 +23,14 @@ enum ContactSearchKey {
     /// A `UID` (bare of `urn:uuid:`) a group's card names as a member that was no contact when the
     /// group was stored (``ContactGroup/pendingMembers``): the key ends with the group's id.
     case pendingMember = 8
+    /// A contact or group of a container (``containerKey(_:_:_:)``).
+    case containerMember = 9
+  }
+
+  /// The key listing the contact or group `id` (of `kind`) in `container`: `9 ‖ container (16) ‖
+  /// kind (1) ‖ id (16)`; without `id`, the prefix of that container's objects of that kind.
+  static func containerKey(_ container: ObjectID, _ kind: ContactObjectKind, _ id: ObjectID?) -> [UInt8] {
+    [Field.containerMember.rawValue] + container.bytes + [kind.rawValue] + (id?.bytes ?? [])
   }
 
   /// Texts are cut to this many bytes (at a character boundary): LMDB keys are at most 511 bytes,

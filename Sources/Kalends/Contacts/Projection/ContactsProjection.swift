@@ -9,11 +9,12 @@ internal import LMDB
 ///   (``OwnedKeys``), so that the next change removes them without reading the log. The state is
 ///   not copied: it is the `state` field of the save at `version`, read from the log. A removed
 ///   object keeps its tombstone (`live` 0).
-///   The address book's own properties have the entry `6 ‖ id (16)` (its id, ``addressBookID``),
-///   naming its last `addressBookSaved`.
+///   Each contacts container (address book) has the entry `6 ‖ id (16)` (the local one's id is
+///   ``ContactContainer/localID``), naming its last `addressBookSaved` (removed: `live` 0).
 /// - `contacts.search`: keys of ``ContactSearchKey``, empty values: the search index of the live
 ///   contacts; their external identifiers and the groups' for imports; the names CardDAV clients
-///   stored them under; and the `UID`s groups wait for (``ContactGroup/pendingMembers``).
+///   stored them under; the `UID`s groups wait for (``ContactGroup/pendingMembers``); and the
+///   contacts and groups of each container (``ContactSearchKey/containerKey(_:_:_:)``).
 /// - `contacts.members`: key `group id (16) ‖ contact id (16)`, empty value: the live contacts of
 ///   each live group.
 /// - `contacts.createdBy`: key `client ‖ 0 ‖ contact id (16)`, empty value: the contacts each app
@@ -23,7 +24,7 @@ internal import LMDB
 /// change removes those the entry lists: a replay of an erased log reaches the same keys.
 struct ContactsProjection: Projection {
   static let name = "contacts"
-  static let version: UInt32 = 7
+  static let version: UInt32 = 8
   enum DatabaseName {
     static let objects = "contacts"
     static let search = "contacts.search"
@@ -31,12 +32,15 @@ struct ContactsProjection: Projection {
     static let createdBy = "contacts.createdBy"
   }
   static let databaseNames = [DatabaseName.objects, DatabaseName.search, DatabaseName.members, DatabaseName.createdBy]
-  static let kinds: Set<RecordKind> = [.contactSaved, .contactRemoved, .groupSaved, .groupRemoved, .addressBookSaved]
+  static let kinds: Set<RecordKind> = [
+    .contactSaved, .contactRemoved, .groupSaved, .groupRemoved, .addressBookSaved, .addressBookRemoved,
+  ]
 
-  /// The identifier of the store's one address book, named by every `addressBookSaved`.
-  static let addressBookID = ObjectID(bytes: [UInt8](repeating: 0, count: 16))!
-  /// The key of its entry in `contacts`.
-  static let addressBookKey: [UInt8] = [6] + addressBookID.bytes
+  /// The first byte of a container's key in `contacts`.
+  static let containerKeyType: UInt8 = 6
+
+  /// The key of the entry of the container `id` in `contacts`.
+  static func containerKey(_ id: ObjectID) -> [UInt8] { [containerKeyType] + id.bytes }
 
   let objects: Database
   let search: Database
@@ -55,11 +59,9 @@ struct ContactsProjection: Projection {
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     let fields = try PayloadReader(bytes: payload)
     let id = try fields.requiredObjectID(1)
-    if header.kind == .addressBookSaved {
-      guard id == Self.addressBookID else {
-        throw StoreError.malformedPayload("an address book's record names \(id), not the store's address book")
-      }
-      try txn.put(OwnedKeys().entry(header, live: true), forKey: Self.addressBookKey, in: objects)
+    if header.kind == .addressBookSaved || header.kind == .addressBookRemoved {
+      let live = header.kind == .addressBookSaved
+      try txn.put(OwnedKeys().entry(header, live: live), forKey: Self.containerKey(id), in: objects)
       return
     }
     let kind: ContactObjectKind = header.kind == .contactSaved || header.kind == .contactRemoved ? .contact : .group
@@ -88,6 +90,7 @@ struct ContactsProjection: Projection {
         if let name = contact.resourceName {
           owned.search.append(ContactSearchKey.externalKey(.contactResourceName, name, id))
         }
+        owned.search.append(ContactSearchKey.containerKey(contact.containerID, .contact, id))
         var groups: [ObjectID] = []
         for group in contact.groupIDs where try !groups.contains(group) && isLive(.group, group, in: txn) {
           groups.append(group)
@@ -101,6 +104,7 @@ struct ContactsProjection: Projection {
         if let name = group.resourceName {
           owned.search.append(ContactSearchKey.externalKey(.groupResourceName, name, id))
         }
+        owned.search.append(ContactSearchKey.containerKey(group.containerID, .group, id))
         for uid in Set(group.pendingMembers) {
           owned.search.append(ContactSearchKey.externalKey(.pendingMember, uid, id))
         }
@@ -163,15 +167,51 @@ struct ContactsProjection: Projection {
     return stored
   }
 
-  /// The address book's state (its last `addressBookSaved`'s), or `nil` when none was saved.
-  func addressBookState(in txn: borrowing ReadTransaction) throws -> PayloadReader? {
-    guard let stored = try txn.withValue(forKey: Self.addressBookKey, in: objects, { try StoredContact(entry: $0) })
-    else { return nil }
-    return try SavedState.read(
-      "address book", Self.addressBookID, saveKind: .addressBookSaved, at: stored.version, projection: Self.name
+  /// The container `id` as stored: the local one always (as it stood before any save when none
+  /// was saved); `nil` for one that does not exist or was removed.
+  func container(_ id: ObjectID, in txn: borrowing ReadTransaction) throws -> ContactContainer? {
+    let stored = try txn.withValue(forKey: Self.containerKey(id), in: objects) { try StoredContact(entry: $0) }
+    guard let stored else { return id.isLocalContainer ? .local : nil }
+    guard stored.isLive else { return nil }
+    let state = try SavedState.read(
+      "address book", id, saveKind: .addressBookSaved, at: stored.version, projection: Self.name
     ) { position, body in
       try txn.withValue(forKey: BigEndianKey(position.rawValue), in: log, body)
     }
+    return try ContactCodec.decodeContainer(id: id, version: stored.version, state)
+  }
+
+  /// ``container(_:in:)`` inside a write transaction.
+  func container(_ id: ObjectID, in txn: borrowing WriteTransaction) throws -> ContactContainer? {
+    try txn.reading { try container(id, in: $0) }
+  }
+
+  /// The identifiers of the live containers, the local one first.
+  func containerIDs(in txn: borrowing ReadTransaction) throws -> [ObjectID] {
+    var ids = [ContactContainer.localID]
+    try txn.withCursor(on: objects) { cursor in
+      try cursor.forEach(withPrefix: [Self.containerKeyType]) { key, value in
+        let id = ObjectID(bytes: key[1...])!
+        if !id.isLocalContainer, try StoredContact(entry: value).isLive { ids.append(id) }
+      }
+    }
+    return ids
+  }
+
+  /// The live contacts (or groups) of the container `container`.
+  func members(
+    ofContainer container: ObjectID, _ kind: ContactObjectKind, in txn: borrowing ReadTransaction
+  ) throws -> [ObjectID] {
+    let prefix = ContactSearchKey.containerKey(container, kind, nil)
+    return try txn.withCursor(on: search) { try $0.keys(withPrefix: prefix) }.map {
+      ObjectID(bytes: $0[prefix.count...])!
+    }
+  }
+
+  /// The container the live contact or group `id` belongs to; `nil` when it is not live.
+  func container(of kind: ContactObjectKind, _ id: ObjectID, in txn: borrowing ReadTransaction) throws -> ObjectID? {
+    guard let stored = try state(kind, id, in: txn), stored.isLive else { return nil }
+    return try ContactCodec.container(of: stored.state)
   }
 
   /// ``state(_:_:in:)`` inside a write transaction.
@@ -182,17 +222,16 @@ struct ContactsProjection: Projection {
   /// The latest version among the live objects of `kind`, and how many there are (`only`: among
   /// those), from their entries alone.
   func latest(
-    _ kind: ContactObjectKind, only: Set<ObjectID>?, in txn: borrowing ReadTransaction
+    _ kind: ContactObjectKind, only: Set<ObjectID>?, in container: ObjectID, txn: borrowing ReadTransaction
   ) throws -> (version: LogPosition, count: Int) {
     var latest = LogPosition.none
     var count = 0
-    try txn.withCursor(on: objects) { cursor in
-      try cursor.forEach(withPrefix: [kind.rawValue]) { key, value in
-        let entry = try StoredContact(entry: value)
-        guard entry.isLive, only.map({ $0.contains(ObjectID(bytes: key[1...])!) }) ?? true else { return }
-        latest = max(latest, entry.version)
-        count += 1
-      }
+    for id in try members(ofContainer: container, kind, in: txn) where only?.contains(id) ?? true {
+      guard let entry = try txn.withValue(forKey: kind.key(id), in: objects, { try StoredContact(entry: $0) }),
+        entry.isLive
+      else { continue }
+      latest = max(latest, entry.version)
+      count += 1
     }
     return (latest, count)
   }

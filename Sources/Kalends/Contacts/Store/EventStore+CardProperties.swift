@@ -16,13 +16,17 @@ extension EventStore {
   /// Returns the card as stored.
   @discardableResult
   public func updateClientProperties(
-    _ changes: [String: String?], ofCardNamed name: String, condition: ObjectCondition = .none
+    _ changes: [String: String?], ofCardNamed name: String, in container: ObjectID = ContactContainer.localID,
+    condition: ObjectCondition = .none
   ) throws(StoreError) -> AddressObject {
     let actor = self.actor
     let book = try contactsBook()
     return try write(.changeChosen(.contacts, "set a card's properties")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
-      if let (id, stored) = try txn.reading({ try Self.stored(named: name, book, scope: scope, in: $0) }) {
+      try Self.checkContainer(container, scope: scope, actor, book, in: &txn)
+      if let (id, stored) = try txn.reading({
+        try Self.stored(named: name, book, scope: scope, container: container, in: $0)
+      }) {
         let contact = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
         guard condition.holds(for: contact.version) else { throw StoreError.calendar(.objectConditionFailed(name)) }
         return .contact(
@@ -31,7 +35,9 @@ extension EventStore {
           }[0])
       }
       let found = try txn.reading { txn -> GroupCard? in
-        guard scope == nil, let (id, stored) = try Self.stored(named: name, kind: .group, book, in: txn) else {
+        guard scope == nil,
+          let (id, stored) = try Self.stored(named: name, kind: .group, book, container: container, in: txn)
+        else {
           return nil
         }
         return try Self.groupCard(id, stored, book, in: txn)

@@ -14,16 +14,20 @@ extension EventStore {
   /// The contact a CardDAV client finds at `name` (`/dav/addressbooks/contacts/NAME.vcf`): the one
   /// stored under that name (``Contact/resourceName``), else the one whose `UID` it is and that has
   /// no name of its own; `nil` when there is none, or this session may not use it.
-  public func contact(named name: String) throws(StoreError) -> Contact? {
+  public func contact(
+    named name: String, in container: ObjectID = ContactContainer.localID
+  ) throws(StoreError) -> Contact? {
     try readContacts("read contacts") { txn, view in
-      guard let (id, _) = try Self.stored(named: name, view.book, scope: view.scope, in: txn) else { return nil }
+      guard try view.container(container, in: txn) != nil,
+        let (id, _) = try Self.stored(named: name, view.book, scope: view.scope, container: container, in: txn)
+      else { return nil }
       return try view.contact(id, in: txn).map { try Self.shown($0, view.book, scope: view.scope, in: txn) }
     }
   }
 
   /// Stores `contact` under `name` (by default its `UID`) — as a CardDAV `PUT` does — in one
   /// transaction: it replaces the fields of the contact this session may use at that name
-  /// (``contact(named:)``; keeping its identifier and its groups, which a vCard from a DAV client
+  /// (``contact(named:in:)``; keeping its identifier and its groups, which a vCard from a DAV client
   /// does not carry), or creates one. A name other than the `UID` is kept with the contact
   /// (``Contact/resourceName``); a `UID` another contact holds under another name is refused
   /// (``CalendarError/uidInUse(uid:name:)``). A card equal to what is stored writes nothing.
@@ -35,7 +39,8 @@ extension EventStore {
   /// Returns the contact as stored, and whether it was new.
   @discardableResult
   public func putContact(
-    _ contact: Contact, named name: String? = nil, condition: ObjectCondition = .none
+    _ contact: Contact, named name: String? = nil, in container: ObjectID = ContactContainer.localID,
+    condition: ObjectCondition = .none
   ) throws(StoreError) -> (contact: Contact, created: Bool) {
     try Self.check(contact)
     let name = name ?? contact.externalID
@@ -46,7 +51,10 @@ extension EventStore {
     return try write(.changeChosen(.contacts, "store a contact")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
       var current: Contact?
-      if let (id, stored) = try txn.reading({ try Self.stored(named: name, book, scope: scope, in: $0) }) {
+      try Self.checkContainer(container, scope: scope, actor, book, in: &txn)
+      if let (id, stored) = try txn.reading({
+        try Self.stored(named: name, book, scope: scope, container: container, in: $0)
+      }) {
         current = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
       }
       guard condition.holds(for: current?.version) else {
@@ -54,7 +62,7 @@ extension EventStore {
       }
       // A session with limited access sees no group, so no group's name is held for it.
       if current == nil, scope == nil,
-        try txn.reading({ try Self.stored(named: name, kind: .group, book, in: $0) }) != nil
+        try txn.reading({ try Self.stored(named: name, kind: .group, book, container: container, in: $0) }) != nil
       {
         throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a group"))
       }
@@ -62,7 +70,8 @@ extension EventStore {
       // with a contact it was not given, which it is never told of.
       for kind in scope == nil ? [ContactObjectKind.contact, .group] : [.contact] {
         let field: ContactSearchKey.Field = kind == .contact ? .contactExternalID : .groupExternalID
-        if let (id, stored) = try Self.stored(field, contact.externalID, kind, book, scope: scope, &txn),
+        if let (id, stored) = try Self.stored(
+          field, contact.externalID, kind, book, scope: scope, container: container, &txn),
           id != current?.id
         {
           let holder = try stored.state.string(28) ?? stored.state.string(1) ?? contact.externalID
@@ -70,6 +79,7 @@ extension EventStore {
         }
       }
       var saved = contact
+      saved.containerID = container
       saved.resourceName = name == contact.externalID ? nil : name
       // Found at its alias: the contact keeps the name it has.
       if let current, name == Self.alias(of: current.id), current.resourceName != name {
@@ -94,16 +104,18 @@ extension EventStore {
     }
   }
 
-  /// Removes the contact a CardDAV client finds at `name` (``contact(named:)``) when `condition`
+  /// Removes the contact a CardDAV client finds at `name` (``contact(named:in:)``) when `condition`
   /// holds for it, in one transaction; a missing one fails the condition
   /// ``ObjectCondition/present(matching:)`` and is otherwise ``CalendarError/objectConditionFailed(_:)``
   /// too: there was nothing to remove.
-  public func removeContact(named name: String, condition: ObjectCondition = .none) throws(StoreError) {
+  public func removeContact(
+    named name: String, in container: ObjectID = ContactContainer.localID, condition: ObjectCondition = .none
+  ) throws(StoreError) {
     let actor = self.actor
     let book = try contactsBook()
     try write(.changeChosen(.contacts, "remove a contact")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
-      let found = try txn.reading { try Self.stored(named: name, book, scope: scope, in: $0) }
+      let found = try txn.reading { try Self.stored(named: name, book, scope: scope, container: container, in: $0) }
       guard let (id, stored) = found, condition.holds(for: stored.version) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
@@ -124,7 +136,7 @@ extension EventStore {
   /// that held the name first — a name never comes to resolve to a card stored after it.
   static func stored(
     named name: String, kind: ContactObjectKind = .contact, _ book: ContactsProjection,
-    scope: Set<ObjectID>? = nil, in txn: borrowing ReadTransaction
+    scope: Set<ObjectID>? = nil, container: ObjectID? = nil, in txn: borrowing ReadTransaction
   ) throws -> (ObjectID, StoredContact)? {
     let fields: [ContactSearchKey.Field] =
       kind == .contact ? [.contactResourceName, .contactExternalID] : [.groupResourceName, .groupExternalID]
@@ -136,7 +148,9 @@ extension EventStore {
       for key in keys {
         let id = ObjectID(bytes: key[(key.count - 16)...])!
         if let scope, !scope.contains(id) { continue }
-        guard let stored = try book.state(kind, id, in: txn), stored.isLive else { continue }
+        guard let stored = try book.state(kind, id, in: txn), stored.isLive,
+          try container.map({ try ContactCodec.container(of: stored.state) == $0 }) ?? true
+        else { continue }
         let found =
           index == 0
           ? try stored.state.string(28) == name
@@ -150,7 +164,8 @@ extension EventStore {
     }
     guard kind == .contact, name.hasPrefix(Self.aliasPrefix),
       let id = ObjectID(String(name.dropFirst(Self.aliasPrefix.count))),
-      scope?.contains(id) ?? true, let stored = try book.state(.contact, id, in: txn), stored.isLive
+      scope?.contains(id) ?? true, let stored = try book.state(.contact, id, in: txn), stored.isLive,
+      try container.map({ try ContactCodec.container(of: stored.state) == $0 }) ?? true
     else { return nil }
     return (id, stored)
   }
@@ -173,13 +188,15 @@ extension EventStore {
   static func alias(of id: ObjectID) -> String { aliasPrefix + id.description }
 
   /// `contact` as a client that sees `scope` finds it: at its own name when that name resolves to
-  /// it (``stored(named:kind:_:scope:in:)``), else at its ``alias(of:)`` — two contacts the client
+  /// it (``stored(named:kind:_:scope:container:in:)``), else at its ``alias(of:)`` — two contacts the client
   /// sees are never at one name.
   static func shown(
     _ contact: Contact, _ book: ContactsProjection, scope: Set<ObjectID>?, in txn: borrowing ReadTransaction
   ) throws -> Contact {
     let name = contact.resourceName ?? contact.externalID
-    guard let (holder, _) = try stored(named: name, book, scope: scope, in: txn), holder != contact.id else {
+    guard let (holder, _) = try stored(named: name, book, scope: scope, container: contact.containerID, in: txn),
+      holder != contact.id
+    else {
       return contact
     }
     var shown = contact
@@ -191,11 +208,16 @@ extension EventStore {
   /// collection tag: the latest version among them and how many they are (see
   /// ``calendarStamp(inCalendar:)``), read from the book's entries without decoding a card. A
   /// membership change is a contact's save, so it moves the version too.
-  public func contactsStamp() throws(StoreError) -> (version: LogPosition, items: Int) {
+  public func contactsStamp(
+    in container: ObjectID = ContactContainer.localID
+  ) throws(StoreError) -> (version: LogPosition, items: Int) {
     try readContacts("read contacts") { txn, view in
-      let latest = try view.book.latest(.contact, only: view.scope, in: txn)
+      guard try view.container(container, in: txn) != nil else {
+        throw StoreError.contact(.containerNotFound(container))
+      }
+      let latest = try view.book.latest(.contact, only: view.scope, in: container, txn: txn)
       guard view.seesGroups else { return (latest.version, latest.count) }
-      let groups = try view.book.latest(.group, only: nil, in: txn)
+      let groups = try view.book.latest(.group, only: nil, in: container, txn: txn)
       return (max(latest.version, groups.version), latest.count + groups.count)
     }
   }

@@ -52,9 +52,12 @@ extension EventStore {
     if let stored = try book.state(.group, group.id, in: txn) {
       try checkVersion(group.id, fetched: group.version, stored: stored, overwrite: overwrite)
       saved.creationDate = try stored.state.signed(27).map(Timestamp.init(rawValue:))
+      // A group stays in the container it was made in.
+      saved.containerID = try ContactCodec.container(of: stored.state)
       change = .modified
     } else {
       saved.creationDate = appender.timestamp
+      try checkContainer(saved.containerID, scope: nil, actor, book, in: &txn)
     }
     var payload = Payload()
     payload.append(tag: 1, id: saved.id)

@@ -20,11 +20,14 @@ extension EventStore {
   /// - Throws: ``CalendarError/changesUnavailable(after:)`` for a position beyond the head, or a
   ///   contact or group removed since whose last save was erased: the client then syncs from the
   ///   start.
-  public func contactChanges(after position: LogPosition?, limit: Int? = nil) throws(StoreError) -> ContactChanges {
+  public func contactChanges(
+    after position: LogPosition?, limit: Int? = nil, in container: ObjectID = ContactContainer.localID
+  ) throws(StoreError) -> ContactChanges {
     guard let position else {
       let head = try store.head().position
-      var contacts = try shown(self.contacts())
-      var groups = try groupCards()
+      let cards = try addressObjects(in: container)
+      var contacts = cards.compactMap { card -> Contact? in if case .contact(let c) = card { c } else { nil } }
+      var groups = cards.compactMap { card -> GroupCard? in if case .group(let g) = card { g } else { nil } }
       guard let limit, contacts.count + groups.count > limit else {
         return ContactChanges(position: head, contacts: contacts, groups: groups, removed: [])
       }
@@ -38,29 +41,39 @@ extension EventStore {
     }
     let store = self.store
     return try readContacts("read the address book's changes") { txn, view in
-      let groups = view.seesGroups ? try view.book.all(.group, in: txn) : []
+      guard try view.container(container, in: txn) != nil else {
+        throw StoreError.contact(.containerNotFound(container))
+      }
+      let groups = view.seesGroups ? try view.book.members(ofContainer: container, .group, in: txn) : []
       let changed = try ChangedNames(
         after: position, limit: limit, store: store, in: txn,
         items: { header, payload in
           switch header.kind {
           case .contactSaved, .contactRemoved:
             let id = try PayloadReader(bytes: payload).requiredObjectID(1)
-            return view.scope?.contains(id) ?? true ? [id] + groups : []
+            let mine = try Self.isIn(container, .contact, id, view.book, after: position, in: txn)
+            return view.scope?.contains(id) ?? true && mine ? [id] + groups : []
           case .groupSaved, .groupRemoved:
-            return view.seesGroups ? [try PayloadReader(bytes: payload).requiredObjectID(1)] : []
+            let id = try PayloadReader(bytes: payload).requiredObjectID(1)
+            let mine = try Self.isIn(container, .group, id, view.book, after: position, in: txn)
+            return view.seesGroups && mine ? [id] : []
           default:
             return []
           }
         },
-        name: { id in try Self.addressObjectName(id, view.book, scope: view.scope, after: position, in: txn) })
+        name: { id in
+          try Self.addressObjectName(id, view.book, scope: view.scope, container: container, after: position, in: txn)
+        })
       var changes = ContactChanges(
         position: changed.position, contacts: [], removed: [], isTruncated: changed.isTruncated)
       for name in changed.names {
-        if let (id, _) = try Self.stored(named: name, view.book, scope: view.scope, in: txn),
+        if let (id, _) = try Self.stored(named: name, view.book, scope: view.scope, container: container, in: txn),
           let contact = try view.contact(id, in: txn)
         {
           changes.contacts.append(try Self.shown(contact, view.book, scope: view.scope, in: txn))
-        } else if view.seesGroups, let (id, stored) = try Self.stored(named: name, kind: .group, view.book, in: txn) {
+        } else if view.seesGroups,
+          let (id, stored) = try Self.stored(named: name, kind: .group, view.book, container: container, in: txn)
+        {
           changes.groups.append(try Self.groupCard(id, stored, view.book, in: txn))
         } else {
           changes.removed.append(name)
@@ -70,14 +83,27 @@ extension EventStore {
     }
   }
 
+  /// Whether the contact or group `id` is of `container`: it never moves, so its state now (or,
+  /// removed, at its last save) says; throws ``CalendarError/changesUnavailable(after:)`` when that
+  /// is no longer known (its content erased).
+  private static func isIn(
+    _ container: ObjectID, _ kind: ContactObjectKind, _ id: ObjectID, _ book: ContactsProjection,
+    after position: LogPosition, in txn: borrowing ReadTransaction
+  ) throws -> Bool {
+    guard let stored = try book.state(kind, id, in: txn),
+      let state = stored.isLive ? stored.state : try book.lastState(stored, kind, id, in: txn)
+    else { throw StoreError.calendar(.changesUnavailable(after: position)) }
+    return try ContactCodec.container(of: state) == container
+  }
+
   /// The name (``Contact/resourceName`` or ``ContactGroup/resourceName``, or else the `UID`) the
   /// contact or group `id` has now or, once removed, had at its last save, as a client that sees
   /// `scope` finds it there: a contact's alias (``alias(of:)``) when a contact it sees made before
   /// this one holds the name; throws ``CalendarError/changesUnavailable(after:)`` when that is no
   /// longer known (its content erased).
   private static func addressObjectName(
-    _ id: ObjectID, _ book: ContactsProjection, scope: Set<ObjectID>?, after position: LogPosition,
-    in txn: borrowing ReadTransaction
+    _ id: ObjectID, _ book: ContactsProjection, scope: Set<ObjectID>?, container: ObjectID,
+    after position: LogPosition, in txn: borrowing ReadTransaction
   ) throws -> String {
     let kind: ContactObjectKind = try book.state(.contact, id, in: txn) != nil ? .contact : .group
     guard let stored = try book.state(kind, id, in: txn),
@@ -85,7 +111,9 @@ extension EventStore {
       let uid = try state.string(1)
     else { throw StoreError.calendar(.changesUnavailable(after: position)) }
     let name = try state.string(28) ?? uid
-    guard kind == .contact, let (holder, held) = try Self.stored(named: name, book, scope: scope, in: txn), holder != id
+    guard kind == .contact,
+      let (holder, held) = try Self.stored(named: name, book, scope: scope, container: container, in: txn),
+      holder != id
     else { return name }
     // Another holds the name: this one is at its alias if it came after that one.
     let after = Self.madeBefore((try Self.creation(of: held.state), holder), (try Self.creation(of: state), id))

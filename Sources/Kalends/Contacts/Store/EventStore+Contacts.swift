@@ -13,8 +13,11 @@ extension EventStore {
   ) throws(StoreError) -> R {
     let book = try contactsBook()
     // Contacts have no write-only access, so the hidden value is never returned.
+    let client = sessionClient
     return try readItems(.contacts, operation, hidden: nil) { txn, _, uses in
-      try body(txn, ContactView(book: book, scope: try contactScope(book, in: txn), uses: uses))
+      let scope = try contactScope(book, in: txn)
+      let containers = try scope.map { try ContactView.containers(scope: $0, client: client, book, in: txn) }
+      return try body(txn, ContactView(book: book, scope: scope, containers: containers, uses: uses))
     }!
   }
 
@@ -130,6 +133,8 @@ extension EventStore {
       if let scope, !scope.contains(contact.id) { throw Self.outsideScope(actor, "change a contact it may not use") }
       try checkVersion(contact.id, fetched: contact.version, stored: stored, overwrite: overwrite)
       saved.creationDate = try stored.state.signed(27).map(Timestamp.init(rawValue:))
+      // A contact stays in the container it was made in, whatever the caller's copy says.
+      saved.containerID = try ContactCodec.container(of: stored.state)
       storedGroups = try stored.state.objectIDs(25)
       change = .modified
       // A kept formatted name (FN) goes once a name part changes: it would name someone else.
@@ -141,10 +146,12 @@ extension EventStore {
       }
     } else {
       saved.creationDate = appender.timestamp
+      try checkContainer(saved.containerID, scope: scope, actor, book, in: &txn)
     }
     var groups: [ObjectID] = []
     for group in scope == nil ? contact.groupIDs : storedGroups where !groups.contains(group) {
-      guard try book.isLive(.group, group, in: txn) else {
+      // A group holds contacts of its own container only.
+      guard try txn.reading({ try book.container(of: .group, group, in: $0) }) == saved.containerID else {
         if scope != nil { continue }
         throw StoreError.contact(.groupNotFound(group))
       }
@@ -154,7 +161,8 @@ extension EventStore {
     // may store a group before its members).
     if change == .created, scope == nil {
       let uid = contact.externalID
-      for group in try txn.reading({ try groupsAwaiting(uid, book, in: $0) }) where !groups.contains(group) {
+      let awaiting = try txn.reading { try groupsAwaiting(uid, in: saved.containerID, book, in: $0) }
+      for group in awaiting where !groups.contains(group) {
         groups.append(group)
       }
     }
@@ -167,6 +175,22 @@ extension EventStore {
     saved.version = header.position
     saved.lastModifiedDate = header.timestamp
     return saved
+  }
+
+  /// Refuses a new contact or group in `container` unless that container is live and the session
+  /// sees it (a limited one: the local one, those holding a contact it may use, those it made).
+  static func checkContainer(
+    _ container: ObjectID, scope: Set<ObjectID>?, _ actor: Principal, _ book: ContactsProjection,
+    in txn: inout WriteTransaction
+  ) throws {
+    try txn.reading { txn in
+      var client: String?
+      if case .client(let id) = actor { client = id }
+      let visible = try scope.map { try ContactView.containers(scope: $0, client: client, book, in: txn) }
+      guard visible?.contains(container) ?? true, try book.container(container, in: txn) != nil else {
+        throw StoreError.contact(.containerNotFound(container))
+      }
+    }
   }
 
   /// Refuses a save of a copy fetched at `fetched` when the stored one is removed or at another

@@ -5,12 +5,13 @@ internal import LMDB
 /// session with limited access to contacts sees none of them and may store none (as Contacts hides
 /// groups from a limited app: their names and members would tell of contacts it may not see).
 extension EventStore {
-  /// The group cards of the address book, by name; empty for a session that does not see groups.
-  public func groupCards() throws(StoreError) -> [GroupCard] {
+  /// The group cards of the container `container`, by name; empty for a session that does not see
+  /// groups.
+  public func groupCards(in container: ObjectID = ContactContainer.localID) throws(StoreError) -> [GroupCard] {
     try readContacts("read groups") { txn, view in
       guard view.seesGroups else { return [] }
       var cards: [GroupCard] = []
-      for id in try view.book.all(.group, in: txn) {
+      for id in try view.book.members(ofContainer: container, .group, in: txn) {
         if let stored = try view.book.state(.group, id, in: txn) {
           cards.append(try Self.groupCard(id, stored, view.book, in: txn))
         }
@@ -22,9 +23,13 @@ extension EventStore {
   /// The group card a CardDAV client finds at `name` (`/dav/addressbooks/contacts/NAME.vcf`): the
   /// group stored under that name (``ContactGroup/resourceName``), else the one whose `UID` it is and
   /// that has no name of its own; `nil` when there is none or this session does not see groups.
-  public func groupCard(named name: String) throws(StoreError) -> GroupCard? {
+  public func groupCard(
+    named name: String, in container: ObjectID = ContactContainer.localID
+  ) throws(StoreError) -> GroupCard? {
     try readContacts("read groups") { txn, view in
-      guard view.seesGroups, let (id, stored) = try Self.stored(named: name, kind: .group, view.book, in: txn) else {
+      guard view.seesGroups,
+        let (id, stored) = try Self.stored(named: name, kind: .group, view.book, container: container, in: txn)
+      else {
         return nil
       }
       return try Self.groupCard(id, stored, view.book, in: txn)
@@ -48,7 +53,8 @@ extension EventStore {
   /// Returns the card as stored, and whether the group was new.
   @discardableResult
   public func putGroup(
-    _ card: GroupCard, named name: String? = nil, condition: ObjectCondition = .none
+    _ card: GroupCard, named name: String? = nil, in container: ObjectID = ContactContainer.localID,
+    condition: ObjectCondition = .none
   ) throws(StoreError) -> (card: GroupCard, created: Bool) {
     try Self.check(card.group)
     for uid in card.memberUIDs { try Self.checkContactText(uid, "a member's UID") }
@@ -59,22 +65,26 @@ extension EventStore {
     let book = try contactsBook()
     return try write(.changeChosen(.contacts, "store a group")) { txn, appender, _ in
       if try txn.reading({ try contactScope(book, in: $0) }) != nil { throw Self.outsideScope(actor, "store a group") }
-      if try txn.reading({ try Self.stored(named: name, book, in: $0) }) != nil {
+      try Self.checkContainer(container, scope: nil, actor, book, in: &txn)
+      if try txn.reading({ try Self.stored(named: name, book, container: container, in: $0) }) != nil {
         throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a contact"))
       }
       let current = try txn.reading { txn -> GroupCard? in
-        guard let (id, stored) = try Self.stored(named: name, kind: .group, book, in: txn) else { return nil }
+        guard let (id, stored) = try Self.stored(named: name, kind: .group, book, container: container, in: txn)
+        else { return nil }
         return try Self.groupCard(id, stored, book, in: txn)
       }
       guard condition.holds(for: current?.contentVersion) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
       let uid = card.group.externalID
-      if let (id, stored) = try Self.stored(.groupExternalID, uid, .group, book, &txn), id != current?.group.id {
+      if let (id, stored) = try Self.stored(.groupExternalID, uid, .group, book, container: container, &txn),
+        id != current?.group.id
+      {
         throw StoreError.calendar(
           .uidInUse(uid: uid, name: try stored.state.string(28) ?? stored.state.string(1) ?? uid))
       }
-      if let (_, stored) = try Self.stored(.contactExternalID, uid, .contact, book, &txn) {
+      if let (_, stored) = try Self.stored(.contactExternalID, uid, .contact, book, container: container, &txn) {
         throw StoreError.calendar(
           .uidInUse(uid: uid, name: try stored.state.string(28) ?? stored.state.string(1) ?? uid))
       }
@@ -83,13 +93,14 @@ extension EventStore {
       var pending: [String] = []
       var named: Set<String> = []
       for member in card.memberUIDs where named.insert(VCardText.bareUID(member)).inserted {
-        if let (id, _) = try Self.stored(.contactExternalID, member, .contact, book, &txn) {
+        if let (id, _) = try Self.stored(.contactExternalID, member, .contact, book, container: container, &txn) {
           if !wanted.contains(id) { wanted.append(id) }
         } else {
           pending.append(VCardText.bareUID(member))
         }
       }
       var group = card.group
+      group.containerID = container
       group.resourceName = name == group.externalID ? nil : name
       group.pendingMembers = pending.sorted()
       if let current {
@@ -126,17 +137,20 @@ extension EventStore {
     }
   }
 
-  /// Removes the group a CardDAV client finds at `name` (``groupCard(named:)``) when `condition`
+  /// Removes the group a CardDAV client finds at `name` (``groupCard(named:in:)``) when `condition`
   /// holds for its ``GroupCard/contentVersion``, in one transaction; its members stay, outside it. A
   /// missing one fails the condition ``ObjectCondition/present(matching:)`` and is otherwise
   /// ``CalendarError/objectConditionFailed(_:)`` too: there was nothing to remove.
-  public func removeGroup(named name: String, condition: ObjectCondition = .none) throws(StoreError) {
+  public func removeGroup(
+    named name: String, in container: ObjectID = ContactContainer.localID, condition: ObjectCondition = .none
+  ) throws(StoreError) {
     let actor = self.actor
     let book = try contactsBook()
     try write(.changeChosen(.contacts, "remove a group")) { txn, appender, _ in
       if try txn.reading({ try contactScope(book, in: $0) }) != nil { throw Self.outsideScope(actor, "remove a group") }
       let current = try txn.reading { txn -> GroupCard? in
-        guard let (id, stored) = try Self.stored(named: name, kind: .group, book, in: txn) else { return nil }
+        guard let (id, stored) = try Self.stored(named: name, kind: .group, book, container: container, in: txn)
+        else { return nil }
         return try Self.groupCard(id, stored, book, in: txn)
       }
       guard let current, condition.holds(for: current.contentVersion) else {
@@ -160,20 +174,23 @@ extension EventStore {
       }
     }
     for uid in group.pendingMembers where !uids.contains(uid) {
-      // A contact holds it now and is not a member: it left, or was stored by another way.
-      if try Self.stored(.contactExternalID, uid, .contact, book, in: txn) == nil { uids.insert(uid) }
+      // A contact of its container holds it now and is not a member: it left, or was stored by
+      // another way.
+      if try Self.stored(.contactExternalID, uid, .contact, book, container: group.containerID, in: txn) == nil {
+        uids.insert(uid)
+      }
     }
     return GroupCard(group: group, memberUIDs: uids.sorted())
   }
 
-  /// The live groups whose stored card waits for a contact with the `UID` `uid`.
-  static func groupsAwaiting(_ uid: String, _ book: ContactsProjection, in txn: borrowing ReadTransaction) throws
-    -> [ObjectID]
-  {
+  /// The live groups of `container` whose stored card waits for a contact with the `UID` `uid`.
+  static func groupsAwaiting(
+    _ uid: String, in container: ObjectID, _ book: ContactsProjection, in txn: borrowing ReadTransaction
+  ) throws -> [ObjectID] {
     let prefix = ContactSearchKey.externalKey(.pendingMember, VCardText.bareUID(uid), nil)
     return try txn.withCursor(on: book.search) { try $0.keys(withPrefix: prefix) }.compactMap { key in
       let id = ObjectID(bytes: key[(key.count - 16)...])!
-      return try book.isLive(.group, id, in: txn) ? id : nil
+      return try book.container(of: .group, id, in: txn) == container ? id : nil
     }
   }
 }

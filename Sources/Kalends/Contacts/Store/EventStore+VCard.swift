@@ -166,15 +166,15 @@ extension EventStore {
   /// its state; with `scope`, only among those in it.
   static func stored(
     _ field: ContactSearchKey.Field, _ external: String, _ kind: ContactObjectKind, _ book: ContactsProjection,
-    scope: Set<ObjectID>? = nil, _ txn: inout WriteTransaction
+    scope: Set<ObjectID>? = nil, container: ObjectID? = nil, _ txn: inout WriteTransaction
   ) throws -> (ObjectID, StoredContact)? {
-    try txn.reading { try stored(field, external, kind, book, scope: scope, in: $0) }
+    try txn.reading { try stored(field, external, kind, book, scope: scope, container: container, in: $0) }
   }
 
-  /// ``stored(_:_:_:_:scope:_:)`` in a read snapshot.
+  /// ``stored(_:_:_:_:scope:container:_:)`` in a read snapshot.
   static func stored(
     _ field: ContactSearchKey.Field, _ external: String, _ kind: ContactObjectKind, _ book: ContactsProjection,
-    scope: Set<ObjectID>? = nil, in txn: borrowing ReadTransaction
+    scope: Set<ObjectID>? = nil, container: ObjectID? = nil, in txn: borrowing ReadTransaction
   ) throws -> (ObjectID, StoredContact)? {
     for candidate in Set([external, VCardText.bareUID(external), "urn:uuid:" + VCardText.bareUID(external)]) {
       let prefix = ContactSearchKey.externalKey(field, candidate, nil)
@@ -183,7 +183,8 @@ extension EventStore {
         let id = ObjectID(bytes: key[(key.count - 16)...])!
         if let scope, !scope.contains(id) { continue }
         guard let stored = try book.state(kind, id, in: txn), stored.isLive,
-          try stored.state.string(1).map(VCardText.bareUID) == VCardText.bareUID(external)
+          try stored.state.string(1).map(VCardText.bareUID) == VCardText.bareUID(external),
+          try container.map({ try ContactCodec.container(of: stored.state) == $0 }) ?? true
         else { continue }
         return (id, stored)
       }

@@ -10,12 +10,18 @@ extension KalendsCommand.Contact {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var fields: ContactFieldOptions
+    @Option(
+      help: ArgumentHelp(
+        "The address book to add it to: its title, DAV name or id; by default the local one.", valueName: "book"))
+    var book: String?
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
+      let store = try global.openEventStore()
       var contact = Kalends.Contact()
       try fields.apply(to: &contact)
-      let saved = try global.openEventStore().save(contact)
+      if let book { contact.containerID = try store.containerNamed(book, option: "--book").id }
+      let saved = try store.save(contact)
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
   }

@@ -11,11 +11,20 @@ extension KalendsCommand.Contact {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Only the members of this group.", valueName: "id")) var group: String?
+    @Option(
+      help: ArgumentHelp("Only the contacts of this address book: its title, DAV name or id.", valueName: "book"))
+    var book: String?
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
+      let store = try global.openEventStore(readOnly: true)
       let search: ContactSearch = try group.map { .group(try ObjectID(argument: $0, option: "--group")) } ?? .all
-      ContactTable.write(try global.openEventStore(readOnly: true).contacts(matching: search), format)
+      var contacts = try store.contacts(matching: search)
+      if let book {
+        let container = try store.containerNamed(book, option: "--book").id
+        contacts = contacts.filter { $0.containerID == container }
+      }
+      ContactTable.write(contacts, format)
     }
   }
 }
