@@ -117,10 +117,55 @@ struct DemoCommandTests {
     let week = try CLI.run(["events", "--from", "2026-03-30", "--to", "2026-04-06", "--format", "json"] + store)
     #expect((try json(week.stdout) as? [Any])?.count ?? 0 >= 5)
     #expect(try CLI.run(["audit", "verify"] + store).status == 0)
+    // The README's day with kalends, as a new user types it, runs on the demo store.
+    for command in try Self.readmeDay() {
+      let ran = try CLI.run(Array(command.dropFirst()) + store)
+      #expect(ran.status == 0, "\(command.joined(separator: " ")): \(ran.stderr)")
+    }
     let again = try CLI.run(["demo"] + store)
     #expect(again.status == 0, "a second run replaces the demo store: \(again.stderr)")
     let other = TemporaryDirectory("not-demo")
     _ = try CLI.run(["init", "--store", other.storePath])
     #expect(try CLI.run(["demo", "--store", other.storePath]).status == 65, "another store is left alone")
+  }
+
+  /// The commands of the README's "A day with `kalends`" block, each split into its words as a
+  /// shell would (double quotes kept together), `&&` apart; `kalends serve &` (a server kept
+  /// running) left out.
+  static func readmeDay() throws -> [[String]] {
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.components(separatedBy: "## A day with `kalends`").dropFirst().first)
+    let block = try #require(
+      section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
+    var commands: [[String]] = []
+    for line in block.split(separator: "\n") {
+      var words: [String] = []
+      var word = ""
+      var quoted = false
+      var started = false
+      for character in line {
+        if character == "\"" {
+          quoted.toggle()
+          started = true
+        } else if character == "#" && !quoted && word.isEmpty {
+          break
+        } else if character == " " && !quoted {
+          if started { words.append(word) }
+          (word, started) = ("", false)
+        } else {
+          word.append(character)
+          started = true
+        }
+      }
+      if started { words.append(word) }
+      for command in words.split(separator: "&&").map(Array.init) where command.last != "&" {
+        try #require(command.first == "kalends", "\(line)")
+        commands.append(command)
+      }
+    }
+    #expect(commands.count >= 6, "\(commands)")
+    return commands
   }
 }

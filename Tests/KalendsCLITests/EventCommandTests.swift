@@ -257,6 +257,41 @@ struct EventCommandTests {
     #expect(day["end"] as? String == "2026-03-31" && day["allDay"] as? Bool == true, "\(day)")
   }
 
+  /// Events and reminders are named by their title too, as a new user first types them; a title
+  /// two hold is refused listing both, and changes nothing.
+  @Test func itemsAreNamedByTheirTitleWhenOneHoldsIt() throws {
+    let store = try CLIStore()
+    let calendar = try store.calendar("Work")
+    let list = try store.calendar("Errands", ["--reminders"])
+    let dentist = try #require(
+      try store.object(["event", "add", "--calendar", calendar, "--title", "Dentist", "--start", "2026-06-02T10:00:00"]
+      )[
+        "id"] as? String)
+    let floss = try #require(
+      try store.object(["reminder", "add", "--calendar", list, "--title", "Floss"])["id"] as? String)
+    #expect(try store.object(["event", "show", "dentist"])["id"] as? String == dentist)
+    let moved = try store.object(["event", "update", "Dentist", "--title", "Dentist (moved)"])
+    #expect(moved["id"] as? String == dentist)
+    #expect(try store.object(["event", "show", "Dentist (moved)"])["id"] as? String == dentist)
+    #expect(try store.object(["reminder", "complete", "Floss"])["completed"] as? Bool == true)
+    #expect(try store.run(["event", "history", "Dentist (moved)"]).status == 0)
+    let history = try store.run(["reminder", "history", "Floss", "--format", "json"])
+    #expect(history.status == 0 && history.stdout.contains("Floss"), "\(history.stderr)")
+    #expect(try store.object(["reminder", "show", "floss"])["id"] as? String == floss)
+
+    let other = try #require(
+      try store.object(["event", "add", "--calendar", calendar, "--title", "Lunch", "--start", "2026-06-03T12:00:00"])[
+        "id"] as? String)
+    _ = try store.object(["event", "add", "--calendar", calendar, "--title", "lunch", "--start", "2026-06-04T12:00:00"])
+    let head = try store.head()
+    let twice = try store.run(["event", "remove", "Lunch"])
+    #expect(twice.status == 65 && twice.stderr.contains("2 events are titled Lunch"), "\(twice.stderr)")
+    #expect(twice.stderr.contains(other))
+    #expect(try store.head() == head)
+    let none = try store.run(["event", "show", "Nobody's meeting"])
+    #expect(none.status == 65 && none.stderr.contains("nor the title of an event"), "\(none.stderr)")
+  }
+
   /// Events and reminders are named by the start of their id, as git names commits.
   @Test func itemsAreNamedByTheStartOfTheirID() throws {
     let store = try CLIStore()

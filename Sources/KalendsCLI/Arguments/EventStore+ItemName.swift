@@ -5,23 +5,47 @@ import KalendsFormats
 extension EventStore {
   /// The event `text` names, given to `option`: its id, or the one live event this store shows its
   /// caller whose id begins with `text` (at least four hex digits, dashes ignored), as git takes
-  /// commits. A full id is taken as it is (a missing event is the command's not-found, exit 66);
-  /// two or more are refused (exit 65) listing them; none is not found (exit 66).
+  /// commits; else the one whose title is `text` (either case: `kalends event history Standup`).
+  /// A full id is taken as it is (a missing event is the command's not-found, exit 66); two or
+  /// more are refused (exit 65) listing them; none is not found (exit 66).
   func eventNamed(_ text: String, option: String = "ID") throws -> ObjectID {
     if let id = ObjectID(text) { return id }
-    try Self.checkPrefix(text, option: option)
-    return try Self.one(text, option: option, kind: "event", found: try eventIDs(beginningWith: text, limit: 6)) {
-      try event(withID: $0)?.title
+    let byID = IDPrefixScan.nibbles(text) == nil ? [] : try eventIDs(beginningWith: text, limit: 6)
+    if byID.isEmpty, let titled = try Self.titled(text, try searchEvents(text), \.title, \.id, option, "event") {
+      return titled
     }
+    try Self.checkPrefix(text, option: option, orTitleOf: "event")
+    return try Self.one(text, option: option, kind: "event", found: byID) { try event(withID: $0)?.title }
   }
 
   /// The reminder `text` names, as ``eventNamed(_:option:)`` finds events.
   func reminderNamed(_ text: String, option: String = "ID") throws -> ObjectID {
     if let id = ObjectID(text) { return id }
-    try Self.checkPrefix(text, option: option)
-    return try Self.one(text, option: option, kind: "reminder", found: try reminderIDs(beginningWith: text, limit: 6)) {
-      try reminder(withID: $0)?.title
+    let byID = IDPrefixScan.nibbles(text) == nil ? [] : try reminderIDs(beginningWith: text, limit: 6)
+    if byID.isEmpty,
+      let titled = try Self.titled(text, try searchReminders(text), \.title, \.id, option, "reminder")
+    {
+      return titled
     }
+    try Self.checkPrefix(text, option: option, orTitleOf: "reminder")
+    return try Self.one(text, option: option, kind: "reminder", found: byID) { try reminder(withID: $0)?.title }
+  }
+
+  /// The one item of `found` (a search's answer) whose title is `text` (either case); `nil` when
+  /// none is; several are refused (exit 65), listing them by id.
+  private static func titled<Item>(
+    _ text: String, _ found: [Item], _ title: KeyPath<Item, String>, _ id: KeyPath<Item, ObjectID>, _ option: String,
+    _ kind: String
+  ) throws -> ObjectID? {
+    let folded = text.lowercased()
+    var ids: [ObjectID] = []
+    for item in found where item[keyPath: title].lowercased() == folded && !ids.contains(item[keyPath: id]) {
+      ids.append(item[keyPath: id])
+    }
+    guard ids.count > 1 else { return ids.first }
+    throw CLIError.invalidInput(
+      "\(option): \(ids.count) \(kind)s are titled \(TerminalText.escaped(text)): "
+        + ids.prefix(5).map(\.description).joined(separator: ", ") + " — give the start of its id")
   }
 
   /// The contact `text` names, as ``eventNamed(_:option:)`` finds events.
@@ -61,27 +85,35 @@ extension EventStore {
 
   /// The object of `kind` that `text` names for `history` and `restore`: its id, or the one object
   /// of that kind — live or removed — whose id begins with `text`, as ``eventNamed(_:option:)``
-  /// reads prefixes; a calendar also by the title of a live one.
+  /// reads prefixes; a calendar, an event or a reminder also by the title of a live one.
   func itemNamed(_ text: String, _ kind: ErasableItem.Kind, option: String = "ID") throws -> ErasableItem {
     if let id = ObjectID(text) { return kind.item(id) }
+    let byTitle: Set<ErasableItem.Kind> = [.calendar, .event, .reminder]
     if IDPrefixScan.nibbles(text) != nil {
       let found = try items(kind, beginningWith: text, limit: 6).map(\.id)
-      if !found.isEmpty || kind != .calendar {
+      if !found.isEmpty || !byTitle.contains(kind) {
         return kind.item(try Self.one(text, option: option, kind: kind.rawValue, found: found) { _ in nil })
       }
     }
-    if kind == .calendar { return .calendar(try calendarNamed(text, option: option)) }
+    switch kind {
+    case .calendar: return .calendar(try calendarNamed(text, option: option))
+    case .event: return kind.item(try eventNamed(text, option: option))
+    case .reminder: return kind.item(try reminderNamed(text, option: option))
+    default: break
+    }
     try Self.checkPrefix(text, option: option)
     throw CLIError.invalidInput("\(option): \"\(TerminalText.escaped(text))\" names no \(kind.rawValue)")
   }
 
   /// Refuses (exit 65) what is neither an id nor the start of one: hex digits and dashes, at
   /// least four digits.
-  private static func checkPrefix(_ text: String, option: String) throws {
+  /// With `kind`, the refusal says that no such item has that title either.
+  private static func checkPrefix(_ text: String, option: String, orTitleOf kind: String? = nil) throws {
     guard IDPrefixScan.nibbles(text) != nil else {
+      let title = kind.map { ", nor the title of \($0 == "event" ? "an" : "a") \($0)" } ?? ""
       throw CLIError.invalidInput(
         "\(option): \"\(TerminalText.escaped(text))\" is not an identifier nor the start of one (4 or more hex "
-          + "digits) — use the id a list or show command prints")
+          + "digits)\(title) — use the id a list or show command prints")
     }
   }
 

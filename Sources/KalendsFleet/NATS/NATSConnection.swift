@@ -91,7 +91,8 @@ package final class NATSConnection {
   /// answer is asked again (up to five times, a quarter of a second apart) until the stream is
   /// there — then the same request succeeds; a stream of another name over the subjects still
   /// fails, as a misconfiguration. While a cluster elects its JetStream leader (a node lost), the
-  /// answer is that JetStream is temporarily unavailable: asked again for up to 20 seconds, the
+  /// answer is that JetStream is temporarily unavailable, or no answer at all within the request's
+  /// timeout (the API's leader lost with the request): asked again for up to 20 seconds, the
   /// longest two elections in a row take (docs/fleet.md), half a second apart.
   package func addStream(name: String, subjects: [String], replicas: Int, duplicateWindow: Duration) throws(NATSError) {
     var overlaps = 0
@@ -102,7 +103,9 @@ package final class NATSConnection {
       } catch  where error.code == NATSError.subjectsOverlap && overlaps < 4 {
         overlaps += 1
         Thread.sleep(forTimeInterval: 0.25)
-      } catch  where error.code == NATSError.temporarilyUnavailable && ContinuousClock.now < deadline {
+      } catch
+        where (error.code == NATSError.temporarilyUnavailable || error.isTimeout) && ContinuousClock.now < deadline
+      {
         Thread.sleep(forTimeInterval: 0.5)
       }
     }

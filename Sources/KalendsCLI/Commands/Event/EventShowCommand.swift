@@ -11,7 +11,7 @@ extension KalendsCommand.Event {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The event's id, or the start of it (4 or more hex digits).") var id: String
+    @Argument(help: "The event's id, the start of it (4 or more hex digits), or its title.") var id: String
 
     @Option(
       parsing: .unconditional,

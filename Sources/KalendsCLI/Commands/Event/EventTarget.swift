@@ -6,7 +6,7 @@ import KalendsFormats
 /// What `event update` and `event remove` act on: an event, a whole series, or with
 /// `--occurrence` and `--span` occurrences of a series.
 struct EventTarget: ParsableArguments {
-  @Argument(help: "The event's id, or the start of it (4 or more hex digits).") var id: String
+  @Argument(help: "The event's id, the start of it (4 or more hex digits), or its title.") var id: String
 
   @Option(
     parsing: .unconditional,

@@ -19,7 +19,10 @@ struct ItemHistoryCommand<Kind: HistoryKind>: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "Its id, or the start of it (4 or more hex digits); removed ones too.") var id: String
+  @Argument(
+    help:
+      "Its id, or the start of it (4 or more hex digits); removed ones too (a live calendar, event or reminder also by its title)."
+  ) var id: String
 
   @Option(help: "Output format: table or json (an array, oldest first).") var format: ObjectFormat = .configured
 

@@ -22,7 +22,10 @@ struct ItemRestoreCommand<Kind: HistoryKind>: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: "Its id, or the start of it (4 or more hex digits); removed ones too.") var id: String
+  @Argument(
+    help:
+      "Its id, or the start of it (4 or more hex digits); removed ones too (a live calendar, event or reminder also by its title)."
+  ) var id: String
 
   @Option(help: ArgumentHelp("The version to bring back (its VERSION in `history`).", valueName: "position"))
   var version: UInt64?

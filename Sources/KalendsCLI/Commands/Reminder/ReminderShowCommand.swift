@@ -10,7 +10,7 @@ extension KalendsCommand.Reminder {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The reminder's id, or the start of it (4 or more hex digits).") var id: String
+    @Argument(help: "The reminder's id, the start of it (4 or more hex digits), or its title.") var id: String
 
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
