@@ -204,15 +204,29 @@ struct ReportPage {
       case _ where listed.contains(entry.position): lane(entry.client, service) { $0.decisions.append(entry) }
       case .accessRequested: lane(entry.client, service) { $0.requests.append(entry) }
       case .accessAttemptRefused:
-        lane(entry.client, service) { $0.refusals.append((entry.timestamp, entry.count ?? 1)) }
+        // When they happened, not when a minute's count was written (``AuditEntry/occurred``).
+        lane(entry.client, service) { $0.refusals.append((entry.occurred, entry.count ?? 1)) }
       default: continue
       }
     }
+    let decided = Dictionary(
+      report.timeline.entries.map { ($0.position, $0.occurred) }, uniquingKeysWith: { first, _ in first })
     for refusal in report.timeline.pending {
       guard let service = refusal.service else { continue }
       lane(refusal.client, service) { $0.refusals.append((refusal.time, refusal.count)) }
     }
-    for use in report.uses { lane(use.client, use.service) { $0.uses.append(use) } }
+    for use in report.uses {
+      // A minute's reads are drawn at its start, or just after the decision in force at its last
+      // read when that fell in the minute: never before the decision that allowed them.
+      var drawn = use.start
+      if let position = use.decision, let time = decided[position], time >= use.start, time < use.end {
+        drawn = Timestamp(rawValue: time.rawValue + 1)
+      }
+      lane(use.client, use.service) {
+        $0.uses.append(use)
+        $0.reads.append((drawn, use.count))
+      }
+    }
     let weight = { (lanes: [Service: ReportTimeline.Lane]) in
       lanes.values.reduce(0) { $0 + $1.decisions.count + $1.requests.count + $1.refusals.count + $1.uses.count }
     }
@@ -220,7 +234,8 @@ struct ReportPage {
     let drawn = ranked.prefix(Self.timelineLimit).sorted { report.names.app($0.key) < report.names.app($1.key) }
     var out = """
       <section id="timelines" aria-labelledby="timelines-title"><h2 id="timelines-title">Timelines</h2>
-      <p class="muted">Per app, a lane per service from \(axis.start) to \(axis.end). Each shape's title \
+      <p class="muted">Per app, a lane per service from \(Self.localTime(axis.start, in: axis.zone)) to \
+      \(Self.localTime(axis.end, in: axis.zone)) (your time, \(e(axis.zone.identifier))). Each shape's title \
       says what it stands for; the caption under each timeline says it in words.</p>
       <ul class="legend" aria-label="Legend">\
       <li><svg width="14" height="14" aria-hidden="true"><polygon points="7,1 13,7 7,13 1,7" fill="#1b7f3b" \
@@ -488,7 +503,7 @@ struct ReportPage {
     let margin = (last.rawValue - first.rawValue) / 50
     return ReportTimeline(
       start: report.since ?? Timestamp(rawValue: first.rawValue - margin),
-      end: report.until ?? Timestamp(rawValue: last.rawValue + margin))
+      end: report.until ?? Timestamp(rawValue: last.rawValue + margin), zone: LocalZone.current)
   }
 
   private func caption(_ client: String, _ lanes: [ReportTimeline.Lane]) -> String {

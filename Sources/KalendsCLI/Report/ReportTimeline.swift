@@ -11,6 +11,8 @@ struct ReportTimeline {
   /// The axis.
   let start: Timestamp
   let end: Timestamp
+  /// The zone its ticks fall and read in: the person's.
+  var zone: ZoneRules = .utc
 
   static let width = 760.0
   static let left = 96.0
@@ -36,6 +38,9 @@ struct ReportTimeline {
     /// Refused calls: when, and how many.
     var refusals: [(Timestamp, Int)] = []
     var uses: [AccessUse] = []
+    /// Where each minute of reads is drawn, and how many: not before the decision in force at its
+    /// last read when that decision fell in the same minute (``ReportPage``).
+    var reads: [(Timestamp, Int)] = []
   }
 
   /// The SVG of `lanes`, for the app `app` (its name), with the sentences of `names`.
@@ -53,7 +58,7 @@ struct ReportTimeline {
         <line class="lane" x1="\(Self.left)" y1="\(middle)" x2="\(Self.width - Self.right)" y2="\(middle)"/>\
         <text class="lane-label" x="4" y="\(middle + 4)">\(lane.service.description)</text>
         """
-      out += bars(lane.uses.map { ($0.start, $0.count) }, baseline: top + Self.laneHeight - 3, title: "read")
+      out += bars(lane.reads, baseline: top + Self.laneHeight - 3, title: "read")
       out += binned(lane.requests.map { ($0.timestamp, $0.count ?? 1) }, title: "request", element: "circle") { x in
         "class=\"request\" cx=\"\(x)\" cy=\"\(middle)\" r=\"4.5\""
       }
@@ -61,27 +66,34 @@ struct ReportTimeline {
         let (a, b, c, d) = (x - 4, middle - 4, x + 4, middle + 4)
         return "class=\"refusal\" d=\"M\(a) \(b)L\(c) \(d)M\(a) \(d)L\(c) \(b)\""
       }
-      var lastLabel = -Double.infinity
+      // Decisions closer than a label's width share one label: the last one's, the status that
+      // held when they were over.
+      var labels: [(x: Double, text: String)] = []
       for decision in lane.decisions {
-        let x = Self.round(self.x(decision.timestamp))
+        let x = Self.round(self.x(decision.occurred))
         let status = decision.status ?? .notDetermined
         let (y, s) = (middle, 6.0)
         out += """
           <polygon class="decision \(Self.statusClass(status))" \
           points="\(x),\(y - s) \(x + s),\(y) \(x),\(y + s) \(x - s),\(y)"><title>\(HTMLText.escape(
-            "\(decision.timestamp) — \(decision.sentence(names: names))"))</title></polygon>
+            "\(ReportPage.localTime(decision.occurred, in: zone)) — \(decision.sentence(names: names))"))</title></polygon>
           """
-        if x - lastLabel >= 56 {
-          out +=
-            "<text class=\"decision-label\" x=\"\(x)\" y=\"\(y - 9)\">\(HTMLText.escape(Self.shortWords(decision)))</text>"
-          lastLabel = x
+        if let first = labels.last, x - first.x < 56 {
+          labels[labels.count - 1].text = Self.shortWords(decision)
+        } else {
+          labels.append((x, Self.shortWords(decision)))
         }
+      }
+      for label in labels {
+        out +=
+          "<text class=\"decision-label\" x=\"\(label.x)\" y=\"\(middle - 9)\">\(HTMLText.escape(label.text))</text>"
       }
     }
     return out + "</svg>"
   }
 
-  /// The time axis: a baseline and ticks at a round step, labelled in UTC.
+  /// The time axis: a baseline and ticks at a round step of the person's wall clock (midnights,
+  /// whole hours), labelled in their zone.
   private func axis(height: Double) -> String {
     let span = max(1, end.rawValue - start.rawValue)
     let steps: [Int64] = [
@@ -90,10 +102,13 @@ struct ReportTimeline {
     let step = steps.first { span / $0 <= 6 } ?? 365 * 86_400_000_000
     var out = "<line class=\"axis\" x1=\"\(Self.left)\" y1=\"\(Self.axisHeight - 6)\" "
     out += "x2=\"\(Self.width - Self.right)\" y2=\"\(Self.axisHeight - 6)\"/>"
-    var tick = (start.rawValue / step + 1) * step
+    // Ticks round on the wall clock: the offset at the axis's start moves them (a change of offset
+    // within the axis moves a tick by the change, which a label then shows).
+    let offset = Int64(zone.offset(atUTC: start.rawValue / 1_000_000)) * 1_000_000
+    var tick = ((start.rawValue + offset) / step + 1) * step - offset
     while tick <= end.rawValue {
       let x = Self.round(self.x(Timestamp(rawValue: tick)))
-      let text = Timestamp(rawValue: tick).description
+      let text = Self.wallClock(Timestamp(rawValue: tick), in: zone)
       // Days show the date, shorter steps the time of day.
       let label =
         step >= 86_400_000_000 ? String(text.prefix(10)) : String(text.dropFirst(11).prefix(step < 60_000_000 ? 8 : 5))
@@ -102,6 +117,13 @@ struct ReportTimeline {
       tick += step
     }
     return out
+  }
+
+  /// `instant` on the wall clock of `zone`: `2026-11-29T08:30:00`.
+  static func wallClock(_ instant: Timestamp, in zone: ZoneRules) -> String {
+    let seconds = instant.rawValue >= 0 ? instant.rawValue / 1_000_000 : (instant.rawValue - 999_999) / 1_000_000
+    guard let local = zone.localDateTime(atUTC: seconds) else { return instant.description }
+    return local.description
   }
 
   /// Bars of reads per bin, their height growing with the bin's count (logarithmically).
@@ -113,7 +135,7 @@ struct ReportTimeline {
       let height: Double = 4 + 12 * Foundation.log2(Double(bin.count) + 1) / Foundation.log2(Double(most) + 1)
       out += "<rect class=\"use\" x=\"\(bin.x - 2)\" y=\"\(Self.round(baseline - height))\" width=\"4\" "
       out += "height=\"\(Self.round(height))\"><title>\(bin.count) \(title)\(bin.count == 1 ? "" : "s") "
-      out += "from \(bin.first)</title></rect>"
+      out += "from \(ReportPage.localTime(bin.first, in: zone))</title></rect>"
     }
     return out
   }
@@ -125,7 +147,8 @@ struct ReportTimeline {
     var out = ""
     for bin in binCounts(points) {
       let plural = bin.count == 1 ? "" : "s"
-      out += "<\(element) \(attributes(bin.x))><title>\(bin.count) \(title)\(plural) from \(bin.first)</title>"
+      out += "<\(element) \(attributes(bin.x))><title>\(bin.count) \(title)\(plural) from "
+      out += "\(ReportPage.localTime(bin.first, in: zone))</title>"
       out += "</\(element)>"
     }
     return out
