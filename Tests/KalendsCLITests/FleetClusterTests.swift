@@ -62,9 +62,20 @@ struct FleetClusterTests {
     ])
     #expect(refused.status == 70, "\(refused.stderr)")
     #expect(refused.stderr.contains("has had no leader for longer than an election"), "\(refused.stderr)")
+    // `kalends status` says it too, until a push succeeds.
+    let stalled = try store.run(["status"])
+    #expect(stalled.stdout.contains("the last push failed at"), "\(stalled.stdout)")
+    #expect(stalled.stdout.contains("no leader for longer than an election"), "\(stalled.stdout)")
+    let failure = try #require(
+      (try store.object(["status", "--format", "json"])["fleet"] as? [[String: Any]])?.first?["lastFailure"]
+        as? [String: Any])
+    #expect((failure["reason"] as? String)?.contains("no leader") == true, "\(failure)")
     try cluster.start(leader)
     try cluster.start(others[0])
     try Self.push(store, cluster)
+    let resumed = try store.object(["status", "--format", "json"])
+    #expect((resumed["fleet"] as? [[String: Any]])?.first?["lastFailure"] is NSNull, "\(resumed)")
+    #expect(!(try store.run(["status"]).stdout.contains("the last push failed")))
   }
 
   /// On Debian's nats-server 2.9.10 and on a current one (docs/fleet.md, "Which nats-server").

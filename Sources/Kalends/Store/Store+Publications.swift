@@ -65,4 +65,43 @@ extension Store {
       }
     }
   }
+
+  private static let failurePrefix = Array("fleet.failed.".utf8)
+
+  /// Keeps why the last push to `organisation` failed, and when (replacing the previous failure),
+  /// so that `kalends status` can say it: a push that succeeds later is newer
+  /// (``publications()``'s time), which makes this one history. A store opened read only fails
+  /// with ``StoreError/readOnly``.
+  package func recordPushFailure(_ organisation: String, reason: String, at time: Timestamp) throws(StoreError) {
+    guard !options.readOnly else { throw .readOnly }
+    let meta = self.meta
+    let value = Payload.bigEndianBytes(UInt64(bitPattern: time.rawValue)) + Array(reason.utf8.prefix(4_096))
+    try StoreError.wrapping {
+      try environment.write { txn in
+        try txn.put(value, forKey: Self.failurePrefix + Array(organisation.utf8), in: meta)
+      }
+    }
+  }
+
+  /// The last failed push to each organisation: when, and why.
+  package func pushFailures() throws(StoreError) -> [String: (time: Timestamp, reason: String)] {
+    let meta = self.meta
+    return try StoreError.wrapping {
+      try environment.read { txn in
+        var found: [String: (time: Timestamp, reason: String)] = [:]
+        try txn.withCursor(on: meta) { cursor in
+          try cursor.forEach(withPrefix: Self.failurePrefix) { key, value in
+            let bytes = Array(copying: value)
+            guard bytes.count >= 8 else { return }
+            let organisation = String(decoding: key.dropFirst(Self.failurePrefix.count), as: UTF8.self)
+            found[organisation] = (
+              Timestamp(rawValue: Int64(bitPattern: RecordCodec.readBigEndian(bytes[0..<8]))),
+              String(decoding: bytes[8...], as: UTF8.self)
+            )
+          }
+        }
+        return found
+      }
+    }
+  }
 }

@@ -150,6 +150,14 @@ package final class NATSConnection {
   /// Publishes `data` to `subject` with the message id `messageID` and the headers `headers`; with
   /// `expectedLast`, on the condition that the subject's last message is the one of that sequence
   /// (`.some(nil)`: that it has none).
+  ///
+  /// Each attempt waits at most ``publishAttempt`` for its acknowledgement, and an attempt that
+  /// gets none (a leader lost with the message) or finds no leader (no responders, JetStream
+  /// temporarily unavailable) is made again until the connection's timeout has passed: the stream's
+  /// new leader, elected meanwhile, answers the next attempt within about a second of its election,
+  /// where one attempt would have waited out the whole timeout on the dead leader. Attempts are
+  /// safe to repeat: the message id makes JetStream store the message once (its duplicate window),
+  /// and an attempt after one that was stored unacknowledged is answered as a duplicate.
   package func publish(
     _ data: [UInt8], to subject: String, messageID: String, headers: [String: String] = [:],
     expectedLast: UInt64?? = nil
@@ -164,24 +172,42 @@ package final class NATSConnection {
     for (key, value) in headers {
       try NATSError.check(natsMsgHeader_Set(message, key, value), "set the header \(key)")
     }
-    var options = jsPubOptions()
-    jsPubOptions_Init(&options)
-    var ack: UnsafeMutablePointer<jsPubAck>?
-    var error = jsErrCode(0)
-    let status = messageID.withCString { id -> natsStatus in
-      options.MsgId = id
-      switch expectedLast {
-      case .some(.some(let sequence)): options.ExpectLastSubjectSeq = sequence
-      case .some(.none): options.ExpectNoMessage = true
-      case .none: break
+    let deadline = ContinuousClock.now + .milliseconds(requestTimeout)
+    while true {
+      var options = jsPubOptions()
+      jsPubOptions_Init(&options)
+      options.MaxWait = min(requestTimeout, Self.publishAttempt.milliseconds)
+      var ack: UnsafeMutablePointer<jsPubAck>?
+      var error = jsErrCode(0)
+      let status = messageID.withCString { id -> natsStatus in
+        options.MsgId = id
+        switch expectedLast {
+        case .some(.some(let sequence)): options.ExpectLastSubjectSeq = sequence
+        case .some(.none): options.ExpectNoMessage = true
+        case .none: break
+        }
+        return js_PublishMsg(&ack, jetStream, message, &options, &error)
       }
-      return js_PublishMsg(&ack, jetStream, message, &options, &error)
+      defer { jsPubAck_Destroy(ack) }
+      if status == NATS_OK, let ack {
+        return PublishAck(sequence: ack.pointee.Sequence, duplicate: ack.pointee.Duplicate)
+      }
+      let leaderless =
+        status == NATS_TIMEOUT || status == NATS_NO_RESPONDERS
+        || Int(error.rawValue) == NATSError.temporarilyUnavailable
+      guard leaderless, ContinuousClock.now < deadline else {
+        try NATSError.check(status, code: error, "publish \(messageID)")
+        throw NATSError(NATS_ERR, "publish \(messageID): no acknowledgement")
+      }
+      // No leader answered at once: a moment for the election before asking again.
+      if status != NATS_TIMEOUT { Thread.sleep(forTimeInterval: 0.1) }
     }
-    defer { jsPubAck_Destroy(ack) }
-    try NATSError.check(status, code: error, "publish \(messageID)")
-    guard let ack else { throw NATSError(NATS_ERR, "publish \(messageID): no acknowledgement") }
-    return PublishAck(sequence: ack.pointee.Sequence, duplicate: ack.pointee.Duplicate)
   }
+
+  /// How long one attempt of ``publish(_:to:messageID:headers:expectedLast:)`` waits for its
+  /// acknowledgement: a healthy stream answers in milliseconds, and a push resumes about this long
+  /// after a new leader is elected.
+  package static let publishAttempt: Duration = .seconds(1)
 
   /// A message read from a stream.
   package struct StoredMessage: Sendable, Hashable {

@@ -135,7 +135,19 @@ package struct FleetPublisher {
   /// clone, or this store rewritten), nothing is published of its records; its latest signed
   /// checkpoint is, with a proof to its head, so that a mirror holding the other log finds two
   /// signed trees that disagree, and flags the store with both as evidence.
+  ///
+  /// A failed push is kept in the store's metadata with its reason (``Store/recordPushFailure(_:reason:at:)``),
+  /// for `kalends status` to say until a push succeeds.
   package func push() throws(Failure) -> Report {
+    do {
+      return try pushOnce()
+    } catch {
+      try? store.recordPushFailure(subjects.organisation, reason: error.description, at: .now())
+      throw error
+    }
+  }
+
+  private func pushOnce() throws(Failure) -> Report {
     do {
       return try publishReadingAgain()
     } catch {

@@ -38,6 +38,11 @@ extension KalendsCommand {
       let publications = try store.publications().map { publication in
         (publication, behind: try store.lag(of: publication.position).records)
       }
+      // A push that failed after the last one that succeeded (or before any did): said until one does.
+      let published = Dictionary(publications.map { ($0.0.organisation, $0.0.time) }, uniquingKeysWith: max)
+      let failures = try store.pushFailures().filter { organisation, failure in
+        published[organisation].map { failure.time > $0 } ?? true
+      }
       let cursors = try store.changeCursors().map { cursor in
         let lag = try store.lag(of: cursor.position)
         return (cursor, lag)
@@ -60,8 +65,15 @@ extension KalendsCommand {
               ("behindRecords", .number(Double(behind))),
               ("at", .string(publication.time.description)),
               ("checkpoint", publication.checkpoint.map { .number(Double($0)) } ?? .null),
+              ("lastFailure", Self.failure(failures[publication.organisation])),
             ])
-          })
+          }
+            + failures.keys.sorted().filter { published[$0] == nil }.map { organisation in
+              .object([
+                ("organisation", .string(organisation)), ("published", .null), ("behindRecords", .null),
+                ("at", .null), ("checkpoint", .null), ("lastFailure", Self.failure(failures[organisation])),
+              ])
+            })
         print(JSONValue.object(fields + [("cursors", cursorFields), ("fleet", fleet)]).rendered())
       case .table:
         let cursorRows = cursors.map { cursor, lag in
@@ -71,15 +83,28 @@ extension KalendsCommand {
               + (lag.records > 0 ? String(format: " (oldest unhandled change %.1f s ago)", lag.seconds) : "")
           )
         }
-        let fleetRows = publications.map { publication, behind in
+        var fleetRows = publications.map { publication, behind in
           (
             "fleet \(publication.organisation)",
             "published \(publication.position), \(behind) behind the head, at \(publication.time)"
               + (publication.checkpoint.map { ", checkpoint \($0)" } ?? "")
           )
         }
+        for (organisation, failure) in failures.sorted(by: { $0.key < $1.key }) {
+          fleetRows.append(
+            (
+              "fleet \(organisation)",
+              "the last push failed at \(failure.time): \(TerminalText.escaped(failure.reason))"
+            ))
+        }
         print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) } + cursorRows + fleetRows))
       }
+    }
+
+    /// A push failure as JSON: when, and why; `null` for none.
+    static func failure(_ failure: (time: Timestamp, reason: String)?) -> JSONValue {
+      guard let failure else { return .null }
+      return .object([("at", .string(failure.time.description)), ("reason", .string(failure.reason))])
     }
   }
 }
