@@ -95,7 +95,7 @@ struct ServerAlarmTests {
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: bin + "/notify-send")
     _ = try store.calendar("Work")
     let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-    let served = try ServedStore(serving: store, environment: ["PATH": path])
+    let served = try ServedStore(serving: store, environment: ["PATH": path, "DBUS_SESSION_BUS_ADDRESS": ""])
     let soon = Self.firing(in: 2)
     _ = try store.object([
       "event", "add", "--calendar", "Work", "--title", "Tea & <i>cake</i>", "--start", soon.start, "--location",
@@ -135,7 +135,7 @@ struct ServerAlarmTests {
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: bin + "/notify-send")
     _ = try store.calendar("Work")
     let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-    let served = try ServedStore(serving: store, environment: ["PATH": path])
+    let served = try ServedStore(serving: store, environment: ["PATH": path, "DBUS_SESSION_BUS_ADDRESS": ""])
     let soon = Self.firing(in: 2)
     for title in ["--wait", "--urgency=critical", "--icon=/tmp/x.png", "Lunch"] {
       _ = try store.object([
@@ -160,7 +160,7 @@ struct ServerAlarmTests {
     _ = try store.calendar("Work")
     let empty = store.directory.path + "/empty"
     try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-    let served = try ServedStore(serving: store, environment: ["PATH": empty])
+    let served = try ServedStore(serving: store, environment: ["PATH": empty, "DBUS_SESSION_BUS_ADDRESS": ""])
     let soon = Self.firing(in: 2)
     _ = try store.object([
       "event", "add", "--calendar", "Work", "--title", "Standup", "--start", soon.start, "--alarm", soon.alarm,

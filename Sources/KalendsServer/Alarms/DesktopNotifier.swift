@@ -2,23 +2,39 @@ import Foundation
 import Kalends
 
 /// How `kalends serve` tells the person something — an alarm as it fires, an app's prompt as it
-/// opens: a program run with the notification's summary and body as its two last arguments —
-/// `notify-send` (the desktop's `org.freedesktop.Notifications`), after `--` so that a title an app
-/// wrote is never read as one of its options, unless the person names another — or nothing but
-/// the server's log.
+/// opens: the desktop's notification service (`org.freedesktop.Notifications`) called directly on
+/// the session bus (``SessionBus``); else a program run with the notification's summary and body as
+/// its two last arguments — `notify-send`, after `--` so that a title an app wrote is never read as
+/// one of its options, unless the person names another; or nothing but the server's log.
 package struct DesktopNotifier: Sendable {
-  /// The program and its first arguments; empty: alarms are only logged.
+  /// The program and its first arguments; empty with no ``bus``: alarms are only logged.
   package let command: [String]
-  /// Whether the body is read as the notification server's markup (`notify-send`'s is), so that
-  /// `&`, `<` and `>` of a title an app wrote are escaped rather than interpreted.
+  /// Whether the body is read as the notification server's markup (the Desktop Notifications
+  /// Specification's), so that `&`, `<` and `>` of a title an app wrote are escaped rather than
+  /// interpreted.
   package let bodyIsMarkup: Bool
+  /// The session bus called instead of a program.
+  let bus: SessionBus.Endpoint?
 
-  /// `notify-send --app-name=Kalends` when it is on `PATH`, else none.
-  package static func desktop(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> DesktopNotifier {
-    guard let program = find("notify-send", path: path) else {
+  /// The session bus of `DBUS_SESSION_BUS_ADDRESS` when it names a Unix socket; else
+  /// `notify-send --app-name=Kalends` when it is on `PATH`; else none.
+  package static func desktop(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> DesktopNotifier {
+    if let address = environment["DBUS_SESSION_BUS_ADDRESS"], let endpoint = SessionBus.endpoint(of: address) {
+      return DesktopNotifier(bus: endpoint)
+    }
+    guard let program = find("notify-send", path: environment["PATH"]) else {
       return DesktopNotifier(command: [], bodyIsMarkup: false)
     }
     return DesktopNotifier(command: [program, "--app-name=Kalends", "--"], bodyIsMarkup: true)
+  }
+
+  /// Where notifications go, in words for the server's start: `the session bus`, the program, or
+  /// `nowhere but this log`.
+  package var destination: String {
+    if bus != nil { return "the desktop's notification service, on the session bus" }
+    return command.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "nowhere but this log"
   }
 
   /// The person's program (a path, or a name looked up on `PATH`), given the summary and the body
@@ -35,6 +51,14 @@ package struct DesktopNotifier: Sendable {
   package init(command: [String], bodyIsMarkup: Bool) {
     self.command = command
     self.bodyIsMarkup = bodyIsMarkup
+    bus = nil
+  }
+
+  /// Notifications through the session bus at `bus`.
+  init(bus: SessionBus.Endpoint) {
+    command = []
+    bodyIsMarkup = true
+    self.bus = bus
   }
 
   /// Shows `summary` and `body` on a thread of its own and returns at once; `failed` is told why,
@@ -44,16 +68,25 @@ package struct DesktopNotifier: Sendable {
   package func post(
     summary: String, body: String, timeout: Duration = .seconds(10), failed: @escaping @Sendable (String) -> Void
   ) {
-    guard !command.isEmpty else { return }
+    guard !command.isEmpty || bus != nil else { return }
     Thread.detachNewThread {
       if let failure = show(summary: summary, body: body, timeout: timeout) { failed(failure) }
     }
   }
 
-  /// Runs the program with `summary` and `body` and waits for it (at most `timeout`, then it is
-  /// ended); returns why it failed, or `nil`. It blocks its thread: ``post(summary:body:timeout:failed:)``
-  /// runs it on one of its own.
+  /// Calls the notification service on the session bus, or runs the program, with `summary` and
+  /// `body`, and waits for it (at most `timeout`, then the call or the program is ended); returns
+  /// why it failed, or `nil`. It blocks its thread: ``post(summary:body:timeout:failed:)`` runs it
+  /// on one of its own.
   package func show(summary: String, body: String, timeout: Duration = .seconds(10)) -> String? {
+    if let bus {
+      do {
+        try SessionBus(endpoint: bus).notify(summary: summary, body: Self.escapedMarkup(body), timeout: timeout)
+        return nil
+      } catch {
+        return error.description
+      }
+    }
     guard let program = command.first else { return nil }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)

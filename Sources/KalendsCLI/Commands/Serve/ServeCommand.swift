@@ -27,8 +27,8 @@ extension KalendsCommand {
         --tls-certificate and --tls-key are given (in a kalends built with the TLS trait: swift \
         build --traits TLS); an address other than loopback needs TLS. \
         It applies the retention policy (kalends retention) at start and every hour. While it runs, \
-        the alarms of events and reminders are shown when they fire (--notify: notify-send by \
-        default), each once; alarms missed while no server ran (up to a week) are shown once at start; \
+        the alarms of events and reminders are shown when they fire (--notify: the desktop's \
+        notification service on the session bus, else notify-send, by default), each once; alarms missed while no server ran (up to a week) are shown once at start; \
         an app's prompt is announced the same way as it opens. \
         Routes in docs/server.md. Prints 'listening on PATH' (and 'listening on tcp HOST:PORT') \
         once it accepts connections; SIGTERM or SIGINT stops it gracefully. Started by systemd's \
@@ -92,7 +92,8 @@ extension KalendsCommand {
 
     @Option(
       help: ArgumentHelp(
-        "How alarms and apps' prompts are shown: desktop (notify-send, when installed), none, or a program given "
+        "How alarms and apps' prompts are shown: desktop (the notification service on the session bus, else "
+          + "notify-send when installed), none, or a program given "
           + "the summary and body.",
         valueName: "program"))
     var notify = ConfigFile.loaded.notify ?? "desktop"
