@@ -26,24 +26,33 @@ struct DAVExpansionBoundTests {
       "PUT", base + "/dav/calendars/\(work)/large.ics", token: token, body: "@" + file,
       headers: ["Content-Type: text/calendar"])
     #expect(put.status == 201, "\(put.body)")
-    func expand(days: Int) throws -> (status: Int, body: String) {
+    func query(days: Int) -> String {
       let formatter = DateFormatter()
       formatter.locale = Locale(identifier: "en_US_POSIX")
       formatter.timeZone = TimeZone(identifier: "UTC")
       formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
       let end = formatter.string(from: Date(timeIntervalSince1970: 1_767_225_600 + Double(days) * 86_400))
+      return """
+        <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-data>
+        <C:expand start="20260101T000000Z" end="\(end)"/></C:calendar-data></D:prop><C:filter>
+        <C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"><C:time-range start="20260101T000000Z"
+        end="\(end)"/></C:comp-filter></C:comp-filter></C:filter></C:calendar-query>
+        """
+    }
+    func expand(days: Int) throws -> (status: Int, body: String) {
       let reply = try DAVClientTests.curl(
-        "REPORT", base + "/dav/calendars/\(work)/", token: token,
-        body: """
-          <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-data>
-          <C:expand start="20260101T000000Z" end="\(end)"/></C:calendar-data></D:prop><C:filter>
-          <C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"><C:time-range start="20260101T000000Z"
-          end="\(end)"/></C:comp-filter></C:comp-filter></C:filter></C:calendar-query>
-          """, headers: ["Depth: 1"])
+        "REPORT", base + "/dav/calendars/\(work)/", token: token, body: query(days: days), headers: ["Depth: 1"])
       return (reply.status, reply.body)
     }
     let small = try expand(days: 5)
     #expect(small.status == 207 && small.body.components(separatedBy: "BEGIN:VEVENT").count - 1 == 5)
+    // An expansion is streamed, an object at a time: no length announced before it is built.
+    let headers = try CLI.run(
+      [
+        "-s", "-D", "-", "-o", "/dev/null", "-X", "REPORT", "-u", "calendar-app:\(token)", "-H", "Depth: 1",
+        "--data-binary", query(days: 5), base + "/dav/calendars/\(work)/",
+      ], program: try ServedStore.curl())
+    #expect(headers.stdout.lowercased().contains("transfer-encoding: chunked"), "\(headers.stdout)")
     // 60 instances of 600 KB are 36 MB: refused, with the precondition, before any is built.
     let large = try expand(days: 60)
     #expect(large.status == 403 && large.body.contains("number-of-matches-within-limits"), "\(large.status)")

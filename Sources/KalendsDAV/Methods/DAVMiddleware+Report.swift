@@ -63,13 +63,40 @@ extension DAVMiddleware {
     }
     let expand = try Self.expansion(asked: body, floatingIn: floating)
     try Self.checkExpansion(expand, of: objects)
-    var multistatus = Multistatus()
-    for object in objects {
-      selection.add(
-        .object(object, in: id, expand: expand, texts: objectTexts), to: &multistatus, positions: use.positions)
+    var tail = Multistatus()
+    for href in missing { tail.add(href, status: "404 Not Found") }
+    return answer(objects, in: id, expand, selection, use, then: tail.responses + "</D:multistatus>\n")
+  }
+
+  /// The multistatus of `objects` (each with what `selection` asks, expanded as `expand` says),
+  /// then `tail` (more responses, and the document's end). With an expansion it is streamed: each
+  /// object's response is written and sent before the next is built, so an answer near the bound
+  /// of ``maximumExpandedBytes`` holds one object's expansion in memory at a time, never the
+  /// whole; without one it is sent whole.
+  private func answer(
+    _ objects: [CalendarObject], in id: ObjectID, _ expand: Expansion?, _ selection: PropertySelection,
+    _ use: StoreServer.AppUse, then tail: String
+  ) -> Response {
+    let (positions, texts) = (use.positions, objectTexts)
+    let status = HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status")
+    guard expand != nil else {
+      var multistatus = Multistatus()
+      for object in objects {
+        selection.add(.object(object, in: id, texts: texts), to: &multistatus, positions: positions)
+      }
+      return Self.xml(multistatus.xml + tail, status: status)
     }
-    for href in missing { multistatus.add(href, status: "404 Not Found") }
-    return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+    let body = ResponseBody { writer in
+      try await writer.write(ByteBuffer(string: Multistatus.opening))
+      for object in objects {
+        var one = Multistatus()
+        selection.add(.object(object, in: id, expand: expand, texts: texts), to: &one, positions: positions)
+        try await writer.write(ByteBuffer(string: one.responses))
+      }
+      try await writer.write(ByteBuffer(string: tail))
+      try await writer.finish(nil)
+    }
+    return Response(status: status, headers: [.contentType: "application/xml; charset=utf-8"], body: body)
   }
 
   /// `sync-collection` (RFC 6578 §3): the objects changed since the token (every one for an empty
@@ -95,16 +122,12 @@ extension DAVMiddleware {
     else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
     let expand = try Self.expansion(asked: body, floatingIn: floating)
     try Self.checkExpansion(expand, of: changes.objects)
-    var multistatus = Multistatus()
-    for object in changes.objects {
-      selection.add(
-        .object(object, in: id, expand: expand, texts: objectTexts), to: &multistatus, positions: use.positions)
-    }
-    for name in changes.removed { multistatus.add(DAVPath.object(name, in: id), status: "404 Not Found") }
-    if changes.isTruncated { multistatus.add(href, status: "507 Insufficient Storage") }
-    return Self.xml(
-      multistatus.finished(syncToken: SyncToken.text(changes.position, use.positions)),
-      status: .init(code: 207, reasonPhrase: "Multi-Status"))
+    var tail = Multistatus()
+    for name in changes.removed { tail.add(DAVPath.object(name, in: id), status: "404 Not Found") }
+    if changes.isTruncated { tail.add(href, status: "507 Insufficient Storage") }
+    let end = tail.finished(syncToken: SyncToken.text(changes.position, use.positions))
+    return answer(
+      changes.objects, in: id, expand, selection, use, then: String(end.dropFirst(Multistatus.opening.count)))
   }
 
   /// `free-busy-query` (RFC 4791 §7.10): a `VFREEBUSY` of the calendar's busy time in the window

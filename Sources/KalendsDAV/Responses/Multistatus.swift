@@ -66,6 +66,12 @@ struct Multistatus {
   /// The document.
   var finished: String { xml + "</D:multistatus>\n" }
 
+  /// The responses added so far, without the document's start: a part of a streamed multistatus.
+  var responses: String { String(xml.dropFirst(Self.opening.count)) }
+
+  /// The document's start, before any response.
+  static let opening = Multistatus().xml
+
   /// The document closed with the `sync-token` a `sync-collection` report answers (RFC 6578 §6.2).
   func finished(syncToken: String) -> String {
     xml + "<D:sync-token>\(XMLText.escaped(syncToken))</D:sync-token></D:multistatus>\n"
