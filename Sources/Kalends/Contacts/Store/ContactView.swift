@@ -2,14 +2,13 @@ internal import LMDB
 
 /// What one session may see of the contacts book in one snapshot: every contact, group and
 /// container, or — with limited access — the contacts in its scope, no groups, and the containers
-/// of ``ContactView/containers``.
+/// ``sees(_:in:)`` admits.
 struct ContactView {
   let book: ContactsProjection
   /// The contacts a limited session may use; `nil`: all.
   let scope: Set<ObjectID>?
-  /// The containers a limited session sees: the local one, those holding a contact it may use and
-  /// those it made; `nil`: all.
-  let containers: Set<ObjectID>?
+  /// The app of a limited session (``Principal/client(_:)``), whose own containers it sees.
+  let client: String?
   /// Where the chosen contacts a limited session is handed are noted, for the record of its read.
   let uses: ReadUses
 
@@ -29,23 +28,24 @@ struct ContactView {
 
   /// The live container `id` when this session sees it.
   func container(_ id: ObjectID, in txn: borrowing ReadTransaction) throws -> ContactContainer? {
-    if let containers, !containers.contains(id) { return nil }
-    return try book.container(id, in: txn)
+    guard let container = try book.container(id, in: txn) else { return nil }
+    return try sees(container, in: txn) ? container : nil
   }
 
-  /// The containers a session with limited access (`scope`, as `client`) sees in the snapshot
-  /// `txn`: the local one, those holding a contact of `scope`, and those `client` made.
-  static func containers(
-    scope: Set<ObjectID>, client: String?, _ book: ContactsProjection, in txn: borrowing ReadTransaction
-  ) throws -> Set<ObjectID> {
-    var seen: Set<ObjectID> = [ContactContainer.localID]
-    for id in scope {
-      if let container = try book.container(of: .contact, id, in: txn) { seen.insert(container) }
-    }
-    guard let client else { return seen }
-    for id in try book.containerIDs(in: txn) where !seen.contains(id) {
-      if try book.container(id, in: txn)?.creator == client { seen.insert(id) }
-    }
-    return seen
+  /// Whether this session sees `container`: every one with full access; with limited access the
+  /// local one, one holding a contact it may use, and one its app made. Asked of one container at a
+  /// time, so that a limited session's reads of contacts cost nothing for containers they never
+  /// name.
+  func sees(_ container: ContactContainer, in txn: borrowing ReadTransaction) throws -> Bool {
+    try Self.sees(container, scope: scope, client: client, book, in: txn)
+  }
+
+  /// ``sees(_:in:)`` for a session of `scope` and `client`, outside a view (a write).
+  static func sees(
+    _ container: ContactContainer, scope: Set<ObjectID>?, client: String?, _ book: ContactsProjection,
+    in txn: borrowing ReadTransaction
+  ) throws -> Bool {
+    guard let scope, !container.isLocal, client == nil || container.creator != client else { return true }
+    return try book.members(ofContainer: container.id, .contact, in: txn).contains(where: scope.contains)
   }
 }

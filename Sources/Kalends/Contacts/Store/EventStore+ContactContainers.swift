@@ -25,27 +25,26 @@ extension EventStore {
     try readContacts("read the address books") { txn, view in
       if name == ContactContainer.localResourceName { return try view.container(ContactContainer.localID, in: txn) }
       if let id = ObjectID(name) { return try view.container(id, in: txn) }
-      return try Self.container(named: name, view.book, visible: view.containers, in: txn)
+      return try Self.container(named: name, view.book, in: txn) { try view.sees($0, in: txn) }
     }
   }
 
-  /// The live container made under `name` among `visible` (`nil`: all): the earliest made when
-  /// several are (only the store's own checks keep names unique, so a replayed log may hold two).
+  /// The live container made under `name` among those `visible` admits: the earliest made when
+  /// several are (only the store's own checks keep names unique, so a replayed log may hold two),
+  /// in the order ``madeBefore(_:_:)`` gives the holders of a card's name.
   static func container(
-    named name: String, _ book: ContactsProjection, visible: Set<ObjectID>?, in txn: borrowing ReadTransaction
+    named name: String, _ book: ContactsProjection, in txn: borrowing ReadTransaction,
+    visible: (ContactContainer) throws -> Bool = { _ in true }
   ) throws -> ContactContainer? {
     var found: ContactContainer?
-    for id in try book.containerIDs(in: txn) where !id.isLocalContainer && visible?.contains(id) ?? true {
-      guard let container = try book.container(id, in: txn), container.resourceName == name else { continue }
-      if let first = found, Self.madeBefore(first, container) { continue }
+    for id in try book.containerIDs(in: txn) where !id.isLocalContainer {
+      guard let container = try book.container(id, in: txn), container.resourceName == name, try visible(container)
+      else { continue }
+      let made = { (c: ContactContainer) in (created: c.creationDate?.rawValue ?? .min, id: c.id) }
+      if let first = found, Self.madeBefore(made(first), made(container)) { continue }
       found = container
     }
     return found
-  }
-
-  private static func madeBefore(_ a: ContactContainer, _ b: ContactContainer) -> Bool {
-    let (x, y) = (a.creationDate?.rawValue ?? .min, b.creationDate?.rawValue ?? .min)
-    return x < y || (x == y && a.id.bytes.lexicographicallyPrecedes(b.id.bytes))
   }
 
   /// `containers` the local one first, then by folded title and identifier.
@@ -98,7 +97,7 @@ extension EventStore {
       } else {
         if let name = container.resourceName {
           try Self.checkContactText(name, "the address book's name")
-          let taken = try txn.reading { try Self.container(named: name, book, visible: nil, in: $0) } != nil
+          let taken = try txn.reading { try Self.container(named: name, book, in: $0) } != nil
           if name.isEmpty || name.contains("/") || name == ContactContainer.localResourceName
             || ObjectID(name) != nil || taken
           {

@@ -15,9 +15,7 @@ extension EventStore {
     // Contacts have no write-only access, so the hidden value is never returned.
     let client = sessionClient
     return try readItems(.contacts, operation, hidden: nil) { txn, _, uses in
-      let scope = try contactScope(book, in: txn)
-      let containers = try scope.map { try ContactView.containers(scope: $0, client: client, book, in: txn) }
-      return try body(txn, ContactView(book: book, scope: scope, containers: containers, uses: uses))
+      try body(txn, ContactView(book: book, scope: try contactScope(book, in: txn), client: client, uses: uses))
     }!
   }
 
@@ -186,10 +184,9 @@ extension EventStore {
     try txn.reading { txn in
       var client: String?
       if case .client(let id) = actor { client = id }
-      let visible = try scope.map { try ContactView.containers(scope: $0, client: client, book, in: txn) }
-      guard visible?.contains(container) ?? true, try book.container(container, in: txn) != nil else {
-        throw StoreError.contact(.containerNotFound(container))
-      }
+      guard let stored = try book.container(container, in: txn),
+        try ContactView.sees(stored, scope: scope, client: client, book, in: txn)
+      else { throw StoreError.contact(.containerNotFound(container)) }
     }
   }
 
