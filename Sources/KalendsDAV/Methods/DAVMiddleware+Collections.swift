@@ -122,7 +122,8 @@ extension DAVMiddleware {
     var refused: [XMLName] = []
     for (property, isSet) in updates {
       names.append(property.name)
-      let done = isSet ? Self.set(property, on: &calendar) : Self.remove(property.name, from: &calendar)
+      let done =
+        isSet ? Self.set(property, on: &calendar) : Self.remove(property.name, from: &calendar.clientProperties)
       if !done { refused.append(property.name) }
     }
     var multistatus = Multistatus()
@@ -163,22 +164,25 @@ extension DAVMiddleware {
       // The client's own spelling (`#FF0000FF`, `blue`) is served back while the colour is this.
       calendar.clientProperties[name.description] = value == color ? nil : value
     default:
-      guard !DAVResource.liveProperties.contains(name) else { return false }
-      calendar.clientProperties[name.description] = property.content
-      if calendar.clientProperties.count > EventCalendar.maximumClientProperties
-        || EventCalendar.clientPropertyBytes(calendar.clientProperties) > EventCalendar.maximumClientPropertyBytes
-      {
-        return false
-      }
+      return setDead(property, in: &calendar.clientProperties)
     }
     return true
   }
 
-  /// Removes the dead property `name` from `calendar` (removing one it does not have succeeds, RFC
-  /// 4918 §14.23); `false` for a live property.
-  static func remove(_ name: XMLName, from calendar: inout EventCalendar) -> Bool {
+  /// Sets the dead property `property` in a collection's `properties`; `false` when it is a live
+  /// (protected) property or the result holds more, or more bytes, than a collection keeps.
+  static func setDead(_ property: XMLElement, in properties: inout [String: String]) -> Bool {
+    guard !DAVResource.liveProperties.contains(property.name) else { return false }
+    properties[property.name.description] = property.content
+    return properties.count <= EventCalendar.maximumClientProperties
+      && EventCalendar.clientPropertyBytes(properties) <= EventCalendar.maximumClientPropertyBytes
+  }
+
+  /// Removes the dead property `name` from a resource's `properties` (removing one it does not
+  /// have succeeds, RFC 4918 §14.23); `false` for a live property.
+  static func remove(_ name: XMLName, from properties: inout [String: String]) -> Bool {
     guard !DAVResource.liveProperties.contains(name) else { return false }
-    calendar.clientProperties[name.description] = nil
+    properties[name.description] = nil
     return true
   }
 }

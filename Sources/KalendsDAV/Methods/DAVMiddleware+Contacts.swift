@@ -285,13 +285,9 @@ extension DAVMiddleware {
     var refused: [XMLName] = []
     for (property, isSet) in updates {
       names.append(property.name)
-      let done: Bool
-      if isSet {
-        done = Self.set(property, on: &container)
-      } else {
-        done = !DAVResource.liveProperties.contains(property.name)
-        if done { container.clientProperties[property.name.description] = nil }
-      }
+      let done =
+        isSet
+        ? Self.set(property, on: &container) : Self.remove(property.name, from: &container.clientProperties)
       if !done { refused.append(property.name) }
     }
     let href = DAVPath.bookHref(book)
@@ -316,10 +312,7 @@ extension DAVMiddleware {
       container.title = value
       return true
     }
-    guard !DAVResource.liveProperties.contains(name) else { return false }
-    container.clientProperties[name.description] = property.content
-    return container.clientProperties.count <= EventCalendar.maximumClientProperties
-      && EventCalendar.clientPropertyBytes(container.clientProperties) <= EventCalendar.maximumClientPropertyBytes
+    return setDead(property, in: &container.clientProperties)
   }
 
   /// The vCard version a PROPFIND or REPORT asks for in `CARDDAV:address-data` (3.0 unless 4.0).
