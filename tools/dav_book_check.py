@@ -10,47 +10,16 @@ given as the Basic password; WORKDIR a directory kept between the two runs. `fir
 folder, lets vdirsyncer create the book and syncs; `again` syncs once more. vdirsyncer comes from
 .build/python-vdir (tools/setup). Prints one JSON object of what it found; exits non-zero with the
 reason on the first wrong answer."""
-import base64
 import glob
 import json
 import os
 import re
-import subprocess
 import sys
-import urllib.error
-import urllib.request
+
+from vdir_peer import check, configure, raw, report, run
 
 url, token, work, mode = sys.argv[1:5]
-here = os.path.dirname(os.path.abspath(__file__))
-packages = os.path.join(here, "..", ".build", "python-vdir")
-report = {}
-
-
-def check(condition, what):
-    if not condition:
-        print(json.dumps(report), file=sys.stderr)
-        sys.exit(f"dav_book_check: {what}")
-
-
-def run(program, *arguments, stdin=None):
-    environment = dict(os.environ, PYTHONPATH=packages, TZ="UTC", LC_ALL="C.UTF-8", LANG="C.UTF-8")
-    result = subprocess.run([sys.executable, "-m", program, *arguments], input=stdin, capture_output=True, text=True,
-                            env=environment, timeout=120)
-    check(result.returncode == 0, f"{program} {' '.join(arguments)} failed: {result.stdout} {result.stderr}")
-    return result.stdout + result.stderr
-
-
-def raw(method, path, body=None, headers=None):
-    request = urllib.request.Request(url + path, data=body.encode() if body else None, method=method)
-    request.add_header("Authorization", "Basic " + base64.b64encode(f"vdirsyncer:{token}".encode()).decode())
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
-
+configure("dav_book_check", url, token)
 
 books = os.path.join(work, "books")
 config = os.path.join(work, "config")
@@ -85,21 +54,21 @@ password = "{token}"
 run("vdirsyncer", "-c", config, "sync")
 
 # What the server holds in the book vdirsyncer made, as any CardDAV client reads it.
-status, body = raw("PROPFIND", "/dav/addressbooks/", '<D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/>'
+status, _, body = raw("PROPFIND", "/dav/addressbooks/", '<D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/>'
                    '<D:displayname/></D:prop></D:propfind>', {"Depth": "1"})
 check(status == 207 and "/dav/addressbooks/friends/" in body, f"the home does not list friends: {status} {body}")
-status, body = raw("PROPFIND", "/dav/addressbooks/friends/", '<D:propfind xmlns:D="DAV:"><D:prop><D:getetag/>'
+status, _, body = raw("PROPFIND", "/dav/addressbooks/friends/", '<D:propfind xmlns:D="DAV:"><D:prop><D:getetag/>'
                    '</D:prop></D:propfind>', {"Depth": "1"})
 hrefs = sorted(set(re.findall(r"<D:href>(/dav/addressbooks/friends/[^<]+\.vcf)</D:href>", body)))
 check(status == 207 and hrefs, f"friends lists no card: {status} {body}")
 # The card vdirsyncer uploaded, at the name it gave it (its UID), read back by name and by multiget.
 uploaded = [href for href in hrefs if "bea-from-the-laptop" in href]
 check(uploaded, f"the card made here is not in friends: {hrefs}")
-status, body = raw("GET", uploaded[0])
+status, _, body = raw("GET", uploaded[0])
 check(status == 200 and "Bea Local" in body, f"GET {uploaded[0]}: {status} {body}")
 report["serverCards"] = len(hrefs)
 multiget = "".join(f"<D:href>{href}</D:href>" for href in hrefs)
-status, body = raw("REPORT", "/dav/addressbooks/friends/",
+status, _, body = raw("REPORT", "/dav/addressbooks/friends/",
                    '<CR:addressbook-multiget xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><D:prop>'
                    f'<D:getetag/></D:prop>{multiget}</CR:addressbook-multiget>', {"Depth": "1"})
 check(status == 207 and body.count("200 OK") == len(hrefs) and "404" not in body, f"multiget in friends: {status} {body}")

@@ -9,47 +9,17 @@ and contacts, given as the Basic password; CALENDAR_ID the calendar it syncs (ho
 event), beside the store's address book (holding at least one contact). vdirsyncer, khal and khard
 come from .build/python-vdir (tools/setup). Prints one JSON object of what it did; exits non-zero
 with the reason on the first wrong answer."""
-import base64
 import glob
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
-import urllib.error
-import urllib.request
+
+from vdir_peer import check, configure, raw, report, run
 
 url, token, calendar = sys.argv[1:4]
-here = os.path.dirname(os.path.abspath(__file__))
-packages = os.path.join(here, "..", ".build", "python-vdir")
-report = {}
-
-
-def check(condition, what):
-    if not condition:
-        print(json.dumps(report), file=sys.stderr)
-        sys.exit(f"dav_sync_check: {what}")
-
-
-def run(program, *arguments, stdin=None):
-    environment = dict(os.environ, PYTHONPATH=packages, TZ="UTC", LC_ALL="C.UTF-8", LANG="C.UTF-8")
-    result = subprocess.run([sys.executable, "-m", program, *arguments], input=stdin, capture_output=True, text=True,
-                            env=environment, timeout=120)
-    check(result.returncode == 0, f"{program} {' '.join(arguments)} failed: {result.stdout} {result.stderr}")
-    return result.stdout + result.stderr
-
-
-def raw(method, path, body=None, headers=None):
-    request = urllib.request.Request(url + path, data=body.encode() if body else None, method=method)
-    request.add_header("Authorization", "Basic " + base64.b64encode(f"vdirsyncer:{token}".encode()).decode())
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, dict(response.headers), response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read().decode()
+configure("dav_sync_check", url, token)
 
 
 work = tempfile.mkdtemp(prefix="kalends-vdir-")
