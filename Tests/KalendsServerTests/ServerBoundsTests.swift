@@ -71,10 +71,10 @@ struct ServerBoundsTests {
     let holder = """
       import socket, sys, time
       held = []
-      for _ in range(70):
+      for _ in range(100):
           s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); held.append(s)
       # The behaviour under test: connections held open, unidentified, while the server looks.
-      time.sleep(1.5)
+      time.sleep(3)
       closed = 0
       for s in held:
           s.setblocking(False)
@@ -84,7 +84,9 @@ struct ServerBoundsTests {
       print(closed)
       """
     let closed = try CLI.python(holder, [String(port)]).trimmingCharacters(in: .whitespacesAndNewlines)
-    #expect(closed == "6", "\(closed) of 70 closed")
+    // 16 kept for the request timeout (60 s); 64 let in for a second each to identify themselves,
+    // and closed when they did not; 20 closed at once.
+    #expect(closed == "84", "\(closed) of 100 closed")
     #expect(try served.get("/v1/whoami", by: agenda).status == 200)
   }
 

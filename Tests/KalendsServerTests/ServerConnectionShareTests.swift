@@ -77,6 +77,58 @@ struct ServerConnectionShareTests {
     #expect(reply.status == 200, "another app is locked out: \(reply.status) \(reply.body)")
   }
 
+  /// A Python program that opens `count` connections to `address` at once, then sends one
+  /// request with `token` on each and prints how many were answered `200`.
+  static let burst = """
+    import socket, sys
+    host, port = sys.argv[1].rsplit(":", 1)
+    count, token = int(sys.argv[2]), sys.argv[3]
+    held = [socket.create_connection((host, int(port))) for _ in range(count)]
+    for s in held:
+        s.sendall(("GET /v1/calendars HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Bearer " + token + "\\r\\n\\r\\n").encode())
+    answered = 0
+    for s in held:
+        data = b""
+        while b"\\r\\n\\r\\n" not in data:
+            chunk = s.recv(65536)
+            if not chunk: break
+            data += chunk
+        if data.startswith(b"HTTP/1.1 200"): answered += 1
+    print(answered)
+    """
+
+  @Test func idleUnidentifiedConnectionsOfTheSameUserLockNoAppOut() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0", "--header-timeout", "60"])
+    let address = try #require(served.tcpAddress)
+    let app = try DAVClientTests.davApp(served, "org.example.app", access: ["--status", "full"])
+    // The same local user opens 64 connections and sends nothing: 16 are kept for the request
+    // timeout, the others for a second.
+    let (holder, input, opened) = try Self.hold(address, count: 64, token: "")
+    defer {
+      input.fileHandleForWriting.closeFile()
+      holder.waitUntilExit()
+    }
+    #expect(opened == "64 0", "\(opened)")
+    let reply = try Self.calendars(address, token: app)
+    #expect(reply.status == 200, "the app is locked out: \(reply.status) \(reply.body)")
+  }
+
+  @Test func aBurstOfAnAppsConnectionsIsServedBesideIdleOnes() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0", "--header-timeout", "60"])
+    let address = try #require(served.tcpAddress)
+    let app = try DAVClientTests.davApp(served, "org.example.app", access: ["--status", "full"])
+    // The user's unidentified callers hold all they may keep; the app then opens 48 connections at
+    // once, each identified by its first request within the second it is given.
+    let (holder, input, opened) = try Self.hold(address, count: 16, token: "")
+    defer {
+      input.fileHandleForWriting.closeFile()
+      holder.waitUntilExit()
+    }
+    #expect(opened == "16 0", "\(opened)")
+    let answered = try CLI.python(Self.burst, [address, "48", app]).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(answered == "48", "\(answered) of 48 answered")
+  }
+
   @Test(.enabled(if: getuid() == 0, "needs another local user: run as root"))
   func anotherLocalUsersUnidentifiedConnectionsLockNoAppOut() throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])

@@ -1,24 +1,37 @@
 import NIOCore
 import NIOHTTPTypes
 
-/// Caps the TCP connections one network holds at once (``StoreServer/networkSlots``) until a
-/// request identifies the caller: a host that opens connections and sends nothing, or sends slowly,
-/// holds at most its share of the listener's slots, whatever the request timeout lets each hold.
-/// A connection beyond the share is closed at once. Loopback connections are counted by the local
-/// user that owns their other end (``LoopbackPeer``): one user of the machine cannot crowd out
-/// another. Once a request identifies an app (``CallerIdentified``), the connection gives its slot
-/// back and counts among the app's own (``StoreServer/connectionSlots``): an app's keep-alive
-/// connections never hold what unidentified callers share. Unix-socket connections are not counted
-/// here: only the owner's own processes reach that socket.
+/// Caps the TCP connections one network holds at once until a request identifies the caller: a
+/// host that opens connections and sends nothing, or sends slowly, holds at most a small share of
+/// the listener's slots (``StoreServer/networkSlots``), each for as long as the request timeout
+/// lets it. Beyond that share a connection is let in on a short deadline
+/// (``StoreServer/waitingSlots``, ``waitingDeadline``): it is closed unless a request identifies an
+/// app on it by then — so a burst of a client's parallel connections, each sending its request at
+/// once, is served, while a host holding connections idle keeps only its small share. Beyond both,
+/// a connection is closed at once.
+///
+/// Loopback connections are counted by the local user that owns their other end (``LoopbackPeer``):
+/// one user of the machine cannot crowd out another. Once a request identifies an app
+/// (``CallerIdentified``), the connection gives its slot back and counts among the app's own
+/// (``StoreServer/connectionSlots``): an app's keep-alive connections never hold what unidentified
+/// callers share. Unix-socket connections are not counted here: only the owner's own processes
+/// reach that socket.
 final class NetworkSlotsHandler: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
 
-  private let slots: CallerSlots
-  private var slot: CallerSlots.Slot?
+  /// How long a connection let in beyond its network's share may wait to be identified.
+  static let waitingDeadline = TimeAmount.seconds(1)
 
-  init(slots: CallerSlots) {
+  private let slots: CallerSlots
+  private let waiting: CallerSlots
+  private var slot: CallerSlots.Slot?
+  /// The close of a connection let in beyond its network's share, unless it is identified first.
+  private var deadline: Scheduled<Void>?
+
+  init(slots: CallerSlots, waiting: CallerSlots) {
     self.slots = slots
+    self.waiting = waiting
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
@@ -31,23 +44,27 @@ final class NetworkSlotsHandler: ChannelInboundHandler, RemovableChannelHandler 
   }
 
   func channelInactive(context: ChannelHandlerContext) {
-    slot?.free()
-    slot = nil
+    release()
     context.fireChannelInactive()
   }
 
   func handlerRemoved(context: ChannelHandlerContext) {
-    slot?.free()
-    slot = nil
+    release()
   }
 
   func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
     if event is CallerIdentified {
-      slot?.free()
-      slot = nil
+      release()
       return
     }
     context.fireUserInboundEventTriggered(event)
+  }
+
+  private func release() {
+    deadline?.cancel()
+    deadline = nil
+    slot?.free()
+    slot = nil
   }
 
   private func take(_ context: ChannelHandlerContext) {
@@ -59,11 +76,17 @@ final class NetworkSlotsHandler: ChannelInboundHandler, RemovableChannelHandler 
     {
       network = "loopback uid \(uid)"
     }
-    guard let taken = slots.take(for: network) else {
+    if let taken = slots.take(for: network) {
+      slot = taken
+    } else if let taken = waiting.take(for: network) {
+      slot = taken
+      let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+      deadline = context.eventLoop.scheduleTask(in: Self.waitingDeadline) {
+        loopBound.value.close(promise: nil)
+      }
+    } else {
       context.close(promise: nil)
-      return
     }
-    slot = taken
   }
 }
 

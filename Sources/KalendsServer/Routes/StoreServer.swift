@@ -65,7 +65,11 @@ package final class StoreServer: Sendable {
   let connectionSlots = CallerSlots(limit: 64)
   /// The TCP connections each network (on loopback: each local user) holds at once until a
   /// request identifies an app on them (``NetworkSlotsHandler``).
-  let networkSlots = CallerSlots(limit: 64)
+  let networkSlots = CallerSlots(limit: 16)
+  /// The TCP connections each network holds beyond ``networkSlots``, each for at most
+  /// ``NetworkSlotsHandler/waitingDeadline`` unless a request identifies an app on it: room for a
+  /// client's burst of parallel connections, none for idle ones.
+  let waitingSlots = CallerSlots(limit: 64)
   /// The change streams each app holds open at once, by app id.
   let streamSlots = CallerSlots(limit: 8)
   /// The streamed answers (`GET /v1/events`) each app is being sent at once, by app id: each holds

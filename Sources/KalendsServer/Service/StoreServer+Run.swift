@@ -49,7 +49,7 @@ extension StoreServer {
     let previous = umask(0o177)
     let http = HTTP1Channel.Configuration(
       additionalChannelHandlers: [
-        NetworkSlotsHandler(slots: server.networkSlots),
+        NetworkSlotsHandler(slots: server.networkSlots, waiting: server.waitingSlots),
         RequestTimeoutHandler(deadline: TimeAmount(configuration.headerTimeout)),
       ],
       idleTimeout: TimeAmount(configuration.idleTimeout),
