@@ -209,8 +209,9 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     // The crash and change-notice harness (`kalends-harness`): not a product; tools/crash-harness,
-    // tools/damage-fuzz and the CLI tests run it beside the `kalends` it exercises, and
-    // tools/bench-server serves with it unrecorded, the yardstick of recording apps' reads.
+    // tools/damage-fuzz and the CLI tests run it beside the `kalends` it exercises,
+    // tools/bench-server serves with it unrecorded, the yardstick of recording apps' reads, and
+    // tools/test runs its speed guard (LMDB for the floors, the wrapper the store uses).
     .executableTarget(
       name: "kalends-harness",
       dependencies: [
@@ -221,6 +222,7 @@ let package = Package(
         "KalendsServer",
         "KalendsDAV",
         "KalendsFleet",
+        "LMDB",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/KalendsHarness",
@@ -260,12 +262,13 @@ let package = Package(
       dependencies: ["Kalends", "KalendsSynthetic", "KalendsFleet", "LMDB", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
-    // The store server through real sockets, real apps and real peers (curl, schemathesis).
+    // The DAV front end's parts in process.
     .testTarget(
       name: "KalendsDAVTests",
       dependencies: ["Kalends", "KalendsDAV", "KalendsServer", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
+    // The store server through real sockets, real apps and real peers (curl, schemathesis).
     .testTarget(
       name: "KalendsServerTests",
       dependencies: ["Kalends", "KalendsTestSupport"],

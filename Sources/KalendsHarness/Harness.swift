@@ -17,6 +17,7 @@ struct Harness: AsyncParsableCommand {
     version: Store.softwareVersion,
     subcommands: [
       Torture.self, Write.self, Changes.self, Erasure.self, Contacts.self, Reads.self, Serve.self, FleetRaw.self,
+      Guard.self,
     ]
   )
 
