@@ -262,7 +262,8 @@ let package = Package(
       dependencies: ["Kalends", "KalendsSynthetic", "KalendsFleet", "LMDB", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
-    // The DAV front end's parts in process.
+    // CalDAV and CardDAV: real clients (python caldav, vdirsyncer, curl) against a started store
+    // server, and the front end's parts in process.
     .testTarget(
       name: "KalendsDAVTests",
       dependencies: ["Kalends", "KalendsDAV", "KalendsServer", "KalendsTestSupport"],
@@ -271,7 +272,7 @@ let package = Package(
     // The store server through real sockets, real apps and real peers (curl, schemathesis).
     .testTarget(
       name: "KalendsServerTests",
-      dependencies: ["Kalends", "KalendsTestSupport"],
+      dependencies: ["Kalends", "KalendsServer", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
   ],

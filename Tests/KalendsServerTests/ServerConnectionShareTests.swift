@@ -57,15 +57,15 @@ struct ServerConnectionShareTests {
 
   /// `GET /v1/calendars` at `address` with the app token `token`, on a connection of its own.
   static func calendars(_ address: String, token: String) throws -> (status: Int, body: String, challenge: String) {
-    try DAVClientTests.curl(
+    try ServedStore.request(
       "GET", "http://\(address)/v1/calendars", token: nil, headers: ["Authorization: Bearer \(token)"])
   }
 
   @Test func anAppsKeepAliveConnectionsLockNoOtherAppOut() throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])
     let address = try #require(served.tcpAddress)
-    let busy = try DAVClientTests.davApp(served, "org.example.busy", access: ["--status", "full"])
-    let other = try DAVClientTests.davApp(served, "org.example.other", access: ["--status", "full"])
+    let busy = try served.tokenApp("org.example.busy", access: ["--status", "full"])
+    let other = try served.tokenApp("org.example.other", access: ["--status", "full"])
     // The busy app holds every connection an app may: 64, each identified, kept alive.
     let (holder, input, answered) = try Self.hold(address, count: 64, token: busy)
     defer {
@@ -100,7 +100,7 @@ struct ServerConnectionShareTests {
   @Test func idleUnidentifiedConnectionsOfTheSameUserLockNoAppOut() throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0", "--header-timeout", "60"])
     let address = try #require(served.tcpAddress)
-    let app = try DAVClientTests.davApp(served, "org.example.app", access: ["--status", "full"])
+    let app = try served.tokenApp("org.example.app", access: ["--status", "full"])
     // The same local user opens 64 connections and sends nothing: 16 are kept for the request
     // timeout, the others for a second.
     let (holder, input, opened) = try Self.hold(address, count: 64, token: "")
@@ -116,7 +116,7 @@ struct ServerConnectionShareTests {
   @Test func aBurstOfAnAppsConnectionsIsServedBesideIdleOnes() throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0", "--header-timeout", "60"])
     let address = try #require(served.tcpAddress)
-    let app = try DAVClientTests.davApp(served, "org.example.app", access: ["--status", "full"])
+    let app = try served.tokenApp("org.example.app", access: ["--status", "full"])
     // The user's unidentified callers hold all they may keep; the app then opens 48 connections at
     // once, each identified by its first request within the second it is given.
     let (holder, input, opened) = try Self.hold(address, count: 16, token: "")
@@ -133,7 +133,7 @@ struct ServerConnectionShareTests {
   func anotherLocalUsersUnidentifiedConnectionsLockNoAppOut() throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])
     let address = try #require(served.tcpAddress)
-    let app = try DAVClientTests.davApp(served, "org.example.app", access: ["--status", "full"])
+    let app = try served.tokenApp("org.example.app", access: ["--status", "full"])
     // Another user of the machine opens connections and sends nothing.
     let (holder, input, opened) = try Self.hold(address, count: 80, token: "", as: "nobody")
     defer {

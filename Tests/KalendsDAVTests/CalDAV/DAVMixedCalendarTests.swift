@@ -21,13 +21,13 @@ struct DAVMixedCalendarTests {
     let served = try ServedStore(["--listen", "127.0.0.1:0", "--prompt-timeout", "20"])
     let base = "http://" + (try #require(served.tcpAddress))
     let mixed = try served.store.calendar("Google", ["--events-and-reminders"])
-    let owner = try DAVClientTests.davApp(served, "org.example.owner", access: ["--status", "full"])
+    let owner = try served.tokenApp("org.example.owner", access: ["--status", "full"])
     try served.store.object(["access", "set", "org.example.owner", "--service", "reminders", "--status", "full"])
     let calendar = base + "/dav/calendars/\(mixed)/"
-    let event = try DAVClientTests.curl(
+    let event = try ServedStore.request(
       "PUT", calendar + "standup.ics", token: owner, body: DAVNameTests.event("standup@example.com", "Standup"),
       headers: ["Content-Type: text/calendar"])
-    let task = try DAVClientTests.curl(
+    let task = try ServedStore.request(
       "PUT", calendar + "taxes.ics", token: owner,
       body: Self.task.replacingOccurrences(of: "TASK_UID", with: "taxes@example.com")
         .replacingOccurrences(of: "TASK_SUMMARY", with: "Taxes"), headers: ["Content-Type: text/calendar"])
@@ -42,14 +42,14 @@ struct DAVMixedCalendarTests {
     let made = try served.store.object(["client", "token", "create", "org.example.vdirsyncer", "--label", "dav"])
     let vdirsyncer = try #require(made["secret"] as? String)
     let refusals = try served.records("accessAttemptRefused").count
-    let listing = try DAVClientTests.curl(
+    let listing = try ServedStore.request(
       "PROPFIND", calendar, token: vdirsyncer, body: DAVNameTests.listing, headers: ["Depth: 1"])
     #expect(listing.status == 207 && listing.body.contains("standup.ics"), "\(listing.status) \(listing.body)")
     #expect(!listing.body.contains("taxes.ics"), "\(listing.body)")
-    let queried = try DAVClientTests.curl(
+    let queried = try ServedStore.request(
       "REPORT", calendar, token: vdirsyncer, body: Self.query, headers: ["Depth: 1"])
     #expect(queried.status == 207 && queried.body.contains("Standup") && !queried.body.contains("Taxes"))
-    let synced = try DAVClientTests.curl(
+    let synced = try ServedStore.request(
       "REPORT", calendar, token: vdirsyncer, body: CardDAVTests.sync(""), headers: ["Depth: 1"])
     #expect(synced.status == 207 && synced.body.contains("standup.ics") && !synced.body.contains("taxes"))
     #expect(try served.prompts().isEmpty, "reading the events asks nothing")
@@ -75,7 +75,7 @@ struct DAVMixedCalendarTests {
     #expect(answered.status == 0, "\(answered.stderr)")
     put.waitUntilExit()
     #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "201")
-    let after = try DAVClientTests.curl(
+    let after = try ServedStore.request(
       "PROPFIND", calendar, token: vdirsyncer, body: DAVNameTests.listing, headers: ["Depth: 1"])
     #expect(after.body.contains("taxes.ics") && after.body.contains("milk.ics"), "\(after.body)")
   }

@@ -18,7 +18,7 @@ struct CardDAVGroupTests {
 
   /// The entity tag of the card at `href`, from a PROPFIND.
   static func etag(_ base: String, _ href: String, token: String) throws -> String {
-    let answer = try DAVClientTests.curl(
+    let answer = try ServedStore.request(
       "PROPFIND", base + href, token: token, body: DAVClientTests.propfind, headers: ["Depth: 0"])
     let start = try #require(answer.body.range(of: "<D:getetag>"), "\(answer.body)")
     let end = try #require(answer.body.range(of: "</D:getetag>"))
@@ -30,18 +30,18 @@ struct CardDAVGroupTests {
     let base = "http://" + (try #require(served.tcpAddress))
     let ada = try CardDAVTests.contact(served, ["--given", "Ada", "--family", "Lovelace"])
     let alan = try CardDAVTests.contact(served, ["--given", "Alan", "--family", "Turing"])
-    let token = try DAVClientTests.davApp(served, "org.example.groups", access: [])
+    let token = try served.tokenApp("org.example.groups", access: [])
     try served.store.object(["access", "set", "org.example.groups", "--service", "contacts", "--status", "full"])
     let start = try CardDAVTests.syncToken(
-      DAVClientTests.curl("REPORT", base + Self.book, token: token, body: CardDAVTests.sync("")).body)
+      ServedStore.request("REPORT", base + Self.book, token: token, body: CardDAVTests.sync("")).body)
 
     // Stored before one of its members exists, as DAVx5 and Apple may.
     let href = Self.book + "grp-1.vcf"
-    let put = try DAVClientTests.curl(
+    let put = try ServedStore.request(
       "PUT", base + href, token: token, body: Self.appleGroup("grp-uid", "Friends", members: [ada.uid, "later"]),
       headers: ["Content-Type: text/vcard", "If-None-Match: *"])
     #expect(put.status == 201, "\(put.body)")
-    let got = try DAVClientTests.curl("GET", base + href, token: token)
+    let got = try ServedStore.request("GET", base + href, token: token)
     #expect(got.status == 200)
     for line in [
       "X-ADDRESSBOOKSERVER-KIND:group", "FN:Friends", "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(ada.uid)",
@@ -49,13 +49,13 @@ struct CardDAVGroupTests {
     ] {
       #expect(got.body.contains(line + "\r\n"), "\(line) in \(got.body)")
     }
-    let v4 = try DAVClientTests.curl("GET", base + href, token: token, headers: ["Accept: text/vcard; version=4.0"])
+    let v4 = try ServedStore.request("GET", base + href, token: token, headers: ["Accept: text/vcard; version=4.0"])
     #expect(v4.body.contains("KIND:group\r\n") && v4.body.contains("MEMBER:urn:uuid:\(ada.uid)\r\n"))
     // The member joined the group the store knows.
     let groups = try served.store.objects(["group", "list"])
     let groupID = try #require(groups.first { $0["name"] as? String == "Friends" }?["id"] as? String)
     #expect(try served.store.object(["contact", "show", ada.id])["groupIds"] as? [String] == [groupID])
-    let listing = try DAVClientTests.curl(
+    let listing = try ServedStore.request(
       "PROPFIND", base + Self.book, token: token, body: DAVClientTests.propfind, headers: ["Depth: 1"])
     #expect(listing.body.contains("<D:href>\(href)</D:href>"), "\(listing.body)")
 
@@ -64,52 +64,52 @@ struct CardDAVGroupTests {
     try served.store.object(["group", "add-member", groupID, alan.id])
     let after = try Self.etag(base, href, token: token)
     #expect(before != after)
-    #expect(try DAVClientTests.curl("GET", base + href, token: token).body.contains("urn:uuid:\(alan.uid)"))
-    let sync = try DAVClientTests.curl("REPORT", base + Self.book, token: token, body: CardDAVTests.sync(start))
+    #expect(try ServedStore.request("GET", base + href, token: token).body.contains("urn:uuid:\(alan.uid)"))
+    let sync = try ServedStore.request("REPORT", base + Self.book, token: token, body: CardDAVTests.sync(start))
     #expect(sync.body.contains("<D:href>\(href)</D:href><D:propstat>"), "\(sync.body)")
 
     // A stale tag is refused and writes nothing; the current one takes Alan out again.
     let head = try #require(try served.store.object(["log", "head"])["head"] as? Int)
-    let stale = try DAVClientTests.curl(
+    let stale = try ServedStore.request(
       "PUT", base + href, token: token, body: Self.appleGroup("grp-uid", "Friends", members: []),
       headers: ["Content-Type: text/vcard", "If-Match: \(before)"])
     #expect(stale.status == 412)
     #expect(try served.store.object(["log", "head"])["head"] as? Int == head)
-    let current = try DAVClientTests.curl(
+    let current = try ServedStore.request(
       "PUT", base + href, token: token, body: Self.appleGroup("grp-uid", "Friends", members: [ada.uid, "later"]),
       headers: ["Content-Type: text/vcard", "If-Match: \(after)"])
     #expect(current.status == 204, "\(current.body)")
     #expect(try served.store.object(["contact", "show", alan.id])["groupIds"] as? [String] == [])
 
     // A contact's card at the group's name, and a group's card with a contact's UID, are refused.
-    let kind = try DAVClientTests.curl(
+    let kind = try ServedStore.request(
       "PUT", base + href, token: token, body: "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:p\r\nFN:P\r\nEND:VCARD\r\n",
       headers: ["Content-Type: text/vcard"])
     #expect(kind.status == 409, "\(kind.body)")
-    let uid = try DAVClientTests.curl(
+    let uid = try ServedStore.request(
       "PUT", base + Self.book + "grp-2.vcf", token: token, body: Self.appleGroup(ada.uid, "X", members: []),
       headers: ["Content-Type: text/vcard"])
     #expect(uid.status == 409 && uid.body.contains("no-uid-conflict"), "\(uid.body)")
 
     // A limited app sees no group, cannot store one, and the refusal is recorded.
-    let limited = try DAVClientTests.davApp(served, "org.example.limited", access: [])
+    let limited = try served.tokenApp("org.example.limited", access: [])
     try served.store.object([
       "access", "set", "org.example.limited", "--service", "contacts", "--status", "limited", "--contacts", ada.id,
     ])
-    let seen = try DAVClientTests.curl(
+    let seen = try ServedStore.request(
       "PROPFIND", base + Self.book, token: limited, body: DAVClientTests.propfind, headers: ["Depth: 1"])
     #expect(seen.body.contains(ada.uid) && !seen.body.contains("grp-1"), "\(seen.body)")
-    #expect(try DAVClientTests.curl("GET", base + href, token: limited).status == 404)
+    #expect(try ServedStore.request("GET", base + href, token: limited).status == 404)
     let refusedBefore = try served.records("accessAttemptRefused").count
-    let refused = try DAVClientTests.curl(
+    let refused = try ServedStore.request(
       "PUT", base + Self.book + "mine.vcf", token: limited, body: Self.appleGroup("mine", "Mine", members: [ada.uid]),
       headers: ["Content-Type: text/vcard"])
     #expect(refused.status == 403, "\(refused.body)")
     #expect(try served.records("accessAttemptRefused").count == refusedBefore + 1)
 
     // Removed, the group goes and its members stay.
-    #expect(try DAVClientTests.curl("DELETE", base + href, token: token).status == 204)
-    #expect(try DAVClientTests.curl("GET", base + href, token: token).status == 404)
+    #expect(try ServedStore.request("DELETE", base + href, token: token).status == 204)
+    #expect(try ServedStore.request("GET", base + href, token: token).status == 404)
     #expect(try served.store.object(["contact", "show", ada.id])["familyName"] as? String == "Lovelace")
   }
 }

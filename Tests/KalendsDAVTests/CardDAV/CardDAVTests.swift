@@ -29,20 +29,20 @@ struct CardDAVTests {
     let ada = try Self.contact(served, ["--given", "Ada", "--family", "Lovelace", "--email", "ada@example.com"])
     let alan = try Self.contact(served, ["--given", "Alan", "--family", "Turing", "--email", "alan@example.org"])
     let grace = try Self.contact(served, ["--given", "Grace", "--family", "Hopper"])
-    let token = try DAVClientTests.davApp(served, "org.example.cards", access: [])
+    let token = try served.tokenApp("org.example.cards", access: [])
     try served.store.object([
       "access", "set", "org.example.cards", "--service", "contacts", "--status", "limited", "--contacts", ada.id,
       "--contacts", alan.id,
     ])
 
     // Discovery: the principal names the address book home; the home lists the one address book.
-    let principal = try DAVClientTests.curl(
+    let principal = try ServedStore.request(
       "PROPFIND", base + "/dav/", token: token,
       body: """
         <D:propfind xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><D:prop><CR:addressbook-home-set/></D:prop></D:propfind>
         """, headers: ["Depth: 0"])
     #expect(principal.body.contains("<D:href>/dav/addressbooks/</D:href>"), "\(principal.body)")
-    let listing = try DAVClientTests.curl(
+    let listing = try ServedStore.request(
       "PROPFIND", base + Self.book, token: token,
       body: """
         <D:propfind xmlns:D="DAV:" xmlns:CS="http://calendarserver.org/ns/"><D:prop><D:getetag/><CS:getctag/></D:prop></D:propfind>
@@ -51,9 +51,9 @@ struct CardDAVTests {
     #expect(listing.body.contains(ada.uid) && listing.body.contains(alan.uid), "\(listing.body)")
     #expect(!listing.body.contains(grace.uid), "a contact the app was not given is listed")
     // Not by its path either, and not by multiget.
-    let hidden = try DAVClientTests.curl("GET", base + Self.book + grace.uid + ".vcf", token: token)
+    let hidden = try ServedStore.request("GET", base + Self.book + grace.uid + ".vcf", token: token)
     #expect(hidden.status == 404 && !hidden.body.contains("Hopper"))
-    let multiget = try DAVClientTests.curl(
+    let multiget = try ServedStore.request(
       "REPORT", base + Self.book, token: token,
       body: """
         <CR:addressbook-multiget xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><D:prop><CR:address-data/></D:prop>
@@ -63,14 +63,14 @@ struct CardDAVTests {
     #expect(multiget.body.contains("404 Not Found"))
 
     // addressbook-query: by email domain, by name, negated, and in vCard 4.0.
-    let byDomain = try DAVClientTests.curl(
+    let byDomain = try ServedStore.request(
       "REPORT", base + Self.book, token: token,
       body: Self.query(
         """
         ><CR:prop-filter name="EMAIL"><CR:text-match match-type="ends-with">@example.com</CR:text-match></CR:prop-filter>
         """), headers: ["Depth: 1"])
     #expect(byDomain.body.contains("Lovelace") && !byDomain.body.contains("Turing"), "\(byDomain.body)")
-    let notAda = try DAVClientTests.curl(
+    let notAda = try ServedStore.request(
       "REPORT", base + Self.book, token: token,
       body: Self.query(
         """
@@ -81,14 +81,14 @@ struct CardDAVTests {
 
     // A card it makes is its own to use; a change of a contact it was not given is refused.
     let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:made-by-app\r\nN:Noether;Emmy;;;\r\nFN:Emmy Noether\r\nEND:VCARD\r\n"
-    let made = try DAVClientTests.curl(
+    let made = try ServedStore.request(
       "PUT", base + Self.book + "made-by-app.vcf", token: token, body: card, headers: ["Content-Type: text/vcard"])
     #expect(made.status == 201, "\(made.body)")
-    let again = try DAVClientTests.curl("GET", base + Self.book + "made-by-app.vcf", token: token)
+    let again = try ServedStore.request("GET", base + Self.book + "made-by-app.vcf", token: token)
     #expect(again.status == 200 && again.body.contains("Noether"))
     let overwrite =
       "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(grace.uid)\r\nN:Hacked;Grace;;;\r\nFN:Grace Hacked\r\nEND:VCARD\r\n"
-    _ = try DAVClientTests.curl(
+    _ = try ServedStore.request(
       "PUT", base + Self.book + grace.uid + ".vcf", token: token, body: overwrite, headers: ["Content-Type: text/vcard"]
     )
     let stored = try served.store.object(["contact", "show", grace.id])
@@ -99,19 +99,19 @@ struct CardDAVTests {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])
     let base = "http://" + (try #require(served.tcpAddress))
     let ada = try Self.contact(served, ["--given", "Ada", "--family", "Lovelace"])
-    let denied = try DAVClientTests.davApp(served, "org.example.denied", access: [])
+    let denied = try served.tokenApp("org.example.denied", access: [])
     try served.store.object(["access", "set", "org.example.denied", "--service", "contacts", "--status", "denied"])
-    let refused = try DAVClientTests.curl(
+    let refused = try ServedStore.request(
       "PROPFIND", base + Self.book, token: denied, body: DAVClientTests.propfind, headers: ["Depth: 1"])
     #expect(refused.status == 403 && refused.body.contains("need-privileges") && !refused.body.contains(ada.uid))
-    let get = try DAVClientTests.curl("GET", base + Self.book + ada.uid + ".vcf", token: denied)
+    let get = try ServedStore.request("GET", base + Self.book + ada.uid + ".vcf", token: denied)
     #expect(get.status == 403 && !get.body.contains("Lovelace"))
     let attempts = try served.records("accessAttemptRefused").filter {
       (($0["actor"] as? [String: Any])?["id"] as? String) == "org.example.denied"
     }
     #expect(!attempts.isEmpty)
 
-    let full = try DAVClientTests.davApp(served, "org.example.full", access: [])
+    let full = try served.tokenApp("org.example.full", access: [])
     try served.store.object(["access", "set", "org.example.full", "--service", "contacts", "--status", "full"])
     let head = try #require(try served.store.object(["log", "head"])["head"] as? Int)
     let bad: [(String, String, Int, String)] = [
@@ -134,14 +134,14 @@ struct CardDAVTests {
       ),
     ]
     for (name, body, status, precondition) in bad {
-      let answer = try DAVClientTests.curl(
+      let answer = try ServedStore.request(
         "PUT", base + Self.book + name, token: full, body: body, headers: ["Content-Type: text/vcard"])
       #expect(answer.status == status && answer.body.contains(precondition), "\(name): \(answer.status) \(answer.body)")
     }
     // A stale If-Match is refused with 412, and none of it wrote a record.
-    let current = try DAVClientTests.curl("GET", base + Self.book + ada.uid + ".vcf", token: full)
+    let current = try ServedStore.request("GET", base + Self.book + ada.uid + ".vcf", token: full)
     #expect(current.status == 200)
-    let stale = try DAVClientTests.curl(
+    let stale = try ServedStore.request(
       "PUT", base + Self.book + ada.uid + ".vcf", token: full,
       body: "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(ada.uid)\r\nN:Byron;Ada;;;\r\nFN:Ada Byron\r\nEND:VCARD\r\n",
       headers: ["Content-Type: text/vcard", "If-Match: \"AAAAAAAAAAAAAAAAAAAAAA\""])
@@ -157,16 +157,16 @@ struct CardDAVTests {
     let card =
       "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:grace@example.com\r\nN:Hopper;Grace;;;\r\nFN:Grace Hopper\r\nEND:VCARD\r\n"
     let named = base + Self.book + "5f0c-random.vcf"
-    let put = try DAVClientTests.curl(
+    let put = try ServedStore.request(
       "PUT", named, token: full, body: card, headers: ["Content-Type: text/vcard", "If-None-Match: *"])
     #expect(put.status == 201, "\(put.body)")
-    #expect(try DAVClientTests.curl("GET", named, token: full).body.contains("Grace Hopper"))
-    #expect(try DAVClientTests.curl("GET", base + Self.book + "grace%40example.com.vcf", token: full).status == 404)
-    let listing = try DAVClientTests.curl(
+    #expect(try ServedStore.request("GET", named, token: full).body.contains("Grace Hopper"))
+    #expect(try ServedStore.request("GET", base + Self.book + "grace%40example.com.vcf", token: full).status == 404)
+    let listing = try ServedStore.request(
       "PROPFIND", base + Self.book, token: full, body: DAVClientTests.propfind, headers: ["Depth: 1"])
     #expect(listing.body.contains("<D:href>\(Self.book)5f0c-random.vcf</D:href>"))
-    #expect(try DAVClientTests.curl("DELETE", named, token: full).status == 204)
-    #expect(try DAVClientTests.curl("GET", named, token: full).status == 404)
+    #expect(try ServedStore.request("DELETE", named, token: full).status == 204)
+    #expect(try ServedStore.request("GET", named, token: full).status == 404)
   }
 
   /// `sync-collection` of the body (RFC 6578) from `token`.
@@ -189,31 +189,31 @@ struct CardDAVTests {
     let base = "http://" + (try #require(served.tcpAddress))
     let ada = try Self.contact(served, ["--given", "Ada", "--family", "Lovelace"])
     let alan = try Self.contact(served, ["--given", "Alan", "--family", "Turing"])
-    let token = try DAVClientTests.davApp(served, "org.example.sync", access: [])
+    let token = try served.tokenApp("org.example.sync", access: [])
     try served.store.object([
       "access", "set", "org.example.sync", "--service", "contacts", "--status", "limited", "--contacts", ada.id,
     ])
-    let first = try DAVClientTests.curl("REPORT", base + Self.book, token: token, body: Self.sync(""))
+    let first = try ServedStore.request("REPORT", base + Self.book, token: token, body: Self.sync(""))
     #expect(first.status == 207 && first.body.contains(ada.uid) && !first.body.contains(alan.uid), "\(first.body)")
     let step = try Self.syncToken(first.body)
     // A card the app stores under a name of its own, a change of Ada's by another, a removal, and
     // a change it may not see.
     let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kay@example.com\r\nN:Kay;Alan;;;\r\nFN:Alan Kay\r\nEND:VCARD\r\n"
-    let put = try DAVClientTests.curl(
+    let put = try ServedStore.request(
       "PUT", base + Self.book + "k-name.vcf", token: token, body: card, headers: ["Content-Type: text/vcard"])
     #expect(put.status == 201)
-    let removed = try DAVClientTests.curl("DELETE", base + Self.book + "k-name.vcf", token: token)
+    let removed = try ServedStore.request("DELETE", base + Self.book + "k-name.vcf", token: token)
     #expect(removed.status == 204)
     _ = try served.store.object(["contact", "update", ada.id, "--family", "Byron"])
     _ = try served.store.object(["contact", "update", alan.id, "--family", "Turing-Hidden"])
-    let next = try DAVClientTests.curl("REPORT", base + Self.book, token: token, body: Self.sync(step))
+    let next = try ServedStore.request("REPORT", base + Self.book, token: token, body: Self.sync(step))
     #expect(next.status == 207, "\(next.body)")
     #expect(next.body.contains("<D:href>\(Self.book)\(ada.uid).vcf</D:href><D:propstat>"), "\(next.body)")
     #expect(
       next.body.contains("<D:href>\(Self.book)k-name.vcf</D:href><D:status>HTTP/1.1 404 Not Found"), "\(next.body)")
     #expect(!next.body.contains(alan.uid), "a change the app may not see is told")
     // A token made up, or another app's, is refused.
-    let madeUp = try DAVClientTests.curl(
+    let madeUp = try ServedStore.request(
       "REPORT", base + Self.book, token: token, body: Self.sync("urn:kalends:sync:made-up"))
     #expect(madeUp.status == 403 && madeUp.body.contains("valid-sync-token"))
   }

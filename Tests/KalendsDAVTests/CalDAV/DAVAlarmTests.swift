@@ -8,7 +8,7 @@ import Testing
 @Suite("Alarms of DAV clients, kept")
 struct DAVAlarmTests {
   static let check = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("tools/ical_alarm_check.py").path
 
   /// An event with Thunderbird's display alarm, an audio alarm with its attachment, an alarm
@@ -38,7 +38,7 @@ struct DAVAlarmTests {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])
     let base = "http://" + (try #require(served.tcpAddress))
     let work = try served.store.calendar("Work", ["--events-and-reminders"])
-    let token = try DAVClientTests.davApp(served, "org.mozilla.thunderbird", access: ["--status", "full"])
+    let token = try served.tokenApp("org.mozilla.thunderbird", access: ["--status", "full"])
     try served.store.object([
       "access", "set", "org.mozilla.thunderbird", "--service", "reminders", "--status", "full",
     ])
@@ -46,10 +46,10 @@ struct DAVAlarmTests {
     var alarms = 0
     for (name, text) in [("alarms%40example.com", Self.event), ("task%40example.com", Self.task)] {
       let object = base + "/dav/calendars/\(work)/\(name).ics"
-      let put = try DAVClientTests.curl(
+      let put = try ServedStore.request(
         "PUT", object, token: token, body: text, headers: ["Content-Type: text/calendar"])
       #expect(put.status == 201, "\(put.body)")
-      let get = try DAVClientTests.curl("GET", object, token: token)
+      let get = try ServedStore.request("GET", object, token: token)
       #expect(get.status == 200)
       let stored = URL(fileURLWithPath: directory.path + "/\(name)-stored.ics")
       let back = URL(fileURLWithPath: directory.path + "/\(name)-served.ics")
@@ -60,7 +60,7 @@ struct DAVAlarmTests {
       #expect(result.status == 0, "\(result.stderr)\n\(get.body)")
       alarms += (try json(result.stdout) as? [String: Any])?["alarms"] as? Int ?? 0
       // Served twice alike: nothing of the alarms is made up anew.
-      #expect(try DAVClientTests.curl("GET", object, token: token).body == get.body)
+      #expect(try ServedStore.request("GET", object, token: token).body == get.body)
     }
     #expect(alarms == 5)
     // The agenda still fires them: the alarm before the end at 11:20 Paris time.

@@ -8,7 +8,7 @@ import Testing
 @Suite("vdirsyncer, khal and khard sync through CalDAV and CardDAV")
 struct DAVSyncClientTests {
   static let script = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("tools/dav_sync_check.py").path
 
   @Test func vdirsyncerSyncsBothWaysAndKhalAndKhardReadIt() throws {
@@ -24,7 +24,7 @@ struct DAVSyncClientTests {
     for (given, family) in [("Ada", "Lovelace"), ("Alan", "Turing")] {
       try served.store.object(["contact", "add", "--given", given, "--family", family])
     }
-    let secret = try DAVClientTests.davApp(served, "org.pimutils.vdirsyncer", access: ["--status", "full"])
+    let secret = try served.tokenApp("org.pimutils.vdirsyncer", access: ["--status", "full"])
     try served.store.object(["access", "set", "org.pimutils.vdirsyncer", "--service", "contacts", "--status", "full"])
 
     let result = try CLI.run(

@@ -10,7 +10,7 @@ struct DAVExpansionBoundTests {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])
     let base = "http://" + (try #require(served.tcpAddress))
     let work = try served.store.calendar("Work")
-    let token = try DAVClientTests.davApp(served, "org.example.large", access: ["--status", "full"])
+    let token = try served.tokenApp("org.example.large", access: ["--status", "full"])
     // A daily event with a 600 KB description: within the 1 MiB a resource may hold.
     let line = String(repeating: "0123456789", count: 6)
     let folded = "DESCRIPTION:" + line + String(repeating: "\r\n " + line, count: 9_999)
@@ -22,7 +22,7 @@ struct DAVExpansionBoundTests {
     // Sent from a file: too long for an argument (curl reads `@FILE`).
     let file = served.store.directory.path + "/large.ics"
     try event.write(toFile: file, atomically: true, encoding: .utf8)
-    let put = try DAVClientTests.curl(
+    let put = try ServedStore.request(
       "PUT", base + "/dav/calendars/\(work)/large.ics", token: token, body: "@" + file,
       headers: ["Content-Type: text/calendar"])
     #expect(put.status == 201, "\(put.body)")
@@ -40,7 +40,7 @@ struct DAVExpansionBoundTests {
         """
     }
     func expand(days: Int) throws -> (status: Int, body: String) {
-      let reply = try DAVClientTests.curl(
+      let reply = try ServedStore.request(
         "REPORT", base + "/dav/calendars/\(work)/", token: token, body: query(days: days), headers: ["Depth: 1"])
       return (reply.status, reply.body)
     }

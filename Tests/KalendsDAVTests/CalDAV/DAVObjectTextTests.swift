@@ -33,17 +33,17 @@ struct DAVObjectTextTests {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])
     let base = "http://" + (try #require(served.tcpAddress))
     let work = try served.store.calendar("Work")
-    let token = try DAVClientTests.davApp(served, "org.example.text", access: ["--status", "full"])
+    let token = try served.tokenApp("org.example.text", access: ["--status", "full"])
     let object = base + "/dav/calendars/\(work)/text%40example.com.ics"
-    let put = try DAVClientTests.curl(
+    let put = try ServedStore.request(
       "PUT", object, token: token, body: Self.event("First"), headers: ["Content-Type: text/calendar"])
     #expect(put.status == 201, "\(put.body)")
-    let first = try DAVClientTests.curl("GET", object, token: token)
+    let first = try ServedStore.request("GET", object, token: token)
     Thread.sleep(forTimeInterval: 1.1)  // a DTSTAMP of the request's time would now differ
-    let again = try DAVClientTests.curl("GET", object, token: token)
+    let again = try ServedStore.request("GET", object, token: token)
     #expect(first.body == again.body, "an unchanged object's text changed between two GETs")
     let reports = try (0..<2).map { _ in
-      try DAVClientTests.curl(
+      try ServedStore.request(
         "REPORT", base + "/dav/calendars/\(work)/", token: token, body: Self.query,
         headers: ["Depth: 1"])
     }
@@ -54,10 +54,10 @@ struct DAVObjectTextTests {
       served1.replacingOccurrences(of: "\r\n", with: "\n") == first.body.replacingOccurrences(of: "\r\n", with: "\n"))
 
     // Changed: the next report has the new text, never the one kept.
-    let changed = try DAVClientTests.curl(
+    let changed = try ServedStore.request(
       "PUT", object, token: token, body: Self.event("Second"), headers: ["Content-Type: text/calendar"])
     #expect(changed.status == 204)
-    let after = try DAVClientTests.curl(
+    let after = try ServedStore.request(
       "REPORT", base + "/dav/calendars/\(work)/", token: token, body: Self.query, headers: ["Depth: 1"])
     let served2 = try Self.calendarData(after.body)
     #expect(served2.contains("SUMMARY:Second & co") && !served2.contains("First"), "\(served2)")

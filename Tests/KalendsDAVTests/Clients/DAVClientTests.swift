@@ -10,33 +10,8 @@ import Testing
 struct DAVClientTests {
   /// tools/dav_client_check.py.
   static let script = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("tools/dav_client_check.py").path
-
-  /// A registered app `id` with a token; its secret.
-  static func davApp(_ served: ServedStore, _ id: String, access: [String]) throws -> String {
-    try served.store.register(id)
-    if !access.isEmpty {
-      try served.store.object(["access", "set", id, "--service", "calendars"] + access)
-    }
-    let token = try served.store.object(["client", "token", "create", id, "--label", "dav"])
-    return try #require(token["secret"] as? String)
-  }
-
-  /// curl for `method URL` with the token as the Basic password: the status, then the body.
-  static func curl(
-    _ method: String, _ url: String, token: String?, body: String? = nil, headers: [String] = []
-  ) throws -> (status: Int, body: String, challenge: String) {
-    var arguments = ["-s", "-X", method, "-w", "\n%{http_code}\n%header{www-authenticate}"]
-    if let token { arguments += ["-u", "calendar-app:\(token)"] }
-    for header in headers { arguments += ["-H", header] }
-    if let body { arguments += ["--data-binary", body] }
-    let result = try CLI.run(arguments + [url], program: try ServedStore.curl())
-    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-    try #require(lines.count >= 2, "\(method) \(url): \(result.stdout) \(result.stderr)")
-    let status = try #require(Int(lines[lines.count - 2]), "\(result.stdout)")
-    return (status, lines.dropLast(2).joined(separator: "\n"), String(lines[lines.count - 1]))
-  }
 
   static let propfind = """
     <?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:displayname/><D:getetag/></D:prop></D:propfind>
@@ -51,8 +26,8 @@ struct DAVClientTests {
       "event", "add", "--calendar", health, "--title", "Therapy", "--start", "2026-12-03T10:00:00", "--end",
       "2026-12-03T11:00:00",
     ])
-    let secret = try Self.davApp(served, "org.python.caldav", access: ["--status", "full", "--calendars", work])
-    let full = try Self.davApp(served, "org.example.planner", access: ["--status", "full"])
+    let secret = try served.tokenApp("org.python.caldav", access: ["--status", "full", "--calendars", work])
+    let full = try served.tokenApp("org.example.planner", access: ["--status", "full"])
     // With reminders access too, a calendar it makes without a component set takes tasks as well.
     try served.store.object(["access", "set", "org.example.planner", "--service", "reminders", "--status", "full"])
 
@@ -90,11 +65,11 @@ struct DAVClientTests {
     #expect(saved.count >= 5, "\(saved.count) saves by the app")
     #expect(saved.allSatisfy { (($0["caller"] as? [String: Any])?["tokenId"] as? String) != nil })
     // The hidden calendar is unreachable by its path too, and the attempt names nothing in it.
-    let hidden = try Self.curl(
+    let hidden = try ServedStore.request(
       "PROPFIND", base + "/dav/calendars/\(health)/", token: secret, body: Self.propfind, headers: ["Depth: 1"])
     #expect(hidden.status == 404)
     #expect(!hidden.body.contains("Therapy") && !hidden.body.contains("Health"))
-    let report = try Self.curl(
+    let report = try ServedStore.request(
       "REPORT", base + "/dav/calendars/\(health)/", token: secret,
       body: """
         <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-data/></D:prop>
@@ -103,15 +78,15 @@ struct DAVClientTests {
     #expect(report.status == 404)
     #expect(!report.body.contains("Therapy"))
     // Nor does a sync of it tell anything; a sync token from this app is refused for another.
-    let sync = try Self.curl(
+    let sync = try ServedStore.request(
       "REPORT", base + "/dav/calendars/\(health)/", token: secret, body: Self.sync(""), headers: ["Depth: 1"])
     #expect(sync.status == 404 && !sync.body.contains(".ics"))
-    let mine = try Self.curl(
+    let mine = try ServedStore.request(
       "REPORT", base + "/dav/calendars/\(work)/", token: secret, body: Self.sync(""), headers: ["Depth: 1"])
     let token = try #require(
       mine.body.components(separatedBy: "<D:sync-token>").last?.components(separatedBy: "<").first)
-    let other = try Self.davApp(served, "org.example.other", access: ["--status", "full"])
-    let foreign = try Self.curl(
+    let other = try served.tokenApp("org.example.other", access: ["--status", "full"])
+    let foreign = try ServedStore.request(
       "REPORT", base + "/dav/calendars/\(work)/", token: other, body: Self.sync(token), headers: ["Depth: 1"])
     #expect(foreign.status == 403 && foreign.body.contains("valid-sync-token"), "\(foreign.body)")
   }
@@ -135,7 +110,7 @@ struct DAVClientTests {
     ])
 
     // No token: 401 with the Basic challenge DAV clients answer, recorded as an unidentified caller.
-    let bare = try Self.curl("PROPFIND", base + "/dav/calendars/", token: nil, headers: ["Depth: 0"])
+    let bare = try ServedStore.request("PROPFIND", base + "/dav/calendars/", token: nil, headers: ["Depth: 0"])
     #expect(bare.status == 401)
     #expect(bare.challenge.hasPrefix("Basic realm="))
     // The connection closes after a 401, and the answer says so: clients repeat their request with
@@ -147,12 +122,12 @@ struct DAVClientTests {
     #expect(!(try served.records("callerUnidentified")).isEmpty)
 
     // Denied: 403 with DAV:need-privileges, the attempt recorded, nothing of the calendar shown.
-    let denied = try Self.davApp(served, "org.example.denied", access: ["--status", "denied"])
-    let refused = try Self.curl(
+    let denied = try served.tokenApp("org.example.denied", access: ["--status", "denied"])
+    let refused = try ServedStore.request(
       "PROPFIND", base + "/dav/calendars/", token: denied, body: Self.propfind, headers: ["Depth: 1"])
     #expect(refused.status == 403)
     #expect(refused.body.contains("need-privileges") && !refused.body.contains("Work"))
-    let put = try Self.curl(
+    let put = try ServedStore.request(
       "PUT", base + "/dav/calendars/\(work)/x%40example.com.ics", token: denied,
       body:
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:t\r\nBEGIN:VEVENT\r\nUID:x@example.com\r\nDTSTAMP:20260101T000000Z\r\n"
@@ -165,19 +140,19 @@ struct DAVClientTests {
     #expect(attempts.count >= 1)
 
     // Write-only: it may add to the calendar for new events, and reads nothing of what is there.
-    let writer = try Self.davApp(served, "org.example.writer", access: ["--status", "write-only"])
-    let listing = try Self.curl(
+    let writer = try served.tokenApp("org.example.writer", access: ["--status", "write-only"])
+    let listing = try ServedStore.request(
       "PROPFIND", base + "/dav/calendars/\(work)/", token: writer, body: Self.propfind, headers: ["Depth: 1"])
     #expect(listing.status == 207, "\(listing.body)")
     #expect(!listing.body.contains(".ics"), "a write-only app is shown an item: \(listing.body)")
-    let added = try Self.curl(
+    let added = try ServedStore.request(
       "PUT", base + "/dav/calendars/\(work)/w%40example.com.ics", token: writer,
       body:
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:t\r\nBEGIN:VEVENT\r\nUID:w@example.com\r\nDTSTAMP:20260101T000000Z\r\n"
         + "DTSTART:20261204T100000Z\r\nDTEND:20261204T110000Z\r\nSUMMARY:Added\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
       headers: ["Content-Type: text/calendar"])
     #expect(added.status == 201, "\(added.body)")
-    let query = try Self.curl(
+    let query = try ServedStore.request(
       "REPORT", base + "/dav/calendars/\(work)/", token: writer,
       body: """
         <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-data/></D:prop>
@@ -185,19 +160,19 @@ struct DAVClientTests {
         """, headers: ["Depth: 1"])
     #expect(query.status == 207)
     #expect(!query.body.contains("Board meeting") && !query.body.contains("Added"))
-    let synced = try Self.curl(
+    let synced = try ServedStore.request(
       "REPORT", base + "/dav/calendars/\(work)/", token: writer, body: Self.sync(""), headers: ["Depth: 1"])
     #expect(synced.status == 207 && !synced.body.contains(".ics"), "\(synced.body)")
     let events = try served.store.objects(["events", "--from", "2026-12-01", "--to", "2026-12-08", "--calendar", work])
     #expect(Set(events.compactMap { $0["title"] as? String }) == ["Board meeting", "Added"])
 
     // Revoked: refused on its next request.
-    let full = try Self.davApp(served, "org.example.full", access: ["--status", "full"])
-    let before = try Self.curl(
+    let full = try served.tokenApp("org.example.full", access: ["--status", "full"])
+    let before = try ServedStore.request(
       "PROPFIND", base + "/dav/calendars/\(work)/", token: full, body: Self.propfind, headers: ["Depth: 1"])
     #expect(before.status == 207 && before.body.contains(".ics"))
     try served.store.object(["access", "set", "org.example.full", "--service", "calendars", "--status", "denied"])
-    let after = try Self.curl(
+    let after = try ServedStore.request(
       "PROPFIND", base + "/dav/calendars/\(work)/", token: full, body: Self.propfind, headers: ["Depth: 1"])
     #expect([401, 403].contains(after.status))
     #expect(!after.body.contains(".ics"))
