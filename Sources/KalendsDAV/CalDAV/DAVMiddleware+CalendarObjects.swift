@@ -13,16 +13,7 @@ extension DAVMiddleware {
       throw DAVError(.methodNotAllowed, nil, "a collection has no body to GET: PROPFIND or REPORT it")
     }
     let (_, use) = try await calendar(id, context, reading: true)
-    guard let object = try await server.withStore(use, { try use.session.calendarObject(named: name, inCalendar: id) })
-    else { throw DAVError(.notFound, nil, "no calendar object \(name) in calendar \(id)") }
-    let tag = EntityTag.tag(object.version, use.positions)
-    if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(object.version, use.positions) == true {
-      return Response(status: .notModified, headers: [.eTag: tag])
-    }
-    let text = request.method == .head ? "" : object.file.serialized()
-    return Response(
-      status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .eTag: tag],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    return try await getMember(name, in: collection(id, use), request)
   }
 
   /// PUT of a calendar object: stored under the name the client gave it as one fact in the log
@@ -51,18 +42,9 @@ extension DAVMiddleware {
     // calendar holds.
     let (_, use) = try await calendar(
       id, context, reading: false, service: file.events.isEmpty ? .reminders : .calendars)
-    let condition = try Self.condition(of: request, use.positions)
     let object = CalendarObject(
       uid: uids.count == 1 ? uids.first! : name, name: name, events: file.events, reminders: file.reminders)
-    let created = try await server.withStore(use) {
-      try Self.mapped {
-        try Self.refusingUIDConflict(.caldav("no-uid-conflict"), href: { DAVPath.object($0, in: id) }) {
-          () throws(StoreError) in
-          try use.session.putCalendarObject(object, inCalendar: id, condition: condition).created
-        }
-      }
-    }
-    return Response(status: created ? .created : .noContent)
+    return try await putMember(object, named: name, in: collection(id, use), request)
   }
 
   /// DELETE of a calendar object: every item of its `UID` removed in one fact of the log.
@@ -72,24 +54,11 @@ extension DAVMiddleware {
       throw DAVError(.forbidden, nil, "the principal and the calendar home are not removed")
     }
     let (_, use) = try await calendar(id, context, reading: false)
-    let condition = try Self.condition(of: request, use.positions)
-    let exists = try await server.withStore(use) {
-      try use.session.calendarObject(named: name, inCalendar: id) != nil
-    }
-    guard exists else { throw DAVError(.notFound, nil, "no calendar object \(name) in calendar \(id)") }
-    try await server.withStore(use) {
-      try Self.mapped { try use.session.removeCalendarObject(named: name, inCalendar: id, condition: condition) }
-    }
-    return Response(status: .noContent)
+    return try await deleteMember(name, in: collection(id, use), request)
   }
 
-  /// The condition of `If-Match` and `If-None-Match: *` on the object written, as the app of
-  /// `positions` is shown versions.
-  static func condition(of request: Request, _ positions: AppPositions) throws -> ObjectCondition {
-    if let match = try EntityTag.condition(.ifMatch, of: request) {
-      return .present(matching: { match.matches($0, positions) })
-    }
-    if try EntityTag.condition(.ifNoneMatch, of: request) == .any { return .absent }
-    return .none
+  /// Calendar `id` as a collection of the app of `use`, for a request on one of its objects.
+  private func collection(_ id: ObjectID, _ use: StoreServer.AppUse) -> CalendarCollection {
+    CalendarCollection(id: id, use: use, href: DAVPath.calendar(id), expand: nil, texts: objectTexts)
   }
 }

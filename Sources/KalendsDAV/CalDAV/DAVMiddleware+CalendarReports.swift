@@ -6,78 +6,44 @@ import KalendsServer
 
 extension DAVMiddleware {
   /// REPORT on a calendar: `calendar-query` (RFC 4791 §7.8), `calendar-multiget` (§7.9),
-  /// `free-busy-query` (§7.10) and `sync-collection` (RFC 6578); on the address book, its queries;
-  /// on the principal, its searches.
-  func report(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
-    if case .addressBook(let book) = path {
-      guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
-      return try await reportContacts(body, book: book, context)
-    }
-    if path == .principal {
-      guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
-      return try await reportPrincipals(body, context)
-    }
-    guard case .calendar(let id) = path else {
-      throw DAVError(.forbidden, .dav("supported-report"), "reports are made on a calendar collection")
-    }
-    guard let body = try await Self.body(request) else { throw DAVError(.badRequest, nil, "a REPORT needs a body") }
+  /// `free-busy-query` (§7.10) and `sync-collection` (RFC 6578).
+  func reportCalendar(_ body: XMLElement, _ id: ObjectID, _ request: Request, _ context: ServerContext) async throws
+    -> Response
+  {
     let selection = PropertySelection(body)
     let (calendar, use) = try await calendar(id, context, reading: true)
     // Floating times and dates, in a filter, an expansion or an alarm's range, fall in this zone.
     let floating = try Self.floatingZone(asked: body, of: calendar)
-    if body.name == .dav("sync-collection") {
-      return try await sync(body, selection, id, request.uri.path, floating, use)
-    }
     if body.name == .caldav("free-busy-query") { return try await freeBusy(body, id, use) }
-    let objects: [CalendarObject]
-    var missing: [String] = []
+    let collection = CalendarCollection(
+      id: id, use: use, href: request.uri.path, expand: try Self.expansion(asked: body, floatingIn: floating),
+      texts: objectTexts)
     switch body.name {
+    case .dav("sync-collection"):
+      return try await syncCollection(body, selection, in: collection)
+    case .caldav("calendar-multiget"):
+      return try await multiget(body, selection, in: collection)
     case .caldav("calendar-query"):
       let filter = try CalendarFilter(body.child(.caldav("filter")))
-      objects = try await server.withStore(use) {
+      let objects = try await server.withStore(use) {
         let candidates = try Self.query(filter, in: id, floatingIn: floating, use.session)
         return filter.isTimeRangeOnly ? candidates : candidates.filter { filter.matches($0, floatingIn: floating) }
       }
-    case .caldav("calendar-multiget"):
-      var names: [String] = []
-      for href in body.children(.dav("href")) {
-        let text = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let path = URLComponents(string: text)?.path ?? text
-        switch DAVPath(path) {
-        case .object(let calendar, let name)? where calendar == id: names.append(name)
-        // The calendar by the name the request gave it (a calendar its client made under a name
-        // of its own): its objects are asked for by that name too.
-        case .namedObject(let calendar, let name)? where DAVPath.requestName.map { $0 == (id, calendar) } ?? false:
-          names.append(name)
-        default: missing.append(text)
-        }
-      }
-      let asked = names
-      let found = try await server.withStore(use) {
-        try asked.map { name in (name, try use.session.calendarObject(named: name, inCalendar: id)) }
-      }
-      objects = found.compactMap(\.1)
-      missing += found.filter { $0.1 == nil }.map { DAVPath.object($0.0, in: id) }
+      return try collection.multistatus(objects, selection, then: "</D:multistatus>\n")
     default:
       throw DAVError(.forbidden, .dav("supported-report"), "\(body.name) is not a report this server makes")
     }
-    let expand = try Self.expansion(asked: body, floatingIn: floating)
-    try Self.checkExpansion(expand, of: objects)
-    var tail = Multistatus()
-    for href in missing { tail.add(href, status: "404 Not Found") }
-    return answer(objects, in: id, expand, selection, use, then: tail.responses + "</D:multistatus>\n")
   }
 
-  /// The multistatus of `objects` (each with what `selection` asks, expanded as `expand` says),
-  /// then `tail` (more responses, and the document's end). With an expansion it is streamed: each
-  /// object's response is written and sent before the next is built, so an answer near the bound
-  /// of ``maximumExpandedBytes`` holds one object's expansion in memory at a time, never the
-  /// whole; without one it is sent whole.
-  private func answer(
+  /// The multistatus of `objects` of calendar `id` (each with what `selection` asks, expanded as
+  /// `expand` says, its text from `texts`), then `tail` (more responses, and the document's end).
+  /// With an expansion it is streamed: each object's response is written and sent before the next
+  /// is built, so an answer near the bound of ``maximumExpandedBytes`` holds one object's
+  /// expansion in memory at a time, never the whole; without one it is sent whole.
+  static func answer(
     _ objects: [CalendarObject], in id: ObjectID, _ expand: Expansion?, _ selection: PropertySelection,
-    _ use: StoreServer.AppUse, then tail: String
+    _ positions: AppPositions, _ texts: ObjectTextCache, then tail: String
   ) -> Response {
-    let (positions, texts) = (use.positions, objectTexts)
     let status = HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status")
     guard expand != nil else {
       var multistatus = Multistatus()
@@ -97,37 +63,6 @@ extension DAVMiddleware {
       try await writer.finish(nil)
     }
     return Response(status: status, headers: [.contentType: "application/xml; charset=utf-8"], body: body)
-  }
-
-  /// `sync-collection` (RFC 6578 §3): the objects changed since the token (every one for an empty
-  /// token) with the properties asked, a `404` for each gone, and the next token. With `DAV:limit`,
-  /// at most that many, the request-URI then answered `507` (§3.6), and a token that skips nothing.
-  private func sync(
-    _ body: XMLElement, _ selection: PropertySelection, _ id: ObjectID, _ href: String, _ floating: ZoneRules,
-    _ use: StoreServer.AppUse
-  ) async throws -> Response {
-    let position = try SyncToken.position(body.child(.dav("sync-token"))?.text ?? "", use.positions)
-    if let level = body.child(.dav("sync-level"))?.text.trimmingCharacters(in: .whitespaces), level != "1",
-      level != "infinite", level != "infinity"
-    {
-      throw DAVError(.badRequest, nil, "sync-level is 1 or infinite, not \(level)")
-    }
-    let asked = try Self.limit(body, XMLName.dav)
-    guard
-      let changes = try await server.withStore(
-        use,
-        {
-          try Self.mapped { try use.session.calendarChanges(inCalendar: id, after: position, limit: asked) }
-        })
-    else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
-    let expand = try Self.expansion(asked: body, floatingIn: floating)
-    try Self.checkExpansion(expand, of: changes.objects)
-    var tail = Multistatus()
-    for name in changes.removed { tail.add(DAVPath.object(name, in: id), status: "404 Not Found") }
-    if changes.isTruncated { tail.add(href, status: "507 Insufficient Storage") }
-    let end = tail.finished(syncToken: SyncToken.text(changes.position, use.positions))
-    return answer(
-      changes.objects, in: id, expand, selection, use, then: String(end.dropFirst(Multistatus.opening.count)))
   }
 
   /// `free-busy-query` (RFC 4791 §7.10): a `VFREEBUSY` of the calendar's busy time in the window

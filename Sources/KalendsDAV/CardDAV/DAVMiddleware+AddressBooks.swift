@@ -82,32 +82,12 @@ extension DAVMiddleware {
     let selection = PropertySelection(body)
     let version = Self.vCardVersion(asked: body)
     let use = try await contactsUse(context, reading: true)
-    let container = try await self.container(book, use).id
+    let collection = try await self.collection(book, use, version: version)
+    let container = collection.container
     var multistatus = Multistatus()
     switch body.name {
     case .carddav("addressbook-multiget"):
-      var missing: [String] = []
-      var names: [String] = []
-      for href in body.children(.dav("href")) {
-        let text = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        // A card of this address book, by whichever name the client gave the book.
-        if case .contact(let other, let name)? = DAVPath(URLComponents(string: text)?.path ?? text), other == book {
-          names.append(name)
-        } else {
-          missing.append(text)
-        }
-      }
-      let asked = names
-      let found = try await server.withStore(use) {
-        try asked.map { name in (name, try use.session.addressObject(named: name, in: container)) }
-      }
-      for case (_, let card?) in found {
-        selection.add(.card(card, version, at: book), to: &multistatus, positions: use.positions)
-      }
-      for (name, card) in found where card == nil {
-        multistatus.add(DAVPath.contact(name, in: book), status: "404 Not Found")
-      }
-      for href in missing { multistatus.add(href, status: "404 Not Found") }
+      return try await multiget(body, selection, in: collection)
     case .carddav("addressbook-query"):
       let filter = try AddressBookFilter(body.child(.carddav("filter")))
       let limit = try Self.limit(body, XMLName.carddav)
@@ -123,28 +103,18 @@ extension DAVMiddleware {
         selection.add(.card(card, version, at: book), to: &multistatus, positions: use.positions)
       }
     case .dav("sync-collection"):
-      // As for a calendar: the contacts changed since the token, a 404 for each removed, the next
-      // token; with DAV:limit at most that many and the request-URI answered 507.
-      let position = try SyncToken.position(body.child(.dav("sync-token"))?.text ?? "", use.positions)
-      let limit = try Self.limit(body, XMLName.dav)
-      let changes = try await server.withStore(use) {
-        try Self.mapped { try use.session.contactChanges(after: position, limit: limit, in: container) }
-      }
-      for contact in changes.contacts {
-        selection.add(.card(.contact(contact), version, at: book), to: &multistatus, positions: use.positions)
-      }
-      for group in changes.groups {
-        selection.add(.card(.group(group), version, at: book), to: &multistatus, positions: use.positions)
-      }
-      for name in changes.removed { multistatus.add(DAVPath.contact(name, in: book), status: "404 Not Found") }
-      if changes.isTruncated { multistatus.add(DAVPath.bookHref(book), status: "507 Insufficient Storage") }
-      return Self.xml(
-        multistatus.finished(syncToken: SyncToken.text(changes.position, use.positions)),
-        status: .init(code: 207, reasonPhrase: "Multi-Status"))
+      return try await syncCollection(body, selection, in: collection)
     default:
       throw DAVError(.forbidden, .dav("supported-report"), "\(body.name) is not a report of an address book")
     }
     return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+  }
+
+  /// The address book at `book` as a collection of the app of `use`.
+  private func collection(_ book: String, _ use: StoreServer.AppUse, version: VCardVersion = .v3) async throws
+    -> AddressBookCollection
+  {
+    AddressBookCollection(book: book, container: try await container(book, use).id, use: use, version: version)
   }
 
   /// GET and HEAD of a contact's or a group's card: its vCard (3.0, or 4.0 when `Accept` asks for
@@ -153,24 +123,12 @@ extension DAVMiddleware {
     -> Response
   {
     let use = try await contactsUse(context, reading: true)
-    let container = try await self.container(book, use).id
-    guard let card = try await server.withStore(use, { try use.session.addressObject(named: name, in: container) })
-    else { throw DAVError(.notFound, nil, "no card \(name) in the address book \(book)") }
-    let tag = EntityTag.tag(card.entityVersion, use.positions)
-    if try EntityTag.condition(.ifNoneMatch, of: request)?.matches(card.entityVersion, use.positions) == true {
-      return Response(status: .notModified, headers: [.eTag: tag])
-    }
-    let version: VCardVersion = (request.headers[.accept] ?? "").contains("version=4.0") ? .v4 : .v3
-    let text = request.method == .head ? "" : card.vCard(version)
-    return Response(
-      status: .ok, headers: [.contentType: "text/vcard; charset=utf-8", .eTag: tag],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    return try await getMember(name, in: collection(book, use), request)
   }
 
   /// PUT of a contact's or a group's card: stored under the name the client gave it in one
   /// transaction, replacing its fields (a group's: and its members, each joining or leaving by a
-  /// save of that contact); `If-Match` and `If-None-Match: *` checked in the write's own
-  /// transaction; a `UID` another card holds is refused with `no-uid-conflict` naming that card.
+  /// save of that contact).
   func putContact(_ book: String, _ name: String, _ request: Request, _ context: ServerContext) async throws
     -> Response
   {
@@ -182,17 +140,7 @@ extension DAVMiddleware {
       throw DAVError(.forbidden, .carddav("valid-address-data"), error.description)
     }
     let use = try await contactsUse(context, reading: false)
-    let container = try await self.container(book, use).id
-    let condition = try Self.condition(of: request, use.positions)
-    let created = try await server.withStore(use) {
-      try Self.mapped {
-        try Self.refusingUIDConflict(.carddav("no-uid-conflict"), href: { DAVPath.contact($0, in: book) }) {
-          () throws(StoreError) in
-          try use.session.putAddressObject(card, named: name, in: container, condition: condition)
-        }
-      }
-    }
-    return Response(status: created ? .created : .noContent)
+    return try await putMember(card, named: name, in: collection(book, use), request)
   }
 
   /// DELETE of a contact's or a group's card (a group's members stay, outside it).
@@ -200,14 +148,7 @@ extension DAVMiddleware {
     -> Response
   {
     let use = try await contactsUse(context, reading: false)
-    let container = try await self.container(book, use).id
-    let condition = try Self.condition(of: request, use.positions)
-    let exists = try await server.withStore(use) { try use.session.addressObject(named: name, in: container) != nil }
-    guard exists else { throw DAVError(.notFound, nil, "no card \(name) in the address book \(book)") }
-    try await server.withStore(use) {
-      try Self.mapped { try use.session.removeAddressObject(named: name, in: container, condition: condition) }
-    }
-    return Response(status: .noContent)
+    return try await deleteMember(name, in: collection(book, use), request)
   }
 
   /// Extended MKCOL (RFC 5689) of an address book at `/dav/addressbooks/BOOK/`: a new contacts
@@ -223,34 +164,12 @@ extension DAVMiddleware {
       throw DAVError(.forbidden, nil, "MKCALENDAR makes a calendar at \(DAVPath.calendarHomePath)NAME/")
     }
     let body = try await Self.body(request)
-    if let body, body.name != .dav("mkcol") {
-      throw DAVError(.badRequest, nil, "an MKCOL body is a DAV:mkcol element, not \(body.name)")
-    }
-    var properties = (body?.children(.dav("set")) ?? []).flatMap { $0.children(.dav("prop")) }.flatMap(\.children)
-    let type = properties.first { $0.name == .dav("resourcetype") }
-    guard let type, type.child(.carddav("addressbook")) != nil else {
-      throw DAVError(
-        .forbidden, .dav("valid-resourcetype"),
-        "only address books are made here: MKCOL sets a resourcetype holding CARDDAV:addressbook")
-    }
-    let others = type.children.filter { $0.name != .carddav("addressbook") && $0.name != .dav("collection") }
-    guard others.isEmpty else {
-      throw DAVError(
-        .forbidden, .dav("valid-resourcetype"),
-        "an address book is not also \(others.map(\.name.description).joined(separator: ", "))")
-    }
-    properties.removeAll { $0.name == .dav("resourcetype") }
+    let properties = try Self.creationProperties(
+      body, root: .dav("mkcol"), method: "MKCOL", type: (.carddav("addressbook"), "address book"))
     var container = ContactContainer(title: book, resourceName: book)
     var refused: [XMLName] = []
     for property in properties where !Self.set(property, on: &container) { refused.append(property.name) }
-    if !refused.isEmpty {
-      let failed = properties.map(\.name).filter { !refused.contains($0) }
-      var xml = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<D:mkcol-response" + Multistatus.declarations + ">"
-      xml +=
-        Multistatus.propstat(refused, status: "403 Forbidden")
-        + Multistatus.propstat(failed, status: "424 Failed Dependency")
-      return Self.xml(xml + "</D:mkcol-response>\n", status: .forbidden)
-    }
+    if !refused.isEmpty { return Self.creationRefused(properties, refused: refused, response: "D:mkcol-response") }
     let use = try await contactsUse(context, reading: false)
     let made = container
     try await server.withStore(use) {
@@ -280,25 +199,10 @@ extension DAVMiddleware {
     let updates = try await Self.propertyUpdates(request)
     let use = try await contactsUse(context, reading: false)
     let original = try await self.container(book, use)
-    var container = original
-    var names: [XMLName] = []
-    var refused: [XMLName] = []
-    for (property, isSet) in updates {
-      names.append(property.name)
-      let done =
-        isSet
-        ? Self.set(property, on: &container) : Self.remove(property.name, from: &container.clientProperties)
-      if !done { refused.append(property.name) }
-    }
-    let href = DAVPath.bookHref(book)
-    if !refused.isEmpty { return Self.propertiesRefused(href, names, refused, status: "403 Forbidden") }
-    let changed = container
-    if changed != original {
-      try await server.withStore(use) { try Self.mapped { _ = try use.session.save(changed) } }
-    }
-    var multistatus = Multistatus()
-    multistatus.add(href, propstats: [(names, "200 OK")])
-    return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+    let session = use.session
+    return try await proppatchCollection(
+      updates, at: DAVPath.bookHref(book), of: original, use, set: { Self.set($0, on: &$1) },
+      remove: { Self.remove($0, from: &$1.clientProperties) }, save: { _ = try session.save($0) })
   }
 
   /// Sets `property` on `container`: its title (`displayname`) or a dead property; `false` for a

@@ -36,26 +36,9 @@ extension DAVMiddleware {
         .forbidden, nil, "a new calendar is made at \(DAVPath.calendarHomePath)NAME/")
     }
     let body = try await Self.body(request)
-    let root: XMLName = isMKCOL ? .dav("mkcol") : .caldav("mkcalendar")
-    if let body, body.name != root {
-      throw DAVError(.badRequest, nil, "an \(request.method.rawValue) body is a \(root) element, not \(body.name)")
-    }
-    var properties = (body?.children(.dav("set")) ?? []).flatMap { $0.children(.dav("prop")) }.flatMap(\.children)
-    if isMKCOL {
-      let type = properties.first { $0.name == .dav("resourcetype") }
-      guard let type, type.child(.caldav("calendar")) != nil else {
-        throw DAVError(
-          .forbidden, .dav("valid-resourcetype"),
-          "only calendars are made here: MKCOL sets a resourcetype holding CALDAV:calendar, or MKCALENDAR is used")
-      }
-      let others = type.children.filter { $0.name != .caldav("calendar") && $0.name != .dav("collection") }
-      guard others.isEmpty else {
-        throw DAVError(
-          .forbidden, .dav("valid-resourcetype"),
-          "a calendar is not also \(others.map(\.name.description).joined(separator: ", "))")
-      }
-      properties.removeAll { $0.name == .dav("resourcetype") }
-    }
+    let properties = try Self.creationProperties(
+      body, root: isMKCOL ? .dav("mkcol") : .caldav("mkcalendar"), method: request.method.rawValue,
+      type: isMKCOL ? (.caldav("calendar"), "calendar") : nil)
     var calendar = EventCalendar(title: name ?? "Calendar")
     calendar.id = id
     calendar.resourceName = name
@@ -79,13 +62,8 @@ extension DAVMiddleware {
       }
     }
     if !refused.isEmpty {
-      let failed = properties.map(\.name).filter { !refused.contains($0) }
-      let response = isMKCOL ? "D:mkcol-response" : "C:mkcalendar-response"
-      var xml = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<\(response)" + Multistatus.declarations + ">"
-      xml +=
-        Multistatus.propstat(refused, status: "403 Forbidden")
-        + Multistatus.propstat(failed, status: "424 Failed Dependency")
-      return Self.xml(xml + "</\(response)>\n", status: .forbidden)
+      return Self.creationRefused(
+        properties, refused: refused, response: isMKCOL ? "D:mkcol-response" : "C:mkcalendar-response")
     }
     let app = try await server.app(context)
     let service: Service = calendar.allowedEntityTypes.contains(.events) ? .calendars : .reminders
@@ -117,28 +95,10 @@ extension DAVMiddleware {
   func proppatchCalendar(_ id: ObjectID, _ request: Request, _ context: ServerContext) async throws -> Response {
     let updates = try await Self.propertyUpdates(request)
     let (original, use) = try await self.calendar(id, context, reading: false)
-    var calendar = original
-    var names: [XMLName] = []
-    var refused: [XMLName] = []
-    for (property, isSet) in updates {
-      names.append(property.name)
-      let done =
-        isSet ? Self.set(property, on: &calendar) : Self.remove(property.name, from: &calendar.clientProperties)
-      if !done { refused.append(property.name) }
-    }
-    var multistatus = Multistatus()
-    if !refused.isEmpty {
-      multistatus.add(
-        DAVPath.calendar(id),
-        propstats: [(refused, "403 Forbidden"), (names.filter { !refused.contains($0) }, "424 Failed Dependency")])
-      return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
-    }
-    let changed = calendar
-    if changed != original {
-      try await server.withStore(use) { try Self.mapped { _ = try use.session.save(changed) } }
-    }
-    multistatus.add(DAVPath.calendar(id), propstats: [(names, "200 OK")])
-    return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
+    let session = use.session
+    return try await proppatchCollection(
+      updates, at: DAVPath.calendar(id), of: original, use, set: { Self.set($0, on: &$1) },
+      remove: { Self.remove($0, from: &$1.clientProperties) }, save: { _ = try session.save($0) })
   }
 
   /// DELETE of a calendar: removed with everything it holds, in one fact of the log.
