@@ -34,14 +34,20 @@ extension DAVMiddleware {
   }
 
   /// The `403` answer of a request making a collection when the properties `refused` cannot be
-  /// set: a `response` element (`D:mkcol-response`, `C:mkcalendar-response`) with a `propstat`
-  /// naming them, and the other `properties` failed by dependency (`424`). Nothing is written.
+  /// set (``creationRefusal(_:refused:response:)``). Nothing is written.
   static func creationRefused(_ properties: [XMLElement], refused: [XMLName], response: String) -> Response {
+    Self.xml(creationRefusal(properties, refused: refused, response: response), status: .forbidden)
+  }
+
+  /// The body of that answer: a `response` element (`D:mkcol-response`, `C:mkcalendar-response`)
+  /// with a `propstat` naming the `refused` properties (`403`), and one failing the other
+  /// `properties` by dependency (`424`).
+  static func creationRefusal(_ properties: [XMLElement], refused: [XMLName], response: String) -> String {
     let failed = properties.map(\.name).filter { !refused.contains($0) }
     var xml = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n<\(response)" + Multistatus.declarations + ">"
     xml +=
       Multistatus.propstat(refused, status: "403 Forbidden")
       + Multistatus.propstat(failed, status: "424 Failed Dependency")
-    return Self.xml(xml + "</\(response)>\n", status: .forbidden)
+    return xml + "</\(response)>\n"
   }
 }

@@ -41,17 +41,7 @@ extension DAVMiddleware {
   func multiget<Collection: DAVCollection>(
     _ body: XMLElement, _ selection: PropertySelection, in collection: Collection
   ) async throws -> Response {
-    var names: [String] = []
-    var elsewhere: [String] = []
-    for href in body.children(.dav("href")) {
-      let text = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
-      if let path = DAVPath(URLComponents(string: text)?.path ?? text), let name = collection.memberName(path) {
-        names.append(name)
-      } else {
-        elsewhere.append(text)
-      }
-    }
-    let asked = names
+    let (asked, elsewhere) = Self.hrefs(body, memberName: collection.memberName)
     let found = try await server.withStore(collection.use) { try collection.members(named: asked) }
     var tail = Multistatus()
     for (name, member) in zip(asked, found) where member == nil {
@@ -59,5 +49,22 @@ extension DAVMiddleware {
     }
     for href in elsewhere { tail.add(href, status: "404 Not Found") }
     return try collection.multistatus(found.compactMap { $0 }, selection, then: tail.responses + "</D:multistatus>\n")
+  }
+
+  /// The `DAV:href`s of a multiget `body`, as the names of the members `memberName` finds at them
+  /// (in the body's order) and, apart, the hrefs (trimmed) naming none: another collection's, a
+  /// path outside the DAV space, or text that is no path.
+  static func hrefs(_ body: XMLElement, memberName: (DAVPath) -> String?) -> (names: [String], elsewhere: [String]) {
+    var names: [String] = []
+    var elsewhere: [String] = []
+    for href in body.children(.dav("href")) {
+      let text = href.text.trimmingCharacters(in: .whitespacesAndNewlines)
+      if let path = DAVPath(URLComponents(string: text)?.path ?? text), let name = memberName(path) {
+        names.append(name)
+      } else {
+        elsewhere.append(text)
+      }
+    }
+    return (names, elsewhere)
   }
 }
