@@ -210,7 +210,7 @@ let package = Package(
     ),
     // The crash and change-notice harness (`kalends-harness`): not a product; tools/crash-harness,
     // tools/damage-fuzz and the CLI tests run it beside the `kalends` it exercises,
-    // tools/bench-server serves with it unrecorded, the yardstick of recording apps' reads, and
+    // Benchmarks/scripts/bench-server serves with it unrecorded, the yardstick of recording apps' reads, and
     // tools/test runs its speed guard (LMDB for the floors, the wrapper the store uses).
     .executableTarget(
       name: "kalends-harness",
@@ -228,7 +228,7 @@ let package = Package(
       path: "Sources/KalendsHarness",
       swiftSettings: strictSettings
     ),
-    // The floor under tools/bench-server's figures: Hummingbird answering the timed routes with
+    // The floor under Benchmarks/scripts/bench-server's figures: Hummingbird answering the timed routes with
     // constants, on the same kind of socket. Not a product.
     .executableTarget(
       name: "kalends-floor-server",

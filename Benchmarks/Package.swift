@@ -42,7 +42,7 @@ let package = Package(
       name: "BoringSSLSHA256",
       path: "Sources/BoringSSLSHA256"
     ),
-    // SQLite's C API from the system (Debian's libsqlite3-dev, which tools/bench-range installs when
+    // SQLite's C API from the system (Debian's libsqlite3-dev, which Benchmarks/scripts/bench-range installs when
     // missing): the peer the range queries are compared with.
     .systemLibrary(
       name: "CSQLite",

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 
-/// `kalends-floor-server SOCKET BYTES`: the floor under tools/bench-server's figures. Hummingbird 2
+/// `kalends-floor-server SOCKET BYTES`: the floor under Benchmarks/scripts/bench-server's figures. Hummingbird 2
 /// on a Unix socket, with the store server's HTTP configuration, answering the routes the bench
 /// times with constants from memory: `GET /v1/whoami` a 179-byte body (the store server's answer
 /// to the bench's app is that size), `GET /v1/instances` a body of BYTES (a week's answer),

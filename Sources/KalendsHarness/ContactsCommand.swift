@@ -18,7 +18,7 @@ extension Harness {
         The store is removed afterwards.
         """)
 
-    @Option(help: "The .vcf file (tools/vcard_oracle.py generate N FILE).") var file: String
+    @Option(help: "The .vcf file (Tests/Oracles/vcard_oracle.py generate N FILE).") var file: String
     @Option(help: "A new directory for the stores (removed afterwards).") var dir: String
     @Option(help: "Imports, each into a new store.") var runs: Int = 3
     @Option(help: "Searches timed.") var searches: Int = 1_000

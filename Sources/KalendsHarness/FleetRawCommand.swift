@@ -5,7 +5,7 @@ import KalendsCommandSupport
 import KalendsFleet
 
 extension Harness {
-  /// `kalends-harness fleet-raw`: the yardstick of tools/bench-fleet-cluster — a store's records in
+  /// `kalends-harness fleet-raw`: the yardstick of `tools/fleet-cluster --throughput` — a store's records in
   /// the very bundles `kalends fleet push` makes, published to JetStream with nothing else: no
   /// reading of where the stream stands, no condition on the subject's last message, no checkpoint,
   /// no position kept in the store.

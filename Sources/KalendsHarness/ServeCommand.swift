@@ -7,7 +7,7 @@ import KalendsServer
 
 extension Harness {
   /// `kalends-harness serve`: the store server as `kalends serve` runs it on a Unix socket, with
-  /// apps' reads recorded or, with `--unrecorded`, not — so that tools/bench-server can measure what
+  /// apps' reads recorded or, with `--unrecorded`, not — so that Benchmarks/scripts/bench-server can measure what
   /// recording costs a request against the same build. Nothing that ships turns recording off.
   struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

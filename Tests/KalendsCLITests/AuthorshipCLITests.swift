@@ -2,12 +2,12 @@ import Foundation
 import KalendsTestSupport
 import Testing
 
-/// `tools/forge_log.py`: appends a record with an intact chain, as anyone who can write the store's
+/// `Tests/Oracles/forge_log.py`: appends a record with an intact chain, as anyone who can write the store's
 /// files can.
 enum Forger {
   static let script = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("tools/forge_log.py").path
+    .appendingPathComponent("Tests/Oracles/forge_log.py").path
 
   /// Forges one record; returns its position.
   @discardableResult

@@ -146,7 +146,7 @@ struct FleetAttackTests {
 
   /// Either way the stream holds one log and the store, or its copy, another: its push is refused
   /// (67), publishes the checkpoint it signed over its own log, and the mirror holding the other log
-  /// flags the store, keeping both signed notes — each verified by `tools/tlog_oracle.py` under the
+  /// flags the store, keeping both signed notes — each verified by `Tests/Oracles/tlog_oracle.py` under the
   /// store's enrolled key, of one size with two roots: a fork no one can deny.
   @Test(arguments: Attack.allCases)
   func twoSignedTreesThatDisagreeFlagTheStore(_ attack: Attack) throws {

@@ -18,7 +18,7 @@ struct FleetAuditTests {
     try CLI.run(["fleet", "audit"] + arguments + ["--dir", directory.path])
   }
 
-  /// The fleet's report page as headless Chromium renders it, read by `tools/fleet_report_check.py`.
+  /// The fleet's report page as headless Chromium renders it, read by `Tests/Oracles/fleet_report_check.py`.
   static func page(_ file: String) throws -> [String: Any] {
     let browser = try CLI.run(
       [
@@ -27,7 +27,7 @@ struct FleetAuditTests {
     try #require(browser.status == 0, "chromium is needed (tools/setup installs it): \(browser.stderr)")
     try browser.stdout.write(toFile: file + ".dom", atomically: true, encoding: .utf8)
     let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("tools/fleet_report_check.py").path
+      .deletingLastPathComponent().appendingPathComponent("Tests/Oracles/fleet_report_check.py").path
     let checked = try CLI.run(["python3", checker, file + ".dom"], program: URL(fileURLWithPath: "/usr/bin/env"))
     try #require(checked.status == 0, "\(checked.stderr)")
     return try #require(try json(checked.stdout) as? [String: Any])

@@ -61,7 +61,7 @@ struct FleetCommandTests {
 
   /// Stores starting at once on a new organisation all ask to create its stream; while the first
   /// creation is under way JetStream tells the others that the subjects overlap an existing stream
-  /// (tools/bench-fleet's two pushes at a time met it). The creation asks again until the stream is
+  /// (Benchmarks/scripts/bench-fleet's two pushes at a time met it). The creation asks again until the stream is
   /// there; a stream of another name over the subjects still fails, after a second or so.
   @Test func aStreamCreatedMeanwhileIsFoundAndAnotherOverTheSubjectsRefused() throws {
     let nats = try NATSServer()

@@ -6,7 +6,7 @@ import Testing
 
 /// The mirror's word to the organisation, through a real `nats-server`: its verdict on each store in
 /// the bucket of verdicts with the store's checkpoint cosigned by the mirror's key (checked by
-/// `tools/tlog_oracle.py`, which shares no code with Kalends), and the alerts of what did not come.
+/// `Tests/Oracles/tlog_oracle.py`, which shares no code with Kalends), and the alerts of what did not come.
 @Suite("kalends fleet mirror: verdicts, cosignatures, stale and withheld stores")
 struct FleetVerdictTests {
   /// A key made by `kalends key generate`, and its verifier key.

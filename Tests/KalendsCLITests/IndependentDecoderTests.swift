@@ -4,14 +4,14 @@ import KalendsTestSupport
 import LMDB
 import Testing
 
-/// `tools/decode_log.py`, written from docs/log-format.md alone with Python's `lmdb` package, reads
+/// `Tests/Oracles/decode_log.py`, written from docs/log-format.md alone with Python's `lmdb` package, reads
 /// and verifies stores written by Kalends exactly as Kalends does: an independent check that the
 /// format document and the code agree.
 @Suite("Independent decoder (docs/log-format.md)")
 struct IndependentDecoderTests {
   static let script = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("tools/decode_log.py").path
+    .appendingPathComponent("Tests/Oracles/decode_log.py").path
 
   /// Runs the decoder and returns its exit status and output lines.
   func decode(_ arguments: [String]) throws -> (status: Int32, lines: [String], stderr: String) {

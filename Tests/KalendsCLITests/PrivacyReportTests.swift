@@ -3,11 +3,13 @@ import KalendsTestSupport
 import Testing
 
 /// The privacy report opened from disk in a real browser — Debian's Chromium, headless — whose
-/// DOM after the page's script ran is read by Python's own HTML parser (tools/report_dom_check.py).
+/// DOM after the page's script ran is read by Python's own HTML parser (Tests/Oracles/report_dom_check.py).
 @Suite("Command line: the privacy report in a browser")
 struct PrivacyReportTests {
-  static let tools = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("tools")
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  static let tools = root.appendingPathComponent("tools")
+  static let oracles = root.appendingPathComponent("Tests/Oracles")
 
   @Test func theDemoReportShowsWhatTheCLISaysProvesEveryDecisionAndShowsTampering() throws {
     let (directory, store, demo) = try Self.demo("report")
@@ -149,7 +151,7 @@ struct PrivacyReportTests {
     return (directory, store, demo)
   }
 
-  /// The report's DOM once its script ran, as tools/report_dom_check.py reads it.
+  /// The report's DOM once its script ran, as Tests/Oracles/report_dom_check.py reads it.
   ///
   /// A machine loaded by the whole suite can leave the page's script still checking when the
   /// browser's time budget ends: the page is read again with a larger budget, twice at most.
@@ -165,7 +167,7 @@ struct PrivacyReportTests {
       let dom = report + ".dom"
       try browser.stdout.write(toFile: dom, atomically: true, encoding: .utf8)
       let checked = try CLI.run(
-        ["python3", tools.appendingPathComponent("report_dom_check.py").path, dom],
+        ["python3", oracles.appendingPathComponent("report_dom_check.py").path, dom],
         program: URL(fileURLWithPath: "/usr/bin/env"))
       try #require(checked.status == 0, "\(checked.stderr)")
       answer = try #require(try json(checked.stdout) as? [String: Any])

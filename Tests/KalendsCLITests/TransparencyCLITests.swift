@@ -11,17 +11,17 @@ import Testing
 struct TransparencyCLITests {
   static let oracle = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("tools/tlog_oracle.py").path
+    .appendingPathComponent("Tests/Oracles/tlog_oracle.py").path
 
   static let sigstoreCheck = URL(fileURLWithPath: oracle).deletingLastPathComponent()
     .appendingPathComponent("sigstore_check.py").path
 
-  /// `tools/tlog_oracle.py`: C2SP's formats and RFC 9162 in Python, Ed25519 from `cryptography`.
+  /// `Tests/Oracles/tlog_oracle.py`: C2SP's formats and RFC 9162 in Python, Ed25519 from `cryptography`.
   func oracle(_ arguments: [String]) throws -> CLI.Result {
     try CLI.run(["python3", Self.oracle] + arguments, program: URL(fileURLWithPath: "/usr/bin/env"))
   }
 
-  /// `tools/sigstore_check.py`: the `sigstore` package's own checks of `bundle` against `key`.
+  /// `Tests/Oracles/sigstore_check.py`: the `sigstore` package's own checks of `bundle` against `key`.
   func sigstore(_ bundle: String, _ key: String) throws -> CLI.Result {
     try CLI.run(["python3", Self.sigstoreCheck, bundle, key], program: URL(fileURLWithPath: "/usr/bin/env"))
   }

@@ -4,12 +4,12 @@ import Testing
 
 /// Alarms shown through the desktop's notification service called directly on the session bus —
 /// no `notify-send` on the machine — against a real `dbus-daemon` and a notification service
-/// written on PyPI's jeepney (tools/notification_receiver.py), not on Kalends' D-Bus code.
+/// written on PyPI's jeepney (Tests/Oracles/notification_receiver.py), not on Kalends' D-Bus code.
 @Suite("Server: alarms through the session bus")
 struct ServerSessionBusTests {
   static let receiver = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("tools/notification_receiver.py").path
+    .appendingPathComponent("Tests/Oracles/notification_receiver.py").path
 
   /// A session bus of its own in `directory`: the daemon and its address.
   static func bus(in directory: String) throws -> (Process, String) {

@@ -11,7 +11,7 @@ import RangeSupport
 // `events(matching:)`), SQLite (a B-tree on (calendar, start) and an R*Tree over the same
 // instances, pre-expanded), and the floors beside them (LMDB alone, and a tuned SQLite). Then a
 // full rebuild of every projection from the store's log.
-// `tools/bench-range` runs this suite and AuditBenchmarks and prints the summary.
+// `Benchmarks/scripts/bench-range` runs this suite and AuditBenchmarks and prints the summary.
 
 /// Which window an implementation queries next (each benchmark cycles through the same list).
 final class Cursor: @unchecked Sendable {
@@ -101,7 +101,7 @@ let benchmarks: @Sendable () -> Void = {
   } teardown: {
     rebuild.store = nil
     if let scratch = rebuild.scratch {
-      // The index's size after a rebuild, for tools/bench-range (before: the cached store's).
+      // The index's size after a rebuild, for Benchmarks/scripts/bench-range (before: the cached store's).
       if let json = try? IndexSize.json(scratch.storePath),
         let data = try? JSONSerialization.data(withJSONObject: json)
       {

@@ -4,7 +4,7 @@ import Kalends
 
 // Expanding 10,000 occurrences of a weekly BYDAY rule and of a monthly BYSETPOS rule in a zone with
 // daylight-saving time, each resolved to UTC instants, as a range query of a repeating event does.
-// `tools/bench-recurrence` runs this suite and the same expansions with python-dateutil and zoneinfo,
+// `Benchmarks/scripts/bench-recurrence` runs this suite and the same expansions with python-dateutil and zoneinfo,
 // and prints the ratio (issue 3's target: at least 20 times faster).
 
 let benchmarks: @Sendable () -> Void = {

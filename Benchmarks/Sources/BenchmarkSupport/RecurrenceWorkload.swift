@@ -1,7 +1,7 @@
 public import Kalends
 
 /// The recurrence sets the recurrence benchmarks expand: 10,000 occurrences each, in a zone with
-/// daylight-saving time. `tools/bench-recurrence` expands the same series with python-dateutil and
+/// daylight-saving time. `Benchmarks/scripts/bench-recurrence` expands the same series with python-dateutil and
 /// checks that both sides agree on `Summary`; change them in both places.
 public enum RecurrenceWorkload {
   /// Occurrences of each series (its rule's COUNT).

@@ -55,7 +55,7 @@ public enum BenchCache {
     try Store.open(at: path, options: StoreOptions(durability: .noSync, initialMapSize: Workload.mapSize))
   }
 
-  /// Where a report (JSON) named `name` goes, for `tools/bench-range` to read.
+  /// Where a report (JSON) named `name` goes, for `Benchmarks/scripts/bench-range` to read.
   public static func reportPath(_ name: String) -> String {
     let reports = directory + "/reports"
     try? FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)

@@ -2,7 +2,7 @@
 //
 //   range-workload prepare [audit]   build the cached stores (the 1M-event calendar, its SQLite peer,
 //                                    and with `audit` the 10M-record audit log) when missing
-//   range-workload summary           JSON for tools/bench-range: results per query of every window
+//   range-workload summary           JSON for Benchmarks/scripts/bench-range: results per query of every window
 //                                    set, the count check against SQLite, records, index sizes
 //   range-workload query LENGTH SCOPE TIMES [events]
 //                                    run Kalends' instances(matching:) (with `events`,
@@ -12,7 +12,7 @@
 //   range-workload floors [TIMES]    Kalends' instances(matching:) beside the floors (LMDB per
 //                                    calendar and global, tuned SQLite) over the first TIMES windows
 //                                    (default 2,000) of each set, interleaved: p50 per query and the
-//                                    ratios, a quick look outside the harness (tools/bench-range
+//                                    ratios, a quick look outside the harness (Benchmarks/scripts/bench-range
 //                                    gives the figures)
 //   range-workload census [YEAR]     count, by kind of event, the instances the date-range index of
 //                                    the 1M-event calendar holds below a horizon of January 1 of YEAR

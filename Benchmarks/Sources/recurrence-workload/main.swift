@@ -1,5 +1,5 @@
 // The recurrence benchmarks' expansions outside package-benchmark: their summaries, for
-// `tools/bench-recurrence` to compare with python-dateutil's, and repeated expansions for
+// `Benchmarks/scripts/bench-recurrence` to compare with python-dateutil's, and repeated expansions for
 // `perf` or `valgrind --tool=callgrind`.
 //
 //   recurrence-workload summary            one JSON line per series: name, count, first, last, checksum

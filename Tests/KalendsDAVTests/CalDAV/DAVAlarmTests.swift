@@ -4,12 +4,12 @@ import Testing
 
 /// A client's alarms come back as it stored them: every property of each `VALARM` but the
 /// `TRIGGER` kept as written, and the `TRIGGER` firing when it did — checked by PyPI's `icalendar`
-/// (tools/ical_alarm_check.py), not by Kalends.
+/// (Tests/Oracles/ical_alarm_check.py), not by Kalends.
 @Suite("Alarms of DAV clients, kept")
 struct DAVAlarmTests {
   static let check = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("tools/ical_alarm_check.py").path
+    .appendingPathComponent("Tests/Oracles/ical_alarm_check.py").path
 
   /// An event with Thunderbird's display alarm, an audio alarm with its attachment, an alarm
   /// acknowledged (RFC 9074) and one before the end; a plain one as Kalends would write it.

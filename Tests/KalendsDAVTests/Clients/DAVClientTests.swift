@@ -3,15 +3,15 @@ import KalendsTestSupport
 import Testing
 
 /// CalDAV through real clients: python `caldav` (PyPI) drives the store server as an app with a
-/// token, its answers checked against `recurring-ical-events` (tools/dav_client_check.py); curl
+/// token, its answers checked against `recurring-ical-events` (Tests/Oracles/dav_client_check.py); curl
 /// plays the apps whose access differs, each refused or limited as an API app would be, and
 /// recorded.
 @Suite("CalDAV clients are apps under the same rules")
 struct DAVClientTests {
-  /// tools/dav_client_check.py.
+  /// Tests/Oracles/dav_client_check.py.
   static let script = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("tools/dav_client_check.py").path
+    .appendingPathComponent("Tests/Oracles/dav_client_check.py").path
 
   static let propfind = """
     <?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:displayname/><D:getetag/></D:prop></D:propfind>

@@ -4,12 +4,12 @@ import Testing
 
 /// Calendar and contacts programs people use every day: vdirsyncer (PyPI) syncs a calendar and the
 /// address book both ways with local folders, khal and khard read what it synced
-/// (tools/dav_sync_check.py), every write a fact by the app its token identifies.
+/// (Tests/Oracles/dav_sync_check.py), every write a fact by the app its token identifies.
 @Suite("vdirsyncer, khal and khard sync through CalDAV and CardDAV")
 struct DAVSyncClientTests {
   static let script = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("tools/dav_sync_check.py").path
+    .appendingPathComponent("Tests/Oracles/dav_sync_check.py").path
 
   @Test func vdirsyncerSyncsBothWaysAndKhalAndKhardReadIt() throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])

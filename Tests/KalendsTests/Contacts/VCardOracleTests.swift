@@ -3,7 +3,7 @@ import Kalends
 import KalendsTestSupport
 import Testing
 
-/// Runs `tools/vcard_oracle.py` (PyPI's `vobject`) in a real `python3` process.
+/// Runs `Tests/Oracles/vcard_oracle.py` (PyPI's `vobject`) in a real `python3` process.
 enum VCardOracle {
   /// vobject's reading of one card.
   struct Card: Decodable {
@@ -35,7 +35,7 @@ enum VCardOracle {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments =
-      ["python3", RecurrenceOracle.repositoryRoot.appendingPathComponent("tools/vcard_oracle.py").path]
+      ["python3", RecurrenceOracle.repositoryRoot.appendingPathComponent("Tests/Oracles/vcard_oracle.py").path]
       + arguments
     let output = Pipe()
     let errors = Pipe()
@@ -60,7 +60,7 @@ enum VCardOracle {
     return try JSONDecoder().decode([Card].self, from: run(["read", file]))
   }
 
-  /// The file vobject writes for cards described in `json` (see tools/vcard_oracle.py).
+  /// The file vobject writes for cards described in `json` (see Tests/Oracles/vcard_oracle.py).
   static func write(_ json: String) throws -> [UInt8] {
     let directory = TemporaryDirectory("vcard-oracle")
     let spec = directory.path + "/cards.json"

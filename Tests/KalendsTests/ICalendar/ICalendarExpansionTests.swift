@@ -5,7 +5,7 @@ import Testing
 /// CalDAV's `expand` and `limit-recurrence-set` (RFC 4791 §9.6.5, §9.6.6) in the library:
 /// ``ICalendar/serialized(expandingFrom:to:floatingIn:productID:stamp:)`` and
 /// ``ICalendar/limitingRecurrenceSets(from:to:floatingIn:)``.
-/// The DAV check (tools/dav_client_check.py) compares the server's expanded answers with
+/// The DAV check (Tests/Oracles/dav_client_check.py) compares the server's expanded answers with
 /// `recurring-ical-events`; these pin what the oracle does not look at.
 @Suite("Expanding iCalendar instances")
 struct ICalendarExpansionTests {

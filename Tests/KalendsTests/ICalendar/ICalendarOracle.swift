@@ -37,7 +37,7 @@ extension OracleOccurrence {
   }
 }
 
-/// Runs `tools/ical_oracle.py` (icalendar + recurring-ical-events) on `.ics` files in a real
+/// Runs `Tests/Oracles/ical_oracle.py` (icalendar + recurring-ical-events) on `.ics` files in a real
 /// `python3` process.
 enum ICalendarOracle {
   struct Case: Encodable {
@@ -65,7 +65,8 @@ enum ICalendarOracle {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
-      "python3", RecurrenceOracle.repositoryRoot.appendingPathComponent("tools/ical_oracle.py").path, input.path,
+      "python3", RecurrenceOracle.repositoryRoot.appendingPathComponent("Tests/Oracles/ical_oracle.py").path,
+      input.path,
       output.path,
     ]
     let errors = Pipe()

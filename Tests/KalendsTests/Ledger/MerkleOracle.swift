@@ -1,7 +1,7 @@
 import Foundation
 import KalendsTestSupport
 
-/// Runs `tools/merkle_oracle.py` — RFC 9162's tree written in Python from the RFC's text alone —
+/// Runs `Tests/Oracles/merkle_oracle.py` — RFC 9162's tree written in Python from the RFC's text alone —
 /// in a real `python3` process.
 enum MerkleOracle {
   struct Input: Encodable {
@@ -25,7 +25,7 @@ enum MerkleOracle {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
-      "python3", RecurrenceOracle.repositoryRoot.appendingPathComponent("tools/merkle_oracle.py").path,
+      "python3", RecurrenceOracle.repositoryRoot.appendingPathComponent("Tests/Oracles/merkle_oracle.py").path,
       inputURL.path, outputURL.path,
     ]
     let errors = Pipe()

@@ -2,7 +2,7 @@ import Foundation
 import Kalends
 import KalendsTestSupport
 
-/// Runs tools/range_sqlite_oracle.py: SQLite answers range queries over pre-expanded instances.
+/// Runs Tests/Oracles/range_sqlite_oracle.py: SQLite answers range queries over pre-expanded instances.
 enum SQLiteRangeOracle {
   struct Input: Encodable {
     let instances: [[JSONScalar]]
@@ -42,7 +42,7 @@ enum SQLiteRangeOracle {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
-      "python3", RecurrenceOracle.repositoryRoot.appendingPathComponent("tools/range_sqlite_oracle.py").path,
+      "python3", RecurrenceOracle.repositoryRoot.appendingPathComponent("Tests/Oracles/range_sqlite_oracle.py").path,
       input.path, output.path,
     ]
     try process.run()

@@ -2,7 +2,7 @@ import Foundation
 import Kalends
 import KalendsTestSupport
 
-/// One recurrence set handed to `tools/recurrence_oracle.py` (python-dateutil + zoneinfo).
+/// One recurrence set handed to `Tests/Oracles/recurrence_oracle.py` (python-dateutil + zoneinfo).
 struct OracleCase: Codable {
   var id: Int
   var kind: String  // "zoned", "floating", "allday"
@@ -71,7 +71,8 @@ enum RecurrenceOracle {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
-      "python3", repositoryRoot.appendingPathComponent("tools/recurrence_oracle.py").path, input.path, output.path,
+      "python3", repositoryRoot.appendingPathComponent("Tests/Oracles/recurrence_oracle.py").path, input.path,
+      output.path,
     ]
     let errors = Pipe()
     process.standardError = errors

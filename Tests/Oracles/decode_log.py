@@ -4,8 +4,8 @@
 Written from docs/log-format.md and nothing else, so that the tests can use it as an independent
 oracle for the Swift implementation, and so that anyone can audit a store without Kalends.
 
-    tools/decode_log.py STORE [--from POSITION]   one JSON object per record, a line each
-    tools/decode_log.py --verify STORE            the verification result, as one JSON object
+    Tests/Oracles/decode_log.py STORE [--from POSITION]   one JSON object per record, a line each
+    Tests/Oracles/decode_log.py --verify STORE            the verification result, as one JSON object
 
 Exit status: 0 when the store decodes (and, with --verify, is intact), 69 when it is damaged,
 66 when there is no store, 64 for a usage error.

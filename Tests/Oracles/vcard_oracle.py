@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The vCard oracle: PyPI's `vobject` reads and writes the files Kalends exchanges.
 
-    tools/vcard_oracle.py read FILE.vcf            every card as vobject reads it, as JSON
-    tools/vcard_oracle.py write CARDS.json OUT.vcf  cards described in JSON, serialized by vobject
-    tools/vcard_oracle.py generate N OUT.vcf [--seed S]
+    Tests/Oracles/vcard_oracle.py read FILE.vcf            every card as vobject reads it, as JSON
+    Tests/Oracles/vcard_oracle.py write CARDS.json OUT.vcf  cards described in JSON, serialized by vobject
+    Tests/Oracles/vcard_oracle.py generate N OUT.vcf [--seed S]
                                                    N deterministic contacts, serialized by vobject
-    tools/vcard_oracle.py parse-time FILE.vcf [--times K]
+    Tests/Oracles/vcard_oracle.py parse-time FILE.vcf [--times K]
                                                    vobject's parse time of the file (median of K)
 
 Exit status: 0 on success, 3 when vobject is missing, 1 when vobject cannot read the file.

@@ -1,5 +1,5 @@
 // What LMDB alone needs to write a store's projections as a rebuild writes them: the floor under
-// `kalends rebuild`'s serialized writes. See tools/lmdb-append-floor, which builds and runs it.
+// `kalends rebuild`'s serialized writes. See Benchmarks/scripts/lmdb-append-floor, which builds and runs it.
 //
 // It reads every entry of the named databases of STORE into memory (not timed), then, in a scratch
 // environment, fills the databases once and empties them (so that, as in a rebuild, the pages come

@@ -7,7 +7,7 @@ moves `meta/head` and `meta/headHash` to it and extends the Merkle tree over it 
 `meta/treeFrontier`), so that the chain and the tree are intact. The tests use it to show that Kalends refuses
 what the chain alone cannot: records their author may not make, time that runs backwards.
 
-    tools/forge_log.py STORE --actor client:com.example.app --kind 403 \
+    Tests/Oracles/forge_log.py STORE --actor client:com.example.app --kind 403 \
         --field 1:s:com.example.app --field 2:u:1 --field 3:u:3 --field 4:u:0 --field 5:u:1
 
 Fields are TAG:TYPE:VALUE with TYPE `u` unsigned, `i` signed, `b` bool (0/1), `s` UTF-8 text.

@@ -5,7 +5,7 @@ served alarm holds every property of the stored one but its TRIGGER, with the sa
 value; and each TRIGGER fires at the same offset from its component's start (RELATED=END counted
 from the end, as RFC 5545 §3.8.6.3 says).
 
-    tools/ical_alarm_check.py STORED.ics SERVED.ics    # prints {"alarms": N}; exits 1 on a difference
+    Tests/Oracles/ical_alarm_check.py STORED.ics SERVED.ics    # prints {"alarms": N}; exits 1 on a difference
 """
 import json
 import sys

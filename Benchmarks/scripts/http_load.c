@@ -1,5 +1,5 @@
 /*
- * http_load: the load generator of tools/bench-server, in C so that the client is not what is
+ * http_load: the load generator of Benchmarks/scripts/bench-server, in C so that the client is not what is
  * measured. HTTP/1.1 over a Unix socket, one kept-alive connection per client process.
  *
  *   http_load SOCKET CLIENTS < REQUESTS

@@ -19,7 +19,7 @@ import urllib.request
 from xml.etree import ElementTree
 
 # caldav lives apart (tools/setup): its urllib3-future would replace the urllib3 others need.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "python-dav"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "python-dav"))
 import caldav  # noqa: E402
 import icalendar
 import recurring_ical_events

@@ -1,5 +1,5 @@
-"""What the scripts driving vdirsyncer against a Kalends store server share (tools/dav_sync_check.py,
-tools/dav_book_check.py): a failure that prints what was found so far and exits, vdirsyncer, khal
+"""What the scripts driving vdirsyncer against a Kalends store server share (Tests/Oracles/dav_sync_check.py,
+Tests/Oracles/dav_book_check.py): a failure that prints what was found so far and exits, vdirsyncer, khal
 and khard run from .build/python-vdir (tools/setup), and plain requests with the app's token as the
 Basic password. `configure` names the script and the server first."""
 import base64
@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 
 here = os.path.dirname(os.path.abspath(__file__))
-packages = os.path.join(here, "..", ".build", "python-vdir")
+packages = os.path.join(here, "..", "..", ".build", "python-vdir")
 # What the script found so far, printed with a failure.
 report = {}
 _script, _url, _token = "vdir_peer", "", ""

@@ -9,7 +9,7 @@ interface sigstore calls. Nothing from Kalends.
 
 The record's bytes (the bundle's extra data, without their last 32 bytes, which are their own
 leaf hash; for a record of format version 3, its erased form, computed from docs/log-format.md by
-`leaf_data` of tools/tlog_oracle.py) are the leaf's data, as Rekor's canonicalized body is. These
+`leaf_data` of Tests/Oracles/tlog_oracle.py) are the leaf's data, as Rekor's canonicalized body is. These
 are sigstore's internal APIs: a sigstore release may move them. Exits 0 when everything verifies, 1 otherwise, 3 when
 `sigstore` is missing.
 """
