@@ -42,8 +42,8 @@ let package = Package(
       name: "BoringSSLSHA256",
       path: "Sources/BoringSSLSHA256"
     ),
-    // SQLite's C API from the system (Debian's libsqlite3-dev, which Benchmarks/scripts/bench-range installs when
-    // missing): the peer the range queries are compared with.
+    // SQLite's C API from the system (Debian's libsqlite3-dev, which Benchmarks/scripts/bench-range
+    // installs when missing): the peer the range queries are compared with.
     .systemLibrary(
       name: "CSQLite",
       path: "Sources/CSQLite",
