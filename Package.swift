@@ -244,6 +244,7 @@ let package = Package(
     // store driven through it, a started store server. Not a product.
     .target(
       name: "KalendsTestSupport",
+      dependencies: ["Kalends", "LMDB"],
       path: "Tests/Support",
       swiftSettings: strictSettings
     ),
@@ -259,7 +260,14 @@ let package = Package(
     ),
     .testTarget(
       name: "KalendsCLITests",
-      dependencies: ["Kalends", "KalendsSynthetic", "KalendsFleet", "LMDB", "KalendsTestSupport"],
+      dependencies: ["Kalends", "KalendsSynthetic", "LMDB", "KalendsTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    // A fleet's audit: `kalends fleet` against real nats-servers (Debian's and a current one), and
+    // the mirror in process against crafted bundles.
+    .testTarget(
+      name: "KalendsFleetTests",
+      dependencies: ["Kalends", "KalendsFleet", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
     // CalDAV and CardDAV: real clients (python caldav, vdirsyncer, curl) against a started store

@@ -7,8 +7,7 @@ import Testing
 /// written on PyPI's jeepney (Tests/Oracles/notification_receiver.py), not on Kalends' D-Bus code.
 @Suite("Server: alarms through the session bus")
 struct ServerSessionBusTests {
-  static let receiver = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let receiver = Repository.root
     .appendingPathComponent("Tests/Oracles/notification_receiver.py").path
 
   /// A session bus of its own in `directory`: the daemon and its address.

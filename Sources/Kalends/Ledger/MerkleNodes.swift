@@ -1,4 +1,4 @@
-internal import LMDB
+package import LMDB
 
 /// Where the log's Merkle tree lives: the leaves are the hashes the records carry (the last 32
 /// bytes of each stored record), and the `tree` database holds every complete node at a height
@@ -11,13 +11,19 @@ package struct MerkleNodes {
   let tree: Database
   let log: Database
 
+  /// The nodes kept in `tree`, over the records of `log`.
+  package init(tree: Database, log: Database) {
+    self.tree = tree
+    self.log = log
+  }
+
   /// The key of a node: the tree size that completed it, then its height in the low 6 bits.
   static func key(_ height: Int, _ index: UInt64) -> BigEndianKey<UInt64> {
     BigEndianKey(((index + 1) << height) << 6 | UInt64(height))
   }
 
   /// Stores a completed node, after every node completed before it.
-  func put(_ height: Int, _ index: UInt64, _ hash: RecordHash, in txn: inout WriteTransaction) throws {
+  package func put(_ height: Int, _ index: UInt64, _ hash: RecordHash, in txn: inout WriteTransaction) throws {
     try hash.withBytes { bytes in try txn.put(bytes, forKey: Self.key(height, index), in: tree, options: .append) }
   }
 
@@ -72,7 +78,7 @@ package struct MerkleNodes {
     return frontier
   }
 
-  static func saveFrontier(_ frontier: TreeFrontier, meta: Database, in txn: inout WriteTransaction) throws {
+  package static func saveFrontier(_ frontier: TreeFrontier, meta: Database, in txn: inout WriteTransaction) throws {
     try txn.put(frontier.encoded, forKey: MetaKey.treeFrontier, in: meta)
   }
 

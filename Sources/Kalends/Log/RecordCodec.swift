@@ -3,7 +3,7 @@ internal import Platform
 
 /// The byte format of log records (docs/log-format.md): encoding in the current version, decoding
 /// of every version ever written.
-enum RecordCodec {
+package enum RecordCodec {
   /// The version new records are written in when they carry no caller context.
   static let currentVersion: UInt8 = 1
   /// The version of records that carry how their actor was identified (the store server's).
@@ -30,7 +30,7 @@ enum RecordCodec {
   /// first update of one byte buffered on its own) — version 1, or version 2 when `context` (the
   /// caller's identification, encoded as payload fields) is not empty. Returns the record's hash;
   /// the record to store is `buffer[1...]`.
-  static func encode(
+  package static func encode(
     into buffer: inout [UInt8], position: LogPosition, timestamp: Timestamp, draft: RecordDraft,
     previousHash: RecordHash, context: [UInt8] = []
   ) -> RecordHash {
@@ -90,7 +90,7 @@ enum RecordCodec {
   }
 
   /// RFC 6962 leaf hash: `SHA-256(0x00 ‖ bytes)`.
-  static func leafHash(_ bytes: UnsafeRawBufferPointer) -> RecordHash {
+  package static func leafHash(_ bytes: UnsafeRawBufferPointer) -> RecordHash {
     var hasher = SHA256()
     withUnsafeBytes(of: UInt8(0x00)) { hasher.update(bufferPointer: $0) }
     hasher.update(bufferPointer: bytes)
@@ -150,7 +150,7 @@ enum RecordCodec {
   }
 
   /// Decodes a whole stored record, copying its payload and its caller context.
-  static func decode(_ bytes: RawSpan) throws(StoreError) -> LogRecord {
+  package static func decode(_ bytes: RawSpan) throws(StoreError) -> LogRecord {
     var principals = PrincipalCache()
     let decoded = try decodeHeader(bytes, principals: &principals)
     let payload = Array(copying: bytes.extracting(decoded.payload))

@@ -480,7 +480,7 @@ public final class Store: Sendable {
     return LogHead(position: LogPosition(number), hash: digest)
   }
 
-  static func saveHead(_ head: LogHead, meta: Database, in txn: inout WriteTransaction) throws {
+  package static func saveHead(_ head: LogHead, meta: Database, in txn: inout WriteTransaction) throws {
     try txn.put(Payload.bigEndianBytes(head.position.rawValue), forKey: MetaKey.head, in: meta)
     try txn.put(head.hash.bytes, forKey: MetaKey.headHash, in: meta)
   }
@@ -505,7 +505,7 @@ public final class Store: Sendable {
 }
 
 /// Names of the store's databases and metadata keys.
-enum MetaKey {
+package enum MetaKey {
   static let logDatabase = "log"
   static let metaDatabase = "meta"
   static let layout = "layout"
@@ -516,7 +516,7 @@ enum MetaKey {
   static let treeDatabase = "tree"
   static let treeFrontier = "treeFrontier"
   /// Signed checkpoints of the tree, by tree size.
-  static let checkpointDatabase = "checkpoints"
+  package static let checkpointDatabase = "checkpoints"
   /// The secret under which the store server seals the positions it shows apps (`PositionSeal`).
   static let positionSealKey = "positionSealKey"
   /// The time through which `kalends serve` has shown alarms (``Store/alarmsDelivered()``).

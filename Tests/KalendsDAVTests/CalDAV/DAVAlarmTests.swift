@@ -7,8 +7,7 @@ import Testing
 /// (Tests/Oracles/ical_alarm_check.py), not by Kalends.
 @Suite("Alarms of DAV clients, kept")
 struct DAVAlarmTests {
-  static let check = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let check = Repository.root
     .appendingPathComponent("Tests/Oracles/ical_alarm_check.py").path
 
   /// An event with Thunderbird's display alarm, an audio alarm with its attachment, an alarm

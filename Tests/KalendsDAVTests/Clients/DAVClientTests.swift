@@ -9,8 +9,7 @@ import Testing
 @Suite("CalDAV clients are apps under the same rules")
 struct DAVClientTests {
   /// Tests/Oracles/dav_client_check.py.
-  static let script = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let script = Repository.root
     .appendingPathComponent("Tests/Oracles/dav_client_check.py").path
 
   static let propfind = """

@@ -7,8 +7,7 @@ import Testing
 /// (Tests/Oracles/dav_sync_check.py), every write a fact by the app its token identifies.
 @Suite("vdirsyncer, khal and khard sync through CalDAV and CardDAV")
 struct DAVSyncClientTests {
-  static let script = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let script = Repository.root
     .appendingPathComponent("Tests/Oracles/dav_sync_check.py").path
 
   @Test func vdirsyncerSyncsBothWaysAndKhalAndKhardReadIt() throws {

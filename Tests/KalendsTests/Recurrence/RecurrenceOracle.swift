@@ -60,8 +60,7 @@ enum OracleError: Error, CustomStringConvertible {
 
 /// Runs the oracle script once on all cases, in a real `python3` process.
 enum RecurrenceOracle {
-  static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+  static let repositoryRoot = Repository.root
 
   static func run(_ cases: [OracleCase]) throws -> [Int: [(local: String, utc: Int64?)]] {
     let directory = TemporaryDirectory("oracle")

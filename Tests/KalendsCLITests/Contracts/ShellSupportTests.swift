@@ -6,8 +6,7 @@ import Testing
 /// commands: bash completes `kalends event` with its subcommands, and `man` finds every page.
 @Suite("Shell completions and man pages")
 struct ShellSupportTests {
-  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("tools/install-shell-support").path
+  static let script = Repository.root.appendingPathComponent("tools/install-shell-support").path
 
   @Test func completionsAndManPagesAreInstalledWhereShellsLook() throws {
     let directory = TemporaryDirectory("shell")

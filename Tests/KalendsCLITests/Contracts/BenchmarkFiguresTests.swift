@@ -6,8 +6,7 @@ import Testing
 /// `Benchmarks/scripts/figures`: the two cannot drift apart unnoticed.
 @Suite("Benchmark figures kept as data")
 struct BenchmarkFiguresTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = Repository.root
 
   @Test func theTableIsTheData() throws {
     let script = Self.root.appendingPathComponent("Benchmarks/scripts/figures").path

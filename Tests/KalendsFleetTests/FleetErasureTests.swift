@@ -11,7 +11,7 @@ import Testing
 @Suite("kalends fleet: an erasure reaches the mirror's copies")
 struct FleetErasureTests {
   static func holdsSecret(_ records: [[UInt8]]) -> Bool {
-    EraseCommandTests().holdsSecret(Data(records.joined()))
+    ErasableStore.holdsSecret(Data(records.joined()))
   }
 
   /// The mirror in `directory` (run with `durable`) holds exactly the store's records, byte for byte.
@@ -26,7 +26,7 @@ struct FleetErasureTests {
 
   /// A pass of the mirror in `directory`, the store's checkpoint key enrolled: no alert.
   static func mirror(
-    _ nats: NATSServer, _ directory: TemporaryDirectory, _ erasable: EraseCommandTests.Erasable,
+    _ nats: NATSServer, _ directory: TemporaryDirectory, _ erasable: ErasableStore,
     durable: String = "kalends-mirror"
   ) throws -> [String: Any] {
     let id = try #require(try erasable.store.object(["status"])["storeId"] as? String)
@@ -42,7 +42,7 @@ struct FleetErasureTests {
 
   @Test func whatThePersonErasedIsErasedInTheMirrorsCopies() throws {
     let nats = try NATSServer()
-    let erasable = try EraseCommandTests.Erasable()
+    let erasable = try ErasableStore()
     let store = erasable.store
     let push = ["fleet", "push", "--nats", nats.url, "--org", "acme"]
     #expect(try store.run(push).status == 0)

@@ -9,55 +9,8 @@ import Testing
 /// store catches.
 @Suite("Command line: checkpoints, proofs and the attacks they catch")
 struct TransparencyCLITests {
-  static let oracle = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Tests/Oracles/tlog_oracle.py").path
-
-  static let sigstoreCheck = URL(fileURLWithPath: oracle).deletingLastPathComponent()
-    .appendingPathComponent("sigstore_check.py").path
-
-  /// `Tests/Oracles/tlog_oracle.py`: C2SP's formats and RFC 9162 in Python, Ed25519 from `cryptography`.
-  func oracle(_ arguments: [String]) throws -> CLI.Result {
-    try CLI.run(["python3", Self.oracle] + arguments, program: URL(fileURLWithPath: "/usr/bin/env"))
-  }
-
-  /// `Tests/Oracles/sigstore_check.py`: the `sigstore` package's own checks of `bundle` against `key`.
-  func sigstore(_ bundle: String, _ key: String) throws -> CLI.Result {
-    try CLI.run(["python3", Self.sigstoreCheck, bundle, key], program: URL(fileURLWithPath: "/usr/bin/env"))
-  }
-
-  /// A store with an app, a denial, twenty notes, a key and a checkpoint of it all, kept in a file
-  /// outside the store as an auditor keeps it.
-  struct Audited {
-    let store: CLIStore
-    let files = TemporaryDirectory("transparency")
-    var key: String { files.path + "/log.key" }
-    var kept: String { files.path + "/checkpoint" }
-    let verifier: String
-
-    init() throws {
-      store = try CLIStore()
-      try store.register("com.example.social")
-      let denied = try store.run([
-        "access", "set", "com.example.social", "--service", "calendars", "--status", "denied",
-      ])
-      try #require(denied.status == 0, "\(denied.stderr)")
-      for index in 0..<20 { try store.run(["log", "annotate", "note \(index)"]) }
-      let generated = try store.run(["key", "generate", "--out", files.path + "/log.key"])
-      try #require(generated.status == 0, "\(generated.stderr)")
-      verifier = generated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-      let signed = try store.run(["checkpoint", "sign", "--key", files.path + "/log.key"])
-      try #require(signed.status == 0, "\(signed.stderr)")
-      try signed.stdout.write(toFile: files.path + "/checkpoint", atomically: true, encoding: .utf8)
-    }
-
-    func verifySince() throws -> CLI.Result {
-      try store.run(["audit", "verify", "--since", kept, "--key", verifier])
-    }
-  }
-
   @Test func aKeyIsWrittenForItsOwnerOnlyAndNeverOverwritten() throws {
-    let audited = try Audited()
+    let audited = try AuditedStore()
     let mode = try FileManager.default.attributesOfItem(atPath: audited.key)[.posixPermissions] as? Int
     #expect(mode == 0o600)
     let again = try audited.store.run(["key", "generate", "--out", audited.key])
@@ -69,9 +22,9 @@ struct TransparencyCLITests {
   }
 
   @Test func aCheckpointIsASignedNoteThatCryptographyVerifies() throws {
-    let audited = try Audited()
+    let audited = try AuditedStore()
     let head = try audited.store.object(["log", "head"])
-    let checked = try oracle(["check-note", audited.kept, audited.verifier])
+    let checked = try TlogOracle.run(["check-note", audited.kept, audited.verifier])
     #expect(checked.status == 0, "\(checked.stderr)")
     let fields = try #require(try json(checked.stdout) as? [String: Any])
     #expect(fields["size"] as? Int == head["treeSize"] as? Int)
@@ -82,7 +35,7 @@ struct TransparencyCLITests {
   }
 
   @Test func aProofOfADenialIsCheckedWithNoStoreByKalendsAndByAnIndependentChecker() throws {
-    let audited = try Audited()
+    let audited = try AuditedStore()
     let records = try audited.store.objects(["log", "tail", "-n", "30"])
     let denial = try #require(records.first { $0["kind"] as? String == "accessDecided" })
     let position = try #require(denial["position"] as? Int)
@@ -98,17 +51,17 @@ struct TransparencyCLITests {
     let record = try #require(result["record"] as? [String: Any])
     #expect(record["position"] as? Int == position)
     #expect(record["kind"] as? String == "accessDecided")
-    let independent = try oracle(["check-proof", bundle, audited.verifier])
+    let independent = try TlogOracle.run(["check-proof", bundle, audited.verifier])
     #expect(independent.status == 0, "\(independent.stderr)")
     #expect(independent.stdout.contains("\"index\": \(position - 1)"))
     // The PyPI sigstore package's own note parser and RFC 6962 inclusion verification.
-    let bySigstore = try sigstore(bundle, audited.verifier)
+    let bySigstore = try TlogOracle.sigstore(bundle, audited.verifier)
     #expect(bySigstore.status == 0, "sigstore: \(bySigstore.stderr)")
     #expect(bySigstore.stdout.contains("\"index\": \(position - 1)"))
     let moved = try String(contentsOfFile: bundle, encoding: .utf8)
       .replacingOccurrences(of: "index \(position - 1)\n", with: "index \(position)\n")
     try moved.write(toFile: bundle + ".moved", atomically: true, encoding: .utf8)
-    let movedCheck = try sigstore(bundle + ".moved", audited.verifier)
+    let movedCheck = try TlogOracle.sigstore(bundle + ".moved", audited.verifier)
     #expect(movedCheck.status == 1, "sigstore refuses a proof moved to another index: \(movedCheck.stdout)")
     let stranger = try CheckpointSigner.generate(name: "someone.else").verifier.description
     let refused = try CLI.run(["audit", "check-proof", bundle, "--key", stranger])
@@ -116,7 +69,7 @@ struct TransparencyCLITests {
   }
 
   @Test func everyAlteredByteOfABundleFailsTheCheck() throws {
-    let audited = try Audited()
+    let audited = try AuditedStore()
     let bundle = audited.files.path + "/note.tlog-proof"
     #expect(try audited.store.run(["audit", "prove", "5", "--out", bundle]).status == 0)
     let text = try String(contentsOfFile: bundle, encoding: .utf8)
@@ -137,7 +90,7 @@ struct TransparencyCLITests {
   }
 
   @Test func theLogExtendsAKeptCheckpointAndWritesWithAKeyConfiguredSignTheirOwn() throws {
-    let audited = try Audited()
+    let audited = try AuditedStore()
     #expect(try audited.verifySince().status == 0)
     let more = try CLI.run(
       ["log", "annotate", "one more", "--store", audited.store.directory.storePath],
@@ -152,7 +105,7 @@ struct TransparencyCLITests {
   /// the projections rebuilt. `verify` passes afterwards; the kept checkpoint does not.
   @Test(arguments: ["rewrite a decision", "drop and renumber", "truncate", "swap", "forge an actor"])
   func anAttackThatPassesVerifyIsCaughtByTheKeptCheckpoint(attack: String) throws {
-    let audited = try Audited()
+    let audited = try AuditedStore()
     let path = audited.store.directory.storePath
     try LogRewriter.rewrite(path) { entries in
       let notes = entries.indices.filter { entries[$0].kind == .annotationAdded }
@@ -178,7 +131,7 @@ struct TransparencyCLITests {
   }
 
   @Test func aStoreRefusesToSignAForkOfItsOwnCheckpoint() throws {
-    let audited = try Audited()
+    let audited = try AuditedStore()
     try LogRewriter.rewrite(audited.store.directory.storePath) { entries in
       let note = try #require(entries.indices.last { entries[$0].kind == .annotationAdded })
       entries[note].timestamp = Timestamp(rawValue: entries[note].timestamp.rawValue + 1)
@@ -191,7 +144,7 @@ struct TransparencyCLITests {
   /// A witness in its own process on loopback: it cosigns the store's checkpoints over HTTP, its
   /// cosignatures are kept with them, and proofs demand them with --witness and --quorum.
   @Test func aWitnessProcessCosignsOverHTTPAndProofsDemandItsCosignature() throws {
-    let audited = try Audited()
+    let audited = try AuditedStore()
     let witnessKey = audited.files.path + "/witness.key"
     let generated = try CLI.run(["key", "generate", "witness.example/w1", "--cosigner", "--out", witnessKey])
     try #require(generated.status == 0, "\(generated.stderr)")
@@ -242,7 +195,7 @@ struct TransparencyCLITests {
     #expect(unmet.status == 69, "a checkpoint no trusted witness cosigned: \(unmet.stderr)")
     let kept = audited.files.path + "/cosigned.checkpoint"
     try (try audited.store.run(["checkpoint", "show"])).stdout.write(toFile: kept, atomically: true, encoding: .utf8)
-    let independent = try oracle(["check-note", kept, audited.verifier, witnessVerifier])
+    let independent = try TlogOracle.run(["check-note", kept, audited.verifier, witnessVerifier])
     #expect(independent.status == 0, "the cosignature checked by cryptography: \(independent.stderr)")
     #expect(independent.stdout.contains("cosignedAt"))
     let since = try audited.store.run([

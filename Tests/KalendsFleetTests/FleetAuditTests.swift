@@ -26,8 +26,7 @@ struct FleetAuditTests {
       ], program: URL(fileURLWithPath: "/usr/bin/env"))
     try #require(browser.status == 0, "chromium is needed (tools/setup installs it): \(browser.stderr)")
     try browser.stdout.write(toFile: file + ".dom", atomically: true, encoding: .utf8)
-    let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Tests/Oracles/fleet_report_check.py").path
+    let checker = Repository.root.appendingPathComponent("Tests/Oracles/fleet_report_check.py").path
     let checked = try CLI.run(["python3", checker, file + ".dom"], program: URL(fileURLWithPath: "/usr/bin/env"))
     try #require(checked.status == 0, "\(checked.stderr)")
     return try #require(try json(checked.stdout) as? [String: Any])
@@ -42,7 +41,7 @@ struct FleetAuditTests {
   @Test func stateWhoCanAndHistoryAreEachStoresOwnAcrossTheFleet() throws {
     let nats = try NATSServer()
     let first = try CLIStore()
-    let (_, instants) = try AuditCommandTests().scenario(first)
+    let (_, instants) = try AuditScenario.make(first)
     // Chosen calendars (with one the app creates) and limited contacts, then a later change.
     let home = try first.calendar("Home")
     _ = try first.object([

@@ -195,7 +195,7 @@ struct FleetAttackTests {
     for (name, note) in [("disputed", disputed), ("kept", kept)] {
       let file = keys.path + "/\(name)"
       try note.write(toFile: file, atomically: true, encoding: .utf8)
-      let oracle = try TransparencyCLITests().oracle(["check-note", file, owner.verifier])
+      let oracle = try TlogOracle.run(["check-note", file, owner.verifier])
       #expect(oracle.status == 0, "\(name): \(oracle.stderr)")
       let checked = try #require(try json(oracle.stdout) as? [String: Any])
       trees.append((try #require(checked["size"] as? Int), try #require(checked["root"] as? String)))

@@ -134,8 +134,7 @@ struct DemoCommandTests {
   /// running) left out.
   static func readmeDay() throws -> [[String]] {
     let readme = try String(
-      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+      contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
     let section = try #require(readme.components(separatedBy: "## A day with `kalends`").dropFirst().first)
     let block = try #require(
       section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)

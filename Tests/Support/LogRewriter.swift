@@ -1,28 +1,26 @@
-import KalendsTestSupport
+package import Kalends
 import LMDB
 import Testing
-
-@testable import Kalends
 
 /// The attacker of issue 29: someone who can write a closed store's files rewrites its history
 /// and covers every track a store can check by itself — re-encodes the records in their new
 /// order and positions, re-chains them, rebuilds the Merkle tree and its right edge and moves the
 /// head. Only a checkpoint kept outside the store can tell.
-enum LogRewriter {
+package enum LogRewriter {
   /// A record as the attacker edits it: who, what, when.
-  struct Entry {
-    var kind: RecordKind
-    var principal: Principal
-    var payload: Payload
-    var timestamp: Timestamp
+  package struct Entry {
+    package var kind: RecordKind
+    package var principal: Principal
+    package var payload: Payload
+    package var timestamp: Timestamp
     /// The stored bytes of a record whose content was erased: moved as they are (its position and
     /// previous hash rewritten, its hash recomputed from what is left), since its content is gone.
-    var erased: [UInt8]? = nil
+    package var erased: [UInt8]? = nil
   }
 
   /// The stored bytes of the closed store's records from `position` on, as its log holds them
   /// (what an attacker with the store's files, and its NATS credentials, could publish).
-  static func records(_ path: String, from position: Int) throws -> [[UInt8]] {
+  package static func records(_ path: String, from position: Int) throws -> [[UInt8]] {
     let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
     let log = try environment.openDatabase(named: "log", options: [])
     return try environment.read { txn in
@@ -40,14 +38,14 @@ enum LogRewriter {
 
   /// Removes every checkpoint the closed store at `path` kept, as the attacker must before the
   /// store signs its rewritten log.
-  static func forgetCheckpoints(_ path: String) throws {
+  package static func forgetCheckpoints(_ path: String) throws {
     let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
     let checkpoints = try environment.openDatabase(named: MetaKey.checkpointDatabase, options: [])
     try environment.write { txn in try txn.removeAll(in: checkpoints) }
   }
 
   /// Replaces the log of the closed store at `path` with `edit` applied to its records.
-  static func rewrite(_ path: String, _ edit: (inout [Entry]) throws -> Void) throws {
+  package static func rewrite(_ path: String, _ edit: (inout [Entry]) throws -> Void) throws {
     let environment = try Environment(path: path, options: EnvironmentOptions(maxDatabases: 64))
     let log = try environment.openDatabase(named: "log", options: [])
     let meta = try environment.openDatabase(named: "meta", options: [])
@@ -99,7 +97,7 @@ enum LogRewriter {
 
   /// The first decision's status turned into full access: a grant the person never gave, written
   /// into the record as the attacker re-encodes it.
-  static func grantTheFirstDecision(_ entries: inout [Entry]) throws {
+  package static func grantTheFirstDecision(_ entries: inout [Entry]) throws {
     let decision = try #require(entries.indices.first { entries[$0].kind == .accessDecided })
     var payload = Payload()
     for field in try entries[decision].payload.fields() {

@@ -6,8 +6,7 @@ import Testing
 /// DOM after the page's script ran is read by Python's own HTML parser (Tests/Oracles/report_dom_check.py).
 @Suite("Command line: the privacy report in a browser")
 struct PrivacyReportTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = Repository.root
   static let tools = root.appendingPathComponent("tools")
   static let oracles = root.appendingPathComponent("Tests/Oracles")
 

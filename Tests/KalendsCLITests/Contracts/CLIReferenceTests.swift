@@ -6,8 +6,7 @@ import Testing
 /// the built `kalends` says of itself, and the man pages must come out of the same description.
 @Suite("The command reference is the commands' own")
 struct CLIReferenceTests {
-  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("tools/cli-reference").path
+  static let script = Repository.root.appendingPathComponent("tools/cli-reference").path
 
   @Test func theReferenceIsCurrent() throws {
     let check = try CLI.run(

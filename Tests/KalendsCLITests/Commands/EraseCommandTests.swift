@@ -9,46 +9,11 @@ import Testing
 /// check of the ledger passes, also by independent code, and its attacks are still caught.
 @Suite("Command line: erasing content, keeping every proof")
 struct EraseCommandTests {
-  static let secret = "Oncology QZX7"
-  static let notes = "biopsy WKJ3"
-
-  /// A store with an app, a denial, notes, a calendar with a secret event (saved twice) and one
-  /// kept, a key, and a checkpoint kept outside the store from before the erasure.
-  struct Erasable {
-    let audited: TransparencyCLITests.Audited
-    let calendar: String
-    let event: String
-    var store: CLIStore { audited.store }
-
-    init() throws {
-      audited = try TransparencyCLITests.Audited()
-      let store = audited.store
-      calendar = try store.calendar("Health")
-      event = try #require(
-        try store.object([
-          "event", "add", "--calendar", calendar, "--title", EraseCommandTests.secret, "--start",
-          "2026-12-01T10:00:00Z", "--end", "2026-12-01T11:00:00Z", "--notes", EraseCommandTests.notes,
-          "--location", "Ward QZX7",
-        ])["id"] as? String)
-      try store.object(["event", "update", event, "--title", EraseCommandTests.secret + " (moved)"])
-      try store.object([
-        "event", "add", "--calendar", calendar, "--title", "Dentist", "--start", "2026-12-02T10:00:00Z", "--end",
-        "2026-12-02T11:00:00Z",
-      ])
-      let signed = try store.run(["checkpoint", "sign", "--key", audited.key])
-      try #require(signed.status == 0, "\(signed.stderr)")
-      try signed.stdout.write(toFile: audited.kept, atomically: true, encoding: .utf8)
-    }
-  }
 
   func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-  func holdsSecret(_ data: Data) -> Bool {
-    data.range(of: Data("QZX7".utf8)) != nil || data.range(of: Data("WKJ3".utf8)) != nil
-  }
-
   @Test func anErasedEventIsFoundNowhereAndEveryCheckStillPasses() throws {
-    let erasable = try Erasable()
+    let erasable = try ErasableStore()
     let store = erasable.store
     let path = store.directory.storePath
     let erased = try store.object(["erase", "event", erasable.event, "--reason", "asked to forget"])
@@ -64,7 +29,7 @@ struct EraseCommandTests {
     ] {
       let result = try store.run(arguments)
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
-      #expect(!holdsSecret(Data(result.stdout.utf8)), "\(arguments) shows erased content")
+      #expect(!ErasableStore.holdsSecret(Data(result.stdout.utf8)), "\(arguments) shows erased content")
     }
     #expect(try store.run(["event", "show", erasable.event]).status == 66)
     let shown = try store.object(["log", "show", String(positions[0])])
@@ -73,10 +38,10 @@ struct EraseCommandTests {
 
     let backup = store.directory.path + "/backup"
     #expect(try store.run(["backup", backup]).status == 0)
-    #expect(!holdsSecret(try bytes(backup + "/data.mdb")), "a backup taken afterwards holds none of it")
+    #expect(!ErasableStore.holdsSecret(try bytes(backup + "/data.mdb")), "a backup taken afterwards holds none of it")
     let compacted = try store.object(["compact"])
     #expect((compacted["bytesAfter"] as? Int ?? .max) <= (compacted["bytesBefore"] as? Int ?? 0))
-    #expect(!holdsSecret(try bytes(path + "/data.mdb")), "compaction leaves none of it in the data file")
+    #expect(!ErasableStore.holdsSecret(try bytes(path + "/data.mdb")), "compaction leaves none of it in the data file")
 
     // Kalends' checks, the kept checkpoint, the independent decoder.
     #expect(try store.run(["verify"]).status == 0)
@@ -89,27 +54,27 @@ struct EraseCommandTests {
     // A proof of an erased record, checked by Kalends with no store, by the oracle and by sigstore.
     let bundle = erasable.audited.files.path + "/erased.tlog-proof"
     #expect(try store.run(["audit", "prove", String(positions[0]), "--out", bundle]).status == 0)
-    #expect(!holdsSecret(try bytes(bundle)))
+    #expect(!ErasableStore.holdsSecret(try bytes(bundle)))
     let checked = try CLI.run(
       ["audit", "check-proof", bundle, "--key", erasable.audited.verifier, "--format", "json"],
       environment: ["KALENDS_STORE": erasable.audited.files.path + "/nowhere"])
     #expect(checked.status == 0, "\(checked.stderr)")
     let record = (try json(checked.stdout) as? [String: Any])?["record"] as? [String: Any]
     #expect(record?["content"] as? String == "erased" && record?["kind"] as? String == "eventSaved")
-    let oracle = try TransparencyCLITests().oracle(["check-proof", bundle, erasable.audited.verifier])
+    let oracle = try TlogOracle.run(["check-proof", bundle, erasable.audited.verifier])
     #expect(oracle.status == 0, "\(oracle.stderr)")
     #expect(oracle.stdout.contains("\"content\": \"erased\""))
-    let sigstore = try TransparencyCLITests().sigstore(bundle, erasable.audited.verifier)
+    let sigstore = try TlogOracle.sigstore(bundle, erasable.audited.verifier)
     #expect(sigstore.status == 0, "\(sigstore.stderr)")
     // A proof of a record that still has content is checked by the same independent code.
     let kept = erasable.audited.files.path + "/kept.tlog-proof"
     let last = try #require(try store.object(["log", "head"])["head"] as? Int)
     #expect(try store.run(["audit", "prove", String(last - 2), "--out", kept]).status == 0)
-    #expect(try TransparencyCLITests().sigstore(kept, erasable.audited.verifier).status == 0)
+    #expect(try TlogOracle.sigstore(kept, erasable.audited.verifier).status == 0)
   }
 
   @Test func anAppMayNotEraseAndTheAttemptIsRecorded() throws {
-    let erasable = try Erasable()
+    let erasable = try ErasableStore()
     let store = erasable.store
     let head = try store.head()
     let refused = try store.run(["erase", "event", erasable.event, "--as", "com.example.social"])
@@ -118,7 +83,7 @@ struct EraseCommandTests {
     #expect(last["kind"] as? String == "ownerActionRefused")
     #expect(try store.head() != head)
     let shown = try store.object(["event", "show", erasable.event])
-    #expect(shown["title"] as? String == Self.secret + " (moved)", "nothing was erased")
+    #expect(shown["title"] as? String == ErasableStore.secret + " (moved)", "nothing was erased")
   }
 
   @Test func compactionNeedsTheStoreAloneAndChangesNothingOtherwise() throws {
@@ -154,7 +119,7 @@ struct EraseCommandTests {
   /// `verify`, the checkpoint kept from after the erasure does not.
   @Test(arguments: ["rewrite a decision", "truncate"])
   func anAttackOnALogWithErasedRecordsIsStillCaughtByTheKeptCheckpoint(attack: String) throws {
-    let erasable = try Erasable()
+    let erasable = try ErasableStore()
     let store = erasable.store
     try store.object(["erase", "event", erasable.event])
     for index in 0..<4 { try store.run(["log", "annotate", "after \(index)"]) }

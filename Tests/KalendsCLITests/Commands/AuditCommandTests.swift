@@ -5,42 +5,6 @@ import Testing
 
 @Suite("Command line: audit")
 struct AuditCommandTests {
-  /// A scenario: planner asks and is allowed write-only, then upgraded; notes is denied, then the
-  /// person allows it in settings; a policy restricts planner; a reset clears notes.
-  func scenario(_ store: CLIStore) throws -> (calendar: String, at: [Int: String]) {
-    let work = try store.calendar("Work")
-    _ = try store.object([
-      "client", "register", "com.example.planner", "--name", "Planner", "--usage", "calendars-full=Agenda.",
-      "--usage", "calendars-write-only=Bookings.",
-    ])
-    _ = try store.object([
-      "client", "register", "com.example.notes", "--name", "Notes", "--usage", "reminders-full=Lists.",
-    ])
-    var instants: [Int: String] = [:]
-    func mark(_ step: Int) throws {
-      instants[step] = try #require(try store.objects(["log", "tail", "-n", "1"]).first?["timestamp"] as? String)
-      // The behaviour under test: steps at distinct instants, so that `state --at` each one's
-      // time tells them apart.
-      Thread.sleep(forTimeInterval: 0.01)
-    }
-    let planner = ["--as", "com.example.planner"]
-    let notes = ["--as", "com.example.notes"]
-    _ = try store.object(
-      ["access", "request", "--service", "calendars", "--level", "write-only", "--answer", "allow"] + planner)
-    try mark(1)
-    _ = try store.object(["access", "request", "--service", "reminders", "--answer", "deny"] + notes)
-    try mark(2)
-    _ = try store.object(["access", "request", "--service", "calendars", "--answer", "allow"] + planner)
-    try mark(3)
-    _ = try store.object(["access", "set", "com.example.notes", "--service", "reminders", "--status", "full"])
-    try mark(4)
-    _ = try store.object(["access", "restrict", "com.example.planner", "--service", "calendars", "--policy", "school"])
-    try mark(5)
-    _ = try store.object(["access", "reset", "com.example.notes"])
-    try mark(6)
-    return (work, instants)
-  }
-
   func statuses(_ store: CLIStore, at instant: String) throws -> [String: String] {
     let rows = try store.objects(["audit", "state", "--at", instant])
     var result: [String: String] = [:]
@@ -55,7 +19,7 @@ struct AuditCommandTests {
 
   @Test func stateAtEachInstantAndTheHistoryFollowTheScenario() throws {
     let store = try CLIStore()
-    let (work, at) = try scenario(store)
+    let (work, at) = try AuditScenario.make(store)
     let planner = "com.example.planner calendars"
     let notes = "com.example.notes reminders"
     #expect(try statuses(store, at: at[1]!) == [planner: "writeOnly"])
@@ -106,7 +70,7 @@ struct AuditCommandTests {
   /// The record views for people name the privacy enums; JSON keeps the stored numbers.
   @Test func logViewsNameServicesStatusesAndReasons() throws {
     let store = try CLIStore()
-    _ = try scenario(store)
+    _ = try AuditScenario.make(store)
     let tail = try store.run(["log", "tail", "-n", "20"])
     #expect(tail.status == 0, "\(tail.stderr)")
     #expect(tail.stdout.contains("service=reminders status=denied"), "\(tail.stdout)")
@@ -124,7 +88,7 @@ struct AuditCommandTests {
   @Test func auditVerifyFailsAfterAnyRecordIsAlteredRemovedOrReordered() throws {
     for damage in ["alter", "remove", "reorder"] {
       let store = try CLIStore()
-      _ = try scenario(store)
+      _ = try AuditScenario.make(store)
       #expect(try store.run(["audit", "verify"]).status == 0)
       let environment = try Environment(path: store.directory.storePath, options: EnvironmentOptions(maxDatabases: 64))
       let log = try environment.openDatabase(named: "log", options: [])

@@ -9,8 +9,7 @@ import Testing
 /// format document and the code agree.
 @Suite("Independent decoder (docs/log-format.md)")
 struct IndependentDecoderTests {
-  static let script = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let script = Repository.root
     .appendingPathComponent("Tests/Oracles/decode_log.py").path
 
   /// Runs the decoder and returns its exit status and output lines.

@@ -56,13 +56,13 @@ struct FleetVerdictTests {
     // The oracle checks the store's signature and the mirror's C2SP cosignature from the texts alone.
     let file = keys.path + "/note"
     try note.write(toFile: file, atomically: true, encoding: .utf8)
-    let oracle = try TransparencyCLITests().oracle(["check-note", file, owner.verifier, mirrorKey.verifier])
+    let oracle = try TlogOracle.run(["check-note", file, owner.verifier, mirrorKey.verifier])
     #expect(oracle.status == 0, "\(oracle.stderr)")
     let checked = try #require(try json(oracle.stdout) as? [String: Any])
     #expect(checked["size"] as? Int == head.position)
     // Another cosigner's key does not verify it.
     let other = try Self.key("other.example/m2", in: keys, cosigner: true)
-    #expect(try TransparencyCLITests().oracle(["check-note", file, owner.verifier, other.verifier]).status == 1)
+    #expect(try TlogOracle.run(["check-note", file, owner.verifier, other.verifier]).status == 1)
     // A store key is no mirror's key.
     let refused = try CLI.run([
       "fleet", "mirror", "--nats", nats.url, "--org", "acme", "--dir", directory.path, "--once", "--key", owner.path,

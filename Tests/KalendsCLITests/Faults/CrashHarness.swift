@@ -6,8 +6,7 @@ import Testing
 enum CrashHarness {
   /// The script, found from this file's place in the repository.
   static var script: String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("tools/crash-harness").path
+    Repository.root.appendingPathComponent("tools/crash-harness").path
   }
 
   /// Runs the harness with `arguments` and returns its exit status, its JSON summary (the last line

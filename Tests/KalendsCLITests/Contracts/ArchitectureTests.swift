@@ -8,8 +8,7 @@ import Testing
 /// first-level folders (`Name/` in backticks in the description).
 @Suite("The architecture document matches the package")
 struct ArchitectureTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = Repository.root
 
   /// One target as Package.swift declares it.
   struct Target {

@@ -8,8 +8,7 @@ import Testing
 @Suite("Public API: what an outside program can call")
 struct PublicAPITests {
   /// The package's root, from this file's path.
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = Repository.root
 
   /// Type-checks `source` as an outside module; returns the status and the compiler's output.
   static func typecheck(_ source: String) throws -> CLI.Result {

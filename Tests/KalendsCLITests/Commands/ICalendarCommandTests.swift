@@ -4,7 +4,7 @@ import Testing
 
 @Suite("kalends import and export")
 struct ICalendarCommandTests {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let fixtures = Repository.root.appendingPathComponent("Tests")
     .appendingPathComponent("Fixtures/iCalendar")
 
   static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name + ".ics").path }
