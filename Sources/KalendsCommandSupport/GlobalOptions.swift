@@ -63,7 +63,15 @@ package struct GlobalOptions: ParsableArguments {
   package static func open(_ path: String, readOnly: Bool, signer: CheckpointSigner?) throws(StoreError) -> Store {
     let progress = ProgressLine(label: "building the Merkle tree over the log")
     defer { progress.finish() }
-    return try Store.open(at: path, options: StoreOptions(readOnly: readOnly, checkpointSigner: signer)) { state in
+    var options = StoreOptions(readOnly: readOnly, checkpointSigner: signer)
+    #if DEBUG
+      // The tests' clock across the process boundary: a debug build only, so no setting a person
+      // can make moves a store's time.
+      if let seconds = ProcessInfo.processInfo.environment["KALENDS_TEST_CLOCK_OFFSET"].flatMap({ Int64($0) }) {
+        options.clockSkew = seconds * 1_000_000
+      }
+    #endif
+    return try Store.open(at: path, options: options) { state in
       if case .tree(let done, let total) = state { progress.update(done: done, total: total) }
     }
   }

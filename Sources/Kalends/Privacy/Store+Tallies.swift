@@ -7,7 +7,7 @@ extension Store {
   /// minute's counts reach the log — and its proofs and checkpoints — within seconds of the
   /// minute's end, stamped then, rather than with whatever write comes next.
   package func flushEndedTallies() throws(StoreError) -> Bool {
-    let minute = RefusalTally.minute(of: options.now())
+    let minute = RefusalTally.minute(of: now())
     let meta = self.meta
     let due = try StoreError.wrapping {
       try environment.read { txn in
@@ -41,7 +41,7 @@ extension Store {
     _ entries: [ReadUses.Entry], of client: String, identifiedBy evidence: CallerEvidence?
   ) throws(StoreError) {
     guard !entries.isEmpty, uses.isEnabled else { return }
-    let minute = RefusalTally.minute(of: options.now())
+    let minute = RefusalTally.minute(of: now())
     var new: [(use: UseTally.Use, draft: RecordDraft)] = []
     for entry in entries {
       let use = UseTally.Use(

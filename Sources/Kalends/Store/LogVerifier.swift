@@ -22,7 +22,7 @@ struct LogVerifier {
         // has none yet): every stored node against the one the records make, then its right edge.
         let nodes = store.nodes
         let storedFrontier = try MerkleNodes.frontier(meta: store.meta, in: txn)
-        var walk = LogWalk(storeID: store.id, now: Timestamp.now())
+        var walk = LogWalk(storeID: store.id, now: store.now())
         try txn.withCursor(on: store.log) { cursor in
           try cursor.scanForward { key, value in
             walk.check(key: key, value: value)

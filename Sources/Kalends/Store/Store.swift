@@ -34,6 +34,21 @@ public final class Store: Sendable {
   let groupCommit = GroupCommit()
   /// The reads of apps this process served, counted on their way to the log (``UseTally``).
   let uses = UseTally()
+  /// How far ``advanceClock(by:)`` moved this handle's clock, in microseconds.
+  private let clockAdvance = Atomic<Int64>(0)
+
+  /// The time this handle stamps its records with and judges what time brings by (a minute's
+  /// counts, retention): the system clock, moved by ``StoreOptions/clockSkew`` and by
+  /// ``advanceClock(by:)``.
+  package func now() -> Timestamp {
+    Timestamp(rawValue: options.now().rawValue &+ clockAdvance.load(ordering: .relaxed))
+  }
+
+  /// Moves this handle's clock forward by `microseconds`: for tests of what time brings, without
+  /// waiting for it. Records stay in time order (a write is never stamped before the last).
+  package func advanceClock(by microseconds: Int64) {
+    clockAdvance.add(microseconds, ordering: .relaxed)
+  }
 
   private init(
     path: String, id: StoreID, options: StoreOptions, environment: Environment, log: Database, meta: Database,
@@ -266,7 +281,7 @@ public final class Store: Sendable {
           let last = try checkLogEnd(matches: head, in: txn)
           let projections = try projections
           try projections.checkCurrent(at: head.position, meta: meta, in: txn)
-          let timestamp = Self.timestamp(now: options.now(), after: last)
+          let timestamp = Self.timestamp(now: now(), after: last)
           let (nodes, frontier) = try treeAtHead(head, in: &txn)
           var appender = LogAppender(
             log: log, head: head, timestamp: timestamp, projections: projections, frontier: frontier, nodes: nodes)
@@ -314,7 +329,7 @@ public final class Store: Sendable {
           }
         }
       }
-      uses.settle(dueUses, before: RefusalTally.minute(of: options.now()))
+      uses.settle(dueUses, before: RefusalTally.minute(of: now()))
     } catch {
       outcomes = Array(repeating: .failure(error), count: group.count)
     }

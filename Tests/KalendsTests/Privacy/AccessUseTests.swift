@@ -87,7 +87,7 @@ struct AccessUseTests {
     for _ in 0..<5 { _ = try app.event(withID: fixture.existing.id) }
     #expect(try Self.dataReads(store, after: before).count == 1)
     #expect(try store.flushEndedTallies() == false, "the minute has not ended")
-    Thread.sleep(forTimeInterval: 4)
+    store.advanceClock(by: 4_000_000)
     // The first write after the minute (the server's timer, here) appends the count.
     #expect(try store.flushEndedTallies())
     let records = try Self.dataReads(store, after: before)

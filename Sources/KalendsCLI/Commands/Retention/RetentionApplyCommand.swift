@@ -19,7 +19,8 @@ extension KalendsCommand.Retention {
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
-      let erasures = try global.openEventStore().applyRetention()
+      let store = try global.openEventStore()
+      let erasures = try store.applyRetention(now: store.store.now())
       switch format {
       case .json:
         print(

@@ -25,7 +25,7 @@ extension KalendsCommand.Retention {
     func run() throws {
       let store = try global.openEventStore()
       let policy = try store.setRetention(removedAfterSeconds: removedAfter.seconds)
-      let erasures = try store.applyRetention()
+      let erasures = try store.applyRetention(now: store.store.now())
       switch format {
       case .json:
         print(
