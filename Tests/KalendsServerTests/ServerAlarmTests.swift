@@ -46,7 +46,7 @@ struct ServerAlarmTests {
     _ = try store.calendar("Errands", ["--reminders"])
     let served = try ServedStore(serving: store, ["--notify", program])
 
-    let soon = Self.firing(in: 3)
+    let soon = Self.firing(in: 2)
     _ = try store.object([
       "event", "add", "--calendar", "Work", "--title", "Call <b>Ada</b>", "--start", soon.start, "--location", "Room 4",
       "--alarm", soon.alarm,
@@ -60,27 +60,36 @@ struct ServerAlarmTests {
     ])
     #expect(Self.wait(for: "Call <b>Ada</b>|", in: shown), "\(Self.lines(shown))")
     #expect(Self.wait(for: "Buy milk|Due ", in: shown), "\(Self.lines(shown))")
-    sleep(3)
+    // An alarm a second later shows at a later look, by when any shown twice would be again.
+    try Self.add("Marker", firingIn: 1, to: store)
+    #expect(Self.wait(for: "Marker|", in: shown), "\(Self.lines(shown))")
     let once = Self.lines(shown)
-    #expect(once.count == 2, "each once, the cancelled one never: \(once)")
+    #expect(once.count == 3, "each once, the cancelled one never: \(once)")
     #expect(once.contains { $0.hasPrefix("Call <b>Ada</b>|") && $0.contains("Room 4") }, "given as typed: \(once)")
 
-    // Down while an alarm fires: shown once when the server is back, as missed.
+    // Down while an alarm fires: shown once when the server is back, as missed. The server comes
+    // back with its clock 5 s on (the tests' clock), past the alarm's time, without waiting for it.
     served.stop()
-    let missed = Self.firing(in: 1)
-    _ = try store.object([
-      "event", "add", "--calendar", "Work", "--title", "Dentist", "--start", missed.start, "--alarm", missed.alarm,
-    ])
-    sleep(3)
-    try served.restart()
+    try Self.add("Dentist", firingIn: 1, to: store)
+    let later = ["KALENDS_TEST_CLOCK_OFFSET": "5"]
+    try served.restart(environment: later)
     #expect(Self.wait(for: "Dentist|Missed", in: shown), "\(Self.lines(shown))")
-    sleep(2)
+    // Started again, it shows nothing it showed before: by an alarm after its start, none other.
     served.stop()
-    try served.restart()
-    sleep(3)
+    try served.restart(environment: later)
+    try Self.add("Second marker", firingIn: 6, to: store)
+    #expect(Self.wait(for: "Second marker|", in: shown), "\(Self.lines(shown))")
     let all = Self.lines(shown)
     #expect(all.filter { $0.hasPrefix("Dentist|") }.count == 1, "\(all)")
-    #expect(all.count == 3, "\(all)")
+    #expect(all.count == 5, "\(all)")
+  }
+
+  /// Adds to `Work` an event `title` whose alarm fires `seconds` from now.
+  static func add(_ title: String, firingIn seconds: Int, to store: CLIStore) throws {
+    let when = firing(in: seconds)
+    _ = try store.object([
+      "event", "add", "--calendar", "Work", "--title", title, "--start", when.start, "--alarm", when.alarm,
+    ])
   }
 
   /// By default the desktop's `notify-send` shows them, its body read as markup: what an app wrote

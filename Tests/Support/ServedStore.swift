@@ -94,11 +94,12 @@ package final class ServedStore {
     process.waitUntilExit()
   }
 
-  /// Starts the server again on the same store and socket.
-  package func restart() throws {
+  /// Starts the server again on the same store and socket, with `environment` added to the one
+  /// it was first given.
+  package func restart(environment more: [String: String] = [:]) throws {
     if process.isRunning { kill() }
     (process, errors, tcpAddress, terminal) = try Self.start(
-      store: store, socket: socket, options: options, environment: environment)
+      store: store, socket: socket, options: options, environment: environment.merging(more) { _, new in new })
   }
 
   deinit {

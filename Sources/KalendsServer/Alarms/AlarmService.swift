@@ -63,7 +63,7 @@ struct AlarmService: ServiceLifecycle.Service {
     var plan: Plan
     do {
       plan = try await perform {
-        let now = Self.now()
+        let now = Self.now(owner)
         let stored = try owner.store.alarmsDelivered()
         if stored == nil { try owner.store.setAlarmsDelivered(now) }
         let delivered = max(stored ?? now, now - Self.missedLookback)
@@ -97,7 +97,7 @@ struct AlarmService: ServiceLifecycle.Service {
   /// Plans again when needed and takes what is due, keeping in the store what was shown.
   static func step(_ plan: Plan, _ owner: EventStore) throws -> PlanStep {
     var plan = plan
-    let now = Self.now()
+    let now = Self.now(owner)
     var replan = now + 60 > plan.through
     if !replan {
       let (head, changed) = try owner.alarmsMayHaveChanged(after: plan.head, planned: plan.names)
@@ -152,5 +152,7 @@ struct AlarmService: ServiceLifecycle.Service {
     }
   }
 
-  static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+  /// The time alarms are judged by, in whole seconds: the store's clock (``Store/now()``), which
+  /// tests move instead of waiting.
+  static func now(_ owner: EventStore) -> Int64 { owner.store.now().rawValue / 1_000_000 }
 }
