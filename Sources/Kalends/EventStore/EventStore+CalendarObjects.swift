@@ -5,7 +5,7 @@ extension EventStore {
   /// it holds events, then its reminders when it holds reminders; what this session may see of
   /// each, as ``events(inCalendar:)`` and ``reminders(inCalendars:)`` give it. `nil` when the
   /// calendar does not exist or this session may not see it.
-  public func calendarObjects(inCalendar id: ObjectID) throws(StoreError) -> [CalendarObject]? {
+  package func calendarObjects(inCalendar id: ObjectID) throws(StoreError) -> [CalendarObject]? {
     guard let calendar = try calendar(withID: id) else { return nil }
     let kinds = try readableKinds(of: calendar)
     var objects: [CalendarObject] = []
@@ -29,10 +29,10 @@ extension EventStore {
     return objects
   }
 
-  /// The calendar object a client finds at `name` in the calendar `id` (``CalendarObject/name``:
+  /// The calendar object a client finds at `name` in the calendar `id` (`CalendarObject.name`:
   /// the name it was stored under, or else its `UID`), from the index of external identifiers and
   /// names (no scan of the calendar); `nil` when there is none, or this session may not see it.
-  public func calendarObject(named name: String, inCalendar id: ObjectID) throws(StoreError) -> CalendarObject? {
+  package func calendarObject(named name: String, inCalendar id: ObjectID) throws(StoreError) -> CalendarObject? {
     guard let calendar = try calendar(withID: id) else { return nil }
     let kinds = try readableKinds(of: calendar)
     var events: [Event] = []
@@ -59,9 +59,9 @@ extension EventStore {
   /// CalDAV's `calendar-timezone`), in the order of their first instance:
   /// answered from the date-range index in one snapshot (the instances in the window, then their
   /// objects by `UID`), never by a scan of the calendar — CalDAV's time-range `calendar-query`.
-  /// What this session may see, as ``calendarObjects(inCalendar:)``; `nil` when the calendar does
+  /// What this session may see, as `calendarObjects(inCalendar:)`; `nil` when the calendar does
   /// not exist or this session may not see it.
-  public func calendarObjects(
+  package func calendarObjects(
     inCalendar id: ObjectID, overlapping start: Int64, _ end: Int64, floatingIn floating: ZoneRules = .utc
   ) throws(StoreError) -> [CalendarObject]? {
     guard let calendar = try calendar(withID: id) else { return nil }
@@ -89,7 +89,7 @@ extension EventStore {
     }
   }
 
-  /// Stores `object` in the calendar `id` under its ``CalendarObject/name``, replacing whatever is
+  /// Stores `object` in the calendar `id` under its `CalendarObject.name`, replacing whatever is
   /// stored under that name there — as a CalDAV `PUT` does, whatever the items' `SEQUENCE` — in one
   /// transaction: every item of it, or none. Items keep their identifiers across replacements (an
   /// event by its `RECURRENCE-ID` when it is an override stored without its series); stored items
@@ -105,7 +105,7 @@ extension EventStore {
   ///
   /// Returns the object as stored, and whether it was new.
   @discardableResult
-  public func putCalendarObject(
+  package func putCalendarObject(
     _ object: CalendarObject, inCalendar id: ObjectID, condition: ObjectCondition = .none
   ) throws(StoreError) -> (object: CalendarObject, created: Bool) {
     let (events, reminders) = try Self.checkedItems(of: object, in: id)
@@ -216,11 +216,11 @@ extension EventStore {
   }
 
   /// Removes the calendar object a client finds at `name` in the calendar `id` (as
-  /// ``calendarObject(named:inCalendar:)`` finds it) — every item stored under it there —
+  /// `calendarObject(named:inCalendar:)` finds it) — every item stored under it there —
   /// in one transaction, when `condition` holds for it; a missing object fails the condition
-  /// ``ObjectCondition/present(matching:)`` and is otherwise ``CalendarError/objectConditionFailed(_:)``
+  /// `ObjectCondition.present(matching:)` and is otherwise ``CalendarError/objectConditionFailed(_:)``
   /// too: there was nothing to remove.
-  public func removeCalendarObject(
+  package func removeCalendarObject(
     named name: String, inCalendar id: ObjectID, condition: ObjectCondition = .none
   ) throws(StoreError) {
     let actor = self.actor

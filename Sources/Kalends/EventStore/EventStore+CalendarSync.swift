@@ -3,25 +3,25 @@ internal import LMDB
 extension EventStore {
   /// What changed among the objects of the calendar `id` after `position` (RFC 6578's
   /// `sync-collection`, for which a position of the log is the sync token): the objects added or
-  /// changed, as they are now, and the names (``CalendarObject/name``) of those gone (removed, or
+  /// changed, as they are now, and the names (`CalendarObject.name`) of those gone (removed, or
   /// moved to another calendar).
   /// With `position` `nil`, a first sync: every object, and the position to continue from (with
   /// `limit`, the oldest objects, up to the last one's version).
   ///
   /// An incremental answer reads the log after `position` in one snapshot (its cost grows with the
   /// records since, not with the calendar), names each object by the name it has now or, once
-  /// removed, had at its last save, and is complete up to ``CalendarChanges/position``: with
+  /// removed, had at its last save, and is complete up to `CalendarChanges.position`: with
   /// `limit`, it holds at most that many objects and stops before the record that would exceed it
-  /// (``CalendarChanges/isTruncated``), so that the next step skips nothing.
+  /// (`CalendarChanges.isTruncated`), so that the next step skips nothing.
   ///
-  /// What this session sees of the calendar as ``calendarObjects(inCalendar:)`` gives it: a
+  /// What this session sees of the calendar as `calendarObjects(inCalendar:)` gives it: a
   /// write-only session hears of no change (its attempt recorded as a refusal), a session not
   /// given the calendar gets `nil`.
   ///
   /// - Throws: ``CalendarError/changesUnavailable(after:)`` when the changes after `position`
   ///   cannot be told: a position beyond the head, or an item removed since whose last save was
   ///   erased. The client then syncs from the start.
-  public func calendarChanges(
+  package func calendarChanges(
     inCalendar id: ObjectID, after position: LogPosition?, limit: Int? = nil
   ) throws(StoreError) -> CalendarChanges? {
     guard let calendar = try calendar(withID: id) else { return nil }
@@ -73,7 +73,7 @@ extension EventStore {
   /// changed item is the newest, a removal or a move out lowers the count — and is read from the
   /// objects index without decoding an item (one entry an item). A write-only session sees the
   /// calendar alone. `nil` when the calendar does not exist or this session may not see it.
-  public func calendarStamp(inCalendar id: ObjectID) throws(StoreError) -> (version: LogPosition, items: Int)? {
+  package func calendarStamp(inCalendar id: ObjectID) throws(StoreError) -> (version: LogPosition, items: Int)? {
     guard let calendar = try calendar(withID: id) else { return nil }
     var stamp = (version: calendar.version, items: 0)
     let readable = try readableKinds(of: calendar)
@@ -137,7 +137,7 @@ extension EventStore {
     }
   }
 
-  /// The name (``CalendarObject/name``) the item `id` has now or, once removed, had at its last
+  /// The name (`CalendarObject.name`) the item `id` has now or, once removed, had at its last
   /// save; throws ``CalendarError/changesUnavailable(after:)`` when that is no longer known (its
   /// content erased, or it went with another calendar).
   private static func name(

@@ -14,7 +14,7 @@ extension EventStore {
   ///
   /// Returns the object as stored.
   @discardableResult
-  public func updateClientProperties(
+  package func updateClientProperties(
     _ changes: [String: String?], ofObjectNamed name: String, inCalendar id: ObjectID,
     condition: ObjectCondition = .none
   ) throws(StoreError) -> CalendarObject {

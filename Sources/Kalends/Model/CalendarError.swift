@@ -43,7 +43,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case entityTypesCannotChange(ObjectID)
   /// A reminder's start date is after its due date (RFC 5545 §3.8.2.3).
   case reminderStartsAfterDue
-  /// The calendar object of this name is not as the write required (``ObjectCondition``): it
+  /// The calendar object of this name is not as the write required (`ObjectCondition`): it
   /// exists where none was expected, is missing, or changed since it was fetched.
   case objectConditionFailed(String)
   /// The `UID` is already stored in the calendar under another name (RFC 4791's

@@ -1,7 +1,7 @@
 /// A calendar object resource, as CalDAV names what a client stores at one URL (RFC 4791 §4.1):
 /// the items of one calendar that share an iCalendar `UID` — a single event, a series with its
 /// detached occurrences (one ``Event`` holding them), or a reminder.
-public struct CalendarObject: Sendable, Hashable {
+package struct CalendarObject: Sendable, Hashable {
   /// The `UID` its items share.
   public var uid: String
   /// The name a client finds it under in its calendar (`/dav/calendars/CAL/NAME.ics`): the name it
@@ -37,14 +37,14 @@ public struct CalendarObject: Sendable, Hashable {
   public var file: ICalendar { ICalendar(events: events, reminders: reminders) }
 }
 
-/// What a write of a ``CalendarObject`` requires of the object stored under its name, checked in
+/// What a write of a `CalendarObject` requires of the object stored under its name, checked in
 /// the write's own transaction (HTTP's `If-Match` and `If-None-Match: *`).
-public enum ObjectCondition: Sendable {
+package enum ObjectCondition: Sendable {
   /// Nothing: create or replace.
   case none
   /// That there is none (`If-None-Match: *`).
   case absent
-  /// That there is one whose ``CalendarObject/version`` `matches` accepts (`If-Match`).
+  /// That there is one whose `CalendarObject.version` `matches` accepts (`If-Match`).
   case present(matching: @Sendable (LogPosition) -> Bool)
 
   /// Whether an object stored at `version` (`nil`: none) satisfies it.

@@ -63,14 +63,14 @@ public struct Event: Hashable, Sendable {
   public var additionalProperties: [String]
   /// The name a CalDAV client stored it under (its resource's last path segment without `.ics`),
   /// when that is not its `UID`: many clients name resources by a random identifier. Set by
-  /// ``EventStore/putCalendarObject(_:inCalendar:condition:)``, kept by every other save; `nil`
+  /// `EventStore.putCalendarObject(_:inCalendar:condition:)`, kept by every other save; `nil`
   /// when the resource is named by the `UID`.
   public internal(set) var resourceName: String?
   /// What a client stored on the calendar object resource holding the event that Kalends does not
   /// model — WebDAV's dead properties (RFC 4918 §4.2), set by `PROPPATCH` — by name in Clark
   /// notation, each value as the client wrote it (XML content), as
   /// ``EventCalendar/clientProperties``. Every item of a resource holds the same; a `PUT` that
-  /// replaces the resource keeps them (``EventStore/putCalendarObject(_:inCalendar:condition:)``),
+  /// replaces the resource keeps them (`EventStore.putCalendarObject(_:inCalendar:condition:)`),
   /// as properties outlive changes to a resource's body. At most
   /// ``EventCalendar/maximumClientProperties``, at most ``EventCalendar/maximumClientPropertyBytes``
   /// together.

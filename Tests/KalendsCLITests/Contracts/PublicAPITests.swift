@@ -88,6 +88,18 @@ struct PublicAPITests {
     // Signing a checkpoint of any tree the caller names, bypassing the store's no-fork check.
     ("_ = MerkleTree.emptyRoot", "cannot find 'MerkleTree' in scope"),
     ("_ = TreeFrontier()", "cannot find 'TreeFrontier' in scope"),
+    // The DAV front end's resource verbs: names, conditions and sync of resources, the package's own.
+    (
+      "_ = try EventStore(store: store).calendarChanges(inCalendar: ObjectID.random(), after: nil, limit: nil)",
+      "'calendarChanges' is inaccessible"
+    ),
+    (
+      "_ = try EventStore(store: store).calendarObject(named: \"a.ics\", inCalendar: ObjectID.random())",
+      "'calendarObject' is inaccessible"
+    ),
+    ("_ = try EventStore(store: store).contactChanges(after: nil, limit: nil)", "'contactChanges' is inaccessible"),
+    ("_ = try EventStore(store: store).contact(named: \"a.vcf\")", "(have 'named:', expected 'withID:')"),
+    ("_ = ObjectCondition.absent", "cannot find 'ObjectCondition' in scope"),
   ])
   func anInternalIsOutOfReach(_ call: String, _ error: String) throws {
     let result = try Self.typecheck("func misuse(_ store: Store) throws {\n  \(call)\n}\n")

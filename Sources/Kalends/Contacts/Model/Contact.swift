@@ -63,7 +63,7 @@ public struct Contact: Hashable, Sendable {
   /// lines, kept from an import and written again on export.
   public var additionalProperties: [String]
   /// The name a CardDAV client stored it under (`/dav/addressbooks/contacts/NAME.vcf`), when that is
-  /// not its `UID`. Set by ``EventStore/putContact(_:named:in:condition:)``, kept by every other save;
+  /// not its `UID`. Set by `EventStore.putContact(_:named:in:condition:)`, kept by every other save;
   /// `nil` when the card is named by its `UID`.
   public internal(set) var resourceName: String?
   /// The WebDAV dead properties a CardDAV client stored on its card's resource with `PROPPATCH`, as

@@ -11,7 +11,7 @@ public struct ContactGroup: Hashable, Sendable {
   /// unfolded content lines, written again with the group's card.
   public var additionalProperties: [String]
   /// The name a CardDAV client stored it under (`/dav/addressbooks/contacts/NAME.vcf`), when that is
-  /// not its `UID`. Set by ``EventStore/putGroup(_:named:in:condition:)``, kept by every other save.
+  /// not its `UID`. Set by `EventStore.putGroup(_:named:in:condition:)`, kept by every other save.
   public internal(set) var resourceName: String?
   /// The WebDAV dead properties of the group's card, as ``Contact/clientProperties``.
   public var clientProperties: [String: String]

@@ -40,7 +40,7 @@ public struct GroupCard: Hashable, Sendable {
 
   /// A value that changes whenever the card would read differently — the group saved again, a
   /// member joining or leaving — and otherwise stays: what its entity tag is made from, and what
-  /// ``EventStore/putGroup(_:named:in:condition:)`` checks a condition against. It is a digest
+  /// `EventStore.putGroup(_:named:in:condition:)` checks a condition against. It is a digest
   /// (FNV-1a, 64 bits) of the group's version and its members' `UID`s, not a position of the log:
   /// membership changes are saves of contacts, and no single position stands for them.
   public var contentVersion: LogPosition {

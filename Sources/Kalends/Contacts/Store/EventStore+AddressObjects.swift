@@ -6,7 +6,7 @@ extension EventStore {
   /// Every card of `container` this session may use: the contacts (``contacts(matching:)``'s
   /// order), then the group cards by name (none for a session with limited access). Throws
   /// ``ContactError/containerNotFound(_:)`` for a container the session does not see.
-  public func addressObjects(in container: ObjectID = ContactContainer.localID) throws(StoreError) -> [AddressObject] {
+  package func addressObjects(in container: ObjectID = ContactContainer.localID) throws(StoreError) -> [AddressObject] {
     let contacts = try readContacts("read contacts") { txn, view -> [Contact] in
       guard try view.container(container, in: txn) != nil else {
         throw StoreError.contact(.containerNotFound(container))
@@ -20,7 +20,7 @@ extension EventStore {
   /// `contacts` (those this session may use, of one container) at the names it finds them at: two that hold one name
   /// (a card an app with limited access stored at the name of a contact it was not given) are
   /// one at that name — the one that held it first — and the other at its alias
-  /// (``Contact/resourceName`` of the copy; see ``contact(named:in:)``).
+  /// (``Contact/resourceName`` of the copy; see `contact(named:in:)`).
   func shown(_ contacts: [Contact]) throws(StoreError) -> [Contact] {
     let names = Dictionary(grouping: contacts.indices) { contacts[$0].resourceName ?? contacts[$0].externalID }
     guard names.values.contains(where: { $0.count > 1 }) else { return contacts }
@@ -40,9 +40,9 @@ extension EventStore {
     }
   }
 
-  /// The card a CardDAV client finds at `name`: a contact's (``contact(named:in:)``), else a group's
-  /// (``groupCard(named:in:)``); `nil` when there is none this session may use.
-  public func addressObject(
+  /// The card a CardDAV client finds at `name`: a contact's (`contact(named:in:)`), else a group's
+  /// (`groupCard(named:in:)`); `nil` when there is none this session may use.
+  package func addressObject(
     named name: String, in container: ObjectID = ContactContainer.localID
   ) throws(StoreError) -> AddressObject? {
     try readContacts("read contacts") { txn, view in
@@ -61,10 +61,10 @@ extension EventStore {
     }
   }
 
-  /// Stores a client's card at `name`: ``putContact(_:named:in:condition:)`` or
-  /// ``putGroup(_:named:in:condition:)``. Returns whether it was new.
+  /// Stores a client's card at `name`: `putContact(_:named:in:condition:)` or
+  /// `putGroup(_:named:in:condition:)`. Returns whether it was new.
   @discardableResult
-  public func putAddressObject(
+  package func putAddressObject(
     _ card: AddressObject, named name: String, in container: ObjectID = ContactContainer.localID,
     condition: ObjectCondition = .none
   ) throws(StoreError) -> Bool {
@@ -74,10 +74,10 @@ extension EventStore {
     }
   }
 
-  /// Removes the card a CardDAV client finds at `name` (``addressObject(named:in:)``) when `condition`
-  /// holds for its ``AddressObject/entityVersion``: ``removeContact(named:in:condition:)`` or
-  /// ``removeGroup(named:in:condition:)``.
-  public func removeAddressObject(
+  /// Removes the card a CardDAV client finds at `name` (`addressObject(named:in:)`) when `condition`
+  /// holds for its `AddressObject.entityVersion`: `removeContact(named:in:condition:)` or
+  /// `removeGroup(named:in:condition:)`.
+  package func removeAddressObject(
     named name: String, in container: ObjectID = ContactContainer.localID, condition: ObjectCondition = .none
   ) throws(StoreError) {
     if case .group? = try addressObject(named: name, in: container) {

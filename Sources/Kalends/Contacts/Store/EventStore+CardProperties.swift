@@ -4,7 +4,7 @@ extension EventStore {
   /// Sets and removes WebDAV dead properties (``Contact/clientProperties``,
   /// ``ContactGroup/clientProperties``) of the card a CardDAV client finds at `name` — CardDAV's
   /// `PROPPATCH` of an address object — in one save of that contact or group (a `nil` value removes
-  /// the name), when `condition` holds for its ``AddressObject/entityVersion``.
+  /// the name), when `condition` holds for its `AddressObject.entityVersion`.
   ///
   /// The session needs what a change of the card needs: access to contacts, to that contact when
   /// it was given chosen ones (which never reach groups). Nothing is written when the properties
@@ -15,7 +15,7 @@ extension EventStore {
   ///
   /// Returns the card as stored.
   @discardableResult
-  public func updateClientProperties(
+  package func updateClientProperties(
     _ changes: [String: String?], ofCardNamed name: String, in container: ObjectID = ContactContainer.localID,
     condition: ObjectCondition = .none
   ) throws(StoreError) -> AddressObject {

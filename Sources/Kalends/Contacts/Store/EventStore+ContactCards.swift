@@ -4,7 +4,7 @@ extension EventStore {
   /// The contact whose vCard `UID` is `uid` (compared bare of `urn:uuid:`), from the index of
   /// external identifiers; `nil` when there is none or this session may not use it (limited access:
   /// not among the contacts it was given or made).
-  public func contact(uid: String) throws(StoreError) -> Contact? {
+  package func contact(uid: String) throws(StoreError) -> Contact? {
     try readContacts("read contacts") { txn, view in
       guard let (id, _) = try Self.stored(.contactExternalID, uid, .contact, view.book, in: txn) else { return nil }
       return try view.contact(id, in: txn)
@@ -14,7 +14,7 @@ extension EventStore {
   /// The contact a CardDAV client finds at `name` (`/dav/addressbooks/contacts/NAME.vcf`): the one
   /// stored under that name (``Contact/resourceName``), else the one whose `UID` it is and that has
   /// no name of its own; `nil` when there is none, or this session may not use it.
-  public func contact(
+  package func contact(
     named name: String, in container: ObjectID = ContactContainer.localID
   ) throws(StoreError) -> Contact? {
     try readContacts("read contacts") { txn, view in
@@ -27,7 +27,7 @@ extension EventStore {
 
   /// Stores `contact` under `name` (by default its `UID`) — as a CardDAV `PUT` does — in one
   /// transaction: it replaces the fields of the contact this session may use at that name
-  /// (``contact(named:in:)``; keeping its identifier and its groups, which a vCard from a DAV client
+  /// (`contact(named:in:)`; keeping its identifier and its groups, which a vCard from a DAV client
   /// does not carry), or creates one. A name other than the `UID` is kept with the contact
   /// (``Contact/resourceName``); a `UID` another contact holds under another name is refused
   /// (``CalendarError/uidInUse(uid:name:)``). A card equal to what is stored writes nothing.
@@ -38,7 +38,7 @@ extension EventStore {
   ///
   /// Returns the contact as stored, and whether it was new.
   @discardableResult
-  public func putContact(
+  package func putContact(
     _ contact: Contact, named name: String? = nil, in container: ObjectID = ContactContainer.localID,
     condition: ObjectCondition = .none
   ) throws(StoreError) -> (contact: Contact, created: Bool) {
@@ -104,11 +104,11 @@ extension EventStore {
     }
   }
 
-  /// Removes the contact a CardDAV client finds at `name` (``contact(named:in:)``) when `condition`
+  /// Removes the contact a CardDAV client finds at `name` (`contact(named:in:)`) when `condition`
   /// holds for it, in one transaction; a missing one fails the condition
-  /// ``ObjectCondition/present(matching:)`` and is otherwise ``CalendarError/objectConditionFailed(_:)``
+  /// `ObjectCondition.present(matching:)` and is otherwise ``CalendarError/objectConditionFailed(_:)``
   /// too: there was nothing to remove.
-  public func removeContact(
+  package func removeContact(
     named name: String, in container: ObjectID = ContactContainer.localID, condition: ObjectCondition = .none
   ) throws(StoreError) {
     let actor = self.actor
@@ -206,7 +206,7 @@ extension EventStore {
 
   /// What stands for the contacts (and groups) this session may use, for an address book's
   /// collection tag: the latest version among them and how many they are (see
-  /// ``calendarStamp(inCalendar:)``), read from the book's entries without decoding a card. A
+  /// `calendarStamp(inCalendar:)`), read from the book's entries without decoding a card. A
   /// membership change is a contact's save, so it moves the version too.
   public func contactsStamp(
     in container: ObjectID = ContactContainer.localID

@@ -21,7 +21,7 @@ extension EventStore {
   /// The container a CardDAV client finds at `/dav/addressbooks/NAME/`: the local one for
   /// ``ContactContainer/localResourceName``, the one with that identifier, else the one made under
   /// that name (``ContactContainer/resourceName``) — among those this session sees; `nil` when none.
-  public func contactContainer(named name: String) throws(StoreError) -> ContactContainer? {
+  package func contactContainer(named name: String) throws(StoreError) -> ContactContainer? {
     try readContacts("read the address books") { txn, view in
       if name == ContactContainer.localResourceName { return try view.container(ContactContainer.localID, in: txn) }
       if let id = ObjectID(name) { return try view.container(id, in: txn) }

@@ -9,7 +9,7 @@ extension EventStore {
   ///
   /// An incremental answer reads the log after `position` in one snapshot (its cost grows with the
   /// records since, not with the book), names a removed contact or group by the name it had at its
-  /// last save (kept in its entry), and is complete up to ``ContactChanges/position``; with `limit`
+  /// last save (kept in its entry), and is complete up to `ContactChanges.position`; with `limit`
   /// it holds at most that many (a single change naming more is taken whole) and stops before the
   /// record that would exceed it. A change of a contact may move it into or out of any group, and
   /// membership is the contacts' to hold, so it names every group too: a client finds the cards
@@ -20,7 +20,7 @@ extension EventStore {
   /// - Throws: ``CalendarError/changesUnavailable(after:)`` for a position beyond the head, or a
   ///   contact or group removed since whose last save was erased: the client then syncs from the
   ///   start.
-  public func contactChanges(
+  package func contactChanges(
     after position: LogPosition?, limit: Int? = nil, in container: ObjectID = ContactContainer.localID
   ) throws(StoreError) -> ContactChanges {
     guard let position else {

@@ -7,7 +7,7 @@ internal import LMDB
 extension EventStore {
   /// The group cards of the container `container`, by name; empty for a session that does not see
   /// groups.
-  public func groupCards(in container: ObjectID = ContactContainer.localID) throws(StoreError) -> [GroupCard] {
+  package func groupCards(in container: ObjectID = ContactContainer.localID) throws(StoreError) -> [GroupCard] {
     try readContacts("read groups") { txn, view in
       guard view.seesGroups else { return [] }
       var cards: [GroupCard] = []
@@ -23,7 +23,7 @@ extension EventStore {
   /// The group card a CardDAV client finds at `name` (`/dav/addressbooks/contacts/NAME.vcf`): the
   /// group stored under that name (``ContactGroup/resourceName``), else the one whose `UID` it is and
   /// that has no name of its own; `nil` when there is none or this session does not see groups.
-  public func groupCard(
+  package func groupCard(
     named name: String, in container: ObjectID = ContactContainer.localID
   ) throws(StoreError) -> GroupCard? {
     try readContacts("read groups") { txn, view in
@@ -52,7 +52,7 @@ extension EventStore {
   ///
   /// Returns the card as stored, and whether the group was new.
   @discardableResult
-  public func putGroup(
+  package func putGroup(
     _ card: GroupCard, named name: String? = nil, in container: ObjectID = ContactContainer.localID,
     condition: ObjectCondition = .none
   ) throws(StoreError) -> (card: GroupCard, created: Bool) {
@@ -137,11 +137,11 @@ extension EventStore {
     }
   }
 
-  /// Removes the group a CardDAV client finds at `name` (``groupCard(named:in:)``) when `condition`
+  /// Removes the group a CardDAV client finds at `name` (`groupCard(named:in:)`) when `condition`
   /// holds for its ``GroupCard/contentVersion``, in one transaction; its members stay, outside it. A
-  /// missing one fails the condition ``ObjectCondition/present(matching:)`` and is otherwise
+  /// missing one fails the condition `ObjectCondition.present(matching:)` and is otherwise
   /// ``CalendarError/objectConditionFailed(_:)`` too: there was nothing to remove.
-  public func removeGroup(
+  package func removeGroup(
     named name: String, in container: ObjectID = ContactContainer.localID, condition: ObjectCondition = .none
   ) throws(StoreError) {
     let actor = self.actor

@@ -1,6 +1,6 @@
 /// What a CardDAV address object resource holds (RFC 6352 §5.1): one vCard, of a contact or of a
 /// group.
-public enum AddressObject: Hashable, Sendable {
+package enum AddressObject: Hashable, Sendable {
   /// A person's or an organization's card.
   case contact(Contact)
   /// A group's card with its members' `UID`s.
