@@ -36,7 +36,7 @@ extension Harness {
       try synthetic.load(into: owner)
       let app = "dev.kalends.bench.reader"
       try owner.register(Client(id: app, name: "Bench reader", usageDescriptions: [.calendarsFull: "Measures reads."]))
-      try owner.setAccess(.fullAccess, for: app, service: .calendars)
+      try owner.privacySettings().setAccess(.fullAccess, for: app, service: .calendars)
       let session = try owner.session(for: app)
       let calendars = synthetic.calendars().map(\.id)
       let windows = RangeWindows(.week, .oneCalendar).windows

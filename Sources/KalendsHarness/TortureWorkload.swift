@@ -246,7 +246,7 @@ final class TortureWorkload {
     let next = ([.fullAccess, .writeOnly, .denied] as [AuthorizationStatus]).filter { $0 != current }
       .randomElement(using: &random)!
     try command("settings", records: 1, match: TortureJournal.token(ofClient: client), token: nextToken()) {
-      decided[index].status = try events.setAccess(next, for: client, service: .calendars)
+      decided[index].status = try events.privacySettings().setAccess(next, for: client, service: .calendars)
       return nil
     }
   }

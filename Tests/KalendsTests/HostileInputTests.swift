@@ -146,7 +146,7 @@ struct HostileInputTests {
       { events, calendar in try events.remove(Self.event(in: calendar), span: .thisEvent) },
       { $0.category == .notFound })
     try refuses(
-      { events, _ in try events.setAccess(.denied, for: "com.nobody", service: .calendars) },
+      { events, _ in try events.privacySettings().setAccess(.denied, for: "com.nobody", service: .calendars) },
       { $0.category == .notFound })
     try withStore { store, _ in
       #expect(throws: StoreError.recordNotFound(99, head: 1)) { try store.record(at: 99) }

@@ -65,10 +65,10 @@ struct ProjectionTests {
       #expect(throws: StoreError.self) { try app.event(withID: fixture.existing.id) }
       #expect(try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow)) == .fullAccess)
       #expect(try app.requestFullAccess(to: .reminders, prompter: ScriptedPrompter(.deny)) == .denied)
-      try fixture.owner.setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
-      try fixture.owner.restrict(PrivacyFixture.planner, service: .reminders, policy: "school")
+      try fixture.owner.privacySettings().setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().restrict(PrivacyFixture.planner, service: .reminders, policy: "school")
       try fixture.owner.register(Client(id: "com.example.other", name: "Other"))
-      try fixture.owner.resetAccess(client: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().resetAccess(client: PrivacyFixture.planner, service: .calendars)
       let before = try store.projectionDigests()
       let session = { try fixture.owner.session(for: PrivacyFixture.planner) }
       let statuses = try Service.allCases.map { try session().authorizationStatus(for: $0) }

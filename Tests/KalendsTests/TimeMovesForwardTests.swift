@@ -37,9 +37,10 @@ struct TimeMovesForwardTests {
     try withExtendedLifetime(directory) {
       let owner = EventStore(store: correct)
       try owner.register(Client(id: "com.example.planner", name: "Planner"))
-      try EventStore(store: ahead).setAccess(.fullAccess, for: "com.example.planner", service: .calendars)
+      try EventStore(store: ahead).privacySettings().setAccess(
+        .fullAccess, for: "com.example.planner", service: .calendars)
       let skewed = try #require(try correct.lastRecords(1).first)
-      try owner.setAccess(.denied, for: "com.example.planner", service: .calendars)
+      try owner.privacySettings().setAccess(.denied, for: "com.example.planner", service: .calendars)
       let next = try #require(try correct.lastRecords(1).first)
       #expect(next.header.timestamp < skewed.header.timestamp, "the correct writer keeps its own time")
       #expect(next.header.timestamp.rawValue <= Timestamp.now().rawValue)
@@ -72,7 +73,8 @@ struct TimeMovesForwardTests {
     try withExtendedLifetime(directory) {
       let owner = EventStore(store: correct)
       try owner.register(Client(id: "com.example.planner", name: "Planner"))
-      try EventStore(store: ahead).setAccess(.fullAccess, for: "com.example.planner", service: .calendars)
+      try EventStore(store: ahead).privacySettings().setAccess(
+        .fullAccess, for: "com.example.planner", service: .calendars)
       // In force: the app reads.
       let app = try owner.session(for: "com.example.planner")
       #expect(try app.authorizationStatus(for: .calendars) == .fullAccess)

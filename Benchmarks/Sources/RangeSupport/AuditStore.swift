@@ -48,10 +48,10 @@ public enum AuditStore {
           case 0, 1:
             _ = try owner.session(for: id).requestFullAccess(
               to: service, prompter: FixedAnswerPrompter(below(2) == 0 ? .allow : .deny))
-          case 2: try owner.setAccess(below(2) == 0 ? .fullAccess : .denied, for: id, service: service)
-          case 3: try owner.restrict(id, service: service, policy: "com.example.mdm")
-          case 4: try owner.liftRestriction(id, service: service, policy: "com.example.mdm")
-          default: try owner.resetAccess(client: id, service: service)
+          case 2: try owner.privacySettings().setAccess(below(2) == 0 ? .fullAccess : .denied, for: id, service: service)
+          case 3: try owner.privacySettings().restrict(id, service: service, policy: "com.example.mdm")
+          case 4: try owner.privacySettings().liftRestriction(id, service: service, policy: "com.example.mdm")
+          default: try owner.privacySettings().resetAccess(client: id, service: service)
           }
         } catch {
           failed += 1  // Refused as the API refuses it (settings under a policy, lifting no policy): recorded or not.

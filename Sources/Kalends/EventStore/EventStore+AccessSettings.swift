@@ -3,10 +3,9 @@ internal import LMDB
 /// The person's own decisions about apps, as in Settings: setting, restricting and resetting
 /// access, and the calendars and contacts a limited app may see.
 extension EventStore {
-  /// Sets a client's status as the person does in settings: full access, write-only (calendars)
-  /// or denied. Refused while a policy restricts it. Ends the client's open sessions.
+  /// The work of `PrivacySettings.setAccess`, checked for the person again.
   @discardableResult
-  public func setAccess(
+  func setAccess(
     _ status: AuthorizationStatus, for clientID: String, service: Service
   ) throws(StoreError) -> AuthorizationStatus {
     try requireOwner("change access in settings")
@@ -31,12 +30,9 @@ extension EventStore {
     }
   }
 
-  /// Restricts `service` for a client by the policy `policy`: it becomes `restricted` and stays so
-  /// until that policy lifts its restriction (each policy's restriction is its own; the person
-  /// cannot change it meanwhile). Nothing is written when `policy` already restricts it. Ends the
-  /// client's open sessions.
+  /// The work of `PrivacySettings.restrict`, checked for the person again.
   @discardableResult
-  public func restrict(_ clientID: String, service: Service, policy: String) throws(StoreError) -> AuthorizationStatus {
+  func restrict(_ clientID: String, service: Service, policy: String) throws(StoreError) -> AuthorizationStatus {
     try requireOwner("apply policies")
     do { try Principal.policy(policy).validate() } catch { throw .invalidInput("policy name: \(error)") }
     return try decide(clientID, service) { current in
@@ -44,10 +40,9 @@ extension EventStore {
     }
   }
 
-  /// Lifts the restriction `policy` set: the status returns to the person's decision, or stays
-  /// `restricted` while another policy restricts it too. Only the policy that restricted lifts.
+  /// The work of `PrivacySettings.liftRestriction`, checked for the person again.
   @discardableResult
-  public func liftRestriction(
+  func liftRestriction(
     _ clientID: String, service: Service, policy: String
   ) throws(StoreError) -> AuthorizationStatus {
     try requireOwner("apply policies")
@@ -61,12 +56,9 @@ extension EventStore {
     }
   }
 
-  /// Clears the person's decision for one client (or every client) and one service (or all), like
-  /// `tccutil reset`, in one transaction: the status returns to `notDetermined`, or stays
-  /// `restricted` while a policy restricts it (a reset never lifts a policy). Ends the sessions of
-  /// every client it changes. Returns how many statuses it changed.
+  /// The work of `PrivacySettings.resetAccess`, checked for the person again.
   @discardableResult
-  public func resetAccess(client clientID: String? = nil, service: Service? = nil) throws(StoreError) -> Int {
+  func resetAccess(client clientID: String? = nil, service: Service? = nil) throws(StoreError) -> Int {
     try requireOwner("reset access")
     let permissions = try permissions()
     let ids: [String]
@@ -95,15 +87,9 @@ extension EventStore {
 
   // MARK: Limited access
 
-  /// Gives `clientID` limited access to contacts — the contacts `contacts`, and those it creates —
-  /// as the person does in settings (iOS 18's "Limited Access"), in one transaction: the decision
-  /// when the status was another, and the change of the chosen contacts (`accessScopeChanged`)
-  /// when they differ. Refused while a policy restricts contacts. Ends the client's open sessions
-  /// when the status changes.
-  ///
-  /// - Throws: ``ContactError/contactNotFound(_:)`` for a contact that does not exist.
+  /// The work of `PrivacySettings.setLimitedAccess`, checked for the person again.
   @discardableResult
-  public func setLimitedAccess(for clientID: String, contacts: [ObjectID]) throws(StoreError) -> AuthorizationStatus {
+  func setLimitedAccess(for clientID: String, contacts: [ObjectID]) throws(StoreError) -> AuthorizationStatus {
     try requireOwner("change access in settings")
     let permissions = try permissions()
     let book = try contactsBook()
@@ -112,18 +98,9 @@ extension EventStore {
     }
   }
 
-  /// Gives `clientID` full access to the calendars `calendars` only (`nil`: to every calendar), as
-  /// the person does in settings, in one transaction: the decision when the status was another,
-  /// and the change of the chosen calendars (`accessScopeChanged`) when they differ. The app sees,
-  /// queries, writes and hears of events in those calendars only, and in the calendars it creates.
-  /// Refused while a policy restricts calendars. Ends the client's open sessions when the status
-  /// changes.
-  ///
-  /// - Throws: ``CalendarError/calendarNotFound(_:)`` for a calendar that does not exist or holds
-  ///   no events.
+  /// The work of `PrivacySettings.setCalendarAccess`, checked for the person again.
   @discardableResult
-  public func setCalendarAccess(for clientID: String, calendars: [ObjectID]?) throws(StoreError) -> AuthorizationStatus
-  {
+  func setCalendarAccess(for clientID: String, calendars: [ObjectID]?) throws(StoreError) -> AuthorizationStatus {
     try requireOwner("change access in settings")
     let permissions = try permissions()
     let objects = try objects()
@@ -133,10 +110,8 @@ extension EventStore {
     }
   }
 
-  /// The calendars `clientID`'s full access is limited to (those the person chose and those it
-  /// created), live ones only, in identifier order; `nil` when it is not limited. The owner's to
-  /// read.
-  public func chosenCalendars(for clientID: String) throws(StoreError) -> [ObjectID]? {
+  /// The work of `PrivacySettings.chosenCalendars`, checked for the person again.
+  func chosenCalendars(for clientID: String) throws(StoreError) -> [ObjectID]? {
     try requireOwner("read another app's access")
     let permissions = try permissions()
     let objects = try objects()
@@ -185,9 +160,8 @@ extension EventStore {
     try appender.append(RecordDraft(kind: .accessScopeChanged, principal: .person, payload: payload), in: &txn)
   }
 
-  /// The contacts the person chose for `clientID`'s limited access (the contacts it created aside),
-  /// live ones only, in identifier order. The owner's to read.
-  public func chosenContacts(for clientID: String) throws(StoreError) -> [ObjectID] {
+  /// The work of `PrivacySettings.chosenContacts`, checked for the person again.
+  func chosenContacts(for clientID: String) throws(StoreError) -> [ObjectID] {
     try requireOwner("read another app's access")
     let permissions = try permissions()
     let book = try contactsBook()

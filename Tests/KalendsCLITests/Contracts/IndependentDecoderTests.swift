@@ -131,8 +131,8 @@ struct IndependentDecoderTests {
     let work = try owner.save(EventCalendar(title: "Work"))
     try owner.register(
       Client(id: "com.example.book", name: "Book", usageDescriptions: [.contacts: "Friends.", .calendarsFull: "Work."]))
-    try owner.setLimitedAccess(for: "com.example.book", contacts: [ann.id])
-    try owner.setCalendarAccess(for: "com.example.book", calendars: [work.id])
+    try owner.privacySettings().setLimitedAccess(for: "com.example.book", contacts: [ann.id])
+    try owner.privacySettings().setCalendarAccess(for: "com.example.book", calendars: [work.id])
     let app = try owner.session(for: "com.example.book")
     try app.save(Contact(givenName: "Own"))
     _ = try app.pickContact(using: FixedContactPicker(bob.id))

@@ -34,6 +34,7 @@ struct PublicAPITests {
         try store.annotate(contentsOf: ["one", "two"])
         let events = EventStore(store: store)
         let calendar = try events.save(EventCalendar(title: "Work"))
+        try events.privacySettings().setAccess(.denied, for: "com.example.app", service: .calendars)
         _ = try events.instances(matching: EventPredicate(start: 0, end: 86_400, calendars: [calendar.id]))
         for record in try store.records(from: 1, limit: 10) { _ = (record.kind.name, try record.fields()) }
         _ = try PrivacyAudit(store: store).history()
@@ -100,6 +101,12 @@ struct PublicAPITests {
     ("_ = try EventStore(store: store).contactChanges(after: nil, limit: nil)", "'contactChanges' is inaccessible"),
     ("_ = try EventStore(store: store).contact(named: \"a.vcf\")", "(have 'named:', expected 'withID:')"),
     ("_ = ObjectCondition.absent", "cannot find 'ObjectCondition' in scope"),
+    // The person's settings: only through PrivacySettings, which an app's session cannot obtain.
+    (
+      "_ = try EventStore(store: store).setAccess(.fullAccess, for: \"a\", service: .calendars)",
+      "'setAccess' is inaccessible"
+    ),
+    ("_ = try EventStore(store: store).resetAccess()", "'resetAccess' is inaccessible"),
   ])
   func anInternalIsOutOfReach(_ call: String, _ error: String) throws {
     let result = try Self.typecheck("func misuse(_ store: Store) throws {\n  \(call)\n}\n")

@@ -98,7 +98,7 @@ struct AlarmTests {
       let head = try store.head().position
       #expect(throws: StoreError.self) { try app.alarms(firingAfter: fire - 60, through: fire + 60) }
       #expect(try countedRefusals(store, client: PrivacyFixture.planner, service: .calendars, since: head) == 1)
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let allowed = try fixture.owner.session(for: PrivacyFixture.planner)
       #expect(try allowed.alarms(firingAfter: fire - 60, through: fire + 60).map(\.title) == [review.title])
     }

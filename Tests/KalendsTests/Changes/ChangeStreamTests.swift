@@ -127,7 +127,7 @@ struct ChangeStreamTests {
       let fixture = try PrivacyFixture(store)
       try fixture.owner.register(
         Client(id: "com.example.tasks", name: "Tasks", usageDescriptions: [.remindersFull: "Your to-dos."]))
-      try fixture.owner.setAccess(.fullAccess, for: "com.example.tasks", service: .reminders)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: "com.example.tasks", service: .reminders)
       let tasks = try fixture.owner.session(for: "com.example.tasks")
       var stream = tasks.changes(options: ChangeStreamOptions(maxPendingRecords: 50, maxObjects: 10))
         .makeAsyncIterator()
@@ -182,7 +182,7 @@ struct ChangeStreamTests {
       let fixture = try PrivacyFixture(store)
       try fixture.owner.register(
         Client(id: "com.example.tasks", name: "Tasks", usageDescriptions: [.remindersFull: "Your to-dos."]))
-      try fixture.owner.setAccess(.fullAccess, for: "com.example.tasks", service: .reminders)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: "com.example.tasks", service: .reminders)
       let tasks = try fixture.owner.session(for: "com.example.tasks")
       let start = try store.head().position.next
       var health = try fixture.owner.save(EventCalendar(title: "Health"))
@@ -216,7 +216,7 @@ struct ChangeStreamTests {
         await collector.wait(through: saved.version),
         "ended: \(collector.ended), error: \(String(describing: collector.error)), notices: \(collector.notices)")
       #expect(collector.merged == [.event(saved.id): .modified])
-      try fixture.owner.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
       let revokedAt = try store.head().position
       #expect(await collector.wait { _ in collector.ended })
       #expect(collector.error == .access(.sessionTerminated(client: PrivacyFixture.planner, at: revokedAt)))

@@ -75,7 +75,7 @@ struct RefreshTests {
       _ = try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow))
       var held = try #require(try app.event(withID: fixture.existing.id))
       #expect(try app.refresh(&held))
-      try fixture.owner.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
       #expect(try app.refresh(&held) == false, "the session ended")
       let next = try fixture.owner.session(for: PrivacyFixture.planner)
       #expect(try next.refresh(&held) == false, "a new session without access")

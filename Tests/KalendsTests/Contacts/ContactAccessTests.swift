@@ -67,8 +67,8 @@ struct ContactAccessTests {
     try withStore { store, _ in
       let fixture = try Fixture(store)
       switch status {
-      case .denied: try fixture.owner.setAccess(.denied, for: Self.app, service: .contacts)
-      case .restricted: try fixture.owner.restrict(Self.app, service: .contacts, policy: "mdm")
+      case .denied: try fixture.owner.privacySettings().setAccess(.denied, for: Self.app, service: .contacts)
+      case .restricted: try fixture.owner.privacySettings().restrict(Self.app, service: .contacts, policy: "mdm")
       default: break
       }
       let app = try fixture.owner.session(for: Self.app)
@@ -107,7 +107,7 @@ struct ContactAccessTests {
       try app.addMember(bo.id, to: fixture.group.id)
       #expect(try fixture.owner.contacts(matching: .group(fixture.group.id)).count == 2)
       // The person turns it off in settings: the session ends.
-      try fixture.owner.setAccess(.denied, for: Self.app, service: .contacts)
+      try fixture.owner.privacySettings().setAccess(.denied, for: Self.app, service: .contacts)
       #expect(throws: StoreError.self) { try app.contacts() }
     }
   }

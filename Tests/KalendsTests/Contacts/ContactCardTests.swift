@@ -73,7 +73,7 @@ struct ContactCardTests {
   @Test func aLimitedSessionStoresAndSeesOnlyItsContacts() throws {
     try withStore { store, _ in
       let fixture = try LimitedAccessTests.Fixture(store)
-      _ = try fixture.owner.setLimitedAccess(for: LimitedAccessTests.app, contacts: [fixture.ann.id])
+      _ = try fixture.owner.privacySettings().setLimitedAccess(for: LimitedAccessTests.app, contacts: [fixture.ann.id])
       let app = try fixture.owner.session(for: LimitedAccessTests.app)
       #expect(try app.contact(uid: fixture.bob.externalID) == nil)
       #expect(try app.contact(uid: fixture.ann.externalID)?.givenName == "Ann")

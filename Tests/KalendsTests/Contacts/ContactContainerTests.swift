@@ -127,7 +127,7 @@ struct ContactContainerTests {
       hidden = try owner.save(hidden)
 
       // Full access: every book, and it may make one (recorded as made by it).
-      try owner.setAccess(.fullAccess, for: Self.app, service: .contacts)
+      try owner.privacySettings().setAccess(.fullAccess, for: Self.app, service: .contacts)
       let app = try owner.session(for: Self.app)
       #expect(Set(try app.contactContainers().map(\.title)) == ["Contacts", "Therapy clients", "Friends"])
       let made = try app.save(ContactContainer(title: "App book", resourceName: "app-book"))
@@ -135,7 +135,7 @@ struct ContactContainerTests {
       #expect(try store.lastRecords(1).first?.header.principal == .client(Self.app))
 
       // Limited to Bea: the local book, Bea's, and the one it made; never the therapy book.
-      try owner.setLimitedAccess(for: Self.app, contacts: [bea.id])
+      try owner.privacySettings().setLimitedAccess(for: Self.app, contacts: [bea.id])
       let limited = try owner.session(for: Self.app)
       #expect(Set(try limited.contactContainers().map(\.title)) == ["Contacts", "Friends", "App book"])
       #expect(try limited.contactContainer(named: "therapy") == nil)

@@ -153,7 +153,7 @@ struct GroupCardTests {
   @Test func aLimitedSessionSeesNoGroupCardAndMayStoreNone() throws {
     try withStore { store, _ in
       let fixture = try LimitedAccessTests.Fixture(store)
-      _ = try fixture.owner.setLimitedAccess(for: LimitedAccessTests.app, contacts: [fixture.ann.id])
+      _ = try fixture.owner.privacySettings().setLimitedAccess(for: LimitedAccessTests.app, contacts: [fixture.ann.id])
       let app = try fixture.owner.session(for: LimitedAccessTests.app)
       let name = fixture.group.externalID
       #expect(try app.groupCards().isEmpty && app.groupCard(named: name) == nil)

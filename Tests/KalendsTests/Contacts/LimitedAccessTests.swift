@@ -38,7 +38,7 @@ struct LimitedAccessTests {
         #expect(try fixture.owner.contactIDs(beginningWith: prefix.lowercased()) == [contact.id])
       }
       #expect(try fixture.owner.contactIDs(beginningWith: "zz").isEmpty)
-      try fixture.owner.setLimitedAccess(for: Self.app, contacts: [fixture.ann.id])
+      try fixture.owner.privacySettings().setLimitedAccess(for: Self.app, contacts: [fixture.ann.id])
       let limited = try fixture.owner.session(for: Self.app)
       #expect(try limited.contactIDs(beginningWith: String(fixture.ann.id.description.prefix(6))) == [fixture.ann.id])
       #expect(try limited.contactIDs(beginningWith: String(fixture.bob.id.description.prefix(6))).isEmpty)
@@ -78,14 +78,14 @@ struct LimitedAccessTests {
       let app = try fixture.owner.session(for: Self.app)
       let prompter = FixedAnswerPrompter(.limited, contacts: [fixture.bob.id, ObjectID.random()])
       #expect(try app.requestFullAccess(to: .contacts, prompter: prompter) == .limited)
-      #expect(try fixture.owner.chosenContacts(for: Self.app) == [fixture.bob.id])
+      #expect(try fixture.owner.privacySettings().chosenContacts(for: Self.app) == [fixture.bob.id])
     }
   }
 
   @Test func aLimitedAppChangesOnlyItsContactsKeepsTheirGroupsAndItsNewContactsJoinItsSet() throws {
     try withStore { store, _ in
       let fixture = try Fixture(store)
-      try fixture.owner.setLimitedAccess(for: Self.app, contacts: [fixture.ann.id])
+      try fixture.owner.privacySettings().setLimitedAccess(for: Self.app, contacts: [fixture.ann.id])
       let app = try fixture.owner.session(for: Self.app)
       var ann = try #require(try app.contact(withID: fixture.ann.id))
       ann.nickname = "Annie"
@@ -130,22 +130,22 @@ struct LimitedAccessTests {
   @Test func thePersonChangesTheChoiceInSettingsAndAResetClearsIt() throws {
     try withStore { store, _ in
       let fixture = try Fixture(store)
-      try fixture.owner.setLimitedAccess(for: Self.app, contacts: [fixture.ann.id, fixture.bob.id])
+      try fixture.owner.privacySettings().setLimitedAccess(for: Self.app, contacts: [fixture.ann.id, fixture.bob.id])
       let head = try store.head().position
-      try fixture.owner.setLimitedAccess(for: Self.app, contacts: [fixture.ann.id, fixture.bob.id])
+      try fixture.owner.privacySettings().setLimitedAccess(for: Self.app, contacts: [fixture.ann.id, fixture.bob.id])
       #expect(try store.head().position == head, "the same choice writes nothing")
-      try fixture.owner.setLimitedAccess(for: Self.app, contacts: [fixture.cy.id])
+      try fixture.owner.privacySettings().setLimitedAccess(for: Self.app, contacts: [fixture.cy.id])
       let change = try #require(try PrivacyAudit(store: store).history(client: Self.app).last)
       #expect(change.kind == .accessScopeChanged && change.objects == [fixture.cy.id])
       #expect(Set(change.removedObjects) == [fixture.ann.id, fixture.bob.id])
-      #expect(try fixture.owner.chosenContacts(for: Self.app) == [fixture.cy.id])
+      #expect(try fixture.owner.privacySettings().chosenContacts(for: Self.app) == [fixture.cy.id])
       let app = try fixture.owner.session(for: Self.app)
       #expect(try app.contacts().map(\.id) == [fixture.cy.id])
       #expect(throws: StoreError.contact(.contactNotFound(fixture.group.id))) {
-        try fixture.owner.setLimitedAccess(for: Self.app, contacts: [fixture.group.id])
+        try fixture.owner.privacySettings().setLimitedAccess(for: Self.app, contacts: [fixture.group.id])
       }
-      try fixture.owner.resetAccess(client: Self.app, service: .contacts)
-      #expect(try fixture.owner.chosenContacts(for: Self.app).isEmpty)
+      try fixture.owner.privacySettings().resetAccess(client: Self.app, service: .contacts)
+      #expect(try fixture.owner.privacySettings().chosenContacts(for: Self.app).isEmpty)
       #expect(try store.verifyProjections().isConsistent)
       let digests = try store.projectionDigests()
       try store.rebuildProjections()
@@ -156,7 +156,7 @@ struct LimitedAccessTests {
   @Test func aLimitedAppHearsOnlyOfItsContacts() async throws {
     try await withStore { store, _ in
       let fixture = try Fixture(store)
-      try fixture.owner.setLimitedAccess(for: Self.app, contacts: [fixture.ann.id])
+      try fixture.owner.privacySettings().setLimitedAccess(for: Self.app, contacts: [fixture.ann.id])
       let app = try fixture.owner.session(for: Self.app)
       let start = try store.head().position
       var ann = fixture.ann

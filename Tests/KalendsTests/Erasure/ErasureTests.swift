@@ -220,7 +220,7 @@ struct ErasureTests {
   @Test func anAppCannotEraseAndItsAttemptIsRecorded() throws {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       let head = try store.head()
       #expect(throws: StoreError.access(.ownerOnly("erase content"))) {

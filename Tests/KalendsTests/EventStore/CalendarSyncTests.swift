@@ -153,12 +153,14 @@ struct CalendarSyncTests {
       _ = try owner.save(Self.event("work", in: fixture.calendar), span: .thisEvent)
       _ = try owner.save(Self.event("home", in: home), span: .thisEvent)
 
-      #expect(try owner.setCalendarAccess(for: PrivacyFixture.planner, calendars: [fixture.calendar.id]) == .fullAccess)
+      #expect(
+        try owner.privacySettings().setCalendarAccess(for: PrivacyFixture.planner, calendars: [fixture.calendar.id])
+          == .fullAccess)
       let chosen = try owner.session(for: PrivacyFixture.planner)
       #expect(try chosen.calendarChanges(inCalendar: fixture.calendar.id, after: start)?.objects.map(\.uid) == ["work"])
       #expect(try chosen.calendarChanges(inCalendar: home.id, after: start) == nil)
 
-      try owner.setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
+      try owner.privacySettings().setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
       let writer = try owner.session(for: PrivacyFixture.planner)
       let position = try store.head().position
       // A write-only session sees the calendar for new events alone, and none of its changes.

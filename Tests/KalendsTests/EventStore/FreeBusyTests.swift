@@ -63,7 +63,7 @@ struct FreeBusyTests {
   @Test func aWriteOnlySessionSeesNoBusyTime() throws {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
-      try fixture.owner.setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       let window = (start: local(2026, 5, 1).wallClockSeconds, end: local(2026, 5, 8).wallClockSeconds)
       #expect(try fixture.owner.busyPeriods(from: window.start, to: window.end).count == 1)

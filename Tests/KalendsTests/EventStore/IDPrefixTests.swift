@@ -41,12 +41,14 @@ struct IDPrefixTests {
       }
 
       // An app with the Work calendar chosen finds nothing of Home; its read is recorded.
-      #expect(try owner.setCalendarAccess(for: PrivacyFixture.planner, calendars: [fixture.calendar.id]) == .fullAccess)
+      #expect(
+        try owner.privacySettings().setCalendarAccess(for: PrivacyFixture.planner, calendars: [fixture.calendar.id])
+          == .fullAccess)
       let chosen = try owner.session(for: PrivacyFixture.planner)
       #expect(try chosen.eventIDs(beginningWith: "1234") == [a.id, b.id])
       #expect(try chosen.eventIDs(beginningWith: "1234FF").isEmpty)
       // Denied: refused, recorded, nothing found.
-      try owner.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
+      try owner.privacySettings().setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
       let denied = try owner.session(for: PrivacyFixture.planner)
       let position = try store.head().position
       #expect(throws: StoreError.self) { try denied.eventIDs(beginningWith: "1234") }

@@ -79,7 +79,7 @@ struct ResourcePropertiesTests {
 
       let app = "com.example.book"
       try owner.register(Client(id: app, name: "Book", usageDescriptions: [.contacts: "Friends."]))
-      try owner.setLimitedAccess(for: app, contacts: [ann.id])
+      try owner.privacySettings().setLimitedAccess(for: app, contacts: [ann.id])
       let limited = try owner.session(for: app)
       try limited.updateClientProperties([Self.mine: "set by the app"], ofCardNamed: "ann")
       #expect(try limited.contactContainer(withID: ContactContainer.localID)?.clientProperties.count == 1)

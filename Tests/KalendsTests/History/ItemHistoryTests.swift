@@ -31,7 +31,7 @@ struct ItemHistoryTests {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
       let owner = fixture.owner
-      try owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let app = try owner.session(for: PrivacyFixture.planner)
       let created = try owner.save(try Self.standup(in: fixture.calendar), span: .thisEvent)
       var renamed = created
@@ -186,7 +186,7 @@ struct ItemHistoryTests {
   @Test func appsGetNoHistoryAndRestoreNothingAndTheirAttemptsAreRecorded() throws {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       let id = fixture.existing.id
       let head = try store.head()

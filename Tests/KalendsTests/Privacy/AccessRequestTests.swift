@@ -54,7 +54,7 @@ struct AccessRequestTests {
       #expect(try app.requestFullAccess(to: .reminders, prompter: prompter) == .denied)
       #expect(prompter.asked.count == 1)
       #expect(throws: StoreError.self) { try app.reminders() }
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .reminders)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .reminders)
       let decided = try #require(try fixture.lastRecords(1).first)
       #expect(decided.fields["reason"] == .unsigned(UInt64(DecisionReason.userSettings.rawValue)))
       #expect(decided.fields["previousStatus"] == .unsigned(UInt64(AuthorizationStatus.denied.rawValue)))
@@ -169,7 +169,7 @@ struct AccessRequestTests {
       _ = try app.save(here, span: .thisEvent)
       #expect(try fixture.owner.events(inCalendar: fixture.calendar.id).map(\.title).sorted() == ["Here", "Review"])
       // With full access, any writable calendar.
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let upgraded = try fixture.owner.session(for: PrivacyFixture.planner)
       _ = try upgraded.save(elsewhere, span: .thisEvent)
       #expect(try fixture.owner.events(inCalendar: other.id).map(\.title) == ["Elsewhere"])
@@ -190,7 +190,7 @@ struct AccessRequestTests {
       #expect(try app.requestFullAccess(to: .calendars, prompter: prompter) == .writeOnly)
       #expect(prompter.asked.count == 2, "the upgrade is asked once")
 
-      try fixture.owner.resetAccess(client: PrivacyFixture.planner)
+      try fixture.owner.privacySettings().resetAccess(client: PrivacyFixture.planner)
       let fresh = try fixture.owner.session(for: PrivacyFixture.planner)
       #expect(try fresh.requestWriteOnlyAccess(prompter: ScriptedPrompter(.allow)) == .writeOnly)
       #expect(try fresh.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow)) == .fullAccess)
@@ -202,22 +202,26 @@ struct AccessRequestTests {
       let fixture = try PrivacyFixture(store)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       #expect(try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow)) == .fullAccess)
-      try fixture.owner.restrict(PrivacyFixture.planner, service: .calendars, policy: "school")
+      try fixture.owner.privacySettings().restrict(PrivacyFixture.planner, service: .calendars, policy: "school")
       let restricted = try #require(try fixture.lastRecords(1).first)
       #expect(restricted.principal == .policy("school"))
       #expect(restricted.fields["previousStatus"] == .unsigned(UInt64(AuthorizationStatus.fullAccess.rawValue)))
       #expect(
         throws: StoreError.access(.restrictedByPolicy(client: PrivacyFixture.planner, service: .calendars))
-      ) { try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars) }
+      ) { try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars) }
       let later = try fixture.owner.session(for: PrivacyFixture.planner)
       let prompter = ScriptedPrompter(.allow)
       #expect(try later.requestFullAccess(to: .calendars, prompter: prompter) == .restricted)
       #expect(prompter.asked.isEmpty)
       #expect(
-        try fixture.owner.liftRestriction(PrivacyFixture.planner, service: .calendars, policy: "school") == .fullAccess)
+        try fixture.owner.privacySettings().liftRestriction(
+          PrivacyFixture.planner, service: .calendars, policy: "school") == .fullAccess)
       #expect(
         throws: StoreError.access(.notRestricted(client: PrivacyFixture.planner, service: .calendars))
-      ) { try fixture.owner.liftRestriction(PrivacyFixture.planner, service: .calendars, policy: "school") }
+      ) {
+        try fixture.owner.privacySettings().liftRestriction(
+          PrivacyFixture.planner, service: .calendars, policy: "school")
+      }
     }
   }
 
@@ -231,7 +235,7 @@ struct AccessRequestTests {
       _ = try planner.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow))
       _ = try notes.requestFullAccess(to: .reminders, prompter: ScriptedPrompter(.deny))
       let before = try store.head().position
-      #expect(try fixture.owner.resetAccess() == 2)
+      #expect(try fixture.owner.privacySettings().resetAccess() == 2)
       let records = try fixture.lastRecords(2)
       #expect(records.allSatisfy { $0.kind == .accessDecided && $0.fields["status"] == .unsigned(0) })
       #expect(try store.head().position == before.next.next)
@@ -248,9 +252,9 @@ struct AccessRequestTests {
       let fixture = try PrivacyFixture(store)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       #expect(throws: StoreError.self) { try app.register(Client(id: "com.evil", name: "Evil")) }
-      #expect(throws: StoreError.self) {
-        try app.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
-      }
+      // An app's session cannot obtain the person's settings at all, so none of their verbs.
+      #expect(throws: StoreError.access(.ownerOnly("change privacy settings"))) { try app.privacySettings() }
+      #expect(try fixture.owner.authorizationStatus(for: .calendars, client: PrivacyFixture.planner) != .fullAccess)
       #expect(throws: StoreError.access(.clientNotRegistered("com.unknown"))) {
         try fixture.owner.session(for: "com.unknown")
       }

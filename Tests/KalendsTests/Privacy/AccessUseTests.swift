@@ -18,7 +18,7 @@ struct AccessUseTests {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
       let health = try fixture.owner.save(EventCalendar(title: "Health"))
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       let before = try store.head().position
       #expect(try app.events(inCalendar: fixture.calendar.id).map(\.title) == ["Review"])
@@ -49,7 +49,7 @@ struct AccessUseTests {
       // The planner registered with a code requirement its process (the evidence) satisfies.
       let fixture = try IdentifiedSessionTests.fixture(store)
       let health = try fixture.owner.save(EventCalendar(title: "Health"))
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let app = try fixture.owner.session(for: PrivacyFixture.planner, identifiedBy: Self.evidence)
       let before = try store.head().position
       for _ in 0..<25 { _ = try app.events(inCalendar: fixture.calendar.id) }
@@ -81,7 +81,7 @@ struct AccessUseTests {
     options.clockSkew = (60_000_000 - now % 60_000_000) - 3_000_000
     let store = try Store.create(at: directory.storePath, options: options)
     let fixture = try PrivacyFixture(store)
-    try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+    try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
     let app = try fixture.owner.session(for: PrivacyFixture.planner)
     let before = try store.head().position
     for _ in 0..<5 { _ = try app.event(withID: fixture.existing.id) }
@@ -103,7 +103,7 @@ struct AccessUseTests {
   @Test func aRefusedReadIsARefusalAndNoUse() throws {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
-      try fixture.owner.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       let before = try store.head().position
       #expect(throws: StoreError.self) { try app.events(inCalendar: fixture.calendar.id) }
@@ -111,7 +111,7 @@ struct AccessUseTests {
       #expect(try Self.dataReads(store, after: before).isEmpty)
       #expect(try countedRefusals(store, client: PrivacyFixture.planner, since: before) == 2)
       // Write-only access reads nothing: a refusal, no use.
-      try fixture.owner.setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
       let writer = try fixture.owner.session(for: PrivacyFixture.planner)
       #expect(try writer.events(inCalendar: fixture.calendar.id).isEmpty)
       try store.flushUses()
@@ -128,7 +128,8 @@ struct AccessUseTests {
       _ = try fixture.owner.events(inCalendar: fixture.calendar.id)
       #expect(try Self.dataReads(store, after: before).isEmpty)
       // An app limited to Work queries every calendar it may see: Work, and Health never.
-      try fixture.owner.setCalendarAccess(for: PrivacyFixture.planner, calendars: [fixture.calendar.id])
+      try fixture.owner.privacySettings().setCalendarAccess(
+        for: PrivacyFixture.planner, calendars: [fixture.calendar.id])
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       let mark = try store.head().position
       let week = EventPredicate(
@@ -147,7 +148,7 @@ struct AccessUseTests {
     let directory = TemporaryDirectory()
     let store = try Store.create(at: directory.storePath, options: StoreOptions(durability: .noSync))
     let fixture = try PrivacyFixture(store)
-    try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+    try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
     var readOnly = StoreOptions()
     readOnly.readOnly = true
     let app = try EventStore(store: try Store.open(at: directory.storePath, options: readOnly))
@@ -164,7 +165,7 @@ struct AccessUseTests {
     try await withStore { store, _ in
       let fixture = try IdentifiedSessionTests.fixture(store)
       let health = try fixture.owner.save(EventCalendar(title: "Health"))
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let app = try fixture.owner.session(for: PrivacyFixture.planner, identifiedBy: Self.evidence)
       var stream = app.changes().makeAsyncIterator()
       let event = try fixture.owner.save(

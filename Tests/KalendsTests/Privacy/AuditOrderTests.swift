@@ -15,13 +15,13 @@ struct AuditOrderTests {
     options.clockSkew = (60_000_000 - now % 60_000_000) + 5_000_000
     let store = try Store.create(at: directory.storePath, options: options)
     let fixture = try PrivacyFixture(store)
-    try fixture.owner.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
+    try fixture.owner.privacySettings().setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
     let app = try fixture.owner.session(for: PrivacyFixture.planner)
     // Refused three times (the first recorded at once, the others counted), then granted.
     for _ in 0..<3 {
       #expect(throws: StoreError.self) { try app.events(inCalendar: fixture.calendar.id) }
     }
-    try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+    try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
     // A write of another process after the minute appends the count, after the grant in the log.
     var later = options
     later.clockSkew += 70_000_000

@@ -29,7 +29,7 @@ struct AuthorshipTests {
       for actor in [Principal.system, .policy("school"), .client(PrivacyFixture.planner)] {
         let facade = EventStore(store: store, actor: actor)
         #expect(throws: StoreError.self, "\(actor)") {
-          try facade.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+          try facade.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
         }
         #expect(throws: StoreError.self, "\(actor)") {
           try facade.register(Client(id: "com.example.other", name: "Other"))

@@ -41,8 +41,10 @@ struct ChosenCalendarsTests {
   @Test func anAppSeesQueriesAndChangesOnlyTheCalendarsItWasGiven() throws {
     try withStore { store, _ in
       let fixture = try Fixture(store)
-      #expect(try fixture.owner.setCalendarAccess(for: Self.app, calendars: [fixture.work.id]) == .fullAccess)
-      #expect(try fixture.owner.chosenCalendars(for: Self.app) == [fixture.work.id])
+      #expect(
+        try fixture.owner.privacySettings().setCalendarAccess(for: Self.app, calendars: [fixture.work.id])
+          == .fullAccess)
+      #expect(try fixture.owner.privacySettings().chosenCalendars(for: Self.app) == [fixture.work.id])
       let app = try fixture.owner.session(for: Self.app)
       #expect(try app.calendars(for: .events).map(\.id) == [fixture.work.id])
       #expect(try app.calendar(withID: fixture.home.id) == nil)
@@ -96,7 +98,8 @@ struct ChosenCalendarsTests {
       try app.save(Fixture.event("Hack", in: mine.id, day: 6), span: .thisEvent)
       #expect(Set(try app.calendars(for: .events).map(\.id)) == [fixture.work.id, mine.id])
       #expect(try app.events(matching: Self.may).map(\.title) == ["Meeting", "Standup", "Hack"])
-      #expect(try fixture.owner.chosenCalendars(for: Self.app) == [fixture.work.id, mine.id].sorted())
+      #expect(
+        try fixture.owner.privacySettings().chosenCalendars(for: Self.app) == [fixture.work.id, mine.id].sorted())
       try app.remove(standup, span: .thisEvent)
     }
   }
@@ -115,15 +118,15 @@ struct ChosenCalendarsTests {
 
       let states = try PrivacyAudit(store: store).state().filter { $0.client == Self.app && $0.service == .calendars }
       #expect(states.first?.chosen == [fixture.home.id])
-      try fixture.owner.setAccess(.fullAccess, for: Self.app, service: .calendars)
-      #expect(try fixture.owner.chosenCalendars(for: Self.app) == nil)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: Self.app, service: .calendars)
+      #expect(try fixture.owner.privacySettings().chosenCalendars(for: Self.app) == nil)
       let again = try fixture.owner.session(for: Self.app)
       #expect(Set(try again.calendars(for: .events).map(\.id)) == [fixture.work.id, fixture.home.id])
       #expect(
         try PrivacyAudit(store: store).state().first { $0.client == Self.app && $0.service == .calendars }?.chosen
           == nil)
       #expect(throws: StoreError.calendar(.calendarNotFound(fixture.lists.id))) {
-        try fixture.owner.setCalendarAccess(for: Self.app, calendars: [fixture.lists.id])
+        try fixture.owner.privacySettings().setCalendarAccess(for: Self.app, calendars: [fixture.lists.id])
       }
     }
   }
@@ -133,10 +136,10 @@ struct ChosenCalendarsTests {
       let fixture = try Fixture(store)
       try fixture.owner.register(
         Client(id: "com.example.all", name: "All", usageDescriptions: [.calendarsFull: "All."]))
-      try fixture.owner.setAccess(.fullAccess, for: "com.example.all", service: .calendars)
-      try fixture.owner.setAccess(.fullAccess, for: Self.app, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: "com.example.all", service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: Self.app, service: .calendars)
       let beforeChoice = try store.lastRecords(1)[0].timestamp
-      try fixture.owner.setCalendarAccess(for: Self.app, calendars: [fixture.work.id])
+      try fixture.owner.privacySettings().setCalendarAccess(for: Self.app, calendars: [fixture.work.id])
       let audit = PrivacyAudit(store: store)
       #expect(try audit.whoCan(.calendars, object: fixture.home.id).map(\.client) == ["com.example.all"])
       #expect(
@@ -150,7 +153,7 @@ struct ChosenCalendarsTests {
   @Test func anAppGivenChosenCalendarsHearsOnlyOfThem() async throws {
     try await withStore { store, _ in
       let fixture = try Fixture(store)
-      try fixture.owner.setCalendarAccess(for: Self.app, calendars: [fixture.work.id])
+      try fixture.owner.privacySettings().setCalendarAccess(for: Self.app, calendars: [fixture.work.id])
       let app = try fixture.owner.session(for: Self.app)
       let start = try store.head().position
       var meeting = fixture.meeting
@@ -178,7 +181,7 @@ struct ChosenCalendarsTests {
   @Test func anEventMovedOutOfOrIntoTheChosenCalendarsIsHeardAsRemovedOrAdded() async throws {
     try await withStore { store, _ in
       let fixture = try Fixture(store)
-      try fixture.owner.setCalendarAccess(for: Self.app, calendars: [fixture.work.id])
+      try fixture.owner.privacySettings().setCalendarAccess(for: Self.app, calendars: [fixture.work.id])
       let app = try fixture.owner.session(for: Self.app)
       var meeting = try #require(try app.event(withID: fixture.meeting.id))
       let start = try store.head().position

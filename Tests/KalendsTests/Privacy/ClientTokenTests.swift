@@ -74,7 +74,7 @@ struct ClientTokenTests {
   @Test func aSessionOpenedByATokenEndsWhenItIsRevoked() throws {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let (token, _) = try fixture.owner.createToken(for: PrivacyFixture.planner)
       let evidence = CallerEvidence(address: "127.0.0.1:5000", tokenID: token.id, connection: 7)
       #expect(evidence.method == "token")

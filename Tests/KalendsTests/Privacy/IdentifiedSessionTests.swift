@@ -114,7 +114,7 @@ struct IdentifiedSessionTests {
   @Test func aSessionOpenedWithoutEvidenceWritesDeclaredRecords() throws {
     try withStore { store, _ in
       let fixture = try Self.fixture(store)
-      try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let session = try fixture.owner.session(for: PrivacyFixture.planner)
       try session.save(fixture.newEvent(), span: .thisEvent)
       let record = try #require(try store.lastRecords(1).first)

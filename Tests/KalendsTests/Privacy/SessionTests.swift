@@ -10,7 +10,7 @@ struct SessionTests {
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       _ = try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow))
       #expect(try app.event(withID: fixture.existing.id) != nil, "its own prompt does not end the session")
-      try fixture.owner.setAccess(.denied, for: PrivacyFixture.planner, service: .reminders)
+      try fixture.owner.privacySettings().setAccess(.denied, for: PrivacyFixture.planner, service: .reminders)
       let changedAt = try store.head().position
       let ended = StoreError.access(.sessionTerminated(client: PrivacyFixture.planner, at: changedAt))
       #expect(throws: ended) { try app.event(withID: fixture.existing.id) }
@@ -18,7 +18,7 @@ struct SessionTests {
       #expect(throws: ended) { try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow)) }
       let next = try fixture.owner.session(for: PrivacyFixture.planner)
       #expect(try next.event(withID: fixture.existing.id) != nil, "a new session works")
-      try fixture.owner.resetAccess(client: PrivacyFixture.planner, service: .calendars)
+      try fixture.owner.privacySettings().resetAccess(client: PrivacyFixture.planner, service: .calendars)
       #expect(throws: StoreError.self) { try next.event(withID: fixture.existing.id) }
     }
   }
@@ -31,7 +31,7 @@ struct SessionTests {
     _ = try app.requestFullAccess(to: .calendars, prompter: ScriptedPrompter(.allow))
     // Another handle on the same directory (as another process would open it) revokes.
     let other = EventStore(store: try Store.open(at: directory.storePath, options: options))
-    try other.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
+    try other.privacySettings().setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
     #expect(throws: StoreError.self) { try app.events(inCalendar: fixture.calendar.id) }
   }
 
@@ -39,7 +39,7 @@ struct SessionTests {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
       try fixture.owner.register(Client(id: "com.example.other", name: "Other"))
-      try fixture.owner.setAccess(.fullAccess, for: "com.example.other", service: .calendars)
+      try fixture.owner.privacySettings().setAccess(.fullAccess, for: "com.example.other", service: .calendars)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       #expect(try app.authorizationStatus(for: .calendars) == .notDetermined)
       #expect(try app.client(withID: PrivacyFixture.planner)?.name == "Planner")

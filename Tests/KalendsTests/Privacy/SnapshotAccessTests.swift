@@ -21,7 +21,7 @@ struct SnapshotAccessTests {
       let leaks = Atomic(0)
       let reads = Atomic(0)
       for round in 0..<Self.rounds {
-        try fixture.owner.setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
+        try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
         let app = try fixture.owner.session(for: PrivacyFixture.planner)
         let marker = "after revocation \(round)"
         let started = Atomic(false)
@@ -42,7 +42,7 @@ struct SnapshotAccessTests {
         while !started.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.000_1) }
         // The behaviour under test: the revocation lands at a different point of the read each round.
         Thread.sleep(forTimeInterval: Double(round % 7) * 0.000_1)
-        try fixture.owner.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
+        try fixture.owner.privacySettings().setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
         try fixture.owner.save(EventCalendar(title: marker))
         try fixture.owner.save(fixture.newEvent(marker), span: .thisEvent)
         reader.wait()

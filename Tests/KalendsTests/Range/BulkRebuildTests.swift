@@ -78,7 +78,7 @@ struct BulkRebuildTests {
       let app = try privacy.owner.session(for: PrivacyFixture.planner)
       for _ in 0..<3 { #expect(throws: StoreError.self) { try app.event(withID: privacy.existing.id) } }
       for index in 0..<8 {
-        try privacy.owner.setAccess(
+        try privacy.owner.privacySettings().setAccess(
           index % 2 == 0 ? .denied : .fullAccess, for: PrivacyFixture.planner, service: .reminders)
       }
       let inline = try store.projectionDigests()

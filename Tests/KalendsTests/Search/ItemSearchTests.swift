@@ -149,20 +149,22 @@ struct ItemSearchTests {
       #expect(try owner.searchEvents("dentist").count == 2)
       #expect(try owner.searchEvents("dentist", inCalendars: [home.id]).map(\.title) == ["Dentist"])
 
-      #expect(try owner.setCalendarAccess(for: PrivacyFixture.planner, calendars: [fixture.calendar.id]) == .fullAccess)
+      #expect(
+        try owner.privacySettings().setCalendarAccess(for: PrivacyFixture.planner, calendars: [fixture.calendar.id])
+          == .fullAccess)
       let chosen = try owner.session(for: PrivacyFixture.planner)
       #expect(try chosen.searchEvents("dentist").map(\.id) == [work.id])
       #expect(try chosen.searchEvents("dentist", inCalendars: [home.id]).isEmpty)
       let uses = try PrivacyAudit(store: store).uses(client: PrivacyFixture.planner)
       #expect(uses.contains { $0.operation == "search events" && $0.objects == [fixture.calendar.id] }, "\(uses)")
 
-      try owner.setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
+      try owner.privacySettings().setAccess(.writeOnly, for: PrivacyFixture.planner, service: .calendars)
       let writer = try owner.session(for: PrivacyFixture.planner)
       var position = try store.head().position
       #expect(try writer.searchEvents("dentist").isEmpty, "write-only finds nothing")
       #expect(try countedRefusals(store, client: PrivacyFixture.planner, service: .calendars, since: position) == 1)
 
-      try owner.setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
+      try owner.privacySettings().setAccess(.denied, for: PrivacyFixture.planner, service: .calendars)
       let denied = try owner.session(for: PrivacyFixture.planner)
       position = try store.head().position
       #expect(throws: StoreError.self) { try denied.searchEvents("dentist") }

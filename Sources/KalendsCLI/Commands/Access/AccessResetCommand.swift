@@ -19,7 +19,7 @@ extension KalendsCommand.Access {
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
-      let changed = try global.openEventStore().resetAccess(client: client, service: service?.service)
+      let changed = try global.openEventStore().privacySettings().resetAccess(client: client, service: service?.service)
       format.write([("changed", .number(Double(changed)))])
     }
   }

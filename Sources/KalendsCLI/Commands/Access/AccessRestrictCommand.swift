@@ -32,7 +32,9 @@ extension KalendsCommand.Access {
     @OptionGroup var options: PolicyOptions
 
     func run() throws {
-      try options.run { store, client, service, policy in try store.restrict(client, service: service, policy: policy) }
+      try options.run { store, client, service, policy in
+        try store.privacySettings().restrict(client, service: service, policy: policy)
+      }
     }
   }
 }
@@ -48,7 +50,7 @@ extension KalendsCommand.Access {
 
     func run() throws {
       try options.run { store, client, service, policy in
-        try store.liftRestriction(client, service: service, policy: policy)
+        try store.privacySettings().liftRestriction(client, service: service, policy: policy)
       }
     }
   }

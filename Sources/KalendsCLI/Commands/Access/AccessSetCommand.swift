@@ -49,10 +49,13 @@ extension KalendsCommand.Access {
       let store = try global.openEventStore()
       if !calendars.isEmpty {
         let ids = try calendars.map { try store.calendarNamed($0, option: "--calendars") }
-        let result = try store.setCalendarAccess(for: client, calendars: ids)
+        let result = try store.privacySettings().setCalendarAccess(for: client, calendars: ids)
         var fields = statusJSON(client: client, service: service.service, status: result)
         fields.append(
-          ("calendars", .array((try store.chosenCalendars(for: client) ?? []).map { .string($0.description) })))
+          (
+            "calendars",
+            .array((try store.privacySettings().chosenCalendars(for: client) ?? []).map { .string($0.description) })
+          ))
         format.write(fields)
         return
       }
@@ -61,13 +64,14 @@ extension KalendsCommand.Access {
           throw CLIError.invalidInput("--status limited is for --service contacts: the person chooses contacts")
         }
         let ids = try contacts.map { text throws(CLIError) in try ObjectID(argument: text, option: "--contacts") }
-        let result = try store.setLimitedAccess(for: client, contacts: ids)
+        let result = try store.privacySettings().setLimitedAccess(for: client, contacts: ids)
         var fields = statusJSON(client: client, service: service.service, status: result)
-        fields.append(("contacts", .array(try store.chosenContacts(for: client).map { .string($0.description) })))
+        fields.append(
+          ("contacts", .array(try store.privacySettings().chosenContacts(for: client).map { .string($0.description) })))
         format.write(fields)
         return
       }
-      let result = try store.setAccess(wanted, for: client, service: service.service)
+      let result = try store.privacySettings().setAccess(wanted, for: client, service: service.service)
       format.write(statusJSON(client: client, service: service.service, status: result))
     }
   }

@@ -195,11 +195,11 @@ extension KalendsCommand {
 
       let schoolSession = try owner.session(for: school)
       _ = try schoolSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
-      try owner.restrict(school, service: .calendars, policy: "family-mdm")
+      try owner.privacySettings().restrict(school, service: .calendars, policy: "family-mdm")
 
       let notesSession = try owner.session(for: notes)
       _ = try notesSession.requestFullAccess(to: .reminders, prompter: FixedAnswerPrompter(.allow))
-      try owner.resetAccess(client: notes)
+      try owner.privacySettings().resetAccess(client: notes)
 
       let forgetfulSession = try owner.session(for: forgetful)
       _ = try? forgetfulSession.requestFullAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
@@ -218,7 +218,7 @@ extension KalendsCommand {
       }
       _ = try owner.session(for: bookings).requestAccess(to: .calendars, prompter: FixedAnswerPrompter(.allow))
 
-      try owner.setAccess(.denied, for: planner, service: .calendars)
+      try owner.privacySettings().setAccess(.denied, for: planner, service: .calendars)
     }
 
     /// A contacts book, an app with limited access to two contacts, one handed a contact by the
