@@ -74,7 +74,7 @@ extension Harness {
           event = try sealed.save(event, span: .thisEvent)
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        let erasure = try sealed.erase(.event(event.id))
+        let erasure = try sealed.privacySettings().erase(.event(event.id))
         eraseTimes.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
         guard erasure.erasedPositions.count == records else {
           throw ValidationError("erased \(erasure.erasedPositions.count) records, not \(records)")

@@ -1,4 +1,4 @@
-/// An object whose content ``EventStore/erase(_:reason:)`` can erase.
+/// An object whose content ``PrivacySettings/erase(_:reason:)`` can erase.
 ///
 /// Privacy records (registrations, requests, decisions, refusals) are never erasable: they are what
 /// the audit replays.
@@ -88,7 +88,7 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
   var typeNumber: UInt8 { kind.typeNumber }
 }
 
-/// The objects a search of the log looks for at once (``EventStore/applyRetention(now:)`` erases
+/// The objects a search of the log looks for at once (``PrivacySettings/applyRetention(now:)`` erases
 /// many in one pass over the log).
 struct ErasureTargets {
   private var items: [UInt8: Set<ObjectID>] = [:]

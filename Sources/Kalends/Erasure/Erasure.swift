@@ -1,4 +1,4 @@
-/// What ``EventStore/erase(_:reason:)`` did.
+/// What ``PrivacySettings/erase(_:reason:)`` did.
 public struct Erasure: Hashable, Sendable {
   /// What was erased.
   public let item: ErasableItem

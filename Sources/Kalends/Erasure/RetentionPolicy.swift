@@ -1,7 +1,7 @@
 /// How long removed items keep their content before the store erases it by itself.
 ///
-/// Set by the person (``EventStore/setRetention(removedAfterSeconds:)``, `kalends retention set`),
-/// itself a recorded decision (`retentionSet`); applied by ``EventStore/applyRetention(now:)`` —
+/// Set by the person (``PrivacySettings/setRetention(removedAfterSeconds:)``, `kalends retention set`),
+/// itself a recorded decision (`retentionSet`); applied by ``PrivacySettings/applyRetention(now:)`` —
 /// `kalends retention apply`, and the store server hourly — whose erasures are the system's,
 /// naming the policy's record.
 public struct RetentionPolicy: Hashable, Sendable {

@@ -1,30 +1,9 @@
 internal import LMDB
 
 extension EventStore {
-  /// Erases the content of `item` — titles, notes, places, times, rules: the content of every
-  /// record that saved it (docs/transparency.md, "Erasure").
-  ///
-  /// In one transaction: removes the object when it is still there (a `…Removed` record by the
-  /// person), rewrites each record that carried its content in its erased form — the header (time,
-  /// actor, kind), the object's identifier and calendar and what the change was are kept, the
-  /// content and its salt are gone, the record's hash stays what it was — and appends a
-  /// `contentErased` record naming them. Every checkpoint, every inclusion proof and the chain
-  /// stay valid; `verify`, a rebuild and the audit work on the erased log. The erased bytes leave
-  /// `data.mdb` when LMDB reuses their pages, or at once with ``Store/compact(at:)``; a backup
-  /// taken afterwards never holds them.
-  ///
-  /// Records written before format version 3 lose their content too, but nothing left in them can
-  /// be checked against their hash any more (``RecordContent/erasedUnverifiable``).
-  ///
-  /// - Parameters:
-  ///   - item: The calendar, event, reminder, contact or group.
-  ///   - reason: Why, written into the `contentErased` record (no content of the object belongs
-  ///     there).
-  /// - Returns: What was erased; nothing when nothing was left to erase (no record is appended).
-  /// - Throws: ``AccessError/ownerOnly(_:)`` for an app (recorded); ``CalendarError`` or
-  ///   ``ContactError`` when no such object ever existed.
+  /// The work of `PrivacySettings.erase`, checked for the person again.
   @discardableResult
-  public func erase(_ item: ErasableItem, reason: String? = nil) throws(StoreError) -> Erasure {
+  func erase(_ item: ErasableItem, reason: String? = nil) throws(StoreError) -> Erasure {
     try requireOwner("erase content")
     try Self.checkText(reason, field: "reason")
     let range = try store.projection(RangeProjection.self)

@@ -7,14 +7,9 @@ extension EventStore {
     return try StoreError.wrapping { try store.environment.read { try retention.policy(in: $0) } }
   }
 
-  /// Sets the retention policy, a recorded decision of the person (`retentionSet`): the content of
-  /// items removed more than `seconds` ago is erased by ``applyRetention(now:)``. `nil` (or 0)
-  /// turns automatic erasure off. Returns the policy in force.
-  ///
-  /// - Throws: ``AccessError/ownerOnly(_:)`` for an app (recorded); ``StoreError/invalidInput(_:)``
-  ///   for a negative period or one longer than 100 years.
+  /// The work of `PrivacySettings.setRetention`, checked for the person again.
   @discardableResult
-  public func setRetention(removedAfterSeconds seconds: Int64?) throws(StoreError) -> RetentionPolicy? {
+  func setRetention(removedAfterSeconds seconds: Int64?) throws(StoreError) -> RetentionPolicy? {
     try requireOwner("set the retention policy")
     let value = seconds ?? 0
     guard value >= 0, UInt64(value) <= RetentionPolicy.longest else {
@@ -28,14 +23,9 @@ extension EventStore {
     return try retentionPolicy()
   }
 
-  /// Erases, as the system, the content of every calendar, event, reminder, contact and group removed longer ago
-  /// than the retention policy says, in one transaction; each erasure is a `contentErased` record
-  /// by the system that names the policy's record. Items already erased are skipped. Returns the
-  /// erasures; none without a policy.
-  ///
-  /// The log is searched once for all of them, in a snapshot before the write.
+  /// The work of `PrivacySettings.applyRetention`, checked for the person again.
   @discardableResult
-  public func applyRetention(now: Timestamp = .now()) throws(StoreError) -> [Erasure] {
+  func applyRetention(now: Timestamp = .now()) throws(StoreError) -> [Erasure] {
     try requireOwner("apply the retention policy")
     guard let policy = try retentionPolicy() else { return [] }
     let cutoff = now.rawValue &- policy.removedAfterSeconds * 1_000_000

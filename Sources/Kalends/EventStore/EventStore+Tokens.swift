@@ -3,10 +3,8 @@ internal import LMDB
 extension EventStore {
   // MARK: App tokens (the store server's TCP callers)
 
-  /// Creates a token for the registered app `clientID` and returns it with its secret, which is
-  /// shown this once: the store keeps only its digest (one `clientTokenCreated` record). The
-  /// owner's to call. `label` (one line, at most 100 bytes) tells the person's tokens apart.
-  public func createToken(for clientID: String, label: String? = nil) throws(StoreError) -> (
+  /// The work of `PrivacySettings.createToken`, checked for the person again.
+  func createToken(for clientID: String, label: String? = nil) throws(StoreError) -> (
     ClientToken, secret: String
   ) {
     try requireOwner("create app tokens")
@@ -29,11 +27,9 @@ extension EventStore {
     return (token, secret)
   }
 
-  /// Revokes the token `id` of the app `clientID` (one `clientTokenRevoked` record): from then on
-  /// the server refuses it. The owner's to call; ``AccessError/tokenNotFound(client:token:)`` when
-  /// the app has no such live token.
+  /// The work of `PrivacySettings.revokeToken`, checked for the person again.
   @discardableResult
-  public func revokeToken(_ id: String, of clientID: String) throws(StoreError) -> LogRecordHeader {
+  func revokeToken(_ id: String, of clientID: String) throws(StoreError) -> LogRecordHeader {
     try requireOwner("revoke app tokens")
     try Self.checkClientID(clientID)
     let permissions = try permissions()
@@ -47,8 +43,8 @@ extension EventStore {
     return try store.append(RecordDraft(kind: .clientTokenRevoked, principal: actor, payload: payload))
   }
 
-  /// The live tokens, of `clientID` or of every app, by app then creation. The owner's to read.
-  public func tokens(of clientID: String? = nil) throws(StoreError) -> [ClientToken] {
+  /// The work of `PrivacySettings.tokens`, checked for the person again.
+  func tokens(of clientID: String? = nil) throws(StoreError) -> [ClientToken] {
     try requireOwner("list app tokens")
     let permissions = try permissions()
     return try StoreError.wrapping { try store.environment.read { txn in try permissions.tokens(in: txn) } }

@@ -5,7 +5,7 @@ extension EventStore {
   /// removal — by a record of its own or with its calendar — and the erasure of its content. The
   /// log holds them all; nothing else is needed to tell them.
   ///
-  /// Reading it takes one pass over the log (about as long as ``erase(_:reason:)``'s search).
+  /// Reading it takes one pass over the log (about as long as ``PrivacySettings/erase(_:reason:)``'s search).
   /// Saves whose content was erased are listed without a ``ItemVersion/state``.
   ///
   /// - Throws: ``AccessError/ownerOnly(_:)`` for an app (recorded): a history holds what the item

@@ -16,7 +16,7 @@ public struct LogRecordHeader: Hashable, Sendable {
   /// for a record whose content can be erased (format version 3), the bytes of its erased form.
   public let hash: RecordHash
   /// Whether the record still holds its content, or the content was erased
-  /// (``EventStore/erase(_:reason:)``).
+  /// (``PrivacySettings/erase(_:reason:)``).
   public var content: RecordContent = .present
 }
 

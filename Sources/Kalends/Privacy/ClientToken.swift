@@ -1,5 +1,5 @@
 /// A credential the person created for an app that reaches the store server over TCP, where the
-/// kernel cannot say which process is calling (``EventStore/createToken(for:label:)``).
+/// kernel cannot say which process is calling (``PrivacySettings/createToken(for:label:)``).
 ///
 /// The secret is shown once, when the token is created, and never stored: the log and the store
 /// keep its SHA-256 (a 256-bit random secret needs no slow hash) and the token's ``id``, the first

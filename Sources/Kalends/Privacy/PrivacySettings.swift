@@ -1,6 +1,6 @@
-/// The person's own decisions about apps, as in Settings: setting an app's access, restricting
-/// it by a policy and lifting that, resetting it, and choosing the calendars and contacts a
-/// limited app sees.
+/// The person's own settings and decisions, as in Settings: an app's access (set, restricted by a
+/// policy and lifted, reset; the calendars and contacts a limited app sees), the tokens of apps
+/// that reach the store over TCP, the retention policy, and erasure.
 ///
 /// Only the person's session obtains it (``EventStore/privacySettings()``): an app's session is
 /// refused before any of these verbs, and the refusal is recorded, so no app can name them.
@@ -84,6 +84,81 @@ public struct PrivacySettings: Sendable {
   /// live ones only, in identifier order. The owner's to read.
   public func chosenContacts(for clientID: String) throws(StoreError) -> [ObjectID] {
     try session.chosenContacts(for: clientID)
+  }
+
+  // MARK: App tokens
+
+  /// Creates a token for the registered app `clientID` and returns it with its secret, which is
+  /// shown this once: the store keeps only its digest (one `clientTokenCreated` record). The
+  /// owner's to call. `label` (one line, at most 100 bytes) tells the person's tokens apart.
+  public func createToken(for clientID: String, label: String? = nil) throws(StoreError) -> (
+    ClientToken, secret: String
+  ) {
+    try session.createToken(for: clientID, label: label)
+  }
+
+  /// Revokes the token `id` of the app `clientID` (one `clientTokenRevoked` record): from then on
+  /// the server refuses it. The owner's to call; ``AccessError/tokenNotFound(client:token:)`` when
+  /// the app has no such live token.
+  @discardableResult
+  public func revokeToken(_ id: String, of clientID: String) throws(StoreError) -> LogRecordHeader {
+    try session.revokeToken(id, of: clientID)
+  }
+
+  /// The live tokens, of `clientID` or of every app, by app then creation. The owner's to read.
+  public func tokens(of clientID: String? = nil) throws(StoreError) -> [ClientToken] {
+    try session.tokens(of: clientID)
+  }
+
+  // MARK: Retention and erasure
+
+  /// Sets the retention policy, a recorded decision of the person (`retentionSet`): the content of
+  /// items removed more than `seconds` ago is erased by ``applyRetention(now:)``. `nil` (or 0)
+  /// turns automatic erasure off. Returns the policy in force.
+  ///
+  /// - Throws: ``AccessError/ownerOnly(_:)`` for an app (recorded); ``StoreError/invalidInput(_:)``
+  ///   for a negative period or one longer than 100 years.
+  @discardableResult
+  public func setRetention(removedAfterSeconds seconds: Int64?) throws(StoreError) -> RetentionPolicy? {
+    try session.setRetention(removedAfterSeconds: seconds)
+  }
+
+  /// Erases, as the system, the content of every calendar, event, reminder, contact and group removed longer ago
+  /// than the retention policy says, in one transaction; each erasure is a `contentErased` record
+  /// by the system that names the policy's record. Items already erased are skipped. Returns the
+  /// erasures; none without a policy.
+  ///
+  /// The log is searched once for all of them, in a snapshot before the write.
+  @discardableResult
+  public func applyRetention(now: Timestamp = .now()) throws(StoreError) -> [Erasure] {
+    try session.applyRetention(now: now)
+  }
+
+  /// Erases the content of `item` — titles, notes, places, times, rules: the content of every
+  /// record that saved it (docs/transparency.md, "Erasure").
+  ///
+  /// In one transaction: removes the object when it is still there (a `…Removed` record by the
+  /// person), rewrites each record that carried its content in its erased form — the header (time,
+  /// actor, kind), the object's identifier and calendar and what the change was are kept, the
+  /// content and its salt are gone, the record's hash stays what it was — and appends a
+  /// `contentErased` record naming them. Every checkpoint, every inclusion proof and the chain
+  /// stay valid; `verify`, a rebuild and the audit work on the erased log. The erased bytes leave
+  /// `data.mdb` when LMDB reuses their pages, or at once with ``Store/compact(at:)``; a backup
+  /// taken afterwards never holds them.
+  ///
+  /// Records written before format version 3 lose their content too, but nothing left in them can
+  /// be checked against their hash any more (``RecordContent/erasedUnverifiable``).
+  ///
+  /// - Parameters:
+  ///   - item: The calendar, event, reminder, contact or group.
+  ///   - reason: Why, written into the `contentErased` record (no content of the object belongs
+  ///     there).
+  /// - Returns: What was erased; nothing when nothing was left to erase (no record is appended).
+  /// - Throws: ``AccessError/ownerOnly(_:)`` for an app (recorded); ``CalendarError`` or
+  ///   ``ContactError`` when no such object ever existed.
+  @discardableResult
+  public func erase(_ item: ErasableItem, reason: String? = nil) throws(StoreError) -> Erasure {
+    try session.erase(item, reason: reason)
   }
 }
 

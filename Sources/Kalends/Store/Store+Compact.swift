@@ -14,7 +14,7 @@ extension Store {
   }
 
   /// Rewrites the store's data file without its free pages — among them the pages that held
-  /// content erased since (``EventStore/erase(_:reason:)``) — and overwrites the old file's bytes
+  /// content erased since (``PrivacySettings/erase(_:reason:)``) — and overwrites the old file's bytes
   /// with zeros before letting it go.
   ///
   /// LMDB never writes over a page that a snapshot may still read: after an erasure the erased

@@ -136,7 +136,7 @@ struct IndependentDecoderTests {
     let app = try owner.session(for: "com.example.book")
     try app.save(Contact(givenName: "Own"))
     _ = try app.pickContact(using: FixedContactPicker(bob.id))
-    try owner.erase(.contact(bob.id), reason: "asked")
+    try owner.privacySettings().erase(.contact(bob.id), reason: "asked")
     let result = try decode(["--verify", directory.storePath])
     #expect(result.status == 0, "\(result.stderr)")
     let object = try #require(try json(result.lines.joined()) as? [String: Any])
@@ -185,7 +185,7 @@ struct IndependentDecoderTests {
             end: LocalDateTime(year: 2026, month: 2, day: 1, hour: 10), timeZone: "Europe/Berlin"), span: .thisEvent)
         let store = try Store.open(
           at: directory.storePath, options: binding ? StoreOptions(durability: .noSync) : legacy)
-        erased = try EventStore(store: store).erase(.event(event.id)).erasedPositions
+        erased = try EventStore(store: store).privacySettings().erase(.event(event.id)).erasedPositions
       }
       let ours = try Store.open(at: directory.storePath).verify()
       let result = try decode(["--verify", directory.storePath])

@@ -107,6 +107,7 @@ struct PublicAPITests {
       "'setAccess' is inaccessible"
     ),
     ("_ = try EventStore(store: store).resetAccess()", "'resetAccess' is inaccessible"),
+    ("_ = try EventStore(store: store).createToken(for: \"a\")", "'createToken' is inaccessible"),
   ])
   func anInternalIsOutOfReach(_ call: String, _ error: String) throws {
     let result = try Self.typecheck("func misuse(_ store: Store) throws {\n  \(call)\n}\n")

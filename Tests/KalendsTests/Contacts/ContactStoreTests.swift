@@ -215,7 +215,7 @@ struct ContactStoreTests {
         contacts[index] = try owner.save(changed)
       }
       for index in stride(from: 1, to: 30, by: 5) { try owner.remove(contacts[index]) }
-      try owner.erase(.contact(contacts[2].id), reason: "asked to be forgotten")
+      try owner.privacySettings().erase(.contact(contacts[2].id), reason: "asked to be forgotten")
       try owner.remove(group)
       #expect(try store.verifyProjections().isConsistent)
       let before = try store.projectionDigests()
@@ -234,7 +234,7 @@ struct ContactStoreTests {
       var changed = saved
       changed.jobTitle = "Chief Engineer"
       try owner.save(changed)
-      let erasure = try owner.erase(.contact(saved.id), reason: "request")
+      let erasure = try owner.privacySettings().erase(.contact(saved.id), reason: "request")
       #expect(erasure.erasedPositions.count == 2 && erasure.removal != nil)
       let head = try store.head().position.rawValue
       for position in 1...head {

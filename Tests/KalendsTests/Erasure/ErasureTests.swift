@@ -70,7 +70,7 @@ struct ErasureTests {
       let saves = try saves(of: fixture.secret.id, in: store)
       #expect(saves.count == 2)
 
-      let erasure = try fixture.events.erase(.event(fixture.secret.id), reason: "the person asked")
+      let erasure = try fixture.events.privacySettings().erase(.event(fixture.secret.id), reason: "the person asked")
       #expect(erasure.removal != nil, "the live event is removed first")
       #expect(erasure.erasedPositions == saves)
       #expect(try fixture.events.event(withID: fixture.secret.id) == nil)
@@ -123,7 +123,7 @@ struct ErasureTests {
       }
       let before = try store.checkpoint(signer: logKey)
       #expect(witness.addCheckpoint(try request(old: 0, before)).status == 200)
-      try fixture.events.erase(.event(fixture.secret.id))
+      try fixture.events.privacySettings().erase(.event(fixture.secret.id))
       let after = try store.checkpoint(signer: logKey)
       let old = try Checkpoint(parsing: before.text).treeHead.size
       let answer = witness.addCheckpoint(try request(old: old, after))
@@ -154,7 +154,7 @@ struct ErasureTests {
       let leaf = try HashlibOracle.sha256([[0x00] + erasedForm])[0]
       #expect(Array(bytes.suffix(32)) == leaf)
 
-      try fixture.events.erase(.event(fixture.secret.id))
+      try fixture.events.privacySettings().erase(.event(fixture.secret.id))
       let erased = try fixture.store.environmentValue(at: position.rawValue)
       #expect(erased == erasedForm + leaf, "erasing leaves exactly the erased form and its hash")
     }
@@ -169,7 +169,7 @@ struct ErasureTests {
       }
       let first = try fixture.events.save(same(), span: .thisEvent)
       let second = try fixture.events.save(same(), span: .thisEvent)
-      for id in [first.id, second.id] { try fixture.events.erase(.event(id)) }
+      for id in [first.id, second.id] { try fixture.events.privacySettings().erase(.event(id)) }
       let commitments = try [first.id, second.id].map { id in
         let bytes = try fixture.store.environmentValue(at: try saves(of: id, in: fixture.store)[0].rawValue)
         let n = Int(bytes[18]) << 8 | Int(bytes[19])
@@ -188,7 +188,7 @@ struct ErasureTests {
     let fixture = try Fixture(store, signer: try CheckpointSigner.generate(name: "x/log"))
     let position = try saves(of: fixture.secret.id, in: store)[0]
     if erased {
-      try fixture.events.erase(.event(fixture.secret.id))
+      try fixture.events.privacySettings().erase(.event(fixture.secret.id))
       #expect(try store.verify().isIntact)
     }
     return (directory, position)
@@ -223,9 +223,8 @@ struct ErasureTests {
       try fixture.owner.privacySettings().setAccess(.fullAccess, for: PrivacyFixture.planner, service: .calendars)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
       let head = try store.head()
-      #expect(throws: StoreError.access(.ownerOnly("erase content"))) {
-        try app.erase(.event(fixture.existing.id))
-      }
+      // An app's session cannot obtain the person's settings, so cannot name erasure.
+      #expect(throws: StoreError.access(.ownerOnly("change privacy settings"))) { try app.privacySettings() }
       let records = try store.records(from: head.position.next, limit: .max)
       #expect(records.map(\.kind) == [.ownerActionRefused])
       #expect(try fixture.owner.event(withID: fixture.existing.id)?.title == "Review", "nothing was erased")
@@ -238,22 +237,24 @@ struct ErasureTests {
       let head = try fixture.store.head()
       let missing = ObjectID.random()
       #expect(throws: StoreError.calendar(.itemNotFound(missing))) {
-        try fixture.events.erase(.event(missing))
+        try fixture.events.privacySettings().erase(.event(missing))
       }
       #expect(throws: StoreError.calendar(.calendarNotFound(missing))) {
-        try fixture.events.erase(.calendar(missing))
+        try fixture.events.privacySettings().erase(.calendar(missing))
       }
       #expect(try fixture.store.head() == head)
-      #expect(throws: StoreError.self) { try fixture.events.erase(.event(fixture.kept.id), reason: "bad\u{0}") }
+      #expect(throws: StoreError.self) {
+        try fixture.events.privacySettings().erase(.event(fixture.kept.id), reason: "bad\u{0}")
+      }
       #expect(try fixture.store.head() == head)
     }
   }
 
   @Test func erasingTwiceErasesNothingMore() throws {
     try withFixture { fixture in
-      try fixture.events.erase(.event(fixture.secret.id))
+      try fixture.events.privacySettings().erase(.event(fixture.secret.id))
       let head = try fixture.store.head()
-      let again = try fixture.events.erase(.event(fixture.secret.id))
+      let again = try fixture.events.privacySettings().erase(.event(fixture.secret.id))
       #expect(again.erasedPositions.isEmpty && again.record == nil && again.removal == nil)
       #expect(try fixture.store.head() == head)
     }
@@ -274,7 +275,7 @@ struct ErasureTests {
       moved = try events.save(moved, span: .thisEvent)
       let reminders = try events.save(EventCalendar(title: "Tasks", allowedEntityTypes: .reminders))
       _ = reminders
-      let erasure = try events.erase(.calendar(fixture.calendar.id))
+      let erasure = try events.privacySettings().erase(.calendar(fixture.calendar.id))
       #expect(erasure.removal != nil)
       #expect(try events.calendar(withID: fixture.calendar.id) == nil)
       #expect(try events.event(withID: fixture.kept.id) == nil, "removed with its calendar")
@@ -302,7 +303,7 @@ struct ErasureTests {
           return weekly
         }(), span: .futureEvents)
       _ = open
-      try fixture.events.erase(.event(saved.id))
+      try fixture.events.privacySettings().erase(.event(saved.id))
       #expect(try fixture.store.verifyProjections().isConsistent)
       let digests = try fixture.store.projectionDigests()
       _ = try fixture.store.rebuildProjections()
@@ -335,7 +336,7 @@ struct ErasureTests {
       let parts = Set(try occurrences().map(\.id))
       #expect(parts.count == 3, "the series and two parts split from it")
 
-      let erasure = try fixture.events.erase(.event(saved.id))
+      let erasure = try fixture.events.privacySettings().erase(.event(saved.id))
       #expect(erasure.continuations.count == 2)
       #expect(erasure.continuations.allSatisfy { $0.removal != nil && $0.record != nil })
       #expect(try occurrences().isEmpty, "nothing of the series is left")
@@ -359,7 +360,7 @@ struct ErasureTests {
           calendarID: fixture.calendar.id, title: "Odd QZX7", start: local(2026, 4, 1, 9),
           end: LocalDateTime(year: 2026, month: 4, day: 1, hour: 10, minute: 23, second: 17), timeZone: "Europe/Berlin"),
         span: .thisEvent)
-      let erasure = try fixture.events.erase(.event(odd.id))
+      let erasure = try fixture.events.privacySettings().erase(.event(odd.id))
       let record = try fixture.store.record(at: try #require(erasure.record))
       let bounds = try #require(try RangeBounds(payload: record.payload.bytes.span.bytes))
       let seconds = bounds.bounds.filter { $0.calendar == fixture.calendar.id }.map(\.seconds)
@@ -394,7 +395,7 @@ struct ErasureTests {
     }
     let store = try Store.open(
       at: directory.storePath, options: StoreOptions(durability: .noSync, checkpointSigner: signer))
-    let erasure = try EventStore(store: store).erase(.event(secret.id))
+    let erasure = try EventStore(store: store).privacySettings().erase(.event(secret.id))
     #expect(erasure.erasedPositions.count == 2)
     for position in erasure.erasedPositions {
       let record = try store.record(at: position)
@@ -423,7 +424,7 @@ struct ErasedRecordBindingTests {
       secret = try ErasureTests.Fixture(store, signer: try CheckpointSigner.generate(name: "x/log")).secret
     }
     let store = try Store.open(at: directory.storePath, options: binding ? StoreOptions(durability: .noSync) : legacy)
-    let erasure = try EventStore(store: store).erase(.event(secret.id))
+    let erasure = try EventStore(store: store).privacySettings().erase(.event(secret.id))
     #expect(erasure.erasedPositions.count == 2)
     return (directory, erasure.erasedPositions)
   }
@@ -450,7 +451,7 @@ struct ErasedRecordBindingTests {
         at: directory.storePath, options: StoreOptions(durability: .noSync, checkpointSigner: signer))
       let fixture = try ErasureTests.Fixture(store, signer: signer)
       position = try ErasureTests().saves(of: fixture.secret.id, in: store)[0]
-      try fixture.events.erase(.event(fixture.secret.id))
+      try fixture.events.privacySettings().erase(.event(fixture.secret.id))
       checkpoint = try #require(try store.latestCheckpoint())
       #expect(try store.verify().isIntact)
     }

@@ -56,10 +56,10 @@ struct RetentionTests {
       let kept = try owner.save(Contact(givenName: "Kept", familyName: "Here"))
       try owner.remove(gone)
       try owner.remove(group)
-      try owner.setRetention(removedAfterSeconds: Self.day)
+      try owner.privacySettings().setRetention(removedAfterSeconds: Self.day)
       #expect(try holdsSecret(store))
       let later = Timestamp(rawValue: Timestamp.now().rawValue + 2 * Self.day * 1_000_000)
-      let erased = Set(try owner.applyRetention(now: later).map(\.item))
+      let erased = Set(try owner.privacySettings().applyRetention(now: later).map(\.item))
       #expect(erased == [.contact(gone.id), .group(group.id)])
       #expect(try !holdsSecret(store))
       #expect(try owner.contact(withID: kept.id)?.familyName == "Here")
@@ -71,19 +71,21 @@ struct RetentionTests {
   @Test func removedItemsOlderThanThePolicyLoseTheirContentAndNothingElseDoes() throws {
     try withStore { store, _ in
       let fixture = try Fixture(store)
-      let policy = try #require(try fixture.owner.setRetention(removedAfterSeconds: 30 * Self.day))
+      let policy = try #require(try fixture.owner.privacySettings().setRetention(removedAfterSeconds: 30 * Self.day))
       #expect(policy.removedAfterSeconds == 30 * Self.day)
       let decided = try store.record(at: policy.setAt)
       #expect(decided.kind == .retentionSet && decided.principal == .person)
 
       let now = Timestamp.now()
-      #expect(try fixture.owner.applyRetention(now: now).isEmpty, "nothing is due yet")
+      #expect(try fixture.owner.privacySettings().applyRetention(now: now).isEmpty, "nothing is due yet")
       #expect(
-        try fixture.owner.applyRetention(now: Timestamp(rawValue: now.rawValue + 29 * Self.day * 1_000_000)).isEmpty)
+        try fixture.owner.privacySettings().applyRetention(
+          now: Timestamp(rawValue: now.rawValue + 29 * Self.day * 1_000_000)
+        ).isEmpty)
       #expect(try holdsSecret(store))
 
       let later = Timestamp(rawValue: now.rawValue + 31 * Self.day * 1_000_000)
-      let erasures = try fixture.owner.applyRetention(now: later)
+      let erasures = try fixture.owner.privacySettings().applyRetention(now: later)
       let erased = Set(erasures.map(\.item))
       #expect(erased.isSuperset(of: fixture.removed.map { .event($0.id) } + [.calendar(fixture.removedCalendar.id)]))
       #expect(!erased.contains(.event(fixture.live.id)) && !erased.contains(.calendar(fixture.calendar.id)))
@@ -99,7 +101,8 @@ struct RetentionTests {
       #expect(try store.verify().isIntact)
       #expect(try store.verifyProjections().isConsistent)
       let head = try store.head()
-      #expect(try fixture.owner.applyRetention(now: later).isEmpty, "what is erased is not erased again")
+      #expect(
+        try fixture.owner.privacySettings().applyRetention(now: later).isEmpty, "what is erased is not erased again")
       #expect(try store.head() == head)
     }
   }
@@ -108,18 +111,19 @@ struct RetentionTests {
     try withStore { store, _ in
       let fixture = try PrivacyFixture(store)
       let app = try fixture.owner.session(for: PrivacyFixture.planner)
-      #expect(throws: StoreError.access(.ownerOnly("set the retention policy"))) {
-        try app.setRetention(removedAfterSeconds: 60)
-      }
+      #expect(throws: StoreError.access(.ownerOnly("change privacy settings"))) { try app.privacySettings() }
       #expect(try store.lastRecords(1).first?.kind == .ownerActionRefused)
-      #expect(throws: StoreError.access(.ownerOnly("apply the retention policy"))) { try app.applyRetention() }
       let head = try store.head()
-      #expect(throws: StoreError.self) { try fixture.owner.setRetention(removedAfterSeconds: -1) }
-      #expect(throws: StoreError.self) { try fixture.owner.setRetention(removedAfterSeconds: 200 * 366 * Self.day) }
+      #expect(throws: StoreError.self) { try fixture.owner.privacySettings().setRetention(removedAfterSeconds: -1) }
+      #expect(throws: StoreError.self) {
+        try fixture.owner.privacySettings().setRetention(removedAfterSeconds: 200 * 366 * Self.day)
+      }
       #expect(try store.head() == head, "a refused policy writes nothing")
       #expect(try fixture.owner.retentionPolicy() == nil)
-      #expect(try fixture.owner.setRetention(removedAfterSeconds: Self.day)?.removedAfterSeconds == Self.day)
-      #expect(try fixture.owner.setRetention(removedAfterSeconds: nil) == nil)
+      #expect(
+        try fixture.owner.privacySettings().setRetention(removedAfterSeconds: Self.day)?.removedAfterSeconds == Self.day
+      )
+      #expect(try fixture.owner.privacySettings().setRetention(removedAfterSeconds: nil) == nil)
       #expect(try fixture.owner.retentionPolicy() == nil)
       _ = try store.rebuildProjections()
       #expect(try fixture.owner.retentionPolicy() == nil, "the policy in force is derived from the log")

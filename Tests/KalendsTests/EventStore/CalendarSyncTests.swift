@@ -103,7 +103,7 @@ struct CalendarSyncTests {
       #expect(throws: StoreError.calendar(.changesUnavailable(after: LogPosition(start.rawValue + 100)))) {
         try owner.calendarChanges(inCalendar: work.id, after: LogPosition(start.rawValue + 100))
       }
-      try owner.erase(.event(secret.id), reason: "test")
+      try owner.privacySettings().erase(.event(secret.id), reason: "test")
       // Its UID is erased with it: the change cannot be named, so the client starts over.
       #expect(throws: StoreError.calendar(.changesUnavailable(after: start))) {
         try owner.calendarChanges(inCalendar: work.id, after: start)

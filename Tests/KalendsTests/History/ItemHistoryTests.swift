@@ -126,7 +126,7 @@ struct ItemHistoryTests {
       #expect(try owner.events(inCalendar: home.id).map(\.title) == ["Lunch"])
 
       // Erased content stays erased.
-      try owner.erase(.event(lunch.id))
+      try owner.privacySettings().erase(.event(lunch.id))
       head = try store.head()
       let erased = try owner.history(of: .event(lunch.id))
       #expect(erased.filter { if case .saved = $0.action { true } else { false } }.allSatisfy { $0.state == nil })

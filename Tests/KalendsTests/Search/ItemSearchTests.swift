@@ -72,7 +72,7 @@ struct ItemSearchTests {
       // A calendar removed, an event and a calendar erased: their words leave the index.
       try owner.remove(calendars.removeLast())
       if let erased = try owner.events(inCalendar: calendars[0].id).first {
-        try owner.erase(.event(erased.id))
+        try owner.privacySettings().erase(.event(erased.id))
       }
       let erasedCalendar = try owner.save(EventCalendar(title: "Secret"))
       _ = try owner.save(
@@ -80,7 +80,7 @@ struct ItemSearchTests {
           calendarID: erasedCalendar.id, title: "Dentist Zürich", start: local(2026, 3, 1, 9),
           end: local(2026, 3, 1, 10),
           timeZone: "UTC"), span: .thisEvent)
-      try owner.erase(.calendar(erasedCalendar.id))
+      try owner.privacySettings().erase(.calendar(erasedCalendar.id))
 
       func check(_ label: String) throws {
         let live = try calendars.flatMap { try owner.events(inCalendar: $0.id) }

@@ -34,7 +34,7 @@ extension KalendsCommand.Client.Token {
           message: "\(secretFile) exists — choose a new path; a file is never overwritten", status: .conflict)
       }
       let store = try global.openEventStore()
-      let (token, secret) = try store.createToken(for: id, label: label)
+      let (token, secret) = try store.privacySettings().createToken(for: id, label: label)
       var fields = token.jsonFields(created: try token.creationTime(in: store.store))
       if let secretFile {
         try Self.writeSecret(secret, to: secretFile)

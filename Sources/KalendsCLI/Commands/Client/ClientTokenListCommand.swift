@@ -18,7 +18,7 @@ extension KalendsCommand.Client.Token {
     func run() throws {
       try global.requireOwner("list app tokens")
       let store = try global.openEventStore(readOnly: true)
-      let tokens = try store.tokens(of: id)
+      let tokens = try store.privacySettings().tokens(of: id)
       let times = try Dictionary(
         tokens.map { ($0.id, try $0.creationTime(in: store.store)) }, uniquingKeysWith: { first, _ in first })
       format.write(

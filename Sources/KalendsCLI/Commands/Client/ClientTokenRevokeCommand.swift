@@ -19,7 +19,7 @@ extension KalendsCommand.Client.Token {
 
     func run() throws {
       try global.requireOwner("revoke app tokens")
-      let header = try global.openEventStore().revokeToken(token, of: id)
+      let header = try global.openEventStore().privacySettings().revokeToken(token, of: id)
       format.write([
         ("id", .string(token)), ("client", .string(id)), ("revoked", .number(Int(header.position.rawValue))),
       ])

@@ -19,7 +19,7 @@ struct DemoDAVApp {
   func play(work: EventCalendar) throws {
     try owner.register(
       Kalends.Client(id: Self.id, name: "Thunderbird", usageDescriptions: [.calendarsFull: "Your calendars."]))
-    let (token, secret) = try owner.createToken(for: Self.id, label: "demo")
+    let (token, secret) = try owner.privacySettings().createToken(for: Self.id, label: "demo")
     let authorization = "Basic " + Data("thunderbird:\(secret)".utf8).base64EncodedString()
     let port = self.port
     func request(_ method: String, _ path: String, _ body: String = "", _ headers: [String] = []) throws

@@ -48,7 +48,7 @@ extension KalendsCommand {
       case .group: item = .group(id)
       }
       let store = try global.openEventStore()
-      let erasure = try store.erase(item, reason: reason)
+      let erasure = try store.privacySettings().erase(item, reason: reason)
       switch format {
       case .json:
         print(

@@ -20,7 +20,7 @@ extension KalendsCommand.Retention {
 
     func run() throws {
       let store = try global.openEventStore()
-      let erasures = try store.applyRetention(now: store.store.now())
+      let erasures = try store.privacySettings().applyRetention(now: store.store.now())
       switch format {
       case .json:
         print(

@@ -24,8 +24,8 @@ extension KalendsCommand.Retention {
 
     func run() throws {
       let store = try global.openEventStore()
-      let policy = try store.setRetention(removedAfterSeconds: removedAfter.seconds)
-      let erasures = try store.applyRetention(now: store.store.now())
+      let policy = try store.privacySettings().setRetention(removedAfterSeconds: removedAfter.seconds)
+      let erasures = try store.privacySettings().applyRetention(now: store.store.now())
       switch format {
       case .json:
         print(
