@@ -63,17 +63,23 @@ package struct GlobalOptions: ParsableArguments {
   package static func open(_ path: String, readOnly: Bool, signer: CheckpointSigner?) throws(StoreError) -> Store {
     let progress = ProgressLine(label: "building the Merkle tree over the log")
     defer { progress.finish() }
-    var options = StoreOptions(readOnly: readOnly, checkpointSigner: signer)
+    let options = withTestClock(StoreOptions(readOnly: readOnly, checkpointSigner: signer))
+    return try Store.open(at: path, options: options) { state in
+      if case .tree(let done, let total) = state { progress.update(done: done, total: total) }
+    }
+  }
+
+  /// `options` with the tests' clock: in a debug build, a store's time moved by
+  /// `$KALENDS_TEST_CLOCK_OFFSET` seconds (the tests' clock across the process boundary); a
+  /// release build has no such setting, so nothing a person sets moves a store's time.
+  static func withTestClock(_ options: StoreOptions) -> StoreOptions {
     #if DEBUG
-      // The tests' clock across the process boundary: a debug build only, so no setting a person
-      // can make moves a store's time.
+      var options = options
       if let seconds = ProcessInfo.processInfo.environment["KALENDS_TEST_CLOCK_OFFSET"].flatMap({ Int64($0) }) {
         options.clockSkew = seconds * 1_000_000
       }
     #endif
-    return try Store.open(at: path, options: options) { state in
-      if case .tree(let done, let total) = state { progress.update(done: done, total: total) }
-    }
+    return options
   }
 
   /// Refuses `--as` (exit 68) for `what`, which only the person who owns the store may do. The
