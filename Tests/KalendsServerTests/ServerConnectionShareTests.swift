@@ -97,36 +97,36 @@ struct ServerConnectionShareTests {
     print(answered)
     """
 
-  @Test func idleUnidentifiedConnectionsOfTheSameUserLockNoAppOut() throws {
+  /// Runs `body` with the address of a server on loopback (request timeout 60 s) and the token of
+  /// an app with full access, while this local user holds `count` connections open unidentified.
+  static func whileHoldingIdle(_ count: Int, _ body: (_ address: String, _ app: String) throws -> Void) throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0", "--header-timeout", "60"])
     let address = try #require(served.tcpAddress)
     let app = try served.tokenApp("org.example.app", access: ["--status", "full"])
-    // The same local user opens 64 connections and sends nothing: 16 are kept for the request
-    // timeout, the others for a second.
-    let (holder, input, opened) = try Self.hold(address, count: 64, token: "")
+    let (holder, input, opened) = try Self.hold(address, count: count, token: "")
     defer {
       input.fileHandleForWriting.closeFile()
       holder.waitUntilExit()
     }
-    #expect(opened == "64 0", "\(opened)")
-    let reply = try Self.calendars(address, token: app)
-    #expect(reply.status == 200, "the app is locked out: \(reply.status) \(reply.body)")
+    #expect(opened == "\(count) 0", "\(opened)")
+    try body(address, app)
+  }
+
+  @Test func idleUnidentifiedConnectionsOfTheSameUserLockNoAppOut() throws {
+    // 64 idle connections of the user: 16 are kept for the request timeout, the others for a second.
+    try Self.whileHoldingIdle(64) { address, app in
+      let reply = try Self.calendars(address, token: app)
+      #expect(reply.status == 200, "the app is locked out: \(reply.status) \(reply.body)")
+    }
   }
 
   @Test func aBurstOfAnAppsConnectionsIsServedBesideIdleOnes() throws {
-    let served = try ServedStore(["--listen", "127.0.0.1:0", "--header-timeout", "60"])
-    let address = try #require(served.tcpAddress)
-    let app = try served.tokenApp("org.example.app", access: ["--status", "full"])
     // The user's unidentified callers hold all they may keep; the app then opens 48 connections at
     // once, each identified by its first request within the second it is given.
-    let (holder, input, opened) = try Self.hold(address, count: 16, token: "")
-    defer {
-      input.fileHandleForWriting.closeFile()
-      holder.waitUntilExit()
+    try Self.whileHoldingIdle(16) { address, app in
+      let answered = try CLI.python(Self.burst, [address, "48", app]).trimmingCharacters(in: .whitespacesAndNewlines)
+      #expect(answered == "48", "\(answered) of 48 answered")
     }
-    #expect(opened == "16 0", "\(opened)")
-    let answered = try CLI.python(Self.burst, [address, "48", app]).trimmingCharacters(in: .whitespacesAndNewlines)
-    #expect(answered == "48", "\(answered) of 48 answered")
   }
 
   @Test(.enabled(if: getuid() == 0, "needs another local user: run as root"))
