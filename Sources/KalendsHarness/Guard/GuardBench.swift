@@ -61,8 +61,8 @@ final class GuardBench {
   func append() throws -> GuardTiming {
     let target = try Store.create(at: directory + "/append", options: StoreOptions(durability: .noSync))
     let writer = EventStore(store: target)
-    let calendar = try writer.save(EventCalendar(title: "guard"))
-    try Self.save(0, in: calendar, with: writer)
+    let calendar = try BenchWriter.calendar(in: writer)
+    try BenchWriter.saveOne(0, in: calendar, with: writer)
     let head = try target.head().position
     let size = try target.recordBytes(from: head, through: head).first?.count ?? 256
     try FileManager.default.createDirectory(atPath: directory + "/append-floor", withIntermediateDirectories: true)
@@ -73,7 +73,7 @@ final class GuardBench {
     var timing = GuardTiming("log.append")
     for index in 1...turns {
       try timing.turn {
-        try Self.save(index, in: calendar, with: writer)
+        try BenchWriter.saveOne(index, in: calendar, with: writer)
       } floor: {
         try environment.write { txn in try txn.put(record, forKey: BigEndianKey(UInt64(index)), in: log) }
       }
@@ -179,18 +179,6 @@ final class GuardBench {
     return [report, trivial]
   }
 
-  @discardableResult
-  private static func save(_ index: Int, in calendar: EventCalendar, with store: EventStore) throws -> Event {
-    let day = index % 28 + 1
-    let hour = index % 20
-    return try store.save(
-      Event(
-        calendarID: calendar.id, title: "guard \(index)",
-        start: LocalDateTime(year: 2026, month: 12, day: day, hour: hour, minute: 0)!,
-        end: LocalDateTime(year: 2026, month: 12, day: day, hour: hour + 1, minute: 0)!, timeZone: "UTC"),
-      span: .thisEvent)
-  }
-
   /// This process's executable, as the kernel names it (what the store server identifies).
   private static func executable() throws -> String {
     try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
@@ -198,11 +186,6 @@ final class GuardBench {
 
   /// `utc` as an iCalendar UTC date-time.
   private static func ical(_ utc: Int64) -> String {
-    let date = Date(timeIntervalSince1970: TimeInterval(utc))
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-    return formatter.string(from: date)
+    (LocalDateTime(wallClockSeconds: utc)?.iCalendarText ?? "19700101T000000") + "Z"
   }
 }

@@ -20,12 +20,6 @@ struct GuardTiming {
     floor.append(try Self.time(floorWork))
   }
 
-  /// Adds one time of the product measured elsewhere (a request's round trip).
-  mutating func add(ours nanoseconds: Double) { ours.append(nanoseconds) }
-
-  /// Adds one time of the floor measured elsewhere.
-  mutating func add(floor nanoseconds: Double) { floor.append(nanoseconds) }
-
   var oursMedian: Double { Self.median(ours) }
   var floorMedian: Double { Self.median(floor) }
   /// The product's median over the floor's: the figure the guard compares with its threshold.
