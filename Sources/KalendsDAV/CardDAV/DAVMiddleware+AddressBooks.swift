@@ -83,31 +83,27 @@ extension DAVMiddleware {
     let version = Self.vCardVersion(asked: body)
     let use = try await contactsUse(context, reading: true)
     let collection = try await self.collection(book, use, version: version)
-    let container = collection.container
-    var multistatus = Multistatus()
     switch body.name {
     case .carddav("addressbook-multiget"):
       return try await multiget(body, selection, in: collection)
     case .carddav("addressbook-query"):
       let filter = try AddressBookFilter(body.child(.carddav("filter")))
       let limit = try Self.limit(body, XMLName.carddav)
-      let cards = try await server.withStore(use) { try use.session.addressObjects(in: container) }
-      var matching = 0
-      for card in cards where filter.matches(card.vCard(.v4)) {
-        matching += 1
-        if let limit, matching > limit {
-          // RFC 6352 §8.6.1: the request-URI answered 507 when results were left out.
-          multistatus.add(DAVPath.bookHref(book), status: "507 Insufficient Storage")
-          break
-        }
-        selection.add(.card(card, version, at: book), to: &multistatus, positions: use.positions)
+      let cards = try await server.withStore(use) { try use.session.addressObjects(in: collection.container) }
+      // One past the limit tells whether any was left out; no card after it is written to match.
+      var matching = Array(cards.lazy.filter { filter.matches($0.vCard(.v4)) }.prefix(limit.map { $0 + 1 } ?? .max))
+      var tail = Multistatus()
+      if let limit, matching.count > limit {
+        // RFC 6352 §8.6.1: the request-URI answered 507 when results were left out.
+        matching.removeLast(matching.count - limit)
+        tail.add(collection.href, status: "507 Insufficient Storage")
       }
+      return try collection.multistatus(matching, selection, then: tail.responses + "</D:multistatus>\n")
     case .dav("sync-collection"):
       return try await syncCollection(body, selection, in: collection)
     default:
       throw DAVError(.forbidden, .dav("supported-report"), "\(body.name) is not a report of an address book")
     }
-    return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
   }
 
   /// The address book at `book` as a collection of the app of `use`.

@@ -23,6 +23,35 @@ struct CardDAVTests {
     """
   }
 
+  /// A query with `CARDDAV:limit` answers at most that many cards, and the address book `507` when
+  /// matching cards were left out (RFC 6352 §8.6.1); none when all fit.
+  @Test func aQueryWithALimitSaysWhenCardsWereLeftOut() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0"])
+    let base = "http://" + (try #require(served.tcpAddress))
+    for family in ["Lovelace", "Turing", "Hopper"] {
+      _ = try Self.contact(served, ["--given", "A", "--family", family, "--email", "\(family)@example.com"])
+    }
+    let token = try served.tokenApp("org.example.cards", access: [])
+    try served.store.object(["access", "set", "org.example.cards", "--service", "contacts", "--status", "full"])
+    func query(limit: Int) throws -> String {
+      let body = Self.query(
+        """
+        ><CR:prop-filter name="EMAIL"><CR:text-match match-type="ends-with">@example.com</CR:text-match></CR:prop-filter>
+        """
+      ).replacingOccurrences(
+        of: "</CR:filter>", with: "</CR:filter><CR:limit><CR:nresults>\(limit)</CR:nresults></CR:limit>")
+      let answer = try ServedStore.request("REPORT", base + Self.book, token: token, body: body, headers: ["Depth: 1"])
+      try #require(answer.status == 207, "\(answer.body)")
+      return answer.body
+    }
+    let two = try query(limit: 2)
+    #expect(two.components(separatedBy: "BEGIN:VCARD").count - 1 == 2, "\(two)")
+    #expect(two.contains("<D:href>\(Self.book)</D:href><D:status>HTTP/1.1 507 Insufficient Storage"), "\(two)")
+    let three = try query(limit: 3)
+    #expect(three.components(separatedBy: "BEGIN:VCARD").count - 1 == 3, "\(three)")
+    #expect(!three.contains("507"), "\(three)")
+  }
+
   @Test func aLimitedAppSeesOnlyTheContactsItWasGivenAndQueriesThem() throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0"])
     let base = "http://" + (try #require(served.tcpAddress))
