@@ -25,10 +25,10 @@ extension EventStore {
 
   /// The work of `PrivacySettings.applyRetention`, checked for the person again.
   @discardableResult
-  func applyRetention(now: Timestamp = .now()) throws(StoreError) -> [Erasure] {
+  func applyRetention(now: Timestamp? = nil) throws(StoreError) -> [Erasure] {
     try requireOwner("apply the retention policy")
     guard let policy = try retentionPolicy() else { return [] }
-    let cutoff = now.rawValue &- policy.removedAfterSeconds * 1_000_000
+    let cutoff = (now ?? store.now()).rawValue &- policy.removedAfterSeconds * 1_000_000
     let objects = try objects()
     let book = try contactsBook()
     let range = try store.projection(RangeProjection.self)

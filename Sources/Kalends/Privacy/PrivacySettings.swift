@@ -128,9 +128,10 @@ public struct PrivacySettings: Sendable {
   /// by the system that names the policy's record. Items already erased are skipped. Returns the
   /// erasures; none without a policy.
   ///
-  /// The log is searched once for all of them, in a snapshot before the write.
+  /// The log is searched once for all of them, in a snapshot before the write. `now` is the time
+  /// the policy is judged at: by default the store's clock, the one it stamps its records with.
   @discardableResult
-  public func applyRetention(now: Timestamp = .now()) throws(StoreError) -> [Erasure] {
+  public func applyRetention(now: Timestamp? = nil) throws(StoreError) -> [Erasure] {
     try session.applyRetention(now: now)
   }
 

@@ -136,8 +136,7 @@ extension StoreServer {
       PeriodicWork(
         interval: configuration.retentionInterval, logger: logger, failure: "retention could not be applied"
       ) {
-        for erasure in try await self.withStore({ try owner.privacySettings().applyRetention(now: owner.store.now()) })
-        {
+        for erasure in try await self.withStore({ try owner.privacySettings().applyRetention() }) {
           logger.info(
             "retention erased \(erasure.item)",
             metadata: ["records": "\(erasure.erasedPositions.count)", "position": "\(erasure.record!)"])

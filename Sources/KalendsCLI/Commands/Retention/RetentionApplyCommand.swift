@@ -19,8 +19,7 @@ extension KalendsCommand.Retention {
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
-      let store = try global.openEventStore()
-      let erasures = try store.privacySettings().applyRetention(now: store.store.now())
+      let erasures = try global.openEventStore().privacySettings().applyRetention()
       switch format {
       case .json:
         print(

@@ -25,7 +25,7 @@ extension KalendsCommand.Retention {
     func run() throws {
       let store = try global.openEventStore()
       let policy = try store.privacySettings().setRetention(removedAfterSeconds: removedAfter.seconds)
-      let erasures = try store.privacySettings().applyRetention(now: store.store.now())
+      let erasures = try store.privacySettings().applyRetention()
       switch format {
       case .json:
         print(
