@@ -9,14 +9,13 @@ password; CALENDAR_TITLE the calendar the app was given; HIDDEN_TITLE one it was
 when given, is another app's, with full access to calendars: it makes, changes and removes a
 calendar. Prints one JSON object of what it did; exits non-zero with the reason on the first wrong
 answer."""
-import base64
 import datetime as dt
 import json
 import os
 import sys
-import urllib.error
-import urllib.request
 from xml.etree import ElementTree
+
+import dav_request
 
 # caldav lives apart (tools/setup): its urllib3-future would replace the urllib3 others need.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "python-dav"))
@@ -37,15 +36,7 @@ def check(condition, what):
 
 def raw(method, path, body=None, headers=None, secret=None):
     """One request outside the client library: (status, headers, body)."""
-    request = urllib.request.Request(url + path, data=body.encode() if body else None, method=method)
-    request.add_header("Authorization", "Basic " + base64.b64encode(f"app:{secret or token}".encode()).decode())
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, dict(response.headers), response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read().decode()
+    return dav_request.request(url, secret or token, method, path, body, headers)
 
 
 def vcalendar(*components):

@@ -2,13 +2,12 @@
 Tests/Oracles/dav_book_check.py): a failure that prints what was found so far and exits, vdirsyncer, khal
 and khard run from .build/python-vdir (tools/setup), and plain requests with the app's token as the
 Basic password. `configure` names the script and the server first."""
-import base64
 import json
 import os
 import subprocess
 import sys
-import urllib.error
-import urllib.request
+
+import dav_request
 
 here = os.path.dirname(os.path.abspath(__file__))
 packages = os.path.join(here, "..", "..", ".build", "python-vdir")
@@ -39,12 +38,4 @@ def run(program, *arguments, stdin=None):
 
 def raw(method, path, body=None, headers=None):
     """The status, headers and body of `method path` on the server, as the app."""
-    request = urllib.request.Request(_url + path, data=body.encode() if body else None, method=method)
-    request.add_header("Authorization", "Basic " + base64.b64encode(f"vdirsyncer:{_token}".encode()).decode())
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, dict(response.headers), response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read().decode()
+    return dav_request.request(_url, _token, method, path, body, headers, user="vdirsyncer")
