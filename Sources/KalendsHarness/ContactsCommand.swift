@@ -38,7 +38,7 @@ extension Harness {
         let path = dir + "/store\(round)"
         let fresh = EventStore(store: try Store.create(at: path))
         let started = DispatchTime.now().uptimeNanoseconds
-        imported = try fresh.importVCards(bytes)
+        imported = try fresh.contactStore.importVCards(bytes)
         importTimes.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         store = fresh
         if round < runs - 1 { try? FileManager.default.removeItem(atPath: path) }
@@ -46,7 +46,7 @@ extension Harness {
       guard let store else { return }
       // Prefixes of the name words in the book, drawn with a fixed seed.
       var words = Set<String>()
-      for contact in try store.contacts().prefix(5_000) {
+      for contact in try store.contactStore.contacts().prefix(5_000) {
         for name in [contact.givenName, contact.familyName, contact.organizationName].compactMap({ $0 }) {
           words.formUnion(name.split(separator: " ").map { String($0) })
         }
@@ -59,7 +59,7 @@ extension Harness {
         let word = pool[Int(generator.next() % UInt64(pool.count))]
         let prefix = String(word.prefix(1 + Int(generator.next() % 4)))
         let started = DispatchTime.now().uptimeNanoseconds
-        let result = try store.contacts(matching: .name(prefix))
+        let result = try store.contactStore.contacts(matching: .name(prefix))
         searchTimes.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e3)
         found.append(Double(result.count))
       }

@@ -184,7 +184,7 @@ final class TortureWorkload {
       contact.phoneNumbers = [LabeledValue(label: "mobile", value: "+1 555 \(sequence)")]
     }
     try command("contact", records: 1, token: token) {
-      let stored = try events.save(contact)
+      let stored = try events.contactStore.save(contact)
       if let index { contacts[index] = stored } else { contacts.append(stored) }
       return stored.version.rawValue...stored.version.rawValue
     }
@@ -203,7 +203,7 @@ final class TortureWorkload {
     }
     let bytes = Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
     try command("contacts", records: count, token: token) {
-      let result = try events.importVCards(bytes)
+      let result = try events.contactStore.importVCards(bytes)
       guard result.contactsCreated == count else {
         throw Violation(description: "\(token) import created \(result.contactsCreated) of \(count) contacts")
       }
@@ -279,7 +279,7 @@ final class TortureWorkload {
   /// through the search index: they must be there.
   private func readBack() throws {
     if let contact = contacts.randomElement(using: &random), let name = contact.givenName {
-      let found = try events.contacts(matching: .name(name)).contains { $0.id == contact.id }
+      let found = try events.contactStore.contacts(matching: .name(name)).contains { $0.id == contact.id }
       if !found { throw Violation(description: "contact \(contact.id) (\(name)) is missing from the search index") }
     }
     guard let event = saved.randomElement(using: &random), let start = event.start else { return }

@@ -76,7 +76,7 @@ extension EventStore {
     case .fullAccess:
       uses?.note(service, operation, state)
       return true
-    // What a limited session sees is filtered item by item (``EventStore/contactScope(_:in:)``).
+    // What a limited session sees is filtered item by item (``ContactStore/contactScope(_:in:)``).
     case .limited where service == .contacts:
       uses?.note(service, operation, state)
       return true

@@ -64,6 +64,11 @@ public final class EventStore: Sendable {
 
   // MARK: Plumbing
 
+  /// The contacts projection.
+  func contactsBook() throws(StoreError) -> ContactsProjection {
+    try store.projection(ContactsProjection.self)
+  }
+
   /// The object projection.
   func objects() throws(StoreError) -> ObjectProjection {
     try store.projection(ObjectProjection.self)

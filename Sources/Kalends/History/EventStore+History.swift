@@ -85,7 +85,7 @@ extension EventStore {
         let kind: ContactObjectKind = item.saveKind == .contactSaved ? .contact : .group
         live = try book.isLive(kind, item.id, in: txn)
         let field: ContactSearchKey.Field = kind == .contact ? .contactExternalID : .groupExternalID
-        if let uid = try saved.state.string(1), let (other, _) = try Self.stored(field, uid, kind, book, &txn),
+        if let uid = try saved.state.string(1), let (other, _) = try ContactStore.stored(field, uid, kind, book, &txn),
           other != item.id
         {
           throw StoreError.calendar(.uidInUse(uid: uid, name: uid))

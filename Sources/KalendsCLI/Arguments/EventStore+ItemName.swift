@@ -52,8 +52,10 @@ extension EventStore {
   func contactNamed(_ text: String, option: String = "ID") throws -> ObjectID {
     if let id = ObjectID(text) { return id }
     try Self.checkPrefix(text, option: option)
-    return try Self.one(text, option: option, kind: "contact", found: try contactIDs(beginningWith: text, limit: 6)) {
-      try contact(withID: $0)?.displayName
+    return try Self.one(
+      text, option: option, kind: "contact", found: try contactStore.contactIDs(beginningWith: text, limit: 6)
+    ) {
+      try contactStore.contact(withID: $0)?.displayName
     }
   }
 
@@ -63,7 +65,7 @@ extension EventStore {
   /// none is not found (exit 66).
   func groupNamed(_ text: String, option: String = "ID") throws -> ObjectID {
     if let id = ObjectID(text) { return id }
-    let groups = try groups()
+    let groups = try contactStore.groups()
     let folded = text.lowercased()
     let nibbles = IDPrefixScan.nibbles(text)
     let candidates: [[ContactGroup]] = [

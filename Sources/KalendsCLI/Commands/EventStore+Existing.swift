@@ -15,13 +15,13 @@ extension EventStore {
 
   /// The contact `id`, or a not-found error (exit 66).
   func existingContact(_ id: ObjectID) throws -> Contact {
-    guard let contact = try contact(withID: id) else { throw StoreError.contact(.contactNotFound(id)) }
+    guard let contact = try contactStore.contact(withID: id) else { throw StoreError.contact(.contactNotFound(id)) }
     return contact
   }
 
   /// The group `id`, or a not-found error (exit 66).
   func existingGroup(_ id: ObjectID) throws -> ContactGroup {
-    guard let group = try group(withID: id) else { throw StoreError.contact(.groupNotFound(id)) }
+    guard let group = try contactStore.group(withID: id) else { throw StoreError.contact(.groupNotFound(id)) }
     return group
   }
 }

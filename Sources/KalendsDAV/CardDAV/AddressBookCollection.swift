@@ -36,19 +36,19 @@ struct AddressBookCollection: DAVCollection {
 
   /// A group's card also sets its members, each joining or leaving by a save of that contact.
   func store(_ draft: AddressObject, named name: String, condition: ObjectCondition) throws(StoreError) -> Bool {
-    try use.session.putAddressObject(draft, named: name, in: container, condition: condition)
+    try use.session.contactStore.putAddressObject(draft, named: name, in: container, condition: condition)
   }
 
   func remove(named name: String, condition: ObjectCondition) throws {
-    try use.session.removeAddressObject(named: name, in: container, condition: condition)
+    try use.session.contactStore.removeAddressObject(named: name, in: container, condition: condition)
   }
 
   func members(named names: [String]) throws -> [AddressObject?] {
-    try names.map { try use.session.addressObject(named: $0, in: container) }
+    try names.map { try use.session.contactStore.addressObject(named: $0, in: container) }
   }
 
   func changes(after position: LogPosition?, limit: Int?) throws -> DAVChanges<AddressObject> {
-    let changes = try use.session.contactChanges(after: position, limit: limit, in: container)
+    let changes = try use.session.contactStore.contactChanges(after: position, limit: limit, in: container)
     return DAVChanges(
       members: changes.contacts.map(AddressObject.contact) + changes.groups.map(AddressObject.group),
       removed: changes.removed, position: changes.position, isTruncated: changes.isTruncated)

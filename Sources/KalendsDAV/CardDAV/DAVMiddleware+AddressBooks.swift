@@ -16,10 +16,12 @@ extension DAVMiddleware {
     try await server.app(context, using: .contacts, reading: reading, firstUseAsks: true)
   }
 
-  /// The address book the app finds at `/dav/addressbooks/BOOK/` (``EventStore/contactContainer(named:)``),
+  /// The address book the app finds at `/dav/addressbooks/BOOK/` (``ContactStore/contactContainer(named:)``),
   /// or `404`: one it does not see is not there for it.
   func container(_ book: String, _ use: StoreServer.AppUse) async throws -> ContactContainer {
-    guard let container = try await server.withStore(use, { try use.session.contactContainer(named: book) }) else {
+    guard
+      let container = try await server.withStore(use, { try use.session.contactStore.contactContainer(named: book) })
+    else {
       throw DAVError(.notFound, nil, "no address book \(book) is among this app's address books")
     }
     return container
@@ -35,7 +37,7 @@ extension DAVMiddleware {
     case .addressBookHome:
       selection.add(.addressBookHome, to: &multistatus, positions: use.positions)
       if depth == 1 {
-        for container in try await server.withStore(use, { try use.session.contactContainers() }) {
+        for container in try await server.withStore(use, { try use.session.contactStore.contactContainers() }) {
           selection.add(
             try await addressBook(container, at: container.davName, selection, use), to: &multistatus,
             positions: use.positions)
@@ -46,14 +48,15 @@ extension DAVMiddleware {
       selection.add(
         try await addressBook(container, at: book, selection, use), to: &multistatus, positions: use.positions)
       if depth == 1 {
-        for card in try await server.withStore(use, { try use.session.addressObjects(in: container.id) }) {
+        for card in try await server.withStore(use, { try use.session.contactStore.addressObjects(in: container.id) }) {
           selection.add(.card(card, version, at: book), to: &multistatus, positions: use.positions)
         }
       }
     case .contact(let book, let name):
       let container = try await self.container(book, use)
       guard
-        let card = try await server.withStore(use, { try use.session.addressObject(named: name, in: container.id) })
+        let card = try await server.withStore(
+          use, { try use.session.contactStore.addressObject(named: name, in: container.id) })
       else { throw DAVError(.notFound, nil, "no card \(name) in the address book \(book)") }
       selection.add(.card(card, version, at: book), to: &multistatus, positions: use.positions)
     default:
@@ -70,7 +73,7 @@ extension DAVMiddleware {
     let asksState = selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token"))
     guard asksState else { return .addressBook(container, at: book) }
     let (stamp, head) = try await server.withStore(use) {
-      (try use.session.contactsStamp(in: container.id), try use.session.store.head().position)
+      (try use.session.contactStore.contactsStamp(in: container.id), try use.session.store.head().position)
     }
     let state = DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
     return .addressBook(container, state, at: book)
@@ -89,7 +92,9 @@ extension DAVMiddleware {
     case .carddav("addressbook-query"):
       let filter = try AddressBookFilter(body.child(.carddav("filter")))
       let limit = try Self.limit(body, XMLName.carddav)
-      let cards = try await server.withStore(use) { try use.session.addressObjects(in: collection.container) }
+      let cards = try await server.withStore(use) {
+        try use.session.contactStore.addressObjects(in: collection.container)
+      }
       // One past the limit tells whether any was left out; no card after it is written to match.
       var matching = Array(cards.lazy.filter { filter.matches($0.vCard(.v4)) }.prefix(limit.map { $0 + 1 } ?? .max))
       var tail = Multistatus()
@@ -170,10 +175,10 @@ extension DAVMiddleware {
     let made = container
     try await server.withStore(use) {
       try Self.mapped {
-        if try use.session.contactContainer(named: book) != nil {
+        if try use.session.contactStore.contactContainer(named: book) != nil {
           throw DAVError(.methodNotAllowed, .dav("resource-must-be-null"), "an address book is already at \(book)")
         }
-        _ = try use.session.save(made)
+        _ = try use.session.contactStore.save(made)
       }
     }
     return Response(status: .created, headers: [.contentLength: "0"])
@@ -185,7 +190,7 @@ extension DAVMiddleware {
     let use = try await contactsUse(context, reading: false)
     let container = try await self.container(book, use)
     if container.isLocal { throw DAVError(.forbidden, nil, "the local address book is not removed") }
-    try await server.withStore(use) { try Self.mapped { try use.session.remove(container) } }
+    try await server.withStore(use) { try Self.mapped { try use.session.contactStore.remove(container) } }
     return Response(status: .noContent)
   }
 
@@ -198,7 +203,7 @@ extension DAVMiddleware {
     let session = use.session
     return try await proppatchCollection(
       updates, at: DAVPath.bookHref(book), of: original, use, set: { Self.set($0, on: &$1) },
-      remove: { Self.remove($0, from: &$1.clientProperties) }, save: { _ = try session.save($0) })
+      remove: { Self.remove($0, from: &$1.clientProperties) }, save: { _ = try session.contactStore.save($0) })
   }
 
   /// Sets `property` on `container`: its title (`displayname`) or a dead property; `false` for a

@@ -31,7 +31,7 @@ enum DAVResource {
     let syncToken: String
 
     /// The state of a collection whose stamp (``EventStore/calendarStamp(inCalendar:)``,
-    /// ``EventStore/contactsStamp(in:)``) is `stamp`, as the app of `positions` is shown it.
+    /// ``ContactStore/contactsStamp(in:)``) is `stamp`, as the app of `positions` is shown it.
     init(_ stamp: (version: LogPosition, items: Int), _ positions: AppPositions, syncToken: String) {
       tag = positions.tag(stamp.version) + "-" + String(stamp.items)
       self.syncToken = syncToken

@@ -24,7 +24,7 @@ extension DAVMiddleware {
       let container = try await self.container(book, use).id
       return try await proppatchResource(DAVPath.contact(name, in: book), request, use) {
         (session, changes) throws(StoreError) in
-        _ = try session.updateClientProperties(changes, ofCardNamed: name, in: container)
+        _ = try session.contactStore.updateClientProperties(changes, ofCardNamed: name, in: container)
       }
     case .addressBook(let book): return try await proppatchAddressBook(book, request, context)
     default:

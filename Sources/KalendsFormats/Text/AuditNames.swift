@@ -20,7 +20,7 @@ package struct AuditNames: Sendable {
     calendars = Dictionary(
       try owner.calendars().map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
     contacts = Dictionary(
-      try owner.contacts().map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+      try owner.contactStore.contacts().map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// An app as people read it: `Planner (com.example.planner)`, or its id alone when it has no name.

@@ -11,7 +11,7 @@ extension StoreServer {
     router.get("v1/contacts") { request, context in
       let use = try await self.app(context, using: .contacts, reading: true)
       let search = try Self.contactSearch(request)
-      let contacts = try await self.withStore(use) { try use.session.contacts(matching: search) }
+      let contacts = try await self.withStore(use) { try use.session.contactStore.contacts(matching: search) }
       return Self.json(.array(contacts.map { .object(use.positions.sealing($0.jsonFields, version: $0.version)) }))
     }
     router.post("v1/contacts") { request, context in
@@ -20,7 +20,7 @@ extension StoreServer {
       let saved = try await self.withStore(use) { () throws -> Kalends.Contact in
         var contact = Kalends.Contact()
         try edit.apply(to: &contact)
-        return try use.session.save(contact)
+        return try use.session.contactStore.save(contact)
       }
       return Self.contact(saved, status: .created, use.positions)
     }
@@ -42,7 +42,7 @@ extension StoreServer {
         var contact = try Self.existing(id, in: use.session)
         try Self.checkContact(expected, contact, use.positions)
         try edit.apply(to: &contact)
-        return try use.session.save(contact)
+        return try use.session.contactStore.save(contact)
       }
       return Self.contact(saved, status: .ok, use.positions)
     }
@@ -53,7 +53,7 @@ extension StoreServer {
       try await self.withStore(use) {
         let contact = try Self.existing(id, in: use.session)
         try Self.checkContact(expected, contact, use.positions)
-        try use.session.remove(contact)
+        try use.session.contactStore.remove(contact)
       }
       return Response(status: .noContent)
     }
@@ -61,18 +61,18 @@ extension StoreServer {
       // The picker needs no access to contacts and grants none (CNContactPickerViewController).
       let (client, session, evidence) = try await self.app(context)
       let picker = DeskContactPicker(channel: self.prompts, evidence: evidence)
-      let picked = try await self.onOwnThread { try session.pickContact(using: picker) }
+      let picked = try await self.onOwnThread { try session.contactStore.pickContact(using: picker) }
       guard let picked else { return Response(status: .noContent) }
       return Self.contact(picked, status: .ok, self.positionSeal.view(for: client.id))
     }
     router.get("v1/groups") { _, context in
       let use = try await self.app(context, using: .contacts, reading: true)
-      let groups = try await self.withStore(use) { try use.session.groups() }
+      let groups = try await self.withStore(use) { try use.session.contactStore.groups() }
       return Self.json(.array(groups.map { .object(use.positions.sealing($0.jsonFields, version: $0.version)) }))
     }
     router.get("v1/address-books") { _, context in
       let use = try await self.app(context, using: .contacts, reading: true)
-      let books = try await self.withStore(use) { try use.session.contactContainers() }
+      let books = try await self.withStore(use) { try use.session.contactStore.contactContainers() }
       return Self.json(.array(books.map { .object(use.positions.sealing($0.jsonFields, version: $0.version)) }))
     }
   }
@@ -100,7 +100,9 @@ extension StoreServer {
 
   /// The contact `id` as the session sees it, or a not-found error.
   static func existing(_ id: ObjectID, in session: EventStore) throws -> Kalends.Contact {
-    guard let contact = try session.contact(withID: id) else { throw StoreError.contact(.contactNotFound(id)) }
+    guard let contact = try session.contactStore.contact(withID: id) else {
+      throw StoreError.contact(.contactNotFound(id))
+    }
     return contact
   }
 

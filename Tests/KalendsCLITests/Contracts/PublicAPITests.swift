@@ -41,6 +41,13 @@ struct PublicAPITests {
         _ = try store.verify()
       }
 
+      func book(_ store: Store) throws {
+        let contacts = ContactStore(store: store)
+        let ann = try contacts.save(Contact(givenName: "Ann"))
+        let app = try EventStore(store: store).session(for: "com.example.app").contactStore
+        _ = (try app.contacts(matching: .name("ann")), try contacts.exportVCards(.identifiers([ann.id]), version: .v4))
+      }
+
       func ledger(_ store: Store) throws {
         let signer = try CheckpointSigner.generate(name: store.origin)
         let note = try store.checkpoint(signer: signer)
@@ -98,8 +105,11 @@ struct PublicAPITests {
       "_ = try EventStore(store: store).calendarObject(named: \"a.ics\", inCalendar: ObjectID.random())",
       "'calendarObject' is inaccessible"
     ),
-    ("_ = try EventStore(store: store).contactChanges(after: nil, limit: nil)", "'contactChanges' is inaccessible"),
-    ("_ = try EventStore(store: store).contact(named: \"a.vcf\")", "(have 'named:', expected 'withID:')"),
+    ("_ = try ContactStore(store: store).contactChanges(after: nil, limit: nil)", "'contactChanges' is inaccessible"),
+    ("_ = try EventStore(store: store).contactStore.contact(named: \"a.vcf\")", "(have 'named:', expected 'withID:')"),
+    // Contacts are Contacts' store, not the calendar's (EventKit's `EKEventStore` has none).
+    ("_ = try EventStore(store: store).contacts()", "value of type 'EventStore' has no member 'contacts'"),
+    ("_ = try ContactStore(store: store).session", "'session' is inaccessible"),
     ("_ = ObjectCondition.absent", "cannot find 'ObjectCondition' in scope"),
     // The person's settings: only through PrivacySettings, which an app's session cannot obtain.
     (

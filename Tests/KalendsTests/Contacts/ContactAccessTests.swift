@@ -15,10 +15,10 @@ struct ContactAccessTests {
     init(_ store: Store) throws {
       self.store = store
       owner = EventStore(store: store)
-      group = try owner.save(ContactGroup(name: "Family"))
+      group = try owner.contactStore.save(ContactGroup(name: "Family"))
       var contact = Contact(givenName: "Ann", familyName: "Lee")
       contact.groupIDs = [group.id]
-      self.contact = try owner.save(contact)
+      self.contact = try owner.contactStore.save(contact)
       try owner.register(
         Client(id: ContactAccessTests.app, name: "Address Book", usageDescriptions: [.contacts: "Finds your friends."]))
     }
@@ -28,36 +28,42 @@ struct ContactAccessTests {
       let vcard = Array("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Park;Bo;;;\r\nFN:Bo Park\r\nEND:VCARD\r\n".utf8)
       var copy = contact
       return [
-        ("contact(withID:)", { _ = try app.contact(withID: contact.id) }),
-        ("contacts()", { _ = try app.contacts() }),
-        ("contacts(name)", { _ = try app.contacts(matching: .name("ann")) }),
-        ("contacts(email)", { _ = try app.contacts(matching: .emailAddress("a")) }),
-        ("contacts(phone)", { _ = try app.contacts(matching: .phoneNumber("5")) }),
-        ("contacts(group)", { _ = try app.contacts(matching: .group(group.id)) }),
-        ("groups()", { _ = try app.groups() }),
-        ("group(withID:)", { _ = try app.group(withID: group.id) }),
-        ("save(contact)", { _ = try app.save(Contact(givenName: "Mallory")) }),
-        ("remove(contact)", { try app.remove(contact) }),
-        ("save(group)", { _ = try app.save(ContactGroup(name: "Stolen")) }),
-        ("remove(group)", { try app.remove(group) }),
-        ("addMember", { _ = try app.addMember(contact.id, to: group.id) }),
-        ("removeMember", { _ = try app.removeMember(contact.id, from: group.id) }),
-        ("importVCards", { _ = try app.importVCards(vcard) }),
-        ("exportVCards", { _ = try app.exportVCards() }),
-        ("contact(named:)", { _ = try app.contact(named: contact.externalID) }),
-        ("putContact", { _ = try app.putContact(Contact(givenName: "Mallory")) }),
-        ("removeContact(named:)", { try app.removeContact(named: contact.externalID) }),
-        ("contactChanges", { _ = try app.contactChanges(after: nil) }),
-        ("contactsStamp", { _ = try app.contactsStamp() }),
-        ("groupCards()", { _ = try app.groupCards() }),
-        ("groupCard(named:)", { _ = try app.groupCard(named: group.externalID) }),
-        ("putGroup", { _ = try app.putGroup(GroupCard(group: ContactGroup(name: "Stolen"), memberUIDs: [])) }),
-        ("removeGroup(named:)", { try app.removeGroup(named: group.externalID) }),
-        ("addressObjects()", { _ = try app.addressObjects() }),
-        ("addressObject(named:)", { _ = try app.addressObject(named: group.externalID) }),
-        ("putAddressObject", { _ = try app.putAddressObject(.contact(Contact(givenName: "Eve")), named: "eve") }),
-        ("removeAddressObject", { try app.removeAddressObject(named: contact.externalID) }),
-        ("refresh", { _ = try app.refresh(&copy) }),
+        ("contact(withID:)", { _ = try app.contactStore.contact(withID: contact.id) }),
+        ("contacts()", { _ = try app.contactStore.contacts() }),
+        ("contacts(name)", { _ = try app.contactStore.contacts(matching: .name("ann")) }),
+        ("contacts(email)", { _ = try app.contactStore.contacts(matching: .emailAddress("a")) }),
+        ("contacts(phone)", { _ = try app.contactStore.contacts(matching: .phoneNumber("5")) }),
+        ("contacts(group)", { _ = try app.contactStore.contacts(matching: .group(group.id)) }),
+        ("groups()", { _ = try app.contactStore.groups() }),
+        ("group(withID:)", { _ = try app.contactStore.group(withID: group.id) }),
+        ("save(contact)", { _ = try app.contactStore.save(Contact(givenName: "Mallory")) }),
+        ("remove(contact)", { try app.contactStore.remove(contact) }),
+        ("save(group)", { _ = try app.contactStore.save(ContactGroup(name: "Stolen")) }),
+        ("remove(group)", { try app.contactStore.remove(group) }),
+        ("addMember", { _ = try app.contactStore.addMember(contact.id, to: group.id) }),
+        ("removeMember", { _ = try app.contactStore.removeMember(contact.id, from: group.id) }),
+        ("importVCards", { _ = try app.contactStore.importVCards(vcard) }),
+        ("exportVCards", { _ = try app.contactStore.exportVCards() }),
+        ("contact(named:)", { _ = try app.contactStore.contact(named: contact.externalID) }),
+        ("putContact", { _ = try app.contactStore.putContact(Contact(givenName: "Mallory")) }),
+        ("removeContact(named:)", { try app.contactStore.removeContact(named: contact.externalID) }),
+        ("contactChanges", { _ = try app.contactStore.contactChanges(after: nil) }),
+        ("contactsStamp", { _ = try app.contactStore.contactsStamp() }),
+        ("groupCards()", { _ = try app.contactStore.groupCards() }),
+        ("groupCard(named:)", { _ = try app.contactStore.groupCard(named: group.externalID) }),
+        (
+          "putGroup",
+          { _ = try app.contactStore.putGroup(GroupCard(group: ContactGroup(name: "Stolen"), memberUIDs: [])) }
+        ),
+        ("removeGroup(named:)", { try app.contactStore.removeGroup(named: group.externalID) }),
+        ("addressObjects()", { _ = try app.contactStore.addressObjects() }),
+        ("addressObject(named:)", { _ = try app.contactStore.addressObject(named: group.externalID) }),
+        (
+          "putAddressObject",
+          { _ = try app.contactStore.putAddressObject(.contact(Contact(givenName: "Eve")), named: "eve") }
+        ),
+        ("removeAddressObject", { try app.contactStore.removeAddressObject(named: contact.externalID) }),
+        ("refresh", { _ = try app.contactStore.refresh(&copy) }),
       ]
     }
   }
@@ -88,9 +94,9 @@ struct ContactAccessTests {
       // `refresh` is refused too (its read), and answers "refetch".
       let counted = try countedRefusals(store, client: Self.app, service: .contacts, since: before)
       #expect(counted == calls.count, "every refused call is counted: \(counted) of \(calls.count)")
-      #expect(try fixture.owner.contacts().map(\.id) == [fixture.contact.id], "nothing was written")
-      #expect(try fixture.owner.groups().map(\.id) == [fixture.group.id])
-      #expect(try fixture.owner.contacts(matching: .name("mallory")).isEmpty)
+      #expect(try fixture.owner.contactStore.contacts().map(\.id) == [fixture.contact.id], "nothing was written")
+      #expect(try fixture.owner.contactStore.groups().map(\.id) == [fixture.group.id])
+      #expect(try fixture.owner.contactStore.contacts(matching: .name("mallory")).isEmpty)
     }
   }
 
@@ -101,14 +107,14 @@ struct ContactAccessTests {
       let prompter = ScriptedPrompter(.allow)
       #expect(try app.requestFullAccess(to: .contacts, prompter: prompter) == .fullAccess)
       #expect(prompter.asked.map(\.usageDescription) == ["Finds your friends."])
-      #expect(try app.contacts(matching: .name("lee")).map(\.id) == [fixture.contact.id])
-      let bo = try app.save(Contact(givenName: "Bo"))
+      #expect(try app.contactStore.contacts(matching: .name("lee")).map(\.id) == [fixture.contact.id])
+      let bo = try app.contactStore.save(Contact(givenName: "Bo"))
       #expect(try store.record(at: bo.version).principal == .client(Self.app))
-      try app.addMember(bo.id, to: fixture.group.id)
-      #expect(try fixture.owner.contacts(matching: .group(fixture.group.id)).count == 2)
+      try app.contactStore.addMember(bo.id, to: fixture.group.id)
+      #expect(try fixture.owner.contactStore.contacts(matching: .group(fixture.group.id)).count == 2)
       // The person turns it off in settings: the session ends.
       try fixture.owner.privacySettings().setAccess(.denied, for: Self.app, service: .contacts)
-      #expect(throws: StoreError.self) { try app.contacts() }
+      #expect(throws: StoreError.self) { try app.contactStore.contacts() }
     }
   }
 
@@ -121,7 +127,7 @@ struct ContactAccessTests {
       #expect(throws: StoreError.self) { try app.requestFullAccess(to: .contacts, prompter: prompter) }
       #expect(prompter.asked.isEmpty)
       #expect(try app.authorizationStatus(for: .contacts) == .denied)
-      #expect(throws: StoreError.self) { try app.contacts() }
+      #expect(throws: StoreError.self) { try app.contactStore.contacts() }
     }
   }
 
@@ -133,7 +139,7 @@ struct ContactAccessTests {
       try fixture.owner.register(old)
       let prompter = ScriptedPrompter(.allow)
       let app = try fixture.owner.session(for: "com.example.old", prompter: prompter)
-      #expect(try app.contacts().map(\.id) == [fixture.contact.id])
+      #expect(try app.contactStore.contacts().map(\.id) == [fixture.contact.id])
       #expect(prompter.asked.count == 1)
       #expect(try app.authorizationStatus(for: .contacts) == .fullAccess)
     }

@@ -7,9 +7,9 @@ struct ContactStoreTests {
   @Test func aSavedContactReadsBackWithEveryField() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let group = try owner.save(ContactGroup(name: "Friends"))
-      let saved = try owner.save(ContactFixture.rich(groups: [group.id]))
-      let read = try #require(try owner.contact(withID: saved.id))
+      let group = try owner.contactStore.save(ContactGroup(name: "Friends"))
+      let saved = try owner.contactStore.save(ContactFixture.rich(groups: [group.id]))
+      let read = try #require(try owner.contactStore.contact(withID: saved.id))
       #expect(read == saved)
       #expect(read.version == (try store.head().position))
       #expect(read.creationDate != nil && read.lastModifiedDate == read.creationDate)
@@ -22,25 +22,25 @@ struct ContactStoreTests {
   @Test func aStaleCopyIsRefusedAndARemovedContactCannotBeSavedAgain() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let first = try owner.save(Contact(givenName: "Ann"))
+      let first = try owner.contactStore.save(Contact(givenName: "Ann"))
       var newer = first
       newer.familyName = "Lee"
-      newer = try owner.save(newer)
+      newer = try owner.contactStore.save(newer)
       var stale = first
       stale.nickname = "A"
       let head = try store.head().position
       #expect(
         throws: StoreError.contact(.changedSinceFetched(first.id, fetched: first.version, current: newer.version))
       ) {
-        try owner.save(stale)
+        try owner.contactStore.save(stale)
       }
       #expect(try store.head().position == head, "a refused save writes nothing")
-      let forced = try owner.save(stale, overwrite: true)
+      let forced = try owner.contactStore.save(stale, overwrite: true)
       #expect(forced.familyName == nil && forced.nickname == "A")
-      try owner.remove(forced)
-      #expect(try owner.contact(withID: first.id) == nil)
+      try owner.contactStore.remove(forced)
+      #expect(try owner.contactStore.contact(withID: first.id) == nil)
       #expect(throws: StoreError.contact(.removed(first.id, at: try store.head().position))) {
-        try owner.save(forced, overwrite: true)
+        try owner.contactStore.save(forced, overwrite: true)
       }
     }
   }
@@ -48,12 +48,14 @@ struct ContactStoreTests {
   @Test func namesAreFoundByAPrefixOfEachWordWithoutCaseOrAccents() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let jose = try owner.save(ContactFixture.rich())
-      let joanna = try owner.save(Contact(givenName: "Joanna", familyName: "Smith"))
+      let jose = try owner.contactStore.save(ContactFixture.rich())
+      let joanna = try owner.contactStore.save(Contact(givenName: "Joanna", familyName: "Smith"))
       var company = Contact(kind: .organization)
       company.organizationName = "Łódź Gardens"
-      company = try owner.save(company)
-      func names(_ search: ContactSearch) throws -> [ObjectID] { try owner.contacts(matching: search).map(\.id) }
+      company = try owner.contactStore.save(company)
+      func names(_ search: ContactSearch) throws -> [ObjectID] {
+        try owner.contactStore.contacts(matching: search).map(\.id)
+      }
       #expect(try Set(names(.name("jo"))) == [jose.id, joanna.id])
       #expect(try names(.name("JOSE")) == [jose.id])
       #expect(try names(.name("orst")) == [jose.id], "ø is read as o")
@@ -66,7 +68,9 @@ struct ContactStoreTests {
       #expect(try names(.phoneNumber("+1 555 010")) == [jose.id])
       #expect(try names(.phoneNumber("5551")) == [jose.id])
       #expect(try names(.phoneNumber("9")) == [])
-      #expect(try owner.contacts().map(\.id) == [company.id, jose.id, joanna.id], "by family name, then given name")
+      #expect(
+        try owner.contactStore.contacts().map(\.id) == [company.id, jose.id, joanna.id],
+        "by family name, then given name")
     }
   }
 
@@ -90,9 +94,9 @@ struct ContactStoreTests {
       ] {
         var contact = Contact(givenName: name)
         contact.phoneNumbers = [LabeledValue(label: "work", value: number)]
-        ids[try owner.save(contact).id] = name
+        ids[try owner.contactStore.save(contact).id] = name
       }
-      let found = try owner.contacts(matching: .phoneNumber(search)).compactMap { ids[$0.id] }
+      let found = try owner.contactStore.contacts(matching: .phoneNumber(search)).compactMap { ids[$0.id] }
       #expect(found.sorted() == expected.sorted(), "\(search)")
       #expect(try store.verifyProjections().isConsistent)
     }
@@ -101,42 +105,42 @@ struct ContactStoreTests {
   @Test func aChangeReplacesTheIndexedWordsAndARemovalDropsThem() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      var ann = try owner.save(Contact(givenName: "Ann", familyName: "Lee"))
+      var ann = try owner.contactStore.save(Contact(givenName: "Ann", familyName: "Lee"))
       ann.familyName = "Park"
-      ann = try owner.save(ann)
-      #expect(try owner.contacts(matching: .name("lee")).isEmpty)
-      #expect(try owner.contacts(matching: .name("par")).map(\.id) == [ann.id])
-      try owner.remove(ann)
-      #expect(try owner.contacts(matching: .name("ann")).isEmpty)
-      #expect(try owner.contacts().isEmpty)
+      ann = try owner.contactStore.save(ann)
+      #expect(try owner.contactStore.contacts(matching: .name("lee")).isEmpty)
+      #expect(try owner.contactStore.contacts(matching: .name("par")).map(\.id) == [ann.id])
+      try owner.contactStore.remove(ann)
+      #expect(try owner.contactStore.contacts(matching: .name("ann")).isEmpty)
+      #expect(try owner.contactStore.contacts().isEmpty)
     }
   }
 
   @Test func groupsHoldTheirMembersUntilTheyAreRemoved() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let friends = try owner.save(ContactGroup(name: "Friends"))
-      let work = try owner.save(ContactGroup(name: "Work"))
-      let ann = try owner.save(Contact(givenName: "Ann"))
-      let bob = try owner.save(Contact(givenName: "Bob"))
-      try owner.addMember(ann.id, to: friends.id)
-      try owner.addMember(bob.id, to: friends.id)
-      try owner.addMember(bob.id, to: work.id)
+      let friends = try owner.contactStore.save(ContactGroup(name: "Friends"))
+      let work = try owner.contactStore.save(ContactGroup(name: "Work"))
+      let ann = try owner.contactStore.save(Contact(givenName: "Ann"))
+      let bob = try owner.contactStore.save(Contact(givenName: "Bob"))
+      try owner.contactStore.addMember(ann.id, to: friends.id)
+      try owner.contactStore.addMember(bob.id, to: friends.id)
+      try owner.contactStore.addMember(bob.id, to: work.id)
       let head = try store.head().position
-      try owner.addMember(bob.id, to: work.id)
+      try owner.contactStore.addMember(bob.id, to: work.id)
       #expect(try store.head().position == head, "adding a member twice writes nothing")
-      #expect(try owner.contacts(matching: .group(friends.id)).map(\.givenName) == ["Ann", "Bob"])
-      try owner.removeMember(ann.id, from: friends.id)
-      #expect(try owner.contacts(matching: .group(friends.id)).map(\.givenName) == ["Bob"])
-      try owner.remove(try #require(try owner.group(withID: friends.id)))
-      #expect(try owner.groups().map(\.name) == ["Work"])
-      #expect(try owner.contact(withID: bob.id)?.groupIDs == [work.id], "a removed group is left out")
+      #expect(try owner.contactStore.contacts(matching: .group(friends.id)).map(\.givenName) == ["Ann", "Bob"])
+      try owner.contactStore.removeMember(ann.id, from: friends.id)
+      #expect(try owner.contactStore.contacts(matching: .group(friends.id)).map(\.givenName) == ["Bob"])
+      try owner.contactStore.remove(try #require(try owner.contactStore.group(withID: friends.id)))
+      #expect(try owner.contactStore.groups().map(\.name) == ["Work"])
+      #expect(try owner.contactStore.contact(withID: bob.id)?.groupIDs == [work.id], "a removed group is left out")
       #expect(throws: StoreError.contact(.groupNotFound(friends.id))) {
-        try owner.contacts(matching: .group(friends.id))
+        try owner.contactStore.contacts(matching: .group(friends.id))
       }
       var stray = Contact(givenName: "Cy")
       stray.groupIDs = [ObjectID.random()]
-      #expect(throws: StoreError.self) { try owner.save(stray) }
+      #expect(throws: StoreError.self) { try owner.contactStore.save(stray) }
     }
   }
 
@@ -145,19 +149,19 @@ struct ContactStoreTests {
       let owner = EventStore(store: store)
       let head = try store.head().position
       var bad = Contact(givenName: "Ann\u{0}")
-      #expect(throws: StoreError.self) { try owner.save(bad) }
+      #expect(throws: StoreError.self) { try owner.contactStore.save(bad) }
       bad = Contact(givenName: "Ann")
       bad.emailAddresses = [LabeledValue(label: "x\u{7}", value: "a@example.com")]
       #expect(
         throws: StoreError.contact(
           .invalidField(field: "a label", reason: "holds the control character U+0007"))
-      ) { try owner.save(bad) }
+      ) { try owner.contactStore.save(bad) }
       bad = Contact(givenName: "Ann")
       bad.externalID = ""
       #expect(throws: StoreError.contact(.invalidField(field: "the external identifier", reason: "is empty"))) {
-        try owner.save(bad)
+        try owner.contactStore.save(bad)
       }
-      #expect(throws: StoreError.self) { try owner.save(ContactGroup(name: "")) }
+      #expect(throws: StoreError.self) { try owner.contactStore.save(ContactGroup(name: "")) }
       #expect(try store.head().position == head)
     }
   }
@@ -165,15 +169,15 @@ struct ContactStoreTests {
   @Test func refreshKeepsLocalEditsAndReportsARemoval() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      var mine = try owner.save(Contact(givenName: "Ann", familyName: "Lee"))
+      var mine = try owner.contactStore.save(Contact(givenName: "Ann", familyName: "Lee"))
       var theirs = mine
       theirs.jobTitle = "Pilot"
-      theirs = try owner.save(theirs)
+      theirs = try owner.contactStore.save(theirs)
       mine.nickname = "Annie"
-      #expect(try owner.refresh(&mine))
+      #expect(try owner.contactStore.refresh(&mine))
       #expect(mine.jobTitle == "Pilot" && mine.nickname == "Annie" && mine.version == theirs.version)
-      try owner.remove(theirs)
-      #expect(try owner.refresh(&mine) == false)
+      try owner.contactStore.remove(theirs)
+      #expect(try owner.contactStore.refresh(&mine) == false)
     }
   }
 
@@ -181,48 +185,48 @@ struct ContactStoreTests {
     try await withStore { store, _ in
       let owner = EventStore(store: store)
       let start = try store.head().position
-      let group = try owner.save(ContactGroup(name: "Club"))
-      var ann = try owner.save(Contact(givenName: "Ann"))
+      let group = try owner.contactStore.save(ContactGroup(name: "Club"))
+      var ann = try owner.contactStore.save(Contact(givenName: "Ann"))
       ann.nickname = "A"
-      ann = try owner.save(ann)
-      let bob = try owner.save(Contact(givenName: "Bob"))
-      try owner.remove(bob)
-      try owner.remove(group)
+      ann = try owner.contactStore.save(ann)
+      let bob = try owner.contactStore.save(Contact(givenName: "Bob"))
+      try owner.contactStore.remove(bob)
+      try owner.contactStore.remove(group)
       let heard = try await lastHeard(owner, from: start.next, through: try store.head().position)
       #expect(heard[.contact(ann.id)] == .added, "added, then changed: still new to the subscriber")
       #expect(heard[.contact(bob.id)] == .removed)
       #expect(heard[.group(group.id)] == .removed)
       #expect(heard.count == 3)
-      var fetched = try #require(try owner.contact(withID: ann.id))
-      #expect(try owner.refresh(&fetched) && fetched.nickname == "A")
+      var fetched = try #require(try owner.contactStore.contact(withID: ann.id))
+      #expect(try owner.contactStore.refresh(&fetched) && fetched.nickname == "A")
     }
   }
 
   @Test func theProjectionEqualsARebuildAfterChangesRemovalsAndAnErasure() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let group = try owner.save(ContactGroup(name: "Team"))
+      let group = try owner.contactStore.save(ContactGroup(name: "Team"))
       var contacts: [Contact] = []
       for index in 0..<30 {
         var contact = Contact(givenName: "Person\(index)", familyName: index.isMultiple(of: 2) ? "Even" : "Odd")
         contact.emailAddresses = [LabeledValue(value: "p\(index)@example.com")]
         if index.isMultiple(of: 3) { contact.groupIDs = [group.id] }
-        contacts.append(try owner.save(contact))
+        contacts.append(try owner.contactStore.save(contact))
       }
       for index in stride(from: 0, to: 30, by: 4) {
         var changed = contacts[index]
         changed.familyName = "Changed"
-        contacts[index] = try owner.save(changed)
+        contacts[index] = try owner.contactStore.save(changed)
       }
-      for index in stride(from: 1, to: 30, by: 5) { try owner.remove(contacts[index]) }
+      for index in stride(from: 1, to: 30, by: 5) { try owner.contactStore.remove(contacts[index]) }
       try owner.privacySettings().erase(.contact(contacts[2].id), reason: "asked to be forgotten")
-      try owner.remove(group)
+      try owner.contactStore.remove(group)
       #expect(try store.verifyProjections().isConsistent)
       let before = try store.projectionDigests()
       try store.rebuildProjections()
       #expect(try store.projectionDigests() == before)
       // Person2 was erased, Person21 and Person26 removed.
-      let found = try owner.contacts(matching: .name("person2")).compactMap(\.givenName)
+      let found = try owner.contactStore.contacts(matching: .name("person2")).compactMap(\.givenName)
       #expect(Set(found) == Set([20, 22, 23, 24, 25, 27, 28, 29].map { "Person\($0)" }))
     }
   }
@@ -230,10 +234,10 @@ struct ContactStoreTests {
   @Test func erasingAContactLeavesNoneOfItsTextInTheLogAndEveryCheckPasses() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let saved = try owner.save(ContactFixture.rich())
+      let saved = try owner.contactStore.save(ContactFixture.rich())
       var changed = saved
       changed.jobTitle = "Chief Engineer"
-      try owner.save(changed)
+      try owner.contactStore.save(changed)
       let erasure = try owner.privacySettings().erase(.contact(saved.id), reason: "request")
       #expect(erasure.erasedPositions.count == 2 && erasure.removal != nil)
       let head = try store.head().position.rawValue
@@ -245,7 +249,7 @@ struct ContactStoreTests {
       }
       #expect(try store.verify().isIntact)
       #expect(try store.verifyProjections().isConsistent)
-      #expect(try owner.contacts(matching: .name("jose")).isEmpty)
+      #expect(try owner.contactStore.contacts(matching: .name("jose")).isEmpty)
       #expect(try store.record(at: saved.version).header.content == .erased)
     }
   }

@@ -77,12 +77,12 @@ struct VCardOracleTests {
   func vobjectReadsKalendsExportAsKalendsMeantIt(version: VCardVersion) throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let group = try owner.save(ContactGroup(name: "Wind; Team"))
-      let rich = try owner.save(ContactFixture.rich(groups: [group.id]))
+      let group = try owner.contactStore.save(ContactGroup(name: "Wind; Team"))
+      let rich = try owner.contactStore.save(ContactFixture.rich(groups: [group.id]))
       var long = Contact(givenName: String(repeating: "Ünïcødé ", count: 30), familyName: "Long")
       long.note = String(repeating: "a, b; c\\ d — ", count: 40)
-      long = try owner.save(long)
-      let cards = try VCardOracle.read(try owner.exportVCards(version: version))
+      long = try owner.contactStore.save(long)
+      let cards = try VCardOracle.read(try owner.contactStore.exportVCards(version: version))
       #expect(cards.count == 3)
       for contact in [rich, long] {
         let card = try #require(cards.first { $0.uid == contact.externalID })
@@ -139,9 +139,9 @@ struct VCardOracleTests {
     let bytes = try VCardOracle.write(spec)
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let summary = try owner.importVCards(bytes)
+      let summary = try owner.contactStore.importVCards(bytes)
       #expect(summary.contactsCreated == 2)
-      let hana = try #require(try owner.contacts(matching: .name("hana")).first)
+      let hana = try #require(try owner.contactStore.contacts(matching: .name("hana")).first)
       #expect(hana.externalID == "card-1")
       #expect(hana.familyName == "Nakamura" && hana.givenName == "Hana" && hana.middleName == "M")
       #expect(hana.namePrefix == "Dr." && hana.nameSuffix == "PhD" && hana.nickname == "Hanachan")
@@ -166,9 +166,10 @@ struct VCardOracleTests {
             value: PostalAddress(
               street: "1-2-3 Umeda", city: "Ōsaka", state: "Ōsaka", postalCode: "530-0001", country: "Japan"))
         ])
-      let solo = try #require(try owner.contacts(matching: .name("solo")).first)
+      let solo = try #require(try owner.contactStore.contacts(matching: .name("solo")).first)
       #expect(solo.note == String(repeating: "ü", count: 200), "a folded line is unfolded whole")
-      #expect(try owner.contacts(matching: .name("osaka")).map(\.id) == [hana.id], "organizations are searched")
+      #expect(
+        try owner.contactStore.contacts(matching: .name("osaka")).map(\.id) == [hana.id], "organizations are searched")
     }
   }
 }

@@ -8,21 +8,21 @@ struct VCardTests {
   func anExportImportsBackIntoTheSameContactsAndGroups(version: VCardVersion) throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let group = try owner.save(ContactGroup(name: "Wind, Team"))
-      let rich = try owner.save(ContactFixture.rich(groups: [group.id]))
+      let group = try owner.contactStore.save(ContactGroup(name: "Wind, Team"))
+      let rich = try owner.contactStore.save(ContactFixture.rich(groups: [group.id]))
       var company = Contact(kind: .organization)
       company.organizationName = "Acme"
       company.birthday = ContactDate(year: 1999, month: 2, day: 28)
-      let plain = try owner.save(company)
-      let text = try owner.exportVCards(version: version)
+      let plain = try owner.contactStore.save(company)
+      let text = try owner.contactStore.exportVCards(version: version)
       #expect(text.contains("VERSION:\(version.rawValue)\r\n"))
 
       try withStore { other, _ in
         let copy = EventStore(store: other)
-        let summary = try copy.importVCards(Array(text.utf8))
+        let summary = try copy.contactStore.importVCards(Array(text.utf8))
         #expect(summary.contactsCreated == 2 && summary.groupsCreated == 1)
-        let imported = try copy.contacts()
-        let groups = try copy.groups()
+        let imported = try copy.contactStore.contacts()
+        let groups = try copy.contactStore.groups()
         #expect(groups.map(\.name) == ["Wind, Team"] && groups.first?.externalID == group.externalID)
         for original in [rich, plain] {
           var read = try #require(imported.first { $0.externalID == original.externalID })
@@ -32,10 +32,11 @@ struct VCardTests {
         }
         // The same file again changes nothing.
         let head = try other.head().position
-        let again = try copy.importVCards(Array(text.utf8))
+        let again = try copy.contactStore.importVCards(Array(text.utf8))
         #expect(again.contactsUnchanged == 2 && again.groupsUnchanged == 1)
         #expect(try other.head().position == head)
-        #expect(try copy.exportVCards(version: version) == text, "the export of the import is the same file")
+        #expect(
+          try copy.contactStore.exportVCards(version: version) == text, "the export of the import is the same file")
       }
     }
   }
@@ -75,9 +76,9 @@ struct VCardTests {
       """.replacingOccurrences(of: "\n", with: "\r\n")
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let summary = try owner.importVCards(Array(text.utf8))
+      let summary = try owner.contactStore.importVCards(Array(text.utf8))
       #expect(summary.contactsCreated == 2 && summary.groupsCreated == 1 && summary.unknownMembers == 1)
-      let johnny = try #require(try owner.contacts(matching: .name("johnny")).first)
+      let johnny = try #require(try owner.contactStore.contacts(matching: .name("johnny")).first)
       #expect(johnny.emailAddresses == [LabeledValue(label: "other", value: "johnny@example.com")])
       #expect(
         johnny.phoneNumbers == [
@@ -85,9 +86,9 @@ struct VCardTests {
         ])
       #expect(johnny.birthday == ContactDate(year: 1604, month: 4, day: 12))
       #expect(johnny.additionalProperties.contains { $0.hasPrefix("X-ABUID:") })
-      let club = try #require(try owner.groups().first)
+      let club = try #require(try owner.contactStore.groups().first)
       #expect(club.name == "Orchard Club")
-      let members = try owner.contacts(matching: .group(club.id)).map(\.displayName)
+      let members = try owner.contactStore.contacts(matching: .group(club.id)).map(\.displayName)
       #expect(Set(members) == ["Johnny Appleseed", "Only A Formatted Name"])
     }
   }
@@ -116,11 +117,15 @@ struct VCardTests {
       let owner = EventStore(store: store)
       let head = try store.head().position
       for (text, line, reason) in cases {
-        #expect(throws: StoreError.vCard(VCardError(line: line, reason))) { try owner.importVCards(Array(text.utf8)) }
+        #expect(throws: StoreError.vCard(VCardError(line: line, reason))) {
+          try owner.contactStore.importVCards(Array(text.utf8))
+        }
       }
       var invalid = Array(good.utf8)
       invalid.insert(0xFF, at: 30)
-      #expect(throws: StoreError.vCard(VCardError(line: 3, .invalidUTF8))) { try owner.importVCards(invalid) }
+      #expect(throws: StoreError.vCard(VCardError(line: 3, .invalidUTF8))) {
+        try owner.contactStore.importVCards(invalid)
+      }
       #expect(try store.head().position == head, "nothing of a failing file is imported")
     }
   }
@@ -130,11 +135,11 @@ struct VCardTests {
       let owner = EventStore(store: store)
       var ann = Contact(givenName: "Ann")
       ann.externalID = "ann-uid"
-      ann = try owner.save(ann)
+      ann = try owner.contactStore.save(ann)
       let text = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:urn:uuid:ann-uid\r\nN:Lee;Ann;;;\r\nFN:Ann Lee\r\nEND:VCARD\r\n"
-      let summary = try owner.importVCards(Array(text.utf8))
+      let summary = try owner.contactStore.importVCards(Array(text.utf8))
       #expect(summary.contactsUpdated == 1 && summary.contactsCreated == 0)
-      let updated = try #require(try owner.contact(withID: ann.id))
+      let updated = try #require(try owner.contactStore.contact(withID: ann.id))
       #expect(updated.familyName == "Lee" && updated.creationDate == ann.creationDate)
     }
   }

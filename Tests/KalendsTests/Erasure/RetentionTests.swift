@@ -49,20 +49,20 @@ struct RetentionTests {
   @Test func removedContactsAndGroupsOlderThanThePolicyLoseTheirContentToo() throws {
     try withStore { store, _ in
       let owner = EventStore(store: store)
-      let group = try owner.save(ContactGroup(name: "Club QZX7"))
+      let group = try owner.contactStore.save(ContactGroup(name: "Club QZX7"))
       var gone = Contact(givenName: "Gone", familyName: "QZX7")
       gone.groupIDs = [group.id]
-      gone = try owner.save(gone)
-      let kept = try owner.save(Contact(givenName: "Kept", familyName: "Here"))
-      try owner.remove(gone)
-      try owner.remove(group)
+      gone = try owner.contactStore.save(gone)
+      let kept = try owner.contactStore.save(Contact(givenName: "Kept", familyName: "Here"))
+      try owner.contactStore.remove(gone)
+      try owner.contactStore.remove(group)
       try owner.privacySettings().setRetention(removedAfterSeconds: Self.day)
       #expect(try holdsSecret(store))
       let later = Timestamp(rawValue: Timestamp.now().rawValue + 2 * Self.day * 1_000_000)
       let erased = Set(try owner.privacySettings().applyRetention(now: later).map(\.item))
       #expect(erased == [.contact(gone.id), .group(group.id)])
       #expect(try !holdsSecret(store))
-      #expect(try owner.contact(withID: kept.id)?.familyName == "Here")
+      #expect(try owner.contactStore.contact(withID: kept.id)?.familyName == "Here")
       #expect(try store.verify().isIntact)
       #expect(try store.verifyProjections().isConsistent)
     }

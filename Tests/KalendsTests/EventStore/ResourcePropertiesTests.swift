@@ -60,40 +60,42 @@ struct ResourcePropertiesTests {
       let owner = EventStore(store: store)
       var ann = Contact(givenName: "Ann", familyName: "Lee")
       ann.externalID = "ann"
-      ann = try owner.save(ann)
-      let bob = try owner.save(Contact(givenName: "Bob", familyName: "Lee"))
-      try owner.updateClientProperties([Self.mine: "ann's"], ofCardNamed: "ann")
+      ann = try owner.contactStore.save(ann)
+      let bob = try owner.contactStore.save(Contact(givenName: "Bob", familyName: "Lee"))
+      try owner.contactStore.updateClientProperties([Self.mine: "ann's"], ofCardNamed: "ann")
       var renamed = ann
       renamed.givenName = "Anne"
-      try owner.putContact(renamed, named: "ann")
-      #expect(try owner.addressObject(named: "ann")?.clientProperties == [Self.mine: "ann's"])
+      try owner.contactStore.putContact(renamed, named: "ann")
+      #expect(try owner.contactStore.addressObject(named: "ann")?.clientProperties == [Self.mine: "ann's"])
 
-      #expect(try owner.contactContainer(withID: ContactContainer.localID)?.clientProperties.isEmpty == true)
-      try owner.updateContainer(
+      #expect(
+        try owner.contactStore.contactContainer(withID: ContactContainer.localID)?.clientProperties.isEmpty == true)
+      try owner.contactStore.updateContainer(
         ContactContainer.localID, properties: ["{urn:ietf:params:xml:ns:carddav}addressbook-description": "Family"])
       #expect(try store.lastRecords(1).map(\.kind) == [.addressBookSaved])
       _ = try store.rebuildProjections()
       #expect(try store.verifyProjections().isConsistent)
-      #expect(try owner.contactContainer(withID: ContactContainer.localID)?.clientProperties.count == 1)
-      #expect(try owner.addressObject(named: "ann")?.clientProperties == [Self.mine: "ann's"])
+      #expect(try owner.contactStore.contactContainer(withID: ContactContainer.localID)?.clientProperties.count == 1)
+      #expect(try owner.contactStore.addressObject(named: "ann")?.clientProperties == [Self.mine: "ann's"])
 
       let app = "com.example.book"
       try owner.register(Client(id: app, name: "Book", usageDescriptions: [.contacts: "Friends."]))
       try owner.privacySettings().setLimitedAccess(for: app, contacts: [ann.id])
       let limited = try owner.session(for: app)
-      try limited.updateClientProperties([Self.mine: "set by the app"], ofCardNamed: "ann")
-      #expect(try limited.contactContainer(withID: ContactContainer.localID)?.clientProperties.count == 1)
+      try limited.contactStore.updateClientProperties([Self.mine: "set by the app"], ofCardNamed: "ann")
+      #expect(try limited.contactStore.contactContainer(withID: ContactContainer.localID)?.clientProperties.count == 1)
       let head = try store.head().position
       #expect(throws: StoreError.self) {
-        try limited.updateClientProperties([Self.mine: "x"], ofCardNamed: bob.externalID)
+        try limited.contactStore.updateClientProperties([Self.mine: "x"], ofCardNamed: bob.externalID)
       }
       #expect(try store.head().position == head)
       // The book is every contact's: limited access is refused, and the refusal recorded.
       #expect(throws: StoreError.self) {
-        try limited.updateContainer(ContactContainer.localID, properties: [Self.mine: "x"])
+        try limited.contactStore.updateContainer(ContactContainer.localID, properties: [Self.mine: "x"])
       }
       #expect(try store.lastRecords(1).map(\.kind) == [.accessAttemptRefused])
-      #expect(try owner.contactContainer(withID: ContactContainer.localID)?.clientProperties[Self.mine] == nil)
+      #expect(
+        try owner.contactStore.contactContainer(withID: ContactContainer.localID)?.clientProperties[Self.mine] == nil)
     }
   }
 }

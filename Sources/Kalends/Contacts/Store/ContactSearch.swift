@@ -1,4 +1,4 @@
-/// Which contacts ``EventStore/contacts(matching:)`` returns (Contacts' `CNContact` predicates).
+/// Which contacts ``ContactStore/contacts(matching:)`` returns (Contacts' `CNContact` predicates).
 public enum ContactSearch: Hashable, Sendable {
   /// Every contact.
   case all

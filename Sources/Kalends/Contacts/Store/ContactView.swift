@@ -20,7 +20,7 @@ struct ContactView {
   /// limited session, every group) left out.
   func contact(_ id: ObjectID, in txn: borrowing ReadTransaction) throws -> Contact? {
     if let scope, !scope.contains(id) { return nil }
-    guard var contact = try EventStore.liveContact(id, book, in: txn) else { return nil }
+    guard var contact = try ContactStore.liveContact(id, book, in: txn) else { return nil }
     if scope != nil { uses.touch(id) }
     if !seesGroups { contact.groupIDs = [] }
     return contact

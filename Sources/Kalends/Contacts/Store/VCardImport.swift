@@ -1,4 +1,4 @@
-/// What ``EventStore/importVCards(_:)`` did: how many contacts and groups it created, changed or
+/// What ``ContactStore/importVCards(_:)`` did: how many contacts and groups it created, changed or
 /// found unchanged (a card equal to the stored one writes nothing).
 public struct VCardImport: Hashable, Sendable {
   /// Cards that became new contacts.

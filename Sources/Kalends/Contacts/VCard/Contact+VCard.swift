@@ -13,7 +13,7 @@ extension Contact {
     self = contact
   }
 
-  /// The contact as one vCard of `version`, as ``EventStore/exportVCards(_:version:groups:)`` writes
+  /// The contact as one vCard of `version`, as ``ContactStore/exportVCards(_:version:groups:)`` writes
   /// it (without its groups).
   public func vCard(_ version: VCardVersion) -> String {
     var writer = VCardWriter(version: version)

@@ -21,7 +21,7 @@ extension KalendsCommand.Contact {
       var contact = Kalends.Contact()
       try fields.apply(to: &contact)
       if let book { contact.containerID = try store.containerNamed(book, option: "--book").id }
-      let saved = try store.save(contact)
+      let saved = try store.contactStore.save(contact)
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
   }

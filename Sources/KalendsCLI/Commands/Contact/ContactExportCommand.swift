@@ -18,7 +18,7 @@ extension KalendsCommand.Contact {
 
     func run() throws {
       let search: ContactSearch = try group.map { .group(try ObjectID(argument: $0, option: "--group")) } ?? .all
-      let text = try global.openEventStore(readOnly: true).exportVCards(
+      let text = try global.openEventStore(readOnly: true).contactStore.exportVCards(
         search, version: vcardVersion.version, groups: !noGroups)
       FileHandle.standardOutput.write(Data(text.utf8))
     }

@@ -23,7 +23,7 @@ extension KalendsCommand.Contact {
 
     func run() throws {
       let bytes = try KalendsCommand.Import.read(file)
-      let result = try global.openEventStore().importVCards(Array(bytes))
+      let result = try global.openEventStore().contactStore.importVCards(Array(bytes))
       format.write([
         ("contactsCreated", .number(result.contactsCreated)),
         ("contactsUpdated", .number(result.contactsUpdated)),

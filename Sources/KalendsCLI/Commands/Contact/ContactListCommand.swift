@@ -19,7 +19,7 @@ extension KalendsCommand.Contact {
     func run() throws {
       let store = try global.openEventStore(readOnly: true)
       let search: ContactSearch = try group.map { .group(try ObjectID(argument: $0, option: "--group")) } ?? .all
-      var contacts = try store.contacts(matching: search)
+      var contacts = try store.contactStore.contacts(matching: search)
       if let book {
         let container = try store.containerNamed(book, option: "--book").id
         contacts = contacts.filter { $0.containerID == container }

@@ -28,13 +28,13 @@ extension KalendsCommand.Contact {
       let session = try global.openEventStore().session(for: app)
       let picked: Kalends.Contact?
       if let contact {
-        picked = try session.pickContact(
+        picked = try session.contactStore.pickContact(
           using: FixedContactPicker(try ObjectID(argument: contact, option: "--contact")))
       } else {
         guard isatty(STDIN_FILENO) == 1 else {
           throw CLIError.invalidInput("there is no terminal to pick on — pass --contact ID")
         }
-        picked = try session.pickContact(using: TerminalContactPicker())
+        picked = try session.contactStore.pickContact(using: TerminalContactPicker())
       }
       guard let picked else {
         FileHandle.standardError.write(Data("nothing picked\n".utf8))

@@ -17,7 +17,7 @@ extension KalendsCommand.Contact {
       let id = try store.contactNamed(id)
       let contact = try store.existingContact(id)
       try change.checkContact(id, fetched: contact.version)
-      try store.remove(contact, overwrite: change.force)
+      try store.contactStore.remove(contact, overwrite: change.force)
       print("removed contact \(id) (\(contact.displayName))")
     }
   }

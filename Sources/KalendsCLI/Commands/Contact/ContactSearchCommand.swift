@@ -30,7 +30,7 @@ extension KalendsCommand.Contact {
         case .email: .emailAddress(text)
         case .phone: .phoneNumber(text)
         }
-      ContactTable.write(try global.openEventStore(readOnly: true).contacts(matching: search), format)
+      ContactTable.write(try global.openEventStore(readOnly: true).contactStore.contacts(matching: search), format)
     }
   }
 }

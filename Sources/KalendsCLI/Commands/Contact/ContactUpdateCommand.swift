@@ -21,7 +21,7 @@ extension KalendsCommand.Contact {
       var contact = try store.existingContact(id)
       try change.checkContact(id, fetched: contact.version)
       try fields.apply(to: &contact)
-      let saved = try store.save(contact, overwrite: change.force)
+      let saved = try store.contactStore.save(contact, overwrite: change.force)
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
   }

@@ -14,9 +14,9 @@ extension KalendsCommand.Contact {
 
     func run() throws {
       let store = try global.openEventStore(readOnly: true)
-      let books = try store.contactContainers()
+      let books = try store.contactStore.contactContainers()
       var counts: [ObjectID: Int] = [:]
-      for book in books { counts[book.id] = try store.contactsStamp(in: book.id).items }
+      for book in books { counts[book.id] = try store.contactStore.contactsStamp(in: book.id).items }
       format.write(
         books, json: { $0.jsonFields + [("items", .number(UInt64(counts[$0.id] ?? 0)))] },
         columns: [
@@ -39,7 +39,7 @@ extension KalendsCommand.Contact {
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
-      let saved = try global.openEventStore().save(ContactContainer(title: title, resourceName: davName))
+      let saved = try global.openEventStore().contactStore.save(ContactContainer(title: title, resourceName: davName))
       format.write(saved.jsonFields)
     }
   }
@@ -58,7 +58,7 @@ extension KalendsCommand.Contact {
       let store = try global.openEventStore()
       var container = try store.containerNamed(book, option: "BOOK")
       container.title = title
-      format.write(try store.save(container).jsonFields)
+      format.write(try store.contactStore.save(container).jsonFields)
     }
   }
 
@@ -73,8 +73,8 @@ extension KalendsCommand.Contact {
     func run() throws {
       let store = try global.openEventStore()
       let container = try store.containerNamed(book, option: "BOOK")
-      let items = try store.contactsStamp(in: container.id).items
-      try store.remove(container)
+      let items = try store.contactStore.contactsStamp(in: container.id).items
+      try store.contactStore.remove(container)
       print("removed address book \(container.id) (\(TerminalText.escaped(container.title))) and its \(items) cards")
     }
   }
@@ -84,7 +84,7 @@ extension EventStore {
   /// The address book `text` names: its id, DAV name or title exactly, else the one whose title
   /// begins with it or whose id does; exit 66 when none, 65 when several.
   func containerNamed(_ text: String, option: String) throws -> ContactContainer {
-    let books = try contactContainers()
+    let books = try contactStore.contactContainers()
     let folded = text.lowercased()
     let nibbles = IDPrefixScan.nibbles(text)
     let candidates: [[ContactContainer]] = [

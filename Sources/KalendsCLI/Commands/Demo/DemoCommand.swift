@@ -224,8 +224,8 @@ extension KalendsCommand {
     /// A contacts book, an app with limited access to two contacts, one handed a contact by the
     /// picker, and one with full access to the Work calendar only.
     static func playContacts(_ owner: EventStore) throws {
-      let friends = try owner.save(ContactGroup(name: "Friends"))
-      let colleagues = try owner.save(ContactGroup(name: "Colleagues"))
+      let friends = try owner.contactStore.save(ContactGroup(name: "Friends"))
+      let colleagues = try owner.contactStore.save(ContactGroup(name: "Colleagues"))
       let people: [(String, String, String, String, ContactGroup, String)] = [
         ("Ana", "Souza", "ana@example.com", "+55 11 5555 0101", friends, "1990-07-14"),
         ("Bastien", "Roux", "bastien@example.fr", "+33 1 55 55 01 02", friends, "--02-29"),
@@ -241,7 +241,7 @@ extension KalendsCommand {
         contact.phoneNumbers = [LabeledValue(label: "mobile", value: phone)]
         contact.groupIDs = [group.id]
         contact.birthday = ContactDate(parsing: birthday)
-        saved.append(try owner.save(contact))
+        saved.append(try owner.contactStore.save(contact))
       }
       let messages = "com.example.messages"
       let rides = "com.example.rides"
@@ -256,9 +256,9 @@ extension KalendsCommand {
       let messagesSession = try owner.session(for: messages)
       _ = try messagesSession.requestFullAccess(
         to: .contacts, prompter: FixedAnswerPrompter(.limited, contacts: [saved[0].id, saved[4].id]))
-      _ = try messagesSession.save(Kalends.Contact(givenName: "Support", familyName: "Desk"))
+      _ = try messagesSession.contactStore.save(Kalends.Contact(givenName: "Support", familyName: "Desk"))
       // Rides never gets access: the person picks one contact for it.
-      _ = try owner.session(for: rides).pickContact(using: FixedContactPicker(saved[1].id))
+      _ = try owner.session(for: rides).contactStore.pickContact(using: FixedContactPicker(saved[1].id))
       // Worktime is given the Work calendar only.
       if let work = try owner.calendars(for: .events).first(where: { $0.title == "Work" }) {
         _ = try owner.session(for: worktime).requestFullAccess(

@@ -89,7 +89,7 @@ struct DemoServedApps {
       Kalends.Client(
         id: Self.birthdaysID, name: "Birthdays", usageDescriptions: [.contacts: "Shows your friends' birthdays."],
         requirement: CodeRequirement(executable: birthdays, sha256: try Self.digest(birthdays))))
-    let contacts = try owner.contacts().filter { $0.birthday != nil }
+    let contacts = try owner.contactStore.contacts().filter { $0.birthday != nil }
     guard contacts.count >= 3 else { return }
     let (asking, asked) = try Self.start(birthdays, ["--socket", socket])
     let prompt = try Self.waitForPrompt(socket)

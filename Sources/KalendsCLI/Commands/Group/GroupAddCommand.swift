@@ -13,7 +13,7 @@ extension KalendsCommand.Group {
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
-      let saved = try global.openEventStore().save(ContactGroup(name: name))
+      let saved = try global.openEventStore().contactStore.save(ContactGroup(name: name))
       format.write(saved.jsonFields)
     }
   }

@@ -13,7 +13,7 @@ extension KalendsCommand.Group {
 
     func run() throws {
       format.write(
-        try global.openEventStore(readOnly: true).groups(), json: \.jsonFields,
+        try global.openEventStore(readOnly: true).contactStore.groups(), json: \.jsonFields,
         columns: [("ID", \.id.description), ("NAME", \.name)])
     }
   }

@@ -17,7 +17,7 @@ extension KalendsCommand.Group {
 
     func run() throws {
       let store = try global.openEventStore()
-      let saved = try store.addMember(
+      let saved = try store.contactStore.addMember(
         try store.contactNamed(contact, option: "CONTACT"), to: try store.groupNamed(group, option: "GROUP"))
       format.write(saved.jsonFields, cells: saved.tableCells)
     }
@@ -36,7 +36,7 @@ extension KalendsCommand.Group {
 
     func run() throws {
       let store = try global.openEventStore()
-      let saved = try store.removeMember(
+      let saved = try store.contactStore.removeMember(
         try store.contactNamed(contact, option: "CONTACT"), from: try store.groupNamed(group, option: "GROUP"))
       format.write(saved.jsonFields, cells: saved.tableCells)
     }

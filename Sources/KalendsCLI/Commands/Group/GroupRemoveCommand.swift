@@ -18,7 +18,7 @@ extension KalendsCommand.Group {
       let id = try store.groupNamed(id)
       let group = try store.existingGroup(id)
       try change.checkContact(id, fetched: group.version)
-      try store.remove(group, overwrite: change.force)
+      try store.contactStore.remove(group, overwrite: change.force)
       print("removed group \(id) (\(group.name))")
     }
   }

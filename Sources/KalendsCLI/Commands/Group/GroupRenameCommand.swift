@@ -20,7 +20,7 @@ extension KalendsCommand.Group {
       var group = try store.existingGroup(id)
       try change.checkContact(id, fetched: group.version)
       group.name = name
-      format.write(try store.save(group, overwrite: change.force).jsonFields)
+      format.write(try store.contactStore.save(group, overwrite: change.force).jsonFields)
     }
   }
 }

@@ -1,6 +1,6 @@
 internal import LMDB
 
-extension EventStore {
+extension ContactStore {
   /// Sets and removes WebDAV dead properties (``Contact/clientProperties``,
   /// ``ContactGroup/clientProperties``) of the card a CardDAV client finds at `name` — CardDAV's
   /// `PROPPATCH` of an address object — in one save of that contact or group (a `nil` value removes
@@ -30,7 +30,7 @@ extension EventStore {
         let contact = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
         guard condition.holds(for: contact.version) else { throw StoreError.calendar(.objectConditionFailed(name)) }
         return .contact(
-          try Self.resaved([contact], with: changes) {
+          try EventStore.resaved([contact], with: changes) {
             try Self.saveContact($0, overwrite: true, scope: scope, actor, book, &txn, &appender)
           }[0])
       }
@@ -45,7 +45,7 @@ extension EventStore {
       guard let card = found, condition.holds(for: card.contentVersion) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
-      let group = try Self.resaved([card.group], with: changes) {
+      let group = try EventStore.resaved([card.group], with: changes) {
         try Self.saveGroup($0, overwrite: true, actor, book, &txn, &appender)
       }[0]
       guard group.version != card.group.version else { return .group(card) }

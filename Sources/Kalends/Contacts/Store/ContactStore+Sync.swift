@@ -1,6 +1,6 @@
 internal import LMDB
 
-extension EventStore {
+extension ContactStore {
   /// What changed among the contacts (and groups) this session may use after `position` (RFC 6578's
   /// `sync-collection` on an address book, a position of the log being the sync token): the
   /// contacts and group cards added or changed, as they are now, and the names of those removed.

@@ -1,6 +1,6 @@
 internal import LMDB
 
-extension EventStore {
+extension ContactStore {
   /// The contact whose vCard `UID` is `uid` (compared bare of `urn:uuid:`), from the index of
   /// external identifiers; `nil` when there is none or this session may not use it (limited access:
   /// not among the contacts it was given or made).
@@ -45,7 +45,7 @@ extension EventStore {
     try Self.check(contact)
     let name = name ?? contact.externalID
     guard !name.isEmpty else { throw .calendar(.invalidCalendarObject("the resource has no name")) }
-    try Self.checkText(name, field: "the resource name")
+    try EventStore.checkText(name, field: "the resource name")
     let actor = self.actor
     let book = try contactsBook()
     return try write(.changeChosen(.contacts, "store a contact")) { txn, appender, _ in

@@ -1,6 +1,6 @@
 internal import LMDB
 
-extension EventStore {
+extension ContactStore {
   /// Imports the contacts and groups of a vCard 3.0 or 4.0 file in one transaction: all or nothing.
   ///
   /// A card whose `UID` names a stored contact (or group) replaces its fields; others are created.

@@ -2,7 +2,7 @@ internal import LMDB
 
 /// An address book (a ``ContactContainer``) as a CardDAV client sees it: one collection of cards,
 /// a contact's or a group's, each at its own name.
-extension EventStore {
+extension ContactStore {
   /// Every card of `container` this session may use: the contacts (``contacts(matching:)``'s
   /// order), then the group cards by name (none for a session with limited access). Throws
   /// ``ContactError/containerNotFound(_:)`` for a container the session does not see.

@@ -1,6 +1,6 @@
 internal import LMDB
 
-extension EventStore {
+extension ContactStore {
   /// Shows the person the contact picker for this client session's app and hands the app the
   /// contact the person picks, once: as `CNContactPickerViewController`, it needs no access to
   /// contacts and grants none. The pick is recorded (`contactPicked`, by the person); a cancelled

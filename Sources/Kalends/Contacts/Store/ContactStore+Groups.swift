@@ -1,6 +1,6 @@
 internal import LMDB
 
-extension EventStore {
+extension ContactStore {
   /// The group `id`, or `nil` when there is none or it was removed.
   public func group(withID id: ObjectID) throws(StoreError) -> ContactGroup? {
     try readContacts("read groups") { txn, view in
@@ -40,7 +40,7 @@ extension EventStore {
       try checkContactText(value, field)
       if value.isEmpty { throw .contact(.invalidField(field: field, reason: "is empty")) }
     }
-    try checkClientProperties(group.clientProperties)
+    try EventStore.checkClientProperties(group.clientProperties)
   }
 
   static func saveGroup(
@@ -121,7 +121,7 @@ extension EventStore {
   /// no longer read contacts.
   public func refresh(_ group: inout ContactGroup) throws(StoreError) -> Bool {
     let id = group.id
-    let updated = try refreshed(
+    let updated = try session.refreshed(
       group, id, at: group.version, .groupSaved, edits: .group, versionOf: \.version,
       fetch: { () throws(StoreError) -> ContactGroup? in try self.group(withID: id) },
       decode: { (id, fields, header) throws(StoreError) -> ContactGroup in

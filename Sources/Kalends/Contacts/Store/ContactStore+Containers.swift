@@ -2,7 +2,7 @@ internal import LMDB
 
 /// The containers of contacts (address books, ``ContactContainer``): listed, made, renamed and
 /// removed, each a collection a CardDAV client syncs on its own.
-extension EventStore {
+extension ContactStore {
   /// The containers this session sees: the local one first, then by title and identifier. Any
   /// access to contacts reads them (a limited session: those of ``ContactContainer``'s rule).
   public func contactContainers() throws(StoreError) -> [ContactContainer] {
@@ -72,7 +72,7 @@ extension EventStore {
   public func save(_ container: ContactContainer, overwrite: Bool = false) throws(StoreError) -> ContactContainer {
     try Self.checkContactText(container.title, "the address book's title")
     if container.title.isEmpty { throw .contact(.invalidField(field: "the address book's title", reason: "is empty")) }
-    try Self.checkClientProperties(container.clientProperties)
+    try EventStore.checkClientProperties(container.clientProperties)
     let actor = self.actor
     let book = try contactsBook()
     return try write(.change(.contacts, "save an address book")) { txn, appender, _ in
@@ -125,7 +125,7 @@ extension EventStore {
     _ id: ObjectID, title: String? = nil, properties changes: [String: String?]
   ) throws(StoreError) -> ContactContainer {
     guard var container = try contactContainer(withID: id) else { throw .contact(.containerNotFound(id)) }
-    container.clientProperties = Self.applying(changes, to: container.clientProperties)
+    container.clientProperties = EventStore.applying(changes, to: container.clientProperties)
     if let title { container.title = title }
     return try save(container)
   }

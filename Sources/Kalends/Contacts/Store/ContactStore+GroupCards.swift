@@ -4,7 +4,7 @@ internal import LMDB
 /// address book: read by name, stored from a client's card with its members, removed by name. A
 /// session with limited access to contacts sees none of them and may store none (as Contacts hides
 /// groups from a limited app: their names and members would tell of contacts it may not see).
-extension EventStore {
+extension ContactStore {
   /// The group cards of the container `container`, by name; empty for a session that does not see
   /// groups.
   package func groupCards(in container: ObjectID = ContactContainer.localID) throws(StoreError) -> [GroupCard] {
@@ -60,7 +60,7 @@ extension EventStore {
     for uid in card.memberUIDs { try Self.checkContactText(uid, "a member's UID") }
     let name = name ?? card.group.externalID
     guard !name.isEmpty else { throw .calendar(.invalidCalendarObject("the resource has no name")) }
-    try Self.checkText(name, field: "the resource name")
+    try EventStore.checkText(name, field: "the resource name")
     let actor = self.actor
     let book = try contactsBook()
     return try write(.changeChosen(.contacts, "store a group")) { txn, appender, _ in

@@ -1,11 +1,6 @@
 internal import LMDB
 
-extension EventStore {
-  /// The contacts projection.
-  func contactsBook() throws(StoreError) -> ContactsProjection {
-    try store.projection(ContactsProjection.self)
-  }
-
+extension ContactStore {
   /// Reads the contacts book in one snapshot, this session's access to contacts checked in it;
   /// `body` gets what the session may see (``ContactView``).
   func readContacts<R>(
@@ -201,9 +196,9 @@ extension EventStore {
     }
   }
 
-  /// ``checkText(_:field:)`` for a contact's or a group's field: its refusal as a ``ContactError``.
+  /// ``EventStore.checkText(_:field:)`` for a contact's or a group's field: its refusal as a ``ContactError``.
   static func checkContactText(_ value: String?, _ field: String) throws(StoreError) {
-    do { try checkText(value, field: field) } catch .calendar(.invalidText(let field, let reason)) {
+    do { try EventStore.checkText(value, field: field) } catch .calendar(.invalidText(let field, let reason)) {
       throw .contact(.invalidField(field: field, reason: reason))
     }
   }
@@ -224,7 +219,7 @@ extension EventStore {
       for part in address.value.parts { try checkContactText(part, "a postal address") }
     }
     for property in contact.additionalProperties { try checkContactText(property, "a vCard property") }
-    try checkClientProperties(contact.clientProperties)
+    try EventStore.checkClientProperties(contact.clientProperties)
   }
 
   /// Removes a contact (it leaves its groups with it).
@@ -257,7 +252,7 @@ extension EventStore {
   /// ``refresh(_:)-(Event)``.
   public func refresh(_ contact: inout Contact) throws(StoreError) -> Bool {
     let id = contact.id
-    let updated = try refreshed(
+    let updated = try session.refreshed(
       contact, id, at: contact.version, .contactSaved, edits: .contact, versionOf: \.version,
       fetch: { () throws(StoreError) -> Contact? in try self.contact(withID: id) },
       decode: { (id, fields, header) throws(StoreError) -> Contact in
