@@ -138,7 +138,9 @@ let package = Package(
         .product(name: "NIOExtras", package: "swift-nio-extras"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
-      swiftSettings: strictSettings
+      exclude: ["Assets"],
+      swiftSettings: strictSettings,
+      plugins: ["EmbedAssets"]
     ),
     // CalDAV on the store server (`/dav/`): calendar programs as apps under the same rules, a
     // front end mounted on KalendsServer. Not a product.
@@ -174,7 +176,9 @@ let package = Package(
         "KalendsFleet",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      swiftSettings: strictSettings
+      exclude: ["Assets"],
+      swiftSettings: strictSettings,
+      plugins: ["EmbedAssets"]
     ),
     // Apps' side of the store server: HTTP/1.1 over the Unix socket or TCP (TLS), SwiftNIO
     // directly rather than an HTTP client library (one dependency fewer to build).
@@ -238,6 +242,19 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/KalendsFloorServer",
+      swiftSettings: strictSettings
+    ),
+    // Embeds each file of a target's Assets/ folder as a Swift string at build time (the OpenAPI
+    // document, the privacy report's script and style): edited as the files they are, carried
+    // inside the executable. Not a product.
+    .plugin(
+      name: "EmbedAssets",
+      capability: .buildTool(),
+      dependencies: ["embed-asset"]
+    ),
+    .executableTarget(
+      name: "embed-asset",
+      path: "Plugins/EmbedAssetTool",
       swiftSettings: strictSettings
     ),
     // What the test targets share: temporary directories, the built `kalends` run as a process, a

@@ -27,7 +27,7 @@ struct FleetReportPage {
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta name="generator" content="kalends fleet audit report">
       <title>Fleet privacy report — \(e(report.directory))</title>
-      <style>\(ReportStyle.css)</style></head>
+      <style>\(ReportStyle.text)</style></head>
       <body>
       <header><h1>Fleet privacy report</h1>
       <p class="lead">Mirror <code>\(e(report.directory))</code> · stores held: \(report.stores.count), \

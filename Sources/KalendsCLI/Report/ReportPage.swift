@@ -28,7 +28,7 @@ struct ReportPage {
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <meta name="generator" content="kalends audit report">
       <title>Privacy report — \(e(report.origin))</title>
-      <style>\(ReportStyle.css)</style></head>
+      <style>\(ReportStyle.text)</style></head>
       <body data-verification="pending">
       """
     out += header()
@@ -42,7 +42,7 @@ struct ReportPage {
     out += unidentified()
     out += verification()
     out += "<script type=\"application/json\" id=\"kalends-proofs\">\(HTMLText.scriptJSON(proofData()))</script>\n"
-    out += "<script>\(ReportScript.source)</script>\n</body></html>\n"
+    out += "<script>\(ReportScript.text)</script>\n</body></html>\n"
     return out
   }
 

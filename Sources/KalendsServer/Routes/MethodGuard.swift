@@ -11,7 +11,7 @@ struct MethodGuard: RouterMiddleware {
   /// A path template's segments (`nil` for a `{parameter}`) and its methods.
   private let routes: [(segments: [String?], methods: Set<String>)]
 
-  init(document: String = OpenAPIDocument.json) {
+  init(document: String = OpenAPIDocument.text) {
     let json = try? JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any]
     let paths = json?["paths"] as? [String: [String: Any]] ?? [:]
     let verbs: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]

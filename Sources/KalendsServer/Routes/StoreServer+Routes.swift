@@ -15,7 +15,7 @@ extension StoreServer {
     router.get("v1/openapi.json") { _, _ in
       Response(
         status: .ok, headers: [.contentType: "application/json"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.text)))
     }
     router.get("v1/whoami") { _, context in
       let (client, _, evidence) = try await self.app(context)
@@ -180,7 +180,7 @@ extension StoreServer {
           category: .invalidInput)
       }
       let owner = owner
-      guard try await withStore({ try owner.contact(withID: picked) != nil }) else {
+      guard try await withStore({ try owner.contactStore.contact(withID: picked) != nil }) else {
         throw StoreError.contact(.contactNotFound(picked))
       }
       return .pick(picked)
