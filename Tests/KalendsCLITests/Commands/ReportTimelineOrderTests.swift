@@ -8,26 +8,26 @@ import Testing
 @Suite("Command line: the report's timeline keeps the order of what happened")
 struct ReportTimelineOrderTests {
   @Test func readsFollowTheirGrantAndACrowdOfDecisionsShowsItsLastStatus() throws {
-    // Away from a minute's edges, so that the decisions and reads share a minute with room before.
-    while true {
-      let second = Int(Date().timeIntervalSince1970) % 60
-      if (5...45).contains(second) { break }
-      Thread.sleep(forTimeInterval: 0.5)
-    }
-    let minute = Int(Date().timeIntervalSince1970) / 60 * 60
+    // The decisions and reads share a minute with room before: the store's clock (the tests'
+    // offset, carried to each `kalends`) is set to ten seconds into the next minute.
+    let now = Int(Date().timeIntervalSince1970)
+    let minute = (now / 60 + 1) * 60
+    let clock = ["KALENDS_TEST_CLOCK_OFFSET": String(minute + 10 - now)]
     let store = try CLIStore()
-    let work = try store.calendar("Work")
+    let work = try #require(try store.object(["calendar", "create", "Work"], environment: clock)["id"] as? String)
     let app = "com.example.planner"
-    _ = try store.object(["client", "register", app, "--name", "Planner", "--usage", "calendars-full=Your agenda."])
+    _ = try store.object(
+      ["client", "register", app, "--name", "Planner", "--usage", "calendars-full=Your agenda."], environment: clock)
     for status in ["denied", "write-only", "full"] {
-      _ = try store.object(["access", "set", app, "--service", "calendars", "--status", status])
+      _ = try store.object(["access", "set", app, "--service", "calendars", "--status", status], environment: clock)
     }
-    #expect(try store.run(["event", "list", "--calendar", work, "--as", app]).status == 0)
+    #expect(try store.run(["event", "list", "--calendar", work, "--as", app], environment: clock).status == 0)
     let format = ISO8601DateFormatter()
     let since = format.string(from: Date(timeIntervalSince1970: TimeInterval(minute)))
     let until = format.string(from: Date(timeIntervalSince1970: TimeInterval(minute + 60)))
     let out = store.directory.path + "/report.html"
-    let made = try store.run(["audit", "report", "--out", out, "--since", since, "--until", until])
+    let made = try store.run(
+      ["audit", "report", "--out", out, "--since", since, "--until", until], environment: clock)
     #expect(made.status == 0, "\(made.stderr)")
     let html = try String(contentsOfFile: out, encoding: .utf8)
     let svg = try #require(html.components(separatedBy: "<svg class=\"timeline\"").dropFirst().first)
