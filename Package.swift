@@ -155,6 +155,19 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // What the store syncs from outside: remote HTTP (bounded, TLS with the trait), calendar feeds
+    // for subscribed calendars. Not a product.
+    .target(
+      name: "KalendsSync",
+      dependencies: [
+        "Kalends",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
+      ],
+      swiftSettings: strictSettings
+    ),
     // A fleet's audit on NATS JetStream: stores publish their records, a mirror holds and verifies
     // them (`kalends fleet`). Not a product.
     .target(
@@ -174,6 +187,7 @@ let package = Package(
         "KalendsServer",
         "KalendsDAV",
         "KalendsFleet",
+        "KalendsSync",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       exclude: ["Assets"],

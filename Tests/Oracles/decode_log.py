@@ -25,7 +25,7 @@ except ImportError:  # pragma: no cover - reported, not raised
     sys.stderr.write("error: the Python lmdb package is missing — run tools/setup\n")
     sys.exit(70)
 
-ACTORS = {0: "system", 1: "person", 2: "client", 3: "policy"}
+ACTORS = {0: "system", 1: "person", 2: "client", 3: "policy", 4: "source"}
 MAX_PAYLOAD = 16 << 20
 FIXED = 1 + 8 + 8 + 1 + 2 + 2 + 4 + 32 + 32
 
@@ -136,7 +136,7 @@ def decode_version3(value):
 def decode_actor(actor_type, n, actor_id):
     if actor_type in (0, 1) and n == 0:
         return {"type": ACTORS[actor_type]}
-    if actor_type in (2, 3) and n > 0:
+    if actor_type in (2, 3, 4) and n > 0:
         try:
             return {"type": ACTORS[actor_type], "id": actor_id.decode("utf-8")}
         except UnicodeDecodeError:
@@ -292,7 +292,9 @@ def may_make(record):
         return actor == {"type": "person"} or (actor == {"type": "system"} and 8 in fields)
     if kind == 4:
         return actor == {"type": "person"}
-    if kind in (101, 102, 201, 202, 301, 302, 501, 502, 503, 504):
+    if kind in (101, 102, 201, 202, 301, 302):
+        return actor["type"] in ("person", "client", "source")
+    if kind in (501, 502, 503, 504):
         return actor["type"] in ("person", "client")
     if kind in (401, 407, 408, 409, 410):
         return actor == {"type": "person"}

@@ -148,7 +148,8 @@ extension EventStore {
     throw .access(refused)
   }
 
-  /// Runs `body`; when it is refused for lack of access, records the refusal (coalesced) and rethrows.
+  /// Runs `body`; when it is refused for lack of access, or by a read-only calendar, records the
+  /// refusal (coalesced) and rethrows.
   func recordingRefusal<R>(_ body: () throws(StoreError) -> R) throws(StoreError) -> R {
     do {
       return try body()
@@ -158,6 +159,14 @@ extension EventStore {
         throw .access(.refusalNotRecorded(denied, reason: failure))
       }
       throw .access(denied)
+    } catch .calendar(.calendarReadOnly(let id)) {
+      // EventKit's read-only error (a subscribed calendar, one made read-only): the app held
+      // access, and its attempt is recorded like a refusal of it. A refusal that cannot be
+      // recorded still refuses.
+      if let client = sessionClient {
+        _ = recordRefusal(client, .calendars, nil, "write into the read-only calendar \(id)")
+      }
+      throw .calendar(.calendarReadOnly(id))
     }
   }
 

@@ -311,7 +311,7 @@ extension EventStore {
   }
 
   /// Appends the removal of the event or reminder `id` of the calendar `calendar`.
-  private static func appendRemoved(
+  static func appendRemoved(
     _ id: ObjectID, isEvent: Bool, calendar: ObjectID, _ actor: Principal, _ txn: inout WriteTransaction,
     _ appender: inout LogAppender
   ) throws {

@@ -22,7 +22,15 @@ extension EventStore {
     for types: EntityTypes, _ objects: ObjectProjection, in txn: borrowing ReadTransaction,
     noting uses: ReadUses? = nil
   ) throws -> [EventCalendar] {
-    try Self.shownCalendars(seenIn: try calendarView(for: types, in: txn, noting: uses), objects, in: txn)
+    let shown = try Self.shownCalendars(seenIn: try calendarView(for: types, in: txn, noting: uses), objects, in: txn)
+    return sessionClient == nil ? shown : shown.map(Self.appsCopy)
+  }
+
+  /// An app's copy of `calendar`: without the feed it subscribes to, whose address may be a secret.
+  static func appsCopy(_ calendar: EventCalendar) -> EventCalendar {
+    var copy = calendar
+    copy.subscription = nil
+    return copy
   }
 
   /// The calendars `view` shows, in the snapshot `txn`: with write-only access the virtual
@@ -108,11 +116,11 @@ extension EventStore {
           if !view.writeOnly {
             if view.shows(calendar) {
               uses.touch(id)
-              return calendar
+              return Self.appsCopy(calendar)
             }
           } else if let visible = try Self.shownCalendars(seenIn: view, objects, in: txn).first(where: { $0.id == id })
           {
-            return visible
+            return Self.appsCopy(visible)
           }
         } catch let refused as SnapshotRefusal {
           refusal = refusal ?? refused
@@ -201,7 +209,21 @@ extension EventStore {
       // caller's copy).
       calendar.resourceOwner = nil
       if case .client(let client) = actor, calendar.resourceName != nil { calendar.resourceOwner = client }
-      if let stored = try objects.state(.calendar, calendar.id, in: txn) {
+      // Only `subscribe(to:title:color:)` makes a subscribed calendar, and no save changes which
+      // feed it mirrors or makes it writable (stored state, never the caller's copy).
+      calendar.subscription = nil
+      let stored = try objects.state(.calendar, calendar.id, in: txn)
+      let storedSource = try stored.flatMap { stored throws(StoreError) in
+        stored.isLive ? try ModelCodec.decodeCalendar(id: calendar.id, version: stored.version, stored.state) : nil
+      }
+      if let current = storedSource, current.source.kind == .subscribed {
+        calendar.source = current.source
+        calendar.allowsContentModifications = false
+        calendar.subscription = current.subscription
+      } else if calendar.source.kind == .subscribed {
+        throw StoreError.calendar(.subscribedCalendarsAreMadeBySubscribing)
+      }
+      if let stored {
         if calendar.allowedEntityTypes.contains(.events) {
           try checkCalendarScope(calendar.id, "change a calendar it was not given", in: txn)
         }

@@ -8,6 +8,9 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
   case client(String)
   /// A management policy, by its name (for example `mdm:school-profile`).
   case policy(String)
+  /// An account or subscription the store syncs (a ``CalendarSource``), by its identifier: the
+  /// author of what the store applied from it, as a fact from outside the person and the apps.
+  case source(String)
 
   /// The largest identifier, in UTF-8 bytes.
   public static let maximumIdentifierLength = 255
@@ -19,6 +22,7 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
     case .person: 1
     case .client: 2
     case .policy: 3
+    case .source: 4
     }
   }
 
@@ -26,24 +30,25 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
   public var identifier: String {
     switch self {
     case .system, .person: ""
-    case .client(let id), .policy(let id): id
+    case .client(let id), .policy(let id), .source(let id): id
     }
   }
 
-  /// `system`, `person`, `client` or `policy`.
+  /// `system`, `person`, `client`, `policy` or `source`.
   public var typeName: String {
     switch self {
     case .system: "system"
     case .person: "person"
     case .client: "client"
     case .policy: "policy"
+    case .source: "source"
     }
   }
 
   public var description: String {
     switch self {
     case .system, .person: typeName
-    case .client(let id), .policy(let id): "\(typeName):\(id)"
+    case .client(let id), .policy(let id), .source(let id): "\(typeName):\(id)"
     }
   }
 
@@ -54,6 +59,8 @@ public enum Principal: Hashable, Sendable, CustomStringConvertible {
   func validate() throws(StoreError) {
     switch self {
     case .system, .person: return
+    case .source(let id):
+      guard ObjectID(id) != nil else { throw .invalidInput("source identifier \"\(Self.escaped(id))\" is not a UUID") }
     case .client(let id), .policy(let id):
       let count = id.utf8.count
       guard count > 0, count <= Self.maximumIdentifierLength else {

@@ -26,17 +26,19 @@ enum RecordAuthority {
         // The system erases only under the person's retention policy, which the record names.
         let policy = try? PayloadReader(bytes: payload).unsigned(8)
         return policy == nil ? "the system erases only under a retention policy, and this erasure names none" : nil
-      case .client, .policy: return "only the person (or the system, by a retention policy) erases, not \(principal)"
+      case .client, .policy, .source:
+        return "only the person (or the system, by a retention policy) erases, not \(principal)"
       }
     case .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved:
+      // A source (an account, a subscription) writes what it brings into its calendars.
       switch principal {
-      case .person, .client: return nil
+      case .person, .client, .source: return nil
       case .system, .policy: return "\(principal) may not change calendars or their items"
       }
     case .contactSaved, .contactRemoved, .groupSaved, .groupRemoved, .addressBookSaved, .addressBookRemoved:
       switch principal {
       case .person, .client: return nil
-      case .system, .policy: return "\(principal) may not change contacts"
+      case .system, .policy, .source: return "\(principal) may not change contacts"
       }
     case .clientRegistered:
       return principal == .person ? nil : "only the person registers apps, not \(principal)"

@@ -283,12 +283,18 @@ struct PrincipalCache {
     switch code {
     case 0 where identifier.byteCount == 0: return .system
     case 1 where identifier.byteCount == 0: return .person
-    case 2, 3:
+    case 2, 3, 4:
       let text = identifier.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
       guard let text, !text.isEmpty else { throw .malformedRecord("principal identifier is not UTF-8 text") }
       self.code = code
       self.identifier = Array(copying: identifier)
-      principal = code == 2 ? .client(text) : .policy(text)
+      switch code {
+      case 2: principal = .client(text)
+      case 3: principal = .policy(text)
+      default:
+        guard ObjectID(text) != nil else { throw .malformedRecord("a source's identifier is not a UUID") }
+        principal = .source(text)
+      }
       return principal
     default:
       throw .malformedRecord("unknown principal type \(code) with \(identifier.byteCount) identifier bytes")

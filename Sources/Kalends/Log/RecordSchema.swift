@@ -94,6 +94,16 @@ package struct RecordSchema: Sendable {
     Field(tag: 9, name: "resourceName", type: .string, required: false),
     Field(tag: 10, name: "clientProperty", type: .message(clientProperty), required: false),
     Field(tag: 11, name: "resourceOwner", type: .string, required: false),
+    Field(tag: 12, name: "subscription", type: .message(subscription), required: false),
+  ]
+
+  /// The feed a subscribed calendar mirrors, as its last refresh that changed it saw it.
+  static let subscription: [Field] = [
+    Field(tag: 1, name: "url", type: .string, required: true),
+    Field(tag: 2, name: "entityTag", type: .string, required: false),
+    Field(tag: 3, name: "lastModified", type: .string, required: false),
+    Field(tag: 4, name: "digest", type: .bytes, required: false),
+    Field(tag: 5, name: "refreshInterval", type: .unsigned, required: false),
   ]
 
   /// A WebDAV dead property a client stored on a calendar, an item's resource or a card.

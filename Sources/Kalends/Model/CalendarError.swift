@@ -67,6 +67,17 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case versionNotFound(ObjectID, LogPosition)
   /// The content of the item's save at this position was erased: that version cannot come back.
   case versionErased(ObjectID, LogPosition)
+  /// A calendar of source kind subscribed is made by subscribing to a feed
+  /// (``EventStore/subscribe(to:title:color:)``), not by saving one.
+  case subscribedCalendarsAreMadeBySubscribing
+  /// The calendar is not a subscription: only a subscribed calendar mirrors a feed.
+  case notSubscribed(ObjectID)
+  /// A feed's address cannot be subscribed to (the reason says why).
+  case invalidFeedURL(String)
+  /// A subscribed calendar's feed was not applied, and the calendar was left as it was: the feed
+  /// is not iCalendar (an HTML page), is empty where the calendar holds events, is larger than
+  /// ``CalendarSubscription/maximumFeedBytes``, or holds an item the store refuses.
+  case feedRefused(ObjectID, reason: String)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
@@ -75,6 +86,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .itemRemoved, .changedSinceFetched, .objectConditionFailed, .uidInUse, .changesUnavailable, .versionErased:
       .conflict
     case .calendarReadOnly: .accessRefused
+    case .notSubscribed: .notFound
     default: .invalidInput
     }
   }
@@ -86,6 +98,12 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .noEndDate: "the event has no end date — set one"
     case .datesInverted: "the event ends before it starts — make the end the same as or later than the start"
     case .calendarReadOnly(let id): "calendar \(id) is read-only — save the item in a calendar that allows changes"
+    case .subscribedCalendarsAreMadeBySubscribing:
+      "a subscribed calendar is made by subscribing to its feed — use `kalends subscribe URL`"
+    case .notSubscribed(let id): "calendar \(id) is not a subscription — list them with `kalends subscription list`"
+    case .invalidFeedURL(let reason): "\(reason) — give an https://, http://, webcal:// or file:/// address"
+    case .feedRefused(let id, let reason):
+      "the feed of calendar \(id) was not applied: \(reason); the calendar is as it was"
     case .calendarDoesNotAllowEvents(let id): "calendar \(id) does not hold events — choose an event calendar"
     case .calendarDoesNotAllowReminders(let id):
       "calendar \(id) does not hold reminders — choose a reminders list"

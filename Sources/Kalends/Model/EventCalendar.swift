@@ -27,6 +27,10 @@ public struct EventCalendar: Hashable, Sendable {
   /// name then resolves for every app that sees the calendar. Set by the store when it first saves
   /// the calendar, from who saves it; never from the caller's copy.
   public internal(set) var resourceOwner: String?
+  /// For a calendar of source kind ``CalendarSource/Kind/subscribed``: the feed it mirrors, set by
+  /// ``EventStore/subscribe(to:title:color:)`` and kept current by its refreshes; `nil` for every
+  /// other calendar, and in an app's copy of any calendar.
+  public internal(set) var subscription: CalendarSubscription?
   /// What clients stored on the calendar that Kalends does not model — WebDAV's dead properties
   /// (RFC 4918 §4.2), such as Apple's `calendar-order` or CalDAV's `calendar-timezone` — by name in
   /// Clark notation (`{urn:ietf:params:xml:ns:caldav}calendar-description`), each value as the

@@ -16,6 +16,15 @@ enum ModelCodec {
     if let name = calendar.resourceName { state.append(tag: 9, string: name) }
     appendClientProperties(calendar.clientProperties, tag: 10, to: &state)
     if let owner = calendar.resourceOwner { state.append(tag: 11, string: owner) }
+    if let subscription = calendar.subscription {
+      var feed = Payload()
+      feed.append(tag: 1, string: subscription.url)
+      if let tag = subscription.entityTag { feed.append(tag: 2, string: tag) }
+      if let date = subscription.lastModified { feed.append(tag: 3, string: date) }
+      if let digest = subscription.digest { feed.append(tag: 4, bytes: digest) }
+      if let interval = subscription.refreshInterval { feed.append(tag: 5, unsigned: UInt64(interval)) }
+      state.append(tag: 12, message: feed)
+    }
     return state
   }
 
@@ -34,6 +43,14 @@ enum ModelCodec {
     calendar.resourceName = try state.string(9)
     calendar.clientProperties = try clientProperties(tag: 10, of: state)
     calendar.resourceOwner = try state.string(11)
+    if let feed = try state.messages(12).first {
+      var subscription = CalendarSubscription(url: try feed.requiredString(1))
+      subscription.entityTag = try feed.string(2)
+      subscription.lastModified = try feed.string(3)
+      subscription.digest = feed.bytes(4)
+      subscription.refreshInterval = try feed.unsigned(5).map { Int64(clamping: $0) }
+      calendar.subscription = subscription
+    }
     return calendar
   }
 

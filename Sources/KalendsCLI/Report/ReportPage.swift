@@ -590,6 +590,7 @@ struct ReportPage {
     case .person: 1
     case .client: 2
     case .policy: 3
+    case .source: 4
     }
   }
 
@@ -599,6 +600,7 @@ struct ReportPage {
     case .system: "the system"
     case .policy(let name): "policy “\(name)”"
     case .client(let id): "the app (\(id))"
+    case .source(let id): "the account or subscription \(id)"
     }
   }
 

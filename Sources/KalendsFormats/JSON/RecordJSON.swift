@@ -19,7 +19,7 @@ extension Principal {
   package var json: JSONValue {
     switch self {
     case .system, .person: .object([("type", .string(typeName))])
-    case .client, .policy: .object([("type", .string(typeName)), ("id", .string(identifier))])
+    case .client, .policy, .source: .object([("type", .string(typeName)), ("id", .string(identifier))])
     }
   }
 }

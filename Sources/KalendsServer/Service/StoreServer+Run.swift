@@ -94,7 +94,12 @@ extension StoreServer {
     for companion in configuration.companions {
       services.append(
         PeriodicWork(interval: companion.interval, logger: logger, failure: companion.failure) {
-          if let line = try await server.onOwnThread({ try companion.work(store) }) { logger.info("\(line)") }
+          switch companion.work {
+          case .blocking(let work):
+            if let line = try await server.onOwnThread({ try work(store) }) { logger.info("\(line)") }
+          case .awaiting(let work):
+            for line in try await work(store) { logger.info("\(line)") }
+          }
         })
     }
     if let notifier = configuration.notifier {

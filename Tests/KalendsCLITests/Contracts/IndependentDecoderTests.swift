@@ -43,6 +43,7 @@ struct IndependentDecoderTests {
       .annotation("plain"),
       .annotation("日本語 and émoji 🗓", by: .client("com.example.planner")),
       .annotation(String(repeating: "long ", count: 40), by: .policy("mdm:school")),
+      .annotation("from a feed", by: .source("0E5D2C9A-7F1B-4C3D-9E8F-1A2B3C4D5E6F")),
       RecordDraft(kind: RecordKind(rawValue: 4_242), principal: .system, payload: unknown),
     ])
     try store.append(.annotation("", by: .client("a")))

@@ -35,6 +35,8 @@ struct OwnerOnlyCLITests {
     ["calendar", "restore", "5C205EDF-C635-423E-9CFE-4BA4F8282B8C"], ["contact", "history", "5c205edf"],
     ["group", "restore", "5C205EDF-C635-423E-9CFE-4BA4F8282B8C", "--version", "3"],
     ["fleet", "push", "--nats", "nats://127.0.0.1:1", "--org", "acme"],
+    ["subscribe", "https://example.org/school.ics"], ["subscription", "list"], ["subscription", "refresh"],
+    ["subscription", "remove", "5C205EDF-C635-423E-9CFE-4BA4F8282B8C"],
   ])
   func anOwnerOnlyCommandAsAnAppIsRefusedAndRecorded(_ command: [String]) throws {
     let store = try registered()

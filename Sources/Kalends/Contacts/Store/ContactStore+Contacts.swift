@@ -249,7 +249,7 @@ extension ContactStore {
 
   /// Brings a fetched contact up to date, keeping the fields the caller changed and has not saved;
   /// `false` (refetch) when it was removed or this session can no longer read contacts. See
-  /// ``refresh(_:)-(Event)``.
+  /// ``EventStore/refresh(_:)-(Event)``.
   public func refresh(_ contact: inout Contact) throws(StoreError) -> Bool {
     let id = contact.id
     let updated = try session.refreshed(

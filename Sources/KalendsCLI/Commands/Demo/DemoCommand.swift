@@ -13,7 +13,7 @@ extension KalendsCommand {
       discussion: """
         The store goes to --store, else $KALENDS_STORE-demo … or ~/.local/share/kalends/demo; a previous \
         demo store there is replaced (any other store is left alone). Three calendars get a year of \
-        events; a calendar program over CalDAV (Thunderbird's part, identified by its token over TCP) \
+        events, and a subscribed calendar mirrors a feed of holidays beside the store; a calendar program over CalDAV (Thunderbird's part, identified by its token over TCP) \
         is given the Work calendar at its first request, sees only it, reads a week and stores an \
         event; an agenda app (kalends-agenda, when built beside kalends) asks through the store server \
         and is identified by its binary, and a copy of it changed by one byte is refused; a birthdays app \
@@ -41,9 +41,13 @@ extension KalendsCommand {
       let owner = try EventStore(path: path, options: StoreOptions(durability: .noMetaSync))
       try owner.store.append(.annotation(Self.marker))
       try Self.fillCalendars(owner)
+      let holidays = try DemoSubscription.subscribe(owner, storePath: path)
       try Self.playApps(owner)
       try Self.playContacts(owner)
       print("Demo store: \(path)\n")
+      print(
+        "Subscribed calendar \"\(holidays.title)\" mirrors \(DemoSubscription.feedPath(of: path)) "
+          + "(kalends subscription list --store \(path))\n")
       try DemoServedApps(storePath: path, owner: owner).play()
       print("Privacy timeline (kalends audit history --store \(path)):")
       let audit = PrivacyAudit(store: owner.store)

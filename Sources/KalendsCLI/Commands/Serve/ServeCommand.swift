@@ -147,6 +147,7 @@ extension KalendsCommand {
       configuration.tlsKey = tlsKey
       configuration.frontEnds = [DAVFrontEnd(objectTextBytes: davCache << 20)]
       if let publisher = try fleetPublisher() { configuration.companions.append(publisher) }
+      configuration.companions.append(SubscriptionCompanion.make())
       switch notify {
       case "none": configuration.notifier = nil
       case "desktop": configuration.notifier = .desktop()
