@@ -124,6 +124,10 @@ struct SubscriptionTests {
     // The refresh's records are the subscription's own, not the person's.
     let tail = try store.run(["log", "tail", "-n", "4"]).stdout
     #expect(tail.contains("source:"), "\(tail)")
+    let concert = try #require(
+      try store.objects(["event", "list", "--calendar", id]).first { $0["title"] as? String == "Concert" })
+    let history = try store.run(["event", "history", try #require(concert["id"] as? String)]).stdout
+    #expect(history.contains("subscription “Holidays”"), "\(history)")
     #expect(try store.run(["verify"]).status == 0)
   }
 

@@ -41,6 +41,7 @@ struct ItemHistoryCommand<Kind: HistoryKind>: ParsableCommand {
       if last == nil { first = version.position }
       last = state
     }
+    let by = try PrincipalWords(store)
     format.write(
       versions,
       json: { version in
@@ -48,7 +49,7 @@ struct ItemHistoryCommand<Kind: HistoryKind>: ParsableCommand {
       },
       columns: [
         ("VERSION", { $0.position.description }), ("TIME", { $0.timestamp.description }),
-        ("BY", { TerminalText.escaped($0.principal.description) }), ("WHAT", \.actionText),
+        ("BY", { TerminalText.escaped(by.text($0.principal)) }), ("WHAT", \.actionText),
         ("TITLE", { TerminalText.escaped($0.state?.title ?? "") }),
         // The first state is the whole object: the table leaves it blank, the JSON names every field.
         (

@@ -32,6 +32,7 @@ extension KalendsCommand {
       let titles = Dictionary(
         (try? store.calendars())?.map { ($0.id, $0.title) } ?? [], uniquingKeysWith: { first, _ in first })
       let zone = LocalZone.current
+      let by = try PrincipalWords(store)
       format.write(
         removed,
         json: { item in
@@ -48,7 +49,7 @@ extension KalendsCommand {
           ("KIND", { $0.item.kind.rawValue }),
           ("TITLE", { TerminalText.escaped($0.title ?? "(content erased)") }),
           ("CALENDAR", { TerminalText.escaped($0.calendarID.flatMap { titles[$0] } ?? "") }),
-          ("BY", { TerminalText.escaped($0.principal.description) }),
+          ("BY", { TerminalText.escaped(by.text($0.principal)) }),
           ("ID", { $0.item.id.description }),
         ])
     }
