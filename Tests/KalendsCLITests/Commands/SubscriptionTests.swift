@@ -183,6 +183,28 @@ struct SubscriptionTests {
     #expect(mine.stdout.contains("s3cr3t"), "\(mine.stdout)")
   }
 
+  @Test func anAppWatchingHearsARefreshAsOneNoticeNamingWhatChanged() throws {
+    let store = try CLIStore()
+    let feed = try Feed(store.directory.path)
+    try feed.serve([Self.event("a@feed", "New Year", day: 1)])
+    let id = try #require(try store.object(["subscribe", feed.base + "/feed.ics"])["id"] as? String)
+    try store.register("com.example.planner")
+    try store.object(["access", "set", "com.example.planner", "--service", "calendars", "--status", "full"])
+    let head = try #require(try store.object(["status"])["head"] as? Int)
+    let (watcher, output, errors) = try CLI.start([
+      "watch", "--store", store.directory.storePath, "--as", "com.example.planner", "--from", String(head + 1),
+      "--limit", "1", "--format", "jsonl",
+    ])
+    try feed.serve([Self.event("a@feed", "New Year", day: 1), Self.event("f@feed", "Ski trip", day: 27)])
+    #expect(try store.run(["subscription", "refresh"]).status == 0)
+    let heard = CLI.finish(watcher, output, errors)
+    #expect(heard.status == 0, "\(heard.stderr)")
+    let trip = try #require(
+      try store.objects(["event", "list", "--calendar", id]).first { $0["title"] as? String == "Ski trip" })
+    #expect(heard.stdout.contains(try #require(trip["id"] as? String)), "\(heard.stdout)")
+    #expect(heard.stdout.split(separator: "\n").count == 1, "one refresh, one notice: \(heard.stdout)")
+  }
+
   @Test func anAddressWithAPasswordOrAnotherSchemeIsRefusedAndNothingIsWritten() throws {
     let store = try CLIStore()
     let head = try store.head()
