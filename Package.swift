@@ -305,7 +305,7 @@ let package = Package(
     // server, and the front end's parts in process.
     .testTarget(
       name: "KalendsDAVTests",
-      dependencies: ["Kalends", "KalendsDAV", "KalendsServer", "KalendsTestSupport"],
+      dependencies: ["Kalends", "KalendsDAV", "KalendsFormats", "KalendsServer", "KalendsTestSupport"],
       swiftSettings: strictSettings
     ),
     // The store server through real sockets, real apps and real peers (curl, schemathesis).

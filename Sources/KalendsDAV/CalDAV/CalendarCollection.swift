@@ -1,5 +1,6 @@
 import Hummingbird
 import Kalends
+import KalendsFormats
 import KalendsServer
 
 /// A calendar as a ``DAVCollection``: its members are its calendar objects (an event or a task

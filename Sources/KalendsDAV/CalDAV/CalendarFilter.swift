@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Kalends
+import KalendsFormats
 
 /// The filter of a `calendar-query` (RFC 4791 §9.7): component filters with `is-not-defined`,
 /// property and parameter filters with `text-match` (collations `i;ascii-casemap`,

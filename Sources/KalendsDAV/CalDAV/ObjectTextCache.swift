@@ -1,4 +1,5 @@
 import Kalends
+import KalendsFormats
 internal import Synchronization
 
 /// The `calendar-data` of calendar objects as a report writes it (iCalendar, XML-escaped), kept by

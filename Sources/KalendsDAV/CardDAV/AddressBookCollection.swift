@@ -1,5 +1,6 @@
 import Hummingbird
 import Kalends
+import KalendsFormats
 import KalendsServer
 
 /// An address book as a ``DAVCollection``: its members are the cards of its contacts and groups

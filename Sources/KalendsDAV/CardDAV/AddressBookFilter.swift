@@ -1,5 +1,6 @@
 import HTTPTypes
 import Kalends
+import KalendsFormats
 
 /// The filter of an `addressbook-query` (RFC 6352 §10.5): property filters (`prop-filter`) with
 /// `is-not-defined`, `text-match` and `param-filter`, combined by the `test` attributes (`anyof`,

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Kalends
+import KalendsFormats
 import KalendsServer
 
 /// CardDAV (RFC 6352): the store's contacts containers as address books — the local one at

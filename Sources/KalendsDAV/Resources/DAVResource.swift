@@ -1,4 +1,5 @@
 import Kalends
+import KalendsFormats
 
 /// A resource of the DAV space as an app is shown it, and its live properties.
 enum DAVResource {

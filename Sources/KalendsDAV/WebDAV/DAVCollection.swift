@@ -1,5 +1,6 @@
 import Hummingbird
 import Kalends
+import KalendsFormats
 import KalendsServer
 
 /// A collection of the DAV space as WebDAV's generic methods see it — its members by name, their

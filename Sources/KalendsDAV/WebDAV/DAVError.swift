@@ -1,4 +1,5 @@
 import HTTPTypes
+import KalendsFormats
 
 /// A DAV request the server refuses, with the status, the precondition element of RFC 4918 §16 /
 /// RFC 4791 §5.3.2 (`{urn:ietf:params:xml:ns:caldav}valid-calendar-data`) when one applies, and

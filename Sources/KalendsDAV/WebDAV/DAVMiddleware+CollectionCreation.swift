@@ -1,5 +1,6 @@
 import Hummingbird
 import Kalends
+import KalendsFormats
 
 /// What every request that makes a collection shares: extended MKCOL (RFC 5689) and MKCALENDAR
 /// (RFC 4791 §5.3.1) bodies, and their answer when a property cannot be set.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Kalends
+import KalendsFormats
 import KalendsServer
 
 /// The reports every collection makes the same way, written once over ``DAVCollection``:

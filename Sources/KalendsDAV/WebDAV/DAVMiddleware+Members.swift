@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Kalends
+import KalendsFormats
 import KalendsServer
 
 /// GET, HEAD, PUT and DELETE of a collection's member, written once over ``DAVCollection``.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Kalends
+import KalendsFormats
 import KalendsServer
 
 extension DAVMiddleware {

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Kalends
+import KalendsFormats
 import KalendsServer
 
 extension DAVMiddleware {

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import KalendsFormats
 import KalendsServer
 
 /// PROPPATCH of a collection, written once for calendars and address books.

@@ -1,4 +1,5 @@
 import Hummingbird
+import KalendsFormats
 import KalendsServer
 
 extension DAVMiddleware {

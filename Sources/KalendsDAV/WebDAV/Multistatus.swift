@@ -1,3 +1,5 @@
+import KalendsFormats
+
 /// A `207 Multi-Status` body (RFC 4918 §13): one `response` per resource, its properties found
 /// (`200`) and not found (`404`) in `propstat` elements.
 struct Multistatus {

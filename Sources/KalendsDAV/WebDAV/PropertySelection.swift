@@ -1,4 +1,5 @@
 import Kalends
+import KalendsFormats
 
 /// What a PROPFIND or REPORT asks of each resource (RFC 4918 §9.1).
 enum PropertySelection {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Kalends
+import KalendsFormats
 
 /// The sync tokens of `sync-collection` (RFC 6578): a URI holding the app's position token (the
 /// position sealed for this app, ``AppPositions``), so that a token tells the app nothing about

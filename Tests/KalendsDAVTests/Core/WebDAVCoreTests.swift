@@ -1,4 +1,5 @@
 import Foundation
+import KalendsFormats
 import Testing
 
 @testable import Kalends

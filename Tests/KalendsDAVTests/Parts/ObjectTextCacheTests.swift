@@ -1,3 +1,4 @@
+import KalendsFormats
 import Testing
 
 @testable import Kalends

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Escapes text for XML character data and attribute values.
-enum XMLText {
+package enum XMLText {
   /// `text` with `&`, `<`, `>`, `"` replaced by references. Worked on as UTF-8 bytes: every
   /// object a report answers passes here whole.
-  static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     var text = text
     guard text.withUTF8({ $0.contains(where: needsReference) }) else { return text }
     return text.withUTF8 { utf8 in
@@ -29,7 +29,7 @@ enum XMLText {
 
   /// `text` with the references ``escaped(_:)`` writes replaced by their characters (a dead
   /// property's text as the client sent it).
-  static func unescaped(_ text: String) -> String {
+  package static func unescaped(_ text: String) -> String {
     guard text.contains("&") else { return text }
     return text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
       .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")

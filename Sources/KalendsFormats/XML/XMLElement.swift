@@ -1,49 +1,57 @@
-/// An element of a parsed XML document, namespaces resolved: what a WebDAV request body says.
-struct XMLElement: Sendable, Hashable {
+/// An element of a parsed XML document, namespaces resolved: what a WebDAV body says, a request's
+/// to the server or a remote server's answer to the store's sync.
+package struct XMLElement: Sendable, Hashable {
   /// Its name: namespace URI and local name.
-  let name: XMLName
+  package let name: XMLName
   /// Its attributes by local name (DAV bodies use unprefixed ones only: `name`, `start`, `end`).
-  let attributes: [String: String]
+  package let attributes: [String: String]
   /// Its child elements, in order.
-  let children: [XMLElement]
+  package let children: [XMLElement]
   /// Its character data, concatenated (text and CDATA between its children).
-  let text: String
+  package let text: String
+
+  package init(name: XMLName, attributes: [String: String] = [:], children: [XMLElement] = [], text: String = "") {
+    self.name = name
+    self.attributes = attributes
+    self.children = children
+    self.text = text
+  }
 
   /// The first child named `name`.
-  func child(_ name: XMLName) -> XMLElement? { children.first { $0.name == name } }
+  package func child(_ name: XMLName) -> XMLElement? { children.first { $0.name == name } }
 
   /// The children named `name`.
-  func children(_ name: XMLName) -> [XMLElement] { children.filter { $0.name == name } }
+  package func children(_ name: XMLName) -> [XMLElement] { children.filter { $0.name == name } }
 }
 
 /// A namespace-qualified XML name (`{DAV:}prop`).
-struct XMLName: Sendable, Hashable, CustomStringConvertible {
-  let namespace: String
-  let local: String
+package struct XMLName: Sendable, Hashable, CustomStringConvertible {
+  package let namespace: String
+  package let local: String
 
-  init(_ namespace: String, _ local: String) {
+  package init(_ namespace: String, _ local: String) {
     self.namespace = namespace
     self.local = local
   }
 
-  var description: String { "{\(namespace)}\(local)" }
+  package var description: String { "{\(namespace)}\(local)" }
 
-  static func dav(_ local: String) -> XMLName { XMLName(Namespace.dav, local) }
-  static func caldav(_ local: String) -> XMLName { XMLName(Namespace.caldav, local) }
-  static func carddav(_ local: String) -> XMLName { XMLName(Namespace.carddav, local) }
+  package static func dav(_ local: String) -> XMLName { XMLName(Namespace.dav, local) }
+  package static func caldav(_ local: String) -> XMLName { XMLName(Namespace.caldav, local) }
+  package static func carddav(_ local: String) -> XMLName { XMLName(Namespace.carddav, local) }
 }
 
 /// The namespaces DAV bodies use, and the prefixes the server writes them with.
-enum Namespace {
-  static let dav = "DAV:"
-  static let caldav = "urn:ietf:params:xml:ns:caldav"
-  static let carddav = "urn:ietf:params:xml:ns:carddav"
-  static let calendarServer = "http://calendarserver.org/ns/"
-  static let apple = "http://apple.com/ns/ical/"
-  static let kalends = "https://kalends.dev/ns/dav"
+package enum Namespace {
+  package static let dav = "DAV:"
+  package static let caldav = "urn:ietf:params:xml:ns:caldav"
+  package static let carddav = "urn:ietf:params:xml:ns:carddav"
+  package static let calendarServer = "http://calendarserver.org/ns/"
+  package static let apple = "http://apple.com/ns/ical/"
+  package static let kalends = "https://kalends.dev/ns/dav"
 
   /// The prefixes of the namespaces above, declared on every document the server writes.
-  static let prefixes: [(prefix: String, uri: String)] = [
+  package static let prefixes: [(prefix: String, uri: String)] = [
     ("D", dav), ("C", caldav), ("CR", carddav), ("CS", calendarServer), ("A", apple), ("K", kalends),
   ]
 }
@@ -53,13 +61,13 @@ extension XMLElement {
   /// own namespace — what a client's dead property holds, written back as the client sent it
   /// (text interleaved with elements is written before them; whitespace between elements is
   /// dropped).
-  var content: String {
+  package var content: String {
     let data = children.isEmpty || !text.allSatisfy(\.isWhitespace) ? XMLText.escaped(text) : ""
     return data + children.map(\.serialized).joined()
   }
 
   /// The element as XML, declaring its namespace with a prefix of its own.
-  var serialized: String {
+  package var serialized: String {
     let tag = name.namespace.isEmpty ? name.local : "x:" + name.local
     var open = "<" + tag
     if !name.namespace.isEmpty { open += " xmlns:x=\"\(XMLText.escaped(name.namespace))\"" }
@@ -74,7 +82,7 @@ extension XMLElement {
 extension XMLName {
   /// The name written in Clark notation, `{namespace}local` (``description``), read back; `nil`
   /// unless `local` is an NCName (a name stored before names were checked is never written out).
-  init?(clark: String) {
+  package init?(clark: String) {
     guard clark.hasPrefix("{"), let close = clark.firstIndex(of: "}") else { return nil }
     let local = clark[clark.index(after: close)...]
     guard Self.isNCName(local) else { return nil }
@@ -83,7 +91,7 @@ extension XMLName {
 
   /// Whether `name` is an NCName (Namespaces in XML §3): a name without a colon, starting with a
   /// letter, `_` or a non-ASCII character, then letters, digits, `_`, `-`, `.` or non-ASCII ones.
-  static func isNCName(_ name: Substring) -> Bool {
+  package static func isNCName(_ name: Substring) -> Bool {
     guard let first = name.utf8.first else { return false }
     let isStart = first >= 0x80 || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) || first == 0x5F
     return isStart

@@ -5,15 +5,15 @@
 /// type declaration is refused outright, so no entity is ever expanded (no "billion laughs", no
 /// external entity read), and depth and size are bounded by the caller's body limit and
 /// ``maximumDepth``.
-struct XMLReader {
+package struct XMLReader {
   /// How deep elements may nest; DAV bodies need about eight.
-  static let maximumDepth = 64
+  package static let maximumDepth = 64
 
   private let bytes: [UInt8]
   private var at = 0
 
   /// Parses `bytes` (UTF-8) into the document's root element.
-  static func parse(_ bytes: [UInt8]) throws(XMLError) -> XMLElement {
+  package static func parse(_ bytes: [UInt8]) throws(XMLError) -> XMLElement {
     var reader = XMLReader(bytes: bytes)
     return try reader.document()
   }
@@ -234,8 +234,8 @@ struct XMLReader {
 }
 
 /// A body that is not XML the server reads, with where and why.
-struct XMLError: Error, Sendable, CustomStringConvertible {
-  let offset: Int
-  let reason: String
-  var description: String { "the XML body is malformed at byte \(offset): \(reason)" }
+package struct XMLError: Error, Sendable, CustomStringConvertible {
+  package let offset: Int
+  package let reason: String
+  package var description: String { "the XML body is malformed at byte \(offset): \(reason)" }
 }
