@@ -161,6 +161,7 @@ let package = Package(
       name: "KalendsSync",
       dependencies: [
         "Kalends",
+        "KalendsFormats",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -2,7 +2,7 @@ public import Kalends
 
 /// What one refresh of a subscribed calendar came to.
 public enum RefreshOutcome: Sendable {
-  /// The feed was applied (``FeedRefresh/changedCalendar`` says whether it changed anything).
+  /// The feed was applied (`FeedRefresh.changedCalendar` says whether it changed anything).
   case applied(FeedRefresh)
   /// The feed answered that it had not changed (304).
   case notModified

@@ -1,7 +1,7 @@
 public import Kalends
 
 /// Refreshes the person's subscribed calendars from their feeds: a conditional fetch, then
-/// ``EventStore/applyFeed(_:to:entityTag:lastModified:)`` in one transaction. A feed that cannot be
+/// `EventStore.applyFeed(_:to:entityTag:lastModified:)` in one transaction. A feed that cannot be
 /// fetched, is gone or is refused leaves its calendar as it was, and says why.
 public struct SubscriptionRefresher: Sendable {
   /// The person's store.
@@ -15,7 +15,7 @@ public struct SubscriptionRefresher: Sendable {
     self.timeout = timeout
   }
 
-  /// Refreshes the subscribed calendar `calendar` (as ``EventStore/subscriptions()`` lists it).
+  /// Refreshes the subscribed calendar `calendar` (as `EventStore.subscriptions()` lists it).
   public func refresh(_ calendar: EventCalendar) async -> RefreshOutcome {
     guard let subscription = calendar.subscription else { return .refused("not a subscription") }
     let fetched: FeedFetch

@@ -14,6 +14,10 @@ public enum RemoteHTTP {
   /// Sends one request to `url` and returns the whole answer.
   ///
   /// - Parameters:
+  ///   - method: the request's method (`GET`, `PROPFIND`, `REPORT`, `PUT`, …).
+  ///   - url: where to send it.
+  ///   - headers: header fields beside `Host`, `User-Agent`, `Connection` and `Content-Length`.
+  ///   - body: the request's body, if any.
   ///   - limit: the most bytes of body read; a larger answer is ``RemoteError/tooLarge(limit:)``.
   ///   - timeout: seconds for the whole exchange, connection included.
   public static func send(

@@ -66,7 +66,7 @@ struct AppCommandUseTests {
     "reminder restore": .ownerOnly, "calendar history": .ownerOnly, "calendar restore": .ownerOnly,
     "contact history": .ownerOnly, "contact restore": .ownerOnly, "group history": .ownerOnly,
     "group restore": .ownerOnly, "removed": .ownerOnly, "subscribe": .ownerOnly, "subscription list": .ownerOnly,
-    "subscription refresh": .ownerOnly, "subscription remove": .ownerOnly,
+    "subscription refresh": .ownerOnly, "subscription remove": .ownerOnly, "account probe": .noData,
     "access status": .noData, "audit check-proof": .noData, "key generate": .noData, "key verifier": .noData,
     "help": .noData, "config show": .noData, "fleet push": .ownerOnly, "fleet mirror": .noData,
     "fleet audit stores": .noData, "fleet audit history": .noData, "fleet audit state": .noData,

@@ -4,7 +4,7 @@ import KalendsSync
 import Synchronization
 
 /// The refresh of subscribed calendars while `kalends serve` runs: every minute it refreshes each
-/// subscription whose interval (``CalendarSubscription/effectiveRefreshInterval``) has passed since
+/// subscription whose interval (`CalendarSubscription.effectiveRefreshInterval`) has passed since
 /// its last refresh in this run, every subscription at start. Each outcome other than "not
 /// modified" or "unchanged" is a line of the log.
 enum SubscriptionCompanion {

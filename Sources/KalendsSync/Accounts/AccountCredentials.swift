@@ -1,0 +1,73 @@
+import Foundation
+
+/// Where an account's password comes from — never from the store: a command that prints it (as
+/// vdirsyncer's `fetch`: `pass show fastmail`, `secret-tool lookup …`) or a file only the person
+/// may read. It is read when a request needs it and kept in no file, record or answer.
+public enum AccountCredentials: Sendable, Hashable {
+  /// `/bin/sh -c COMMAND`; the first line it prints is the password.
+  case command(String)
+  /// A file's first line; the file must belong to this user and be readable by no one else
+  /// (mode 0600 or stricter).
+  case file(String)
+
+  /// The longest a password command may take.
+  static let commandTimeout: TimeInterval = 30
+
+  /// The password, read now.
+  public func password() throws(AccountError) -> String {
+    switch self {
+    case .command(let command): return try Self.run(command)
+    case .file(let path): return try Self.read(path)
+    }
+  }
+
+  /// `user:password` in Basic authentication (RFC 7617).
+  func basicAuthorization(user: String) throws(AccountError) -> String {
+    "Basic " + Data("\(user):\(try password())".utf8).base64EncodedString()
+  }
+
+  private static func read(_ path: String) throws(AccountError) -> String {
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw .credentials("\(path) cannot be read") }
+    guard status.st_mode & S_IFMT == S_IFREG else { throw .credentials("\(path) is not a file") }
+    guard status.st_uid == getuid() else { throw .credentials("\(path) belongs to another user") }
+    guard status.st_mode & 0o077 == 0 else {
+      throw .credentials(
+        "\(path) may be read by others (mode \(String(status.st_mode & 0o777, radix: 8))) — chmod 600 it")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else { throw .credentials("\(path) cannot be read") }
+    return try firstLine(data, of: path)
+  }
+
+  private static func run(_ command: String) throws(AccountError) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      throw .credentials("the password command could not start: \(error)")
+    }
+    let deadline = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + commandTimeout, execute: deadline)
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    deadline.cancel()
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      throw .credentials("the password command failed (status \(process.terminationStatus))")
+    }
+    return try firstLine(data, of: "the password command's output")
+  }
+
+  private static func firstLine(_ data: Data, of what: String) throws(AccountError) -> String {
+    let line =
+      String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first
+      .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) } ?? ""
+    guard !line.isEmpty else { throw .credentials("\(what) is empty") }
+    return line
+  }
+}

@@ -1,0 +1,35 @@
+public import Kalends
+
+/// Why an account could not be reached or read.
+public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The password could not be had: the command failed, or the file is missing or readable by
+  /// others.
+  case credentials(String)
+  /// The server refused the user name or password (401), or the user's access (403).
+  case refused(status: Int, url: String)
+  /// The server could not be reached, or its answer not read.
+  case remote(RemoteError)
+  /// The server answered, but not as a CalDAV or CardDAV server of this account does.
+  case notDAV(String)
+
+  public var description: String {
+    switch self {
+    case .credentials(let reason): "the password could not be had: \(reason)"
+    case .refused(let status, let url):
+      status == 401
+        ? "\(url) refused the user name or password (401) — check them, or use an app password"
+        : "\(url) refused the user (\(status))"
+    case .remote(let error): error.description
+    case .notDAV(let reason): "not a CalDAV or CardDAV account: \(reason)"
+    }
+  }
+
+  /// The failure's class, as the command line's exit statuses tell it.
+  public var category: StoreError.Category {
+    switch self {
+    case .credentials: .invalidInput
+    case .refused: .accessRefused
+    case .remote, .notDAV: .notFound
+    }
+  }
+}

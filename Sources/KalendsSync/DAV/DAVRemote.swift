@@ -1,0 +1,98 @@
+import KalendsFormats
+
+/// A CalDAV or CardDAV server reached as one user: WebDAV requests with Basic authentication
+/// over ``RemoteHTTP``, redirects followed (at most five, never from `https` to `http`), and
+/// multistatus answers parsed by the XML reader that refuses document type declarations.
+struct DAVRemote: Sendable {
+  /// `Authorization`'s value, read once from the credentials.
+  let authorization: String
+  /// Seconds for each request.
+  let timeout: Int
+  /// The most bytes of an answer.
+  let limit: Int
+
+  /// One response of a multistatus: its resource and the properties found (status 200).
+  struct Response: Sendable {
+    let href: String
+    let properties: [XMLName: XMLElement]
+  }
+
+  /// Sends `method` with the XML `body` to `url`, following redirects; returns the answer and the
+  /// address that gave it.
+  func send(
+    _ method: String, _ url: RemoteURL, depth: Int?, body: String?
+  ) async throws(AccountError) -> (RemoteResponse, RemoteURL) {
+    var url = url
+    for _ in 0...5 {
+      var headers = [("Authorization", authorization)]
+      if let depth { headers.append(("Depth", String(depth))) }
+      if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
+      let answer: RemoteResponse
+      do {
+        answer = try await RemoteHTTP.send(
+          method, url, headers: headers, body: body.map { Array($0.utf8) }, limit: limit, timeout: timeout)
+      } catch {
+        throw .remote(error)
+      }
+      switch answer.status {
+      case 301, 302, 303, 307, 308:
+        guard let location = answer.header("Location"), let next = url.resolving(location) else {
+          throw .remote(.redirect("\(answer.status) without a usable Location"))
+        }
+        guard next.isSecure || !url.isSecure else { throw .remote(.redirect("from https to \(next)")) }
+        url = next
+      case 401, 403: throw .refused(status: answer.status, url: url.description)
+      default: return (answer, url)
+      }
+    }
+    throw .remote(.redirect("more than five redirects"))
+  }
+
+  /// PROPFIND of `properties` at `url` with `depth`: the responses, by href, with the properties
+  /// found.
+  func propfind(_ url: RemoteURL, depth: Int, _ properties: [XMLName]) async throws(AccountError) -> (
+    [Response], RemoteURL
+  ) {
+    let prefixes = Namespace.prefixes.map { " xmlns:\($0.prefix)=\"\($0.uri)\"" }.joined()
+    let names = properties.map { name in
+      let prefix = Namespace.prefixes.first { $0.uri == name.namespace }?.prefix ?? "D"
+      return "<\(prefix):\(name.local)/>"
+    }.joined()
+    let body = "<?xml version=\"1.0\" encoding=\"utf-8\"?><D:propfind\(prefixes)><D:prop>\(names)</D:prop></D:propfind>"
+    let (answer, at) = try await send("PROPFIND", url, depth: depth, body: body)
+    guard answer.status == 207 else {
+      throw .notDAV("PROPFIND \(at) answered \(answer.status)")
+    }
+    return (try Self.responses(answer.body), at)
+  }
+
+  /// The responses of a multistatus body.
+  static func responses(_ body: [UInt8]) throws(AccountError) -> [Response] {
+    let root: XMLElement
+    do {
+      root = try XMLReader.parse(body)
+    } catch {
+      throw .notDAV("its multistatus is not XML: \(error)")
+    }
+    guard root.name == .dav("multistatus") else { throw .notDAV("the answer is \(root.name), not a multistatus") }
+    return root.children(.dav("response")).compactMap { response in
+      guard let href = response.child(.dav("href"))?.text.trimmed, !href.isEmpty else { return nil }
+      var properties: [XMLName: XMLElement] = [:]
+      for propstat in response.children(.dav("propstat")) {
+        guard let status = propstat.child(.dav("status"))?.text, status.contains(" 200") else { continue }
+        for property in propstat.child(.dav("prop"))?.children ?? [] { properties[property.name] = property }
+      }
+      return Response(href: href, properties: properties)
+    }
+  }
+}
+
+extension String {
+  /// Without the white space XML may put around a value.
+  var trimmed: String {
+    var text = Substring(self)
+    while let first = text.first, first.isWhitespace { text = text.dropFirst() }
+    while let last = text.last, last.isWhitespace { text = text.dropLast() }
+    return String(text)
+  }
+}
