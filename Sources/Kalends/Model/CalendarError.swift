@@ -74,6 +74,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case notSubscribed(ObjectID)
   /// A feed's address cannot be subscribed to (the reason says why).
   case invalidFeedURL(String)
+  /// The calendar already mirrors this feed: one feed, one subscribed calendar.
+  case alreadySubscribed(ObjectID)
   /// A subscribed calendar's feed was not applied, and the calendar was left as it was: the feed
   /// is not iCalendar (an HTML page), is empty where the calendar holds events, is larger than
   /// ``CalendarSubscription/maximumFeedBytes``, or holds an item the store refuses.
@@ -87,6 +89,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
       .conflict
     case .calendarReadOnly: .accessRefused
     case .notSubscribed: .notFound
+    case .alreadySubscribed: .conflict
     default: .invalidInput
     }
   }
@@ -101,6 +104,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .subscribedCalendarsAreMadeBySubscribing:
       "a subscribed calendar is made by subscribing to its feed — use `kalends subscribe URL`"
     case .notSubscribed(let id): "calendar \(id) is not a subscription — list them with `kalends subscription list`"
+    case .alreadySubscribed(let id):
+      "calendar \(id) already mirrors this feed — refresh it with `kalends subscription refresh`"
     case .invalidFeedURL(let reason): "\(reason) — give an https://, http://, webcal:// or file:/// address"
     case .feedRefused(let id, let reason):
       "the feed of calendar \(id) was not applied: \(reason); the calendar is as it was"

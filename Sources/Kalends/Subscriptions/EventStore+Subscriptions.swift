@@ -6,7 +6,8 @@ extension EventStore {
   /// empty until its first refresh (``applyFeed(_:to:entityTag:lastModified:)``).
   ///
   /// `webcal://` is taken as `https://`. An address with a user name or password is refused: a
-  /// calendar's state is in the log, and a password never is. The person's only: an app's session
+  /// calendar's state is in the log, and a password never is. A feed already subscribed to is
+  /// refused (``CalendarError/alreadySubscribed(_:)``): one feed, one calendar. The person's only: an app's session
   /// is refused, and the refusal recorded.
   ///
   /// - Parameters:
@@ -25,8 +26,12 @@ extension EventStore {
     calendar.subscription = CalendarSubscription(url: address)
     try Self.checkText(calendar.title, field: "the title")
     let actor = self.actor
-    return try write(nil) { txn, appender, _ in
-      try Self.appendSaved(calendar, change: .created, actor, &txn, &appender)
+    return try write(nil) { txn, appender, objects in
+      let same = try txn.reading { txn in
+        try Self.allCalendars(objects, in: txn).first { $0.subscription?.url == address }
+      }
+      if let same { throw StoreError.calendar(.alreadySubscribed(same.id)) }
+      return try Self.appendSaved(calendar, change: .created, actor, &txn, &appender)
     }
   }
 

@@ -102,8 +102,10 @@ struct SubscriptionTests {
     let exported = try store.run(["export", "--calendar", id])
     #expect(try Self.oracle(exported.stdout) == Self.oracle(feedText), "\(exported.stdout)")
 
-    // Unchanged: a conditional request, answered 304, writes nothing.
+    // Unchanged: a conditional request, answered 304, writes nothing; subscribing again is refused.
     let head = try store.head()
+    let twice = try store.run(["subscribe", feed.base + "/moved.ics"])
+    #expect(twice.status == 67 && twice.stderr.contains(id), "\(twice.stderr)")
     let again = try store.run(["subscription", "refresh", "--format", "json"])
     #expect(again.status == 0, "\(again.stderr)")
     #expect(again.stdout.contains("not modified"), "\(again.stdout)")

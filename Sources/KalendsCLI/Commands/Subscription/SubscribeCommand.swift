@@ -33,6 +33,10 @@ extension KalendsCommand {
       try store.requireOwner("subscribe to calendars")
       let color = try color.map { try CalendarColor.parse($0, option: "--color") }
       let (address, _) = try CalendarSubscription.address(of: url)
+      // Before fetching: a feed already subscribed to is refused without a request.
+      if let same = try store.subscriptions().first(where: { $0.subscription?.url == address }) {
+        throw StoreError.calendar(.alreadySubscribed(same.id))
+      }
       let fetched: FeedFetch
       do {
         fetched = try await FeedFetch.fetch(
