@@ -162,6 +162,7 @@ let package = Package(
       dependencies: [
         "Kalends",
         "KalendsFormats",
+        "Platform",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -212,18 +212,7 @@ extension EventStore {
       // Only `subscribe(to:title:color:)` makes a subscribed calendar, and no save changes which
       // feed it mirrors or makes it writable (stored state, never the caller's copy).
       calendar.subscription = nil
-      let stored = try objects.state(.calendar, calendar.id, in: txn)
-      let storedSource = try stored.flatMap { stored throws(StoreError) in
-        stored.isLive ? try ModelCodec.decodeCalendar(id: calendar.id, version: stored.version, stored.state) : nil
-      }
-      if let current = storedSource, current.source.kind == .subscribed {
-        calendar.source = current.source
-        calendar.allowsContentModifications = false
-        calendar.subscription = current.subscription
-      } else if calendar.source.kind == .subscribed {
-        throw StoreError.calendar(.subscribedCalendarsAreMadeBySubscribing)
-      }
-      if let stored {
+      if let stored = try objects.state(.calendar, calendar.id, in: txn) {
         if calendar.allowedEntityTypes.contains(.events) {
           try checkCalendarScope(calendar.id, "change a calendar it was not given", in: txn)
         }
@@ -233,7 +222,15 @@ extension EventStore {
           throw StoreError.calendar(.entityTypesCannotChange(calendar.id))
         }
         (calendar.resourceName, calendar.resourceOwner) = (current.resourceName, current.resourceOwner)
+        if current.source.kind == .subscribed {
+          (calendar.source, calendar.allowsContentModifications) = (current.source, false)
+          calendar.subscription = current.subscription
+        } else if calendar.source.kind == .subscribed {
+          throw StoreError.calendar(.subscribedCalendarsAreMadeBySubscribing)
+        }
         change = .modified
+      } else if calendar.source.kind == .subscribed {
+        throw StoreError.calendar(.subscribedCalendarsAreMadeBySubscribing)
       }
       return try Self.appendSaved(calendar, change: change, actor, &txn, &appender)
     }

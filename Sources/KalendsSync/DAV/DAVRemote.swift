@@ -17,35 +17,24 @@ struct DAVRemote: Sendable {
     let properties: [XMLName: XMLElement]
   }
 
-  /// Sends `method` with the XML `body` to `url`, following redirects; returns the answer and the
-  /// address that gave it.
+  /// Sends `method` with the XML `body` to `url`, following redirects
+  /// (`RemoteHTTP.sendFollowingRedirects`); returns the answer and the address that gave it. A
+  /// refusal of the user (401, 403) is ``AccountError/refused(status:url:)``.
   func send(
     _ method: String, _ url: RemoteURL, depth: Int?, body: String?
   ) async throws(AccountError) -> (RemoteResponse, RemoteURL) {
-    var url = url
-    for _ in 0...5 {
-      var headers = [("Authorization", authorization)]
-      if let depth { headers.append(("Depth", String(depth))) }
-      if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
-      let answer: RemoteResponse
-      do {
-        answer = try await RemoteHTTP.send(
-          method, url, headers: headers, body: body.map { Array($0.utf8) }, limit: limit, timeout: timeout)
-      } catch {
-        throw .remote(error)
-      }
-      switch answer.status {
-      case 301, 302, 303, 307, 308:
-        guard let location = answer.header("Location"), let next = url.resolving(location) else {
-          throw .remote(.redirect("\(answer.status) without a usable Location"))
-        }
-        guard next.isSecure || !url.isSecure else { throw .remote(.redirect("from https to \(next)")) }
-        url = next
-      case 401, 403: throw .refused(status: answer.status, url: url.description)
-      default: return (answer, url)
-      }
+    var headers = [("Authorization", authorization)]
+    if let depth { headers.append(("Depth", String(depth))) }
+    if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
+    let (answer, at): (RemoteResponse, RemoteURL)
+    do {
+      (answer, at) = try await RemoteHTTP.sendFollowingRedirects(
+        method, url, headers: headers, body: body.map { Array($0.utf8) }, limit: limit, timeout: timeout)
+    } catch {
+      throw .remote(error)
     }
-    throw .remote(.redirect("more than five redirects"))
+    if answer.status == 401 || answer.status == 403 { throw .refused(status: answer.status, url: at.description) }
+    return (answer, at)
   }
 
   /// PROPFIND of `properties` at `url` with `depth`: the responses, by href, with the properties

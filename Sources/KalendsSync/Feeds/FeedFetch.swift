@@ -11,37 +11,26 @@ public enum FeedFetch: Sendable {
   /// Another status.
   case failed(status: Int)
 
-  /// The most redirects a fetch follows.
-  static let maximumRedirects = 5
-
   /// Fetches `address`, sending `entityTag` and `lastModified` as `If-None-Match` and
-  /// `If-Modified-Since`, following at most five redirects (never from `https` to `http`). A
+  /// `If-Modified-Since`, following redirects as `RemoteHTTP.sendFollowingRedirects` does. A
   /// `file://` address is read from the file (a missing one is ``gone(status:)`` 404).
   public static func fetch(
     _ address: String, entityTag: String? = nil, lastModified: String? = nil, limit: Int, timeout: Int = 30
   ) async throws(RemoteError) -> FeedFetch {
     if address.lowercased().hasPrefix("file://") { return try local(address, limit: limit) }
-    guard var url = RemoteURL(address) else { throw .invalidAddress(address) }
+    guard let url = RemoteURL(address) else { throw .invalidAddress(address) }
     var headers = [("Accept", "text/calendar, */*;q=0.5")]
     if let entityTag { headers.append(("If-None-Match", entityTag)) }
     if let lastModified { headers.append(("If-Modified-Since", lastModified)) }
-    for _ in 0...maximumRedirects {
-      let answer = try await RemoteHTTP.send("GET", url, headers: headers, limit: limit, timeout: timeout)
-      switch answer.status {
-      case 200...299:
-        return .fetched(answer.body, entityTag: answer.header("ETag"), lastModified: answer.header("Last-Modified"))
-      case 304: return .notModified
-      case 301, 302, 303, 307, 308:
-        guard let location = answer.header("Location"), let next = url.resolving(location) else {
-          throw .redirect("\(answer.status) without a usable Location")
-        }
-        guard next.isSecure || !url.isSecure else { throw .redirect("from https to \(next)") }
-        url = next
-      case 404, 410: return .gone(status: answer.status)
-      default: return .failed(status: answer.status)
-      }
+    let (answer, _) = try await RemoteHTTP.sendFollowingRedirects(
+      "GET", url, headers: headers, limit: limit, timeout: timeout)
+    switch answer.status {
+    case 200...299:
+      return .fetched(answer.body, entityTag: answer.header("ETag"), lastModified: answer.header("Last-Modified"))
+    case 304: return .notModified
+    case 404, 410: return .gone(status: answer.status)
+    default: return .failed(status: answer.status)
     }
-    throw .redirect("more than \(maximumRedirects) redirects")
   }
 
   /// The feed in the file of a `file:///PATH` address, at most `limit` bytes.

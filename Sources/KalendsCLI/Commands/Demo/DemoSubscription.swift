@@ -11,10 +11,10 @@ enum DemoSubscription {
   /// Writes the feed, subscribes to it and applies it; returns the calendar.
   static func subscribe(_ owner: EventStore, storePath: String) throws -> EventCalendar {
     let path = feedPath(of: storePath)
-    try Data(feed(from: Calendar.current.component(.year, from: Date())).utf8).write(
-      to: URL(fileURLWithPath: path))
+    let bytes = Array(feed(from: Calendar.current.component(.year, from: Date())).utf8)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
     let calendar = try owner.subscribe(to: "file://" + path, title: "Holidays", color: "#34C759")
-    try owner.applyFeed(Array(try Data(contentsOf: URL(fileURLWithPath: path))), to: calendar.id)
+    try owner.applyFeed(bytes, to: calendar.id)
     return calendar
   }
 
