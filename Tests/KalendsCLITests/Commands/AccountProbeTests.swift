@@ -18,13 +18,7 @@ struct AccountProbeTests {
         ["python3", AccountProbeTests.launcher, directory, "ann", "s3cret-pass"],
         program: URL(fileURLWithPath: "/usr/bin/env"))
       self.process = process
-      var line = Data()
-      while !line.contains(UInt8(ascii: "\n")) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        line += chunk
-      }
-      let port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      let port = output.fileHandleForReading.availableLine()
       base = "http://127.0.0.1:\(port)"
       for _ in 0..<100 {
         if (try? CLI.run(["curl", "-s", "-o", "/dev/null", base + "/"], program: URL(fileURLWithPath: "/usr/bin/env")))?

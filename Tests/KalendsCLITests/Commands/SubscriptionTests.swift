@@ -20,13 +20,7 @@ struct SubscriptionTests {
       let (process, output, _) = try CLI.start(
         ["python3", SubscriptionTests.feedServer, directory], program: URL(fileURLWithPath: "/usr/bin/env"))
       self.process = process
-      var line = Data()
-      while !line.contains(UInt8(ascii: "\n")) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        line += chunk
-      }
-      let port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      let port = output.fileHandleForReading.availableLine()
       try #require(Int(port) != nil, "the feed server printed \(port)")
       base = "http://127.0.0.1:\(port)"
     }

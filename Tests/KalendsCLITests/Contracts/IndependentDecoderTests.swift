@@ -14,21 +14,8 @@ struct IndependentDecoderTests {
 
   /// Runs the decoder and returns its exit status and output lines.
   func decode(_ arguments: [String]) throws -> (status: Int32, lines: [String], stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Self.script] + arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: out, as: UTF8.self)
-    return (
-      process.terminationStatus, text.split(separator: "\n").map(String.init), String(decoding: err, as: UTF8.self)
-    )
+    let result = try CLI.run(["python3", Self.script] + arguments, program: URL(fileURLWithPath: "/usr/bin/env"))
+    return (result.status, result.stdout.split(separator: "\n").map(String.init), result.stderr)
   }
 
   /// A store with every actor type, multi-byte text, a payload whose field lengths need two- and
