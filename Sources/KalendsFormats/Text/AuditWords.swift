@@ -55,7 +55,7 @@ extension AuditEntry {
       if reason == .policy, case .policy(let policy) = actor { return change + ", by policy “\(policy)”" }
       return change + (reason.map { ", because \($0.words)" } ?? "")
     case .accessAttemptRefused:
-      return "was refused\(times): \(operation ?? "a call") (\(service) \(status?.words ?? "not allowed"))"
+      return "was refused\(times): \(operation ?? "a call") (\(Self.held(service, status)))"
     case .ownerActionRefused:
       return "was refused\(times) what only the person may do: \(operation ?? "an owner's action")"
     case .clientTokenCreated:
@@ -74,6 +74,13 @@ extension AuditEntry {
     default:
       return kind.name
     }
+  }
+
+  /// The service a refused call was for, with the status the app held when the refusal was for
+  /// lack of access; the service alone when the app held access and something else refused the
+  /// call (a read-only calendar).
+  static func held(_ service: String, _ status: AuthorizationStatus?) -> String {
+    status.map { "\(service) \($0.words)" } ?? service
   }
 
   /// How the app was known: `identified` (the server's evidence), `declared` (an app's record
@@ -96,6 +103,6 @@ extension PendingRefusal {
   package var sentence: String {
     let times = count > 1 ? " \(count) times" : ""
     guard let service else { return "was refused\(times) what only the person may do: \(operation)" }
-    return "was refused\(times): \(operation) (\(service) \(status?.words ?? "not allowed"))"
+    return "was refused\(times): \(operation) (\(AuditEntry.held(service.description, status)))"
   }
 }

@@ -173,6 +173,9 @@ struct SubscriptionTests {
     // The app's attempt is recorded, as a refusal is; the person's is simply refused.
     let refusals = try store.run(["log", "tail", "-n", "3", "--format", "json"]).stdout
     #expect(refusals.contains("accessAttemptRefused") && refusals.contains("read-only calendar \(id)"), "\(refusals)")
+    // The audit says what refused it, not that the app lacked access to calendars.
+    let said = try store.run(["audit", "history", "--client", app]).stdout
+    #expect(said.contains("write into the read-only calendar \(id) (calendars)"), "\(said)")
     let apps = try store.run(["subscription", "list", "--as", app])
     #expect(apps.status == 68, "an app listed subscriptions: \(apps.stdout)")
     let mine = try store.run(["subscription", "list"])
