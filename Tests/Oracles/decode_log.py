@@ -294,8 +294,10 @@ def may_make(record):
         return actor == {"type": "person"}
     if kind in (101, 102, 201, 202, 301, 302):
         return actor["type"] in ("person", "client", "source")
-    if kind in (501, 502, 503, 504):
+    if kind in (501, 502, 503, 504, 505, 506):
         return actor["type"] in ("person", "client")
+    if kind in (601, 602):
+        return actor == {"type": "person"}
     if kind in (401, 407, 408, 409, 410):
         return actor == {"type": "person"}
     if kind == 406:

@@ -70,12 +70,13 @@ public enum ErasableItem: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// The object of `kind` with `id`.
-  init(_ kind: ObjectKind, _ id: ObjectID) {
+  /// The object of `kind` with `id`; `nil` for an account, whose state holds no content to erase.
+  init?(_ kind: ObjectKind, _ id: ObjectID) {
     switch kind {
     case .calendar: self = .calendar(id)
     case .event: self = .event(id)
     case .reminder: self = .reminder(id)
+    case .source: return nil
     }
   }
 
@@ -115,7 +116,7 @@ struct ErasureTargets {
     }
     var found: [ErasableItem] = []
     let id = try fields.requiredObjectID(1, in: payload)
-    if items[kind.rawValue]?.contains(id) == true { found.append(ErasableItem(kind, id)) }
+    if items[kind.rawValue]?.contains(id) == true, let item = ErasableItem(kind, id) { found.append(item) }
     if kind != .calendar, let calendars = items[ObjectKind.calendar.rawValue], !calendars.isEmpty {
       let calendar = try fields.requiredObjectID(2, in: payload)
       if calendars.contains(calendar) { found.append(.calendar(calendar)) }

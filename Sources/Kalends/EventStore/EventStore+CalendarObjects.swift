@@ -274,7 +274,7 @@ extension EventStore {
   }
 
   /// The items of `object`, placed in the calendar `id` and checked as a save checks them.
-  private static func checkedItems(
+  static func checkedItems(
     of object: CalendarObject, in id: ObjectID
   ) throws(StoreError) -> ([Event], [Reminder]) {
     guard !object.events.isEmpty || !object.reminders.isEmpty else {

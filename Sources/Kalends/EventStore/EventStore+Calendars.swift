@@ -30,6 +30,7 @@ extension EventStore {
   static func appsCopy(_ calendar: EventCalendar) -> EventCalendar {
     var copy = calendar
     copy.subscription = nil
+    copy.remote = nil
     return copy
   }
 
@@ -212,6 +213,7 @@ extension EventStore {
       // Only `subscribe(to:title:color:)` makes a subscribed calendar, and no save changes which
       // feed it mirrors or makes it writable (stored state, never the caller's copy).
       calendar.subscription = nil
+      calendar.remote = nil
       if let stored = try objects.state(.calendar, calendar.id, in: txn) {
         if calendar.allowedEntityTypes.contains(.events) {
           try checkCalendarScope(calendar.id, "change a calendar it was not given", in: txn)
@@ -222,15 +224,21 @@ extension EventStore {
           throw StoreError.calendar(.entityTypesCannotChange(calendar.id))
         }
         (calendar.resourceName, calendar.resourceOwner) = (current.resourceName, current.resourceOwner)
-        if current.source.kind == .subscribed {
-          (calendar.source, calendar.allowsContentModifications) = (current.source, false)
-          calendar.subscription = current.subscription
+        if current.source.kind == .subscribed || current.remote != nil {
+          // A subscription's or an account's calendar keeps its source, what it mirrors and
+          // whether it may be changed: its colour and title are the person's to change.
+          (calendar.source, calendar.allowsContentModifications) = (current.source, current.allowsContentModifications)
+          (calendar.subscription, calendar.remote) = (current.subscription, current.remote)
         } else if calendar.source.kind == .subscribed {
           throw StoreError.calendar(.subscribedCalendarsAreMadeBySubscribing)
+        } else if calendar.source.kind == .calDAV {
+          throw StoreError.calendar(.accountCalendarsAreMadeBySyncing)
         }
         change = .modified
       } else if calendar.source.kind == .subscribed {
         throw StoreError.calendar(.subscribedCalendarsAreMadeBySubscribing)
+      } else if calendar.source.kind == .calDAV {
+        throw StoreError.calendar(.accountCalendarsAreMadeBySyncing)
       }
       return try Self.appendSaved(calendar, change: change, actor, &txn, &appender)
     }

@@ -43,9 +43,9 @@ extension EventStore {
             let stored = try StoredObject(entry: value)
             let bytes = Array(copying: key)
             if !stored.isLive, stored.modified.rawValue < cutoff, let kind = ObjectKind(rawValue: bytes[0]),
-              let id = ObjectID(bytes: bytes[1...])
+              let id = ObjectID(bytes: bytes[1...]), let item = ErasableItem(kind, id)
             {
-              due.append(ErasableItem(kind, id))
+              due.append(item)
             }
             return .continue
           }

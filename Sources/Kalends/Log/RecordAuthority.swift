@@ -40,6 +40,8 @@ enum RecordAuthority {
       case .person, .client: return nil
       case .system, .policy, .source: return "\(principal) may not change contacts"
       }
+    case .sourceSaved, .sourceRemoved:
+      return principal == .person ? nil : "only the person adds and removes accounts, not \(principal)"
     case .clientRegistered:
       return principal == .person ? nil : "only the person registers apps, not \(principal)"
     case .clientTokenCreated, .clientTokenRevoked:

@@ -55,6 +55,12 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let addressBookRemoved = RecordKind(rawValue: 506)
 
   /// A client (an app) was registered or its name or usage descriptions changed.
+  /// An account (a ``CalendarSource`` of kind CalDAV) added or changed: field 1 its id, 5 its
+  /// state (docs/log-format.md). The person's only.
+  public static let sourceSaved = RecordKind(rawValue: 601)
+  /// An account removed, with its calendars: field 1 its id. The person's only.
+  public static let sourceRemoved = RecordKind(rawValue: 602)
+
   public static let clientRegistered = RecordKind(rawValue: 401)
   /// A client asked for access to a service; the payload says what it got and whether the person
   /// was asked.

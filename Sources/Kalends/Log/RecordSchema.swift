@@ -95,7 +95,39 @@ package struct RecordSchema: Sendable {
     Field(tag: 10, name: "clientProperty", type: .message(clientProperty), required: false),
     Field(tag: 11, name: "resourceOwner", type: .string, required: false),
     Field(tag: 12, name: "subscription", type: .message(subscription), required: false),
+    Field(tag: 13, name: "remote", type: .message(remoteCollection), required: false),
   ]
+
+  /// The collection of an account's server a calendar mirrors, as its last completed sync left it.
+  static let remoteCollection: [Field] = [
+    Field(tag: 1, name: "url", type: .string, required: true),
+    Field(tag: 2, name: "syncToken", type: .string, required: false),
+    Field(tag: 3, name: "ctag", type: .string, required: false),
+    Field(
+      tag: 4, name: "quarantined",
+      type: .message([
+        Field(tag: 1, name: "name", type: .string, required: true),
+        Field(tag: 2, name: "reason", type: .string, required: false),
+      ]), required: false),
+  ]
+
+  /// An account's state.
+  static let sourceState: [Field] = [
+    Field(tag: 1, name: "title", type: .string, required: true),
+    Field(tag: 2, name: "sourceType", type: .unsigned, required: true),
+    Field(tag: 3, name: "principal", type: .string, required: true),
+    Field(tag: 4, name: "user", type: .string, required: false),
+    Field(tag: 5, name: "calendarHome", type: .string, required: false),
+    Field(tag: 6, name: "addressBookHome", type: .string, required: false),
+  ]
+
+  static let sourceSaved = RecordSchema(
+    name: "sourceSaved",
+    fields: [
+      Field(tag: 1, name: "id", type: .uuid, required: true),
+      Field(tag: 3, name: "change", type: .unsigned, required: true),
+      Field(tag: 5, name: "state", type: .message(sourceState), required: true),
+    ])
 
   /// The feed a subscribed calendar mirrors, as its last refresh that changed it saw it.
   static let subscription: [Field] = [
@@ -161,6 +193,7 @@ package struct RecordSchema: Sendable {
         required: false),
       Field(tag: 18, name: "created", type: .timestamp, required: false),
       Field(tag: 24, name: "clientProperty", type: .message(clientProperty), required: false),
+      Field(tag: 26, name: "remoteEntityTag", type: .string, required: false),
     ]
 
   static let eventSaved = RecordSchema(
@@ -192,6 +225,7 @@ package struct RecordSchema: Sendable {
     Field(tag: 20, name: "property", type: .string, required: false),
     Field(tag: 24, name: "clientProperty", type: .message(clientProperty), required: false),
     Field(tag: 25, name: "alarmProperties", type: .message(alarmProperties), required: false),
+    Field(tag: 26, name: "remoteEntityTag", type: .string, required: false),
   ]
 
   static let reminderSaved = RecordSchema(
@@ -433,6 +467,9 @@ package struct RecordSchema: Sendable {
     .addressBookRemoved: RecordSchema(
       name: "addressBookRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
     .groupRemoved: RecordSchema(name: "groupRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
+    .sourceSaved: sourceSaved,
+    .sourceRemoved: RecordSchema(
+      name: "sourceRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
     .clientRegistered: clientRegistered,
     .accessRequested: accessRequested,
     .accessDecided: accessDecided,

@@ -80,6 +80,14 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   /// is not iCalendar (an HTML page), is empty where the calendar holds events, is larger than
   /// ``CalendarSubscription/maximumFeedBytes``, or holds an item the store refuses.
   case feedRefused(ObjectID, reason: String)
+  /// No account has this identifier (or it was removed).
+  case accountNotFound(ObjectID)
+  /// An account of the same principal and user exists already: one account, one source.
+  case accountExists(ObjectID)
+  /// An account's calendars are made by syncing it, not by saving a calendar in its source.
+  case accountCalendarsAreMadeBySyncing
+  /// The calendar is not one of an account's.
+  case notAnAccountCalendar(ObjectID)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
@@ -90,6 +98,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .calendarReadOnly: .accessRefused
     case .notSubscribed: .notFound
     case .alreadySubscribed: .conflict
+    case .accountNotFound, .notAnAccountCalendar: .notFound
+    case .accountExists: .conflict
     default: .invalidInput
     }
   }
@@ -109,6 +119,11 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidFeedURL(let reason): "\(reason) — give an https://, http://, webcal:// or file:/// address"
     case .feedRefused(let id, let reason):
       "the feed of calendar \(id) was not applied: \(reason); the calendar is as it was"
+    case .accountNotFound(let id): "no account \(id) — list them with `kalends account list`"
+    case .accountExists(let id): "that account is account \(id) already — sync it with `kalends account sync`"
+    case .accountCalendarsAreMadeBySyncing:
+      "an account's calendars are made by syncing it — create the calendar on the server, then `kalends account sync`"
+    case .notAnAccountCalendar(let id): "calendar \(id) is not an account's — list them with `kalends account show`"
     case .calendarDoesNotAllowEvents(let id): "calendar \(id) does not hold events — choose an event calendar"
     case .calendarDoesNotAllowReminders(let id):
       "calendar \(id) does not hold reminders — choose a reminders list"

@@ -66,6 +66,10 @@ public struct Event: Hashable, Sendable {
   /// `EventStore.putCalendarObject(_:inCalendar:condition:)`, kept by every other save; `nil`
   /// when the resource is named by the `UID`.
   public internal(set) var resourceName: String?
+  /// For an event synced from an account (a calendar with a ``EventCalendar/remote``): the `ETag`
+  /// of the server's object it was last synced from, by which a sync knows what it holds already;
+  /// `nil` for every other event. Set by the sync, kept by no other save.
+  public internal(set) var remoteEntityTag: String?
   /// What a client stored on the calendar object resource holding the event that Kalends does not
   /// model — WebDAV's dead properties (RFC 4918 §4.2), set by `PROPPATCH` — by name in Clark
   /// notation, each value as the client wrote it (XML content), as

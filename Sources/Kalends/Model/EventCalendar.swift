@@ -31,6 +31,10 @@ public struct EventCalendar: Hashable, Sendable {
   /// ``EventStore/subscribe(to:title:color:)`` and kept current by its refreshes; `nil` for every
   /// other calendar, and in an app's copy of any calendar.
   public internal(set) var subscription: CalendarSubscription?
+  /// For a calendar of a ``CalendarAccount`` (source kind ``CalendarSource/Kind/calDAV``): the
+  /// server's collection it mirrors and how far it is synced; `nil` for every other calendar, and
+  /// in an app's copy of any calendar.
+  public internal(set) var remote: RemoteCollection?
   /// What clients stored on the calendar that Kalends does not model — WebDAV's dead properties
   /// (RFC 4918 §4.2), such as Apple's `calendar-order` or CalDAV's `calendar-timezone` — by name in
   /// Clark notation (`{urn:ietf:params:xml:ns:caldav}calendar-description`), each value as the

@@ -18,6 +18,7 @@ extension ModelCodec {
     state.append(tag: 22, optional: event.resourceName)
     if event.endProperty != .dtend { state.append(tag: 23, unsigned: UInt64(event.endProperty.rawValue)) }
     appendClientProperties(event.clientProperties, tag: 24, to: &state)
+    state.append(tag: 26, optional: event.remoteEntityTag)
     return state
   }
 
@@ -51,6 +52,7 @@ extension ModelCodec {
     event.resourceName = try state.string(22)
     event.endProperty = Event.EndProperty(rawValue: UInt8(truncatingIfNeeded: try state.unsigned(23) ?? 0)) ?? .dtend
     event.clientProperties = try clientProperties(tag: 24, of: state)
+    event.remoteEntityTag = try state.string(26)
     do {
       event.recurrenceRules = try state.strings(13).map { try RecurrenceRule(parsing: $0) }
     } catch {
@@ -127,6 +129,7 @@ extension ModelCodec {
     if let created = reminder.creationDate { state.append(tag: 18, signed: created.rawValue) }
     state.append(tag: 22, optional: reminder.resourceName)
     appendClientProperties(reminder.clientProperties, tag: 24, to: &state)
+    state.append(tag: 26, optional: reminder.remoteEntityTag)
     return state
   }
 
@@ -155,6 +158,7 @@ extension ModelCodec {
     reminder.creationDate = try state.signed(18).map(Timestamp.init(rawValue:))
     reminder.resourceName = try state.string(22)
     reminder.clientProperties = try clientProperties(tag: 24, of: state)
+    reminder.remoteEntityTag = try state.string(26)
     reminder.version = version
     reminder.lastModifiedDate = modified
     return reminder

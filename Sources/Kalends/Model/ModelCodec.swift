@@ -25,6 +25,7 @@ enum ModelCodec {
       if let interval = subscription.refreshInterval { feed.append(tag: 5, unsigned: UInt64(interval)) }
       state.append(tag: 12, message: feed)
     }
+    calendar.remote?.append(to: &state)
     return state
   }
 
@@ -51,6 +52,7 @@ enum ModelCodec {
       subscription.refreshInterval = try feed.unsigned(5).map { Int64(clamping: $0) }
       calendar.subscription = subscription
     }
+    calendar.remote = try state.messages(13).first.map { remote throws(StoreError) in try RemoteCollection(remote) }
     return calendar
   }
 

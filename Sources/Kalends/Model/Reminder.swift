@@ -39,6 +39,8 @@ public struct Reminder: Hashable, Sendable {
   /// The name a CalDAV client stored it under, when that is not its `UID`, as
   /// ``Event/resourceName``.
   public internal(set) var resourceName: String?
+  /// The `ETag` of the account's object it was last synced from, as ``Event/remoteEntityTag``.
+  public internal(set) var remoteEntityTag: String?
   /// The WebDAV dead properties of the calendar object resource holding it, as
   /// ``Event/clientProperties``.
   public var clientProperties: [String: String]

@@ -59,7 +59,7 @@ struct ItemSearchBulkLoader: ProjectionBulkLoader {
       case .calendar: removeCalendar(id)
       case .event: set(.event, id, (0, -1))
       case .reminder: set(.reminder, id, (0, -1))
-      case nil: break
+      case .source, nil: break
       }
     default:
       break

@@ -83,7 +83,7 @@ struct ItemSearchProjection: Projection {
       case .calendar: try unindexCalendar(id, &txn)
       case .event: try unindex(.event, id, &txn)
       case .reminder: try unindex(.reminder, id, &txn)
-      case nil: break
+      case .source, nil: break
       }
     default:
       break

@@ -164,6 +164,7 @@ extension EventStore {
       event.resourceName = nil
       event.creationDate = nil
       event.lastModifiedDate = nil
+      event.remoteEntityTag = nil
       event.version = .none
       event.detachedOccurrences = event.detachedOccurrences.mapValues { occurrence in
         // A stored override carries its series' rules as it is decoded; one read from a feed, none.

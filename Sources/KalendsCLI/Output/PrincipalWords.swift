@@ -1,7 +1,8 @@
 import Kalends
 
 /// Who made a record, as the person reads it: a source (`source:ID`) by what it is — the
-/// subscription and its calendar's title — every other principal as the log writes it.
+/// subscription and its calendar's title, the account and its name — every other principal as the
+/// log writes it.
 struct PrincipalWords {
   /// The words for each source the store's calendars belong to, by its identifier.
   let sources: [String: String]
@@ -17,6 +18,7 @@ struct PrincipalWords {
       let what = calendar.source.kind == .subscribed ? "subscription" : String(describing: calendar.source.kind)
       sources[calendar.source.id.description] = "\(what) “\(calendar.title)”"
     }
+    for account in try store.accounts() { sources[account.id.description] = "account “\(account.title)”" }
     self.sources = sources
   }
 

@@ -11,6 +11,8 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
   case remote(RemoteError)
   /// The server answered, but not as a CalDAV or CardDAV server of this account does.
   case notDAV(String)
+  /// The store refused what the sync brought, or could not be written.
+  case store(StoreError)
 
   public var description: String {
     switch self {
@@ -21,6 +23,7 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
         : "\(url) refused the user (\(status))"
     case .remote(let error): error.description
     case .notDAV(let reason): "not a CalDAV or CardDAV account: \(reason)"
+    case .store(let error): error.description
     }
   }
 
@@ -30,6 +33,7 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
     case .credentials: .invalidInput
     case .refused: .accessRefused
     case .remote, .notDAV: .notFound
+    case .store(let error): error.category
     }
   }
 }

@@ -11,10 +11,12 @@ struct DAVRemote: Sendable {
   /// The most bytes of an answer.
   let limit: Int
 
-  /// One response of a multistatus: its resource and the properties found (status 200).
+  /// One response of a multistatus: its resource, the properties found (status 200), and the
+  /// response's own status when it has one (`404` for a member `sync-collection` says is gone).
   struct Response: Sendable {
     let href: String
     let properties: [XMLName: XMLElement]
+    var status: Int? = nil
   }
 
   /// Sends `method` with the XML `body` to `url`, following redirects
@@ -57,6 +59,11 @@ struct DAVRemote: Sendable {
 
   /// The responses of a multistatus body.
   static func responses(_ body: [UInt8]) throws(AccountError) -> [Response] {
+    try multistatus(body).responses
+  }
+
+  /// The responses of a multistatus body, and its `sync-token` (RFC 6578) when it has one.
+  static func multistatus(_ body: [UInt8]) throws(AccountError) -> (responses: [Response], syncToken: String?) {
     let root: XMLElement
     do {
       root = try XMLReader.parse(body)
@@ -64,15 +71,22 @@ struct DAVRemote: Sendable {
       throw .notDAV("its multistatus is not XML: \(error)")
     }
     guard root.name == .dav("multistatus") else { throw .notDAV("the answer is \(root.name), not a multistatus") }
-    return root.children(.dav("response")).compactMap { response in
+    let responses: [Response] = root.children(.dav("response")).compactMap { response in
       guard let href = response.child(.dav("href"))?.text.trimmed, !href.isEmpty else { return nil }
       var properties: [XMLName: XMLElement] = [:]
       for propstat in response.children(.dav("propstat")) {
         guard let status = propstat.child(.dav("status"))?.text, status.contains(" 200") else { continue }
         for property in propstat.child(.dav("prop"))?.children ?? [] { properties[property.name] = property }
       }
-      return Response(href: href, properties: properties)
+      let status = response.child(.dav("status")).flatMap { Self.statusCode($0.text) }
+      return Response(href: href, properties: properties, status: status)
     }
+    return (responses, root.child(.dav("sync-token"))?.text.trimmed)
+  }
+
+  /// The code of an HTTP status line (`HTTP/1.1 404 Not Found`).
+  static func statusCode(_ line: String) -> Int? {
+    line.trimmed.split(separator: " ").dropFirst().first.flatMap { Int($0) }
   }
 }
 

@@ -14,13 +14,14 @@ struct AccountProbeTests {
     let base: String
 
     init(_ directory: String) throws {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       let (process, output, _) = try CLI.start(
         ["python3", AccountProbeTests.launcher, directory, "ann", "s3cret-pass"],
         program: URL(fileURLWithPath: "/usr/bin/env"))
       self.process = process
       let port = output.fileHandleForReading.availableLine()
       base = "http://127.0.0.1:\(port)"
-      for _ in 0..<100 {
+      for _ in 0..<300 {
         if (try? CLI.run(["curl", "-s", "-o", "/dev/null", base + "/"], program: URL(fileURLWithPath: "/usr/bin/env")))?
           .status == 0
         {
@@ -36,6 +37,22 @@ struct AccountProbeTests {
       var arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "ann:s3cret-pass", "-X", method]
       if let body { arguments += ["-H", "Content-Type: application/xml", "--data", body] }
       return try CLI.run(arguments + [base + path], program: URL(fileURLWithPath: "/usr/bin/env")).stdout
+    }
+
+    /// `PUT` of the iCalendar `body` at `path` as ann: the status.
+    func put(_ path: String, _ body: String) throws -> String {
+      try CLI.run(
+        [
+          "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "ann:s3cret-pass", "-X", "PUT", "-H",
+          "Content-Type: text/calendar", "--data-binary", body, base + path,
+        ], program: URL(fileURLWithPath: "/usr/bin/env")
+      ).stdout
+    }
+
+    /// The body of `path` as ann.
+    func get(_ path: String) throws -> String {
+      try CLI.run(["curl", "-s", "-u", "ann:s3cret-pass", base + path], program: URL(fileURLWithPath: "/usr/bin/env"))
+        .stdout
     }
 
     deinit {

@@ -37,6 +37,8 @@ struct OwnerOnlyCLITests {
     ["fleet", "push", "--nats", "nats://127.0.0.1:1", "--org", "acme"],
     ["subscribe", "https://example.org/school.ics"], ["subscription", "list"], ["subscription", "refresh"],
     ["subscription", "remove", "5C205EDF-C635-423E-9CFE-4BA4F8282B8C"],
+    ["account", "add", "caldav", "http://127.0.0.1:1", "--user", "ann", "--password-command", "echo pw"],
+    ["account", "list"], ["account", "show", "Home"], ["account", "sync"], ["account", "remove", "Home"],
   ])
   func anOwnerOnlyCommandAsAnAppIsRefusedAndRecorded(_ command: [String]) throws {
     let store = try registered()

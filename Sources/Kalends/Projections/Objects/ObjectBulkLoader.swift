@@ -57,6 +57,9 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
   mutating func apply(_ header: LogRecordHeader, payload: RawSpan) throws {
     let fields = try PayloadFieldIndex(payload)
     switch header.kind {
+    case .sourceSaved, .sourceRemoved:
+      let id = try fields.requiredObjectID(1, in: payload)
+      set(Key(kind: ObjectKind.source.rawValue, id: id), header, live: header.kind == .sourceSaved, calendar: id, .none)
     case .calendarSaved:
       let id = try fields.requiredObjectID(1, in: payload)
       set(Key(kind: ObjectKind.calendar.rawValue, id: id), header, live: true, calendar: id, .none)
@@ -152,8 +155,7 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
 
   mutating func prepare() throws {
     slots = ObjectSlots()
-    let calendarKind = ObjectKind.calendar.rawValue
-    for slot in stored.indices where !removals.isEmpty && stored[slot].isLive && keys[slot].kind != calendarKind {
+    for slot in stored.indices where !removals.isEmpty && isLiveItem(slot) {
       // Taken with its calendar when that calendar was removed after the item's last save.
       guard let times = removals[stored[slot].calendar],
         let removal = times.first(where: { $0.0 > stored[slot].position })
@@ -234,7 +236,8 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
 
   /// Whether the object at `index` of ``keys`` and ``stored`` is a live event or reminder.
   private func isLiveItem(_ index: Int) -> Bool {
-    stored[index].isLive && keys[index].kind != ObjectKind.calendar.rawValue
+    stored[index].isLive
+      && (keys[index].kind == ObjectKind.event.rawValue || keys[index].kind == ObjectKind.reminder.rawValue)
   }
 
   /// `keys` and `stored` in key order. Identifiers are mostly random, so a counting sort on the

@@ -4,7 +4,7 @@ internal import LMDB
 /// last changed it), and which items each calendar holds.
 ///
 /// Databases:
-/// - `objects`: key `type (1 byte: 1 calendar, 2 event, 3 reminder) ‖ id (16)`, value a
+/// - `objects`: key `type (1 byte: 1 calendar, 2 event, 3 reminder, 4 account) ‖ id (16)`, value a
 ///   ``StoredObject`` entry: `version (8) ‖ modified timestamp (8) ‖ live (1) ‖ calendar id (16)`,
 ///   and for a live item with an external identifier its digest (16), then for one with a resource
 ///   name that name's (16). The state is not copied:
@@ -30,7 +30,8 @@ struct ObjectProjection: Projection {
   }
   static let databaseNames = [DatabaseName.objects, DatabaseName.byCalendar, DatabaseName.byExternalID]
   static let kinds: Set<RecordKind> = [
-    .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved,
+    .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved, .sourceSaved,
+    .sourceRemoved,
   ]
 
   let objects: Database
@@ -50,6 +51,9 @@ struct ObjectProjection: Projection {
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
     switch header.kind {
+    case .sourceSaved, .sourceRemoved:
+      let id = try PayloadReader(bytes: payload).requiredObjectID(1)
+      try put(ObjectKind.source.key(id), live: header.kind == .sourceSaved, calendar: id, trailer: .none, header, &txn)
     case .calendarSaved:
       let id = try PayloadReader(bytes: payload).requiredObjectID(1)
       try put(ObjectKind.calendar.key(id), live: true, calendar: id, trailer: .none, header, &txn)
@@ -278,6 +282,8 @@ struct ObjectProjection: Projection {
 enum ObjectKind: UInt8, Sendable, CustomStringConvertible {
   case calendar = 1
   case event, reminder
+  /// An account (`sourceSaved`), keyed by its id; its "calendar" is its own id.
+  case source
 
   func key(_ id: ObjectID) -> [UInt8] { [rawValue] + id.bytes }
 
@@ -288,6 +294,7 @@ enum ObjectKind: UInt8, Sendable, CustomStringConvertible {
     case .calendar: "calendar"
     case .event: "event"
     case .reminder: "reminder"
+    case .source: "account"
     }
   }
 
@@ -297,6 +304,7 @@ enum ObjectKind: UInt8, Sendable, CustomStringConvertible {
     case .calendar: .calendarSaved
     case .event: .eventSaved
     case .reminder: .reminderSaved
+    case .source: .sourceSaved
     }
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Kalends
 import KalendsCommandSupport
 import KalendsFormats
 import KalendsSync
@@ -8,88 +9,85 @@ extension KalendsCommand {
   struct Account: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "account",
-      abstract: "CalDAV and CardDAV accounts (docs/accounts.md): probe one before it is synced.",
-      subcommands: [Probe.self])
+      abstract: "CalDAV accounts synced into the store (docs/accounts.md): add, list, show, sync, remove.",
+      subcommands: [Add.self, List.self, Show.self, Sync.self, Remove.self, Probe.self])
   }
 }
 
 extension KalendsCommand.Account {
-  /// `kalends account probe`: what an account holds, found as its sync will find it.
-  struct Probe: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-      commandName: "probe",
-      abstract: "Find an account's principal, homes, calendars and address books; nothing is written.",
-      discussion: """
-        The address may be a bare host (asked at /.well-known/caldav and /.well-known/carddav, RFC \
-        6764), a .well-known address or the principal's. The password comes from --password-command \
-        (its first line of output: `pass show fastmail`, `secret-tool lookup …`) or --password-file \
-        (a file of this user's, mode 0600); it is sent to the server only, over TLS for https.
-        """)
-
-    @Argument(help: "The account's address (https://dav.example.com, or host alone).") var url: String
-
-    @Option(help: "The user name.") var user: String
-
-    @Option(help: "A command that prints the password.") var passwordCommand: String?
-
-    @Option(help: "A file (mode 0600) whose first line is the password.") var passwordFile: String?
-
-    @Option(help: "Seconds to wait for each request.") var timeout = 30
-
-    @Option(help: "Output format.") var format: ObjectFormat = .configured
-
-    func validate() throws {
-      if (passwordCommand == nil) == (passwordFile == nil) {
-        throw ValidationError("give one of --password-command and --password-file")
-      }
+  /// The account `text` names: its id, else its title (exactly, then case ignored, then the one
+  /// it begins), else the one id it begins (four hex digits or more).
+  static func named(_ text: String, in store: EventStore) throws -> CalendarAccount {
+    let accounts = try store.accounts()
+    if let id = ObjectID(text) {
+      guard let found = accounts.first(where: { $0.id == id }) else { throw StoreError.calendar(.accountNotFound(id)) }
+      return found
     }
+    let folded = text.lowercased()
+    let found = try EventStore.uniqueMatch(
+      text, option: "ACCOUNT", among: accounts,
+      steps: [
+        ("titled", { $0.title == text }), ("titled", { $0.title.lowercased() == folded }),
+        ("whose title begins with", { $0.title.lowercased().hasPrefix(folded) }),
+        (
+          "whose id begins with",
+          { text.count >= 4 && text.allSatisfy(\.isHexDigit) && $0.id.description.lowercased().hasPrefix(folded) }
+        ),
+      ], noun: "accounts", describe: { "\(TerminalText.escaped($0.title)) (\($0.id))" },
+      hint: "give more of the name or of the id")
+    guard let found else {
+      throw CLIError(
+        message: "no account is named \"\(TerminalText.escaped(text))\" — kalends account list shows them",
+        status: .notFound)
+    }
+    return found
+  }
 
-    func run() async throws {
-      let credentials: AccountCredentials = passwordCommand.map { .command($0) } ?? .file(passwordFile ?? "")
-      let found: AccountDiscovery
-      do {
-        found = try await AccountDiscovery.discover(url, user: user, credentials: credentials, timeout: timeout)
-      } catch {
-        throw CLIError(message: error.description, status: ExitStatus(error.category))
-      }
-      let collections: [JSONValue] = found.collections.map { collection in
-        .object([
-          ("kind", .string(collection.kind.rawValue)), ("name", .string(collection.name)),
-          ("url", .string(collection.url)), ("color", collection.color.map { .string($0) } ?? .null),
-          ("components", .array(collection.components.map { .string($0) })),
-          ("writable", .bool(collection.writable)), ("syncToken", .bool(collection.syncToken != nil)),
-        ])
-      }
-      switch format {
-      case .json:
-        print(
-          JSONValue.object([
-            ("principal", .string(found.principal)),
-            ("calendarHome", found.calendarHome.map { .string($0) } ?? .null),
-            ("addressBookHome", found.addressBookHome.map { .string($0) } ?? .null),
-            ("collections", .array(collections)),
-          ]).rendered())
-      case .table:
-        print("principal        \(TerminalText.escaped(found.principal))")
-        print("calendar home    \(TerminalText.escaped(found.calendarHome ?? "—"))")
-        print("address books    \(TerminalText.escaped(found.addressBookHome ?? "—"))")
-        print()
-        format.write(
-          found.collections, json: { _ in [] },
-          columns: [
-            ("KIND", \.kind.rawValue), ("NAME", { TerminalText.escaped($0.name) }),
-            (
-              "HOLDS",
-              {
-                $0.kind == .addressBook
-                  ? "contacts" : ($0.components.isEmpty ? "all" : $0.components.joined(separator: ","))
-              }
-            ),
-            ("ACCESS", { $0.writable ? "read-write" : "read-only" }),
-            ("SYNC", { $0.syncToken == nil ? "etags" : "sync-collection" }),
-            ("URL", { TerminalText.escaped($0.url) }),
-          ])
-      }
+  /// An account's failure as the command line's error.
+  static func failure(_ error: AccountError) -> CLIError {
+    CLIError(message: error.description, status: ExitStatus(error.category))
+  }
+
+  /// The JSON of `account` with its calendars.
+  static func fields(_ account: CalendarAccount, calendars: [EventCalendar]) -> [(String, JSONValue)] {
+    [
+      ("id", .string(account.id.description)), ("title", .string(account.title)),
+      ("principal", .string(account.principal)), ("user", .string(account.user)),
+      ("calendarHome", account.calendarHome.map { .string($0) } ?? .null),
+      (
+        "calendars",
+        .array(
+          calendars.map { calendar in
+            .object(
+              calendar.jsonFields + [
+                ("url", .string(calendar.remote?.url ?? "")),
+                ("synced", .bool(calendar.remote?.syncToken != nil || calendar.remote?.ctag != nil)),
+                (
+                  "quarantined",
+                  .array(
+                    (calendar.remote?.quarantined ?? []).map {
+                      .object([("name", .string($0.name)), ("reason", .string($0.reason))])
+                    })
+                ),
+              ])
+          })
+      ),
+    ]
+  }
+}
+
+/// The options that say where an account's password comes from.
+struct PasswordOptions: ParsableArguments {
+  @Option(help: "A command that prints the password (its first line): `pass show fastmail`.")
+  var passwordCommand: String?
+
+  @Option(help: "A file (this user's, mode 0600) whose first line is the password.") var passwordFile: String?
+
+  func validate() throws {
+    if (passwordCommand == nil) == (passwordFile == nil) {
+      throw ValidationError("give one of --password-command and --password-file")
     }
   }
+
+  var credentials: AccountCredentials { passwordCommand.map { .command($0) } ?? .file(passwordFile ?? "") }
 }

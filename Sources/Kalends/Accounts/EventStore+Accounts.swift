@@ -1,0 +1,101 @@
+internal import LMDB
+
+extension EventStore {
+  /// Adds `account` (found by its discovery: principal and homes) as a source of its own; its
+  /// calendars come with its first sync. The same principal with the same user twice is refused
+  /// (``CalendarError/accountExists(_:)``): one account, one source. The person's only: an app's
+  /// session is refused, and the refusal recorded.
+  public func addAccount(_ account: CalendarAccount) throws(StoreError) -> CalendarAccount {
+    try requireOwner("add accounts")
+    try Self.checkText(account.title, field: "the account's name")
+    guard !account.title.isEmpty else { throw .calendar(.invalidText(field: "the account's name", reason: "is empty")) }
+    for (text, field) in [
+      (account.principal, "the principal"), (account.user, "the user name"),
+      (account.calendarHome ?? "", "the calendar home"), (account.addressBookHome ?? "", "the address-book home"),
+    ] {
+      try Self.checkText(text, field: field)
+    }
+    return try write(nil) { txn, appender, objects in
+      let same = try txn.reading { txn in
+        try Self.allAccounts(objects, in: txn).first { $0.principal == account.principal && $0.user == account.user }
+      }
+      if let same { throw StoreError.calendar(.accountExists(same.id)) }
+      return try Self.appendSaved(account, change: .created, &txn, &appender)
+    }
+  }
+
+  /// The person's accounts, by title then identifier.
+  public func accounts() throws(StoreError) -> [CalendarAccount] {
+    try requireOwner("list accounts")
+    return try read { txn, objects, _ in try Self.allAccounts(objects, in: txn) }
+  }
+
+  /// The account `id`, or `nil` when there is none (or it was removed).
+  public func account(withID id: ObjectID) throws(StoreError) -> CalendarAccount? {
+    try requireOwner("read accounts")
+    return try read { txn, objects, _ in
+      guard let stored = try objects.state(.source, id, in: txn), stored.isLive else { return nil }
+      return try CalendarAccount(id: id, version: stored.version, stored.state)
+    }
+  }
+
+  /// The calendars of the account `id` (mirrors of its server's collections), by title, each with
+  /// its ``EventCalendar/remote``.
+  public func calendars(ofAccount id: ObjectID) throws(StoreError) -> [EventCalendar] {
+    try requireOwner("read accounts")
+    return try read { txn, objects, _ in try Self.allCalendars(objects, in: txn).filter { $0.source.id == id } }
+  }
+
+  /// Removes the account `id` and its calendars with everything they hold, in one transaction:
+  /// a `calendarRemoved` for each, then `sourceRemoved`. Nothing is sent to the server. The
+  /// person's only.
+  public func removeAccount(_ id: ObjectID) throws(StoreError) {
+    try requireOwner("remove accounts")
+    try write(nil) { txn, appender, objects in
+      guard let stored = try objects.state(.source, id, in: txn), stored.isLive else {
+        throw StoreError.calendar(.accountNotFound(id))
+      }
+      let calendars = try txn.reading { try Self.allCalendars(objects, in: $0).filter { $0.source.id == id } }
+      for calendar in calendars {
+        var payload = Payload()
+        payload.append(tag: 1, id: calendar.id)
+        try appender.append(RecordDraft(kind: .calendarRemoved, principal: .person, payload: payload), in: &txn)
+      }
+      var payload = Payload()
+      payload.append(tag: 1, id: id)
+      try appender.append(RecordDraft(kind: .sourceRemoved, principal: .person, payload: payload), in: &txn)
+    }
+  }
+
+  /// Every live account in the snapshot `txn`, by title then identifier.
+  static func allAccounts(_ objects: ObjectProjection, in txn: borrowing ReadTransaction) throws -> [CalendarAccount] {
+    var accounts: [CalendarAccount] = []
+    try txn.withCursor(on: objects.objects) { cursor in
+      guard try cursor.seek(atLeast: [ObjectKind.source.rawValue]) else { return }
+      try cursor.scanForward { key, value in
+        guard key.byteCount == 17, key.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == ObjectKind.source.rawValue
+        else { return .stop }
+        var stored = try StoredObject(entry: value)
+        guard stored.isLive else { return .continue }
+        stored = try objects.withState(stored, .source, stored.calendarID, in: txn)
+        accounts.append(try CalendarAccount(id: stored.calendarID, version: stored.version, stored.state))
+        return .continue
+      }
+    }
+    return accounts.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+  }
+
+  /// Appends a `sourceSaved` record of `account`, made by the person.
+  static func appendSaved(
+    _ account: CalendarAccount, change: ItemChange, _ txn: inout WriteTransaction, _ appender: inout LogAppender
+  ) throws -> CalendarAccount {
+    var payload = Payload()
+    payload.append(tag: 1, id: account.id)
+    payload.append(tag: 3, unsigned: change.rawValue)
+    payload.append(tag: 5, message: account.state)
+    let header = try appender.append(RecordDraft(kind: .sourceSaved, principal: .person, payload: payload), in: &txn)
+    var saved = account
+    saved.version = header.position
+    return saved
+  }
+}

@@ -1,0 +1,217 @@
+internal import LMDB
+
+extension EventStore {
+  /// The calendar of the account `accountID` mirroring its server's collection at `url`, made
+  /// now when there is none, its title and colour brought to the server's: written by the account
+  /// (`source:ID`). A new one is read-only, holds `types`, and has a ``EventCalendar/remote`` not
+  /// yet synced. The person's only.
+  package func mirrorCollection(
+    at url: String, title: String, color: String?, types: EntityTypes, ofAccount accountID: ObjectID
+  ) throws(StoreError) -> EventCalendar {
+    try requireOwner("sync accounts")
+    let color = color.flatMap(Self.calendarColor)
+    return try write(nil) { txn, appender, objects in
+      guard let stored = try objects.state(.source, accountID, in: txn), stored.isLive else {
+        throw StoreError.calendar(.accountNotFound(accountID))
+      }
+      let account = try CalendarAccount(id: accountID, version: stored.version, stored.state)
+      let principal = Principal.source(accountID.description)
+      let existing = try txn.reading { txn in
+        try Self.allCalendars(objects, in: txn).first { $0.source.id == accountID && $0.remote?.url == url }
+      }
+      if var calendar = existing {
+        let wanted = (title, color ?? calendar.color, account.source)
+        guard (calendar.title, calendar.color, calendar.source) != wanted else { return calendar }
+        (calendar.title, calendar.color, calendar.source) = wanted
+        return try Self.appendSaved(calendar, change: .modified, principal, &txn, &appender)
+      }
+      var calendar = EventCalendar(
+        title: title.isEmpty ? url : title, source: account.source, allowedEntityTypes: types,
+        allowsContentModifications: false)
+      if let color { calendar.color = color }
+      calendar.remote = RemoteCollection(url: url)
+      try Self.checkText(calendar.title, field: "the collection's name")
+      return try Self.appendSaved(calendar, change: .created, principal, &txn, &appender)
+    }
+  }
+
+  /// Removes the account's calendar `calendarID`, whose collection is gone from the server, with
+  /// everything it holds: written by the account. The person's only.
+  package func removeMirror(_ calendarID: ObjectID) throws(StoreError) {
+    try requireOwner("sync accounts")
+    try write(nil) { txn, appender, objects in
+      let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
+      guard calendar.remote != nil else { throw StoreError.calendar(.notAnAccountCalendar(calendarID)) }
+      var payload = Payload()
+      payload.append(tag: 1, id: calendarID)
+      try appender.append(
+        RecordDraft(kind: .calendarRemoved, principal: .source(calendar.source.id.description), payload: payload),
+        in: &txn)
+    }
+  }
+
+  /// The `ETag` of each object the account's calendar `calendarID` holds, by its name in the
+  /// collection: what a sync compares a listing with.
+  package func remoteEntityTags(inCalendar calendarID: ObjectID) throws(StoreError) -> [String: String] {
+    try requireOwner("sync accounts")
+    return try read { txn, objects, _ in
+      var tags: [String: String] = [:]
+      for kind in [ObjectKind.event, .reminder] {
+        for id in try objects.items(kind, inCalendar: calendarID, in: txn) {
+          guard let stored = try objects.state(kind, id, in: txn), stored.isLive else { continue }
+          let name = try stored.state.string(22) ?? stored.state.requiredString(1)
+          tags[name] = try stored.state.string(26) ?? ""
+        }
+      }
+      return tags
+    }
+  }
+
+  /// Checks what a server holds at `name` as a calendar object of `calendarID` would be checked,
+  /// before a sync takes it: the reason it cannot be taken, or `nil`.
+  package static func refusal(ofRemote object: CalendarObject, in calendarID: ObjectID) -> String? {
+    do {
+      _ = try checkedItems(of: object, in: calendarID)
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
+  /// Applies `changes` from the collection the account's calendar `calendarID` mirrors, in one
+  /// transaction, every record made by the account (`source:ID`): an object whose stored items
+  /// carry its `ETag` already is left as it is (a sync resumed after a crash writes nothing twice);
+  /// another replaces what the calendar holds under its name (items keep their identifiers, an
+  /// event by its `RECURRENCE-ID`), and a removal removes it. With `completing`, the calendar's
+  /// ``EventCalendar/remote`` is saved as it in the same transaction — the sync token and the
+  /// last changes it brought are committed together, so a sync killed anywhere resumes from the
+  /// last token with nothing lost.
+  ///
+  /// Each object must pass ``refusal(ofRemote:in:)``; one whose `UID` the calendar holds under
+  /// another name is not taken and is returned as quarantined. The person's only.
+  @discardableResult
+  package func applyRemote(
+    _ changes: [RemoteChange], to calendarID: ObjectID, completing: RemoteCollection? = nil
+  ) throws(StoreError) -> RemoteApply {
+    try requireOwner("sync accounts")
+    var checked: [(String, String, [Event], [Reminder])?] = []
+    for change in changes {
+      guard case .stored(let name, let tag, let object) = change else {
+        checked.append(nil)
+        continue
+      }
+      let (events, reminders) = try Self.checkedItems(of: object, in: calendarID)
+      checked.append((name, tag, events, reminders))
+    }
+    return try write(nil) { txn, appender, objects in
+      let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
+      guard var remote = calendar.remote else { throw StoreError.calendar(.notAnAccountCalendar(calendarID)) }
+      let source = Principal.source(calendar.source.id.description)
+      var result = RemoteApply()
+      for (change, items) in zip(changes, checked) {
+        switch change {
+        case .removed(let name):
+          let existing = try txn.reading { txn in
+            try objects.items(.event, named: name, inCalendar: calendarID, in: txn).map { ($0.0, true) }
+              + objects.items(.reminder, named: name, inCalendar: calendarID, in: txn).map { ($0.0, false) }
+          }
+          for (id, isEvent) in existing {
+            try Self.appendRemoved(id, isEvent: isEvent, calendar: calendarID, source, &txn, &appender)
+            result.lastPosition = appender.head.position
+          }
+          if !existing.isEmpty { result.removed += 1 }
+        case .stored:
+          guard let (name, tag, events, reminders) = items else { continue }
+          try storeRemote(
+            name: name, tag: tag, events: events, reminders: reminders, calendarID, source, objects, &txn, &appender,
+            &result)
+        }
+      }
+      if var completing {
+        completing.url = remote.url
+        completing.quarantined = Array(
+          (completing.quarantined + result.quarantined).prefix(RemoteCollection.maximumQuarantined))
+        if completing != remote {
+          remote = completing
+          var saved = calendar
+          saved.remote = remote
+          result.lastPosition = try Self.appendSaved(saved, change: .modified, source, &txn, &appender).version
+        }
+      }
+      return result
+    }
+  }
+
+  /// Stores one object of a collection under `name` with `tag`, as ``applyRemote(_:to:completing:)``
+  /// says.
+  private func storeRemote(
+    name: String, tag: String, events: [Event], reminders: [Reminder], _ calendarID: ObjectID,
+    _ source: Principal, _ objects: ObjectProjection, _ txn: inout WriteTransaction, _ appender: inout LogAppender,
+    _ result: inout RemoteApply
+  ) throws {
+    let isEvents = !events.isEmpty
+    let (kind, otherKind): (ObjectKind, ObjectKind) = isEvents ? (.event, .reminder) : (.reminder, .event)
+    let uid = events.first?.externalID ?? reminders.first?.externalID ?? name
+    let (existing, other, elsewhere) = try txn.reading { txn in
+      let existing = try objects.items(kind, named: name, inCalendar: calendarID, in: txn)
+      let other = try objects.items(otherKind, named: name, inCalendar: calendarID, in: txn)
+      let elsewhere = try objects.items(kind, externalID: uid, inCalendar: calendarID, in: txn).filter { item in
+        !existing.contains { $0.0 == item.0 }
+      }
+      return (existing, other, elsewhere)
+    }
+    if !elsewhere.isEmpty {
+      result.quarantined.append(
+        .init(name: name, reason: "its UID \(uid) is also the UID of another object of the collection"))
+      return
+    }
+    if other.isEmpty, !existing.isEmpty, try existing.allSatisfy({ try $0.1.state.string(26) == tag }) {
+      result.unchanged += 1
+      return
+    }
+    let earlierEvents = isEvents ? try existing.map { try Self.decodeEvent($0, $1) } : []
+    var kept: Set<ObjectID> = []
+    for var event in events {
+      event.remoteEntityTag = tag
+      let recurrenceID = Self.orphanRecurrenceID(of: event.additionalProperties)
+      if let earlier = earlierEvents.first(where: {
+        !kept.contains($0.id) && Self.orphanRecurrenceID(of: $0.additionalProperties) == recurrenceID
+      }) {
+        kept.insert(earlier.id)
+        event.id = earlier.id
+        event.creationDate = event.creationDate ?? earlier.creationDate
+        result.lastPosition =
+          try Self.appendSaved(event, change: .modified, occurrence: nil, source, &txn, &appender).version
+      } else {
+        event.creationDate = event.creationDate ?? appender.timestamp
+        result.lastPosition =
+          try Self.appendSaved(event, change: .created, occurrence: nil, source, &txn, &appender).version
+      }
+    }
+    for var reminder in reminders {
+      reminder.remoteEntityTag = tag
+      if let (earlier, _) = existing.first {
+        kept.insert(earlier)
+        reminder.id = earlier
+        result.lastPosition = try Self.appendSaved(reminder, change: .modified, source, &txn, &appender).version
+      } else {
+        reminder.creationDate = reminder.creationDate ?? appender.timestamp
+        result.lastPosition = try Self.appendSaved(reminder, change: .created, source, &txn, &appender).version
+      }
+    }
+    for (earlier, _) in existing where !kept.contains(earlier) {
+      try Self.appendRemoved(earlier, isEvent: isEvents, calendar: calendarID, source, &txn, &appender)
+    }
+    for (earlier, _) in other {
+      try Self.appendRemoved(earlier, isEvent: !isEvents, calendar: calendarID, source, &txn, &appender)
+    }
+    if existing.isEmpty && other.isEmpty { result.created += 1 } else { result.updated += 1 }
+  }
+
+  /// `#RRGGBB` of a server's `calendar-color` (`#RRGGBB` or `#RRGGBBAA`), or `nil`.
+  static func calendarColor(_ text: String) -> String? {
+    let hex = text.dropFirst()
+    guard text.first == "#", hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return nil }
+    return "#" + hex.prefix(6).uppercased()
+  }
+}

@@ -1,0 +1,36 @@
+/// One change a sync brings from an account's collection into the calendar mirroring it
+/// (``EventStore/applyRemote(_:to:completing:)``).
+package enum RemoteChange: Sendable {
+  /// The object at `name` in the collection, as the server holds it with `entityTag`.
+  case stored(name: String, entityTag: String, object: CalendarObject)
+  /// The object at `name` is gone from the collection.
+  case removed(name: String)
+}
+
+/// What applying changes from an account's collection did.
+public struct RemoteApply: Sendable, Hashable {
+  /// Objects new to the calendar.
+  public var created = 0
+  /// Objects the server changed.
+  public var updated = 0
+  /// Objects the calendar held already as the server does (the same `ETag`).
+  public var unchanged = 0
+  /// Objects gone from the server, removed.
+  public var removed = 0
+  /// Objects not taken, with why (their `UID` held under another name of the collection).
+  public var quarantined: [RemoteCollection.QuarantinedObject] = []
+  /// The position of the last record written; `nil` when nothing was.
+  public var lastPosition: LogPosition?
+
+  public init() {}
+
+  /// Adds `other`'s counts to these.
+  public mutating func add(_ other: RemoteApply) {
+    created += other.created
+    updated += other.updated
+    unchanged += other.unchanged
+    removed += other.removed
+    quarantined += other.quarantined
+    lastPosition = other.lastPosition ?? lastPosition
+  }
+}

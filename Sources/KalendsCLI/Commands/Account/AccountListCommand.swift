@@ -1,0 +1,90 @@
+import ArgumentParser
+import Kalends
+import KalendsCommandSupport
+import KalendsFormats
+import KalendsSync
+
+extension KalendsCommand.Account {
+  /// `kalends account list`.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List accounts with their users and calendars.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
+
+    func run() throws {
+      let store = try global.openEventStore(readOnly: true)
+      let rows = try store.accounts().map { ($0, try store.calendars(ofAccount: $0.id)) }
+      format.write(
+        rows, json: { KalendsCommand.Account.fields($0.0, calendars: $0.1) },
+        columns: [
+          ("ID", { $0.0.id.description }), ("TITLE", { $0.0.title }), ("USER", { $0.0.user }),
+          ("CALENDARS", { String($0.1.count) }), ("PRINCIPAL", { $0.0.principal }),
+        ])
+    }
+  }
+
+  /// `kalends account show ACCOUNT`.
+  struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show an account: where it is, its calendars and what a sync could not take.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The account, by name or id.") var account: String
+
+    @Option(help: "Output format.") var format: ObjectFormat = .configured
+
+    func run() throws {
+      let store = try global.openEventStore(readOnly: true)
+      let account = try KalendsCommand.Account.named(account, in: store)
+      let calendars = try store.calendars(ofAccount: account.id)
+      switch format {
+      case .json:
+        print(JSONValue.object(KalendsCommand.Account.fields(account, calendars: calendars)).rendered())
+      case .table:
+        print("account        \(TerminalText.escaped(account.title)) (\(account.id))")
+        print("user           \(TerminalText.escaped(account.user))")
+        print("principal      \(TerminalText.escaped(account.principal))")
+        print("calendar home  \(TerminalText.escaped(account.calendarHome ?? "—"))")
+        print()
+        format.write(
+          calendars, json: { _ in [] },
+          columns: [
+            ("ID", \.id.description), ("TITLE", { TerminalText.escaped($0.title) }),
+            ("SYNCED", { $0.remote?.syncToken != nil ? "sync-token" : ($0.remote?.ctag != nil ? "ctag" : "not yet") }),
+            ("QUARANTINED", { String($0.remote?.quarantined.count ?? 0) }),
+            ("URL", { TerminalText.escaped($0.remote?.url ?? "") }),
+          ])
+        for calendar in calendars {
+          for object in calendar.remote?.quarantined ?? [] {
+            print(
+              "quarantined: \(TerminalText.escaped(calendar.title)) / \(TerminalText.escaped(object.name)): "
+                + TerminalText.escaped(object.reason))
+          }
+        }
+      }
+    }
+  }
+
+  /// `kalends account remove ACCOUNT`.
+  struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "remove",
+      abstract: "Remove an account and its calendars from the store (nothing is removed on the server).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The account, by name or id.") var account: String
+
+    func run() throws {
+      let store = try global.openEventStore()
+      try store.requireOwner("remove accounts")
+      let account = try KalendsCommand.Account.named(account, in: store)
+      try store.removeAccount(account.id)
+      AccountCredentials.remove(at: AccountCredentials.path(forAccount: account.id, store: global.storePath))
+    }
+  }
+}

@@ -1,0 +1,111 @@
+public import Kalends
+
+/// A sync of one account into the store: its calendar home listed, a calendar made for each new
+/// collection (and removed for each collection gone), then each collection synced
+/// (``CollectionSync``). Everything it writes is made by the account's source (`source:ID`), so
+/// history and the audit say where it came from, and apps hear of it through the change feed.
+///
+/// Account calendars are read-only in the store until changes made here are sent back to the
+/// server (docs/accounts.md).
+public enum AccountSync {
+  /// How far a sync is: the calendar being synced, its objects applied of those to apply, and the
+  /// bytes its server's answers held so far.
+  public struct Progress: Sendable {
+    public let calendar: String
+    public let objects: Int
+    public let total: Int
+    public let bytes: Int
+  }
+
+  /// What a sync did to one calendar.
+  public struct CollectionResult: Sendable {
+    public let calendarID: ObjectID
+    public let title: String
+    /// What was applied.
+    public var applied = RemoteApply()
+    /// Objects not taken, with why.
+    public var quarantined: [RemoteCollection.QuarantinedObject] = []
+    /// Requests made to the server.
+    public var requests = 0
+    /// Bytes the server's answers held.
+    public var bytes = 0
+
+    init(calendarID: ObjectID, title: String) {
+      self.calendarID = calendarID
+      self.title = title
+    }
+  }
+
+  /// What a sync did.
+  public struct Summary: Sendable {
+    /// Each calendar's sync.
+    public var collections: [CollectionResult] = []
+    /// Calendars made for collections new on the server.
+    public var calendarsAdded = 0
+    /// Calendars removed with their collections.
+    public var calendarsRemoved = 0
+    /// Requests made to the server.
+    public var requests = 0
+    /// Bytes the server's answers held.
+    public var bytes = 0
+
+    /// Whether the sync wrote anything.
+    public var changedStore: Bool {
+      calendarsAdded + calendarsRemoved > 0 || collections.contains { $0.applied.lastPosition != nil }
+    }
+  }
+
+  /// Syncs `account` into `store` (the person's session), signing in with `credentials`.
+  ///
+  /// - Parameters:
+  ///   - timeout: seconds for each request.
+  ///   - progress: told after each batch of objects.
+  public static func sync(
+    _ account: CalendarAccount, into store: EventStore, credentials: AccountCredentials, timeout: Int = 30,
+    progress: @escaping (Progress) -> Void = { _ in }
+  ) async throws(AccountError) -> Summary {
+    let remote = DAVRemote(
+      authorization: try credentials.basicAuthorization(user: account.user), timeout: timeout, limit: 256 << 20)
+    var summary = Summary()
+    guard let homeAddress = account.calendarHome else { return summary }
+    guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
+    let collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
+    summary.requests += 1
+    let before = try call { () throws(StoreError) in try store.calendars(ofAccount: account.id) }
+    var synced: [(EventCalendar, Bool)] = []
+    for collection in collections {
+      var types: EntityTypes = []
+      if collection.components.isEmpty || collection.components.contains("VEVENT") { types.insert(.events) }
+      if collection.components.isEmpty || collection.components.contains("VTODO") { types.insert(.reminders) }
+      guard !types.isEmpty else { continue }
+      let calendar = try call { () throws(StoreError) in
+        try store.mirrorCollection(
+          at: collection.url, title: collection.name, color: collection.color, types: types, ofAccount: account.id)
+      }
+      if !before.contains(where: { $0.id == calendar.id }) { summary.calendarsAdded += 1 }
+      synced.append((calendar, collection.syncToken != nil))
+    }
+    for gone in before where !synced.contains(where: { $0.0.id == gone.id }) {
+      try call { () throws(StoreError) in try store.removeMirror(gone.id) }
+      summary.calendarsRemoved += 1
+    }
+    for (calendar, supportsSyncCollection) in synced {
+      let result = try await CollectionSync(
+        remote: remote, store: store, calendar: calendar, supportsSyncCollection: supportsSyncCollection,
+        progress: progress
+      ).run()
+      summary.requests += result.requests
+      summary.bytes += result.bytes
+      summary.collections.append(result)
+    }
+    return summary
+  }
+
+  private static func call<T>(_ body: () throws(StoreError) -> T) throws(AccountError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .store(error)
+    }
+  }
+}

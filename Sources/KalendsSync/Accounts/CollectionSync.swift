@@ -1,0 +1,281 @@
+import Foundation
+import Kalends
+import KalendsFormats
+
+/// One sync of one collection of an account into the calendar mirroring it: what changed on the
+/// server since the last completed sync — by `sync-collection` (RFC 6578) from the stored token,
+/// else, for a server without it, by comparing its `getctag` and then every member's `getetag`
+/// with what the calendar holds — fetched by `calendar-multiget` in batches and applied through
+/// ``EventStore/applyRemote(_:to:completing:)``.
+///
+/// Every batch is one transaction; the new token is committed with the last one. A sync killed
+/// anywhere starts again from the last token, and what it applied already carries its `ETag`, so
+/// nothing is lost and nothing is written twice.
+struct CollectionSync {
+  let remote: DAVRemote
+  let store: EventStore
+  let calendar: EventCalendar
+  /// Whether the server said it has `sync-token`s for this collection.
+  let supportsSyncCollection: Bool
+  /// Told after each batch.
+  let progress: (AccountSync.Progress) -> Void
+
+  /// The most objects one `calendar-multiget` asks for.
+  static let batchSize = 100
+
+  /// What the server says changed.
+  struct Listing {
+    /// Members new or changed, by href, with their `ETag` when the listing gave one.
+    var changed: [(href: String, entityTag: String?)] = []
+    /// Members gone, by href.
+    var removed: [String] = []
+    /// Whether the listing names every member (a first sync, or a listing of `getetag`s): what
+    /// the calendar holds and the listing does not name is gone.
+    var complete = false
+    var syncToken: String?
+    var ctag: String?
+  }
+
+  func run() async throws(AccountError) -> AccountSync.CollectionResult {
+    guard let stored = calendar.remote, let base = RemoteURL(stored.url) else {
+      throw .notDAV("the calendar \(calendar.id) names no collection")
+    }
+    var result = AccountSync.CollectionResult(calendarID: calendar.id, title: calendar.title)
+    let tags = try storeCall { () throws(StoreError) in try store.remoteEntityTags(inCalendar: calendar.id) }
+    let listing: Listing
+    if supportsSyncCollection {
+      listing = try await syncCollection(base, from: stored.syncToken, &result)
+    } else if let ctagListing = try await etagListing(base, unlessCtag: stored.ctag, &result) {
+      listing = ctagListing
+    } else {
+      return result  // The same ctag: nothing changed.
+    }
+    if listing.syncToken == stored.syncToken && listing.changed.isEmpty && listing.removed.isEmpty
+      && !listing.complete
+    {
+      return result  // `sync-collection` with nothing new: one request, nothing written.
+    }
+    var removals = Set(listing.removed.compactMap { Self.name(of: $0, in: base) })
+    var wanted: [(href: String, name: String)] = []
+    var listed: Set<String> = []
+    for (href, tag) in listing.changed {
+      guard let name = Self.name(of: href, in: base) else { continue }
+      listed.insert(name)
+      removals.remove(name)
+      if let tag, tags[name] == tag { continue }
+      wanted.append((href, name))
+    }
+    if listing.complete { removals.formUnion(Set(tags.keys).subtracting(listed)) }
+    var quarantined: [RemoteCollection.QuarantinedObject] = []
+    let total = wanted.count + removals.count
+    progress(.init(calendar: calendar.title, objects: 0, total: total, bytes: result.bytes))
+    var batches = stride(from: 0, to: wanted.count, by: Self.batchSize).map {
+      Array(wanted[$0..<min($0 + Self.batchSize, wanted.count)])
+    }
+    if batches.isEmpty { batches = [[]] }
+    for (index, batch) in batches.enumerated() {
+      var changes: [RemoteChange] = []
+      if !batch.isEmpty {
+        let fetched = try await multiget(base, batch.map(\.href), &result)
+        for (href, name) in batch {
+          switch fetched[href] {
+          case .none, .some(.gone):
+            changes.append(.removed(name: name))
+          case .some(.failed(let reason)):
+            quarantined.append(.init(name: name, reason: reason))
+          case .some(.found(let tag, let text)):
+            switch Self.object(text, name: name, in: calendar.id) {
+            case .success(let object): changes.append(.stored(name: name, entityTag: tag, object: object))
+            case .failure(let refusal): quarantined.append(.init(name: name, reason: refusal.reason))
+            }
+          }
+        }
+      }
+      let last = index == batches.count - 1
+      if last { changes += removals.sorted().map { .removed(name: $0) } }
+      var completing: RemoteCollection?
+      if last {
+        var done = stored
+        done.syncToken = listing.syncToken
+        done.ctag = listing.ctag
+        // What an earlier sync quarantined stays named until the server changes or removes it.
+        let touched = listed.union(removals)
+        done.quarantined = stored.quarantined.filter { !touched.contains($0.name) } + quarantined
+        completing = done
+      }
+      let applied = try storeCall { () throws(StoreError) in
+        try store.applyRemote(changes, to: calendar.id, completing: completing)
+      }
+      result.applied.add(applied)
+      progress(.init(calendar: calendar.title, objects: result.applied.total, total: total, bytes: result.bytes))
+    }
+    result.quarantined = quarantined + result.applied.quarantined
+    return result
+  }
+
+  // MARK: Listings
+
+  /// `sync-collection` from `token` (none: from the start, every member); a token the server no
+  /// longer knows starts again from the start. A truncated answer (`507` on the collection) is
+  /// continued from the token it gives.
+  private func syncCollection(
+    _ base: RemoteURL, from token: String?, _ result: inout AccountSync.CollectionResult
+  ) async throws(AccountError) -> Listing {
+    var listing = Listing(complete: token == nil)
+    var current = token
+    for _ in 0..<1000 {
+      let body = """
+        <?xml version="1.0" encoding="utf-8"?><D:sync-collection xmlns:D="DAV:">\
+        <D:sync-token>\(XMLText.escaped(current ?? ""))</D:sync-token><D:sync-level>1</D:sync-level>\
+        <D:prop><D:getetag/></D:prop></D:sync-collection>
+        """
+      let (answer, _) = try await remote.send("REPORT", base, depth: nil, body: body)
+      result.requests += 1
+      result.bytes += answer.body.count
+      if current != nil, (400..<500).contains(answer.status) {
+        // RFC 6578 §3.2: the token is no longer valid (403 `valid-sync-token`, or 409/412 on
+        // some servers); start again and take the full listing.
+        current = nil
+        listing = Listing(complete: true)
+        continue
+      }
+      guard answer.status == 207 else { throw .notDAV("REPORT sync-collection \(base) answered \(answer.status)") }
+      let (responses, syncToken) = try DAVRemote.multistatus(answer.body)
+      var truncated = false
+      for response in responses {
+        if Self.name(of: response.href, in: base) == nil {
+          truncated = truncated || response.status == 507
+          continue
+        }
+        if response.status == 404 {
+          listing.removed.append(response.href)
+        } else {
+          listing.changed.append((response.href, response.properties[.dav("getetag")]?.text.trimmed))
+        }
+      }
+      listing.syncToken = syncToken
+      guard truncated, let syncToken else { return listing }
+      current = syncToken
+    }
+    throw .notDAV("sync-collection \(base) did not end after 1000 continuations")
+  }
+
+  /// Every member's `getetag` (PROPFIND, depth 1), for a server without `sync-collection`; `nil`
+  /// when the collection's `getctag` is `ctag` (nothing changed).
+  private func etagListing(
+    _ base: RemoteURL, unlessCtag ctag: String?, _ result: inout AccountSync.CollectionResult
+  ) async throws(AccountError) -> Listing? {
+    let ctagName = XMLName(Namespace.calendarServer, "getctag")
+    let (top, _) = try await remote.propfind(base, depth: 0, [ctagName])
+    result.requests += 1
+    let current = top.first?.properties[ctagName]?.text.trimmed
+    if let current, current == ctag { return nil }
+    let (members, _) = try await remote.propfind(base, depth: 1, [.dav("getetag"), .dav("resourcetype")])
+    result.requests += 1
+    var listing = Listing(complete: true)
+    listing.ctag = current
+    for member in members where Self.name(of: member.href, in: base) != nil {
+      listing.changed.append((member.href, member.properties[.dav("getetag")]?.text.trimmed))
+    }
+    return listing
+  }
+
+  // MARK: Objects
+
+  /// What a multiget found at one href.
+  enum Fetched {
+    case found(entityTag: String, text: [UInt8])
+    case gone
+    case failed(String)
+  }
+
+  /// `calendar-multiget` of `hrefs`: each one's `ETag` and `calendar-data`.
+  private func multiget(
+    _ base: RemoteURL, _ hrefs: [String], _ result: inout AccountSync.CollectionResult
+  ) async throws(AccountError) -> [String: Fetched] {
+    let body = """
+      <?xml version="1.0" encoding="utf-8"?><C:calendar-multiget xmlns:D="DAV:" \
+      xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/><C:calendar-data/></D:prop>\
+      \(hrefs.map { "<D:href>\(XMLText.escaped($0))</D:href>" }.joined())</C:calendar-multiget>
+      """
+    let (answer, _) = try await remote.send("REPORT", base, depth: 1, body: body)
+    result.requests += 1
+    result.bytes += answer.body.count
+    guard answer.status == 207 else { throw .notDAV("REPORT calendar-multiget \(base) answered \(answer.status)") }
+    var fetched: [String: Fetched] = [:]
+    let wanted = Dictionary(hrefs.map { (Self.path($0), $0) }, uniquingKeysWith: { first, _ in first })
+    for response in try DAVRemote.responses(answer.body) {
+      guard let href = wanted[Self.path(response.href)] else { continue }
+      if response.status == 404 {
+        fetched[href] = .gone
+      } else if let data = response.properties[.caldav("calendar-data")]?.text {
+        let tag = response.properties[.dav("getetag")]?.text.trimmed ?? ""
+        fetched[href] = .found(entityTag: tag, text: Array(data.utf8))
+      } else {
+        fetched[href] = .failed("the server gave no calendar data for it")
+      }
+    }
+    return fetched
+  }
+
+  /// Why an object is not taken.
+  struct Refusal: Error {
+    let reason: String
+  }
+
+  /// The calendar object a server's `text` at `name` holds, checked as the store checks it.
+  static func object(_ text: [UInt8], name: String, in calendarID: ObjectID) -> Result<CalendarObject, Refusal> {
+    guard text.count <= maximumObjectBytes else {
+      return .failure(Refusal(reason: "it has \(text.count) bytes, more than \(maximumObjectBytes)"))
+    }
+    let file: ICalendar
+    do {
+      file = try ICalendar(parsing: text)
+    } catch {
+      return .failure(Refusal(reason: "it is not iCalendar: \(error)"))
+    }
+    let uid = file.events.first?.externalID ?? file.reminders.first?.externalID
+    guard let uid else { return .failure(Refusal(reason: "it holds no event and no to-do")) }
+    let object = CalendarObject(uid: uid, name: name, events: file.events, reminders: file.reminders)
+    if let refusal = EventStore.refusal(ofRemote: object, in: calendarID) { return .failure(Refusal(reason: refusal)) }
+    return .success(object)
+  }
+
+  /// The most bytes of one object a sync takes: 1 MiB, as an upload to the store's own CalDAV.
+  static let maximumObjectBytes = 1 << 20
+
+  /// The name of the member `href` of the collection at `base` — its last segment, decoded,
+  /// without `.ics` — or `nil` when `href` is not directly in the collection (the collection
+  /// itself, or elsewhere).
+  static func name(of href: String, in base: RemoteURL) -> String? {
+    let path = Self.path(href)
+    var collection = base.target
+    if !collection.hasSuffix("/") { collection += "/" }
+    guard path.hasPrefix(collection), path.count > collection.count else { return nil }
+    let segment = path.dropFirst(collection.count)
+    guard !segment.contains("/"), let decoded = String(segment).removingPercentEncoding, !decoded.isEmpty else {
+      return nil
+    }
+    return decoded.hasSuffix(".ics") && decoded.count > 4 ? String(decoded.dropLast(4)) : decoded
+  }
+
+  /// The path of `href`, an absolute path or a full address.
+  static func path(_ href: String) -> String {
+    if href.hasPrefix("/") { return href }
+    return RemoteURL(href)?.target ?? href
+  }
+
+  /// A call of the store, its failure an ``AccountError``.
+  private func storeCall<T>(_ body: () throws(StoreError) -> T) throws(AccountError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .store(error)
+    }
+  }
+}
+
+extension RemoteApply {
+  /// The objects it wrote or found as they were.
+  var total: Int { created + updated + unchanged + removed }
+}

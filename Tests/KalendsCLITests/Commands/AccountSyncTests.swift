@@ -1,0 +1,231 @@
+import Foundation
+import KalendsTestSupport
+import Testing
+
+/// `kalends account add|sync|show|remove` against a real CalDAV server: Radicale 3 from PyPI
+/// (Tests/Oracles/radicale_server.py), its collections and objects made with curl as any client
+/// makes them; what the store holds compared with what the server holds by PyPI's `icalendar`.
+@Suite("Command line: an account's calendars are synced into the store")
+struct AccountSyncTests {
+  typealias Radicale = AccountProbeTests.Radicale
+
+  static func event(_ uid: String, _ summary: String, day: Int, rule: String? = nil, extra: String = "") -> String {
+    "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20261129T100000Z\r\nDTSTART:202612\(String(format: "%02d", day))T090000Z\r\n"
+      + "DTEND:202612\(String(format: "%02d", day))T100000Z\r\nSUMMARY:\(summary)\r\n" + extra
+      + (rule.map { "RRULE:\($0)\r\n" } ?? "") + "END:VEVENT\r\n"
+  }
+
+  static func file(_ components: String...) -> String {
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Tests//EN\r\n" + components.joined() + "END:VCALENDAR\r\n"
+  }
+
+  static let series = file(
+    event("standup@home", "Standup", day: 7, rule: "FREQ=DAILY;COUNT=5"),
+    "BEGIN:VEVENT\r\nUID:standup@home\r\nDTSTAMP:20261129T100000Z\r\nRECURRENCE-ID:20261208T090000Z\r\n"
+      + "DTSTART:20261208T110000Z\r\nDTEND:20261208T120000Z\r\nSUMMARY:Standup moved\r\nEND:VEVENT\r\n")
+
+  /// The events of every iCalendar text in `texts` as `icalendar` reads them: UID, RECURRENCE-ID,
+  /// SUMMARY, DTSTART, RRULE, sorted.
+  static func oracle(_ texts: [String]) throws -> String {
+    try CLI.python(
+      """
+      import sys, icalendar
+      rows = []
+      for text in sys.argv[1:]:
+          for e in icalendar.Calendar.from_ical(text).walk("VEVENT"):
+              rows.append((str(e.get("UID")), e.get("RECURRENCE-ID").dt.isoformat() if e.get("RECURRENCE-ID") else "",
+                           str(e.get("SUMMARY")), e.get("DTSTART").dt.isoformat(),
+                           e.get("RRULE").to_ical().decode() if e.get("RRULE") else ""))
+      print(sorted(rows))
+      """, texts)
+  }
+
+  /// A store with Radicale's account `Home` added: Work (events) and Tasks (to-dos).
+  final class Setup {
+    let store: CLIStore
+    let server: Radicale
+    let passwordFile: String
+
+    init() throws {
+      store = try CLIStore()
+      server = try Radicale(store.directory.path + "/radicale")
+      #expect(try server.curl("MKCALENDAR", "/ann/work/", AccountProbeTests.mkcalendar("Work", "VEVENT")) == "201")
+      #expect(try server.curl("MKCALENDAR", "/ann/tasks/", AccountProbeTests.mkcalendar("Tasks", "VTODO")) == "201")
+      passwordFile = store.directory.path + "/password"
+      try "s3cret-pass\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+      chmod(passwordFile, 0o600)
+    }
+
+    func add() throws -> [String: Any] {
+      let added = try store.run([
+        "account", "add", "caldav", server.base, "--user", "ann", "--password-file", passwordFile, "--title", "Home",
+        "--format", "json",
+      ])
+      try #require(added.status == 0, "\(added.stderr)")
+      return try #require((try json(added.stdout) as? [[String: Any]])?.first)
+    }
+
+    func sync() throws -> [String: Any] {
+      let synced = try store.run(["account", "sync", "--format", "json"])
+      try #require(synced.status == 0, "\(synced.stderr)")
+      return try #require((try json(synced.stdout) as? [[String: Any]])?.first)
+    }
+
+    /// The remote objects of Work, as the server gives them.
+    func remoteWork(_ names: [String]) throws -> [String] {
+      try names.map { try server.get("/ann/work/\($0).ics") }
+    }
+  }
+
+  @Test func anAccountsEventsAndTasksComeIntoReadOnlyCalendarsWrittenByTheAccount() throws {
+    let setup = try Setup()
+    let (store, server) = (setup.store, setup.server)
+    #expect(try server.put("/ann/work/lunch.ics", Self.file(Self.event("lunch@home", "Lunch", day: 3))) == "201")
+    #expect(try server.put("/ann/work/standup.ics", Self.series) == "201")
+    #expect(
+      try server.put(
+        "/ann/tasks/milk.ics",
+        Self.file("BEGIN:VTODO\r\nUID:milk@home\r\nDTSTAMP:20261129T100000Z\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\n"))
+        == "201")
+
+    let first = try setup.add()
+    #expect(first["calendarsAdded"] as? Int == 2 && first["created"] as? Int == 3, "\(first)")
+    let calendars = try store.objects(["calendar", "list"])
+    let work = try #require(calendars.first { $0["title"] as? String == "Work" })
+    let workID = try #require(work["id"] as? String)
+    #expect(work["allowsContentModifications"] as? Bool == false)
+    #expect((work["source"] as? [String: Any])?["kind"] as? String == "calDAV", "\(work)")
+    #expect((work["source"] as? [String: Any])?["title"] as? String == "Home")
+    #expect(try store.objects(["reminder", "list"]).map { $0["title"] as? String } == ["Buy milk"])
+    let exported = try store.run(["export", "--calendar", workID]).stdout
+    #expect(try Self.oracle([exported]) == Self.oracle(try setup.remoteWork(["lunch", "standup"])), "\(exported)")
+
+    // Changes on the server: one changed, one removed, one new; a sync brings exactly them.
+    let moved = Self.series.replacingOccurrences(of: "SUMMARY:Standup moved", with: "SUMMARY:Standup moved again")
+    #expect(try server.put("/ann/work/standup.ics", moved) == "204")
+    #expect(try server.curl("DELETE", "/ann/work/lunch.ics") == "200")
+    #expect(try server.put("/ann/work/party.ics", Self.file(Self.event("party@home", "Party", day: 20))) == "201")
+    let second = try setup.sync()
+    #expect(
+      second["created"] as? Int == 1 && second["updated"] as? Int == 1 && second["removed"] as? Int == 1, "\(second)")
+    let now = try store.run(["export", "--calendar", workID]).stdout
+    #expect(try Self.oracle([now]) == Self.oracle(try setup.remoteWork(["standup", "party"])), "\(now)")
+
+    // The records are the account's, and history says so.
+    #expect(try store.run(["log", "tail", "-n", "3"]).stdout.contains("source:"))
+    let party = try #require(
+      try store.objects(["event", "list", "--calendar", workID]).first { $0["title"] as? String == "Party" })
+    let history = try store.run(["event", "history", try #require(party["id"] as? String)]).stdout
+    #expect(history.contains("account “Home”"), "\(history)")
+
+    // Nothing new: one request for the home, one sync-collection per calendar, nothing written.
+    let head = try store.head()
+    let idle = try setup.sync()
+    #expect(idle["requests"] as? Int == 3 && idle["created"] as? Int == 0, "\(idle)")
+    #expect(try store.head() == head)
+
+    // Read-only in the store: a change is refused, and the person is told to make it on the server.
+    let refused = try store.run([
+      "event", "add", "--title", "Mine", "--calendar", workID, "--start", "2026-12-21T09:00",
+    ])
+    #expect(refused.status == 68 && refused.stderr.contains("read-only"), "\(refused.stderr)")
+    // Derived state is the log's: a rebuild gives the same answer, and the store verifies.
+    let before = try store.run(["export", "--calendar", workID]).stdout
+    #expect(try store.run(["rebuild"]).status == 0)
+    #expect(try store.run(["export", "--calendar", workID]).stdout == before)
+    #expect(try store.run(["verify"]).status == 0)
+  }
+
+  @Test func manyObjectsSyncInBatchesAndAnObjectTooLargeIsQuarantinedNotTheCollection() throws {
+    let setup = try Setup()
+    // 250 events in one process (three multiget batches), and one of 1.2 MB.
+    _ = try CLI.python(
+      """
+      import base64, sys, urllib.request
+      auth = "Basic " + base64.b64encode(b"ann:s3cret-pass").decode()
+      def put(name, body):
+          request = urllib.request.Request(sys.argv[1] + "/ann/work/" + name + ".ics", data=body.encode(), method="PUT",
+                                           headers={"Authorization": auth, "Content-Type": "text/calendar"})
+          urllib.request.urlopen(request).read()
+      event = "BEGIN:VCALENDAR\\r\\nVERSION:2.0\\r\\nPRODID:-//T//EN\\r\\nBEGIN:VEVENT\\r\\nUID:{0}\\r\\nDTSTAMP:20261129T100000Z\\r\\nDTSTART:20261210T090000Z\\r\\nDTEND:20261210T100000Z\\r\\nSUMMARY:{1}\\r\\n{2}END:VEVENT\\r\\nEND:VCALENDAR\\r\\n"
+      for i in range(250):
+          put("e%03d" % i, event.format("e%03d@home" % i, "Event %d" % i, ""))
+      put("huge", event.format("huge@home", "Huge", "DESCRIPTION:" + "x" * 1200000 + "\\r\\n"))
+      """, [setup.server.base])
+    let first = try setup.add()
+    #expect(first["created"] as? Int == 250, "\(first)")
+    let quarantined = try #require(first["quarantined"] as? [[String: Any]])
+    #expect(quarantined.count == 1 && quarantined.first?["name"] as? String == "huge", "\(quarantined)")
+    let shown = try setup.store.run(["account", "show", "Home"]).stdout
+    #expect(shown.contains("quarantined: Work / huge: it has"), "\(shown)")
+    #expect(try setup.store.objects(["event", "list", "--calendar", "Work"]).count == 250)
+    // The next sync fetches nothing again: what the store holds carries its ETag; the quarantined
+    // object stays named until the server changes it.
+    #expect(try setup.sync()["created"] as? Int == 0)
+    #expect(try setup.store.run(["account", "show", "Home"]).stdout.contains("quarantined: Work / huge"))
+    #expect(
+      try setup.server.put("/ann/work/huge.ics", Self.file(Self.event("huge@home", "Huge no more", day: 11))) == "204")
+    let fixed = try setup.sync()
+    #expect(fixed["created"] as? Int == 1 && (fixed["quarantined"] as? [Any])?.isEmpty == true, "\(fixed)")
+    #expect(!(try setup.store.run(["account", "show", "Home"]).stdout.contains("quarantined:")))
+  }
+
+  @Test func aCollectionGoneFromTheServerAndARemovedAccountLeaveNothingBehind() throws {
+    let setup = try Setup()
+    #expect(
+      try setup.server.put(
+        "/ann/tasks/milk.ics",
+        Self.file(
+          "BEGIN:VTODO\r\nUID:milk@home\r\nDTSTAMP:20261129T100000Z\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\n")) == "201")
+    let added = try setup.add()
+    let id = try #require(added["id"] as? String)
+    #expect(try setup.server.curl("DELETE", "/ann/tasks/") == "200")
+    let synced = try setup.sync()
+    #expect(synced["calendarsRemoved"] as? Int == 1, "\(synced)")
+    #expect(try setup.store.objects(["reminder", "list"]).isEmpty)
+
+    let credentials = setup.store.directory.storePath + "/accounts/\(id).credentials"
+    #expect(FileManager.default.fileExists(atPath: credentials))
+    let mode = try FileManager.default.attributesOfItem(atPath: credentials)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    #expect(try setup.store.run(["account", "remove", "Home"]).status == 0)
+    #expect(try setup.store.objects(["account", "list"]).isEmpty)
+    #expect(
+      try setup.store.objects(["calendar", "list"]).allSatisfy {
+        ($0["source"] as? [String: Any])?["kind"] as? String != "calDAV"
+      })
+    #expect(!FileManager.default.fileExists(atPath: credentials))
+    #expect(try setup.store.run(["verify"]).status == 0)
+  }
+
+  @Test func anAppSeesAnAccountsCalendarButNeverItsAddressUserOrPassword() throws {
+    let setup = try Setup()
+    #expect(try setup.server.put("/ann/work/lunch.ics", Self.file(Self.event("lunch@home", "Lunch", day: 3))) == "201")
+    _ = try setup.add()
+    let app = "com.example.planner"
+    try setup.store.register(app)
+    #expect(try setup.store.run(["access", "set", app, "--service", "calendars", "--status", "full"]).status == 0)
+    var answers = ""
+    let workID = try #require(
+      try setup.store.objects(["calendar", "list"]).first { $0["title"] as? String == "Work" }?["id"] as? String)
+    for command in [
+      ["calendar", "list", "--format", "json"],
+      ["events", "--from", "2026-12-01", "--to", "2026-12-31", "--format", "json"],
+      ["event", "list", "--calendar", workID, "--format", "json"],
+    ] {
+      let result = try setup.store.run(command + ["--as", app])
+      #expect(result.status == 0, "\(command): \(result.stderr)")
+      answers += result.stdout + result.stderr
+    }
+    #expect(answers.contains("Lunch") && answers.contains("Home"), "\(answers)")
+    for secret in [setup.server.base, "127.0.0.1", "\"ann\"", "/ann/", "s3cret-pass"] {
+      #expect(!answers.contains(secret), "an app's answer names \(secret)")
+    }
+    let refused = try setup.store.run(["account", "show", "Home", "--as", app])
+    #expect(refused.status == 68, "\(refused.stderr)")
+    // The password is in no file the store writes.
+    let grep = try CLI.run(
+      ["grep", "-rl", "s3cret-pass", setup.store.directory.storePath], program: URL(fileURLWithPath: "/usr/bin/env"))
+    #expect(grep.stdout.isEmpty, "\(grep.stdout)")
+  }
+}
