@@ -83,7 +83,13 @@ public struct AccountDiscovery: Sendable {
     var collections: [Collection] = []
     var seen: Set<String> = []
     for home in [calendarHome, addressBookHome].compactMap({ $0 }) where seen.insert(home.description).inserted {
-      collections += try await Self.collections(in: home, remote)
+      do {
+        collections += try await Self.collections(in: home, remote)
+      } catch .refused(let status, _) where status == 403 {
+        // The user may not list this home (a Kalends token without access to contacts): the
+        // account has none of its collections to sync.
+        continue
+      }
     }
     let unique = Dictionary(collections.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first }).values
     return AccountDiscovery(

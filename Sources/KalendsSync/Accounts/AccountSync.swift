@@ -48,6 +48,8 @@ public enum AccountSync {
     public var requests = 0
     /// Bytes the server's answers held.
     public var bytes = 0
+    /// How long the sync took, from its first request to its last write, in seconds.
+    public var seconds = 0.0
 
     /// Whether the sync wrote anything.
     public var changedStore: Bool {
@@ -67,6 +69,8 @@ public enum AccountSync {
     let remote = DAVRemote(
       authorization: try credentials.basicAuthorization(user: account.user), timeout: timeout, limit: 256 << 20)
     var summary = Summary()
+    let clock = ContinuousClock()
+    let started = clock.now
     guard let homeAddress = account.calendarHome else { return summary }
     guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
     let collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
@@ -98,6 +102,8 @@ public enum AccountSync {
       summary.bytes += result.bytes
       summary.collections.append(result)
     }
+    let elapsed = clock.now - started
+    summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return summary
   }
 

@@ -11,6 +11,11 @@ struct DAVRemote: Sendable {
   /// The most bytes of an answer.
   let limit: Int
 
+  /// The methods sent again when the connection fails: they change nothing on the server.
+  static let safeMethods: Set<String> = ["GET", "HEAD", "PROPFIND", "REPORT", "OPTIONS"]
+  /// The pauses before each sending again.
+  static let retries: [Duration] = [.milliseconds(200), .seconds(1)]
+
   /// One response of a multistatus: its resource, the properties found (status 200), and the
   /// response's own status when it has one (`404` for a member `sync-collection` says is gone).
   struct Response: Sendable {
@@ -28,12 +33,21 @@ struct DAVRemote: Sendable {
     var headers = [("Authorization", authorization)]
     if let depth { headers.append(("Depth", String(depth))) }
     if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
-    let (answer, at): (RemoteResponse, RemoteURL)
-    do {
-      (answer, at) = try await RemoteHTTP.sendFollowingRedirects(
-        method, url, headers: headers, body: body.map { Array($0.utf8) }, limit: limit, timeout: timeout)
-    } catch {
-      throw .remote(error)
+    var (answer, at): (RemoteResponse, RemoteURL)
+    var attempt = 0
+    while true {
+      do {
+        (answer, at) = try await RemoteHTTP.sendFollowingRedirects(
+          method, url, headers: headers, body: body.map { Array($0.utf8) }, limit: limit, timeout: timeout)
+        break
+      } catch .unreachable where attempt < Self.retries.count && Self.safeMethods.contains(method) {
+        // A connection the server closed or refused under load: a request that changes nothing is
+        // sent again, after a pause, as HTTP clients do (RFC 9110 §9.2.2).
+        try? await Task.sleep(for: Self.retries[attempt])
+        attempt += 1
+      } catch {
+        throw .remote(error)
+      }
     }
     if answer.status == 401 || answer.status == 403 { throw .refused(status: answer.status, url: at.description) }
     return (answer, at)

@@ -55,6 +55,12 @@ struct AccountProbeTests {
         .stdout
     }
 
+    /// Stops the server: its port then refuses connections.
+    func stop() {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+
     deinit {
       // SIGKILL: a child started by the test process inherits its blocked signals, SIGTERM among them.
       kill(process.processIdentifier, SIGKILL)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Kalends
 import KalendsCommandSupport
 import KalendsFormats
@@ -73,6 +74,55 @@ extension KalendsCommand.Account {
           })
       ),
     ]
+  }
+}
+
+extension KalendsCommand.Account {
+  /// An account with its sync status and what its calendars quarantined.
+  struct Status {
+    let account: CalendarAccount
+    let sync: AccountSyncStatus
+    let quarantined: Int
+  }
+
+  /// Every account of `store` with its status.
+  static func statuses(_ store: EventStore, storePath: String) throws -> [Status] {
+    try store.accounts().map { account in
+      Status(
+        account: account,
+        sync: AccountSyncStatus.load(from: AccountSyncStatus.path(forAccount: account.id, store: storePath)),
+        quarantined: try store.calendars(ofAccount: account.id).reduce(0) { $0 + ($1.remote?.quarantined.count ?? 0) })
+    }
+  }
+
+  /// A status in JSON.
+  static func statusFields(_ status: Status) -> [(String, JSONValue)] {
+    [
+      ("id", .string(status.account.id.description)), ("title", .string(status.account.title)),
+      ("lastSync", status.sync.lastSuccess.map { .string(Self.time($0)) } ?? .null),
+      ("lastAttempt", status.sync.lastAttempt.map { .string(Self.time($0)) } ?? .null),
+      ("lastError", status.sync.lastError.map { .string($0) } ?? .null),
+      ("quarantined", .number(Double(status.quarantined))),
+    ]
+  }
+
+  /// A status in words: "synced at …; 2 quarantined", "the last sync failed at …: why".
+  static func statusWords(_ status: Status) -> String {
+    var words: String
+    if let error = status.sync.lastError, let attempt = status.sync.lastAttempt {
+      words = "the last sync failed at \(time(attempt)): \(TerminalText.escaped(error))"
+      if let success = status.sync.lastSuccess { words += "; synced at \(time(success))" }
+    } else if let success = status.sync.lastSuccess {
+      words = "synced at \(time(success))"
+    } else {
+      words = "never synced"
+    }
+    return words + (status.quarantined > 0 ? "; \(status.quarantined) quarantined (kalends account show)" : "")
+  }
+
+  /// `2026-11-29T16:22:31Z`.
+  static func time(_ date: Date) -> String {
+    ISO8601DateFormatter().string(from: date)
   }
 }
 

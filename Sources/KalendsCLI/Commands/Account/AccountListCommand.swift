@@ -16,12 +16,18 @@ extension KalendsCommand.Account {
 
     func run() throws {
       let store = try global.openEventStore(readOnly: true)
-      let rows = try store.accounts().map { ($0, try store.calendars(ofAccount: $0.id)) }
+      let statuses = try KalendsCommand.Account.statuses(store, storePath: global.storePath)
+      let rows = try statuses.map { ($0, try store.calendars(ofAccount: $0.account.id)) }
       format.write(
-        rows, json: { KalendsCommand.Account.fields($0.0, calendars: $0.1) },
+        rows,
+        json: {
+          KalendsCommand.Account.fields($0.0.account, calendars: $0.1)
+            + [("sync", .object(KalendsCommand.Account.statusFields($0.0)))]
+        },
         columns: [
-          ("ID", { $0.0.id.description }), ("TITLE", { $0.0.title }), ("USER", { $0.0.user }),
-          ("CALENDARS", { String($0.1.count) }), ("PRINCIPAL", { $0.0.principal }),
+          ("ID", { $0.0.account.id.description }), ("TITLE", { TerminalText.escaped($0.0.account.title) }),
+          ("USER", { TerminalText.escaped($0.0.account.user) }), ("CALENDARS", { String($0.1.count) }),
+          ("SYNC", { KalendsCommand.Account.statusWords($0.0) }),
         ])
     }
   }
@@ -41,14 +47,23 @@ extension KalendsCommand.Account {
       let store = try global.openEventStore(readOnly: true)
       let account = try KalendsCommand.Account.named(account, in: store)
       let calendars = try store.calendars(ofAccount: account.id)
+      let status = KalendsCommand.Account.Status(
+        account: account,
+        sync: AccountSyncStatus.load(from: AccountSyncStatus.path(forAccount: account.id, store: global.storePath)),
+        quarantined: calendars.reduce(0) { $0 + ($1.remote?.quarantined.count ?? 0) })
       switch format {
       case .json:
-        print(JSONValue.object(KalendsCommand.Account.fields(account, calendars: calendars)).rendered())
+        print(
+          JSONValue.object(
+            KalendsCommand.Account.fields(account, calendars: calendars)
+              + [("sync", .object(KalendsCommand.Account.statusFields(status)))]
+          ).rendered())
       case .table:
         print("account        \(TerminalText.escaped(account.title)) (\(account.id))")
         print("user           \(TerminalText.escaped(account.user))")
         print("principal      \(TerminalText.escaped(account.principal))")
         print("calendar home  \(TerminalText.escaped(account.calendarHome ?? "—"))")
+        print("sync           \(KalendsCommand.Account.statusWords(status))")
         print()
         format.write(
           calendars, json: { _ in [] },

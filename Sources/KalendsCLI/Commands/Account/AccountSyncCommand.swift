@@ -45,10 +45,8 @@ extension KalendsCommand.Account {
         let bar = ProgressLine(label: "syncing \(account.title)")
         let outcome: Result<AccountSync.Summary, AccountError>
         do {
-          let credentials = try AccountCredentials.load(
-            from: AccountCredentials.path(forAccount: account.id, store: storePath))
           outcome = .success(
-            try await AccountSync.sync(account, into: store, credentials: credentials, timeout: timeout) { progress in
+            try await AccountSync.sync(account, into: store, storePath: storePath, timeout: timeout) { progress in
               bar.update(
                 done: progress.objects, total: max(progress.total, progress.objects),
                 label: "syncing \(progress.calendar) \(Self.bytes(progress.bytes))")
@@ -113,6 +111,7 @@ extension KalendsCommand.Account {
             })
         ),
         ("requests", .number(Double(summary.requests))), ("bytes", .number(Double(summary.bytes))),
+        ("seconds", .number((summary.seconds * 10_000).rounded() / 10_000)),
       ]
     }
 

@@ -100,6 +100,12 @@ extension KalendsCommand {
 
     @Option(
       help: ArgumentHelp(
+        "How often each account is synced (kalends account sync), at start and then after this.",
+        valueName: "seconds"))
+    var accountEvery = 900
+
+    @Option(
+      help: ArgumentHelp(
         "Also publish the store's records to this NATS server's stream (as kalends fleet push).", valueName: "url"))
     var fleetNats: String?
 
@@ -125,6 +131,9 @@ extension KalendsCommand {
 
     func run() async throws {
       try global.requireOwner("serve the store")
+      guard accountEvery >= 60 else {
+        throw CLIError(message: "--account-every is at least 60 seconds", status: .usage)
+      }
       for (option, value) in [
         ("--prompt-timeout", promptTimeout), ("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout),
       ] where !(1...86_400).contains(value) {
@@ -148,6 +157,8 @@ extension KalendsCommand {
       configuration.frontEnds = [DAVFrontEnd(objectTextBytes: davCache << 20)]
       if let publisher = try fleetPublisher() { configuration.companions.append(publisher) }
       configuration.companions.append(SubscriptionCompanion.make())
+      configuration.companions.append(
+        AccountCompanion.make(storePath: global.storePath, every: .seconds(accountEvery)))
       switch notify {
       case "none": configuration.notifier = nil
       case "desktop": configuration.notifier = .desktop()

@@ -20,6 +20,7 @@ extension KalendsCommand {
     func run() throws {
       let store = try global.openStore(readOnly: true, for: "read the store status")
       let status = try store.status()
+      let accounts = try KalendsCommand.Account.statuses(EventStore(store: store), storePath: store.path)
       let tree = try KalendsCommand.Log.Head.treeHead(of: store)
       let checkpoint = try store.latestCheckpoint().flatMap { try? Kalends.Checkpoint(parsing: $0.text) }
       let fields: [(String, JSONValue)] =
@@ -34,6 +35,7 @@ extension KalendsCommand {
           ("mapBytes", .number(Double(status.mapSize))),
           ("readers", .number(Double(status.readers))),
           ("subscriptions", .number(Double(try EventStore(store: store).subscriptions().count))),
+          ("accounts", .number(Double(accounts.count))),
         ]
       // Where each organisation's stream stands, behind the head as a cursor is.
       let publications = try store.publications().map { publication in
@@ -75,7 +77,13 @@ extension KalendsCommand {
                 ("at", .null), ("checkpoint", .null), ("lastFailure", Self.failure(failures[organisation])),
               ])
             })
-        print(JSONValue.object(fields + [("cursors", cursorFields), ("fleet", fleet)]).rendered())
+        print(
+          JSONValue.object(
+            fields + [
+              ("cursors", cursorFields), ("fleet", fleet),
+              ("accountSync", .array(accounts.map { .object(KalendsCommand.Account.statusFields($0)) })),
+            ]
+          ).rendered())
       case .table:
         let cursorRows = cursors.map { cursor, lag in
           (
@@ -98,7 +106,10 @@ extension KalendsCommand {
               "the last push failed at \(failure.time): \(TerminalText.escaped(failure.reason))"
             ))
         }
-        print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) } + cursorRows + fleetRows))
+        let accountRows = accounts.map {
+          ("account \(TerminalText.escaped($0.account.title))", KalendsCommand.Account.statusWords($0))
+        }
+        print(TextTable.fields(fields.map { ($0.0, $0.1.plainText) } + cursorRows + fleetRows + accountRows))
       }
     }
 

@@ -1,0 +1,85 @@
+public import Foundation
+public import Kalends
+
+/// When an account was last synced, and how the last attempt ended: `STORE/accounts/ID.status`,
+/// beside its credentials file. Not a fact of the log — a sync that brings nothing writes no record
+/// — but what `account show`, `account list` and `kalends status` tell the person.
+public struct AccountSyncStatus: Sendable, Codable, Hashable {
+  /// When the last sync started.
+  public var lastAttempt: Date?
+  /// When the last sync that completed started.
+  public var lastSuccess: Date?
+  /// Why the last attempt failed; `nil` when it completed.
+  public var lastError: String?
+
+  public init() {}
+
+  /// The file of the account `id` of the store at `storePath`.
+  public static func path(forAccount id: ObjectID, store storePath: String) -> String {
+    storePath + "/accounts/" + id.description + ".status"
+  }
+
+  /// The status at `path`, or an empty one when there is none (never synced) or it cannot be read.
+  public static func load(from path: String) -> AccountSyncStatus {
+    guard let data = FileManager.default.contents(atPath: path),
+      let status = try? JSONDecoder.withDates.decode(AccountSyncStatus.self, from: data)
+    else { return AccountSyncStatus() }
+    return status
+  }
+
+  /// Writes it to `path` (mode 0600), replacing what was there; a failure to write loses only this
+  /// note.
+  func save(to path: String) {
+    guard let data = try? JSONEncoder.withDates.encode(self) else { return }
+    let directory = (path as NSString).deletingLastPathComponent
+    try? FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let temporary = path + ".new"
+    guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+    else { return }
+    _ = rename(temporary, path)
+  }
+}
+
+extension AccountSync {
+  /// Syncs `account` into `store` (the person's session) at `storePath`, signing in with the
+  /// credentials its file names, and notes the outcome in its ``AccountSyncStatus``.
+  public static func sync(
+    _ account: CalendarAccount, into store: EventStore, storePath: String, timeout: Int = 30,
+    progress: @escaping (Progress) -> Void = { _ in }
+  ) async throws(AccountError) -> Summary {
+    let statusPath = AccountSyncStatus.path(forAccount: account.id, store: storePath)
+    var status = AccountSyncStatus.load(from: statusPath)
+    let started = Date()
+    status.lastAttempt = started
+    do {
+      let credentials = try AccountCredentials.load(
+        from: AccountCredentials.path(forAccount: account.id, store: storePath))
+      let summary = try await sync(account, into: store, credentials: credentials, timeout: timeout, progress: progress)
+      status.lastSuccess = started
+      status.lastError = nil
+      status.save(to: statusPath)
+      return summary
+    } catch {
+      status.lastError = error.description
+      status.save(to: statusPath)
+      throw error
+    }
+  }
+}
+
+extension JSONEncoder {
+  fileprivate static var withDates: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    return encoder
+  }
+}
+
+extension JSONDecoder {
+  fileprivate static var withDates: JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }
+}
