@@ -19,6 +19,7 @@ extension AccountCredentials {
     switch self {
     case .command(let command): text = "command\n\(command)\n"
     case .file(let file): text = "file\n\(file)\n"
+    case .tokenCommand(let command): text = "token-command\n\(command)\n"
     }
     let temporary = path + ".new"
     do {
@@ -48,6 +49,7 @@ extension AccountCredentials {
     switch lines[0] {
     case "command": return .command(value)
     case "file": return .file(value)
+    case "token-command": return .tokenCommand(value)
     default: throw .credentials("\(path) is not a credentials file")
     }
   }

@@ -10,6 +10,11 @@ public enum AccountCredentials: Sendable, Hashable {
   /// A file's first line; the file must belong to this user and be readable by no one else
   /// (mode 0600 or stricter).
   case file(String)
+  /// `/bin/sh -c COMMAND`; the first line it prints is an OAuth 2.0 access token, sent as
+  /// `Authorization: Bearer` (RFC 6750) instead of a user name and password — for servers such as
+  /// Google's CalDAV that take no password. Run for every sync, so a command that refreshes the
+  /// token keeps it current.
+  case tokenCommand(String)
 
   /// The longest a password command may take.
   static let commandTimeout: TimeInterval = 30
@@ -17,14 +22,16 @@ public enum AccountCredentials: Sendable, Hashable {
   /// The password, read now.
   public func password() throws(AccountError) -> String {
     switch self {
-    case .command(let command): return try Self.run(command)
+    case .command(let command), .tokenCommand(let command): return try Self.run(command)
     case .file(let path): return try Self.read(path)
     }
   }
 
-  /// `user:password` in Basic authentication (RFC 7617).
-  func basicAuthorization(user: String) throws(AccountError) -> String {
-    "Basic " + Data("\(user):\(try password())".utf8).base64EncodedString()
+  /// `Authorization`'s value: `user:password` in Basic authentication (RFC 7617), or the token as
+  /// a Bearer token (RFC 6750).
+  func authorization(user: String) throws(AccountError) -> String {
+    if case .tokenCommand = self { return "Bearer " + (try password()) }
+    return "Basic " + Data("\(user):\(try password())".utf8).base64EncodedString()
   }
 
   private static func read(_ path: String) throws(AccountError) -> String {

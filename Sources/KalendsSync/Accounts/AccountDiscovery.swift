@@ -46,7 +46,7 @@ public struct AccountDiscovery: Sendable {
     let text = address.contains("://") ? address : "https://" + address
     guard let given = RemoteURL(text) else { throw .remote(.invalidAddress(address)) }
     let remote = DAVRemote(
-      authorization: try credentials.basicAuthorization(user: user), timeout: timeout, limit: 16 << 20)
+      authorization: try credentials.authorization(user: user), timeout: timeout, limit: 16 << 20)
     // A bare host: the well-known addresses lead to the context path (RFC 6764 §5).
     var starts = [given]
     if given.target == "/" {

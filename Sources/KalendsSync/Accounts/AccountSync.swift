@@ -67,7 +67,7 @@ public enum AccountSync {
     progress: @escaping (Progress) -> Void = { _ in }
   ) async throws(AccountError) -> Summary {
     let remote = DAVRemote(
-      authorization: try credentials.basicAuthorization(user: account.user), timeout: timeout, limit: 256 << 20)
+      authorization: try credentials.authorization(user: account.user), timeout: timeout, limit: 256 << 20)
     var summary = Summary()
     let clock = ContinuousClock()
     let started = clock.now

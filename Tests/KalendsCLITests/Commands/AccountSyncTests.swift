@@ -314,6 +314,12 @@ struct AccountSyncTests {
     #expect(synced.stdout.contains("\"updated\":1") && synced.stdout.contains("\"removed\":1"), "\(synced.stdout)")
     #expect(try titles() == ["Dinner at 8"])
 
+    // The token as an OAuth Bearer token (what Google's CalDAV takes) finds the same account.
+    let bearer = try CLI.run([
+      "account", "probe", address, "--user", "-", "--token-command", "echo \(secret)", "--format", "json",
+    ])
+    #expect(bearer.status == 0 && bearer.stdout.contains("Family"), "\(bearer.stdout) \(bearer.stderr)")
+
     // B's audit says what the syncing program read, as of any app.
     let uses = try remote.store.run(["audit", "uses", "--client", app]).stdout
     #expect(uses.contains("Family") || uses.contains(family), "\(uses)")

@@ -133,11 +133,18 @@ struct PasswordOptions: ParsableArguments {
 
   @Option(help: "A file (this user's, mode 0600) whose first line is the password.") var passwordFile: String?
 
+  @Option(help: "A command that prints an OAuth 2.0 access token, sent as a Bearer token (Google).")
+  var tokenCommand: String?
+
   func validate() throws {
-    if (passwordCommand == nil) == (passwordFile == nil) {
-      throw ValidationError("give one of --password-command and --password-file")
+    guard [passwordCommand, passwordFile, tokenCommand].compactMap({ $0 }).count == 1 else {
+      throw ValidationError("give one of --password-command, --password-file and --token-command")
     }
   }
 
-  var credentials: AccountCredentials { passwordCommand.map { .command($0) } ?? .file(passwordFile ?? "") }
+  var credentials: AccountCredentials {
+    if let passwordCommand { return .command(passwordCommand) }
+    if let tokenCommand { return .tokenCommand(tokenCommand) }
+    return .file(passwordFile ?? "")
+  }
 }

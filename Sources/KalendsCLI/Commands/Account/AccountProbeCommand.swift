@@ -13,29 +13,22 @@ extension KalendsCommand.Account {
         The address may be a bare host (asked at /.well-known/caldav and /.well-known/carddav, RFC \
         6764), a .well-known address or the principal's. The password comes from --password-command \
         (its first line of output: `pass show fastmail`, `secret-tool lookup …`) or --password-file \
-        (a file of this user's, mode 0600); it is sent to the server only, over TLS for https.
+        (a file of this user's, mode 0600); it is sent to the server only, over TLS for https. \
+        --token-command prints an OAuth 2.0 access token instead, sent as a Bearer token (Google).
         """)
 
     @Argument(help: "The account's address (https://dav.example.com, or host alone).") var url: String
 
     @Option(help: "The user name.") var user: String
 
-    @Option(help: "A command that prints the password.") var passwordCommand: String?
-
-    @Option(help: "A file (mode 0600) whose first line is the password.") var passwordFile: String?
+    @OptionGroup var password: PasswordOptions
 
     @Option(help: "Seconds to wait for each request.") var timeout = 30
 
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
-    func validate() throws {
-      if (passwordCommand == nil) == (passwordFile == nil) {
-        throw ValidationError("give one of --password-command and --password-file")
-      }
-    }
-
     func run() async throws {
-      let credentials: AccountCredentials = passwordCommand.map { .command($0) } ?? .file(passwordFile ?? "")
+      let credentials = password.credentials
       let found: AccountDiscovery
       do {
         found = try await AccountDiscovery.discover(url, user: user, credentials: credentials, timeout: timeout)

@@ -6,14 +6,16 @@ import KalendsFormats
 
 extension KalendsCommand {
   /// `kalends demo`: the main job — a realistic store, then its privacy audit.
-  struct Demo: ParsableCommand {
+  struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "demo",
       abstract: "Build a realistic demo store (a year of events, apps asking for access) and audit it.",
       discussion: """
         The store goes to --store, else $KALENDS_STORE-demo … or ~/.local/share/kalends/demo; a previous \
         demo store there is replaced (any other store is left alone). Three calendars get a year of \
-        events, and a subscribed calendar mirrors a feed of holidays beside the store; a calendar program over CalDAV (Thunderbird's part, identified by its token over TCP) \
+        events, and a subscribed calendar mirrors a feed of holidays beside the store; a second store \
+        beside it (PATH.family), served over CalDAV on loopback while the demo runs, is added as the \
+        account "Family server" and its School calendar synced in (docs/accounts.md); a calendar program over CalDAV (Thunderbird's part, identified by its token over TCP) \
         is given the Work calendar at its first request, sees only it, reads a week and stores an \
         event; an agenda app (kalends-agenda, when built beside kalends) asks through the store server \
         and is identified by its binary, and a copy of it changed by one byte is refused; a birthdays app \
@@ -35,7 +37,7 @@ extension KalendsCommand {
 
     static let marker = "kalends demo store"
 
-    func run() throws {
+    func run() async throws {
       let path = store ?? Self.defaultPath
       try prepare(path)
       let owner = try EventStore(path: path, options: StoreOptions(durability: .noMetaSync))
@@ -48,6 +50,7 @@ extension KalendsCommand {
       print(
         "Subscribed calendar \"\(holidays.title)\" mirrors \(DemoSubscription.feedPath(of: path)) "
           + "(kalends subscription list --store \(path))\n")
+      try await DemoAccount.play(owner, storePath: path)
       try DemoServedApps(storePath: path, owner: owner).play()
       print("Privacy timeline (kalends audit history --store \(path)):")
       let audit = PrivacyAudit(store: owner.store)
