@@ -46,6 +46,30 @@ extension EventStore {
     return try read { txn, objects, _ in try Self.allCalendars(objects, in: txn).filter { $0.source.id == id } }
   }
 
+  /// Renames the account `id` to `title`: a `sourceSaved` record, the person's; its calendars take
+  /// the new name of their source in the same transaction.
+  @discardableResult
+  public func renameAccount(_ id: ObjectID, to title: String) throws(StoreError) -> CalendarAccount {
+    try requireOwner("rename accounts")
+    try Self.checkText(title, field: "the account's name")
+    guard !title.isEmpty else { throw .calendar(.invalidText(field: "the account's name", reason: "is empty")) }
+    return try write(nil) { txn, appender, objects in
+      guard let stored = try objects.state(.source, id, in: txn), stored.isLive else {
+        throw StoreError.calendar(.accountNotFound(id))
+      }
+      var account = try CalendarAccount(id: id, version: stored.version, stored.state)
+      guard account.title != title else { return account }
+      account.title = title
+      let saved = try Self.appendSaved(account, change: .modified, &txn, &appender)
+      let calendars = try txn.reading { try Self.allCalendars(objects, in: $0).filter { $0.source.id == id } }
+      for var calendar in calendars {
+        calendar.source = saved.source
+        _ = try Self.appendSaved(calendar, change: .modified, .person, &txn, &appender)
+      }
+      return saved
+    }
+  }
+
   /// Removes the account `id` and its calendars with everything they hold, in one transaction:
   /// a `calendarRemoved` for each, then `sourceRemoved`. Nothing is sent to the server. The
   /// person's only.

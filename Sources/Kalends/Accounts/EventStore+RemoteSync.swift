@@ -67,6 +67,25 @@ extension EventStore {
     }
   }
 
+  /// The `ETag` of each of the objects `names` the account's calendar `calendarID` holds (a name it
+  /// does not hold is left out), found by the index of names: what an incremental sync compares.
+  package func remoteEntityTags(named names: [String], inCalendar calendarID: ObjectID) throws(StoreError)
+    -> [String: String]
+  {
+    try requireOwner("sync accounts")
+    return try read { txn, objects, _ in
+      var tags: [String: String] = [:]
+      for name in names {
+        for kind in [ObjectKind.event, .reminder] {
+          if let (_, stored) = try objects.items(kind, named: name, inCalendar: calendarID, in: txn).first {
+            tags[name] = try stored.state.string(26) ?? ""
+          }
+        }
+      }
+      return tags
+    }
+  }
+
   /// Checks what a server holds at `name` as a calendar object of `calendarID` would be checked,
   /// before a sync takes it: the reason it cannot be taken, or `nil`.
   package static func refusal(ofRemote object: CalendarObject, in calendarID: ObjectID) -> String? {
@@ -170,46 +189,28 @@ extension EventStore {
       return
     }
     let earlierEvents = isEvents ? try existing.map { try Self.decodeEvent($0, $1) } : []
-    var kept: Set<ObjectID> = []
-    for var event in events {
-      event.remoteEntityTag = tag
-      let recurrenceID = Self.orphanRecurrenceID(of: event.additionalProperties)
-      if let earlier = earlierEvents.first(where: {
-        !kept.contains($0.id) && Self.orphanRecurrenceID(of: $0.additionalProperties) == recurrenceID
-      }) {
-        kept.insert(earlier.id)
-        event.id = earlier.id
-        event.creationDate = event.creationDate ?? earlier.creationDate
-        result.lastPosition =
-          try Self.appendSaved(event, change: .modified, occurrence: nil, source, &txn, &appender).version
-      } else {
-        event.creationDate = event.creationDate ?? appender.timestamp
-        result.lastPosition =
-          try Self.appendSaved(event, change: .created, occurrence: nil, source, &txn, &appender).version
-      }
-    }
-    for var reminder in reminders {
-      reminder.remoteEntityTag = tag
-      if let (earlier, _) = existing.first {
-        kept.insert(earlier)
-        reminder.id = earlier
-        result.lastPosition = try Self.appendSaved(reminder, change: .modified, source, &txn, &appender).version
-      } else {
-        reminder.creationDate = reminder.creationDate ?? appender.timestamp
-        result.lastPosition = try Self.appendSaved(reminder, change: .created, source, &txn, &appender).version
-      }
-    }
-    for (earlier, _) in existing where !kept.contains(earlier) {
-      try Self.appendRemoved(earlier, isEvent: isEvents, calendar: calendarID, source, &txn, &appender)
-    }
+    let saved = try Self.replaceItems(
+      events: events.map { event in
+        var event = event
+        event.remoteEntityTag = tag
+        return event
+      },
+      reminders: reminders.map { reminder in
+        var reminder = reminder
+        reminder.remoteEntityTag = tag
+        return reminder
+      }, existing: existing, earlierEvents: earlierEvents, isEvents: isEvents, calendar: calendarID, source, &txn,
+      &appender)
+    result.lastPosition = (saved.events.map(\.version) + saved.reminders.map(\.version)).max()
     for (earlier, _) in other {
       try Self.appendRemoved(earlier, isEvent: !isEvents, calendar: calendarID, source, &txn, &appender)
+      result.lastPosition = appender.head.position
     }
     if existing.isEmpty && other.isEmpty { result.created += 1 } else { result.updated += 1 }
   }
 
   /// `#RRGGBB` of a server's `calendar-color` (`#RRGGBB` or `#RRGGBBAA`), or `nil`.
-  static func calendarColor(_ text: String) -> String? {
+  package static func calendarColor(_ text: String) -> String? {
     let hex = text.dropFirst()
     guard text.first == "#", hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return nil }
     return "#" + hex.prefix(6).uppercased()

@@ -172,7 +172,6 @@ extension EventStore {
       }
       if !existing.isEmpty { try checkAccess(.change(service, "replace an existing item"), in: txn) }
       var stored = CalendarObject(uid: uid, name: name)
-      var kept: Set<ObjectID> = []
       // Each stored event decoded once, to pair it with the new one of the same RECURRENCE-ID.
       let earlierEvents = isEvents ? try existing.map { try Self.decodeEvent($0, $1) } : []
       // The resource's dead properties outlive a new body (RFC 4918 §9.7.1: a PUT replaces the
@@ -181,36 +180,18 @@ extension EventStore {
         isEvents
         ? earlierEvents.first?.clientProperties
         : try existing.first.map { try Self.decodeStoredReminder($0, $1).clientProperties }
-      for var event in events {
-        if let properties { event.clientProperties = properties }
-        let recurrenceID = Self.orphanRecurrenceID(of: event.additionalProperties)
-        if let earlier = earlierEvents.first(where: {
-          !kept.contains($0.id) && Self.orphanRecurrenceID(of: $0.additionalProperties) == recurrenceID
-        }) {
-          kept.insert(earlier.id)
-          event.id = earlier.id
-          event.creationDate = event.creationDate ?? earlier.creationDate
-          stored.events.append(
-            try Self.appendSaved(event, change: .modified, occurrence: nil, actor, &txn, &appender))
-        } else {
-          event.creationDate = event.creationDate ?? appender.timestamp
-          stored.events.append(try Self.appendSaved(event, change: .created, occurrence: nil, actor, &txn, &appender))
-        }
-      }
-      for var reminder in reminders {
-        if let properties { reminder.clientProperties = properties }
-        if let (earlier, _) = existing.first {
-          kept.insert(earlier)
-          reminder.id = earlier
-          stored.reminders.append(try Self.appendSaved(reminder, change: .modified, actor, &txn, &appender))
-        } else {
-          reminder.creationDate = reminder.creationDate ?? appender.timestamp
-          stored.reminders.append(try Self.appendSaved(reminder, change: .created, actor, &txn, &appender))
-        }
-      }
-      for (earlier, _) in existing where !kept.contains(earlier) {
-        try Self.appendRemoved(earlier, isEvent: isEvents, calendar: id, actor, &txn, &appender)
-      }
+      let saved = try Self.replaceItems(
+        events: events.map { event in
+          var event = event
+          if let properties { event.clientProperties = properties }
+          return event
+        },
+        reminders: reminders.map { reminder in
+          var reminder = reminder
+          if let properties { reminder.clientProperties = properties }
+          return reminder
+        }, existing: existing, earlierEvents: earlierEvents, isEvents: isEvents, calendar: id, actor, &txn, &appender)
+      (stored.events, stored.reminders) = saved
       return (stored, existing.isEmpty)
     }
   }
@@ -308,6 +289,47 @@ extension EventStore {
       reminders.append(reminder)
     }
     return (events, reminders)
+  }
+
+  /// Saves the items of an object that replaces `existing`, the items stored under its name: each
+  /// event keeps the identifier (and creation date) of the stored event of its `RECURRENCE-ID`
+  /// (`earlierEvents`, decoded from `existing`), a reminder that of the stored reminder; stored
+  /// items left unpaired are removed. Every record by `actor`. Returns the items as saved.
+  static func replaceItems(
+    events: [Event], reminders: [Reminder], existing: [(ObjectID, StoredObject)], earlierEvents: [Event],
+    isEvents: Bool, calendar: ObjectID, _ actor: Principal, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
+  ) throws -> (events: [Event], reminders: [Reminder]) {
+    var kept: Set<ObjectID> = []
+    var saved: (events: [Event], reminders: [Reminder]) = ([], [])
+    for var event in events {
+      let recurrenceID = orphanRecurrenceID(of: event.additionalProperties)
+      if let earlier = earlierEvents.first(where: {
+        !kept.contains($0.id) && orphanRecurrenceID(of: $0.additionalProperties) == recurrenceID
+      }) {
+        kept.insert(earlier.id)
+        event.id = earlier.id
+        event.creationDate = event.creationDate ?? earlier.creationDate
+        saved.events.append(try appendSaved(event, change: .modified, occurrence: nil, actor, &txn, &appender))
+      } else {
+        event.creationDate = event.creationDate ?? appender.timestamp
+        saved.events.append(try appendSaved(event, change: .created, occurrence: nil, actor, &txn, &appender))
+      }
+    }
+    for var reminder in reminders {
+      if let (earlier, _) = existing.first {
+        kept.insert(earlier)
+        reminder.id = earlier
+        saved.reminders.append(try appendSaved(reminder, change: .modified, actor, &txn, &appender))
+      } else {
+        reminder.creationDate = reminder.creationDate ?? appender.timestamp
+        saved.reminders.append(try appendSaved(reminder, change: .created, actor, &txn, &appender))
+      }
+    }
+    for (earlier, _) in existing where !kept.contains(earlier) {
+      try appendRemoved(earlier, isEvent: isEvents, calendar: calendar, actor, &txn, &appender)
+    }
+    return saved
   }
 
   /// Appends the removal of the event or reminder `id` of the calendar `calendar`.

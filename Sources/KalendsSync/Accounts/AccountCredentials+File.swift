@@ -37,7 +37,8 @@ extension AccountCredentials {
   /// read.
   public static func load(from path: String) throws(AccountError) -> AccountCredentials {
     guard let status = FileStatus(path: path) else {
-      throw .credentials("\(path) is missing — give the password again with `kalends account update`")
+      throw .credentials(
+        "\(path) is missing — give it again with `kalends account update ACCOUNT --password-command …`")
     }
     guard status.isRegularFile, status.owner == getuid(), status.sharedPermissions == 0 else {
       throw .credentials("\(path) must be this user's file, readable by no one else (chmod 600)")

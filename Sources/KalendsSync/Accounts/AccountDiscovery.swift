@@ -27,6 +27,8 @@ public struct AccountDiscovery: Sendable {
     public let writable: Bool
     /// Its `sync-token` (RFC 6578), when the server supports `sync-collection`.
     public let syncToken: String?
+    /// Its `getctag` (CalendarServer's), when the server gives one: it changes whenever a member does.
+    public var ctag: String? = nil
   }
 
   /// The user's principal, an absolute address.
@@ -105,6 +107,7 @@ public struct AccountDiscovery: Sendable {
       [
         .dav("resourcetype"), .dav("displayname"), .dav("current-user-privilege-set"), .dav("sync-token"),
         XMLName(Namespace.apple, "calendar-color"), .caldav("supported-calendar-component-set"),
+        XMLName(Namespace.calendarServer, "getctag"),
       ])
     return responses.compactMap { response in
       guard let url = at.resolving(response.href), let type = response.properties[.dav("resourcetype")] else {
@@ -129,7 +132,8 @@ public struct AccountDiscovery: Sendable {
         components: (response.properties[.caldav("supported-calendar-component-set")]?.children(.caldav("comp")) ?? [])
           .compactMap { $0.attributes["name"] },
         writable: privileges == nil || !granted.isDisjoint(with: ["write", "write-content", "all"]),
-        syncToken: response.properties[.dav("sync-token")]?.text.trimmed)
+        syncToken: response.properties[.dav("sync-token")]?.text.trimmed,
+        ctag: response.properties[XMLName(Namespace.calendarServer, "getctag")]?.text.trimmed.nilIfEmpty)
     }
   }
 }

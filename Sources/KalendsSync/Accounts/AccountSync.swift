@@ -67,7 +67,7 @@ public enum AccountSync {
     progress: @escaping (Progress) -> Void = { _ in }
   ) async throws(AccountError) -> Summary {
     let remote = DAVRemote(
-      authorization: try credentials.authorization(user: account.user), timeout: timeout, limit: 256 << 20)
+      authorization: try credentials.authorization(user: account.user), timeout: timeout, limit: 64 << 20)
     var summary = Summary()
     let clock = ContinuousClock()
     let started = clock.now
@@ -76,27 +76,39 @@ public enum AccountSync {
     let collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
     summary.requests += 1
     let before = try call { () throws(StoreError) in try store.calendars(ofAccount: account.id) }
-    var synced: [(EventCalendar, Bool)] = []
+    var synced: [(EventCalendar, AccountDiscovery.Collection)] = []
     for collection in collections {
       var types: EntityTypes = []
       if collection.components.isEmpty || collection.components.contains("VEVENT") { types.insert(.events) }
       if collection.components.isEmpty || collection.components.contains("VTODO") { types.insert(.reminders) }
       guard !types.isEmpty else { continue }
-      let calendar = try call { () throws(StoreError) in
-        try store.mirrorCollection(
-          at: collection.url, title: collection.name, color: collection.color, types: types, ofAccount: account.id)
+      // Written only when the collection is new or its name or colour changed on the server.
+      let known = before.first { $0.remote?.url == collection.url }
+      let unchanged =
+        known.map {
+          $0.title == collection.name && $0.source == account.source
+            && (collection.color.flatMap(EventStore.calendarColor) ?? $0.color) == $0.color
+        } ?? false
+      let calendar: EventCalendar
+      if let known, unchanged {
+        calendar = known
+      } else {
+        calendar = try call { () throws(StoreError) in
+          try store.mirrorCollection(
+            at: collection.url, title: collection.name, color: collection.color, types: types, ofAccount: account.id)
+        }
       }
       if !before.contains(where: { $0.id == calendar.id }) { summary.calendarsAdded += 1 }
-      synced.append((calendar, collection.syncToken != nil))
+      synced.append((calendar, collection))
     }
     for gone in before where !synced.contains(where: { $0.0.id == gone.id }) {
       try call { () throws(StoreError) in try store.removeMirror(gone.id) }
       summary.calendarsRemoved += 1
     }
-    for (calendar, supportsSyncCollection) in synced {
+    for (calendar, collection) in synced {
       let result = try await CollectionSync(
-        remote: remote, store: store, calendar: calendar, supportsSyncCollection: supportsSyncCollection,
-        progress: progress
+        remote: remote, store: store, calendar: calendar, supportsSyncCollection: collection.syncToken != nil,
+        currentCtag: collection.ctag, progress: progress
       ).run()
       summary.requests += result.requests
       summary.bytes += result.bytes

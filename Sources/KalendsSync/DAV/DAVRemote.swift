@@ -105,6 +105,9 @@ struct DAVRemote: Sendable {
 }
 
 extension String {
+  /// `nil` for the empty string.
+  var nilIfEmpty: String? { isEmpty ? nil : self }
+
   /// Without the white space XML may put around a value.
   var trimmed: String {
     var text = Substring(self)

@@ -118,10 +118,10 @@ struct AccountSyncTests {
     let history = try store.run(["event", "history", try #require(party["id"] as? String)]).stdout
     #expect(history.contains("account “Home”"), "\(history)")
 
-    // Nothing new: one request for the home, one sync-collection per calendar, nothing written.
+    // Nothing new: the one listing of the home, whose ctags are those of the last sync; nothing written.
     let head = try store.head()
     let idle = try setup.sync()
-    #expect(idle["requests"] as? Int == 3 && idle["created"] as? Int == 0, "\(idle)")
+    #expect(idle["requests"] as? Int == 1 && idle["created"] as? Int == 0, "\(idle)")
     #expect(try store.head() == head)
 
     // Read-only in the store: a change is refused, and the person is told to make it on the server.
@@ -138,27 +138,26 @@ struct AccountSyncTests {
 
   @Test func manyObjectsSyncInBatchesAndAnObjectTooLargeIsQuarantinedNotTheCollection() throws {
     let setup = try Setup()
-    // 250 events in one process (three multiget batches), and one of 1.2 MB.
+    // 1,100 events written as Radicale's own files (three multiget batches), and one of 1.2 MB by PUT.
     _ = try CLI.python(
       """
-      import base64, sys, urllib.request
-      auth = "Basic " + base64.b64encode(b"ann:s3cret-pass").decode()
-      def put(name, body):
-          request = urllib.request.Request(sys.argv[1] + "/ann/work/" + name + ".ics", data=body.encode(), method="PUT",
-                                           headers={"Authorization": auth, "Content-Type": "text/calendar"})
-          urllib.request.urlopen(request).read()
+      import base64, os, sys, urllib.request
       event = "BEGIN:VCALENDAR\\r\\nVERSION:2.0\\r\\nPRODID:-//T//EN\\r\\nBEGIN:VEVENT\\r\\nUID:{0}\\r\\nDTSTAMP:20261129T100000Z\\r\\nDTSTART:20261210T090000Z\\r\\nDTEND:20261210T100000Z\\r\\nSUMMARY:{1}\\r\\n{2}END:VEVENT\\r\\nEND:VCALENDAR\\r\\n"
-      for i in range(250):
-          put("e%03d" % i, event.format("e%03d@home" % i, "Event %d" % i, ""))
-      put("huge", event.format("huge@home", "Huge", "DESCRIPTION:" + "x" * 1200000 + "\\r\\n"))
-      """, [setup.server.base])
+      for i in range(1100):
+          with open(os.path.join(sys.argv[2], "e%04d.ics" % i), "w", newline="") as file:
+              file.write(event.format("e%04d@home" % i, "Event %d" % i, ""))
+      auth = "Basic " + base64.b64encode(b"ann:s3cret-pass").decode()
+      body = event.format("huge@home", "Huge", "DESCRIPTION:" + "x" * 1200000 + "\\r\\n").encode()
+      urllib.request.urlopen(urllib.request.Request(sys.argv[1] + "/ann/work/huge.ics", data=body, method="PUT",
+                                                    headers={"Authorization": auth, "Content-Type": "text/calendar"}))
+      """, [setup.server.base, setup.store.directory.path + "/radicale/collections/collection-root/ann/work"])
     let first = try setup.add()
-    #expect(first["created"] as? Int == 250, "\(first)")
+    #expect(first["created"] as? Int == 1100, "\(first)")
     let quarantined = try #require(first["quarantined"] as? [[String: Any]])
     #expect(quarantined.count == 1 && quarantined.first?["name"] as? String == "huge", "\(quarantined)")
     let shown = try setup.store.run(["account", "show", "Home"]).stdout
     #expect(shown.contains("quarantined: Work / huge: it has"), "\(shown)")
-    #expect(try setup.store.objects(["event", "list", "--calendar", "Work"]).count == 250)
+    #expect(try setup.store.objects(["event", "list", "--calendar", "Work"]).count == 1100)
     // The next sync fetches nothing again: what the store holds carries its ETag; the quarantined
     // object stays named until the server changes it.
     #expect(try setup.sync()["created"] as? Int == 0)
@@ -183,6 +182,18 @@ struct AccountSyncTests {
     let synced = try setup.sync()
     #expect(synced["calendarsRemoved"] as? Int == 1, "\(synced)")
     #expect(try setup.store.objects(["reminder", "list"]).isEmpty)
+
+    // Renamed: the account and its calendars' source; a new password command replaces the file's.
+    let renamed = try setup.store.object([
+      "account", "update", "Home", "--title", "Home server", "--password-command", "echo s3cret-pass",
+    ])
+    #expect(renamed["title"] as? String == "Home server")
+    #expect(
+      try setup.store.objects(["calendar", "list"]).contains {
+        ($0["source"] as? [String: Any])?["title"] as? String == "Home server"
+      })
+    #expect(try setup.sync()["requests"] as? Int == 1, "the command's password signs in")
+    #expect(try setup.store.run(["account", "update", "Home server", "--title", "Home"]).status == 0)
 
     let credentials = setup.store.directory.storePath + "/accounts/\(id).credentials"
     #expect(FileManager.default.fileExists(atPath: credentials))

@@ -68,7 +68,7 @@ struct AppCommandUseTests {
     "group restore": .ownerOnly, "removed": .ownerOnly, "subscribe": .ownerOnly, "subscription list": .ownerOnly,
     "subscription refresh": .ownerOnly, "subscription remove": .ownerOnly, "account probe": .noData,
     "account add": .ownerOnly, "account list": .ownerOnly, "account show": .ownerOnly, "account sync": .ownerOnly,
-    "account remove": .ownerOnly,
+    "account remove": .ownerOnly, "account update": .ownerOnly,
     "access status": .noData, "audit check-proof": .noData, "key generate": .noData, "key verifier": .noData,
     "help": .noData, "config show": .noData, "fleet push": .ownerOnly, "fleet mirror": .noData,
     "fleet audit stores": .noData, "fleet audit history": .noData, "fleet audit state": .noData,

@@ -39,6 +39,7 @@ struct OwnerOnlyCLITests {
     ["subscription", "remove", "5C205EDF-C635-423E-9CFE-4BA4F8282B8C"],
     ["account", "add", "caldav", "http://127.0.0.1:1", "--user", "ann", "--password-command", "echo pw"],
     ["account", "list"], ["account", "show", "Home"], ["account", "sync"], ["account", "remove", "Home"],
+    ["account", "update", "Home", "--title", "Away"],
   ])
   func anOwnerOnlyCommandAsAnAppIsRefusedAndRecorded(_ command: [String]) throws {
     let store = try registered()

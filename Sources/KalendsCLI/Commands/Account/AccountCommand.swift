@@ -11,7 +11,7 @@ extension KalendsCommand {
     static let configuration = CommandConfiguration(
       commandName: "account",
       abstract: "CalDAV accounts synced into the store (docs/accounts.md): add, list, show, sync, remove.",
-      subcommands: [Add.self, List.self, Show.self, Sync.self, Remove.self, Probe.self])
+      subcommands: [Add.self, List.self, Show.self, Sync.self, Update.self, Remove.self, Probe.self])
   }
 }
 

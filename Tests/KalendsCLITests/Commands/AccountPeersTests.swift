@@ -1,0 +1,148 @@
+import Foundation
+import KalendsTestSupport
+import Testing
+
+/// Accounts against a second server, Xandikos (PyPI; Tests/Oracles/xandikos_server.py), and the
+/// store's account calendars checked against an independent sync: vdirsyncer (PyPI) syncing the
+/// same Radicale collection into a folder; and a watching app hearing a sync.
+@Suite("Command line: accounts on Xandikos, checked against vdirsyncer, heard by apps")
+struct AccountPeersTests {
+  typealias Sync = AccountSyncTests
+
+  /// A started Xandikos serving `directory`, and its address.
+  final class Xandikos {
+    let process: Process
+    let base: String
+
+    init(_ directory: String) throws {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      let (process, output, _) = try CLI.start(
+        ["python3", Repository.root.appendingPathComponent("Tests/Oracles/xandikos_server.py").path, directory],
+        program: URL(fileURLWithPath: "/usr/bin/env"))
+      self.process = process
+      base = "http://127.0.0.1:\(output.fileHandleForReading.availableLine())"
+      for _ in 0..<300 {
+        let probe = try? CLI.run(
+          ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/user/calendars/calendar/"],
+          program: URL(fileURLWithPath: "/usr/bin/env"))
+        if probe?.stdout == "200" { return }
+        Thread.sleep(forTimeInterval: 0.1)
+      }
+      Issue.record("Xandikos did not answer at \(base)")
+    }
+
+    func curl(_ method: String, _ path: String, _ body: String? = nil) throws -> String {
+      var arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", method]
+      if let body { arguments += ["-H", "Content-Type: text/calendar", "--data-binary", body] }
+      return try CLI.run(arguments + [base + path], program: URL(fileURLWithPath: "/usr/bin/env")).stdout
+    }
+
+    deinit {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+
+  @Test func aXandikosAccountSyncsASeriesWithItsOverrideAChangeAndARemoval() throws {
+    let store = try CLIStore()
+    let server = try Xandikos(store.directory.path + "/xandikos")
+    let calendar = "/user/calendars/calendar/"
+    #expect(try server.curl("PUT", calendar + "standup.ics", Sync.series) == "201")
+    #expect(try server.curl("PUT", calendar + "lunch.ics", Sync.file(Sync.event("lunch@x", "Lunch", day: 3))) == "201")
+    let added = try store.run([
+      "account", "add", "caldav", server.base, "--user", "user", "--password-command", "echo unused", "--title", "X",
+      "--format", "json",
+    ])
+    #expect(added.status == 0 && added.stdout.contains("\"created\":2"), "\(added.stdout) \(added.stderr)")
+    let id = try #require(
+      try store.objects(["calendar", "list"]).first { ($0["source"] as? [String: Any])?["title"] as? String == "X" }?[
+        "id"] as? String)
+    func exported() throws -> String { try store.run(["export", "--calendar", id]).stdout }
+    #expect(
+      try Sync.oracle([exported()]) == Sync.oracle([Sync.series, Sync.file(Sync.event("lunch@x", "Lunch", day: 3))]))
+
+    let moved = Sync.series.replacingOccurrences(of: "SUMMARY:Standup moved", with: "SUMMARY:Standup moved again")
+    #expect(try server.curl("PUT", calendar + "standup.ics", moved) == "204")
+    #expect(try server.curl("DELETE", calendar + "lunch.ics") == "204")
+    let synced = try store.run(["account", "sync", "--format", "json"])
+    #expect(synced.stdout.contains("\"updated\":1") && synced.stdout.contains("\"removed\":1"), "\(synced.stdout)")
+    #expect(try Sync.oracle([exported()]) == Sync.oracle([moved]))
+    #expect(try store.run(["verify"]).status == 0)
+  }
+
+  @Test func theStoreHoldsWhatVdirsyncerSyncsFromTheSameCollection() throws {
+    let setup = try Sync.Setup()
+    #expect(try setup.server.put("/ann/work/standup.ics", Sync.series) == "201")
+    for day in 1...12 {
+      let body = Sync.file(Sync.event("day\(day)@home", "Day \(day)", day: day, extra: "LOCATION:Room \(day)\r\n"))
+      #expect(try setup.server.put("/ann/work/day\(day).ics", body) == "201")
+    }
+    _ = try setup.add()
+    let work = try #require(
+      try setup.store.objects(["calendar", "list"]).first { $0["title"] as? String == "Work" }?["id"] as? String)
+
+    // vdirsyncer: the same collection into a folder, its own way (its own listing and fetches).
+    let folder = setup.store.directory.path + "/vdir"
+    try FileManager.default.createDirectory(atPath: folder + "/calendars", withIntermediateDirectories: true)
+    let config = """
+      [general]
+      status_path = "\(folder)/status/"
+
+      [pair calendars]
+      a = "local"
+      b = "remote"
+      collections = ["work"]
+
+      [storage local]
+      type = "filesystem"
+      path = "\(folder)/calendars/"
+      fileext = ".ics"
+
+      [storage remote]
+      type = "caldav"
+      url = "\(setup.server.base)/"
+      username = "ann"
+      password = "s3cret-pass"
+
+      """
+    try config.write(toFile: folder + "/config", atomically: true, encoding: .utf8)
+    let environment = [
+      "PYTHONPATH": Repository.root.appendingPathComponent(".build/python-vdir").path, "TZ": "UTC",
+      "LC_ALL": "C.UTF-8",
+    ]
+    for arguments in [["discover"], ["sync"]] {
+      let ran = try CLI.run(
+        ["sh", "-c", "yes | python3 -m vdirsyncer -c \"$0\" \(arguments.joined(separator: " "))", folder + "/config"],
+        environment: environment, program: URL(fileURLWithPath: "/usr/bin/env"))
+      #expect(ran.status == 0, "vdirsyncer \(arguments): \(ran.stdout) \(ran.stderr)")
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/calendars/work").map {
+      try String(contentsOfFile: folder + "/calendars/work/" + $0, encoding: .utf8)
+    }
+    #expect(files.count == 13)
+    #expect(try Sync.oracle(files) == Sync.oracle([try setup.store.run(["export", "--calendar", work]).stdout]))
+  }
+
+  @Test func aWatchingAppHearsOneNoticeForASyncNamingWhatItChanged() throws {
+    let setup = try Sync.Setup()
+    _ = try setup.add()
+    let app = "com.example.planner"
+    try setup.store.register(app)
+    try setup.store.object(["access", "set", app, "--service", "calendars", "--status", "full"])
+    let head = try #require(try setup.store.object(["status"])["head"] as? Int)
+    let (watcher, output, errors) = try CLI.start([
+      "watch", "--store", setup.store.directory.storePath, "--as", app, "--from", String(head + 1), "--limit", "1",
+      "--format", "jsonl",
+    ])
+    #expect(try setup.server.put("/ann/work/party.ics", Sync.file(Sync.event("party@home", "Party", day: 20))) == "201")
+    _ = try setup.sync()
+    let heard = CLI.finish(watcher, output, errors)
+    #expect(heard.status == 0, "\(heard.stderr)")
+    let party = try #require(
+      try setup.store.objects(["events", "--from", "2026-12-01", "--to", "2026-12-31"]).first {
+        $0["title"] as? String == "Party"
+      })
+    #expect(heard.stdout.contains(try #require(party["id"] as? String)), "\(heard.stdout)")
+    #expect(heard.stdout.split(separator: "\n").count == 1, "one sync, one notice: \(heard.stdout)")
+  }
+}
