@@ -124,8 +124,8 @@ struct ProjectionTests {
     do { before = try populate(try Store.create(at: directory.storePath)) }
     // Rewind the checkpoint to 5 and empty the state: only records 6… are applied again, so the
     // state must be exactly what those records imply.
-    // The objects projection at its current version (5), position 5.
-    try replaceObjectsCheckpoint(with: [0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 5], in: directory.storePath)
+    // The objects projection at its current version (6), position 5.
+    try replaceObjectsCheckpoint(with: [0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 5], in: directory.storePath)
     let reopened = try Store.open(at: directory.storePath)
     let titles = try EventStore(store: reopened).calendars().map(\.title)
     #expect(titles == before.map(\.title).filter { !["Calendar 1", "Calendar 2", "Calendar 4"].contains($0) })

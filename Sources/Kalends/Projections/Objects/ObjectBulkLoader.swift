@@ -316,7 +316,9 @@ struct ObjectBulkLoader: ProjectionBulkLoader {
             object.calendar.store(in: key, at: 0)
             key[16] = objectKey.kind
             objectKey.id.store(in: key, at: 17)
-            try cursor.put([UInt8](), forKey: UnsafeRawBufferPointer(rebasing: key[..<33]), options: .append)
+            try cursor.put(
+              ObjectProjection.versionValue(LogPosition(object.position)),
+              forKey: UnsafeRawBufferPointer(rebasing: key[..<33]), options: .append)
           }
         default:
           var group = externalGroups.firstIndex { $0.end > done }!

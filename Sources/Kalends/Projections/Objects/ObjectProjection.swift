@@ -12,8 +12,9 @@ internal import LMDB
 ///   copy doubled what every save wrote). A removed object keeps a tombstone (`live` 0) so that
 ///   saving it again is refused, not a silent re-creation; an event or reminder removed by a
 ///   removal of its own keeps there the position of its last save (8), which names what it was.
-/// - `objects.byCalendar`: key `calendar id (16) ‖ type (1) ‖ id (16)`, empty value: the live items
-///   of each calendar.
+/// - `objects.byCalendar`: key `calendar id (16) ‖ type (1) ‖ id (16)`, value the item's version (8,
+///   big-endian): the live items of each calendar, so that a calendar's stamp (its latest item and
+///   count: CalDAV's `getctag`) is one sequential read of its entries.
 /// - `objects.byExternalID`: key `calendar id (16) ‖ type (2 event, 3 reminder) (1) ‖ the first 16
 ///   bytes of SHA-256(external identifier) ‖ id (16)`, empty value: the live events and reminders
 ///   of each calendar by external identifier (iCalendar's `UID`), for imports and CalDAV; with the
@@ -21,7 +22,7 @@ internal import LMDB
 ///   stored under a name that is not their `UID` (``Event/resourceName``).
 struct ObjectProjection: Projection {
   static let name = "objects"
-  static let version: UInt32 = 5
+  static let version: UInt32 = 6
   /// The names of the LMDB databases it owns: the objects, their index by calendar and by external identifier.
   enum DatabaseName {
     static let objects = "objects"
@@ -81,7 +82,7 @@ struct ObjectProjection: Projection {
         try state.string(1).map { Array($0.utf8).withUnsafeBytes(Self.externalDigest) },
         name: try state.string(22).map { Array($0.utf8).withUnsafeBytes(Self.externalDigest) })
       try put(kind.key(id), live: true, calendar: calendar, trailer: trailer, header, &txn)
-      try txn.put([UInt8](), forKey: calendar.bytes + kind.key(id), in: byCalendar)
+      try txn.put(Self.versionValue(header.position), forKey: calendar.bytes + kind.key(id), in: byCalendar)
       if let external = trailer.external {
         try txn.put([UInt8](), forKey: Self.externalKey(calendar, kind, external) + id.bytes, in: byExternalID)
       }
@@ -115,6 +116,11 @@ struct ObjectProjection: Projection {
     if let name = stored.nameDigest {
       try txn.delete(Self.nameKey(stored.calendarID, kind, name) + id.bytes, in: byExternalID)
     }
+  }
+
+  /// An `objects.byCalendar` value: the item's version, 8 bytes big-endian.
+  static func versionValue(_ version: LogPosition) -> [UInt8] {
+    withUnsafeBytes(of: version.rawValue.bigEndian) { Array($0) }
   }
 
   /// The prefix of the `objects.byExternalID` keys of the external identifier whose digest is
@@ -204,16 +210,18 @@ struct ObjectProjection: Projection {
   func latest(
     _ kind: ObjectKind, inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction
   ) throws -> (version: LogPosition, count: Int) {
-    var latest = LogPosition.none
+    var latest: UInt64 = 0
     var count = 0
-    for id in try items(kind, inCalendar: calendar, in: txn) {
-      guard let entry = try txn.withValue(forKey: kind.key(id), in: objects, { try StoredObject(entry: $0) }) else {
-        continue
+    try txn.withCursor(on: byCalendar) { cursor in
+      try cursor.forEach(withPrefix: calendar.bytes + [kind.rawValue]) { _, value in
+        guard value.byteCount == 8 else {
+          throw StoreError.malformedPayload("an objects.byCalendar entry is not a version")
+        }
+        latest = max(latest, UInt64(bigEndian: value.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self)))
+        count += 1
       }
-      latest = max(latest, entry.version)
-      count += 1
     }
-    return (latest, count)
+    return (LogPosition(latest), count)
   }
 
   /// The `objects` entry of an object, live or removed, without its state; `nil` if it never
