@@ -1,8 +1,9 @@
 public import Kalends
 
 /// A sync of one account into the store: its calendar home listed, a calendar made for each new
-/// collection (and removed for each collection gone), then each collection synced
-/// (``CollectionSync``). Everything it writes is made by the account's source (`source:ID`), so
+/// collection (and removed for each collection gone), then each collection synced from where its
+/// last sync ended (`sync-collection`, else ctag and ETag listings; multigets in batches, each one
+/// transaction). Everything it writes is made by the account's source (`source:ID`), so
 /// history and the audit say where it came from, and apps hear of it through the change feed.
 ///
 /// Account calendars are read-only in the store until changes made here are sent back to the
@@ -60,6 +61,9 @@ public enum AccountSync {
   /// Syncs `account` into `store` (the person's session), signing in with `credentials`.
   ///
   /// - Parameters:
+  ///   - account: the account, as the store holds it.
+  ///   - store: the person's session of the store.
+  ///   - credentials: where the password (or token) comes from.
   ///   - timeout: seconds for each request.
   ///   - progress: told after each batch of objects.
   public static func sync(
