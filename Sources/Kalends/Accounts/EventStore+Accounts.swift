@@ -93,20 +93,9 @@ extension EventStore {
 
   /// Every live account in the snapshot `txn`, by title then identifier.
   static func allAccounts(_ objects: ObjectProjection, in txn: borrowing ReadTransaction) throws -> [CalendarAccount] {
-    var accounts: [CalendarAccount] = []
-    try txn.withCursor(on: objects.objects) { cursor in
-      guard try cursor.seek(atLeast: [ObjectKind.source.rawValue]) else { return }
-      try cursor.scanForward { key, value in
-        guard key.byteCount == 17, key.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == ObjectKind.source.rawValue
-        else { return .stop }
-        var stored = try StoredObject(entry: value)
-        guard stored.isLive else { return .continue }
-        stored = try objects.withState(stored, .source, stored.calendarID, in: txn)
-        accounts.append(try CalendarAccount(id: stored.calendarID, version: stored.version, stored.state))
-        return .continue
-      }
-    }
-    return accounts.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+    try objects.live(.source, in: txn).map { stored in
+      try CalendarAccount(id: stored.calendarID, version: stored.version, stored.state)
+    }.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
   }
 
   /// Appends a `sourceSaved` record of `account`, made by the person.

@@ -9,7 +9,6 @@ extension EventStore {
     at url: String, title: String, color: String?, types: EntityTypes, ofAccount accountID: ObjectID
   ) throws(StoreError) -> EventCalendar {
     try requireOwner("sync accounts")
-    let color = color.flatMap(Self.calendarColor)
     return try write(nil) { txn, appender, objects in
       guard let stored = try objects.state(.source, accountID, in: txn), stored.isLive else {
         throw StoreError.calendar(.accountNotFound(accountID))
@@ -19,20 +18,32 @@ extension EventStore {
       let existing = try txn.reading { txn in
         try Self.allCalendars(objects, in: txn).first { $0.source.id == accountID && $0.remote?.url == url }
       }
-      if var calendar = existing {
-        let wanted = (title, color ?? calendar.color, account.source)
-        guard (calendar.title, calendar.color, calendar.source) != wanted else { return calendar }
-        (calendar.title, calendar.color, calendar.source) = wanted
-        return try Self.appendSaved(calendar, change: .modified, principal, &txn, &appender)
+      if let calendar = existing {
+        guard let changed = Self.mirror(calendar, title: title, color: color, source: account.source) else {
+          return calendar
+        }
+        return try Self.appendSaved(changed, change: .modified, principal, &txn, &appender)
       }
       var calendar = EventCalendar(
         title: title.isEmpty ? url : title, source: account.source, allowedEntityTypes: types,
         allowsContentModifications: false)
-      if let color { calendar.color = color }
+      if let color = color.flatMap(Self.calendarColor) { calendar.color = color }
       calendar.remote = RemoteCollection(url: url)
       try Self.checkText(calendar.title, field: "the collection's name")
       return try Self.appendSaved(calendar, change: .created, principal, &txn, &appender)
     }
+  }
+
+  /// `calendar`, an account's, with the server's `title` and `color` (`calendar-color`, as the
+  /// server gives it) and its account's `source`; `nil` when it has them already and nothing is
+  /// to be written.
+  package static func mirror(
+    _ calendar: EventCalendar, title: String, color: String?, source: CalendarSource
+  ) -> EventCalendar? {
+    var changed = calendar
+    (changed.title, changed.source) = (title, source)
+    if let color = color.flatMap(calendarColor) { changed.color = color }
+    return changed == calendar ? nil : changed
   }
 
   /// Removes the account's calendar `calendarID`, whose collection is gone from the server, with
@@ -86,15 +97,13 @@ extension EventStore {
     }
   }
 
-  /// Checks what a server holds at `name` as a calendar object of `calendarID` would be checked,
-  /// before a sync takes it: the reason it cannot be taken, or `nil`.
-  package static func refusal(ofRemote object: CalendarObject, in calendarID: ObjectID) -> String? {
-    do {
-      _ = try checkedItems(of: object, in: calendarID)
-      return nil
-    } catch {
-      return error.description
-    }
+  /// What a server holds as a calendar object, checked as a calendar object of `calendarID` is
+  /// checked, before a sync takes it; its error says why it cannot be taken.
+  package static func checkRemote(_ object: CalendarObject, in calendarID: ObjectID) throws(StoreError)
+    -> CheckedRemoteObject
+  {
+    let (events, reminders) = try checkedItems(of: object, in: calendarID)
+    return CheckedRemoteObject(calendarID: calendarID, events: events, reminders: reminders)
   }
 
   /// Applies `changes` from the collection the account's calendar `calendarID` mirrors, in one
@@ -106,28 +115,24 @@ extension EventStore {
   /// last changes it brought are committed together, so a sync killed anywhere resumes from the
   /// last token with nothing lost.
   ///
-  /// Each object must pass ``refusal(ofRemote:in:)``; one whose `UID` the calendar holds under
-  /// another name is not taken and is returned as quarantined. The person's only.
+  /// Each object was checked for this calendar (``checkRemote(_:in:)``); one whose `UID` the
+  /// calendar holds under another name is not taken and is returned as quarantined. The person's
+  /// only.
   @discardableResult
   package func applyRemote(
     _ changes: [RemoteChange], to calendarID: ObjectID, completing: RemoteCollection? = nil
   ) throws(StoreError) -> RemoteApply {
     try requireOwner("sync accounts")
-    var checked: [(String, String, [Event], [Reminder])?] = []
-    for change in changes {
-      guard case .stored(let name, let tag, let object) = change else {
-        checked.append(nil)
-        continue
-      }
-      let (events, reminders) = try Self.checkedItems(of: object, in: calendarID)
-      checked.append((name, tag, events, reminders))
+    for case .stored(let name, _, let object) in changes where object.calendarID != calendarID {
+      throw .calendar(
+        .invalidCalendarObject("\(name) was checked for calendar \(object.calendarID), not \(calendarID)"))
     }
     return try write(nil) { txn, appender, objects in
       let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
       guard var remote = calendar.remote else { throw StoreError.calendar(.notAnAccountCalendar(calendarID)) }
       let source = Principal.source(calendar.source.id.description)
       var result = RemoteApply()
-      for (change, items) in zip(changes, checked) {
+      for change in changes {
         switch change {
         case .removed(let name):
           let existing = try txn.reading { txn in
@@ -139,11 +144,10 @@ extension EventStore {
             result.lastPosition = appender.head.position
           }
           if !existing.isEmpty { result.removed += 1 }
-        case .stored:
-          guard let (name, tag, events, reminders) = items else { continue }
+        case .stored(let name, let tag, let object):
           try storeRemote(
-            name: name, tag: tag, events: events, reminders: reminders, calendarID, source, objects, &txn, &appender,
-            &result)
+            name: name, tag: tag, events: object.events, reminders: object.reminders, calendarID, source, objects,
+            &txn, &appender, &result)
         }
       }
       if var completing {
@@ -210,7 +214,7 @@ extension EventStore {
   }
 
   /// `#RRGGBB` of a server's `calendar-color` (`#RRGGBB` or `#RRGGBBAA`), or `nil`.
-  package static func calendarColor(_ text: String) -> String? {
+  static func calendarColor(_ text: String) -> String? {
     let hex = text.dropFirst()
     guard text.first == "#", hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return nil }
     return "#" + hex.prefix(6).uppercased()

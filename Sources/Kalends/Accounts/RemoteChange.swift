@@ -2,9 +2,19 @@
 /// (``EventStore/applyRemote(_:to:completing:)``).
 package enum RemoteChange: Sendable {
   /// The object at `name` in the collection, as the server holds it with `entityTag`.
-  case stored(name: String, entityTag: String, object: CalendarObject)
+  case stored(name: String, entityTag: String, object: CheckedRemoteObject)
   /// The object at `name` is gone from the collection.
   case removed(name: String)
+}
+
+/// An object of an account's collection, its items checked as a save checks them and placed in
+/// the calendar it goes to. Made only by ``EventStore/checkRemote(_:in:)``: what a sync takes is
+/// checked once, before it decides to quarantine it, and never stored unchecked.
+package struct CheckedRemoteObject: Sendable {
+  /// The calendar it was checked for.
+  let calendarID: ObjectID
+  let events: [Event]
+  let reminders: [Reminder]
 }
 
 /// What applying changes from an account's collection did.

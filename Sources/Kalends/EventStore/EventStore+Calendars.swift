@@ -83,20 +83,9 @@ extension EventStore {
 
   /// Every live calendar in the snapshot `txn`, by title then identifier, unfiltered.
   static func allCalendars(_ objects: ObjectProjection, in txn: borrowing ReadTransaction) throws -> [EventCalendar] {
-    var calendars: [EventCalendar] = []
-    try txn.withCursor(on: objects.objects) { cursor in
-      guard try cursor.seek(atLeast: [ObjectKind.calendar.rawValue]) else { return }
-      try cursor.scanForward { key, value in
-        guard key.byteCount == 17, key.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == ObjectKind.calendar.rawValue
-        else { return .stop }
-        var stored = try StoredObject(entry: value)
-        guard stored.isLive else { return .continue }
-        stored = try objects.withState(stored, .calendar, stored.calendarID, in: txn)
-        calendars.append(try ModelCodec.decodeCalendar(id: stored.calendarID, version: stored.version, stored.state))
-        return .continue
-      }
-    }
-    return calendars.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+    try objects.live(.calendar, in: txn).map { stored in
+      try ModelCodec.decodeCalendar(id: stored.calendarID, version: stored.version, stored.state)
+    }.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
   }
 
   /// The live calendar `id`, or `nil` (also when this session may not see it).

@@ -1,6 +1,5 @@
 import Foundation
 public import Kalends
-import Platform
 
 extension AccountCredentials {
   /// The file that says where the password of the account `id` of the store at `storePath` comes
@@ -14,36 +13,20 @@ extension AccountCredentials {
 
   /// Writes where the password comes from to `path` (mode 0600), replacing what was there.
   public func save(to path: String) throws(AccountError) {
-    let directory = (path as NSString).deletingLastPathComponent
     let text: String
     switch self {
     case .command(let command): text = "command\n\(command)\n"
     case .file(let file): text = "file\n\(file)\n"
     case .tokenCommand(let command): text = "token-command\n\(command)\n"
     }
-    let temporary = path + ".new"
-    do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      _ = FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600])
-      try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-    } catch {
-      throw .credentials("\(path) cannot be written: \(error)")
-    }
-    guard rename(temporary, path) == 0 else { throw .credentials("\(path) cannot be written (errno \(errno))") }
+    try PrivateFile.write(Data(text.utf8), to: path)
   }
 
   /// Where the password comes from, as `path` says — a file of this user's that no one else may
   /// read.
   public static func load(from path: String) throws(AccountError) -> AccountCredentials {
-    guard let status = FileStatus(path: path) else {
-      throw .credentials(
-        "\(path) is missing — give it again with `kalends account update ACCOUNT --password-command …`")
-    }
-    guard status.isRegularFile, status.owner == getuid(), status.sharedPermissions == 0 else {
-      throw .credentials("\(path) must be this user's file, readable by no one else (chmod 600)")
-    }
-    guard let data = FileManager.default.contents(atPath: path) else { throw .credentials("\(path) cannot be read") }
+    let data = try PrivateFile.read(
+      path, missing: "is missing — give it again with `kalends account update ACCOUNT --password-command …`")
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", maxSplits: 1).map(String.init)
     guard lines.count == 2 else { throw .credentials("\(path) is not a credentials file") }
     let value = lines[1].hasSuffix("\n") ? String(lines[1].dropLast()) : lines[1]

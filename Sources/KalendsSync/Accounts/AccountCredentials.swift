@@ -1,5 +1,4 @@
 import Foundation
-import Platform
 
 /// Where an account's password comes from — never from the store: a command that prints it (as
 /// vdirsyncer's `fetch`: `pass show fastmail`, `secret-tool lookup …`) or a file only the person
@@ -35,14 +34,7 @@ public enum AccountCredentials: Sendable, Hashable {
   }
 
   private static func read(_ path: String) throws(AccountError) -> String {
-    guard let status = FileStatus(path: path) else { throw .credentials("\(path) cannot be read") }
-    guard status.isRegularFile else { throw .credentials("\(path) is not a file") }
-    guard status.owner == getuid() else { throw .credentials("\(path) belongs to another user") }
-    guard status.sharedPermissions == 0 else {
-      throw .credentials("\(path) may be read by others (mode \(String(status.mode & 0o777, radix: 8))) — chmod 600 it")
-    }
-    guard let data = FileManager.default.contents(atPath: path) else { throw .credentials("\(path) cannot be read") }
-    return try firstLine(data, of: path)
+    try firstLine(PrivateFile.read(path, missing: "cannot be read"), of: path)
   }
 
   private static func run(_ command: String) throws(AccountError) -> String {

@@ -36,4 +36,13 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
     case .store(let error): error.category
     }
   }
+
+  /// `body`, a call of the store, with its failure as ``store(_:)``.
+  static func fromStore<T>(_ body: () throws(StoreError) -> T) throws(AccountError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .store(error)
+    }
+  }
 }

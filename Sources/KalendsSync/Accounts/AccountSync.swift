@@ -79,7 +79,7 @@ public enum AccountSync {
     guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
     let collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
     summary.requests += 1
-    let before = try call { () throws(StoreError) in try store.calendars(ofAccount: account.id) }
+    let before = try AccountError.fromStore { () throws(StoreError) in try store.calendars(ofAccount: account.id) }
     var synced: [(EventCalendar, AccountDiscovery.Collection)] = []
     for collection in collections {
       var types: EntityTypes = []
@@ -87,17 +87,13 @@ public enum AccountSync {
       if collection.components.isEmpty || collection.components.contains("VTODO") { types.insert(.reminders) }
       guard !types.isEmpty else { continue }
       // Written only when the collection is new or its name or colour changed on the server.
-      let known = before.first { $0.remote?.url == collection.url }
-      let unchanged =
-        known.map {
-          $0.title == collection.name && $0.source == account.source
-            && (collection.color.flatMap(EventStore.calendarColor) ?? $0.color) == $0.color
-        } ?? false
       let calendar: EventCalendar
-      if let known, unchanged {
+      if let known = before.first(where: { $0.remote?.url == collection.url }),
+        EventStore.mirror(known, title: collection.name, color: collection.color, source: account.source) == nil
+      {
         calendar = known
       } else {
-        calendar = try call { () throws(StoreError) in
+        calendar = try AccountError.fromStore { () throws(StoreError) in
           try store.mirrorCollection(
             at: collection.url, title: collection.name, color: collection.color, types: types, ofAccount: account.id)
         }
@@ -106,7 +102,7 @@ public enum AccountSync {
       synced.append((calendar, collection))
     }
     for gone in before where !synced.contains(where: { $0.0.id == gone.id }) {
-      try call { () throws(StoreError) in try store.removeMirror(gone.id) }
+      try AccountError.fromStore { () throws(StoreError) in try store.removeMirror(gone.id) }
       summary.calendarsRemoved += 1
     }
     for (calendar, collection) in synced {
@@ -121,13 +117,5 @@ public enum AccountSync {
     let elapsed = clock.now - started
     summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return summary
-  }
-
-  private static func call<T>(_ body: () throws(StoreError) -> T) throws(AccountError) -> T {
-    do {
-      return try body()
-    } catch {
-      throw .store(error)
-    }
   }
 }

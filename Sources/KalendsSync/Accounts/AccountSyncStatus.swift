@@ -31,13 +31,7 @@ public struct AccountSyncStatus: Sendable, Codable, Hashable {
   /// note.
   func save(to path: String) {
     guard let data = try? JSONEncoder.withDates.encode(self) else { return }
-    let directory = (path as NSString).deletingLastPathComponent
-    try? FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let temporary = path + ".new"
-    guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
-    else { return }
-    _ = rename(temporary, path)
+    try? PrivateFile.write(data, to: path)
   }
 }
 

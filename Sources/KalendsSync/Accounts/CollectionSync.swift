@@ -68,23 +68,21 @@ struct CollectionSync {
     // What the calendar holds: every object's ETag for a complete listing (what it does not name is
     // gone), else only those of the objects it names — an incremental sync reads no more of the
     // store than it changes.
-    let named = listing.changed.compactMap { Self.name(of: $0.href, in: base) }
-    let tags = try storeCall { () throws(StoreError) in
+    let members = listing.changed.compactMap { member in
+      Self.name(of: member.href, in: base).map { (href: member.href, name: $0, entityTag: member.entityTag) }
+    }
+    let listed = Set(members.map(\.name))
+    let tags = try AccountError.fromStore { () throws(StoreError) in
       listing.complete
         ? try store.remoteEntityTags(inCalendar: calendar.id)
-        : try store.remoteEntityTags(named: named, inCalendar: calendar.id)
+        : try store.remoteEntityTags(named: members.map(\.name), inCalendar: calendar.id)
     }
-    var removals = Set(listing.removed.compactMap { Self.name(of: $0, in: base) })
-    var wanted: [(href: String, name: String)] = []
-    var listed: Set<String> = []
-    for (href, tag) in listing.changed {
-      guard let name = Self.name(of: href, in: base) else { continue }
-      listed.insert(name)
-      removals.remove(name)
-      if let tag, tags[name] == tag { continue }
-      wanted.append((href, name))
-    }
+    var removals = Set(listing.removed.compactMap { Self.name(of: $0, in: base) }).subtracting(listed)
     if listing.complete { removals.formUnion(Set(tags.keys).subtracting(listed)) }
+    // What the calendar holds with the ETag the listing gives is not fetched again.
+    let wanted = members.filter { $0.entityTag == nil || tags[$0.name] != $0.entityTag }.map {
+      (href: $0.href, name: $0.name)
+    }
     var quarantined: [RemoteCollection.QuarantinedObject] = []
     let total = wanted.count + removals.count
     progress(.init(calendar: calendar.title, objects: 0, total: total, bytes: result.bytes))
@@ -140,7 +138,7 @@ struct CollectionSync {
         done.quarantined = stored.quarantined.filter { !touched.contains($0.name) } + quarantined
         completing = done
       }
-      let applied = try storeCall { () throws(StoreError) in
+      let applied = try AccountError.fromStore { () throws(StoreError) in
         try store.applyRemote(changes, to: calendar.id, completing: completing)
       }
       result.applied.add(applied)
@@ -288,7 +286,7 @@ struct CollectionSync {
   }
 
   /// The calendar object a server's `text` at `name` holds, checked as the store checks it.
-  static func object(_ text: [UInt8], name: String, in calendarID: ObjectID) -> Result<CalendarObject, Refusal> {
+  static func object(_ text: [UInt8], name: String, in calendarID: ObjectID) -> Result<CheckedRemoteObject, Refusal> {
     guard text.count <= maximumObjectBytes else {
       return .failure(Refusal(reason: "it has \(text.count) bytes, more than \(maximumObjectBytes)"))
     }
@@ -301,8 +299,11 @@ struct CollectionSync {
     let uid = file.events.first?.externalID ?? file.reminders.first?.externalID
     guard let uid else { return .failure(Refusal(reason: "it holds no event and no to-do")) }
     let object = CalendarObject(uid: uid, name: name, events: file.events, reminders: file.reminders)
-    if let refusal = EventStore.refusal(ofRemote: object, in: calendarID) { return .failure(Refusal(reason: refusal)) }
-    return .success(object)
+    do {
+      return .success(try EventStore.checkRemote(object, in: calendarID))
+    } catch {
+      return .failure(Refusal(reason: error.description))
+    }
   }
 
   /// The most bytes of one object a sync takes: 1 MiB, as an upload to the store's own CalDAV.
@@ -327,15 +328,6 @@ struct CollectionSync {
   static func path(_ href: String) -> String {
     if href.hasPrefix("/") { return href }
     return RemoteURL(href)?.target ?? href
-  }
-
-  /// A call of the store, its failure an ``AccountError``.
-  private func storeCall<T>(_ body: () throws(StoreError) -> T) throws(AccountError) -> T {
-    do {
-      return try body()
-    } catch {
-      throw .store(error)
-    }
   }
 }
 

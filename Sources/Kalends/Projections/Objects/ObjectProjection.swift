@@ -224,6 +224,25 @@ struct ObjectProjection: Projection {
     return (LogPosition(latest), count)
   }
 
+  /// Every live object of `kind` — a calendar or an account, whose entry's calendar is its own
+  /// identifier — with its state, in key order.
+  func live(_ kind: ObjectKind, in txn: borrowing ReadTransaction) throws -> [StoredObject] {
+    var found: [StoredObject] = []
+    try txn.withCursor(on: objects) { cursor in
+      guard try cursor.seek(atLeast: [kind.rawValue]) else { return }
+      try cursor.scanForward { key, value in
+        guard key.byteCount == 17, key.unsafeLoad(fromByteOffset: 0, as: UInt8.self) == kind.rawValue else {
+          return .stop
+        }
+        let stored = try StoredObject(entry: value)
+        guard stored.isLive else { return .continue }
+        found.append(try withState(stored, kind, stored.calendarID, in: txn))
+        return .continue
+      }
+    }
+    return found
+  }
+
   /// The `objects` entry of an object, live or removed, without its state; `nil` if it never
   /// existed.
   private func entry(_ kind: ObjectKind, _ id: ObjectID, in txn: borrowing WriteTransaction) throws -> StoredObject? {

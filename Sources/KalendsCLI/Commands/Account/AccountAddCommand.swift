@@ -40,10 +40,12 @@ extension KalendsCommand.Account {
 
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
+    func validate() throws { _ = try password.required() }
+
     func run() async throws {
       let store = try global.openEventStore()
       try store.requireOwner("add accounts")
-      let credentials = password.credentials
+      let credentials = try password.required()
       let found: AccountDiscovery
       do {
         found = try await AccountDiscovery.discover(url, user: user, credentials: credentials, timeout: timeout)

@@ -78,20 +78,26 @@ extension KalendsCommand.Account {
 }
 
 extension KalendsCommand.Account {
-  /// An account with its sync status and what its calendars quarantined.
+  /// An account with its calendars, its sync status and what its calendars quarantined.
   struct Status {
     let account: CalendarAccount
+    let calendars: [EventCalendar]
     let sync: AccountSyncStatus
     let quarantined: Int
+
+    /// The status of `account`, whose calendars are `calendars`, in the store at `storePath`.
+    init(account: CalendarAccount, calendars: [EventCalendar], storePath: String) {
+      self.account = account
+      self.calendars = calendars
+      sync = AccountSyncStatus.load(from: AccountSyncStatus.path(forAccount: account.id, store: storePath))
+      quarantined = calendars.reduce(0) { $0 + ($1.remote?.quarantined.count ?? 0) }
+    }
   }
 
   /// Every account of `store` with its status.
   static func statuses(_ store: EventStore, storePath: String) throws -> [Status] {
     try store.accounts().map { account in
-      Status(
-        account: account,
-        sync: AccountSyncStatus.load(from: AccountSyncStatus.path(forAccount: account.id, store: storePath)),
-        quarantined: try store.calendars(ofAccount: account.id).reduce(0) { $0 + ($1.remote?.quarantined.count ?? 0) })
+      Status(account: account, calendars: try store.calendars(ofAccount: account.id), storePath: storePath)
     }
   }
 
@@ -137,14 +143,23 @@ struct PasswordOptions: ParsableArguments {
   var tokenCommand: String?
 
   func validate() throws {
-    guard [passwordCommand, passwordFile, tokenCommand].compactMap({ $0 }).count == 1 else {
-      throw ValidationError("give one of --password-command, --password-file and --token-command")
+    guard [passwordCommand, passwordFile, tokenCommand].compactMap({ $0 }).count <= 1 else {
+      throw ValidationError("give at most one of --password-command, --password-file and --token-command")
     }
   }
 
-  var credentials: AccountCredentials {
+  /// Where the password comes from, as given; `nil` when no option was.
+  var given: AccountCredentials? {
     if let passwordCommand { return .command(passwordCommand) }
     if let tokenCommand { return .tokenCommand(tokenCommand) }
-    return .file(passwordFile ?? "")
+    return passwordFile.map { .file($0) }
+  }
+
+  /// Where the password comes from, for a command that needs one: a usage error when none was given.
+  func required() throws -> AccountCredentials {
+    guard let given else {
+      throw ValidationError("give one of --password-command, --password-file and --token-command")
+    }
+    return given
   }
 }

@@ -16,18 +16,16 @@ extension KalendsCommand.Account {
 
     func run() throws {
       let store = try global.openEventStore(readOnly: true)
-      let statuses = try KalendsCommand.Account.statuses(store, storePath: global.storePath)
-      let rows = try statuses.map { ($0, try store.calendars(ofAccount: $0.account.id)) }
       format.write(
-        rows,
+        try KalendsCommand.Account.statuses(store, storePath: global.storePath),
         json: {
-          KalendsCommand.Account.fields($0.0.account, calendars: $0.1)
-            + [("sync", .object(KalendsCommand.Account.statusFields($0.0)))]
+          KalendsCommand.Account.fields($0.account, calendars: $0.calendars)
+            + [("sync", .object(KalendsCommand.Account.statusFields($0)))]
         },
         columns: [
-          ("ID", { $0.0.account.id.description }), ("TITLE", { TerminalText.escaped($0.0.account.title) }),
-          ("USER", { TerminalText.escaped($0.0.account.user) }), ("CALENDARS", { String($0.1.count) }),
-          ("SYNC", { KalendsCommand.Account.statusWords($0.0) }),
+          ("ID", { $0.account.id.description }), ("TITLE", { TerminalText.escaped($0.account.title) }),
+          ("USER", { TerminalText.escaped($0.account.user) }), ("CALENDARS", { String($0.calendars.count) }),
+          ("SYNC", { KalendsCommand.Account.statusWords($0) }),
         ])
     }
   }
@@ -47,10 +45,7 @@ extension KalendsCommand.Account {
       let store = try global.openEventStore(readOnly: true)
       let account = try KalendsCommand.Account.named(account, in: store)
       let calendars = try store.calendars(ofAccount: account.id)
-      let status = KalendsCommand.Account.Status(
-        account: account,
-        sync: AccountSyncStatus.load(from: AccountSyncStatus.path(forAccount: account.id, store: global.storePath)),
-        quarantined: calendars.reduce(0) { $0 + ($1.remote?.quarantined.count ?? 0) })
+      let status = KalendsCommand.Account.Status(account: account, calendars: calendars, storePath: global.storePath)
       switch format {
       case .json:
         print(

@@ -21,21 +21,12 @@ extension KalendsCommand.Account {
 
     @Option(help: "The account's new name.") var title: String?
 
-    @Option(help: "A command that prints the password (its first line).") var passwordCommand: String?
-
-    @Option(help: "A file (this user's, mode 0600) whose first line is the password.") var passwordFile: String?
-
-    @Option(help: "A command that prints an OAuth 2.0 access token, sent as a Bearer token.")
-    var tokenCommand: String?
+    @OptionGroup var password: PasswordOptions
 
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func validate() throws {
-      let given = [passwordCommand, passwordFile, tokenCommand].compactMap { $0 }.count
-      guard given <= 1 else {
-        throw ValidationError("give at most one of --password-command, --password-file and --token-command")
-      }
-      guard title != nil || given == 1 else { throw ValidationError("give --title or a password option") }
+      guard title != nil || password.given != nil else { throw ValidationError("give --title or a password option") }
     }
 
     func run() throws {
@@ -43,9 +34,7 @@ extension KalendsCommand.Account {
       try store.requireOwner("update accounts")
       var found = try KalendsCommand.Account.named(account, in: store)
       if let title { found = try store.renameAccount(found.id, to: title) }
-      let credentials: AccountCredentials? =
-        passwordCommand.map { .command($0) } ?? passwordFile.map { .file($0) } ?? tokenCommand.map { .tokenCommand($0) }
-      if let credentials {
+      if let credentials = password.given {
         do {
           try credentials.save(to: AccountCredentials.path(forAccount: found.id, store: global.storePath))
         } catch {
