@@ -135,7 +135,10 @@ struct CollectionSync {
         done.ctag = listing.ctag
         // What an earlier sync quarantined stays named until the server changes or removes it.
         let touched = listed.union(removals)
-        done.quarantined = stored.quarantined.filter { !touched.contains($0.name) } + quarantined
+        // And what earlier batches' transactions quarantined (a UID held under another name) is
+        // kept with what this one does.
+        done.quarantined =
+          stored.quarantined.filter { !touched.contains($0.name) } + quarantined + result.applied.quarantined
         completing = done
       }
       let applied = try AccountError.fromStore { () throws(StoreError) in

@@ -335,4 +335,27 @@ struct AccountSyncTests {
     let uses = try remote.store.run(["audit", "uses", "--client", app]).stdout
     #expect(uses.contains("Family") || uses.contains(family), "\(uses)")
   }
+
+  @Test func objectsSharingAUIDAreQuarantinedWhicheverBatchTheyFallIn() throws {
+    let setup = try Setup()
+    // 1,100 files, written as Radicale's own (a client's PUT would be refused): 150 of them repeat
+    // another's UID under a name of their own, spread over the three batches a sync makes.
+    _ = try CLI.python(
+      """
+      import os, sys
+      event = "BEGIN:VCALENDAR\\r\\nVERSION:2.0\\r\\nPRODID:-//T//EN\\r\\nBEGIN:VEVENT\\r\\nUID:{0}\\r\\nDTSTAMP:20261129T100000Z\\r\\nDTSTART:20261210T090000Z\\r\\nDTEND:20261210T100000Z\\r\\nSUMMARY:{1}\\r\\nEND:VEVENT\\r\\nEND:VCALENDAR\\r\\n"
+      for i in range(1100):
+          uid = "e%04d@home" % (i - 950 if i >= 950 else i)
+          with open(os.path.join(sys.argv[1], "e%04d.ics" % i), "w", newline="") as file:
+              file.write(event.format(uid, "Event %d" % i))
+      """, [setup.store.directory.path + "/radicale/collections/collection-root/ann/work"])
+    let first = try setup.add()
+    let quarantined = try #require(first["quarantined"] as? [[String: Any]])
+    #expect(
+      first["created"] as? Int == 950 && quarantined.count == 150, "\(first["created"] ?? "") \(quarantined.count)")
+    let shown = try setup.store.object(["account", "show", "Home"])
+    let calendars = try #require(shown["calendars"] as? [[String: Any]])
+    let kept = calendars.flatMap { ($0["quarantined"] as? [[String: Any]]) ?? [] }
+    #expect(kept.count == 100, "the calendar keeps the first 100 of the 150 (RemoteCollection.maximumQuarantined)")
+  }
 }
