@@ -298,6 +298,8 @@ def may_make(record):
         return actor["type"] in ("person", "client")
     if kind in (601, 602):
         return actor == {"type": "person"}
+    if kind in (603, 604):
+        return actor["type"] == "source"
     if kind in (401, 407, 408, 409, 410):
         return actor == {"type": "person"}
     if kind == 406:

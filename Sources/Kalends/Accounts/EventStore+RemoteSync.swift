@@ -3,10 +3,11 @@ internal import LMDB
 extension EventStore {
   /// The calendar of the account `accountID` mirroring its server's collection at `url`, made
   /// now when there is none, its title and colour brought to the server's: written by the account
-  /// (`source:ID`). A new one is read-only, holds `types`, and has a ``EventCalendar/remote`` not
-  /// yet synced. The person's only.
+  /// (`source:ID`), and it takes changes when the server lets the user change the collection
+  /// (`writable`). A new one holds `types` and has a ``EventCalendar/remote`` not yet synced. The
+  /// person's only.
   package func mirrorCollection(
-    at url: String, title: String, color: String?, types: EntityTypes, ofAccount accountID: ObjectID
+    at url: String, title: String, color: String?, types: EntityTypes, writable: Bool, ofAccount accountID: ObjectID
   ) throws(StoreError) -> EventCalendar {
     try requireOwner("sync accounts")
     return try write(nil) { txn, appender, objects in
@@ -19,14 +20,17 @@ extension EventStore {
         try Self.allCalendars(objects, in: txn).first { $0.source.id == accountID && $0.remote?.url == url }
       }
       if let calendar = existing {
-        guard let changed = Self.mirror(calendar, title: title, color: color, source: account.source) else {
+        guard
+          let changed = Self.mirror(
+            calendar, title: title, color: color, writable: writable, source: account.source)
+        else {
           return calendar
         }
         return try Self.appendSaved(changed, change: .modified, principal, &txn, &appender)
       }
       var calendar = EventCalendar(
         title: title.isEmpty ? url : title, source: account.source, allowedEntityTypes: types,
-        allowsContentModifications: false)
+        allowsContentModifications: writable)
       if let color = color.flatMap(Self.calendarColor) { calendar.color = color }
       calendar.remote = RemoteCollection(url: url)
       try Self.checkText(calendar.title, field: "the collection's name")
@@ -35,13 +39,13 @@ extension EventStore {
   }
 
   /// `calendar`, an account's, with the server's `title` and `color` (`calendar-color`, as the
-  /// server gives it) and its account's `source`; `nil` when it has them already and nothing is
-  /// to be written.
+  /// server gives it), whether the server lets the user change it (`writable`), and its account's
+  /// `source`; `nil` when it has them already and nothing is to be written.
   package static func mirror(
-    _ calendar: EventCalendar, title: String, color: String?, source: CalendarSource
+    _ calendar: EventCalendar, title: String, color: String?, writable: Bool, source: CalendarSource
   ) -> EventCalendar? {
     var changed = calendar
-    (changed.title, changed.source) = (title, source)
+    (changed.title, changed.source, changed.allowsContentModifications) = (title, source, writable)
     if let color = color.flatMap(calendarColor) { changed.color = color }
     return changed == calendar ? nil : changed
   }
@@ -61,35 +65,34 @@ extension EventStore {
     }
   }
 
-  /// The `ETag` of each object the account's calendar `calendarID` holds, by its name in the
-  /// collection: what a sync compares a listing with.
+  /// The server's `ETag` of each object the account's calendar `calendarID` holds as the server
+  /// does, by its name in the collection: what a sync compares a listing with. Objects made here and
+  /// not yet sent are left out: the server does not hold them, and a listing without them does not
+  /// remove them.
   package func remoteEntityTags(inCalendar calendarID: ObjectID) throws(StoreError) -> [String: String] {
     try requireOwner("sync accounts")
-    return try read { txn, objects, _ in
-      var tags: [String: String] = [:]
-      for kind in [ObjectKind.event, .reminder] {
-        for id in try objects.items(kind, inCalendar: calendarID, in: txn) {
-          guard let stored = try objects.state(kind, id, in: txn), stored.isLive else { continue }
-          let name = try stored.state.string(22) ?? stored.state.requiredString(1)
-          tags[name] = try stored.state.string(26) ?? ""
-        }
-      }
-      return tags
+    let outbox = try store.projection(OutboxProjection.self)
+    return try read(records: false) { txn, _, _ in
+      try outbox.entityTags(inCalendar: calendarID, in: txn).filter { !$0.value.isEmpty }
     }
   }
 
-  /// The `ETag` of each of the objects `names` the account's calendar `calendarID` holds (a name it
-  /// does not hold is left out), found by the index of names: what an incremental sync compares.
+  /// The server's `ETag` of each of the objects `names` the account's calendar `calendarID` holds
+  /// (a name it does not hold, or holds only as made here, is left out), found by the index of
+  /// names: what an incremental sync compares.
   package func remoteEntityTags(named names: [String], inCalendar calendarID: ObjectID) throws(StoreError)
     -> [String: String]
   {
     try requireOwner("sync accounts")
-    return try read { txn, objects, _ in
+    let outbox = try store.projection(OutboxProjection.self)
+    return try read(records: false) { txn, objects, _ in
       var tags: [String: String] = [:]
       for name in names {
         for kind in [ObjectKind.event, .reminder] {
-          if let (_, stored) = try objects.items(kind, named: name, inCalendar: calendarID, in: txn).first {
-            tags[name] = try stored.state.string(26) ?? ""
+          if let (id, _) = try objects.items(kind, named: name, inCalendar: calendarID, in: txn).first,
+            let tag = try outbox.entityTag(kind, id, inCalendar: calendarID, in: txn)?.entityTag, !tag.isEmpty
+          {
+            tags[name] = tag
           }
         }
       }
@@ -127,18 +130,51 @@ extension EventStore {
       throw .calendar(
         .invalidCalendarObject("\(name) was checked for calendar \(object.calendarID), not \(calendarID)"))
     }
+    let outbox = try store.projection(OutboxProjection.self)
     return try write(nil) { txn, appender, objects in
       let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
       guard var remote = calendar.remote else { throw StoreError.calendar(.notAnAccountCalendar(calendarID)) }
       let source = Principal.source(calendar.source.id.description)
       var result = RemoteApply()
       for change in changes {
+        let name: String
+        let serverTag: String?
+        switch change {
+        case .removed(let removed): (name, serverTag) = (removed, nil)
+        case .stored(let stored, let tag, _): (name, serverTag) = (stored, tag)
+        }
+        // A local change waiting to go out: the server's version wins only when the server changed
+        // the object since the change was based on it — a conflict, recorded before it is applied.
+        var conflict = false
+        if let waiting = try txn.reading({ txn in try outbox.pending(name, inCalendar: calendarID, in: txn) }) {
+          guard waiting.base != serverTag else {
+            result.unchanged += 1  // The server holds what the change was based on (or never held it).
+            continue
+          }
+          if serverTag == nil, try txn.reading({ txn in try Self.named(name, in: calendarID, objects, txn) }).isEmpty {
+            // Removed on both sides: nothing to keep, and nothing waits any more.
+            var payload = Payload()
+            payload.append(tag: 1, id: calendarID)
+            payload.append(tag: 2, string: name)
+            payload.append(tag: 4, unsigned: waiting.last.rawValue)
+            try appender.append(RecordDraft(kind: .remoteDelivered, principal: source, payload: payload), in: &txn)
+            result.lastPosition = appender.head.position
+            continue
+          }
+          var payload = Payload()
+          payload.append(tag: 1, id: calendarID)
+          payload.append(tag: 2, string: name)
+          payload.append(tag: 3, unsigned: waiting.last.rawValue)
+          payload.append(tag: 4, optional: waiting.base)
+          payload.append(tag: 5, optional: serverTag)
+          try appender.append(RecordDraft(kind: .remoteConflict, principal: source, payload: payload), in: &txn)
+          result.conflicts.append(name)
+          result.lastPosition = appender.head.position
+          conflict = true
+        }
         switch change {
         case .removed(let name):
-          let existing = try txn.reading { txn in
-            try objects.items(.event, named: name, inCalendar: calendarID, in: txn).map { ($0.0, true) }
-              + objects.items(.reminder, named: name, inCalendar: calendarID, in: txn).map { ($0.0, false) }
-          }
+          let existing = try txn.reading { txn in try Self.named(name, in: calendarID, objects, txn) }
           for (id, isEvent) in existing {
             try Self.appendRemoved(id, isEvent: isEvent, calendar: calendarID, source, &txn, &appender)
             result.lastPosition = appender.head.position
@@ -146,8 +182,8 @@ extension EventStore {
           if !existing.isEmpty { result.removed += 1 }
         case .stored(let name, let tag, let object):
           try storeRemote(
-            name: name, tag: tag, events: object.events, reminders: object.reminders, calendarID, source, objects,
-            &txn, &appender, &result)
+            name: name, tag: tag, events: object.events, reminders: object.reminders, replacing: conflict, calendarID,
+            source, objects, &txn, &appender, &result)
         }
       }
       if var completing {
@@ -165,10 +201,18 @@ extension EventStore {
     }
   }
 
+  /// The live items of `calendarID` named `name`, each with whether it is an event.
+  private static func named(
+    _ name: String, in calendarID: ObjectID, _ objects: ObjectProjection, _ txn: borrowing ReadTransaction
+  ) throws -> [(ObjectID, Bool)] {
+    try objects.items(.event, named: name, inCalendar: calendarID, in: txn).map { ($0.0, true) }
+      + objects.items(.reminder, named: name, inCalendar: calendarID, in: txn).map { ($0.0, false) }
+  }
+
   /// Stores one object of a collection under `name` with `tag`, as ``applyRemote(_:to:completing:)``
   /// says.
   private func storeRemote(
-    name: String, tag: String, events: [Event], reminders: [Reminder], _ calendarID: ObjectID,
+    name: String, tag: String, events: [Event], reminders: [Reminder], replacing: Bool, _ calendarID: ObjectID,
     _ source: Principal, _ objects: ObjectProjection, _ txn: inout WriteTransaction, _ appender: inout LogAppender,
     _ result: inout RemoteApply
   ) throws {
@@ -188,11 +232,29 @@ extension EventStore {
         .init(name: name, reason: "its UID \(uid) is also the UID of another object of the collection"))
       return
     }
-    if other.isEmpty, !existing.isEmpty, try existing.allSatisfy({ try $0.1.state.string(26) == tag }) {
+    if !replacing, other.isEmpty, !existing.isEmpty, try existing.allSatisfy({ try $0.1.state.string(26) == tag }) {
       result.unchanged += 1
       return
     }
     let earlierEvents = isEvents ? try existing.map { try Self.decodeEvent($0, $1) } : []
+    if !replacing, other.isEmpty, !existing.isEmpty {
+      // The server holds what the store does under another ETag — a change sent from here, which
+      // a server that stores items rather than bytes answers with no ETag: the new tag is
+      // recorded (`remoteDelivered`), and the items are not written again.
+      let earlierReminders = isEvents ? [] : try existing.map(Self.decodeStoredReminder)
+      if Self.sameContent(earlierEvents, earlierReminders, events, reminders) {
+        var payload = Payload()
+        payload.append(tag: 1, id: calendarID)
+        payload.append(tag: 2, string: name)
+        payload.append(tag: 3, string: tag)
+        payload.append(tag: 4, unsigned: existing.map(\.1.version.rawValue).max() ?? 0)
+        for (id, _) in existing { payload.append(tag: isEvents ? 5 : 6, id: id) }
+        try appender.append(RecordDraft(kind: .remoteDelivered, principal: source, payload: payload), in: &txn)
+        result.lastPosition = appender.head.position
+        result.unchanged += 1
+        return
+      }
+    }
     let saved = try Self.replaceItems(
       events: events.map { event in
         var event = event
@@ -211,6 +273,23 @@ extension EventStore {
       result.lastPosition = appender.head.position
     }
     if existing.isEmpty && other.isEmpty { result.created += 1 } else { result.updated += 1 }
+  }
+
+  /// Whether two versions of an object say the same in iCalendar (each item as one file, in order),
+  /// but for when they were stamped and last modified: what their identifiers, versions and tags do
+  /// not change.
+  static func sameContent(
+    _ events: [Event], _ reminders: [Reminder], _ otherEvents: [Event], _ otherReminders: [Reminder]
+  ) -> Bool {
+    func text(_ events: [Event], _ reminders: [Reminder]) -> [String] {
+      (events.map { ICalendar(events: [$0]) } + reminders.map { ICalendar(reminders: [$0]) }).map {
+        $0.serialized(stamp: Timestamp(rawValue: 0)).split(separator: "\r\n").filter {
+          !$0.hasPrefix("DTSTAMP:") && !$0.hasPrefix("LAST-MODIFIED:")
+        }.joined(separator: "\r\n")
+      }.sorted()
+    }
+    return events.count == otherEvents.count && reminders.count == otherReminders.count
+      && text(events, reminders) == text(otherEvents, otherReminders)
   }
 
   /// `#RRGGBB` of a server's `calendar-color` (`#RRGGBB` or `#RRGGBBAA`), or `nil`.

@@ -27,6 +27,9 @@ public struct RemoteApply: Sendable, Hashable {
   public var unchanged = 0
   /// Objects gone from the server, removed.
   public var removed = 0
+  /// Objects changed both here and on the server: the server's version was kept, the local one is
+  /// in history (a ``RecordKind/remoteConflict`` record each), by name.
+  public var conflicts: [String] = []
   /// Objects not taken, with why (their `UID` held under another name of the collection).
   public var quarantined: [RemoteCollection.QuarantinedObject] = []
   /// The position of the last record written; `nil` when nothing was.
@@ -41,6 +44,7 @@ public struct RemoteApply: Sendable, Hashable {
     unchanged += other.unchanged
     removed += other.removed
     quarantined += other.quarantined
+    conflicts += other.conflicts
     lastPosition = other.lastPosition ?? lastPosition
   }
 }

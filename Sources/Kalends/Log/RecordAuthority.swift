@@ -42,6 +42,9 @@ enum RecordAuthority {
       }
     case .sourceSaved, .sourceRemoved:
       return principal == .person ? nil : "only the person adds and removes accounts, not \(principal)"
+    case .remoteDelivered, .remoteConflict:
+      guard case .source = principal else { return "only an account records what its server holds, not \(principal)" }
+      return nil
     case .clientRegistered:
       return principal == .person ? nil : "only the person registers apps, not \(principal)"
     case .clientTokenCreated, .clientTokenRevoked:

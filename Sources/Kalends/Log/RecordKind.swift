@@ -60,6 +60,17 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   public static let sourceSaved = RecordKind(rawValue: 601)
   /// An account removed, with its calendars: field 1 its id. The person's only.
   public static let sourceRemoved = RecordKind(rawValue: 602)
+  /// An account's server now holds an object of one of its calendars as the store does (a `PUT`
+  /// or a `DELETE` it took, or nothing left to send): field 1 the calendar, 2 the object's name, 3
+  /// its new `ETag` (absent: the server no longer holds it), 4 the position of the last local
+  /// change it carries, 5 and 6 its events and reminders. Made by the account (`source:ID`).
+  public static let remoteDelivered = RecordKind(rawValue: 603)
+  /// A local change to an object of an account calendar met a change of the same object on the
+  /// server: the server's version is kept as current (the records after it, by the account) and
+  /// the local one stays in history. Field 1 the calendar, 2 the object's name, 3 the position of
+  /// the local change, 4 the `ETag` it was based on, 5 the server's (absent: the server removed
+  /// it). Made by the account (`source:ID`).
+  public static let remoteConflict = RecordKind(rawValue: 604)
 
   public static let clientRegistered = RecordKind(rawValue: 401)
   /// A client asked for access to a service; the payload says what it got and whether the person

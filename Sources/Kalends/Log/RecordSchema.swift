@@ -470,6 +470,25 @@ package struct RecordSchema: Sendable {
     .sourceSaved: sourceSaved,
     .sourceRemoved: RecordSchema(
       name: "sourceRemoved", fields: [Field(tag: 1, name: "id", type: .uuid, required: true)]),
+    .remoteDelivered: RecordSchema(
+      name: "remoteDelivered",
+      fields: [
+        Field(tag: 1, name: "calendar", type: .uuid, required: true),
+        Field(tag: 2, name: "name", type: .string, required: true),
+        Field(tag: 3, name: "entityTag", type: .string, required: false),
+        Field(tag: 4, name: "carries", type: .unsigned, required: true),
+        Field(tag: 5, name: "event", type: .uuid, required: false),
+        Field(tag: 6, name: "reminder", type: .uuid, required: false),
+      ]),
+    .remoteConflict: RecordSchema(
+      name: "remoteConflict",
+      fields: [
+        Field(tag: 1, name: "calendar", type: .uuid, required: true),
+        Field(tag: 2, name: "name", type: .string, required: true),
+        Field(tag: 3, name: "localVersion", type: .unsigned, required: true),
+        Field(tag: 4, name: "baseEntityTag", type: .string, required: false),
+        Field(tag: 5, name: "serverEntityTag", type: .string, required: false),
+      ]),
     .clientRegistered: clientRegistered,
     .accessRequested: accessRequested,
     .accessDecided: accessDecided,

@@ -7,6 +7,8 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
   case credentials(String)
   /// The server refused the user name or password (401), or the user's access (403).
   case refused(status: Int, url: String)
+  /// The server asked to be left alone for now (429, 503), for `retryAfter` seconds when it said.
+  case busy(status: Int, retryAfter: Int?)
   /// The server could not be reached, or its answer not read.
   case remote(RemoteError)
   /// The server answered, but not as a CalDAV or CardDAV server of this account does.
@@ -21,6 +23,8 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
       status == 401
         ? "\(url) refused the user name or password (401) — check them, or use an app password"
         : "\(url) refused the user (\(status))"
+    case .busy(let status, let seconds):
+      "the server is busy (\(status))" + (seconds.map { ", and asked to wait \($0) s" } ?? "")
     case .remote(let error): error.description
     case .notDAV(let reason): "not a CalDAV or CardDAV account: \(reason)"
     case .store(let error): error.description
@@ -32,7 +36,7 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .credentials: .invalidInput
     case .refused: .accessRefused
-    case .remote, .notDAV: .notFound
+    case .remote, .notDAV, .busy: .notFound
     case .store(let error): error.category
     }
   }

@@ -6,8 +6,9 @@ public import Kalends
 /// transaction). Everything it writes is made by the account's source (`source:ID`), so
 /// history and the audit say where it came from, and apps hear of it through the change feed.
 ///
-/// Account calendars are read-only in the store until changes made here are sent back to the
-/// server (docs/accounts.md).
+/// Then what the person and apps changed in the account's calendars goes out (``CollectionSend``):
+/// conditional `PUT` and `DELETE`, conflicts kept as facts, the server's version current
+/// (docs/accounts.md).
 public enum AccountSync {
   /// How far a sync is: the calendar being synced, its objects applied of those to apply, and the
   /// bytes its server's answers held so far.
@@ -26,6 +27,11 @@ public enum AccountSync {
     public var applied = RemoteApply()
     /// Objects not taken, with why.
     public var quarantined: [RemoteCollection.QuarantinedObject] = []
+    /// Local changes the server took.
+    public var sent = 0
+    /// Objects changed both here and on the server, by name: the server's version was kept, the
+    /// local one is in history.
+    public var conflicts: [String] = []
     /// Requests made to the server.
     public var requests = 0
     /// Bytes the server's answers held.
@@ -54,7 +60,8 @@ public enum AccountSync {
 
     /// Whether the sync wrote anything.
     public var changedStore: Bool {
-      calendarsAdded + calendarsRemoved > 0 || collections.contains { $0.applied.lastPosition != nil }
+      calendarsAdded + calendarsRemoved > 0
+        || collections.contains { $0.applied.lastPosition != nil || $0.sent > 0 || !$0.conflicts.isEmpty }
     }
   }
 
@@ -89,13 +96,16 @@ public enum AccountSync {
       // Written only when the collection is new or its name or colour changed on the server.
       let calendar: EventCalendar
       if let known = before.first(where: { $0.remote?.url == collection.url }),
-        EventStore.mirror(known, title: collection.name, color: collection.color, source: account.source) == nil
+        EventStore.mirror(
+          known, title: collection.name, color: collection.color, writable: collection.writable, source: account.source)
+          == nil
       {
         calendar = known
       } else {
         calendar = try AccountError.fromStore { () throws(StoreError) in
           try store.mirrorCollection(
-            at: collection.url, title: collection.name, color: collection.color, types: types, ofAccount: account.id)
+            at: collection.url, title: collection.name, color: collection.color, types: types,
+            writable: collection.writable, ofAccount: account.id)
         }
       }
       if !before.contains(where: { $0.id == calendar.id }) { summary.calendarsAdded += 1 }
@@ -106,10 +116,16 @@ public enum AccountSync {
       summary.calendarsRemoved += 1
     }
     for (calendar, collection) in synced {
-      let result = try await CollectionSync(
+      var result = try await CollectionSync(
         remote: remote, store: store, calendar: calendar, supportsSyncCollection: collection.syncToken != nil,
         currentCtag: collection.ctag, progress: progress
       ).run()
+      // Then what waits to go out: sent after the server's changes came in, so that a change made
+      // on both sides is found by the sync (a conflict) rather than by a refused write.
+      let sending = try await CollectionSend(remote: remote, store: store, calendar: calendar).run()
+      result.sent = sending.sent
+      result.conflicts = result.applied.conflicts + sending.conflicts
+      result.requests += sending.requests
       summary.requests += result.requests
       summary.bytes += result.bytes
       summary.collections.append(result)

@@ -11,6 +11,11 @@ public struct AccountSyncStatus: Sendable, Codable, Hashable {
   public var lastSuccess: Date?
   /// Why the last attempt failed; `nil` when it completed.
   public var lastError: String?
+  /// Attempts that failed in a row since the last that completed.
+  public var failures: Int?
+  /// Not before when `kalends serve` tries again after failures: 30 s after the first, doubling to
+  /// an hour, or when the server's `Retry-After` said. `nil` after a sync that completed.
+  public var nextAttempt: Date?
 
   public init() {}
 
@@ -51,14 +56,24 @@ extension AccountSync {
         from: AccountCredentials.path(forAccount: account.id, store: storePath))
       let summary = try await sync(account, into: store, credentials: credentials, timeout: timeout, progress: progress)
       status.lastSuccess = started
-      status.lastError = nil
+      (status.lastError, status.failures, status.nextAttempt) = (nil, nil, nil)
       status.save(to: statusPath)
       return summary
     } catch {
       status.lastError = error.description
+      let failures = (status.failures ?? 0) + 1
+      status.failures = failures
+      status.nextAttempt = started.addingTimeInterval(Double(backoff(after: failures, error)))
       status.save(to: statusPath)
       throw error
     }
+  }
+
+  /// Seconds to wait after `failures` failed attempts in a row, the last with `error`: what the
+  /// server's `Retry-After` asked (at most a day), else 30 s doubling to an hour.
+  static func backoff(after failures: Int, _ error: AccountError) -> Int {
+    if case .busy(_, let seconds?) = error { return min(seconds, 86_400) }
+    return min(30 << min(failures - 1, 7), 3_600)
   }
 }
 

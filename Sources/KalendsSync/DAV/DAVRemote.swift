@@ -1,3 +1,4 @@
+import Foundation
 import KalendsFormats
 
 /// A CalDAV or CardDAV server reached as one user: WebDAV requests with Basic authentication
@@ -26,13 +27,15 @@ struct DAVRemote: Sendable {
 
   /// Sends `method` with the XML `body` to `url`, following redirects
   /// (`RemoteHTTP.sendFollowingRedirects`); returns the answer and the address that gave it. A
-  /// refusal of the user (401, 403) is ``AccountError/refused(status:url:)``.
+  /// refusal of the user (401, and 403 unless `forbiddenAnswers`) is
+  /// ``AccountError/refused(status:url:)``. `headers` are sent too; `contentType` names the body's.
   func send(
-    _ method: String, _ url: RemoteURL, depth: Int?, body: String?
+    _ method: String, _ url: RemoteURL, depth: Int?, body: String?, headers extra: [(String, String)] = [],
+    contentType: String = "application/xml; charset=utf-8", forbiddenAnswers: Bool = false
   ) async throws(AccountError) -> (RemoteResponse, RemoteURL) {
-    var headers = [("Authorization", authorization)]
+    var headers = [("Authorization", authorization)] + extra
     if let depth { headers.append(("Depth", String(depth))) }
-    if body != nil { headers.append(("Content-Type", "application/xml; charset=utf-8")) }
+    if body != nil { headers.append(("Content-Type", contentType)) }
     var (answer, at): (RemoteResponse, RemoteURL)
     var attempt = 0
     while true {
@@ -49,7 +52,12 @@ struct DAVRemote: Sendable {
         throw .remote(error)
       }
     }
-    if answer.status == 401 || answer.status == 403 { throw .refused(status: answer.status, url: at.description) }
+    if answer.status == 401 || (answer.status == 403 && !forbiddenAnswers) {
+      throw .refused(status: answer.status, url: at.description)
+    }
+    if answer.status == 429 || answer.status == 503 {
+      throw .busy(status: answer.status, retryAfter: answer.header("Retry-After").flatMap { Self.retryAfter($0) })
+    }
     return (answer, at)
   }
 
@@ -96,6 +104,19 @@ struct DAVRemote: Sendable {
       return Response(href: href, properties: properties, status: status)
     }
     return (responses, root.child(.dav("sync-token"))?.text.trimmed)
+  }
+
+  /// The seconds a `Retry-After` asks for (RFC 9110 §10.2.3): a number of seconds, or an HTTP
+  /// date from `now`.
+  static func retryAfter(_ value: String, now: Date = Date()) -> Int? {
+    let text = value.trimmed
+    if let seconds = Int(text) { return max(0, seconds) }
+    let format = DateFormatter()
+    format.locale = Locale(identifier: "en_US_POSIX")
+    format.timeZone = TimeZone(identifier: "GMT")
+    format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    guard let date = format.date(from: text) else { return nil }
+    return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
   }
 
   /// The code of an HTTP status line (`HTTP/1.1 404 Not Found`).

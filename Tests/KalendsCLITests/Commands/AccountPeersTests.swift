@@ -70,6 +70,47 @@ struct AccountPeersTests {
     #expect(try store.run(["verify"]).status == 0)
   }
 
+  @Test func aXandikosAccountTakesChangesMadeHereAndAnswersAChangeOnBothSides() throws {
+    let store = try CLIStore()
+    let server = try Xandikos(store.directory.path + "/xandikos")
+    let calendar = "/user/calendars/calendar/"
+    #expect(try server.curl("PUT", calendar + "lunch.ics", Sync.file(Sync.event("lunch@x", "Lunch", day: 3))) == "201")
+    let added = try store.run([
+      "account", "add", "caldav", server.base, "--user", "user", "--password-command", "echo unused", "--title", "X",
+    ])
+    #expect(added.status == 0, "\(added.stderr)")
+    let id = try #require(
+      try store.objects(["calendar", "list"]).first { ($0["source"] as? [String: Any])?["title"] as? String == "X" }?[
+        "id"] as? String)
+    func served() throws -> String {
+      try CLI.run(["curl", "-s", server.base + calendar + "lunch.ics"], program: URL(fileURLWithPath: "/usr/bin/env"))
+        .stdout
+    }
+    func sync() throws -> String {
+      let synced = try store.run(["account", "sync", "--format", "json"])
+      #expect(synced.status == 0, "\(synced.stderr)")
+      return synced.stdout
+    }
+    let lunch = try #require(try store.objects(["event", "list", "--calendar", id]).first?["id"] as? String)
+    #expect(try store.run(["event", "update", lunch, "--title", "Lunch here"]).status == 0)
+    #expect(try sync().contains("\"sent\":1"))
+    #expect(try Sync.oracle([served()]) == Sync.oracle([store.run(["export", "--calendar", id]).stdout]))
+    #expect(try served().contains("SUMMARY:Lunch here"))
+
+    // Changed on both sides: Xandikos's version is kept, ours is in history.
+    #expect(try store.run(["event", "update", lunch, "--title", "Lunch (ours)"]).status == 0)
+    #expect(
+      try server.curl("PUT", calendar + "lunch.ics", Sync.file(Sync.event("lunch@x", "Lunch (theirs)", day: 3)))
+        == "204")
+    #expect(try sync().contains("\"conflicts\":[{"))
+    let exported = try store.run(["export", "--calendar", id]).stdout
+    #expect(exported.contains("Lunch (theirs)") && !exported.contains("(ours)"), "\(exported)")
+    #expect(try served().contains("Lunch (theirs)"))
+    let history = try store.objects(["event", "history", lunch, "--format", "json"])
+    #expect(history.contains { ($0["state"] as? [String: Any])?["title"] as? String == "Lunch (ours)" })
+    #expect(try store.run(["verify"]).status == 0)
+  }
+
   @Test func theStoreHoldsWhatVdirsyncerSyncsFromTheSameCollection() throws {
     let setup = try Sync.Setup()
     #expect(try setup.server.put("/ann/work/standup.ics", Sync.series) == "201")

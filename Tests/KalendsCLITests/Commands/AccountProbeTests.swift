@@ -8,19 +8,22 @@ import Testing
 struct AccountProbeTests {
   static let launcher = Repository.root.appendingPathComponent("Tests/Oracles/radicale_server.py").path
 
-  /// A started Radicale serving `directory` for ann, password `s3cret-pass`, and its address.
+  /// A started Radicale serving `directory` for ann, password `s3cret-pass`, and its address: on
+  /// `port` when given (a server started again where it was), else a free one.
   final class Radicale {
     let process: Process
     let base: String
+    let port: String
 
-    init(_ directory: String) throws {
+    init(_ directory: String, port: String? = nil) throws {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       let (process, output, _) = try CLI.start(
-        ["python3", AccountProbeTests.launcher, directory, "ann", "s3cret-pass"],
+        ["python3", AccountProbeTests.launcher, directory, "ann", "s3cret-pass"] + (port.map { [$0] } ?? []),
         program: URL(fileURLWithPath: "/usr/bin/env"))
       self.process = process
       let port = output.fileHandleForReading.availableLine()
       base = "http://127.0.0.1:\(port)"
+      self.port = port
       for _ in 0..<300 {
         if (try? CLI.run(["curl", "-s", "-o", "/dev/null", base + "/"], program: URL(fileURLWithPath: "/usr/bin/env")))?
           .status == 0

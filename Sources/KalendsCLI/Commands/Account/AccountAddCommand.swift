@@ -13,8 +13,8 @@ extension KalendsCommand.Account {
       discussion: """
         The address may be a bare host (asked at /.well-known/caldav, RFC 6764), a .well-known \
         address or the principal's. Where the password comes from (never the password) is kept in \
-        STORE/accounts/ID.credentials, mode 0600, outside the log. The account's calendars are \
-        read-only in the store: changes are made on the server and brought by the next sync.
+        STORE/accounts/ID.credentials, mode 0600, outside the log. The account's calendars take \
+        changes where the server lets the user make them; changes made here go out at each sync.
         """)
 
     /// The kinds of account.

@@ -84,20 +84,32 @@ extension KalendsCommand.Account {
     let calendars: [EventCalendar]
     let sync: AccountSyncStatus
     let quarantined: Int
+    /// Local changes waiting to go out, by calendar.
+    let outgoing: [ObjectID: Int]
+    /// The conflicts recorded, with their calendars, oldest first.
+    let conflicts: [(calendar: EventCalendar, conflict: RemoteConflict)]
 
-    /// The status of `account`, whose calendars are `calendars`, in the store at `storePath`.
-    init(account: CalendarAccount, calendars: [EventCalendar], storePath: String) {
+    /// The status of `account`, whose calendars are `calendars`, in `store` at `storePath`.
+    init(account: CalendarAccount, calendars: [EventCalendar], store: EventStore, storePath: String) throws {
       self.account = account
       self.calendars = calendars
       sync = AccountSyncStatus.load(from: AccountSyncStatus.path(forAccount: account.id, store: storePath))
       quarantined = calendars.reduce(0) { $0 + ($1.remote?.quarantined.count ?? 0) }
+      outgoing = try store.outgoingCounts(inCalendars: calendars.map(\.id))
+      conflicts = try calendars.flatMap { calendar in
+        try store.remoteConflicts(inCalendar: calendar.id).map { (calendar, $0) }
+      }.sorted { $0.conflict.position < $1.conflict.position }
     }
+
+    /// Every local change waiting to go out.
+    var outgoingTotal: Int { outgoing.values.reduce(0, +) }
   }
 
   /// Every account of `store` with its status.
   static func statuses(_ store: EventStore, storePath: String) throws -> [Status] {
     try store.accounts().map { account in
-      Status(account: account, calendars: try store.calendars(ofAccount: account.id), storePath: storePath)
+      try Status(
+        account: account, calendars: try store.calendars(ofAccount: account.id), store: store, storePath: storePath)
     }
   }
 
@@ -109,6 +121,9 @@ extension KalendsCommand.Account {
       ("lastAttempt", status.sync.lastAttempt.map { .string(Self.time($0)) } ?? .null),
       ("lastError", status.sync.lastError.map { .string($0) } ?? .null),
       ("quarantined", .number(Double(status.quarantined))),
+      ("outgoing", .number(Double(status.outgoingTotal))),
+      ("conflicts", .number(Double(status.conflicts.count))),
+      ("nextAttempt", status.sync.nextAttempt.map { .string(Self.time($0)) } ?? .null),
     ]
   }
 
@@ -123,6 +138,9 @@ extension KalendsCommand.Account {
     } else {
       words = "never synced"
     }
+    if status.outgoingTotal > 0 { words += "; \(status.outgoingTotal) waiting to go out" }
+    if let next = status.sync.nextAttempt, status.sync.lastError != nil { words += "; next try at \(time(next))" }
+    if !status.conflicts.isEmpty { words += "; \(status.conflicts.count) conflicts (kalends account show)" }
     return words + (status.quarantined > 0 ? "; \(status.quarantined) quarantined (kalends account show)" : "")
   }
 

@@ -45,13 +45,28 @@ extension KalendsCommand.Account {
       let store = try global.openEventStore(readOnly: true)
       let account = try KalendsCommand.Account.named(account, in: store)
       let calendars = try store.calendars(ofAccount: account.id)
-      let status = KalendsCommand.Account.Status(account: account, calendars: calendars, storePath: global.storePath)
+      let status = try KalendsCommand.Account.Status(
+        account: account, calendars: calendars, store: store, storePath: global.storePath)
       switch format {
       case .json:
         print(
           JSONValue.object(
             KalendsCommand.Account.fields(account, calendars: calendars)
-              + [("sync", .object(KalendsCommand.Account.statusFields(status)))]
+              + [
+                ("sync", .object(KalendsCommand.Account.statusFields(status))),
+                (
+                  "conflicts",
+                  .array(
+                    status.conflicts.map { calendar, conflict in
+                      .object([
+                        ("calendar", .string(calendar.id.description)), ("name", .string(conflict.name)),
+                        ("position", .number(Double(conflict.position.rawValue))),
+                        ("localVersion", .number(Double(conflict.localVersion.rawValue))),
+                        ("serverEntityTag", conflict.serverEntityTag.map { .string($0) } ?? .null),
+                      ])
+                    })
+                ),
+              ]
           ).rendered())
       case .table:
         print("account        \(TerminalText.escaped(account.title)) (\(account.id))")
@@ -66,6 +81,7 @@ extension KalendsCommand.Account {
             ("ID", \.id.description), ("TITLE", { TerminalText.escaped($0.title) }),
             ("SYNCED", { $0.remote?.syncToken != nil ? "sync-token" : ($0.remote?.ctag != nil ? "ctag" : "not yet") }),
             ("QUARANTINED", { String($0.remote?.quarantined.count ?? 0) }),
+            ("OUTGOING", { String(status.outgoing[$0.id] ?? 0) }),
             ("URL", { TerminalText.escaped($0.remote?.url ?? "") }),
           ])
         for calendar in calendars {
@@ -74,6 +90,12 @@ extension KalendsCommand.Account {
               "quarantined: \(TerminalText.escaped(calendar.title)) / \(TerminalText.escaped(object.name)): "
                 + TerminalText.escaped(object.reason))
           }
+        }
+        for (calendar, conflict) in status.conflicts.suffix(20) {
+          print(
+            "conflict: \(TerminalText.escaped(calendar.title)) / \(TerminalText.escaped(conflict.name)) at "
+              + "\(conflict.position): the server's version kept; yours is version \(conflict.localVersion) "
+              + "(event history, event restore)")
         }
       }
     }

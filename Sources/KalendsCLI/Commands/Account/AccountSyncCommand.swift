@@ -10,12 +10,14 @@ extension KalendsCommand.Account {
   struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "sync",
-      abstract: "Sync accounts now: what changed on the server comes into the store (every account, or those named).",
+      abstract: "Sync accounts now, both ways (every account, or those named).",
       discussion: """
         Each calendar is synced with sync-collection (RFC 6578) from where the last sync ended, \
         else by comparing ETags; objects are fetched in batches, each batch one transaction, so a \
-        sync stopped anywhere resumes with nothing lost and nothing twice. A progress bar shows on \
-        a terminal. An account that cannot be reached is named, and the exit status is then its \
+        sync stopped anywhere resumes with nothing lost and nothing twice. Then what the person and \
+        apps changed here goes out with conditional PUT and DELETE; a change made on both sides \
+        keeps the server's version and is recorded as a conflict (account show). A progress bar \
+        shows on a terminal. An account that cannot be reached is named, and the exit status is then its \
         failure's.
         """)
 
@@ -99,6 +101,14 @@ extension KalendsCommand.Account {
         ("calendarsRemoved", .number(Double(summary.calendarsRemoved))),
         ("created", .number(Double(total.created))), ("updated", .number(Double(total.updated))),
         ("unchanged", .number(Double(total.unchanged))), ("removed", .number(Double(total.removed))),
+        ("sent", .number(Double(summary.collections.reduce(0) { $0 + $1.sent }))),
+        (
+          "conflicts",
+          .array(
+            summary.collections.flatMap { collection in
+              collection.conflicts.map { .object([("calendar", .string(collection.title)), ("name", .string($0))]) }
+            })
+        ),
         (
           "quarantined",
           .array(
@@ -120,6 +130,10 @@ extension KalendsCommand.Account {
       let total = summary.collections.reduce(into: RemoteApply()) { $0.add($1.applied) }
       let quarantined = summary.collections.reduce(0) { $0 + $1.quarantined.count }
       var parts = ["\(total.created) new", "\(total.updated) changed", "\(total.removed) removed"]
+      let sent = summary.collections.reduce(0) { $0 + $1.sent }
+      let conflicts = summary.collections.reduce(0) { $0 + $1.conflicts.count }
+      if sent > 0 { parts.append("\(sent) sent") }
+      if conflicts > 0 { parts.append("\(conflicts) conflicts, the server's version kept (kalends account show)") }
       if quarantined > 0 { parts.append("\(quarantined) quarantined (kalends account show)") }
       let count = summary.collections.count
       return "\(count) calendar\(count == 1 ? "" : "s"): " + parts.joined(separator: ", ")

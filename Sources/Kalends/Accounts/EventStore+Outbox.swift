@@ -1,0 +1,73 @@
+internal import LMDB
+
+extension EventStore {
+  /// The objects of the account calendar `calendarID` that the person or apps changed and that its
+  /// server does not hold yet, in the order of their first change: the outbox a sync sends
+  /// (``OutboxProjection``). The person's only.
+  package func outgoing(inCalendar calendarID: ObjectID) throws(StoreError) -> [OutgoingObject] {
+    try requireOwner("sync accounts")
+    let outbox = try store.projection(OutboxProjection.self)
+    return try read(records: false) { txn, objects, _ in
+      try outbox.pending(inCalendar: calendarID, in: txn).map { waiting in
+        let events = try objects.items(.event, named: waiting.name, inCalendar: calendarID, in: txn).map {
+          try Self.decodeEvent($0, $1)
+        }
+        let reminders =
+          events.isEmpty
+          ? try objects.items(.reminder, named: waiting.name, inCalendar: calendarID, in: txn).map(
+            Self.decodeStoredReminder) : []
+        let uid = events.first?.externalID ?? reminders.first?.externalID
+        return OutgoingObject(
+          name: waiting.name, baseEntityTag: waiting.base, carries: waiting.last,
+          object: uid.map { CalendarObject(uid: $0, name: waiting.name, events: events, reminders: reminders) })
+      }
+    }
+  }
+
+  /// How many objects of each account calendar wait to go out, by calendar; calendars with none are
+  /// left out. The person's only.
+  package func outgoingCounts(inCalendars calendarIDs: [ObjectID]) throws(StoreError) -> [ObjectID: Int] {
+    try requireOwner("sync accounts")
+    let outbox = try store.projection(OutboxProjection.self)
+    return try read(records: false) { txn, _, _ in
+      var counts: [ObjectID: Int] = [:]
+      for id in calendarIDs {
+        let count = try outbox.pending(inCalendar: id, in: txn).count
+        if count > 0 { counts[id] = count }
+      }
+      return counts
+    }
+  }
+
+  /// The conflicts recorded in the account calendar `calendarID`, oldest first. The person's only.
+  public func remoteConflicts(inCalendar calendarID: ObjectID) throws(StoreError) -> [RemoteConflict] {
+    try requireOwner("sync accounts")
+    let outbox = try store.projection(OutboxProjection.self)
+    return try read(records: false) { txn, _, _ in try outbox.conflicts(inCalendar: calendarID, in: txn) }
+  }
+
+  /// Records that the server of the account calendar `calendarID` now holds `object` (the store's
+  /// object under that name, as ``outgoing(inCalendar:)`` gave it) with `entityTag` (`nil`: it
+  /// holds nothing under the name, or answered without an `ETag`): a ``RecordKind/remoteDelivered``
+  /// record by the account, which takes the object out of the outbox unless a later local change
+  /// waits. The person's only.
+  package func recordDelivery(
+    _ object: OutgoingObject, entityTag: String?, inCalendar calendarID: ObjectID
+  ) throws(StoreError) {
+    try requireOwner("sync accounts")
+    try write(nil) { txn, appender, objects in
+      let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
+      guard calendar.remote != nil else { throw StoreError.calendar(.notAnAccountCalendar(calendarID)) }
+      var payload = Payload()
+      payload.append(tag: 1, id: calendarID)
+      payload.append(tag: 2, string: object.name)
+      payload.append(tag: 3, optional: entityTag)
+      payload.append(tag: 4, unsigned: object.carries.rawValue)
+      for event in object.object?.events ?? [] { payload.append(tag: 5, id: event.id) }
+      for reminder in object.object?.reminders ?? [] { payload.append(tag: 6, id: reminder.id) }
+      try appender.append(
+        RecordDraft(kind: .remoteDelivered, principal: .source(calendar.source.id.description), payload: payload),
+        in: &txn)
+    }
+  }
+}

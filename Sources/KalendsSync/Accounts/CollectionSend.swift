@@ -1,0 +1,118 @@
+import Kalends
+import KalendsFormats
+
+/// Sends what waits in the outbox of one account calendar (``EventStore/outgoing(inCalendar:)``)
+/// to its collection, after the calendar was synced from it: each object the person or an app
+/// changed is `PUT` under `If-Match` its base `ETag` (`If-None-Match: *` when the server does not
+/// hold it yet), each removed one `DELETE`d under `If-Match`, and each delivery recorded by the
+/// account (``EventStore/recordDelivery(_:entityTag:inCalendar:)``).
+///
+/// A precondition failed (412) means the server changed the object too: its version is fetched
+/// and applied, which keeps it as current, records the conflict, and leaves the local version in
+/// history. A server that refuses the change itself (403, or 4xx for its content) is answered the
+/// same way: its version stands. A server unreachable or busy stops the sending; what is left
+/// waits in the outbox, which is the log's, for the next sync.
+struct CollectionSend {
+  let remote: DAVRemote
+  let store: EventStore
+  let calendar: EventCalendar
+
+  /// What sending did.
+  struct Result {
+    /// Objects the server took (written or removed).
+    var sent = 0
+    /// Objects whose local change met a server change: the server's version was kept.
+    var conflicts: [String] = []
+    var requests = 0
+  }
+
+  func run() async throws(AccountError) -> Result {
+    var result = Result()
+    guard let stored = calendar.remote, let base = RemoteURL(stored.url) else { return result }
+    let waiting = try AccountError.fromStore { () throws(StoreError) in try store.outgoing(inCalendar: calendar.id) }
+    for object in waiting {
+      guard let url = Self.address(of: object.name, in: base) else { continue }
+      let answer: RemoteResponse
+      if let held = object.object {
+        let condition =
+          object.baseEntityTag.map { ("If-Match", $0) } ?? ("If-None-Match", "*")
+        (answer, _) = try await remote.send(
+          "PUT", url, depth: nil, body: held.file.serialized(), headers: [condition],
+          contentType: "text/calendar; charset=utf-8", forbiddenAnswers: true)
+      } else if let baseTag = object.baseEntityTag {
+        (answer, _) = try await remote.send(
+          "DELETE", url, depth: nil, body: nil, headers: [("If-Match", baseTag)], forbiddenAnswers: true)
+      } else {
+        // Made here and removed again before it went out: the server never held it.
+        try record(object, entityTag: nil)
+        continue
+      }
+      result.requests += 1
+      switch answer.status {
+      case 200..<300:
+        try record(object, entityTag: object.object == nil ? nil : answer.header("ETag"))
+        result.sent += 1
+      case 404 where object.object == nil:
+        try record(object, entityTag: nil)  // Removed on the server as well.
+        result.sent += 1
+      case 412, 403, 404, 409, 413, 415, 400, 422:
+        // The server changed the object since (412), or will not take this change: its version
+        // stands, the local one stays in history.
+        let applied = try await adoptServerVersion(of: object.name, at: url, &result)
+        result.conflicts += applied.conflicts
+      default:
+        throw .notDAV("\(object.object == nil ? "DELETE" : "PUT") \(url) answered \(answer.status)")
+      }
+    }
+    return result
+  }
+
+  /// Records the delivery of `object`.
+  private func record(_ object: OutgoingObject, entityTag: String?) throws(AccountError) {
+    try AccountError.fromStore { () throws(StoreError) in
+      try store.recordDelivery(object, entityTag: entityTag, inCalendar: calendar.id)
+    }
+  }
+
+  /// Fetches the server's version of the object `name` at `url` and applies it as a sync does: it
+  /// becomes current, and the local change is recorded as a conflict.
+  private func adoptServerVersion(
+    of name: String, at url: RemoteURL, _ result: inout Result
+  ) async throws(AccountError) -> RemoteApply {
+    let (answer, _) = try await remote.send("GET", url, depth: nil, body: nil, forbiddenAnswers: true)
+    result.requests += 1
+    let change: RemoteChange
+    switch answer.status {
+    case 200:
+      // Without an ETag the server's version is taken as unknown: the next listing names it.
+      let tag = answer.header("ETag") ?? ""
+      switch CollectionSync.object(answer.body, name: name, in: calendar.id) {
+      case .success(let object): change = .stored(name: name, entityTag: tag, object: object)
+      case .failure(let refusal):
+        throw .notDAV("the server's version of \(name) cannot be taken: \(refusal.reason)")
+      }
+    case 404, 410:
+      change = .removed(name: name)
+    default:
+      throw .notDAV("GET \(url) answered \(answer.status)")
+    }
+    return try AccountError.fromStore { () throws(StoreError) in try store.applyRemote([change], to: calendar.id) }
+  }
+
+  /// The address of the object `name` in the collection at `base`: `NAME.ics`, the name
+  /// percent-encoded as a path segment.
+  static func address(of name: String, in base: RemoteURL) -> RemoteURL? {
+    var collection = base.description
+    if !collection.hasSuffix("/") { collection += "/" }
+    let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~@!$&'()*+,;=:".utf8)
+    let encoded = name.utf8.map { byte in
+      allowed.contains(byte) ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded
+    }.joined()
+    return RemoteURL(collection + encoded + ".ics")
+  }
+}
+
+extension String {
+  /// Two characters, a leading zero added to one.
+  fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
+}
