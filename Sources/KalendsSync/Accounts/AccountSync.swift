@@ -6,7 +6,7 @@ public import Kalends
 /// transaction). Everything it writes is made by the account's source (`source:ID`), so
 /// history and the audit say where it came from, and apps hear of it through the change feed.
 ///
-/// Then what the person and apps changed in the account's calendars goes out (``CollectionSend``):
+/// Then what the person and apps changed in the account's calendars goes out (`CollectionSend`):
 /// conditional `PUT` and `DELETE`, conflicts kept as facts, the server's version current
 /// (docs/accounts.md).
 public enum AccountSync {

@@ -42,11 +42,15 @@ public struct AccountSyncStatus: Sendable, Codable, Hashable {
 
 extension AccountSync {
   /// Syncs `account` into `store` (the person's session) at `storePath`, signing in with the
-  /// credentials its file names, and notes the outcome in its ``AccountSyncStatus``.
+  /// credentials its file names, and notes the outcome in its ``AccountSyncStatus``. A sync of the
+  /// same account in another process (`kalends serve`'s, the person's) ends first: this one waits.
   public static func sync(
     _ account: CalendarAccount, into store: EventStore, storePath: String, timeout: Int = 30,
     progress: @escaping (Progress) -> Void = { _ in }
   ) async throws(AccountError) -> Summary {
+    // Another sync of this account (serve's, or the person's) ends first.
+    let lock = try await AccountLock(forAccount: account.id, store: storePath)
+    defer { withExtendedLifetime(lock) {} }
     let statusPath = AccountSyncStatus.path(forAccount: account.id, store: storePath)
     var status = AccountSyncStatus.load(from: statusPath)
     let started = Date()

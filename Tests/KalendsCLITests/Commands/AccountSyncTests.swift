@@ -200,7 +200,8 @@ struct AccountSyncTests {
       try setup.store.objects(["calendar", "list"]).allSatisfy {
         ($0["source"] as? [String: Any])?["kind"] as? String != "calDAV"
       })
-    #expect(!FileManager.default.fileExists(atPath: credentials))
+    let leftBeside = try FileManager.default.contentsOfDirectory(atPath: setup.store.directory.storePath + "/accounts")
+    #expect(!leftBeside.contains { $0.hasPrefix(id) }, "its credentials, status and lock are gone: \(leftBeside)")
     #expect(try setup.store.run(["verify"]).status == 0)
   }
 

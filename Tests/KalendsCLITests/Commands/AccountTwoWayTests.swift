@@ -151,6 +151,30 @@ struct AccountTwoWayTests {
     #expect(delivered.count == 2 && "\(delivered)".contains("source"), "\(delivered)")
   }
 
+  @Test func twoSyncsAtOnceSendEachChangeOnceAndSeeNoConflict() throws {
+    let setup = try Setup()
+    _ = try setup.add()
+    let store = setup.store
+    let workID = try Self.work(store)
+    // 300 events made here, in one import, so that the two sends would overlap.
+    let events = (0..<300).map { AccountSyncTests.event("busy\($0)@here", "Busy \($0)", day: 10 + $0 % 20) }
+    let file = store.directory.path + "/busy.ics"
+    try AccountSyncTests.file(events.joined()).write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(try store.run(["import", file, "--calendar", workID]).status == 0)
+    #expect(try Self.outgoing(store) == 300)
+    // Two processes at once: the second waits for the first's lock, then finds nothing to send.
+    let started = (0..<2).map { _ in
+      try? CLI.start(["account", "sync", "--format", "json", "--store", store.directory.storePath])
+    }
+    let results = started.compactMap { $0 }.map { CLI.finish($0.0, $0.1, $0.2) }
+    #expect(results.count == 2 && results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+    let summaries = try results.map { try #require((try json($0.stdout) as? [[String: Any]])?.first) }
+    #expect(summaries.map { $0["sent"] as? Int ?? -1 }.sorted() == [0, 300], "\(summaries)")
+    #expect(summaries.allSatisfy { ($0["conflicts"] as? [Any])?.isEmpty == true }, "\(summaries)")
+    #expect(try Self.records(store, "remoteConflict").isEmpty)
+    #expect(try setup.server.get("/ann/work/").components(separatedBy: "SUMMARY:Busy").count == 301)
+  }
+
   @Test func aChangeMadeWhileTheServerIsDownWaitsAndGoesOutWhenItAnswers() throws {
     let setup = try Setup()
     _ = try setup.add()

@@ -116,7 +116,14 @@ extension KalendsCommand.Account {
       try store.requireOwner("remove accounts")
       let account = try KalendsCommand.Account.named(account, in: store)
       try store.removeAccount(account.id)
-      AccountCredentials.remove(at: AccountCredentials.path(forAccount: account.id, store: global.storePath))
+      // Its credentials, its status and its sync lock: nothing of it stays beside the store.
+      let credentials = AccountCredentials.path(forAccount: account.id, store: global.storePath)
+      for path in [
+        credentials, AccountSyncStatus.path(forAccount: account.id, store: global.storePath),
+        String(credentials.dropLast(".credentials".count)) + ".lock",
+      ] {
+        AccountCredentials.remove(at: path)
+      }
     }
   }
 }
