@@ -188,6 +188,7 @@ extension EventStore {
       }
       if var completing {
         completing.url = remote.url
+        completing.isNew = false
         completing.quarantined = Array(
           (completing.quarantined + result.quarantined).prefix(RemoteCollection.maximumQuarantined))
         if completing != remote {

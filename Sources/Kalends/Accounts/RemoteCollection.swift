@@ -14,10 +14,14 @@ public struct RemoteCollection: Hashable, Sendable {
   /// Objects of the collection the store could not take at the last sync (malformed, over a
   /// bound), each with why; the rest of the collection synced.
   public package(set) var quarantined: [QuarantinedObject] = []
+  /// Whether the calendar was made here and its collection is still to be made on the server
+  /// (`MKCALENDAR`) by the next sync.
+  public package(set) var isNew = false
 
-  /// A collection at `url`, not yet synced.
-  public init(url: String) {
+  /// A collection at `url`, not yet synced; `isNew` when it is still to be made on the server.
+  public init(url: String, isNew: Bool = false) {
     self.url = url
+    self.isNew = isNew
   }
 
   /// An object the store could not take, by its name in the collection.
@@ -49,6 +53,7 @@ public struct RemoteCollection: Hashable, Sendable {
       entry.append(tag: 2, string: object.reason)
       remote.append(tag: 4, message: entry)
     }
+    if isNew { remote.append(tag: 5, bool: true) }
     state.append(tag: 13, message: remote)
   }
 
@@ -60,5 +65,6 @@ public struct RemoteCollection: Hashable, Sendable {
     quarantined = try remote.messages(4).map { entry throws(StoreError) in
       QuarantinedObject(name: try entry.requiredString(1), reason: try entry.string(2) ?? "")
     }
+    isNew = try remote.bool(5) ?? false
   }
 }

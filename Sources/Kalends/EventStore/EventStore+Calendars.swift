@@ -227,7 +227,18 @@ extension EventStore {
       } else if calendar.source.kind == .subscribed {
         throw StoreError.calendar(.subscribedCalendarsAreMadeBySubscribing)
       } else if calendar.source.kind == .calDAV {
-        throw StoreError.calendar(.accountCalendarsAreMadeBySyncing)
+        // A calendar made in an account: its collection is made on the server by the next sync
+        // (`MKCALENDAR`), at an address in the account's calendar home named by the calendar's id.
+        // The account, its home and the address are the store's, never the caller's.
+        guard let stored = try objects.state(.source, calendar.source.id, in: txn), stored.isLive else {
+          throw StoreError.calendar(.accountNotFound(calendar.source.id))
+        }
+        let account = try CalendarAccount(id: calendar.source.id, version: stored.version, stored.state)
+        guard let home = account.calendarHome else { throw StoreError.calendar(.accountCalendarsAreMadeBySyncing) }
+        calendar.source = account.source
+        calendar.allowsContentModifications = true
+        calendar.remote = RemoteCollection(
+          url: (home.hasSuffix("/") ? home : home + "/") + calendar.id.description.lowercased() + "/", isNew: true)
       }
       return try Self.appendSaved(calendar, change: change, actor, &txn, &appender)
     }
@@ -264,6 +275,10 @@ extension EventStore {
       // removes every item of those kinds, and needs access to each of their services.
       if stored.isLive {
         let current = try ModelCodec.decodeCalendar(id: calendar.id, version: stored.version, stored.state)
+        if let remote = current.remote, !remote.isNew {
+          // Its collection is the server's: removed there, it goes with the next sync.
+          throw StoreError.calendar(.accountCalendarsAreRemovedOnTheServer(calendar.id))
+        }
         for service in Self.services(holding: current.allowedEntityTypes) {
           try checkAccess(.change(service, "remove a calendar"), in: txn)
         }

@@ -84,10 +84,13 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case accountNotFound(ObjectID)
   /// An account of the same principal and user exists already: one account, one source.
   case accountExists(ObjectID)
-  /// An account's calendars are made by syncing it, not by saving a calendar in its source.
+  /// A calendar cannot move into an account, nor be made in an account without a calendar home.
   case accountCalendarsAreMadeBySyncing
   /// The calendar is not one of an account's.
   case notAnAccountCalendar(ObjectID)
+  /// The calendar mirrors a collection of an account's server: it is removed there, and goes with
+  /// the next sync.
+  case accountCalendarsAreRemovedOnTheServer(ObjectID)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
@@ -99,6 +102,7 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .notSubscribed: .notFound
     case .alreadySubscribed: .conflict
     case .accountNotFound, .notAnAccountCalendar: .notFound
+    case .accountCalendarsAreRemovedOnTheServer: .invalidInput
     case .accountExists: .conflict
     default: .invalidInput
     }
@@ -122,8 +126,10 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .accountNotFound(let id): "no account \(id) — list them with `kalends account list`"
     case .accountExists(let id): "that account is account \(id) already — sync it with `kalends account sync`"
     case .accountCalendarsAreMadeBySyncing:
-      "an account's calendars are made by syncing it — create the calendar on the server, then `kalends account sync`"
+      "a calendar is made in an account (one with a calendar home) by `kalends calendar create --account`; an existing calendar cannot move into one"
     case .notAnAccountCalendar(let id): "calendar \(id) is not an account's — list them with `kalends account show`"
+    case .accountCalendarsAreRemovedOnTheServer(let id):
+      "calendar \(id) is an account's — remove it on the server, and the next `kalends account sync` removes it here"
     case .calendarDoesNotAllowEvents(let id): "calendar \(id) does not hold events — choose an event calendar"
     case .calendarDoesNotAllowReminders(let id):
       "calendar \(id) does not hold reminders — choose a reminders list"

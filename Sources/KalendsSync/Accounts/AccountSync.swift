@@ -1,4 +1,5 @@
 public import Kalends
+import KalendsFormats
 
 /// A sync of one account into the store: its calendar home listed, a calendar made for each new
 /// collection (and removed for each collection gone), then each collection synced from where its
@@ -51,6 +52,8 @@ public enum AccountSync {
     public var calendarsAdded = 0
     /// Calendars removed with their collections.
     public var calendarsRemoved = 0
+    /// Collections made on the server for calendars made here.
+    public var calendarsMade = 0
     /// Requests made to the server.
     public var requests = 0
     /// Bytes the server's answers held.
@@ -60,7 +63,7 @@ public enum AccountSync {
 
     /// Whether the sync wrote anything.
     public var changedStore: Bool {
-      calendarsAdded + calendarsRemoved > 0
+      calendarsAdded + calendarsRemoved + calendarsMade > 0
         || collections.contains { $0.applied.lastPosition != nil || $0.sent > 0 || !$0.conflicts.isEmpty }
     }
   }
@@ -84,9 +87,30 @@ public enum AccountSync {
     let started = clock.now
     guard let homeAddress = account.calendarHome else { return summary }
     guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
-    let collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
+    var collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
     summary.requests += 1
     let before = try AccountError.fromStore { () throws(StoreError) in try store.calendars(ofAccount: account.id) }
+    // Calendars made here whose collections the server does not have yet: made there first
+    // (`MKCALENDAR`), then synced like the others. One the server refuses stays here, named.
+    var refused: [ObjectID: String] = [:]
+    let toMake = before.filter { calendar in
+      calendar.remote?.isNew == true && !collections.contains { $0.url == calendar.remote?.url }
+    }
+    for calendar in toMake {
+      guard let address = calendar.remote.flatMap({ RemoteURL($0.url) }) else { continue }
+      let (answer, _) = try await remote.send(
+        "MKCALENDAR", address, depth: nil, body: Self.mkcalendar(calendar), forbiddenAnswers: true)
+      summary.requests += 1
+      if (200..<300).contains(answer.status) {
+        summary.calendarsMade += 1
+      } else {
+        refused[calendar.id] = "the server did not make its collection (\(answer.status))"
+      }
+    }
+    if summary.calendarsMade > 0 {
+      collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
+      summary.requests += 1
+    }
     var synced: [(EventCalendar, AccountDiscovery.Collection)] = []
     for collection in collections {
       var types: EntityTypes = []
@@ -111,7 +135,13 @@ public enum AccountSync {
       if !before.contains(where: { $0.id == calendar.id }) { summary.calendarsAdded += 1 }
       synced.append((calendar, collection))
     }
-    for gone in before where !synced.contains(where: { $0.0.id == gone.id }) {
+    for (id, reason) in refused {
+      var result = CollectionResult(
+        calendarID: id, title: before.first { $0.id == id }?.title ?? id.description)
+      result.quarantined = [.init(name: "(the calendar)", reason: reason)]
+      summary.collections.append(result)
+    }
+    for gone in before where !synced.contains(where: { $0.0.id == gone.id }) && refused[gone.id] == nil {
       try AccountError.fromStore { () throws(StoreError) in try store.removeMirror(gone.id) }
       summary.calendarsRemoved += 1
     }
@@ -133,5 +163,20 @@ public enum AccountSync {
     let elapsed = clock.now - started
     summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return summary
+  }
+
+  /// The `MKCALENDAR` body (RFC 4791 §5.3.1) of a calendar made here: its title, colour and the
+  /// components it holds.
+  static func mkcalendar(_ calendar: EventCalendar) -> String {
+    var components = ""
+    if calendar.allowedEntityTypes.contains(.events) { components += "<C:comp name=\"VEVENT\"/>" }
+    if calendar.allowedEntityTypes.contains(.reminders) { components += "<C:comp name=\"VTODO\"/>" }
+    return """
+      <?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" \
+      xmlns:A="http://apple.com/ns/ical/"><D:set><D:prop><D:displayname>\(XMLText.escaped(calendar.title))</D:displayname>\
+      <A:calendar-color>\(XMLText.escaped(calendar.color))</A:calendar-color>\
+      <C:supported-calendar-component-set>\(components)</C:supported-calendar-component-set>\
+      </D:prop></D:set></C:mkcalendar>
+      """
   }
 }

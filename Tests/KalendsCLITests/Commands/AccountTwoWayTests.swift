@@ -151,6 +151,39 @@ struct AccountTwoWayTests {
     #expect(delivered.count == 2 && "\(delivered)".contains("source"), "\(delivered)")
   }
 
+  @Test func aCalendarMadeInAnAccountIsMadeOnTheServerWithWhatItHolds() throws {
+    let setup = try Setup()
+    _ = try setup.add()
+    let store = setup.store
+    let made = try store.object(["calendar", "create", "Trips", "--account", "Home", "--color", "#34C759"])
+    let tripsID = try #require(made["id"] as? String)
+    #expect((made["source"] as? [String: Any])?["kind"] as? String == "calDAV", "\(made)")
+    #expect(
+      try store.run(["event", "add", "--title", "Lisbon", "--calendar", tripsID, "--start", "2026-12-22T08:00"])
+        .status == 0)
+    // Not on the server yet; the next sync makes it there, then sends what it holds.
+    #expect(try setup.server.curl("PROPFIND", "/ann/\(tripsID.lowercased())/") == "404")
+    let synced = try setup.sync()
+    #expect(synced["calendarsMade"] as? Int == 1 && synced["sent"] as? Int == 1, "\(synced)")
+    let properties = try CLI.run(
+      [
+        "curl", "-s", "-u", "ann:s3cret-pass", "-X", "PROPFIND", "-H", "Depth: 0",
+        setup.server.base + "/ann/\(tripsID.lowercased())/",
+      ], program: URL(fileURLWithPath: "/usr/bin/env")
+    ).stdout
+    #expect(
+      properties.contains("Trips") && properties.contains("VEVENT") && properties.contains("#34C759"), "\(properties)")
+    #expect(try setup.server.get("/ann/\(tripsID.lowercased())/").contains("SUMMARY:Lisbon"))
+    // The same calendar, now synced: not a second one, and an idle sync makes nothing.
+    let calendars = try store.objects(["calendar", "list"]).filter { $0["title"] as? String == "Trips" }
+    #expect(calendars.count == 1 && calendars.first?["id"] as? String == tripsID, "\(calendars)")
+    let idle = try setup.sync()
+    #expect(idle["calendarsMade"] as? Int == 0 && idle["calendarsAdded"] as? Int == 0, "\(idle)")
+    // Its collection is the server's now: removing it here is refused, with where to do it.
+    let removed = try store.run(["calendar", "remove", tripsID])
+    #expect(removed.status == 65 && removed.stderr.contains("remove it on the server"), "\(removed.stderr)")
+  }
+
   @Test func twoSyncsAtOnceSendEachChangeOnceAndSeeNoConflict() throws {
     let setup = try Setup()
     _ = try setup.add()

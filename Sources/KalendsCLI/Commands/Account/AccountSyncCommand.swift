@@ -99,6 +99,7 @@ extension KalendsCommand.Account {
         ("calendars", .number(Double(summary.collections.count))),
         ("calendarsAdded", .number(Double(summary.calendarsAdded))),
         ("calendarsRemoved", .number(Double(summary.calendarsRemoved))),
+        ("calendarsMade", .number(Double(summary.calendarsMade))),
         ("created", .number(Double(total.created))), ("updated", .number(Double(total.updated))),
         ("unchanged", .number(Double(total.unchanged))), ("removed", .number(Double(total.removed))),
         ("sent", .number(Double(summary.collections.reduce(0) { $0 + $1.sent }))),
@@ -132,6 +133,7 @@ extension KalendsCommand.Account {
       var parts = ["\(total.created) new", "\(total.updated) changed", "\(total.removed) removed"]
       let sent = summary.collections.reduce(0) { $0 + $1.sent }
       let conflicts = summary.collections.reduce(0) { $0 + $1.conflicts.count }
+      if summary.calendarsMade > 0 { parts.append("\(summary.calendarsMade) made on the server") }
       if sent > 0 { parts.append("\(sent) sent") }
       if conflicts > 0 { parts.append("\(conflicts) conflicts, the server's version kept (kalends account show)") }
       if quarantined > 0 { parts.append("\(quarantined) quarantined (kalends account show)") }

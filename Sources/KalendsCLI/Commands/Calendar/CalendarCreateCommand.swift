@@ -40,16 +40,26 @@ extension KalendsCommand.Calendar {
 
     @Flag(help: "Its items cannot be added, changed or removed.") var readOnly = false
 
+    @Option(
+      help: ArgumentHelp(
+        "Make it in this account (by name or id): the next sync makes it on the server (MKCALENDAR).",
+        valueName: "account"))
+    var account: String?
+
     @Flag(help: "Create it even when a calendar already has this title (then name them by id).")
     var force = false
 
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
-      let calendar = EventCalendar(
+      var calendar = EventCalendar(
         title: title, color: try Self.parseColor(color), allowedEntityTypes: holds.entityTypes,
         allowsContentModifications: !readOnly)
       let store = try global.openEventStore()
+      if let account {
+        guard !readOnly else { throw CLIError.invalidInput("--read-only and --account: the server says who may write") }
+        calendar.source = try KalendsCommand.Account.named(account, in: store).source
+      }
       // Calendars are named by title: a second of the same title makes the name ambiguous. An app
       // checks what it may list: a calendar app without reminders access still creates calendars.
       let listed: EntityTypes
