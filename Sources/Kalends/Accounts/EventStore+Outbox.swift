@@ -46,28 +46,31 @@ extension EventStore {
     return try read(records: false) { txn, _, _ in try outbox.conflicts(inCalendar: calendarID, in: txn) }
   }
 
-  /// Records that the server of the account calendar `calendarID` now holds `object` (the store's
-  /// object under that name, as ``outgoing(inCalendar:)`` gave it) with `entityTag` (`nil`: it
-  /// holds nothing under the name, or answered without an `ETag`): a ``RecordKind/remoteDelivered``
-  /// record by the account, which takes the object out of the outbox unless a later local change
-  /// waits. The person's only.
-  package func recordDelivery(
-    _ object: OutgoingObject, entityTag: String?, inCalendar calendarID: ObjectID
+  /// Records that the server of the account calendar `calendarID` now holds each of `deliveries`
+  /// — the store's object under its name, as ``outgoing(inCalendar:)`` gave it, with the `ETag` the
+  /// server answered (`nil`: it holds nothing under the name, or answered without an `ETag`) — in
+  /// one transaction: a ``RecordKind/remoteDelivered`` record each, by the account, which takes the
+  /// object out of the outbox unless a later local change waits. The person's only.
+  package func recordDeliveries(
+    _ deliveries: [(object: OutgoingObject, entityTag: String?)], inCalendar calendarID: ObjectID
   ) throws(StoreError) {
     try requireOwner("sync accounts")
+    guard !deliveries.isEmpty else { return }
     try write(nil) { txn, appender, objects in
       let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
       guard calendar.remote != nil else { throw StoreError.calendar(.notAnAccountCalendar(calendarID)) }
-      var payload = Payload()
-      payload.append(tag: 1, id: calendarID)
-      payload.append(tag: 2, string: object.name)
-      payload.append(tag: 3, optional: entityTag)
-      payload.append(tag: 4, unsigned: object.carries.rawValue)
-      for event in object.object?.events ?? [] { payload.append(tag: 5, id: event.id) }
-      for reminder in object.object?.reminders ?? [] { payload.append(tag: 6, id: reminder.id) }
-      try appender.append(
-        RecordDraft(kind: .remoteDelivered, principal: .source(calendar.source.id.description), payload: payload),
-        in: &txn)
+      for (object, entityTag) in deliveries {
+        var payload = Payload()
+        payload.append(tag: 1, id: calendarID)
+        payload.append(tag: 2, string: object.name)
+        payload.append(tag: 3, optional: entityTag)
+        payload.append(tag: 4, unsigned: object.carries.rawValue)
+        for event in object.object?.events ?? [] { payload.append(tag: 5, id: event.id) }
+        for reminder in object.object?.reminders ?? [] { payload.append(tag: 6, id: reminder.id) }
+        try appender.append(
+          RecordDraft(kind: .remoteDelivered, principal: .source(calendar.source.id.description), payload: payload),
+          in: &txn)
+      }
     }
   }
 }

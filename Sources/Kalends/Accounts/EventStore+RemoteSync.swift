@@ -161,6 +161,23 @@ extension EventStore {
             result.lastPosition = appender.head.position
             continue
           }
+          if case .stored(_, let tag, let object) = change,
+            let held = try txn.reading({ txn in try Self.holding(object, named: name, in: calendarID, objects, txn) })
+          {
+            // The server holds what waits here already (sent by a sync that stopped before it
+            // recorded the delivery): delivered, not a conflict.
+            var payload = Payload()
+            payload.append(tag: 1, id: calendarID)
+            payload.append(tag: 2, string: name)
+            payload.append(tag: 3, string: tag)
+            payload.append(tag: 4, unsigned: waiting.last.rawValue)
+            for event in held.events { payload.append(tag: 5, id: event.id) }
+            for reminder in held.reminders { payload.append(tag: 6, id: reminder.id) }
+            try appender.append(RecordDraft(kind: .remoteDelivered, principal: source, payload: payload), in: &txn)
+            result.lastPosition = appender.head.position
+            result.unchanged += 1
+            continue
+          }
           var payload = Payload()
           payload.append(tag: 1, id: calendarID)
           payload.append(tag: 2, string: name)
@@ -200,6 +217,21 @@ extension EventStore {
       }
       return result
     }
+  }
+
+  /// The live items of `calendarID` named `name` when they say what `object` does; else `nil`.
+  private static func holding(
+    _ object: CheckedRemoteObject, named name: String, in calendarID: ObjectID, _ objects: ObjectProjection,
+    _ txn: borrowing ReadTransaction
+  ) throws -> (events: [Event], reminders: [Reminder])? {
+    let events = try objects.items(.event, named: name, inCalendar: calendarID, in: txn).map {
+      try decodeEvent($0, $1)
+    }
+    let reminders = try objects.items(.reminder, named: name, inCalendar: calendarID, in: txn).map(
+      decodeStoredReminder)
+    guard !(events.isEmpty && reminders.isEmpty), sameContent(events, reminders, object.events, object.reminders)
+    else { return nil }
+    return (events, reminders)
   }
 
   /// The live items of `calendarID` named `name`, each with whether it is an event.

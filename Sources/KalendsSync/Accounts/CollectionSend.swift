@@ -5,7 +5,9 @@ import KalendsFormats
 /// to its collection, after the calendar was synced from it: each object the person or an app
 /// changed is `PUT` under `If-Match` its base `ETag` (`If-None-Match: *` when the server does not
 /// hold it yet), each removed one `DELETE`d under `If-Match`, and each delivery recorded by the
-/// account (``EventStore/recordDelivery(_:entityTag:inCalendar:)``).
+/// account (`EventStore.recordDeliveries`, a hundred to a transaction: a sync stopped between a
+/// `PUT` and its record finds, at the next sync, the server holding what waits, and records it
+/// then as delivered, not as a conflict).
 ///
 /// A precondition failed (412) means the server changed the object too: its version is fetched
 /// and applied, which keeps it as current, records the conflict, and leaves the local version in
@@ -26,52 +28,63 @@ struct CollectionSend {
     var requests = 0
   }
 
+  /// Deliveries recorded in one transaction.
+  static let recordedTogether = 100
+
   func run() async throws(AccountError) -> Result {
     var result = Result()
     guard let stored = calendar.remote, let base = RemoteURL(stored.url) else { return result }
     let waiting = try AccountError.fromStore { () throws(StoreError) in try store.outgoing(inCalendar: calendar.id) }
-    for object in waiting {
-      guard let url = Self.address(of: object.name, in: base) else { continue }
-      let answer: RemoteResponse
-      if let held = object.object {
-        let condition =
-          object.baseEntityTag.map { ("If-Match", $0) } ?? ("If-None-Match", "*")
-        (answer, _) = try await remote.send(
-          "PUT", url, depth: nil, body: held.file.serialized(), headers: [condition],
-          contentType: "text/calendar; charset=utf-8", forbiddenAnswers: true)
-      } else if let baseTag = object.baseEntityTag {
-        (answer, _) = try await remote.send(
-          "DELETE", url, depth: nil, body: nil, headers: [("If-Match", baseTag)], forbiddenAnswers: true)
-      } else {
-        // Made here and removed again before it went out: the server never held it.
-        try record(object, entityTag: nil)
-        continue
+    var delivered: [(object: OutgoingObject, entityTag: String?)] = []
+    do throws(AccountError) {
+      for object in waiting {
+        if delivered.count >= Self.recordedTogether { try record(&delivered) }
+        guard let url = Self.address(of: object.name, in: base) else { continue }
+        let answer: RemoteResponse
+        if let held = object.object {
+          let condition = object.baseEntityTag.map { ("If-Match", $0) } ?? ("If-None-Match", "*")
+          (answer, _) = try await remote.send(
+            "PUT", url, depth: nil, body: held.file.serialized(), headers: [condition],
+            contentType: "text/calendar; charset=utf-8", forbiddenAnswers: true)
+        } else if let baseTag = object.baseEntityTag {
+          (answer, _) = try await remote.send(
+            "DELETE", url, depth: nil, body: nil, headers: [("If-Match", baseTag)], forbiddenAnswers: true)
+        } else {
+          // Made here and removed again before it went out: the server never held it.
+          delivered.append((object, nil))
+          continue
+        }
+        result.requests += 1
+        switch answer.status {
+        case 200..<300:
+          delivered.append((object, object.object == nil ? nil : answer.header("ETag")))
+          result.sent += 1
+        case 404 where object.object == nil:
+          delivered.append((object, nil))  // Removed on the server as well.
+          result.sent += 1
+        case 412, 403, 404, 409, 413, 415, 400, 422:
+          // The server changed the object since (412), or will not take this change: its version
+          // stands, the local one stays in history. What was delivered before is recorded first.
+          try record(&delivered)
+          let applied = try await adoptServerVersion(of: object.name, at: url, &result)
+          result.conflicts += applied.conflicts
+        default:
+          throw AccountError.notDAV("\(object.object == nil ? "DELETE" : "PUT") \(url) answered \(answer.status)")
+        }
       }
-      result.requests += 1
-      switch answer.status {
-      case 200..<300:
-        try record(object, entityTag: object.object == nil ? nil : answer.header("ETag"))
-        result.sent += 1
-      case 404 where object.object == nil:
-        try record(object, entityTag: nil)  // Removed on the server as well.
-        result.sent += 1
-      case 412, 403, 404, 409, 413, 415, 400, 422:
-        // The server changed the object since (412), or will not take this change: its version
-        // stands, the local one stays in history.
-        let applied = try await adoptServerVersion(of: object.name, at: url, &result)
-        result.conflicts += applied.conflicts
-      default:
-        throw .notDAV("\(object.object == nil ? "DELETE" : "PUT") \(url) answered \(answer.status)")
-      }
+    } catch {
+      try? record(&delivered)  // What the server took before the failure is recorded.
+      throw error
     }
+    try record(&delivered)
     return result
   }
 
-  /// Records the delivery of `object`.
-  private func record(_ object: OutgoingObject, entityTag: String?) throws(AccountError) {
-    try AccountError.fromStore { () throws(StoreError) in
-      try store.recordDelivery(object, entityTag: entityTag, inCalendar: calendar.id)
-    }
+  /// Records `delivered` in one transaction, and empties it.
+  private func record(_ delivered: inout [(object: OutgoingObject, entityTag: String?)]) throws(AccountError) {
+    let batch = delivered
+    delivered = []
+    try AccountError.fromStore { () throws(StoreError) in try store.recordDeliveries(batch, inCalendar: calendar.id) }
   }
 
   /// Fetches the server's version of the object `name` at `url` and applies it as a sync does: it

@@ -151,6 +151,39 @@ struct AccountTwoWayTests {
     #expect(delivered.count == 2 && "\(delivered)".contains("source"), "\(delivered)")
   }
 
+  @Test(arguments: ["120", "date:300"])
+  func aBusyServerIsLeftAloneForWhatItsRetryAfterAsks(_ retryAfter: String) throws {
+    let setup = try Setup()
+    _ = try setup.add()
+    let store = setup.store
+    #expect(
+      try store.run([
+        "event", "add", "--title", "Waiting", "--calendar", try Self.work(store), "--start", "2026-12-20T09:00",
+      ])
+      .status == 0)
+    // The account's address now answers 503 with a Retry-After: seconds, or an HTTP date.
+    setup.server.stop()
+    let (busy, output, errors) = try CLI.start(
+      [
+        "python3", Repository.root.appendingPathComponent("Tests/Oracles/busy_server.py").path, setup.server.port,
+        retryAfter,
+      ], program: URL(fileURLWithPath: "/usr/bin/env"))
+    defer {
+      kill(busy.processIdentifier, SIGKILL)
+      _ = CLI.finish(busy, output, errors)
+    }
+    _ = output.fileHandleForReading.availableLine()
+    let started = Date()
+    let failed = try store.run(["account", "sync"])
+    #expect(failed.status != 0 && (failed.stdout + failed.stderr).contains("busy (503)"), "\(failed.stdout)")
+    let sync = try #require(try store.object(["account", "show", "Home"])["sync"] as? [String: Any])
+    let next = try #require((sync["nextAttempt"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
+    let asked: Double = retryAfter == "120" ? 120 : 300
+    let waits = next.timeIntervalSince(started)
+    #expect(waits > asked - 5 && waits < asked + 5, "waits \(waits) s, asked \(asked): \(sync)")
+    #expect(sync["outgoing"] as? Int == 1 && (sync["lastError"] as? String)?.contains("busy") == true, "\(sync)")
+  }
+
   @Test func aCalendarMadeInAnAccountIsMadeOnTheServerWithWhatItHolds() throws {
     let setup = try Setup()
     _ = try setup.add()
