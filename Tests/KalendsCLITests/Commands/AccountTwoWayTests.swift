@@ -241,6 +241,47 @@ struct AccountTwoWayTests {
     #expect(try setup.server.get("/ann/work/").components(separatedBy: "SUMMARY:Busy").count == 301)
   }
 
+  @Test func aWriteOnlyDAVClientsPutIntoAnAccountCalendarReachesTheServer() throws {
+    let setup = try Setup()
+    _ = try setup.add()
+    let store = setup.store
+    let workID = try Self.work(store)
+    let app = "com.example.scribe"
+    try store.object(["client", "register", app, "--name", "Scribe", "--usage", "calendars-write-only=Adds."])
+    #expect(try store.run(["access", "set", app, "--service", "calendars", "--status", "write-only"]).status == 0)
+    let secret = try #require(
+      try store.object(["client", "token", "create", app, "--label", "dav"])["secret"] as? String)
+    // The store served over TCP; its `kalends serve` sends what waits within seconds.
+    let served = try ServedStore(serving: store, ["--listen", "127.0.0.1:0"])
+    defer { served.stop() }
+    let address = "http://" + (try #require(served.tcpAddress))
+    let body = AccountSyncTests.file(AccountSyncTests.event("scribbled@dav", "Scribbled over DAV", day: 23))
+    func put(_ path: String) throws -> String {
+      try CLI.run(
+        [
+          "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "scribe:\(secret)", "-X", "PUT", "-H",
+          "Content-Type: text/calendar", "-H", "If-None-Match: *", "--data-binary", body, address + path,
+        ], program: URL(fileURLWithPath: "/usr/bin/env")
+      ).stdout
+    }
+    #expect(try put("/dav/calendars/\(workID)/scribbled.ics") == "201")
+    var seen = ""
+    for _ in 0..<300 where !seen.contains("Scribbled over DAV") {
+      Thread.sleep(forTimeInterval: 0.1)
+      seen = try setup.server.get("/ann/work/")
+    }
+    #expect(seen.contains("SUMMARY:Scribbled over DAV"), "\(seen)")
+    // The write-only app reads nothing back, over DAV either.
+    let read = try CLI.run(
+      [
+        "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "scribe:\(secret)",
+        address + "/dav/calendars/\(workID)/scribbled.ics",
+      ],
+      program: URL(fileURLWithPath: "/usr/bin/env")
+    ).stdout
+    #expect(read == "403" || read == "404", "\(read)")
+  }
+
   @Test func aChangeMadeWhileTheServerIsDownWaitsAndGoesOutWhenItAnswers() throws {
     let setup = try Setup()
     _ = try setup.add()
