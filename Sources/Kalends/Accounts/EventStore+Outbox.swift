@@ -73,4 +73,30 @@ extension EventStore {
       }
     }
   }
+
+  /// The collections of the account `accountID` whose calendars the person or an app removed here,
+  /// and that its server still holds: each removed calendar's id and its collection's address. A
+  /// sync removes them there (``recordCollectionRemoved(_:ofAccount:)``). The person's only.
+  package func removedCollections(ofAccount accountID: ObjectID) throws(StoreError) -> [(
+    calendar: ObjectID, url: String
+  )] {
+    try requireOwner("sync accounts")
+    let outbox = try store.projection(OutboxProjection.self)
+    return try read(records: false) { txn, _, _ in try outbox.removedCollections(ofAccount: accountID, in: txn) }
+  }
+
+  /// Records that the server of the account `accountID` no longer holds the collection of the
+  /// removed calendar `calendarID` (it removed it, or had already): a
+  /// ``RecordKind/remoteDelivered`` record with an empty name, by the account. The person's only.
+  package func recordCollectionRemoved(_ calendarID: ObjectID, ofAccount accountID: ObjectID) throws(StoreError) {
+    try requireOwner("sync accounts")
+    try write(nil) { txn, appender, _ in
+      var payload = Payload()
+      payload.append(tag: 1, id: calendarID)
+      payload.append(tag: 2, string: "")
+      payload.append(tag: 4, unsigned: appender.head.position.rawValue)
+      try appender.append(
+        RecordDraft(kind: .remoteDelivered, principal: .source(accountID.description), payload: payload), in: &txn)
+    }
+  }
 }

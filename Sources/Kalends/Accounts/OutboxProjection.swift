@@ -21,29 +21,41 @@ internal import LMDB
 /// - `outbox.conflicts`: key `calendar id (16) ‖ position (8)` of a ``RecordKind/remoteConflict``
 ///   record → payload {1 name, 2 the local change's position, 3 the server's `ETag` (absent: the
 ///   server removed it)}.
+/// - `outbox.collections`: key `calendar id (16)` → payload {1 the collection's address, 2 the
+///   account's id}: the account calendars whose collections the server holds.
+/// - `outbox.removed`: the same, for those of them the person or an app removed here: their
+///   collections wait to be removed on the server; a ``RecordKind/remoteDelivered`` record with an
+///   empty name takes one out.
 struct OutboxProjection: Projection {
   static let name = "outbox"
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   enum DatabaseName {
     static let calendars = "outbox.calendars"
     static let items = "outbox.items"
     static let pending = "outbox.pending"
     static let conflicts = "outbox.conflicts"
+    static let collections = "outbox.collections"
+    static let removed = "outbox.removed"
   }
   static let databaseNames = [
     DatabaseName.calendars, DatabaseName.items, DatabaseName.pending, DatabaseName.conflicts,
+    DatabaseName.collections, DatabaseName.removed,
   ]
   static let kinds: Set<RecordKind> = [
     .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved,
-    .remoteDelivered, .remoteConflict,
+    .remoteDelivered, .remoteConflict, .sourceRemoved,
   ]
 
   let calendars: Database
   let items: Database
   let pending: Database
   let conflicts: Database
+  let collections: Database
+  let removed: Database
 
   init(databases: [String: Database], log: Database) {
+    collections = databases[DatabaseName.collections]!
+    removed = databases[DatabaseName.removed]!
     calendars = databases[DatabaseName.calendars]!
     items = databases[DatabaseName.items]!
     pending = databases[DatabaseName.pending]!
@@ -67,13 +79,30 @@ struct OutboxProjection: Projection {
     case .calendarSaved:
       let id = try fields.requiredObjectID(1)
       let state = try PayloadReader(Payload(bytes: fields.bytes(5) ?? []))
-      if state.has(13), let source = try state.objectID(3) {
+      if let remoteBytes = state.bytes(13), let source = try state.objectID(3) {
         try txn.put(source.bytes, forKey: id.bytes, in: calendars)
+        let remote = try RemoteCollection(PayloadReader(Payload(bytes: remoteBytes)))
+        if remote.isNew {
+          _ = try txn.delete(id.bytes, in: collections)
+        } else {
+          var entry = Payload()
+          entry.append(tag: 1, string: remote.url)
+          entry.append(tag: 2, id: source)
+          try txn.put(entry.bytes, forKey: id.bytes, in: collections)
+        }
       } else if try txn.contains(id.bytes, in: calendars) {
         try forget(id, &txn)
       }
     case .calendarRemoved:
-      try forget(try fields.requiredObjectID(1), &txn)
+      let id = try fields.requiredObjectID(1)
+      if let entry = try txn.value(forKey: id.bytes, in: collections),
+        let account = try PayloadReader(Payload(bytes: entry)).objectID(2),
+        header.principal != .source(account.description)
+      {
+        // Removed here, not by its account: its collection is to be removed on the server.
+        try txn.put(entry, forKey: id.bytes, in: removed)
+      }
+      try forget(id, &txn)
     case .eventSaved, .reminderSaved:
       let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
       let id = try fields.requiredObjectID(1)
@@ -107,9 +136,24 @@ struct OutboxProjection: Projection {
       let kind: ObjectKind = header.kind == .eventRemoved ? .event : .reminder
       guard let calendar = try fields.objectID(2) else { return }
       try removed(kind, try fields.requiredObjectID(1), from: calendar, header, &txn)
+    case .sourceRemoved:
+      // An account removed takes its calendars with it here, never its collections there.
+      let account = try fields.requiredObjectID(1)
+      let keys = try txn.withCursor(on: removed) { cursor in
+        var keys: [[UInt8]] = []
+        try cursor.forEach(withPrefix: []) { key, value in
+          if try PayloadReader(Payload(bytes: Array(copying: value))).objectID(2) == account { keys.append(key) }
+        }
+        return keys
+      }
+      for key in keys { try txn.delete(key, in: removed) }
     case .remoteDelivered:
       let calendar = try fields.requiredObjectID(1)
       let name = try fields.requiredString(2)
+      if name.isEmpty {
+        _ = try txn.delete(calendar.bytes, in: removed)  // The collection itself, removed there.
+        return
+      }
       let entityTag = try fields.string(3)
       let carried = LogPosition(try fields.unsigned(4) ?? 0)
       for (tag, kind) in [(UInt8(5), ObjectKind.event), (6, .reminder)] {
@@ -187,6 +231,7 @@ struct OutboxProjection: Projection {
   /// Forgets the calendar: removed, or no longer mirroring a collection.
   private func forget(_ calendar: ObjectID, _ txn: inout WriteTransaction) throws {
     _ = try txn.delete(calendar.bytes, in: calendars)
+    _ = try txn.delete(calendar.bytes, in: collections)
     for database in [items, pending, conflicts] {
       let keys = try txn.withCursor(on: database) { try $0.keys(withPrefix: calendar.bytes) }
       for key in keys { try txn.delete(key, in: database) }
@@ -235,6 +280,22 @@ struct OutboxProjection: Projection {
     try txn.value(forKey: Self.pendingKey(calendar, name), in: pending).map {
       try Pending(PayloadReader(Payload(bytes: $0)))
     }
+  }
+
+  /// The collections of the account `account` removed here and still held by its server: each
+  /// removed calendar's id and its collection's address.
+  func removedCollections(
+    ofAccount account: ObjectID, in txn: borrowing ReadTransaction
+  ) throws -> [(calendar: ObjectID, url: String)] {
+    var found: [(ObjectID, String)] = []
+    try txn.withCursor(on: removed) { cursor in
+      try cursor.forEach(withPrefix: []) { key, value in
+        let entry = try PayloadReader(Payload(bytes: Array(copying: value)))
+        guard try entry.objectID(2) == account, let id = ObjectID(bytes: key) else { return }
+        found.append((id, try entry.requiredString(1)))
+      }
+    }
+    return found
   }
 
   /// The conflicts recorded in `calendar`, oldest first.

@@ -275,10 +275,6 @@ extension EventStore {
       // removes every item of those kinds, and needs access to each of their services.
       if stored.isLive {
         let current = try ModelCodec.decodeCalendar(id: calendar.id, version: stored.version, stored.state)
-        if let remote = current.remote, !remote.isNew {
-          // Its collection is the server's: removed there, it goes with the next sync.
-          throw StoreError.calendar(.accountCalendarsAreRemovedOnTheServer(calendar.id))
-        }
         for service in Self.services(holding: current.allowedEntityTypes) {
           try checkAccess(.change(service, "remove a calendar"), in: txn)
         }

@@ -88,9 +88,6 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case accountCalendarsAreMadeBySyncing
   /// The calendar is not one of an account's.
   case notAnAccountCalendar(ObjectID)
-  /// The calendar mirrors a collection of an account's server: it is removed there, and goes with
-  /// the next sync.
-  case accountCalendarsAreRemovedOnTheServer(ObjectID)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
@@ -102,7 +99,6 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .notSubscribed: .notFound
     case .alreadySubscribed: .conflict
     case .accountNotFound, .notAnAccountCalendar: .notFound
-    case .accountCalendarsAreRemovedOnTheServer: .invalidInput
     case .accountExists: .conflict
     default: .invalidInput
     }
@@ -128,8 +124,6 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .accountCalendarsAreMadeBySyncing:
       "a calendar is made in an account (one with a calendar home) by `kalends calendar create --account`; an existing calendar cannot move into one"
     case .notAnAccountCalendar(let id): "calendar \(id) is not an account's — list them with `kalends account show`"
-    case .accountCalendarsAreRemovedOnTheServer(let id):
-      "calendar \(id) is an account's — remove it on the server, and the next `kalends account sync` removes it here"
     case .calendarDoesNotAllowEvents(let id): "calendar \(id) does not hold events — choose an event calendar"
     case .calendarDoesNotAllowReminders(let id):
       "calendar \(id) does not hold reminders — choose a reminders list"

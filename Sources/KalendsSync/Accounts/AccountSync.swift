@@ -54,6 +54,8 @@ public enum AccountSync {
     public var calendarsRemoved = 0
     /// Collections made on the server for calendars made here.
     public var calendarsMade = 0
+    /// Collections removed on the server for calendars removed here.
+    public var calendarsRemovedThere = 0
     /// Requests made to the server.
     public var requests = 0
     /// Bytes the server's answers held.
@@ -63,7 +65,7 @@ public enum AccountSync {
 
     /// Whether the sync wrote anything.
     public var changedStore: Bool {
-      calendarsAdded + calendarsRemoved + calendarsMade > 0
+      calendarsAdded + calendarsRemoved + calendarsMade + calendarsRemovedThere > 0
         || collections.contains { $0.applied.lastPosition != nil || $0.sent > 0 || !$0.conflicts.isEmpty }
     }
   }
@@ -87,6 +89,23 @@ public enum AccountSync {
     let started = clock.now
     guard let homeAddress = account.calendarHome else { return summary }
     guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
+    // Calendars removed here first: their collections are removed on the server (`DELETE`), so
+    // that the listing below does not bring them back. A server that will not remove one brings
+    // it back with the listing.
+    let removed = try AccountError.fromStore { () throws(StoreError) in
+      try store.removedCollections(ofAccount: account.id)
+    }
+    for (calendarID, url) in removed {
+      guard let address = RemoteURL(url) else { continue }
+      let (answer, _) = try await remote.send("DELETE", address, depth: nil, body: nil, forbiddenAnswers: true)
+      summary.requests += 1
+      if (200..<300).contains(answer.status) || answer.status == 404 || answer.status == 410 {
+        summary.calendarsRemovedThere += 1
+      }
+      try AccountError.fromStore { () throws(StoreError) in
+        try store.recordCollectionRemoved(calendarID, ofAccount: account.id)
+      }
+    }
     var collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
     summary.requests += 1
     let before = try AccountError.fromStore { () throws(StoreError) in try store.calendars(ofAccount: account.id) }

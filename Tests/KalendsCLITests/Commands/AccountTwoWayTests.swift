@@ -184,7 +184,7 @@ struct AccountTwoWayTests {
     #expect(sync["outgoing"] as? Int == 1 && (sync["lastError"] as? String)?.contains("busy") == true, "\(sync)")
   }
 
-  @Test func aCalendarMadeInAnAccountIsMadeOnTheServerWithWhatItHolds() throws {
+  @Test func aCalendarMadeOrRemovedInAnAccountIsMadeOrRemovedOnTheServer() throws {
     let setup = try Setup()
     _ = try setup.add()
     let store = setup.store
@@ -212,9 +212,19 @@ struct AccountTwoWayTests {
     #expect(calendars.count == 1 && calendars.first?["id"] as? String == tripsID, "\(calendars)")
     let idle = try setup.sync()
     #expect(idle["calendarsMade"] as? Int == 0 && idle["calendarsAdded"] as? Int == 0, "\(idle)")
-    // Its collection is the server's now: removing it here is refused, with where to do it.
-    let removed = try store.run(["calendar", "remove", tripsID])
-    #expect(removed.status == 65 && removed.stderr.contains("remove it on the server"), "\(removed.stderr)")
+    // Removed here, as EventKit removes a CalDAV calendar: removed on the server by the next sync,
+    // and not brought back by its listing.
+    #expect(try store.run(["calendar", "remove", tripsID]).status == 0)
+    let removal = try setup.sync()
+    #expect(removal["calendarsRemovedThere"] as? Int == 1 && removal["calendarsAdded"] as? Int == 0, "\(removal)")
+    #expect(try setup.server.curl("PROPFIND", "/ann/\(tripsID.lowercased())/") == "404")
+    #expect(try store.objects(["calendar", "list"]).allSatisfy { $0["title"] as? String != "Trips" })
+    let after = try setup.sync()
+    #expect(after["calendarsRemovedThere"] as? Int == 0 && after["requests"] as? Int == 1, "\(after)")
+    // Removing the account removes nothing there: its calendars stay on the server.
+    #expect(try store.run(["account", "remove", "Home"]).status == 0)
+    #expect(try setup.server.curl("PROPFIND", "/ann/work/") == "207")
+    #expect(try store.run(["verify"]).status == 0)
   }
 
   @Test func twoSyncsAtOnceSendEachChangeOnceAndSeeNoConflict() throws {

@@ -100,6 +100,7 @@ extension KalendsCommand.Account {
         ("calendarsAdded", .number(Double(summary.calendarsAdded))),
         ("calendarsRemoved", .number(Double(summary.calendarsRemoved))),
         ("calendarsMade", .number(Double(summary.calendarsMade))),
+        ("calendarsRemovedThere", .number(Double(summary.calendarsRemovedThere))),
         ("created", .number(Double(total.created))), ("updated", .number(Double(total.updated))),
         ("unchanged", .number(Double(total.unchanged))), ("removed", .number(Double(total.removed))),
         ("sent", .number(Double(summary.collections.reduce(0) { $0 + $1.sent }))),
@@ -134,6 +135,9 @@ extension KalendsCommand.Account {
       let sent = summary.collections.reduce(0) { $0 + $1.sent }
       let conflicts = summary.collections.reduce(0) { $0 + $1.conflicts.count }
       if summary.calendarsMade > 0 { parts.append("\(summary.calendarsMade) made on the server") }
+      if summary.calendarsRemovedThere > 0 {
+        parts.append("\(summary.calendarsRemovedThere) removed on the server")
+      }
       if sent > 0 { parts.append("\(sent) sent") }
       if conflicts > 0 { parts.append("\(conflicts) conflicts, the server's version kept (kalends account show)") }
       if quarantined > 0 { parts.append("\(quarantined) quarantined (kalends account show)") }
