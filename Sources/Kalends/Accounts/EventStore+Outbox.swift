@@ -32,7 +32,7 @@ extension EventStore {
     return try read(records: false) { txn, _, _ in
       var counts: [ObjectID: Int] = [:]
       for id in calendarIDs {
-        let count = try outbox.pending(inCalendar: id, in: txn).count
+        let count = try outbox.pendingCount(inCalendar: id, in: txn)
         if count > 0 { counts[id] = count }
       }
       return counts
@@ -60,16 +60,10 @@ extension EventStore {
       let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
       guard calendar.remote != nil else { throw StoreError.calendar(.notAnAccountCalendar(calendarID)) }
       for (object, entityTag) in deliveries {
-        var payload = Payload()
-        payload.append(tag: 1, id: calendarID)
-        payload.append(tag: 2, string: object.name)
-        payload.append(tag: 3, optional: entityTag)
-        payload.append(tag: 4, unsigned: object.carries.rawValue)
-        for event in object.object?.events ?? [] { payload.append(tag: 5, id: event.id) }
-        for reminder in object.object?.reminders ?? [] { payload.append(tag: 6, id: reminder.id) }
-        try appender.append(
-          RecordDraft(kind: .remoteDelivered, principal: .source(calendar.source.id.description), payload: payload),
-          in: &txn)
+        try Self.appendDelivered(
+          object.name, entityTag: entityTag, carries: object.carries, events: object.object?.events.map(\.id) ?? [],
+          reminders: object.object?.reminders.map(\.id) ?? [], calendar: calendarID,
+          .source(calendar.source.id.description), &txn, &appender)
       }
     }
   }
@@ -91,12 +85,26 @@ extension EventStore {
   package func recordCollectionRemoved(_ calendarID: ObjectID, ofAccount accountID: ObjectID) throws(StoreError) {
     try requireOwner("sync accounts")
     try write(nil) { txn, appender, _ in
-      var payload = Payload()
-      payload.append(tag: 1, id: calendarID)
-      payload.append(tag: 2, string: "")
-      payload.append(tag: 4, unsigned: appender.head.position.rawValue)
-      try appender.append(
-        RecordDraft(kind: .remoteDelivered, principal: .source(accountID.description), payload: payload), in: &txn)
+      try Self.appendDelivered(
+        "", entityTag: nil, carries: appender.head.position, calendar: calendarID, .source(accountID.description),
+        &txn, &appender)
     }
+  }
+
+  /// Appends a ``RecordKind/remoteDelivered`` record by the account `source`: its server holds the
+  /// object `name` of `calendarID` (empty: the collection itself, removed) with `entityTag`, as the
+  /// store's change at `carries` left it, with these items.
+  static func appendDelivered(
+    _ name: String, entityTag: String?, carries: LogPosition, events: [ObjectID] = [], reminders: [ObjectID] = [],
+    calendar calendarID: ObjectID, _ source: Principal, _ txn: inout WriteTransaction, _ appender: inout LogAppender
+  ) throws {
+    var payload = Payload()
+    payload.append(tag: 1, id: calendarID)
+    payload.append(tag: 2, string: name)
+    payload.append(tag: 3, optional: entityTag)
+    payload.append(tag: 4, unsigned: carries.rawValue)
+    for id in events { payload.append(tag: 5, id: id) }
+    for id in reminders { payload.append(tag: 6, id: id) }
+    try appender.append(RecordDraft(kind: .remoteDelivered, principal: source, payload: payload), in: &txn)
   }
 }

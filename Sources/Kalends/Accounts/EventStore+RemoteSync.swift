@@ -153,11 +153,8 @@ extension EventStore {
           }
           if serverTag == nil, try txn.reading({ txn in try Self.named(name, in: calendarID, objects, txn) }).isEmpty {
             // Removed on both sides: nothing to keep, and nothing waits any more.
-            var payload = Payload()
-            payload.append(tag: 1, id: calendarID)
-            payload.append(tag: 2, string: name)
-            payload.append(tag: 4, unsigned: waiting.last.rawValue)
-            try appender.append(RecordDraft(kind: .remoteDelivered, principal: source, payload: payload), in: &txn)
+            try Self.appendDelivered(
+              name, entityTag: nil, carries: waiting.last, calendar: calendarID, source, &txn, &appender)
             result.lastPosition = appender.head.position
             continue
           }
@@ -166,14 +163,9 @@ extension EventStore {
           {
             // The server holds what waits here already (sent by a sync that stopped before it
             // recorded the delivery): delivered, not a conflict.
-            var payload = Payload()
-            payload.append(tag: 1, id: calendarID)
-            payload.append(tag: 2, string: name)
-            payload.append(tag: 3, string: tag)
-            payload.append(tag: 4, unsigned: waiting.last.rawValue)
-            for event in held.events { payload.append(tag: 5, id: event.id) }
-            for reminder in held.reminders { payload.append(tag: 6, id: reminder.id) }
-            try appender.append(RecordDraft(kind: .remoteDelivered, principal: source, payload: payload), in: &txn)
+            try Self.appendDelivered(
+              name, entityTag: tag, carries: waiting.last, events: held.events.map(\.id),
+              reminders: held.reminders.map(\.id), calendar: calendarID, source, &txn, &appender)
             result.lastPosition = appender.head.position
             result.unchanged += 1
             continue
@@ -276,13 +268,11 @@ extension EventStore {
       // recorded (`remoteDelivered`), and the items are not written again.
       let earlierReminders = isEvents ? [] : try existing.map(Self.decodeStoredReminder)
       if Self.sameContent(earlierEvents, earlierReminders, events, reminders) {
-        var payload = Payload()
-        payload.append(tag: 1, id: calendarID)
-        payload.append(tag: 2, string: name)
-        payload.append(tag: 3, string: tag)
-        payload.append(tag: 4, unsigned: existing.map(\.1.version.rawValue).max() ?? 0)
-        for (id, _) in existing { payload.append(tag: isEvents ? 5 : 6, id: id) }
-        try appender.append(RecordDraft(kind: .remoteDelivered, principal: source, payload: payload), in: &txn)
+        let ids = existing.map(\.0)
+        try Self.appendDelivered(
+          name, entityTag: tag, carries: existing.map(\.1.version).max() ?? LogPosition.none,
+          events: isEvents ? ids : [],
+          reminders: isEvents ? [] : ids, calendar: calendarID, source, &txn, &appender)
         result.lastPosition = appender.head.position
         result.unchanged += 1
         return

@@ -275,6 +275,13 @@ struct OutboxProjection: Projection {
     return found.sorted { $0.first < $1.first }
   }
 
+  /// How many objects of `calendar` wait to go out: its entries counted, none decoded.
+  func pendingCount(inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction) throws -> Int {
+    var count = 0
+    try txn.withCursor(on: pending) { cursor in try cursor.forEach(withPrefix: calendar.bytes) { _, _ in count += 1 } }
+    return count
+  }
+
   /// The object `name` of `calendar` waiting to go out, if it is.
   func pending(_ name: String, inCalendar calendar: ObjectID, in txn: borrowing ReadTransaction) throws -> Pending? {
     try txn.value(forKey: Self.pendingKey(calendar, name), in: pending).map {

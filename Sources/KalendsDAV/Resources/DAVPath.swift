@@ -1,5 +1,6 @@
 import Foundation
 import Kalends
+import KalendsFormats
 
 /// What a request path names in the DAV space: `/dav/` is the principal (the app itself),
 /// `/dav/calendars/` its calendar home, `/dav/calendars/ID/` a calendar and
@@ -96,47 +97,23 @@ enum DAVPath: Equatable {
 
   /// The href of the calendar a client named `name`.
   static func named(_ name: String) -> String {
-    calendarHomePath + percentEncoded(name) + "/"
+    calendarHomePath + PathSegment.percentEncoded(name) + "/"
   }
 
   /// The href of the object `name` (``CalendarObject/name``) in the calendar `id`: the name,
   /// percent-encoded but for the unreserved characters of RFC 3986, then `.ics`.
   static func object(_ name: String, in id: ObjectID) -> String {
-    calendar(id) + percentEncoded(name) + ".ics"
+    calendar(id) + PathSegment.percentEncoded(name) + ".ics"
   }
 
   /// The href of the address book named `book`.
   static func bookHref(_ book: String) -> String {
-    addressBookHomePath + percentEncoded(book) + "/"
+    addressBookHomePath + PathSegment.percentEncoded(book) + "/"
   }
 
   /// The href of the card named `name` (its ``Contact/resourceName``, or else its `UID`) in the
   /// address book named `book`, percent-encoded as an object's, then `.vcf`.
   static func contact(_ name: String, in book: String) -> String {
-    bookHref(book) + percentEncoded(name) + ".vcf"
-  }
-
-  /// `name` with every UTF-8 byte but the unreserved characters of RFC 3986 percent-encoded
-  /// (`%2F`, upper-case hex digits).
-  static func percentEncoded(_ name: String) -> String {
-    guard !name.utf8.allSatisfy(isUnreserved) else { return name }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(name.utf8.count * 3)
-    let hex = Array("0123456789ABCDEF".utf8)
-    for byte in name.utf8 {
-      if isUnreserved(byte) {
-        bytes.append(byte)
-      } else {
-        bytes += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  private static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: true
-    default: false
-    }
+    bookHref(book) + PathSegment.percentEncoded(name) + ".vcf"
   }
 }

@@ -113,19 +113,10 @@ struct CollectionSend {
   }
 
   /// The address of the object `name` in the collection at `base`: `NAME.ics`, the name
-  /// percent-encoded as a path segment.
+  /// percent-encoded as a path segment (as the store's own DAV names its members).
   static func address(of name: String, in base: RemoteURL) -> RemoteURL? {
     var collection = base.description
     if !collection.hasSuffix("/") { collection += "/" }
-    let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~@!$&'()*+,;=:".utf8)
-    let encoded = name.utf8.map { byte in
-      allowed.contains(byte) ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded
-    }.joined()
-    return RemoteURL(collection + encoded + ".ics")
+    return RemoteURL(collection + PathSegment.percentEncoded(name) + ".ics")
   }
-}
-
-extension String {
-  /// Two characters, a leading zero added to one.
-  fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
 }
