@@ -3,6 +3,26 @@
 enum ContactCodec {
   // MARK: Contacts
 
+  /// A date of a contact: 1 year (when known), 2 month, 3 day.
+  static func encode(_ date: ContactDate) -> Payload {
+    var payload = Payload()
+    if let year = date.year { payload.append(tag: 1, unsigned: UInt64(year)) }
+    payload.append(tag: 2, unsigned: UInt64(date.month))
+    payload.append(tag: 3, unsigned: UInt64(date.day))
+    return payload
+  }
+
+  /// The date ``encode(_:)-(ContactDate)`` wrote; `what` names it in the error.
+  static func decodeDate(_ date: PayloadReader, _ what: String) throws(StoreError) -> ContactDate {
+    let year = try date.unsigned(1).map { Int(clamping: $0) }
+    let month = Int(clamping: try date.unsigned(2) ?? 0)
+    let day = Int(clamping: try date.unsigned(3) ?? 0)
+    guard let value = ContactDate(year: year, month: month, day: day) else {
+      throw .malformedPayload("a stored \(what) is not a date")
+    }
+    return value
+  }
+
   static func encode(_ contact: Contact) -> Payload {
     var state = Payload()
     state.append(tag: 1, string: contact.externalID)
@@ -14,13 +34,8 @@ enum ContactCodec {
       state.append(tag: 22, message: labeled(address.label, address.value.parts))
     }
     for url in contact.urlAddresses { state.append(tag: 23, message: labeled(url.label, [url.value])) }
-    if let birthday = contact.birthday {
-      var date = Payload()
-      if let year = birthday.year { date.append(tag: 1, unsigned: UInt64(year)) }
-      date.append(tag: 2, unsigned: UInt64(birthday.month))
-      date.append(tag: 3, unsigned: UInt64(birthday.day))
-      state.append(tag: 24, message: date)
-    }
+    if let birthday = contact.birthday { state.append(tag: 24, message: encode(birthday)) }
+    if let anniversary = contact.anniversary { state.append(tag: 32, message: encode(anniversary)) }
     for group in contact.groupIDs { state.append(tag: 25, id: group) }
     for property in contact.additionalProperties { state.append(tag: 26, string: property) }
     if let created = contact.creationDate { state.append(tag: 27, signed: created.rawValue) }
@@ -67,15 +82,8 @@ enum ContactCodec {
     contact.phoneNumbers = try single(21)
     contact.postalAddresses = try labeled(22).map { LabeledValue(label: $0.0, value: PostalAddress(parts: $0.1)) }
     contact.urlAddresses = try single(23)
-    if let date = try state.messages(24).first {
-      let year = try date.unsigned(1).map { Int(clamping: $0) }
-      let month = Int(clamping: try date.unsigned(2) ?? 0)
-      let day = Int(clamping: try date.unsigned(3) ?? 0)
-      guard let birthday = ContactDate(year: year, month: month, day: day) else {
-        throw .malformedPayload("a stored birthday is not a date")
-      }
-      contact.birthday = birthday
-    }
+    if let date = try state.messages(24).first { contact.birthday = try decodeDate(date, "birthday") }
+    if let date = try state.messages(32).first { contact.anniversary = try decodeDate(date, "anniversary") }
     contact.groupIDs = try state.objectIDs(25)
     contact.additionalProperties = try state.strings(26)
     contact.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))

@@ -213,7 +213,14 @@ extension EventStore {
           throw StoreError.calendar(.entityTypesCannotChange(calendar.id))
         }
         (calendar.resourceName, calendar.resourceOwner) = (current.resourceName, current.resourceOwner)
-        if current.source.kind == .subscribed || current.remote != nil {
+        if current.source.kind == .birthdays {
+          // The birthdays calendar: its title and colour are the person's; an app changes nothing
+          // of it (EventKit's is immutable), and its attempt is recorded.
+          guard actor == .person else { throw StoreError.calendar(.calendarReadOnly(calendar.id)) }
+          (calendar.source, calendar.allowsContentModifications) = (current.source, false)
+        } else if calendar.source.kind == .birthdays {
+          throw StoreError.calendar(.birthdaysCalendarIsAdded)
+        } else if current.source.kind == .subscribed || current.remote != nil {
           // A subscription's or an account's calendar keeps its source, what it mirrors and
           // whether it may be changed: its colour and title are the person's to change.
           (calendar.source, calendar.allowsContentModifications) = (current.source, current.allowsContentModifications)
@@ -226,6 +233,8 @@ extension EventStore {
         change = .modified
       } else if calendar.source.kind == .subscribed {
         throw StoreError.calendar(.subscribedCalendarsAreMadeBySubscribing)
+      } else if calendar.source.kind == .birthdays || calendar.id == BirthdaysCalendar.id {
+        throw StoreError.calendar(.birthdaysCalendarIsAdded)
       } else if calendar.source.kind == .calDAV {
         // A calendar made in an account: its collection is made on the server by the next sync
         // (`MKCALENDAR`), at an address in the account's calendar home named by the calendar's id.
@@ -280,6 +289,10 @@ extension EventStore {
         }
         if current.allowedEntityTypes.contains(.events) {
           try checkCalendarScope(calendar.id, "remove a calendar it was not given", in: txn)
+        }
+        // The birthdays calendar is the person's to remove (EventKit's is immutable to apps).
+        if current.source.kind == .birthdays, actor != .person {
+          throw StoreError.calendar(.calendarReadOnly(calendar.id))
         }
       }
       try Self.checkVersion(calendar.id, fetched: calendar.version, stored: stored, overwrite: overwrite)

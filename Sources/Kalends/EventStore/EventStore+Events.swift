@@ -2,10 +2,13 @@ internal import LMDB
 
 extension EventStore {
   /// The event `id` — for a series, the series itself (which describes its first occurrence) — or
-  /// `nil` when there is none or it was removed.
+  /// `nil` when there is none or it was removed. An event of the birthdays calendar
+  /// (``BirthdaysCalendar``) is found by its identifier too, when this session sees its contact.
   public func event(withID id: ObjectID) throws(StoreError) -> Event? {
     try readItems(.calendars, "read events", hidden: nil) { txn, objects, uses in
-      guard let stored = try objects.state(.event, id, in: txn), stored.isLive else { return nil }
+      guard let stored = try objects.state(.event, id, in: txn), stored.isLive else {
+        return try birthdaySeries(id, objects, in: txn, noting: uses)
+      }
       if let scope = try calendarScope(in: txn), !scope.contains(stored.calendarID) { return nil }
       uses.touch(stored.calendarID)
       return try Self.decodeEvent(id, stored)

@@ -9,7 +9,10 @@ extension EventStore {
       let calendars = try queriedCalendars(predicate, objects, in: txn)
       uses.touch(calendars)
       let query = RangeQuery(range: range, from: predicate.start, to: predicate.end, zone: predicate.viewerZone)
-      return try query.instances(in: calendars, txn)
+      let birthdays = try birthdayInstances(
+        from: predicate.start, to: predicate.end, zone: predicate.viewerZone, calendars: calendars, objects, in: txn,
+        noting: uses)
+      return Self.merged(try query.instances(in: calendars, txn), birthdays)
     }
   }
 
@@ -47,7 +50,9 @@ extension EventStore {
     try askImplicitly(.calendars, reading: true)
     try read { txn, objects, uses in
       guard try sees(.calendars, "query events", in: txn, noting: uses) else { return }
-      uses.touch(try queriedCalendars(predicate, objects, in: txn))
+      let calendars = try queriedCalendars(predicate, objects, in: txn)
+      uses.touch(calendars)
+      try noteBirthdayUse(calendars, objects, in: txn, uses)
     }
     try readItems(.calendars, "query events", hidden: (), records: false) { txn, objects, _ in
       let calendars = try queriedCalendars(predicate, objects, in: txn)
@@ -58,7 +63,10 @@ extension EventStore {
         let query = RangeQuery(
           range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
           zone: predicate.viewerZone)
-        var slice = try query.instances(in: calendars, txn)
+        let birthdays = try birthdayInstances(
+          from: query.from, to: sliceEnd, zone: predicate.viewerZone, calendars: calendars, objects, in: txn,
+          noting: nil)
+        var slice = Self.merged(try query.instances(in: calendars, txn), birthdays)
         // An instance belongs to the slice it starts in; the first slice also takes those running into it.
         if sliceStart != predicate.start { slice.removeAll { $0.start < sliceStart } }
         for instance in slice where !(try body(instance, txn)) { return }
@@ -91,6 +99,20 @@ extension EventStore {
     var series: [ObjectID: DecodedSeries] = [:]
     let objects = try objects()
     try enumerateInstances(matching: predicate) { instance, txn in
+      if instance.calendarID == BirthdaysCalendar.id {
+        let decoded: DecodedSeries
+        if let known = series[instance.id] {
+          decoded = known
+        } else {
+          guard let found = try birthdaySeries(instance.id, objects, in: txn, noting: nil) else { return true }
+          decoded = DecodedSeries(found)
+          series[instance.id] = decoded
+        }
+        guard
+          let occurrence = try SeriesEditor.occurrence(of: decoded.event, at: instance.occurrenceDate, checked: false)
+        else { return true }
+        return try body(occurrence)
+      }
       guard instance.isRecurring else {
         guard let stored = try objects.state(.event, instance.id, in: txn), stored.isLive else { return true }
         return try body(Self.decodeEvent(instance.id, stored))

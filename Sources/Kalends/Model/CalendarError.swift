@@ -88,6 +88,9 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
   case accountCalendarsAreMadeBySyncing
   /// The calendar is not one of an account's.
   case notAnAccountCalendar(ObjectID)
+  /// The birthdays calendar is added by ``EventStore/addBirthdaysCalendar(title:color:)``, and no
+  /// other calendar is of its source kind.
+  case birthdaysCalendarIsAdded
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
@@ -111,6 +114,8 @@ public enum CalendarError: Error, Hashable, Sendable, CustomStringConvertible {
     case .noEndDate: "the event has no end date — set one"
     case .datesInverted: "the event ends before it starts — make the end the same as or later than the start"
     case .calendarReadOnly(let id): "calendar \(id) is read-only — save the item in a calendar that allows changes"
+    case .birthdaysCalendarIsAdded:
+      "the birthdays calendar is added as itself — use `kalends calendar create Birthdays --birthdays`"
     case .subscribedCalendarsAreMadeBySubscribing:
       "a subscribed calendar is made by subscribing to its feed — use `kalends subscribe URL`"
     case .notSubscribed(let id): "calendar \(id) is not a subscription — list them with `kalends subscription list`"

@@ -93,6 +93,9 @@ public struct Event: Hashable, Sendable {
   public internal(set) var occurrenceDate: LocalDateTime?
   /// Whether this occurrence was changed on its own (saved with ``Span/thisEvent``).
   public internal(set) var isDetached: Bool
+  /// For an event of the birthdays calendar (``BirthdaysCalendar``): the contact whose birthday or
+  /// anniversary it is (EventKit's `birthdayContactIdentifier`); `nil` for every other event.
+  public internal(set) var birthdayContactID: ObjectID?
   /// When it was first saved.
   public internal(set) var creationDate: Timestamp?
   /// When it was last saved.
@@ -145,6 +148,7 @@ public struct Event: Hashable, Sendable {
     self.recurrenceDates = []
     self.occurrenceDate = nil
     self.isDetached = false
+    self.birthdayContactID = nil
     self.creationDate = nil
     self.lastModifiedDate = nil
     self.version = .none

@@ -70,6 +70,8 @@ public struct Contact: Sendable, Hashable, Decodable, Identifiable {
   public var postalAddresses: [PostalAddress]
   /// The birthday: `1985-04-12`, or `--04-12` without a year.
   public var birthday: String?
+  /// The anniversary, in the form of ``birthday``.
+  public var anniversary: String?
   public var note: String?
   /// The groups it belongs to (always empty to an app with limited access, and for a contact the
   /// picker handed over).
@@ -98,7 +100,7 @@ public struct Contact: Sendable, Hashable, Decodable, Identifiable {
   enum CodingKeys: String, CodingKey {
     case id, contactType, displayName, namePrefix, givenName, middleName, familyName, nameSuffix, nickname
     case phoneticGivenName, phoneticMiddleName, phoneticFamilyName, organizationName, departmentName, jobTitle
-    case emailAddresses, phoneNumbers, urlAddresses, postalAddresses, birthday, note
+    case emailAddresses, phoneNumbers, urlAddresses, postalAddresses, birthday, anniversary, note
     case groupIDs = "groupIds"
     case containerID = "containerId"
     case version
@@ -118,7 +120,8 @@ public struct Contact: Sendable, Hashable, Decodable, Identifiable {
           (.nickname, contact.nickname), (.phoneticGivenName, contact.phoneticGivenName),
           (.phoneticMiddleName, contact.phoneticMiddleName), (.phoneticFamilyName, contact.phoneticFamilyName),
           (.organizationName, contact.organizationName), (.departmentName, contact.departmentName),
-          (.jobTitle, contact.jobTitle), (.birthday, contact.birthday), (.note, contact.note),
+          (.jobTitle, contact.jobTitle), (.birthday, contact.birthday), (.anniversary, contact.anniversary),
+          (.note, contact.note),
         ] {
           if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
         }

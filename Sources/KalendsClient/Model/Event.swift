@@ -31,6 +31,9 @@ public struct Event: Sendable, Hashable, Decodable {
   public internal(set) var occurrenceDate: String?
   /// Whether it is an occurrence changed apart from its series.
   public internal(set) var isDetached: Bool
+  /// In the birthdays calendar: the contact whose birthday or anniversary it is (EventKit's
+  /// `birthdayContactIdentifier`); `nil` for every other event.
+  public internal(set) var birthdayContactID: String?
   /// Its version, as the server's entity tag gives it (`nil` before it is saved): equal while the
   /// event is unchanged, otherwise meaningless to the app (it counts nothing).
   public internal(set) var version: String?
@@ -62,6 +65,7 @@ public struct Event: Sendable, Hashable, Decodable {
     case isAllDay = "allDay"
     case location, notes, url
     case recurrenceRules, occurrenceDate, isDetached, version, instanceStart, instanceEnd
+    case birthdayContactID = "birthdayContactId"
   }
 
   /// The JSON body that saves the fields an app sets (docs/server.md, "An event body").

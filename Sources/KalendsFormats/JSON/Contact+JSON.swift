@@ -40,6 +40,7 @@ extension Contact {
       ),
       ("urlAddresses", labeled(urlAddresses)),
       ("birthday", .text(birthday?.description)),
+      ("anniversary", .text(anniversary?.description)),
       ("note", .text(note)),
       ("groupIds", .array(groupIDs.map { .string($0.description) })),
       ("containerId", .string(containerID.description)),

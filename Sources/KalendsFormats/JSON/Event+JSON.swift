@@ -28,7 +28,7 @@ extension Event {
       ("version", .number(version.rawValue)),
       ("created", .text(creationDate?.description)),
       ("lastModified", .text(lastModifiedDate?.description)),
-    ]
+    ] + (birthdayContactID.map { [("birthdayContactId", .string($0.description))] } ?? [])
   }
 
   /// `local` written as the event writes its times: a date when all-day, else with its zone's offset.

@@ -3,7 +3,7 @@ import Kalends
 import KalendsFormats
 
 /// The changes a JSON body states to a contact, with the names `contact show` prints
-/// (docs/contacts.md): the name and text fields, `contactType`, `birthday`, `emailAddresses`,
+/// (docs/contacts.md): the name and text fields, `contactType`, `birthday`, `anniversary`, `emailAddresses`,
 /// `phoneNumbers`, `urlAddresses` (`[{"label", "value"}]`) and `postalAddresses`. A field left out
 /// is left as it is; `null` or an empty text clears it; a list replaces the whole list.
 struct ContactEdit: Sendable {
@@ -24,7 +24,7 @@ struct ContactEdit: Sendable {
   static let listFields = ["emailAddresses", "phoneNumbers", "urlAddresses", "postalAddresses"]
 
   init(json body: [String: Any]) throws(RequestError) {
-    let known = Set(Self.textFields.map(\.0) + Self.listFields + ["contactType", "birthday"])
+    let known = Set(Self.textFields.map(\.0) + Self.listFields + ["contactType", "birthday", "anniversary"])
     if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
       throw RequestError.invalidInput("unknown field \"\(unknown)\"")
     }
@@ -39,6 +39,7 @@ struct ContactEdit: Sendable {
     for (key, path) in Self.textFields where present.contains(key) { contact[keyPath: path] = template[keyPath: path] }
     if present.contains("contactType") { contact.kind = template.kind }
     if present.contains("birthday") { contact.birthday = template.birthday }
+    if present.contains("anniversary") { contact.anniversary = template.anniversary }
     if present.contains("emailAddresses") { contact.emailAddresses = template.emailAddresses }
     if present.contains("phoneNumbers") { contact.phoneNumbers = template.phoneNumbers }
     if present.contains("urlAddresses") { contact.urlAddresses = template.urlAddresses }
@@ -62,14 +63,15 @@ struct ContactEdit: Sendable {
       }
       contact.kind = kind.kind
     }
-    if let birthday = try text("birthday") {
-      if let birthday {
-        guard let date = ContactDate(parsing: birthday) else {
-          throw RequestError.invalidInput("birthday \"\(birthday)\" is not a date such as 1985-04-12 or --04-12")
+    for (key, path) in [("birthday", \Contact.birthday), ("anniversary", \Contact.anniversary)] {
+      guard let value = try text(key) else { continue }
+      if let value {
+        guard let date = ContactDate(parsing: value) else {
+          throw RequestError.invalidInput("\(key) \"\(value)\" is not a date such as 1985-04-12 or --04-12")
         }
-        contact.birthday = date
+        contact[keyPath: path] = date
       } else {
-        contact.birthday = nil
+        contact[keyPath: path] = nil
       }
     }
     func entries(_ key: String) throws(RequestError) -> [[String: Any]]? {

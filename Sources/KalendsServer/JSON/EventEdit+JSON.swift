@@ -6,7 +6,8 @@ extension EventEdit {
   /// The fields a read returns that a write takes back and ignores (OpenAPI `readOnly`): what the
   /// API gives, it takes back, so that an app can send a fetched event, changed, as it is.
   static let readOnlyFields: Set<String> = [
-    "id", "externalId", "version", "created", "lastModified", "occurrenceDate", "isDetached", "exceptionDates",
+    "id", "externalId", "version", "created", "lastModified", "occurrenceDate", "isDetached", "birthdayContactId",
+    "exceptionDates",
     "recurrenceDates", "instanceStart", "instanceEnd",
   ]
 

@@ -13,6 +13,7 @@ struct VCardTests {
       var company = Contact(kind: .organization)
       company.organizationName = "Acme"
       company.birthday = ContactDate(year: 1999, month: 2, day: 28)
+      company.anniversary = ContactDate(year: nil, month: 6, day: 19)
       let plain = try owner.contactStore.save(company)
       let text = try owner.contactStore.exportVCards(version: version)
       #expect(text.contains("VERSION:\(version.rawValue)\r\n"))
@@ -38,6 +39,29 @@ struct VCardTests {
         #expect(
           try copy.contactStore.exportVCards(version: version) == text, "the export of the import is the same file")
       }
+    }
+  }
+
+  /// An anniversary is read from vCard 4.0's `ANNIVERSARY` and from the `X-` properties address
+  /// books write in 3.0, and written as `ANNIVERSARY` (4.0) or `X-ANNIVERSARY` (3.0).
+  @Test func anniversariesAreReadInEveryFormAddressBooksWrite() throws {
+    try withStore { store, _ in
+      let owner = EventStore(store: store)
+      let cards = [
+        ("4.0", "ANNIVERSARY:20100605"), ("3.0", "X-ANNIVERSARY:2010-06-05"),
+        ("3.0", "X-EVOLUTION-ANNIVERSARY:2010-06-05"),
+      ].enumerated().map { index, card in
+        "BEGIN:VCARD\r\nVERSION:\(card.0)\r\nUID:a\(index)\r\nFN:A\(index)\r\nN:;A\(index);;;\r\n\(card.1)\r\nEND:VCARD\r\n"
+      }.joined()
+      #expect(try owner.contactStore.importVCards(Array(cards.utf8)).contactsCreated == 3)
+      let contacts = try owner.contactStore.contacts()
+      #expect(contacts.map(\.anniversary) == Array(repeating: ContactDate(year: 2010, month: 6, day: 5), count: 3))
+      #expect(contacts.allSatisfy { $0.additionalProperties.isEmpty })
+      let v4 = try owner.contactStore.exportVCards(version: .v4)
+      let v3 = try owner.contactStore.exportVCards(version: .v3)
+      #expect(v4.components(separatedBy: "ANNIVERSARY:20100605\r\n").count == 4)
+      #expect(v3.components(separatedBy: "X-ANNIVERSARY:2010-06-05\r\n").count == 4)
+      #expect(try owner.contactStore.importVCards(Array(v4.utf8)).contactsUnchanged == 3)
     }
   }
 

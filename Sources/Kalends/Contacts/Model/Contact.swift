@@ -55,6 +55,9 @@ public struct Contact: Hashable, Sendable {
   public var urlAddresses: [LabeledValue<String>]
   /// The birthday; its year may be unknown.
   public var birthday: ContactDate?
+  /// The anniversary (vCard's `ANNIVERSARY`, Contacts' date labelled anniversary); its year may be
+  /// unknown.
+  public var anniversary: ContactDate?
   /// Free text.
   public var note: String?
   /// The groups it belongs to (``ContactGroup``). Groups removed since are left out when read.

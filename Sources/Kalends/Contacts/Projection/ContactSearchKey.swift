@@ -25,6 +25,32 @@ enum ContactSearchKey {
     case pendingMember = 8
     /// A contact or group of a container (``containerKey(_:_:_:)``).
     case containerMember = 9
+    /// A contact's birthday or anniversary, by month and day (``dateKey(_:_:_:)``).
+    case date = 10
+  }
+
+  /// The key listing `date`, the contact `id`'s birthday or anniversary (`kind`): `10 ‖ month (1) ‖
+  /// day (1) ‖ kind (1) ‖ year (2, big-endian; 0 when unknown) ‖ id (16)`, so that the dates of a
+  /// day are one range of keys, and the birthdays calendar places them without reading a contact.
+  static func dateKey(_ date: ContactDate, _ kind: BirthdayKind, _ id: ObjectID) -> [UInt8] {
+    let year = date.year ?? 0
+    return [
+      Field.date.rawValue, UInt8(date.month), UInt8(date.day), kind.rawValue, UInt8(year >> 8), UInt8(year & 0xFF),
+    ]
+      + id.bytes
+  }
+
+  /// The entry a ``dateKey(_:_:_:)`` names; `nil` for a key of another form.
+  static func dateEntry(_ key: some Collection<UInt8>) -> BirthdayEntry? {
+    let bytes = Array(key)
+    guard bytes.count == 22, bytes[0] == Field.date.rawValue, let kind = BirthdayKind(rawValue: bytes[3]) else {
+      return nil
+    }
+    let year = Int(bytes[4]) << 8 | Int(bytes[5])
+    guard let date = ContactDate(year: year == 0 ? nil : year, month: Int(bytes[1]), day: Int(bytes[2])),
+      let contact = ObjectID(bytes: bytes[6...])
+    else { return nil }
+    return BirthdayEntry(contact: contact, kind: kind, date: date)
   }
 
   /// The key listing the contact or group `id` (of `kind`) in `container`: `9 ‖ container (16) ‖

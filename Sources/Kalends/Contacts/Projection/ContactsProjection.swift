@@ -14,7 +14,9 @@ internal import LMDB
 /// - `contacts.search`: keys of ``ContactSearchKey``, empty values: the search index of the live
 ///   contacts; their external identifiers and the groups' for imports; the names CardDAV clients
 ///   stored them under; the `UID`s groups wait for (``ContactGroup/pendingMembers``); and the
-///   contacts and groups of each container (``ContactSearchKey/containerKey(_:_:_:)``).
+///   contacts and groups of each container (``ContactSearchKey/containerKey(_:_:_:)``); the
+///   contacts' birthdays and anniversaries by month and day (``ContactSearchKey/dateKey(_:_:_:)``),
+///   which the birthdays calendar reads.
 /// - `contacts.members`: key `group id (16) ‖ contact id (16)`, empty value: the live contacts of
 ///   each live group.
 /// - `contacts.createdBy`: key `client ‖ 0 ‖ contact id (16)`, empty value: the contacts each app
@@ -24,7 +26,7 @@ internal import LMDB
 /// change removes those the entry lists: a replay of an erased log reaches the same keys.
 struct ContactsProjection: Projection {
   static let name = "contacts"
-  static let version: UInt32 = 8
+  static let version: UInt32 = 9
   enum DatabaseName {
     static let objects = "contacts"
     static let search = "contacts.search"
@@ -91,6 +93,10 @@ struct ContactsProjection: Projection {
           owned.search.append(ContactSearchKey.externalKey(.contactResourceName, name, id))
         }
         owned.search.append(ContactSearchKey.containerKey(contact.containerID, .contact, id))
+        if let birthday = contact.birthday { owned.search.append(ContactSearchKey.dateKey(birthday, .birthday, id)) }
+        if let anniversary = contact.anniversary {
+          owned.search.append(ContactSearchKey.dateKey(anniversary, .anniversary, id))
+        }
         var groups: [ObjectID] = []
         for group in contact.groupIDs where try !groups.contains(group) && isLive(.group, group, in: txn) {
           groups.append(group)
@@ -258,6 +264,13 @@ struct ContactsProjection: Projection {
       }
     }
     return ordered
+  }
+
+  /// The live contacts' birthdays and anniversaries on `month`/`day`, or with `nil` every one.
+  func dates(onMonth month: Int?, day: Int?, in txn: borrowing ReadTransaction) throws -> [BirthdayEntry] {
+    var prefix = [ContactSearchKey.Field.date.rawValue]
+    if let month, let day { prefix += [UInt8(month), UInt8(day)] }
+    return try txn.withCursor(on: search) { try $0.keys(withPrefix: prefix) }.compactMap(ContactSearchKey.dateEntry)
   }
 
   /// The contacts `client` created (live or not).

@@ -48,6 +48,7 @@ enum VCardReader {
   /// The properties Kalends reads into fields; every other property is kept as written.
   private static let modelled: Set<String> = [
     "VERSION", "UID", "KIND", "X-ADDRESSBOOKSERVER-KIND", "N", "FN", "NICKNAME", "ORG", "TITLE", "NOTE", "BDAY",
+    "ANNIVERSARY", "X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY",
     "EMAIL", "TEL", "ADR", "URL", "MEMBER", "X-ADDRESSBOOKSERVER-MEMBER", "X-PHONETIC-FIRST-NAME",
     "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME", "X-ABSHOWAS", "X-ABLABEL", "PRODID",
   ]
@@ -114,14 +115,20 @@ enum VCardReader {
     contact.phoneticGivenName = text("X-PHONETIC-FIRST-NAME")
     contact.phoneticMiddleName = text("X-PHONETIC-MIDDLE-NAME")
     contact.phoneticFamilyName = text("X-PHONETIC-LAST-NAME")
-    if let birthday = first("BDAY") {
-      guard let date = ContactDate(parsing: birthday.value) else {
+    func date(_ line: ContentLine) throws(VCardError) -> ContactDate {
+      guard let date = ContactDate(parsing: line.value) else {
         throw VCardError(
-          line: birthday.line,
+          line: line.line,
           .invalidValue(
-            property: "BDAY", value: birthday.value, expected: "a date such as 1985-04-12, 19850412 or --0412"))
+            property: line.name, value: line.value, expected: "a date such as 1985-04-12, 19850412 or --0412"))
       }
-      contact.birthday = date
+      return date
+    }
+    if let birthday = first("BDAY") { contact.birthday = try date(birthday) }
+    // vCard 4.0's `ANNIVERSARY`; vCard 3.0 has none, and address books write `X-ANNIVERSARY` (KDE)
+    // or `X-EVOLUTION-ANNIVERSARY` (Evolution).
+    if let anniversary = first("ANNIVERSARY") ?? first("X-ANNIVERSARY") ?? first("X-EVOLUTION-ANNIVERSARY") {
+      contact.anniversary = try date(anniversary)
     }
     let labelledGroups = Set(
       lines.filter { ["EMAIL", "TEL", "ADR", "URL"].contains($0.name) }.compactMap(\.group))

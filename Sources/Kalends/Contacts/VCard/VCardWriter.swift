@@ -34,7 +34,10 @@ struct VCardWriter {
       out.line("ORG", VCardText.structured(parts))
     }
     text("TITLE", contact.jobTitle)
-    if let birthday = contact.birthday { out.line("BDAY", birthdayText(birthday)) }
+    if let birthday = contact.birthday { out.line("BDAY", dateText(birthday)) }
+    if let anniversary = contact.anniversary {
+      out.line(version == .v4 ? "ANNIVERSARY" : "X-ANNIVERSARY", dateText(anniversary))
+    }
     var labelGroup = 0
     func labeled(_ name: String, _ label: String?, _ value: String, extra: [String] = []) {
       var types = extra
@@ -90,7 +93,7 @@ struct VCardWriter {
   }
 
   /// `1985-04-12` or `--04-12` in 3.0; `19850412` or `--0412` in 4.0.
-  private func birthdayText(_ date: ContactDate) -> String {
+  private func dateText(_ date: ContactDate) -> String {
     version == .v3 ? date.description : date.description.replacingDashes()
   }
 }

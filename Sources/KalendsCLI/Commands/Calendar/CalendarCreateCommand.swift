@@ -46,6 +46,12 @@ extension KalendsCommand.Calendar {
         valueName: "account"))
     var account: String?
 
+    @Flag(
+      help: ArgumentHelp(
+        "Add the birthdays calendar: read-only, its events the contacts' birthdays and anniversaries, "
+          + "each app seeing only those of the contacts it may see."))
+    var birthdays = false
+
     @Flag(help: "Create it even when a calendar already has this title (then name them by id).")
     var force = false
 
@@ -56,6 +62,13 @@ extension KalendsCommand.Calendar {
         title: title, color: try Self.parseColor(color), allowedEntityTypes: holds.entityTypes,
         allowsContentModifications: !readOnly)
       let store = try global.openEventStore()
+      if birthdays {
+        guard account == nil, !readOnly, holds == .events else {
+          throw CLIError.invalidInput("--birthdays takes no --account, --read-only or --reminders: it is what it is")
+        }
+        format.write(try store.addBirthdaysCalendar(title: title, color: try Self.parseColor(color)).jsonFields)
+        return
+      }
       if let account {
         guard !readOnly else { throw CLIError.invalidInput("--read-only and --account: the server says who may write") }
         calendar.source = try KalendsCommand.Account.named(account, in: store).source

@@ -40,6 +40,10 @@ struct ContactFieldOptions: ParsableArguments {
     parsing: .unconditional,
     help: ArgumentHelp("The birthday: 1985-04-12, or --04-12 without a year.", valueName: "date"))
   var birthday: String?
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("The anniversary: 2010-06-19, or --06-19 without a year.", valueName: "date"))
+  var anniversary: String?
   @Option(help: "A note.") var note: String?
   @Option(help: ArgumentHelp("A group's id (repeatable; replaces the groups).", valueName: "id")) var group: [String] =
     []
@@ -76,14 +80,17 @@ struct ContactFieldOptions: ParsableArguments {
             country: padded[4...].joined(separator: ";")))
       }
     }
-    if let birthday {
-      if birthday.isEmpty {
-        contact.birthday = nil
+    for (option, value, path) in [
+      ("--birthday", birthday, \Kalends.Contact.birthday), ("--anniversary", anniversary, \.anniversary),
+    ] {
+      guard let value else { continue }
+      if value.isEmpty {
+        contact[keyPath: path] = nil
       } else {
-        guard let date = ContactDate(parsing: birthday) else {
-          throw CLIError.invalidInput("--birthday: \"\(birthday)\" is not a date — write 1985-04-12 or --04-12")
+        guard let date = ContactDate(parsing: value) else {
+          throw CLIError.invalidInput("\(option): \"\(value)\" is not a date — write 1985-04-12 or --04-12")
         }
-        contact.birthday = date
+        contact[keyPath: path] = date
       }
     }
     if !group.isEmpty {
