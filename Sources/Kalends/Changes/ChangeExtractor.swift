@@ -43,6 +43,15 @@ enum ChangeExtractor {
     return (object(id), kind, calendar, movedFrom)
   }
 
+  /// The dates the state of a `contactSaved` record's payload holds (none once erased).
+  static func contactDates(_ payload: RawSpan) throws(StoreError) -> Set<BirthdayKind> {
+    guard let state = try PayloadReader(bytes: payload).messages(5).first else { return [] }
+    var kinds: Set<BirthdayKind> = []
+    if try state.messages(24).first != nil { kinds.insert(.birthday) }
+    if try state.messages(32).first != nil { kinds.insert(.anniversary) }
+    return kinds
+  }
+
   private static func objectID(_ range: Range<Int>?, _ payload: RawSpan, _ header: LogRecordHeader) throws(StoreError)
     -> ObjectID
   {

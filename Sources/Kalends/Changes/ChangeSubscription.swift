@@ -166,6 +166,25 @@ final class ChangeSubscription {
       else { continue }
       changes[object] = changes[object].map { $0.followed(by: kind) } ?? kind
       if viewer.client != nil { note(object, calendar: record.calendar, visibility) }
+      // A contact's change is also one of its events in the birthdays calendar: those its new
+      // state holds are told `added` (fetch it: the record does not say whether the date is new
+      // or changed), the others `removed` — which may name an event the subscriber never held,
+      // and then it has nothing to do.
+      if visibility.birthdays, case .contact(let id) = object {
+        for date in BirthdayKind.allCases {
+          let event = ChangedObject.event(BirthdaysCalendar.eventID(of: id, date))
+          let told: ChangeKind
+          if record.contactDates.contains(date) {
+            told = .added
+          } else if kind == .added {
+            continue
+          } else {
+            told = .removed
+          }
+          changes[event] = changes[event].map { $0.followed(by: told) } ?? told
+          if viewer.client != nil { note(event, calendar: BirthdaysCalendar.id, visibility) }
+        }
+      }
       if changes.count > options.maxObjects {
         // Told to refetch, it is told of nothing in particular: its refetch is its read.
         noticeUses = []

@@ -27,6 +27,11 @@ struct ChangeViewer: Sendable {
     /// hear of both kinds.
     var calendarTypes: [ObjectID: EntityTypes] = [:]
 
+    /// Whether the birthdays calendar is there and it may hear of its events (then a contact's
+    /// change it may hear of tells of that contact's birthday and anniversary too); set by
+    /// ``noting(calendarsOf:store:in:)``.
+    var birthdays = false
+
     /// Whether it sees any calendar data at all (a "refetch everything" means something to it).
     var seesItems: Bool { calendars || events || reminders || contacts }
 
@@ -112,9 +117,14 @@ extension ChangeViewer.Visibility {
   func noting(
     calendarsOf records: ArraySlice<DecodedRecord>, store: Store, in txn: borrowing ReadTransaction
   ) throws -> Self {
-    guard calendars, events != reminders || calendarScope != nil else { return self }
     var noted = self
     let objects = try store.projection(ObjectProjection.self)
+    if events, contacts, calendarScope?.contains(BirthdaysCalendar.id) ?? true,
+      records.contains(where: { if case .contact = $0.object { true } else { false } })
+    {
+      noted.birthdays = try objects.state(.calendar, BirthdaysCalendar.id, in: txn)?.isLive ?? false
+    }
+    guard calendars, events != reminders || calendarScope != nil else { return noted }
     for record in records {
       guard case .calendar(let id) = record.object, noted.calendarTypes[id] == nil,
         let stored = try objects.state(.calendar, id, in: txn),

@@ -12,6 +12,9 @@ package struct DecodedRecord: Sendable {
   let calendar: ObjectID?
   /// For an event moved by the record: the calendar it left.
   let movedFrom: ObjectID?
+  /// For a contact's save: the dates its new state holds, whose events the birthdays calendar
+  /// shows (a removal holds none).
+  var contactDates: Set<BirthdayKind> = []
 
   /// The records `range` of the log, in one snapshot.
   static func read(_ range: ClosedRange<LogPosition>, log: Database, in txn: borrowing ReadTransaction) throws
@@ -25,10 +28,13 @@ package struct DecodedRecord: Sendable {
         let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
         let header = decoded.header
         let change = try ChangeExtractor.change(header, value.extracting(decoded.payload))
-        records.append(
-          DecodedRecord(
-            position: header.position, hash: header.hash, timestamp: header.timestamp, object: change?.object,
-            kind: change?.kind, calendar: change?.calendar, movedFrom: change?.movedFrom))
+        var record = DecodedRecord(
+          position: header.position, hash: header.hash, timestamp: header.timestamp, object: change?.object,
+          kind: change?.kind, calendar: change?.calendar, movedFrom: change?.movedFrom)
+        if header.kind == .contactSaved {
+          record.contactDates = try ChangeExtractor.contactDates(value.extracting(decoded.payload))
+        }
+        records.append(record)
         return header.position < range.upperBound ? .continue : .stop
       }
     }
