@@ -242,9 +242,11 @@ struct DAVMiddleware: RouterMiddleware {
 
   /// The calendars the calendar home shows `session`: its event calendars by its calendars access,
   /// and its reminder lists only when it already holds reminders access — a calendar program is
-  /// not refused for a service it never asked for.
+  /// not refused for a service it never asked for. The birthdays calendar is not among them: its
+  /// events are derived from the contacts at each read, with no resources or sync history of their
+  /// own to serve (docs/dav.md).
   static func calendars(of session: EventStore) throws -> [EventCalendar] {
-    let events = try session.calendars(for: .events)
+    let events = try session.calendars(for: .events).filter { $0.source.kind != .birthdays }
     guard try session.authorizationStatus(for: .reminders) == .fullAccess else { return events }
     let ids = Set(events.map(\.id))
     return events + (try session.calendars(for: .reminders).filter { !ids.contains($0.id) })
@@ -271,7 +273,7 @@ struct DAVMiddleware: RouterMiddleware {
     let app = try await server.app(context)
     let session = app.1
     let found = try await server.withStore { () throws -> EventCalendar? in
-      guard let calendar = try session.calendar(withID: id) else { return nil }
+      guard let calendar = try session.calendar(withID: id), calendar.source.kind != .birthdays else { return nil }
       guard calendar.resourceName != nil else { return calendar }
       return Self.shown(try Self.calendars(of: session), to: session).first { $0.id == id } ?? calendar
     }

@@ -45,4 +45,24 @@ struct DAVSubscribedCalendarTests {
     // No answer names the feed.
     for answer in [props.body, query.body, put.body] { #expect(!answer.contains("school-secret-feed")) }
   }
+
+  /// The birthdays calendar is the library's and the store server's: the calendar home does not
+  /// list it and its id is no collection, so no program sees an empty calendar where birthdays are.
+  @Test func theBirthdaysCalendarIsNotAmongTheCollections() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0"])
+    let base = "http://" + (try #require(served.tcpAddress))
+    let birthdays = try #require(
+      try served.store.object(["calendar", "create", "Birthdays", "--birthdays"])["id"] as? String)
+    try served.store.object(["calendar", "create", "Work"])
+    try served.store.object(["contact", "add", "--given", "Ann", "--birthday", "1990-12-17"])
+    let token = try served.tokenApp("org.example.davx5", access: ["--status", "full"])
+    let home = try ServedStore.request(
+      "PROPFIND", base + "/dav/calendars/", token: token, body: DAVNameTests.listing, headers: ["Depth: 1"])
+    #expect(home.status == 207 && home.body.contains("Work"), "\(home.body)")
+    #expect(!home.body.contains("Birthdays") && !home.body.lowercased().contains(birthdays.lowercased()))
+    let collection = try ServedStore.request(
+      "PROPFIND", base + "/dav/calendars/\(birthdays)/", token: token, body: DAVNameTests.listing,
+      headers: ["Depth: 1"])
+    #expect(collection.status == 404, "\(collection.status) \(collection.body)")
+  }
 }
