@@ -116,6 +116,11 @@ struct DemoCommandTests {
     #expect(log.contains("\"kind\":\"callerUnidentified\""))
     let week = try CLI.run(["events", "--from", "2026-03-30", "--to", "2026-04-06", "--format", "json"] + store)
     #expect((try json(week.stdout) as? [Any])?.count ?? 0 >= 5)
+    // The birthdays calendar: the six cards' birthdays and one anniversary, in a year.
+    let year = try CLI.run(
+      ["events", "--from", "2026-01-01", "--to", "2027-01-01", "--calendar", "Birthdays", "--format", "json"] + store)
+    let titles = ((try json(year.stdout) as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }
+    #expect(titles.count == 7 && titles.contains("Chiara Bianchi's Anniversary"), "\(titles)")
     #expect(try CLI.run(["audit", "verify"] + store).status == 0)
     // The README's day with kalends, as a new user types it, runs on the demo store.
     for command in try Self.readmeDay() {

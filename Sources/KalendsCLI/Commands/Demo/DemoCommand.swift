@@ -25,7 +25,8 @@ extension KalendsCommand {
         settings; one is denied and keeps trying; one is restricted by a policy; one is reset; one \
         forgot its usage description; one built for iOS 5 is asked for on its first read (an implicit \
         prompt) and one built for iOS 16 asks with requestAccess(to:) and gets the write-only prompt \
-        (docs/privacy.md); a contacts book of six cards in two groups, a messaging app given limited \
+        (docs/privacy.md); a contacts book of six cards in two groups with the birthdays calendar derived \
+        from their birthdays and anniversaries (docs/accounts.md), a messaging app given limited \
         access to two of them, a ride app handed one contact by the picker, and a work app given full \
         access to the Work calendar only (docs/contacts.md, docs/privacy.md). Then the audit timeline and the current state are printed, and \
         the log's tree head is signed as a checkpoint with the demo's own key, written beside the store \
@@ -248,8 +249,10 @@ extension KalendsCommand {
         contact.phoneNumbers = [LabeledValue(label: "mobile", value: phone)]
         contact.groupIDs = [group.id]
         contact.birthday = ContactDate(parsing: birthday)
+        if given == "Chiara" { contact.anniversary = ContactDate(year: 2015, month: 6, day: 20) }
         saved.append(try owner.contactStore.save(contact))
       }
+      try owner.addBirthdaysCalendar()
       let messages = "com.example.messages"
       let rides = "com.example.rides"
       let worktime = "com.example.worktime"
