@@ -15,16 +15,21 @@ extension Harness {
         --runs times into fresh stores, and prints the median; then runs --searches name searches \
         on the last store, each a prefix of 1 to 4 letters of a name word the file holds, and \
         prints the median and 90th percentile per search with the median count of contacts found. \
-        The store is removed afterwards.
+        Then adds the birthdays calendar and times --weeks queries of a random week of 2027 in it \
+        (`events(matching:)`: the birthdays derived from the contacts' dates, each contact read), \
+        and one of the whole year. The store is removed afterwards.
         """)
 
     @Option(help: "The .vcf file (Tests/Oracles/vcard_oracle.py generate N FILE).") var file: String
     @Option(help: "A new directory for the stores (removed afterwards).") var dir: String
     @Option(help: "Imports, each into a new store.") var runs: Int = 3
     @Option(help: "Searches timed.") var searches: Int = 1_000
+    @Option(help: "Week queries of the birthdays calendar timed.") var weeks: Int = 200
 
     func validate() throws {
-      guard runs > 0, searches > 0 else { throw ValidationError("--runs and --searches must be positive") }
+      guard runs > 0, searches > 0, weeks > 0 else {
+        throw ValidationError("--runs, --searches and --weeks must be positive")
+      }
     }
 
     func run() throws {
@@ -63,6 +68,24 @@ extension Harness {
         searchTimes.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e3)
         found.append(Double(result.count))
       }
+      // The birthdays calendar: a week of 2027 at random, then the whole year.
+      try store.addBirthdaysCalendar()
+      let year = LocalDateTime(year: 2027, month: 1, day: 1)!.wallClockSeconds
+      var weekTimes: [Double] = []
+      var weekCounts: [Double] = []
+      for _ in 0..<weeks {
+        let start = year + Int64(generator.next() % 358) * 86_400
+        let predicate = EventPredicate(start: start, end: start + 7 * 86_400, calendars: [BirthdaysCalendar.id])
+        let started = DispatchTime.now().uptimeNanoseconds
+        let events = try store.events(matching: predicate)
+        weekTimes.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e3)
+        weekCounts.append(Double(events.count))
+      }
+      let yearStarted = DispatchTime.now().uptimeNanoseconds
+      let yearCount = try store.events(
+        matching: EventPredicate(start: year, end: year + 365 * 86_400, calendars: [BirthdaysCalendar.id])
+      ).count
+      let yearTime = Double(DispatchTime.now().uptimeNanoseconds - yearStarted) / 1e6
       let size = Double(bytes.count) / 1e6
       print(
         "import of \(imported.contactsCreated) contacts (\(String(format: "%.1f", size)) MB), median of \(runs): "
@@ -72,6 +95,12 @@ extension Harness {
           + String(
             format: "p50 %.0f µs, p90 %.0f µs, median %.0f contacts found", Self.percentile(searchTimes, 0.5),
             Self.percentile(searchTimes, 0.9), Self.percentile(found, 0.5)))
+      print(
+        "birthdays calendar, a week of 2027 (\(weeks) weeks): "
+          + String(
+            format: "p50 %.0f µs, p90 %.0f µs, median %.0f birthdays; the whole year: %d in %.1f ms",
+            Self.percentile(weekTimes, 0.5), Self.percentile(weekTimes, 0.9), Self.percentile(weekCounts, 0.5),
+            yearCount, yearTime))
     }
 
     static func percentile(_ values: [Double], _ fraction: Double) -> Double {
