@@ -295,7 +295,7 @@ def may_make(record):
     if kind in (101, 102, 201, 202, 301, 302):
         return actor["type"] in ("person", "client", "source")
     if kind in (501, 502, 503, 504, 505, 506):
-        return actor["type"] in ("person", "client")
+        return actor["type"] in ("person", "client", "source")
     if kind in (601, 602):
         return actor == {"type": "person"}
     if kind in (603, 604):

@@ -70,11 +70,13 @@ extension EventStore {
     }
   }
 
-  /// Removes the account `id` and its calendars with everything they hold, in one transaction:
-  /// a `calendarRemoved` for each, then `sourceRemoved`. Nothing is sent to the server. The
+  /// Removes the account `id`, its calendars and its address books with everything they hold, in
+  /// one transaction: a `calendarRemoved` for each calendar, the removal of each address book's
+  /// contacts and groups and of the book, then `sourceRemoved`. Nothing is sent to the server. The
   /// person's only.
   public func removeAccount(_ id: ObjectID) throws(StoreError) {
     try requireOwner("remove accounts")
+    let book = try contactsBook()
     try write(nil) { txn, appender, objects in
       guard let stored = try objects.state(.source, id, in: txn), stored.isLive else {
         throw StoreError.calendar(.accountNotFound(id))
@@ -84,6 +86,9 @@ extension EventStore {
         var payload = Payload()
         payload.append(tag: 1, id: calendar.id)
         try appender.append(RecordDraft(kind: .calendarRemoved, principal: .person, payload: payload), in: &txn)
+      }
+      for container in try txn.reading({ try ContactStore.accountContainers(id, book, in: $0) }) {
+        try ContactStore.appendRemoved(container, .person, book, &txn, &appender)
       }
       var payload = Payload()
       payload.append(tag: 1, id: id)

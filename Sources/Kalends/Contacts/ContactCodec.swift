@@ -136,7 +136,9 @@ enum ContactCodec {
   // MARK: Containers
 
   /// A container's state (`addressBookSaved`'s field 5): its title (1), the name a client made it
-  /// under (2), the app that made it (3), when it was made (27) and its dead properties (10).
+  /// under (2), the app that made it (3), when it was made (27), its dead properties (10), and for
+  /// an account's address book the account (11) and the collection it mirrors (13, as a
+  /// calendar's ``RemoteCollection``).
   static func encode(_ container: ContactContainer) -> Payload {
     var state = Payload()
     if !container.isLocal || container.title != ContactContainer.localTitle {
@@ -146,6 +148,8 @@ enum ContactCodec {
     state.append(tag: 3, optional: container.creator)
     if let created = container.creationDate { state.append(tag: 27, signed: created.rawValue) }
     ModelCodec.appendClientProperties(container.clientProperties, tag: 10, to: &state)
+    if let account = container.accountID { state.append(tag: 11, id: account) }
+    container.remote?.append(to: &state)
     return state
   }
 
@@ -165,6 +169,8 @@ enum ContactCodec {
     container.creator = try state.string(3)
     container.creationDate = try state.signed(27).map(Timestamp.init(rawValue:))
     container.clientProperties = try ModelCodec.clientProperties(tag: 10, of: state)
+    container.accountID = try state.objectIDs(11).first
+    container.remote = try state.messages(13).first.map(RemoteCollection.init)
     return container
   }
 }

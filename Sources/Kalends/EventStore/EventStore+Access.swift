@@ -167,6 +167,11 @@ extension EventStore {
         _ = recordRefusal(client, .calendars, nil, "write into the read-only calendar \(id)")
       }
       throw .calendar(.calendarReadOnly(id))
+    } catch .contact(.containerReadOnly(let id)) {
+      if let client = sessionClient {
+        _ = recordRefusal(client, .contacts, nil, "write into the account's address book \(id)")
+      }
+      throw .contact(.containerReadOnly(id))
     }
   }
 

@@ -36,9 +36,10 @@ enum RecordAuthority {
       case .system, .policy: return "\(principal) may not change calendars or their items"
       }
     case .contactSaved, .contactRemoved, .groupSaved, .groupRemoved, .addressBookSaved, .addressBookRemoved:
+      // An account writes what it brings into its address books.
       switch principal {
-      case .person, .client: return nil
-      case .system, .policy, .source: return "\(principal) may not change contacts"
+      case .person, .client, .source: return nil
+      case .system, .policy: return "\(principal) may not change contacts"
       }
     case .sourceSaved, .sourceRemoved:
       return principal == .person ? nil : "only the person adds and removes accounts, not \(principal)"

@@ -264,18 +264,20 @@ package struct RecordSchema: Sendable {
     Field(tag: 21, name: "phone", type: .message(labeledValue), required: false),
     Field(tag: 22, name: "postalAddress", type: .message(labeledValue), required: false),
     Field(tag: 23, name: "url", type: .message(labeledValue), required: false),
-    Field(
-      tag: 24, name: "birthday",
-      type: .message([
-        Field(tag: 1, name: "year", type: .unsigned, required: false),
-        Field(tag: 2, name: "month", type: .unsigned, required: true),
-        Field(tag: 3, name: "day", type: .unsigned, required: true),
-      ]), required: false),
+    Field(tag: 24, name: "birthday", type: .message(contactDate), required: false),
     Field(tag: 25, name: "groupId", type: .uuid, required: false),
     Field(tag: 26, name: "property", type: .string, required: false),
     Field(tag: 27, name: "created", type: .timestamp, required: false),
     Field(tag: 30, name: "clientProperty", type: .message(clientProperty), required: false),
     Field(tag: 31, name: "containerId", type: .uuid, required: false),
+    Field(tag: 32, name: "anniversary", type: .message(contactDate), required: false),
+  ]
+
+  /// A contact's date (birthday, anniversary): its year when known, month and day.
+  static let contactDate: [Field] = [
+    Field(tag: 1, name: "year", type: .unsigned, required: false),
+    Field(tag: 2, name: "month", type: .unsigned, required: true),
+    Field(tag: 3, name: "day", type: .unsigned, required: true),
   ]
 
   static let contactSaved = RecordSchema(
@@ -314,6 +316,8 @@ package struct RecordSchema: Sendable {
           Field(tag: 2, name: "resourceName", type: .string, required: false),
           Field(tag: 3, name: "creator", type: .string, required: false),
           Field(tag: 10, name: "clientProperty", type: .message(clientProperty), required: false),
+          Field(tag: 11, name: "accountId", type: .uuid, required: false),
+          Field(tag: 13, name: "remote", type: .message(remoteCollection), required: false),
           Field(tag: 27, name: "created", type: .timestamp, required: false),
         ]),
         required: true),

@@ -44,10 +44,36 @@ public enum AccountSync {
     }
   }
 
+  /// What a sync did to one address book.
+  public struct AddressBookResult: Sendable {
+    /// The contacts container mirroring it.
+    public let containerID: ObjectID
+    public let title: String
+    /// What was applied.
+    public var applied = RemoteApply()
+    /// Cards not taken, with why.
+    public var quarantined: [RemoteCollection.QuarantinedObject] = []
+    /// Requests made to the server.
+    public var requests = 0
+    /// Bytes the server's answers held.
+    public var bytes = 0
+
+    init(containerID: ObjectID, title: String) {
+      self.containerID = containerID
+      self.title = title
+    }
+  }
+
   /// What a sync did.
   public struct Summary: Sendable {
     /// Each calendar's sync.
     public var collections: [CollectionResult] = []
+    /// Each address book's sync.
+    public var addressBooks: [AddressBookResult] = []
+    /// Address books made for collections new on the server.
+    public var addressBooksAdded = 0
+    /// Address books removed with their collections.
+    public var addressBooksRemoved = 0
     /// Calendars made for collections new on the server.
     public var calendarsAdded = 0
     /// Calendars removed with their collections.
@@ -65,8 +91,10 @@ public enum AccountSync {
 
     /// Whether the sync wrote anything.
     public var changedStore: Bool {
-      calendarsAdded + calendarsRemoved + calendarsMade + calendarsRemovedThere > 0
+      calendarsAdded + calendarsRemoved + calendarsMade + calendarsRemovedThere + addressBooksAdded
+        + addressBooksRemoved > 0
         || collections.contains { $0.applied.lastPosition != nil || $0.sent > 0 || !$0.conflicts.isEmpty }
+        || addressBooks.contains { $0.applied.lastPosition != nil }
     }
   }
 
@@ -87,7 +115,12 @@ public enum AccountSync {
     var summary = Summary()
     let clock = ContinuousClock()
     let started = clock.now
-    guard let homeAddress = account.calendarHome else { return summary }
+    guard let homeAddress = account.calendarHome else {
+      try await syncAddressBooks(account, into: store.contactStore, remote, &summary, progress)
+      let elapsed = clock.now - started
+      summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      return summary
+    }
     guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
     // Calendars removed here first: their collections are removed on the server (`DELETE`), so
     // that the listing below does not bring them back. A server that will not remove one brings
@@ -106,7 +139,9 @@ public enum AccountSync {
         try store.recordCollectionRemoved(calendarID, ofAccount: account.id)
       }
     }
-    var collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
+    // One listing of the home; when the address books live in the same home, it lists them too.
+    var listed = try await AccountDiscovery.collections(in: home, remote)
+    var collections = listed.filter { $0.kind == .calendar }
     summary.requests += 1
     let before = try AccountError.fromStore { () throws(StoreError) in try store.calendars(ofAccount: account.id) }
     // Calendars made here whose collections the server does not have yet: made there first
@@ -127,7 +162,8 @@ public enum AccountSync {
       }
     }
     if summary.calendarsMade > 0 {
-      collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .calendar }
+      listed = try await AccountDiscovery.collections(in: home, remote)
+      collections = listed.filter { $0.kind == .calendar }
       summary.requests += 1
     }
     var synced: [(EventCalendar, AccountDiscovery.Collection)] = []
@@ -179,9 +215,66 @@ public enum AccountSync {
       summary.bytes += result.bytes
       summary.collections.append(result)
     }
+    try await syncAddressBooks(
+      account, into: store.contactStore, remote, &summary, progress,
+      listed: account.addressBookHome == homeAddress ? listed : nil)
     let elapsed = clock.now - started
     summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return summary
+  }
+
+  /// Syncs the account's address books into `contacts`: its address-book home listed, a contacts
+  /// container made for each new collection (and removed for each collection gone), then each
+  /// synced from where its last sync ended. The account's address books take no changes here yet
+  /// (`ContactError.containerReadOnly`): nothing goes out. `listed` is the listing of the home when
+  /// the calendar home's was it.
+  static func syncAddressBooks(
+    _ account: CalendarAccount, into contacts: ContactStore, _ remote: DAVRemote, _ summary: inout Summary,
+    _ progress: @escaping (Progress) -> Void, listed: [AccountDiscovery.Collection]? = nil
+  ) async throws(AccountError) {
+    guard let homeAddress = account.addressBookHome else { return }
+    guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
+    let collections: [AccountDiscovery.Collection]
+    if let listed {
+      collections = listed.filter { $0.kind == .addressBook }
+    } else {
+      summary.requests += 1
+      do {
+        collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .addressBook }
+      } catch .refused(403, _) {
+        // The user may not read its address books (a server that gave it calendars only, as
+        // another Kalends store does to an app without contacts access): they stay as they were.
+        return
+      }
+    }
+    let before = try AccountError.fromStore { () throws(StoreError) in try contacts.addressBooks(ofAccount: account.id)
+    }
+    var synced: [(ContactContainer, AccountDiscovery.Collection)] = []
+    for collection in collections {
+      let container: ContactContainer
+      if let known = before.first(where: { $0.remote?.url == collection.url }), known.title == collection.name {
+        container = known
+      } else {
+        container = try AccountError.fromStore { () throws(StoreError) in
+          try contacts.mirrorAddressBook(at: collection.url, title: collection.name, ofAccount: account.id)
+        }
+      }
+      if !before.contains(where: { $0.id == container.id }) { summary.addressBooksAdded += 1 }
+      synced.append((container, collection))
+    }
+    for gone in before where !synced.contains(where: { $0.0.id == gone.id }) {
+      try AccountError.fromStore { () throws(StoreError) in try contacts.removeAddressBookMirror(gone.id) }
+      summary.addressBooksRemoved += 1
+    }
+    for (container, collection) in synced {
+      let result = try await AddressBookSync(
+        remote: remote, store: contacts, container: container, supportsSyncCollection: collection.syncToken != nil,
+        currentCtag: collection.ctag, progress: progress
+      ).run()
+      summary.requests += result.requests
+      summary.bytes += result.bytes
+      summary.addressBooks.append(result)
+    }
   }
 
   /// The `MKCALENDAR` body (RFC 4791 §5.3.1) of a calendar made here: its title, colour and the

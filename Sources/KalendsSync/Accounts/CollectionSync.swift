@@ -52,10 +52,13 @@ struct CollectionSync {
     }
     var listing: Listing
     if supportsSyncCollection {
-      listing = try await syncCollection(base, from: stored.syncToken, &result)
+      listing = try await Self.syncCollection(
+        remote, base, from: stored.syncToken, requests: &result.requests, bytes: &result.bytes)
       // The ctag seen before the listing: a change made since gives another at the next sync.
       listing.ctag = currentCtag
-    } else if let ctagListing = try await etagListing(base, unlessCtag: stored.ctag, known: currentCtag, &result) {
+    } else if let ctagListing = try await Self.etagListing(
+      remote, base, unlessCtag: stored.ctag, known: currentCtag, requests: &result.requests)
+    {
       listing = ctagListing
     } else {
       return result  // The same ctag: nothing changed.
@@ -156,8 +159,9 @@ struct CollectionSync {
   /// `sync-collection` from `token` (none: from the start, every member); a token the server no
   /// longer knows starts again from the start. A truncated answer (`507` on the collection) is
   /// continued from the token it gives.
-  private func syncCollection(
-    _ base: RemoteURL, from token: String?, _ result: inout AccountSync.CollectionResult
+  static func syncCollection(
+    _ remote: DAVRemote, _ base: RemoteURL, from token: String?, requests: inout Int, bytes: inout Int,
+    suffix: String = ".ics"
   ) async throws(AccountError) -> Listing {
     var listing = Listing(complete: token == nil)
     var current = token
@@ -168,8 +172,8 @@ struct CollectionSync {
         <D:prop><D:getetag/></D:prop></D:sync-collection>
         """
       let (answer, _) = try await remote.send("REPORT", base, depth: nil, body: body)
-      result.requests += 1
-      result.bytes += answer.body.count
+      requests += 1
+      bytes += answer.body.count
       if current != nil, (400..<500).contains(answer.status) {
         // RFC 6578 §3.2: the token is no longer valid (403 `valid-sync-token`, or 409/412 on
         // some servers); start again and take the full listing.
@@ -181,7 +185,7 @@ struct CollectionSync {
       let (responses, syncToken) = try DAVRemote.multistatus(answer.body)
       var truncated = false
       for response in responses {
-        if Self.name(of: response.href, in: base) == nil {
+        if Self.name(of: response.href, in: base, suffix: suffix) == nil {
           truncated = truncated || response.status == 507
           continue
         }
@@ -201,22 +205,23 @@ struct CollectionSync {
   /// Every member's `getetag` (PROPFIND, depth 1), for a server without `sync-collection`; `nil`
   /// when the collection's `getctag` — `known` from the home's listing, else asked for — is `ctag`
   /// (nothing changed).
-  private func etagListing(
-    _ base: RemoteURL, unlessCtag ctag: String?, known: String?, _ result: inout AccountSync.CollectionResult
+  static func etagListing(
+    _ remote: DAVRemote, _ base: RemoteURL, unlessCtag ctag: String?, known: String?, requests: inout Int,
+    suffix: String = ".ics"
   ) async throws(AccountError) -> Listing? {
     var current = known
     if current == nil {
       let ctagName = XMLName(Namespace.calendarServer, "getctag")
       let (top, _) = try await remote.propfind(base, depth: 0, [ctagName])
-      result.requests += 1
+      requests += 1
       current = top.first?.properties[ctagName]?.text.trimmed
     }
     if let current, current == ctag { return nil }
     let (members, _) = try await remote.propfind(base, depth: 1, [.dav("getetag"), .dav("resourcetype")])
-    result.requests += 1
+    requests += 1
     var listing = Listing(complete: true)
     listing.ctag = current
-    for member in members where Self.name(of: member.href, in: base) != nil {
+    for member in members where Self.name(of: member.href, in: base, suffix: suffix) != nil {
       listing.changed.append((member.href, member.properties[.dav("getetag")]?.text.trimmed))
     }
     return listing
@@ -313,9 +318,9 @@ struct CollectionSync {
   static let maximumObjectBytes = 1 << 20
 
   /// The name of the member `href` of the collection at `base` — its last segment, decoded,
-  /// without `.ics` — or `nil` when `href` is not directly in the collection (the collection
-  /// itself, or elsewhere).
-  static func name(of href: String, in base: RemoteURL) -> String? {
+  /// without `suffix` (`.ics`; an address book's `.vcf`) — or `nil` when `href` is not directly
+  /// in the collection (the collection itself, or elsewhere).
+  static func name(of href: String, in base: RemoteURL, suffix: String = ".ics") -> String? {
     let path = Self.path(href)
     var collection = base.target
     if !collection.hasSuffix("/") { collection += "/" }
@@ -324,7 +329,7 @@ struct CollectionSync {
     guard !segment.contains("/"), let decoded = String(segment).removingPercentEncoding, !decoded.isEmpty else {
       return nil
     }
-    return decoded.hasSuffix(".ics") && decoded.count > 4 ? String(decoded.dropLast(4)) : decoded
+    return decoded.hasSuffix(suffix) && decoded.count > suffix.count ? String(decoded.dropLast(suffix.count)) : decoded
   }
 
   /// The path of `href`, an absolute path or a full address.

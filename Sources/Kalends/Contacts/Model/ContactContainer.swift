@@ -31,6 +31,12 @@ public struct ContactContainer: Hashable, Sendable {
   public var clientProperties: [String: String]
   /// The app that made it, or `nil` when the person did (and for the local container).
   public internal(set) var creator: String?
+  /// For an address book of a ``CalendarAccount``: the account, whose syncs alone change it (its
+  /// records are made by `source:ID`); `nil` for the store's own.
+  public internal(set) var accountID: ObjectID?
+  /// For an account's address book: the server's collection it mirrors and how far the store has
+  /// synced it; `nil` for every other, and in an app's copy of any.
+  public internal(set) var remote: RemoteCollection?
   /// When it was first saved; `nil` for the local container before it was.
   public internal(set) var creationDate: Timestamp?
   /// The log position that last changed it; `.none` before it is first saved.
@@ -43,6 +49,8 @@ public struct ContactContainer: Hashable, Sendable {
     self.resourceName = resourceName
     self.clientProperties = [:]
     self.creator = nil
+    self.accountID = nil
+    self.remote = nil
     self.version = .none
   }
 

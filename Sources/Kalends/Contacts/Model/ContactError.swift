@@ -21,11 +21,15 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
   case containerNameInUse(String)
   /// The store's local container cannot be removed.
   case localContainerKept
+  /// The container is an account's address book, which its syncs alone change: changes made here
+  /// are not sent to its server yet, and the next sync would drop them.
+  case containerReadOnly(ObjectID)
 
   /// The broad class of the failure.
   public var category: StoreError.Category {
     switch self {
     case .contactNotFound, .groupNotFound, .containerNotFound: .notFound
+    case .containerReadOnly: .accessRefused
     case .removed, .changedSinceFetched, .nameHeldByOtherKind, .containerNameInUse, .localContainerKept: .conflict
     case .invalidField: .invalidInput
     }
@@ -45,6 +49,8 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
     case .containerNameInUse(let name):
       "another address book is named \(name) — choose another name, or use that one"
     case .localContainerKept: "the local address book cannot be removed — remove its contacts instead"
+    case .containerReadOnly(let id):
+      "address book \(id) is an account's and takes no changes here yet — change it on the account's server"
     }
   }
 }

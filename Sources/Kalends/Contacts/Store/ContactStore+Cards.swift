@@ -50,58 +50,68 @@ extension ContactStore {
     let book = try contactsBook()
     return try write(.changeChosen(.contacts, "store a contact")) { txn, appender, _ in
       let scope = try txn.reading { try contactScope(book, in: $0) }
-      var current: Contact?
-      try Self.checkContainer(container, scope: scope, actor, book, in: &txn)
-      if let (id, stored) = try txn.reading({
-        try Self.stored(named: name, book, scope: scope, container: container, in: $0)
-      }) {
-        current = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
-      }
-      guard condition.holds(for: current?.version) else {
-        throw StoreError.calendar(.objectConditionFailed(name))
-      }
-      // A session with limited access sees no group, so no group's name is held for it.
-      if current == nil, scope == nil,
-        try txn.reading({ try Self.stored(named: name, kind: .group, book, container: container, in: $0) }) != nil
-      {
-        throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a group"))
-      }
-      // A `UID` is held only by what the session sees: a limited session's card may share one
-      // with a contact it was not given, which it is never told of.
-      for kind in scope == nil ? [ContactObjectKind.contact, .group] : [.contact] {
-        let field: ContactSearchKey.Field = kind == .contact ? .contactExternalID : .groupExternalID
-        if let (id, stored) = try Self.stored(
-          field, contact.externalID, kind, book, scope: scope, container: container, &txn),
-          id != current?.id
-        {
-          let holder = try stored.state.string(28) ?? stored.state.string(1) ?? contact.externalID
-          throw StoreError.calendar(.uidInUse(uid: contact.externalID, name: holder))
-        }
-      }
-      var saved = contact
-      saved.containerID = container
-      saved.resourceName = name == contact.externalID ? nil : name
-      // Found at its alias: the contact keeps the name it has.
-      if let current, name == Self.alias(of: current.id), current.resourceName != name {
-        saved.resourceName = current.resourceName
-      }
-      if let current {
-        saved.id = current.id
-        saved.version = current.version
-        // The card's dead properties outlive a new text (RFC 4918 §9.7.1).
-        saved.clientProperties = current.clientProperties
-        saved.groupIDs = try current.groupIDs.filter { try book.isLive(.group, $0, in: txn) }
-        var stored = current
-        stored.groupIDs = saved.groupIDs
-        stored.creationDate = nil
-        if Self.sameContent(stored, saved) { return (current, false) }
-      } else {
-        saved.groupIDs = []
-      }
-      let result = try Self.saveContact(
-        saved, overwrite: true, scope: scope, actor, book, &txn, &appender)
-      return (result, current == nil)
+      return try Self.putContact(
+        contact, named: name, in: container, condition: condition, scope: scope, actor, book, &txn, &appender)
     }
+  }
+
+  /// ``putContact(_:named:in:condition:)`` inside a write, for a session that sees `scope`.
+  static func putContact(
+    _ contact: Contact, named name: String, in container: ObjectID, condition: ObjectCondition,
+    scope: Set<ObjectID>?, _ actor: Principal, _ book: ContactsProjection, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
+  ) throws -> (contact: Contact, created: Bool) {
+    var current: Contact?
+    try Self.checkContainer(container, scope: scope, actor, book, in: &txn)
+    if let (id, stored) = try txn.reading({
+      try Self.stored(named: name, book, scope: scope, container: container, in: $0)
+    }) {
+      current = try ContactCodec.decodeContact(id: id, version: stored.version, modified: nil, stored.state)
+    }
+    guard condition.holds(for: current?.version) else {
+      throw StoreError.calendar(.objectConditionFailed(name))
+    }
+    // A session with limited access sees no group, so no group's name is held for it.
+    if current == nil, scope == nil,
+      try txn.reading({ try Self.stored(named: name, kind: .group, book, container: container, in: $0) }) != nil
+    {
+      throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a group"))
+    }
+    // A `UID` is held only by what the session sees: a limited session's card may share one
+    // with a contact it was not given, which it is never told of.
+    for kind in scope == nil ? [ContactObjectKind.contact, .group] : [.contact] {
+      let field: ContactSearchKey.Field = kind == .contact ? .contactExternalID : .groupExternalID
+      if let (id, stored) = try Self.stored(
+        field, contact.externalID, kind, book, scope: scope, container: container, &txn),
+        id != current?.id
+      {
+        let holder = try stored.state.string(28) ?? stored.state.string(1) ?? contact.externalID
+        throw StoreError.calendar(.uidInUse(uid: contact.externalID, name: holder))
+      }
+    }
+    var saved = contact
+    saved.containerID = container
+    saved.resourceName = name == contact.externalID ? nil : name
+    // Found at its alias: the contact keeps the name it has.
+    if let current, name == Self.alias(of: current.id), current.resourceName != name {
+      saved.resourceName = current.resourceName
+    }
+    if let current {
+      saved.id = current.id
+      saved.version = current.version
+      // The card's dead properties outlive a new text (RFC 4918 §9.7.1).
+      saved.clientProperties = current.clientProperties
+      saved.groupIDs = try current.groupIDs.filter { try book.isLive(.group, $0, in: txn) }
+      var stored = current
+      stored.groupIDs = saved.groupIDs
+      stored.creationDate = nil
+      if Self.sameContent(stored, saved) { return (current, false) }
+    } else {
+      saved.groupIDs = []
+    }
+    let result = try Self.saveContact(
+      saved, overwrite: true, scope: scope, actor, book, &txn, &appender)
+    return (result, current == nil)
   }
 
   /// Removes the contact a CardDAV client finds at `name` (`contact(named:in:)`) when `condition`
@@ -119,6 +129,7 @@ extension ContactStore {
       guard let (id, stored) = found, condition.holds(for: stored.version) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
+      try txn.reading { try Self.checkWritable(try ContactCodec.container(of: stored.state), actor, book, in: $0) }
       var payload = Payload()
       payload.append(tag: 1, id: id)
       try appender.append(RecordDraft(kind: .contactRemoved, principal: actor, payload: payload), in: &txn)

@@ -141,6 +141,7 @@ extension ContactStore {
       saved.creationDate = appender.timestamp
       try checkContainer(saved.containerID, scope: scope, actor, book, in: &txn)
     }
+    try txn.reading { try checkWritable(saved.containerID, actor, book, in: $0) }
     var groups: [ObjectID] = []
     for group in scope == nil ? contact.groupIDs : storedGroups where !groups.contains(group) {
       // A group holds contacts of its own container only.
@@ -183,6 +184,18 @@ extension ContactStore {
         try ContactView.sees(stored, scope: scope, client: client, book, in: txn)
       else { throw StoreError.contact(.containerNotFound(container)) }
     }
+  }
+
+  /// Refuses `actor`'s change to the container `container` or to what it holds when it is an
+  /// account's address book (``ContactContainer/accountID``) and `actor` is not that account:
+  /// ``ContactError/containerReadOnly(_:)``, recorded as a refused attempt.
+  static func checkWritable(
+    _ container: ObjectID, _ actor: Principal, _ book: ContactsProjection, in txn: borrowing ReadTransaction
+  ) throws {
+    guard let stored = try book.container(container, in: txn), let account = stored.accountID,
+      actor != .source(account.description)
+    else { return }
+    throw StoreError.contact(.containerReadOnly(container))
   }
 
   /// Refuses a save of a copy fetched at `fetched` when the stored one is removed or at another
@@ -234,6 +247,7 @@ extension ContactStore {
         throw Self.outsideScope(actor, "remove a contact it may not use")
       }
       try Self.checkVersion(contact.id, fetched: contact.version, stored: stored, overwrite: overwrite)
+      try txn.reading { try Self.checkWritable(try ContactCodec.container(of: stored.state), actor, book, in: $0) }
       var payload = Payload()
       payload.append(tag: 1, id: contact.id)
       try appender.append(RecordDraft(kind: .contactRemoved, principal: actor, payload: payload), in: &txn)

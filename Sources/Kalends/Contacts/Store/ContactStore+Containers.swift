@@ -88,8 +88,10 @@ extension ContactStore {
           throw StoreError.contact(
             .changedSinceFetched(container.id, fetched: container.version, current: stored.version))
         }
+        try txn.reading { try Self.checkWritable(container.id, actor, book, in: $0) }
         saved.resourceName = stored.resourceName
         saved.creator = stored.creator
+        (saved.accountID, saved.remote) = (stored.accountID, stored.remote)
         saved.creationDate = stored.creationDate ?? (container.isLocal ? appender.timestamp : nil)
         if saved.title == stored.title && saved.clientProperties == stored.clientProperties && stored.version != .none {
           return stored
@@ -106,6 +108,8 @@ extension ContactStore {
         }
         saved.creator = if case .client(let client) = actor { client } else { nil }
         saved.creationDate = appender.timestamp
+        // An account's address book is made by its sync, never by a save.
+        (saved.accountID, saved.remote) = (nil, nil)
       }
       var payload = Payload()
       payload.append(tag: 1, id: saved.id)
@@ -150,6 +154,7 @@ extension ContactStore {
         throw StoreError.contact(
           .changedSinceFetched(container.id, fetched: container.version, current: stored.version))
       }
+      try txn.reading { try Self.checkWritable(container.id, actor, book, in: $0) }
       for kind in [ContactObjectKind.contact, .group] {
         for id in try txn.reading({ try book.members(ofContainer: container.id, kind, in: $0) }) {
           var payload = Payload()

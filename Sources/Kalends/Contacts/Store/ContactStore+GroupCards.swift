@@ -65,76 +65,84 @@ extension ContactStore {
     let book = try contactsBook()
     return try write(.changeChosen(.contacts, "store a group")) { txn, appender, _ in
       if try txn.reading({ try contactScope(book, in: $0) }) != nil { throw Self.outsideScope(actor, "store a group") }
-      try Self.checkContainer(container, scope: nil, actor, book, in: &txn)
-      if try txn.reading({ try Self.stored(named: name, book, container: container, in: $0) }) != nil {
-        throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a contact"))
-      }
-      let current = try txn.reading { txn -> GroupCard? in
-        guard let (id, stored) = try Self.stored(named: name, kind: .group, book, container: container, in: txn)
-        else { return nil }
-        return try Self.groupCard(id, stored, book, in: txn)
-      }
-      guard condition.holds(for: current?.contentVersion) else {
-        throw StoreError.calendar(.objectConditionFailed(name))
-      }
-      let uid = card.group.externalID
-      if let (id, stored) = try Self.stored(.groupExternalID, uid, .group, book, container: container, &txn),
-        id != current?.group.id
-      {
-        throw StoreError.calendar(
-          .uidInUse(uid: uid, name: try stored.state.string(28) ?? stored.state.string(1) ?? uid))
-      }
-      if let (_, stored) = try Self.stored(.contactExternalID, uid, .contact, book, container: container, &txn) {
-        throw StoreError.calendar(
-          .uidInUse(uid: uid, name: try stored.state.string(28) ?? stored.state.string(1) ?? uid))
-      }
-      // The members named, and the UIDs no contact holds.
-      var wanted: [ObjectID] = []
-      var pending: [String] = []
-      var named: Set<String> = []
-      for member in card.memberUIDs where named.insert(VCardText.bareUID(member)).inserted {
-        if let (id, _) = try Self.stored(.contactExternalID, member, .contact, book, container: container, &txn) {
-          if !wanted.contains(id) { wanted.append(id) }
-        } else {
-          pending.append(VCardText.bareUID(member))
-        }
-      }
-      var group = card.group
-      group.containerID = container
-      group.resourceName = name == group.externalID ? nil : name
-      group.pendingMembers = pending.sorted()
-      if let current {
-        group.id = current.group.id
-        group.version = current.group.version
-        group.clientProperties = current.group.clientProperties
-      } else {
-        group.id = .random()
-      }
-      if var stored = current?.group {
-        (stored.creationDate, stored.lastModifiedDate) = (group.creationDate, group.lastModifiedDate)
-        if stored != group { group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender) }
-      } else {
-        group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender)
-      }
-      let members = try txn.reading { try book.members(of: group.id, in: $0) }
-      for id in wanted where !members.contains(id) {
-        guard var contact = try txn.reading({ try Self.liveContact(id, book, in: $0) }) else { continue }
-        contact.groupIDs.append(group.id)
-        _ = try Self.saveContact(contact, overwrite: false, scope: nil, actor, book, &txn, &appender)
-      }
-      for id in members where !wanted.contains(id) {
-        guard var contact = try txn.reading({ try Self.liveContact(id, book, in: $0) }) else { continue }
-        contact.groupIDs.removeAll { $0 == group.id }
-        _ = try Self.saveContact(contact, overwrite: false, scope: nil, actor, book, &txn, &appender)
-      }
-      let saved = try txn.reading { txn -> GroupCard in
-        guard let entry = try book.state(.group, group.id, in: txn) else {
-          throw StoreError.contact(.groupNotFound(group.id))
-        }
-        return try Self.groupCard(group.id, entry, book, in: txn)
-      }
-      return (saved, current == nil)
+      return try Self.putGroup(card, named: name, in: container, condition: condition, actor, book, &txn, &appender)
     }
+  }
+
+  /// ``putGroup(_:named:in:condition:)`` inside a write, for a session with full access.
+  static func putGroup(
+    _ card: GroupCard, named name: String, in container: ObjectID, condition: ObjectCondition,
+    _ actor: Principal, _ book: ContactsProjection, _ txn: inout WriteTransaction, _ appender: inout LogAppender
+  ) throws -> (card: GroupCard, created: Bool) {
+    try Self.checkContainer(container, scope: nil, actor, book, in: &txn)
+    if try txn.reading({ try Self.stored(named: name, book, container: container, in: $0) }) != nil {
+      throw StoreError.contact(.nameHeldByOtherKind(name: name, holder: "a contact"))
+    }
+    let current = try txn.reading { txn -> GroupCard? in
+      guard let (id, stored) = try Self.stored(named: name, kind: .group, book, container: container, in: txn)
+      else { return nil }
+      return try Self.groupCard(id, stored, book, in: txn)
+    }
+    guard condition.holds(for: current?.contentVersion) else {
+      throw StoreError.calendar(.objectConditionFailed(name))
+    }
+    let uid = card.group.externalID
+    if let (id, stored) = try Self.stored(.groupExternalID, uid, .group, book, container: container, &txn),
+      id != current?.group.id
+    {
+      throw StoreError.calendar(
+        .uidInUse(uid: uid, name: try stored.state.string(28) ?? stored.state.string(1) ?? uid))
+    }
+    if let (_, stored) = try Self.stored(.contactExternalID, uid, .contact, book, container: container, &txn) {
+      throw StoreError.calendar(
+        .uidInUse(uid: uid, name: try stored.state.string(28) ?? stored.state.string(1) ?? uid))
+    }
+    // The members named, and the UIDs no contact holds.
+    var wanted: [ObjectID] = []
+    var pending: [String] = []
+    var named: Set<String> = []
+    for member in card.memberUIDs where named.insert(VCardText.bareUID(member)).inserted {
+      if let (id, _) = try Self.stored(.contactExternalID, member, .contact, book, container: container, &txn) {
+        if !wanted.contains(id) { wanted.append(id) }
+      } else {
+        pending.append(VCardText.bareUID(member))
+      }
+    }
+    var group = card.group
+    group.containerID = container
+    group.resourceName = name == group.externalID ? nil : name
+    group.pendingMembers = pending.sorted()
+    if let current {
+      group.id = current.group.id
+      group.version = current.group.version
+      group.clientProperties = current.group.clientProperties
+    } else {
+      group.id = .random()
+    }
+    if var stored = current?.group {
+      (stored.creationDate, stored.lastModifiedDate) = (group.creationDate, group.lastModifiedDate)
+      if stored != group { group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender) }
+    } else {
+      group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender)
+    }
+    let members = try txn.reading { try book.members(of: group.id, in: $0) }
+    for id in wanted where !members.contains(id) {
+      guard var contact = try txn.reading({ try Self.liveContact(id, book, in: $0) }) else { continue }
+      contact.groupIDs.append(group.id)
+      _ = try Self.saveContact(contact, overwrite: false, scope: nil, actor, book, &txn, &appender)
+    }
+    for id in members where !wanted.contains(id) {
+      guard var contact = try txn.reading({ try Self.liveContact(id, book, in: $0) }) else { continue }
+      contact.groupIDs.removeAll { $0 == group.id }
+      _ = try Self.saveContact(contact, overwrite: false, scope: nil, actor, book, &txn, &appender)
+    }
+    let saved = try txn.reading { txn -> GroupCard in
+      guard let entry = try book.state(.group, group.id, in: txn) else {
+        throw StoreError.contact(.groupNotFound(group.id))
+      }
+      return try Self.groupCard(group.id, entry, book, in: txn)
+    }
+    return (saved, current == nil)
   }
 
   /// Removes the group a CardDAV client finds at `name` (`groupCard(named:in:)`) when `condition`
@@ -156,6 +164,7 @@ extension ContactStore {
       guard let current, condition.holds(for: current.contentVersion) else {
         throw StoreError.calendar(.objectConditionFailed(name))
       }
+      try txn.reading { try Self.checkWritable(container, actor, book, in: $0) }
       var payload = Payload()
       payload.append(tag: 1, id: current.group.id)
       try appender.append(RecordDraft(kind: .groupRemoved, principal: actor, payload: payload), in: &txn)

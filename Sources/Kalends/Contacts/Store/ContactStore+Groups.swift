@@ -59,6 +59,7 @@ extension ContactStore {
       saved.creationDate = appender.timestamp
       try checkContainer(saved.containerID, scope: nil, actor, book, in: &txn)
     }
+    try txn.reading { try checkWritable(saved.containerID, actor, book, in: $0) }
     var payload = Payload()
     payload.append(tag: 1, id: saved.id)
     payload.append(tag: 3, unsigned: change.rawValue)
@@ -78,6 +79,7 @@ extension ContactStore {
         throw StoreError.contact(.groupNotFound(group.id))
       }
       try Self.checkVersion(group.id, fetched: group.version, stored: stored, overwrite: overwrite)
+      try txn.reading { try Self.checkWritable(try ContactCodec.container(of: stored.state), actor, book, in: $0) }
       var payload = Payload()
       payload.append(tag: 1, id: group.id)
       try appender.append(RecordDraft(kind: .groupRemoved, principal: actor, payload: payload), in: &txn)

@@ -26,10 +26,12 @@ struct ContactView {
     return contact
   }
 
-  /// The live container `id` when this session sees it.
+  /// The live container `id` when this session sees it; an app's copy does not say where an
+  /// account's address book is on its server.
   func container(_ id: ObjectID, in txn: borrowing ReadTransaction) throws -> ContactContainer? {
-    guard let container = try book.container(id, in: txn) else { return nil }
-    return try sees(container, in: txn) ? container : nil
+    guard var container = try book.container(id, in: txn), try sees(container, in: txn) else { return nil }
+    if client != nil { container.remote = nil }
+    return container
   }
 
   /// Whether this session sees `container`: every one with full access; with limited access the

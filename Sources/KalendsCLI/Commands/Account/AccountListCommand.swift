@@ -45,6 +45,7 @@ extension KalendsCommand.Account {
       let store = try global.openEventStore(readOnly: true)
       let account = try KalendsCommand.Account.named(account, in: store)
       let calendars = try store.calendars(ofAccount: account.id)
+      let books = try store.contactStore.addressBooks(ofAccount: account.id)
       let status = try KalendsCommand.Account.Status(
         account: account, calendars: calendars, store: store, storePath: global.storePath)
       switch format {
@@ -53,6 +54,25 @@ extension KalendsCommand.Account {
           JSONValue.object(
             KalendsCommand.Account.fields(account, calendars: calendars)
               + [
+                ("addressBookHome", account.addressBookHome.map { .string($0) } ?? .null),
+                (
+                  "addressBooks",
+                  .array(
+                    books.map { book in
+                      .object([
+                        ("id", .string(book.id.description)), ("title", .string(book.title)),
+                        ("url", .string(book.remote?.url ?? "")),
+                        ("synced", .bool(book.remote?.syncToken != nil || book.remote?.ctag != nil)),
+                        (
+                          "quarantined",
+                          .array(
+                            (book.remote?.quarantined ?? []).map {
+                              .object([("name", .string($0.name)), ("reason", .string($0.reason))])
+                            })
+                        ),
+                      ])
+                    })
+                ),
                 ("sync", .object(KalendsCommand.Account.statusFields(status))),
                 (
                   "conflicts",
@@ -89,6 +109,26 @@ extension KalendsCommand.Account {
             print(
               "quarantined: \(TerminalText.escaped(calendar.title)) / \(TerminalText.escaped(object.name)): "
                 + TerminalText.escaped(object.reason))
+          }
+        }
+        if !books.isEmpty {
+          print()
+          format.write(
+            books, json: { _ in [] },
+            columns: [
+              ("ID", \.id.description), ("ADDRESS BOOK", { TerminalText.escaped($0.title) }),
+              (
+                "SYNCED", { $0.remote?.syncToken != nil ? "sync-token" : ($0.remote?.ctag != nil ? "ctag" : "not yet") }
+              ),
+              ("QUARANTINED", { String($0.remote?.quarantined.count ?? 0) }),
+              ("URL", { TerminalText.escaped($0.remote?.url ?? "") }),
+            ])
+          for book in books {
+            for object in book.remote?.quarantined ?? [] {
+              print(
+                "quarantined: \(TerminalText.escaped(book.title)) / \(TerminalText.escaped(object.name)): "
+                  + TerminalText.escaped(object.reason))
+            }
           }
         }
         for (calendar, conflict) in status.conflicts.suffix(20) {

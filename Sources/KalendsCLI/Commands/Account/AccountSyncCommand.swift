@@ -122,6 +122,21 @@ extension KalendsCommand.Account {
               }
             })
         ),
+        ("addressBooks", .number(Double(summary.addressBooks.count))),
+        ("addressBooksAdded", .number(Double(summary.addressBooksAdded))),
+        ("addressBooksRemoved", .number(Double(summary.addressBooksRemoved))),
+        ("cards", .object(cards(summary).map { ($0.0, .number(Double($0.1))) })),
+        (
+          "cardsQuarantined",
+          .array(
+            summary.addressBooks.flatMap { book in
+              book.quarantined.map {
+                .object([
+                  ("addressBook", .string(book.title)), ("name", .string($0.name)), ("reason", .string($0.reason)),
+                ])
+              }
+            })
+        ),
         ("requests", .number(Double(summary.requests))), ("bytes", .number(Double(summary.bytes))),
         ("seconds", .number((summary.seconds * 10_000).rounded() / 10_000)),
       ]
@@ -142,8 +157,26 @@ extension KalendsCommand.Account {
       if conflicts > 0 { parts.append("\(conflicts) conflicts, the server's version kept (kalends account show)") }
       if quarantined > 0 { parts.append("\(quarantined) quarantined (kalends account show)") }
       let count = summary.collections.count
-      return "\(count) calendar\(count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+      var books = ""
+      if !summary.addressBooks.isEmpty {
+        let counts = Dictionary(uniqueKeysWithValues: cards(summary))
+        let quarantinedCards = summary.addressBooks.reduce(0) { $0 + $1.quarantined.count }
+        books =
+          "; \(summary.addressBooks.count) address book\(summary.addressBooks.count == 1 ? "" : "s"): "
+          + "\(counts["created"]!) new, \(counts["updated"]!) changed, \(counts["removed"]!) removed"
+          + (quarantinedCards > 0 ? ", \(quarantinedCards) quarantined (kalends account show)" : "")
+      }
+      return "\(count) calendar\(count == 1 ? "" : "s"): " + parts.joined(separator: ", ") + books
         + " (\(summary.requests) requests, \(bytes(summary.bytes)))"
+    }
+
+    /// The cards the address books' syncs created, updated, found unchanged and removed.
+    static func cards(_ summary: AccountSync.Summary) -> [(String, Int)] {
+      let total = summary.addressBooks.reduce(into: RemoteApply()) { $0.add($1.applied) }
+      return [
+        ("created", total.created), ("updated", total.updated), ("unchanged", total.unchanged),
+        ("removed", total.removed),
+      ]
     }
 
     /// Bytes in the largest unit: `840 B`, `12.4 kB`, `1.2 MB`.

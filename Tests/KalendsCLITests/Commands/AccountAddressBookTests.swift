@@ -1,0 +1,152 @@
+import Foundation
+import KalendsTestSupport
+import Testing
+
+/// An account's address books (CardDAV) synced into the store's contacts containers, against
+/// Radicale: cards and a group in, changes and removals on the server brought, what the store
+/// holds compared with what the server holds by PyPI's `vobject`; the books take no changes here.
+@Suite("Command line: an account's address books are synced into the store")
+struct AccountAddressBookTests {
+  typealias Setup = AccountSyncTests.Setup
+
+  static func card(_ uid: String, _ given: String, _ family: String, email: String, birthday: String? = nil) -> String {
+    "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nN:\(family);\(given);;;\r\nFN:\(given) \(family)\r\n"
+      + "EMAIL;TYPE=INTERNET:\(email)\r\n" + (birthday.map { "BDAY:\($0)\r\n" } ?? "") + "END:VCARD\r\n"
+  }
+
+  static func group(_ uid: String, _ name: String, members: [String]) -> String {
+    "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nN:\(name);;;;\r\nFN:\(name)\r\nX-ADDRESSBOOKSERVER-KIND:group\r\n"
+      + members.map { "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\($0)\r\n" }.joined() + "END:VCARD\r\n"
+  }
+
+  /// PUTs `card` at `path` on the server as a CardDAV client does; the HTTP status.
+  static func put(_ server: AccountSyncTests.Radicale, _ path: String, _ card: String) throws -> String {
+    try CLI.run(
+      [
+        "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "ann:s3cret-pass", "-X", "PUT", "-H",
+        "Content-Type: text/vcard", "--data-binary", card, server.base + path,
+      ], program: URL(fileURLWithPath: "/usr/bin/env")
+    ).stdout
+  }
+
+  /// The people of every vCard text in `texts` as `vobject` reads them: FN and emails, sorted.
+  static func oracle(_ texts: [String]) throws -> String {
+    try oracleOutput(texts).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  private static func oracleOutput(_ texts: [String]) throws -> String {
+    try CLI.python(
+      """
+      import sys, vobject
+      rows = []
+      for text in sys.argv[1:]:
+          for card in vobject.readComponents(text):
+              if "x-addressbookserver-kind" in card.contents:
+                  continue
+              rows.append((card.fn.value, sorted(e.value for e in card.contents.get("email", []))))
+      print(sorted(rows))
+      """, texts)
+  }
+
+  /// The people of the store's contacts JSON, in the oracle's form.
+  static func people(_ contacts: [[String: Any]]) throws -> String {
+    let rows = contacts.map { contact -> String in
+      let emails = ((contact["emailAddresses"] as? [[String: Any]]) ?? []).compactMap { $0["value"] as? String }
+        .sorted()
+      return
+        "(\(pythonString(contact["displayName"] as? String ?? "")), [\(emails.map(pythonString).joined(separator: ", "))])"
+    }.sorted()
+    return "[" + rows.joined(separator: ", ") + "]"
+  }
+
+  static func pythonString(_ text: String) -> String { "'\(text)'" }
+
+  @Test func anAccountsAddressBookComesIntoAContainerOfItsOwnAndFollowsTheServer() throws {
+    let setup = try Setup()
+    let (store, server) = (setup.store, setup.server)
+    let mkcol = """
+      <?xml version="1.0" encoding="utf-8"?><D:mkcol xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav">\
+      <D:set><D:prop><D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype>\
+      <D:displayname>Friends</D:displayname></D:prop></D:set></D:mkcol>
+      """
+    #expect(try server.curl("MKCOL", "/ann/friends/", mkcol) == "201")
+    #expect(
+      try Self.put(
+        server, "/ann/friends/ann.vcf",
+        Self.card("ann-1", "Ann", "Lee", email: "ann@example.com", birthday: "1990-12-17")) == "201")
+    #expect(
+      try Self.put(server, "/ann/friends/bob.vcf", Self.card("bob-1", "Bob", "Roe", email: "bob@example.com")) == "201")
+    #expect(
+      try Self.put(server, "/ann/friends/family.vcf", Self.group("family-1", "Family", members: ["ann-1"])) == "201")
+
+    let first = try setup.add()
+    #expect(first["addressBooksAdded"] as? Int == 1, "\(first)")
+    #expect((first["cards"] as? [String: Any])?["created"] as? Int == 3, "\(first)")
+    let books = try store.objects(["contact", "book", "list"])
+    let friends = try #require(books.first { $0["title"] as? String == "Friends" }, "\(books)")
+    let bookID = try #require(friends["id"] as? String)
+    let listed = try store.objects(["contact", "list", "--book", bookID])
+    let expected = try Self.oracle([server.get("/ann/friends/ann.vcf"), server.get("/ann/friends/bob.vcf")])
+    let people = try Self.people(listed)
+    #expect(people == expected, "\(people) \(expected)")
+    let groups = try store.objects(["group", "list"])
+    let family = try #require(groups.first { $0["name"] as? String == "Family" }, "\(groups)")
+    let annID = try #require(listed.first { $0["givenName"] as? String == "Ann" }?["id"] as? String)
+    let familyID = try #require(family["id"] as? String)
+    #expect((listed.first { $0["id"] as? String == annID }?["groupIds"] as? [String]) == [familyID])
+    // The records are the account's.
+    let log = try store.run(["log", "tail", "-n", "5", "--format", "jsonl"]).stdout
+    #expect(log.contains("\"type\":\"source\""), "\(log)")
+    // Ann's birthday is in the birthdays calendar, as any contact's.
+    #expect(try store.run(["calendar", "create", "Birthdays", "--birthdays"]).status == 0)
+    let december = try store.objects([
+      "events", "--from", "2026-12-01", "--to", "2027-01-01", "--calendar", "Birthdays",
+    ])
+    #expect(december.compactMap { $0["title"] as? String } == ["Ann Lee's Birthday"])
+
+    // Changes on the server: Bob's email changed, Ann removed, Cy new; a sync brings exactly them.
+    #expect(
+      try Self.put(server, "/ann/friends/bob.vcf", Self.card("bob-1", "Bob", "Roe", email: "bob@work.example")) == "204"
+    )
+    #expect(try server.curl("DELETE", "/ann/friends/ann.vcf") == "200")
+    #expect(
+      try Self.put(server, "/ann/friends/cy.vcf", Self.card("cy-1", "Cy", "Poe", email: "cy@example.com")) == "201")
+    let second = try setup.sync()
+    let cards = try #require(second["cards"] as? [String: Any], "\(second)")
+    #expect(
+      cards["created"] as? Int == 1 && cards["updated"] as? Int == 1 && cards["removed"] as? Int == 1, "\(second)")
+    let now = try store.objects(["contact", "list", "--book", bookID])
+    #expect(
+      try Self.people(now) == Self.oracle([server.get("/ann/friends/bob.vcf"), server.get("/ann/friends/cy.vcf")]))
+
+    // Nothing new: nothing written, and one listing of the home serves calendars and books.
+    let head = try store.head()
+    let idle = try setup.sync()
+    #expect(idle["requests"] as? Int == 1, "\(idle)")
+    #expect(try store.head() == head)
+
+    // It takes no changes here: the person is told why, an app's attempt is refused and recorded.
+    let added = try store.run(["contact", "add", "--given", "Dee", "--book", bookID])
+    #expect(added.status != 0 && added.stderr.contains("account's"), "\(added.stderr)")
+    let bob = try #require(now.first { $0["givenName"] as? String == "Bob" }?["id"] as? String)
+    #expect(try store.run(["contact", "remove", bob]).status != 0)
+    try store.object([
+      "client", "register", "com.example.book", "--name", "Book", "--usage", "contacts=Friends.",
+    ])
+    try store.object(["access", "set", "com.example.book", "--service", "contacts", "--status", "full"])
+    let byApp = try store.run(["contact", "add", "--given", "Eve", "--book", bookID, "--as", "com.example.book"])
+    #expect(byApp.status != 0, "\(byApp.stdout)")
+    let refused = try store.objects(["audit", "history"]).filter { $0["kind"] as? String == "accessAttemptRefused" }
+    #expect(!refused.isEmpty, "the app's attempt is recorded")
+    #expect(try store.objects(["contact", "list", "--book", bookID]).count == 2)
+
+    // Derived state is the log's; removing the account removes its books and nothing on the server.
+    #expect(try store.run(["rebuild"]).status == 0)
+    #expect(try Self.people(try store.objects(["contact", "list", "--book", bookID])) == Self.people(now))
+    #expect(try store.run(["verify"]).status == 0)
+    #expect(try store.run(["account", "remove", "Home"]).status == 0)
+    #expect(try store.objects(["contact", "book", "list"]).map { $0["title"] as? String } == ["Contacts"])
+    #expect(try server.get("/ann/friends/cy.vcf").contains("Cy Poe"))
+    #expect(try store.run(["verify"]).status == 0)
+  }
+}
