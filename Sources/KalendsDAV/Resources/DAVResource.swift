@@ -140,15 +140,16 @@ enum DAVResource {
     case .object(let object, _, let expand, let texts):
       return Self.value(name, of: object, expand, texts, positions: positions)
     case .addressBook(let container, let state, _):
-      return Self.addressBookValue(name, state, container.clientProperties)
+      return Self.addressBookValue(name, state, container)
     case .card(let card, let version, _): return Self.value(name, of: card, version, positions: positions)
     default: return nil
     }
   }
 
   private static func addressBookValue(
-    _ name: XMLName, _ state: CollectionState?, _ properties: [String: String]
+    _ name: XMLName, _ state: CollectionState?, _ container: ContactContainer
   ) -> String? {
+    let properties = container.clientProperties
     switch (name.namespace, name.local) {
     case (Namespace.calendarServer, "getctag"): return state.map { XMLText.escaped($0.tag) }
     case (Namespace.dav, "sync-token"): return state.map { XMLText.escaped($0.syncToken) }
@@ -161,9 +162,11 @@ enum DAVResource {
         "<CR:address-data-type content-type=\"text/vcard\" version=\"\($0.rawValue)\"/>"
       }.joined()
     case (Namespace.dav, "current-user-privilege-set"):
-      return ["read", "read-current-user-privilege-set", "write", "write-content", "bind", "unbind"].map {
-        "<D:privilege><D:\($0)/></D:privilege>"
-      }.joined()
+      // An account's address book takes no changes here (its syncs alone write it).
+      let privileges =
+        ["read", "read-current-user-privilege-set"]
+        + (container.accountID == nil ? ["write", "write-content", "bind", "unbind"] : [])
+      return privileges.map { "<D:privilege><D:\($0)/></D:privilege>" }.joined()
     case (Namespace.carddav, "max-resource-size"):
       return String(DAVMiddleware.maximumResource)
     default: return liveProperties.contains(name) ? nil : properties[name.description]

@@ -139,6 +139,32 @@ struct AccountAddressBookTests {
     let refused = try store.objects(["audit", "history"]).filter { $0["kind"] as? String == "accessAttemptRefused" }
     #expect(!refused.isEmpty, "the app's attempt is recorded")
     #expect(try store.objects(["contact", "list", "--book", bookID]).count == 2)
+    // Over CardDAV the same app is told the book is read-only, and its PUT is refused and recorded.
+    let served = try ServedStore(serving: store, ["--listen", "127.0.0.1:0"])
+    let base = "http://" + (try #require(served.tcpAddress))
+    let token = try #require(
+      try store.object(["client", "token", "create", "com.example.book", "--label", "dav"])["secret"] as? String)
+    let collection = base + "/dav/addressbooks/\(bookID)/"
+    let privileges = try ServedStore.request(
+      "PROPFIND", collection, token: token,
+      body: #"<D:propfind xmlns:D="DAV:"><D:prop><D:current-user-privilege-set/></D:prop></D:propfind>"#,
+      headers: ["Depth: 0"])
+    #expect(privileges.status == 207 && privileges.body.contains("<D:read/>"), "\(privileges.body)")
+    #expect(!privileges.body.contains("<D:write/>") && !privileges.body.contains("<D:bind/>"), "\(privileges.body)")
+    func refusedWrites() throws -> Int {
+      try store.objects(["audit", "history"]).filter {
+        $0["kind"] as? String == "accessAttemptRefused"
+          && ($0["operation"] as? String)?.contains("address book") == true
+      }.reduce(0) { $0 + ($1["count"] as? Int ?? 0) }
+    }
+    let refusedBefore = try refusedWrites()
+    let put = try ServedStore.request(
+      "PUT", collection + "zed.vcf", token: token, body: Self.card("zed-1", "Zed", "Zee", email: "zed@example.com"),
+      headers: ["Content-Type: text/vcard"])
+    #expect(put.status == 403, "\(put.status) \(put.body)")
+    served.stop()
+    #expect(try store.objects(["contact", "list", "--book", bookID]).count == 2)
+    #expect(try refusedWrites() == refusedBefore + 1, "the PUT's refusal is counted")
 
     // Derived state is the log's; removing the account removes its books and nothing on the server.
     #expect(try store.run(["rebuild"]).status == 0)
