@@ -70,6 +70,48 @@ struct AccountPeersTests {
     #expect(try store.run(["verify"]).status == 0)
   }
 
+  /// Xandikos's address book (its address-book home apart from its calendar home): two cards and a
+  /// vCard 4.0 group (`KIND:group`, `MEMBER`) come into a container of the account; a card removed
+  /// on the server goes, and the group loses it.
+  @Test func aXandikosAccountsAddressBookWithAGroupComesIn() throws {
+    let store = try CLIStore()
+    let server = try Xandikos(store.directory.path + "/xandikos")
+    let book = "/user/contacts/addressbook/"
+    func put(_ name: String, _ card: String) throws -> String {
+      try CLI.run(
+        [
+          "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "-H", "Content-Type: text/vcard",
+          "--data-binary", card, server.base + book + name,
+        ], program: URL(fileURLWithPath: "/usr/bin/env")
+      ).stdout
+    }
+    #expect(try put("ann.vcf", AccountAddressBookTests.card("ann-x", "Ann", "Lee", email: "ann@x.example")) == "201")
+    #expect(try put("bob.vcf", AccountAddressBookTests.card("bob-x", "Bob", "Roe", email: "bob@x.example")) == "201")
+    let group =
+      "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:team-x\r\nKIND:group\r\nFN:Team\r\nN:Team;;;;\r\n"
+      + "MEMBER:urn:uuid:ann-x\r\nMEMBER:urn:uuid:bob-x\r\nEND:VCARD\r\n"
+    #expect(try put("team.vcf", group) == "201")
+    let added = try store.run([
+      "account", "add", "caldav", server.base, "--user", "user", "--password-command", "echo unused", "--title", "X",
+      "--format", "json",
+    ])
+    #expect(added.status == 0 && added.stdout.contains("\"addressBooksAdded\":1"), "\(added.stdout) \(added.stderr)")
+    let books = try store.objects(["contact", "book", "list"])
+    let id = try #require(books.first { $0["title"] as? String != "Contacts" }?["id"] as? String, "\(books)")
+    let contacts = try store.objects(["contact", "list", "--book", id])
+    #expect(Set(contacts.compactMap { $0["givenName"] as? String }) == ["Ann", "Bob"])
+    let team = try #require(try store.objects(["group", "list"]).first { $0["name"] as? String == "Team" })
+    let teamID = try #require(team["id"] as? String)
+    #expect(contacts.allSatisfy { ($0["groupIds"] as? [String]) == [teamID] }, "\(contacts)")
+
+    #expect(try server.curl("DELETE", book + "bob.vcf") == "204")
+    let synced = try store.run(["account", "sync", "--format", "json"])
+    #expect(synced.status == 0 && synced.stdout.contains("\"removed\":1"), "\(synced.stdout)")
+    let now = try store.objects(["contact", "list", "--book", id])
+    #expect(now.compactMap { $0["givenName"] as? String } == ["Ann"])
+    #expect(try store.run(["verify"]).status == 0)
+  }
+
   @Test func aXandikosAccountTakesChangesMadeHereAndAnswersAChangeOnBothSides() throws {
     let store = try CLIStore()
     let server = try Xandikos(store.directory.path + "/xandikos")
