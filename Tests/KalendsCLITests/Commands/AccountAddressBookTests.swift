@@ -85,6 +85,7 @@ struct AccountAddressBookTests {
     let books = try store.objects(["contact", "book", "list"])
     let friends = try #require(books.first { $0["title"] as? String == "Friends" }, "\(books)")
     let bookID = try #require(friends["id"] as? String)
+    #expect(friends["allowsContentModifications"] as? Bool == false, "\(friends)")
     let listed = try store.objects(["contact", "list", "--book", bookID])
     let expected = try Self.oracle([server.get("/ann/friends/ann.vcf"), server.get("/ann/friends/bob.vcf")])
     let people = try Self.people(listed)
@@ -173,6 +174,57 @@ struct AccountAddressBookTests {
     #expect(try store.run(["account", "remove", "Home"]).status == 0)
     #expect(try store.objects(["contact", "book", "list"]).map { $0["title"] as? String } == ["Contacts"])
     #expect(try server.get("/ann/friends/cy.vcf").contains("Cy Poe"))
+    #expect(try store.run(["verify"]).status == 0)
+  }
+
+  /// Another Kalends store as the account: its CardDAV answers through its own privacy gate, so
+  /// the address book comes in with the contacts its owner chose for the syncing app, and no
+  /// other.
+  @Test func anotherKalendsStoresAddressBookComesInAsItsGateAllows() throws {
+    let remote = try ServedStore(["--listen", "127.0.0.1:0"])
+    defer { remote.stop() }
+    var ids: [String: String] = [:]
+    for (given, email) in [("Ann", "ann@b.example"), ("Bob", "bob@b.example")] {
+      ids[given] = try #require(
+        try remote.store.object(["contact", "add", "--given", given, "--email", email])["id"] as? String)
+    }
+    let app = "dev.kalends.sync"
+    try remote.store.object([
+      "client", "register", app, "--name", "Kalends sync", "--usage", "calendars-full=Syncs.", "--usage",
+      "contacts=Syncs.",
+    ])
+    try remote.store.object(["access", "set", app, "--service", "calendars", "--status", "full"])
+    try remote.store.object([
+      "access", "set", app, "--service", "contacts", "--status", "limited", "--contacts", ids["Ann"]!,
+    ])
+    let secret = try #require(
+      try remote.store.object(["client", "token", "create", app, "--label", "a"])["secret"] as? String)
+    let address = "http://" + (try #require(remote.tcpAddress))
+
+    let store = try CLIStore()
+    let added = try store.run([
+      "account", "add", "caldav", address, "--user", "any", "--password-command", "echo \(secret)", "--title", "Peer",
+      "--format", "json",
+    ])
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(added.stdout.contains("\"addressBooksAdded\":1"), "\(added.stdout)")
+    let book = try #require(
+      try store.objects(["contact", "book", "list"]).first {
+        $0["id"] as? String != "00000000-0000-0000-0000-000000000000"
+      }?["id"] as? String)
+    func people() throws -> [String] {
+      try store.objects(["contact", "list", "--book", book]).compactMap {
+        ($0["emailAddresses"] as? [[String: Any]])?.first?["value"] as? String
+      }
+    }
+    #expect(try people() == ["ann@b.example"], "only the contact B's owner chose for the syncing app")
+
+    // A change on B to the chosen contact comes with the next sync; one to another does not.
+    try remote.store.object(["contact", "update", ids["Ann"]!, "--email", "ann@new.example"])
+    try remote.store.object(["contact", "update", ids["Bob"]!, "--email", "bob@new.example"])
+    let synced = try store.run(["account", "sync", "--format", "json"])
+    #expect(synced.status == 0 && synced.stdout.contains("\"updated\":1"), "\(synced.stdout) \(synced.stderr)")
+    #expect(try people() == ["ann@new.example"])
     #expect(try store.run(["verify"]).status == 0)
   }
 }
