@@ -111,7 +111,9 @@ struct ContactsProjection: Projection {
           owned.search.append(ContactSearchKey.externalKey(.groupResourceName, name, id))
         }
         owned.search.append(ContactSearchKey.containerKey(group.containerID, .group, id))
-        for uid in Set(group.pendingMembers) {
+        // In a fixed order: the entry lists these keys, and a rebuild in another process must
+        // write the same bytes (a Set's order is seeded per process).
+        for uid in Set(group.pendingMembers).sorted() {
           owned.search.append(ContactSearchKey.externalKey(.pendingMember, uid, id))
         }
       }
