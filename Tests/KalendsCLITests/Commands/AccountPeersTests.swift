@@ -206,6 +206,80 @@ struct AccountPeersTests {
     #expect(try Sync.oracle(files) == Sync.oracle([try setup.store.run(["export", "--calendar", work]).stdout]))
   }
 
+  /// The cards of an account's address book equal what vdirsyncer (its `carddav` storage, its own
+  /// listing and fetches) syncs of the same collection into a folder, both read by `vobject`.
+  @Test func theStoresCardsAreWhatVdirsyncerSyncsFromTheSameAddressBook() throws {
+    let setup = try Sync.Setup()
+    let mkcol = """
+      <?xml version="1.0" encoding="utf-8"?><D:mkcol xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav">\
+      <D:set><D:prop><D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype>\
+      <D:displayname>Friends</D:displayname></D:prop></D:set></D:mkcol>
+      """
+    #expect(try setup.server.curl("MKCOL", "/ann/friends/", mkcol) == "201")
+    for index in 1...8 {
+      let card = AccountAddressBookTests.card(
+        "p\(index)", "Person", "Number\(index)", email: "p\(index)@example.com",
+        birthday: index.isMultiple(of: 2) ? "19\(70 + index)-0\(index)-1\(index)" : nil)
+      #expect(try AccountAddressBookTests.put(setup.server, "/ann/friends/p\(index).vcf", card) == "201")
+    }
+    _ = try setup.add()
+
+    let folder = setup.store.directory.path + "/vcards"
+    try FileManager.default.createDirectory(atPath: folder + "/books", withIntermediateDirectories: true)
+    let config = """
+      [general]
+      status_path = "\(folder)/status/"
+
+      [pair books]
+      a = "local"
+      b = "remote"
+      collections = ["friends"]
+
+      [storage local]
+      type = "filesystem"
+      path = "\(folder)/books/"
+      fileext = ".vcf"
+
+      [storage remote]
+      type = "carddav"
+      url = "\(setup.server.base)/"
+      username = "ann"
+      password = "s3cret-pass"
+
+      """
+    try config.write(toFile: folder + "/config", atomically: true, encoding: .utf8)
+    let environment = [
+      "PYTHONPATH": Repository.root.appendingPathComponent(".build/python-vdir").path, "TZ": "UTC",
+      "LC_ALL": "C.UTF-8",
+    ]
+    for arguments in [["discover"], ["sync"]] {
+      let ran = try CLI.run(
+        ["sh", "-c", "yes | python3 -m vdirsyncer -c \"$0\" \(arguments.joined(separator: " "))", folder + "/config"],
+        environment: environment, program: URL(fileURLWithPath: "/usr/bin/env"))
+      #expect(ran.status == 0, "vdirsyncer \(arguments): \(ran.stdout) \(ran.stderr)")
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/books/friends").map {
+      try String(contentsOfFile: folder + "/books/friends/" + $0, encoding: .utf8)
+    }
+    #expect(files.count == 8)
+    let exported = try setup.store.run(["contact", "export"]).stdout
+    #expect(try Self.cards(files) == Self.cards([exported]), "\(exported)")
+  }
+
+  /// The cards of every vCard text in `texts` as `vobject` reads them: UID, FN, emails, birthday.
+  static func cards(_ texts: [String]) throws -> String {
+    try CLI.python(
+      """
+      import sys, vobject
+      rows = []
+      for text in sys.argv[1:]:
+          for card in vobject.readComponents(text):
+              bday = card.contents["bday"][0].value if "bday" in card.contents else ""
+              rows.append((card.uid.value, card.fn.value, sorted(e.value for e in card.contents.get("email", [])), bday))
+      print(sorted(rows))
+      """, texts)
+  }
+
   @Test func aWatchingAppHearsOneNoticeForASyncNamingWhatItChanged() throws {
     let setup = try Sync.Setup()
     _ = try setup.add()
