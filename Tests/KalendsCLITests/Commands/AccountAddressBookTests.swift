@@ -135,6 +135,14 @@ struct AccountAddressBookTests {
       "client", "register", "com.example.book", "--name", "Book", "--usage", "contacts=Friends.",
     ])
     try store.object(["access", "set", "com.example.book", "--service", "contacts", "--status", "full"])
+    // The app sees the book and its cards, never where the book is or as whom it is synced.
+    let seen = try store.run(["contact", "book", "list", "--as", "com.example.book", "--format", "json"])
+    #expect(seen.status == 0 && seen.stdout.contains("Friends"), "\(seen.stdout) \(seen.stderr)")
+    let cardsSeen = try store.run(["contact", "list", "--book", bookID, "--as", "com.example.book", "--format", "json"])
+    #expect(cardsSeen.stdout.contains("bob@work.example"), "\(cardsSeen.stdout)")
+    for answer in [seen.stdout, cardsSeen.stdout] {
+      #expect(!answer.contains(server.base) && !answer.contains("/ann/") && !answer.contains("s3cret"), "\(answer)")
+    }
     let byApp = try store.run(["contact", "add", "--given", "Eve", "--book", bookID, "--as", "com.example.book"])
     #expect(byApp.status != 0, "\(byApp.stdout)")
     let refused = try store.objects(["audit", "history"]).filter { $0["kind"] as? String == "accessAttemptRefused" }
