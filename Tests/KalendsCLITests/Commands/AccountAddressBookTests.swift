@@ -86,6 +86,8 @@ struct AccountAddressBookTests {
     let friends = try #require(books.first { $0["title"] as? String == "Friends" }, "\(books)")
     let bookID = try #require(friends["id"] as? String)
     #expect(friends["allowsContentModifications"] as? Bool == false, "\(friends)")
+    #expect(friends["account"] as? String == "Home", "\(friends)")
+    #expect(try store.run(["contact", "book", "list"]).stdout.contains("account Home"))
     let listed = try store.objects(["contact", "list", "--book", bookID])
     let expected = try Self.oracle([server.get("/ann/friends/ann.vcf"), server.get("/ann/friends/bob.vcf")])
     let people = try Self.people(listed)

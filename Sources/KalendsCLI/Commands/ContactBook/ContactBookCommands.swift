@@ -17,11 +17,25 @@ extension KalendsCommand.Contact {
       let books = try store.contactStore.contactContainers()
       var counts: [ObjectID: Int] = [:]
       for book in books { counts[book.id] = try store.contactStore.contactsStamp(in: book.id).items }
+      // The person is told which account a book is synced from (two accounts may both call theirs
+      // "Contacts"); an app is not asked about accounts, which are the person's.
+      var accounts: [ObjectID: String] = [:]
+      if store.actor == .person, books.contains(where: { $0.accountID != nil }) {
+        for account in try store.accounts() { accounts[account.id] = account.title }
+      }
+      func madeBy(_ book: ContactContainer) -> String {
+        if let account = book.accountID { return "account " + TerminalText.escaped(accounts[account] ?? "") }
+        return book.creator ?? (book.isLocal ? "" : "the person")
+      }
       format.write(
-        books, json: { $0.jsonFields + [("items", .number(UInt64(counts[$0.id] ?? 0)))] },
+        books,
+        json: { book in
+          book.jsonFields + [("items", .number(UInt64(counts[book.id] ?? 0)))]
+            + (book.accountID.flatMap { accounts[$0] }.map { [("account", .string($0))] } ?? [])
+        },
         columns: [
           ("ID", \.id.description), ("TITLE", \.title), ("DAV NAME", \.davName),
-          ("ITEMS", { String(counts[$0.id] ?? 0) }), ("MADE BY", { $0.creator ?? ($0.isLocal ? "" : "the person") }),
+          ("ITEMS", { String(counts[$0.id] ?? 0) }), ("MADE BY", madeBy),
         ])
     }
   }
