@@ -6,7 +6,7 @@ extension EventStore {
   /// One record; when the calendar is there already, returns it as it is and writes nothing.
   ///
   /// The person's only: an app's session is refused, and the refusal recorded. The person removes
-  /// it as any calendar (``remove(_:overwrite:)``); an app can neither change nor remove it
+  /// it as any calendar (`remove(_:overwrite:)`); an app can neither change nor remove it
   /// (``CalendarError/calendarReadOnly(_:)``, recorded), nor write into it.
   ///
   /// - Parameters:
