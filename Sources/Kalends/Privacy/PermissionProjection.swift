@@ -217,6 +217,32 @@ struct PermissionProjection: Projection {
       })
   }
 
+  /// Whether a decision about `client`'s access or a choice of what it may see (`accessDecided`,
+  /// `accessScopeChanged`) was recorded after `position`: then what it sees may have changed in a
+  /// way no list of changed objects since `position` tells (a contact chosen for it, or taken
+  /// back, changed nothing of the contact).
+  func accessChanged(_ client: String, after position: LogPosition, in txn: borrowing ReadTransaction) throws -> Bool {
+    let prefix = Array(client.utf8) + [0]
+    var start = prefix
+    RecordCodec.appendBigEndian(position.rawValue &+ 1, to: &start)
+    let kinds = [RecordKind.accessDecided, .accessScopeChanged].map { kind in
+      withUnsafeBytes(of: kind.rawValue.bigEndian) { Array($0) }
+    }
+    return try txn.withCursor(on: history) { cursor in
+      guard try cursor.seek(atLeast: start) else { return false }
+      var found = false
+      try cursor.scanForward { key, value in
+        guard key.byteCount > prefix.count, Array(copying: key).starts(with: prefix) else { return .stop }
+        if kinds.contains(Array(copying: value)) {
+          found = true
+          return .stop
+        }
+        return .continue
+      }
+      return found
+    }
+  }
+
   func lastExternalChange(_ client: String, in txn: borrowing ReadTransaction) throws -> LogPosition {
     try txn.withValue(forKey: Array(client.utf8), in: external) { Self.position($0) } ?? .none
   }

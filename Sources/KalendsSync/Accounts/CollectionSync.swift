@@ -171,9 +171,11 @@ struct CollectionSync {
         <D:sync-token>\(XMLText.escaped(current ?? ""))</D:sync-token><D:sync-level>1</D:sync-level>\
         <D:prop><D:getetag/></D:prop></D:sync-collection>
         """
-      let (answer, _) = try await remote.send("REPORT", base, depth: nil, body: body)
+      // A 403 is how RFC 6578 refuses a token (`valid-sync-token`): taken here, not as a refused user.
+      let (answer, _) = try await remote.send("REPORT", base, depth: nil, body: body, forbiddenAnswers: true)
       requests += 1
       bytes += answer.body.count
+      if current == nil, answer.status == 403 { throw .refused(status: 403, url: base.description) }
       if current != nil, (400..<500).contains(answer.status) {
         // RFC 6578 §3.2: the token is no longer valid (403 `valid-sync-token`, or 409/412 on
         // some servers); start again and take the full listing.

@@ -189,7 +189,7 @@ struct AccountAddressBookTests {
 
   /// Another Kalends store as the account: its CardDAV answers through its own privacy gate, so
   /// the address book comes in with the contacts its owner chose for the syncing app, and no
-  /// other.
+  /// other — and follows when the owner chooses again.
   @Test func anotherKalendsStoresAddressBookComesInAsItsGateAllows() throws {
     let remote = try ServedStore(["--listen", "127.0.0.1:0"])
     defer { remote.stop() }
@@ -235,6 +235,20 @@ struct AccountAddressBookTests {
     let synced = try store.run(["account", "sync", "--format", "json"])
     #expect(synced.status == 0 && synced.stdout.contains("\"updated\":1"), "\(synced.stdout) \(synced.stderr)")
     #expect(try people() == ["ann@new.example"])
+
+    // B's owner gives the app Bob too, then takes Ann back: nothing of either card changed, yet the
+    // next syncs bring Bob and take Ann away (B answers the old token as no longer valid).
+    try remote.store.object([
+      "access", "set", app, "--service", "contacts", "--status", "limited", "--contacts", ids["Ann"]!, ids["Bob"]!,
+    ])
+    let widened = try store.run(["account", "sync", "--format", "json"])
+    #expect(widened.status == 0, "\(widened.stdout) \(widened.stderr)")
+    #expect(try people().sorted() == ["ann@new.example", "bob@new.example"])
+    try remote.store.object([
+      "access", "set", app, "--service", "contacts", "--status", "limited", "--contacts", ids["Bob"]!,
+    ])
+    #expect(try store.run(["account", "sync"]).status == 0)
+    #expect(try people() == ["bob@new.example"])
     #expect(try store.run(["verify"]).status == 0)
   }
 }

@@ -17,9 +17,11 @@ extension ContactStore {
   /// fetches nothing. A session with limited access hears only of the contacts it may use, and of
   /// no group.
   ///
-  /// - Throws: ``CalendarError/changesUnavailable(after:)`` for a position beyond the head, or a
-  ///   contact or group removed since whose last save was erased: the client then syncs from the
-  ///   start.
+  /// - Throws: ``CalendarError/changesUnavailable(after:)`` for a position beyond the head, a
+  ///   contact or group removed since whose last save was erased, or — for an app — a decision
+  ///   about its access or a choice of its contacts recorded since (what it may see changed with
+  ///   no change of the contacts to tell it: a contact taken back must go from the client, one
+  ///   given must come): the client then syncs from the start.
   package func contactChanges(
     after position: LogPosition?, limit: Int? = nil, in container: ObjectID = ContactContainer.localID
   ) throws(StoreError) -> ContactChanges {
@@ -40,9 +42,14 @@ extension ContactStore {
       return ContactChanges(position: last, contacts: contacts, groups: groups, removed: [], isTruncated: true)
     }
     let store = self.store
+    let client = sessionClient
+    let permissions = try permissions()
     return try readContacts("read the address book's changes") { txn, view in
       guard try view.container(container, in: txn) != nil else {
         throw StoreError.contact(.containerNotFound(container))
+      }
+      if let client, try permissions.accessChanged(client, after: position, in: txn) {
+        throw StoreError.calendar(.changesUnavailable(after: position))
       }
       let groups = view.seesGroups ? try view.book.members(ofContainer: container, .group, in: txn) : []
       let changed = try ChangedNames(
