@@ -93,38 +93,6 @@ extension ContactStore {
     }
   }
 
-  /// Appends the removal of every contact and group of `container`, then of `container`.
-  static func appendRemoved(
-    _ container: ContactContainer, _ principal: Principal, _ book: ContactsProjection, _ txn: inout WriteTransaction,
-    _ appender: inout LogAppender
-  ) throws {
-    for kind in [ContactObjectKind.contact, .group] {
-      for id in try txn.reading({ try book.members(ofContainer: container.id, kind, in: $0) }) {
-        var payload = Payload()
-        payload.append(tag: 1, id: id)
-        try appender.append(RecordDraft(kind: kind.removeKind, principal: principal, payload: payload), in: &txn)
-      }
-    }
-    var payload = Payload()
-    payload.append(tag: 1, id: container.id)
-    try appender.append(RecordDraft(kind: .addressBookRemoved, principal: principal, payload: payload), in: &txn)
-  }
-
-  /// Appends an `addressBookSaved` of `container` by `principal`; returns it as saved.
-  static func appendSaved(
-    _ container: ContactContainer, _ principal: Principal, _ txn: inout WriteTransaction,
-    _ appender: inout LogAppender
-  ) throws -> ContactContainer {
-    var payload = Payload()
-    payload.append(tag: 1, id: container.id)
-    payload.append(tag: 5, message: ContactCodec.encode(container))
-    let header = try appender.append(
-      RecordDraft(kind: .addressBookSaved, principal: principal, payload: payload), in: &txn)
-    var saved = container
-    saved.version = header.position
-    return saved
-  }
-
   /// Applies `changes` from the collection the account's address book `containerID` mirrors, in one
   /// transaction, every record made by the account (`source:ID`): a card is stored under its name
   /// as a CardDAV client's card is (a contact keeps its identifier and groups; a group card's

@@ -27,22 +27,21 @@ public enum BirthdaysCalendar {
   /// The identifier of the event of `kind` of the contact `contact`: the contact's identifier with
   /// a mask of that kind over its first four bytes (the UUID's version and variant stay as they are).
   public static func eventID(of contact: ObjectID, _ kind: BirthdayKind) -> ObjectID {
-    var bytes = contact.bytes
-    for (index, byte) in mask(kind).enumerated() { bytes[index] ^= byte }
-    return ObjectID(bytes: bytes)!
+    masked(contact, kind)
   }
 
-  /// The contact and kind an event identifier of this calendar names, for each kind it could be.
+  /// The contact and kind an event identifier of this calendar names, for each kind it could be
+  /// (the mask is its own inverse).
   static func candidates(of eventID: ObjectID) -> [(contact: ObjectID, kind: BirthdayKind)] {
-    BirthdayKind.allCases.map { kind in
-      var bytes = eventID.bytes
-      for (index, byte) in mask(kind).enumerated() { bytes[index] ^= byte }
-      return (ObjectID(bytes: bytes)!, kind)
-    }
+    BirthdayKind.allCases.map { (masked(eventID, $0), $0) }
   }
 
-  private static func mask(_ kind: BirthdayKind) -> [UInt8] {
-    kind == .birthday ? [0xB1, 0x27, 0x4D, 0x19] : [0xA2, 0x6C, 0x13, 0x58]
+  /// `id` with the mask of `kind` over its first four bytes.
+  private static func masked(_ id: ObjectID, _ kind: BirthdayKind) -> ObjectID {
+    let mask: [UInt8] = kind == .birthday ? [0xB1, 0x27, 0x4D, 0x19] : [0xA2, 0x6C, 0x13, 0x58]
+    var bytes = id.bytes
+    for (index, byte) in mask.enumerated() { bytes[index] ^= byte }
+    return ObjectID(bytes: bytes)!
   }
 
   /// The day `date` falls on in `year`: February 29 on February 28 outside leap years; `nil` before

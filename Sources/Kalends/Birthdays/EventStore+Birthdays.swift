@@ -43,60 +43,30 @@ extension EventStore {
     }
   }
 
-  /// The occurrences of the birthdays calendar in `[from, to)` when `calendars` names it and it is
-  /// there, for the contacts this session sees; the contacts read are noted in `uses` as a use of
-  /// contacts.
-  func birthdayInstances(
-    from: Int64, to: Int64, zone: ZoneRules, calendars: [ObjectID], _ objects: ObjectProjection,
-    in txn: borrowing ReadTransaction, noting uses: ReadUses?
-  ) throws -> [EventInstance] {
-    guard calendars.contains(BirthdaysCalendar.id),
-      let stored = try objects.state(.calendar, BirthdaysCalendar.id, in: txn), stored.isLive
-    else { return [] }
+  /// What a read of `calendars` in the snapshot `txn` reads of the birthdays calendar: the contacts
+  /// book and the contacts this session sees there; `nil` when it reads none of it (the calendar
+  /// not among `calendars`, not there, or no access to contacts). Made once per read: a read of
+  /// many slices asks the permissions once.
+  func birthdays(
+    in calendars: [ObjectID], _ objects: ObjectProjection, _ txn: borrowing ReadTransaction
+  ) throws -> BirthdayReader? {
+    guard calendars.contains(BirthdaysCalendar.id), try Self.hasBirthdaysCalendar(objects, in: txn) else { return nil }
     let book = try contactsBook()
     let scope = try birthdayScope(book, in: txn)
-    if case .none = scope { return [] }
-    let instances = try BirthdayQuery(from: from, to: to, zone: zone).instances(book, sees: scope.contains, in: txn)
-    if let uses, !instances.isEmpty, let state = scope.state {
-      uses.note(.contacts, "read birthdays", state)
-      if case .some = scope {
-        uses.touch(instances.compactMap { Self.birthdayContact($0.id, scope) }, for: .contacts)
-      }
-    }
-    return instances
+    if case .none = scope { return nil }
+    return BirthdayReader(book: book, scope: scope)
   }
 
-  /// Notes in `uses` that a read of `calendars` reads birthdays, when it does: a read whose
-  /// instances are recorded before they are read.
-  func noteBirthdayUse(
-    _ calendars: [ObjectID], _ objects: ObjectProjection, in txn: borrowing ReadTransaction, _ uses: ReadUses
-  ) throws {
-    guard calendars.contains(BirthdaysCalendar.id),
-      let stored = try objects.state(.calendar, BirthdaysCalendar.id, in: txn), stored.isLive,
-      let state = try birthdayScope(try contactsBook(), in: txn).state
-    else { return }
-    uses.note(.contacts, "read birthdays", state)
+  /// Whether the birthdays calendar is there in the snapshot `txn`.
+  static func hasBirthdaysCalendar(_ objects: ObjectProjection, in txn: borrowing ReadTransaction) throws -> Bool {
+    try objects.state(.calendar, BirthdaysCalendar.id, in: txn)?.isLive ?? false
   }
 
   /// `a` and `b`, each sorted as ``EventInstance/precedes(_:_:)`` sorts, as one such list.
   static func merged(_ a: [EventInstance], _ b: [EventInstance]) -> [EventInstance] {
     guard !b.isEmpty else { return a }
     guard !a.isEmpty else { return b }
-    var out: [EventInstance] = []
-    out.reserveCapacity(a.count + b.count)
-    var (i, j) = (0, 0)
-    while i < a.count, j < b.count {
-      if EventInstance.precedes(b[j], a[i]) {
-        out.append(b[j])
-        j += 1
-      } else {
-        out.append(a[i])
-        i += 1
-      }
-    }
-    out += a[i...]
-    out += b[j...]
-    return out
+    return InstanceRuns.merge(a[...], b[...])
   }
 
   /// The contact whose birthday or anniversary the event `id` is, among those `scope` admits.
@@ -109,7 +79,7 @@ extension EventStore {
   func birthdaySeries(
     _ id: ObjectID, _ objects: ObjectProjection, in txn: borrowing ReadTransaction, noting uses: ReadUses?
   ) throws -> Event? {
-    guard let stored = try objects.state(.calendar, BirthdaysCalendar.id, in: txn), stored.isLive else { return nil }
+    guard try Self.hasBirthdaysCalendar(objects, in: txn) else { return nil }
     if let scope = try calendarScope(in: txn), !scope.contains(BirthdaysCalendar.id) { return nil }
     let book = try contactsBook()
     let scope = try birthdayScope(book, in: txn)
@@ -123,33 +93,5 @@ extension EventStore {
       return try BirthdaysCalendar.series(of: contact, kind, date)
     }
     return nil
-  }
-}
-
-/// Which contacts' birthdays a session sees (``EventStore/birthdayScope(_:in:)``), with the
-/// decision that lets it.
-enum BirthdayScope {
-  /// None: the session has no access to contacts.
-  case none
-  /// Every contact's; the state is `nil` for the person.
-  case all(PermissionState?)
-  /// Those of these contacts (limited access).
-  case some(Set<ObjectID>, PermissionState)
-
-  func contains(_ contact: ObjectID) -> Bool {
-    switch self {
-    case .none: false
-    case .all: true
-    case .some(let ids, _): ids.contains(contact)
-    }
-  }
-
-  /// The decision an app's read rests on; `nil` for the person or no access.
-  var state: PermissionState? {
-    switch self {
-    case .none: nil
-    case .all(let state): state
-    case .some(_, let state): state
-    }
   }
 }

@@ -122,7 +122,7 @@ extension ChangeViewer.Visibility {
     if events, contacts, calendarScope?.contains(BirthdaysCalendar.id) ?? true,
       records.contains(where: { if case .contact = $0.object { true } else { false } })
     {
-      noted.birthdays = try objects.state(.calendar, BirthdaysCalendar.id, in: txn)?.isLive ?? false
+      noted.birthdays = try EventStore.hasBirthdaysCalendar(objects, in: txn)
     }
     guard calendars, events != reminders || calendarScope != nil else { return noted }
     for record in records {

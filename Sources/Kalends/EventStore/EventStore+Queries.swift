@@ -9,9 +9,9 @@ extension EventStore {
       let calendars = try queriedCalendars(predicate, objects, in: txn)
       uses.touch(calendars)
       let query = RangeQuery(range: range, from: predicate.start, to: predicate.end, zone: predicate.viewerZone)
-      let birthdays = try birthdayInstances(
-        from: predicate.start, to: predicate.end, zone: predicate.viewerZone, calendars: calendars, objects, in: txn,
-        noting: uses)
+      let birthdays =
+        try birthdays(in: calendars, objects, txn)?.instances(
+          from: predicate.start, to: predicate.end, zone: predicate.viewerZone, in: txn, noting: uses) ?? []
       return Self.merged(try query.instances(in: calendars, txn), birthdays)
     }
   }
@@ -52,10 +52,13 @@ extension EventStore {
       guard try sees(.calendars, "query events", in: txn, noting: uses) else { return }
       let calendars = try queriedCalendars(predicate, objects, in: txn)
       uses.touch(calendars)
-      try noteBirthdayUse(calendars, objects, in: txn, uses)
+      if let state = try birthdays(in: calendars, objects, txn)?.scope.state {
+        uses.note(.contacts, "read birthdays", state)
+      }
     }
     try readItems(.calendars, "query events", hidden: (), records: false) { txn, objects, _ in
       let calendars = try queriedCalendars(predicate, objects, in: txn)
+      let reader = try birthdays(in: calendars, objects, txn)
       var sliceStart = predicate.start
       var sliceLength = Self.slice
       while sliceStart < predicate.end {
@@ -63,9 +66,8 @@ extension EventStore {
         let query = RangeQuery(
           range: range, from: sliceStart == predicate.start ? predicate.start : sliceStart, to: sliceEnd,
           zone: predicate.viewerZone)
-        let birthdays = try birthdayInstances(
-          from: query.from, to: sliceEnd, zone: predicate.viewerZone, calendars: calendars, objects, in: txn,
-          noting: nil)
+        let birthdays =
+          try reader?.instances(from: query.from, to: sliceEnd, zone: predicate.viewerZone, in: txn, noting: nil) ?? []
         var slice = Self.merged(try query.instances(in: calendars, txn), birthdays)
         // An instance belongs to the slice it starts in; the first slice also takes those running into it.
         if sliceStart != predicate.start { slice.removeAll { $0.start < sliceStart } }

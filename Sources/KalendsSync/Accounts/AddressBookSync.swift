@@ -4,7 +4,7 @@ import KalendsFormats
 /// One sync of one address book of an account into the contacts container mirroring it: what
 /// changed on the server since the last completed sync — by `sync-collection` (RFC 6578) from the
 /// stored token, else by the collection's `getctag` and a listing of its members — fetched by
-/// `addressbook-multiget` (RFC 6352 §8.7) in batches and applied through
+/// `addressbook-multiget` (RFC 6352 §8.7) in batches (halved when an answer is too large) and applied through
 /// `ContactStore.applyRemoteCards`, each batch one transaction, the new token committed with
 /// the last. A card the store has as the server does is written again never: a sync killed
 /// anywhere resumes from the last token and writes nothing twice.
@@ -27,26 +27,11 @@ struct AddressBookSync {
       throw .notDAV("the address book \(container.id) names no collection")
     }
     var result = AccountSync.AddressBookResult(containerID: container.id, title: container.title)
-    if let currentCtag, currentCtag == stored.ctag, stored.syncToken != nil || !supportsSyncCollection {
-      return result
-    }
-    var listing: CollectionSync.Listing
-    if supportsSyncCollection {
-      listing = try await CollectionSync.syncCollection(
-        remote, base, from: stored.syncToken, requests: &result.requests, bytes: &result.bytes, suffix: ".vcf")
-      listing.ctag = currentCtag
-    } else if let etags = try await CollectionSync.etagListing(
-      remote, base, unlessCtag: stored.ctag, known: currentCtag, requests: &result.requests, suffix: ".vcf")
-    {
-      listing = etags
-    } else {
-      return result
-    }
-    if listing.syncToken == stored.syncToken && listing.ctag == stored.ctag && listing.changed.isEmpty
-      && listing.removed.isEmpty && !listing.complete
-    {
-      return result
-    }
+    guard
+      let listing = try await CollectionSync.listing(
+        remote, base, stored, supportsSyncCollection: supportsSyncCollection, currentCtag: currentCtag,
+        suffix: ".vcf", requests: &result.requests, bytes: &result.bytes)
+    else { return result }
     let members = listing.changed.compactMap { member in
       CollectionSync.name(of: member.href, in: base, suffix: ".vcf").map { (href: member.href, name: $0) }
     }
@@ -69,9 +54,11 @@ struct AddressBookSync {
     for (index, batch) in batches.enumerated() {
       var changes: [RemoteCardChange] = []
       if !batch.isEmpty {
-        let fetched = try await Self.multiget(remote, base, batch.map(\.href), &result)
+        let fetch = try await CollectionSync.multigetSplitting(remote, base, batch.map(\.href), of: .cards)
+        result.requests += fetch.requests
+        result.bytes += fetch.bytes
         for (href, name) in batch {
-          switch fetched[href] {
+          switch fetch.objects[href] {
           case .none, .some(.gone):
             changes.append(.removed(name: name))
           case .some(.failed(let reason)):
@@ -100,45 +87,10 @@ struct AddressBookSync {
         try store.applyRemoteCards(changes, to: container.id, completing: completing)
       }
       result.applied.add(applied)
-      progress(
-        .init(
-          calendar: container.title,
-          objects: result.applied.created + result.applied.updated
-            + result.applied.unchanged + result.applied.removed, total: total, bytes: result.bytes))
+      progress(.init(calendar: container.title, objects: result.applied.total, total: total, bytes: result.bytes))
     }
     result.quarantined = quarantined + result.applied.quarantined
     return result
-  }
-
-  /// `addressbook-multiget` of `hrefs`: each one's `ETag` and `address-data`.
-  static func multiget(
-    _ remote: DAVRemote, _ base: RemoteURL, _ hrefs: [String], _ result: inout AccountSync.AddressBookResult
-  ) async throws(AccountError) -> [String: CollectionSync.Fetched] {
-    let body = """
-      <?xml version="1.0" encoding="utf-8"?><CR:addressbook-multiget xmlns:D="DAV:" \
-      xmlns:CR="urn:ietf:params:xml:ns:carddav"><D:prop><D:getetag/><CR:address-data/></D:prop>\
-      \(hrefs.map { "<D:href>\(XMLText.escaped($0))</D:href>" }.joined())</CR:addressbook-multiget>
-      """
-    let (answer, _) = try await remote.send("REPORT", base, depth: 1, body: body)
-    result.requests += 1
-    result.bytes += answer.body.count
-    guard answer.status == 207 else {
-      throw .notDAV("REPORT addressbook-multiget \(base) answered \(answer.status)")
-    }
-    var fetched: [String: CollectionSync.Fetched] = [:]
-    let wanted = Dictionary(hrefs.map { (CollectionSync.path($0), $0) }, uniquingKeysWith: { first, _ in first })
-    for response in try DAVRemote.responses(answer.body) {
-      guard let href = wanted[CollectionSync.path(response.href)] else { continue }
-      if response.status == 404 {
-        fetched[href] = .gone
-      } else if let data = response.properties[.carddav("address-data")]?.text {
-        let tag = response.properties[.dav("getetag")]?.text.trimmed ?? ""
-        fetched[href] = .found(entityTag: tag, text: Array(data.utf8))
-      } else {
-        fetched[href] = .failed("the server gave no address data for it")
-      }
-    }
-    return fetched
   }
 
   /// The card a server's `text` holds, or why it is not taken.

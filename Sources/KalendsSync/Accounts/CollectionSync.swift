@@ -45,29 +45,11 @@ struct CollectionSync {
       throw .notDAV("the calendar \(calendar.id) names no collection")
     }
     var result = AccountSync.CollectionResult(calendarID: calendar.id, title: calendar.title)
-    // The collection's ctag as the home's listing gave it, the same as at the last completed sync:
-    // nothing changed, and no request is made for it (an idle sync is the one listing of the home).
-    if let currentCtag, currentCtag == stored.ctag, stored.syncToken != nil || !supportsSyncCollection {
-      return result
-    }
-    var listing: Listing
-    if supportsSyncCollection {
-      listing = try await Self.syncCollection(
-        remote, base, from: stored.syncToken, requests: &result.requests, bytes: &result.bytes)
-      // The ctag seen before the listing: a change made since gives another at the next sync.
-      listing.ctag = currentCtag
-    } else if let ctagListing = try await Self.etagListing(
-      remote, base, unlessCtag: stored.ctag, known: currentCtag, requests: &result.requests)
-    {
-      listing = ctagListing
-    } else {
-      return result  // The same ctag: nothing changed.
-    }
-    if listing.syncToken == stored.syncToken && listing.ctag == stored.ctag && listing.changed.isEmpty
-      && listing.removed.isEmpty && !listing.complete
-    {
-      return result  // `sync-collection` with nothing new: one request, nothing written.
-    }
+    guard
+      let listing = try await Self.listing(
+        remote, base, stored, supportsSyncCollection: supportsSyncCollection, currentCtag: currentCtag,
+        requests: &result.requests, bytes: &result.bytes)
+    else { return result }
     // What the calendar holds: every object's ETag for a complete listing (what it does not name is
     // gone), else only those of the objects it names — an incremental sync reads no more of the
     // store than it changes.
@@ -155,6 +137,39 @@ struct CollectionSync {
   }
 
   // MARK: Listings
+
+  /// What changed in the collection at `base` since the sync that left it at `stored`, or `nil`
+  /// when nothing did: no request when the home's listing gave the same ctag as that sync's (an
+  /// idle sync is the one listing of the home), else `sync-collection` from the stored token or,
+  /// for a server without it, a listing of every member's `getetag` unless the ctag is the same;
+  /// `nil` too for a `sync-collection` with nothing new. Members are named without `suffix`.
+  static func listing(
+    _ remote: DAVRemote, _ base: RemoteURL, _ stored: RemoteCollection, supportsSyncCollection: Bool,
+    currentCtag: String?, suffix: String = ".ics", requests: inout Int, bytes: inout Int
+  ) async throws(AccountError) -> Listing? {
+    if let currentCtag, currentCtag == stored.ctag, stored.syncToken != nil || !supportsSyncCollection {
+      return nil
+    }
+    var listing: Listing
+    if supportsSyncCollection {
+      listing = try await syncCollection(
+        remote, base, from: stored.syncToken, requests: &requests, bytes: &bytes, suffix: suffix)
+      // The ctag seen before the listing: a change made since gives another at the next sync.
+      listing.ctag = currentCtag
+    } else if let etags = try await etagListing(
+      remote, base, unlessCtag: stored.ctag, known: currentCtag, requests: &requests, suffix: suffix)
+    {
+      listing = etags
+    } else {
+      return nil  // The same ctag: nothing changed.
+    }
+    if listing.syncToken == stored.syncToken && listing.ctag == stored.ctag && listing.changed.isEmpty
+      && listing.removed.isEmpty && !listing.complete
+    {
+      return nil  // `sync-collection` with nothing new: one request, nothing written.
+    }
+    return listing
+  }
 
   /// `sync-collection` from `token` (none: from the start, every member); a token the server no
   /// longer knows starts again from the start. A truncated answer (`507` on the collection) is
@@ -245,17 +260,28 @@ struct CollectionSync {
     var bytes = 0
   }
 
-  /// ``multiget(_:_:_:)``, asked again in halves when the answer is larger than a sync reads at
+  /// What a multiget asks for: a calendar's objects (`calendar-multiget`, RFC 4791 §7.9) or an
+  /// address book's cards (`addressbook-multiget`, RFC 6352 §8.7).
+  enum Members: Sendable {
+    case calendarObjects, cards
+
+    /// The report's element, in the namespace of its data.
+    var report: String { self == .calendarObjects ? "calendar-multiget" : "addressbook-multiget" }
+    /// The property holding each member's text.
+    var data: XMLName { self == .calendarObjects ? .caldav("calendar-data") : .carddav("address-data") }
+  }
+
+  /// ``multiget(_:_:_:of:)``, asked again in halves when the answer is larger than a sync reads at
   /// once (objects of up to 1 MiB each).
-  private static func multigetSplitting(
-    _ remote: DAVRemote, _ base: RemoteURL, _ hrefs: [String]
+  static func multigetSplitting(
+    _ remote: DAVRemote, _ base: RemoteURL, _ hrefs: [String], of members: Members = .calendarObjects
   ) async throws(AccountError) -> Fetch {
     do {
-      return try await multiget(remote, base, hrefs)
+      return try await multiget(remote, base, hrefs, of: members)
     } catch .remote(.tooLarge) where hrefs.count > 1 {
       let half = hrefs.count / 2
-      var first = try await multigetSplitting(remote, base, Array(hrefs[..<half]))
-      let second = try await multigetSplitting(remote, base, Array(hrefs[half...]))
+      var first = try await multigetSplitting(remote, base, Array(hrefs[..<half]), of: members)
+      let second = try await multigetSplitting(remote, base, Array(hrefs[half...]), of: members)
       first.objects.merge(second.objects) { one, _ in one }
       first.requests += second.requests + 1
       first.bytes += second.bytes
@@ -263,28 +289,30 @@ struct CollectionSync {
     }
   }
 
-  /// `calendar-multiget` of `hrefs`: each one's `ETag` and `calendar-data`.
+  /// The multiget of `hrefs` (`members`' report): each one's `ETag` and text.
   private static func multiget(
-    _ remote: DAVRemote, _ base: RemoteURL, _ hrefs: [String]
+    _ remote: DAVRemote, _ base: RemoteURL, _ hrefs: [String], of members: Members
   ) async throws(AccountError) -> Fetch {
+    let (report, data) = (members.report, members.data)
     let body = """
-      <?xml version="1.0" encoding="utf-8"?><C:calendar-multiget xmlns:D="DAV:" \
-      xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/><C:calendar-data/></D:prop>\
-      \(hrefs.map { "<D:href>\(XMLText.escaped($0))</D:href>" }.joined())</C:calendar-multiget>
+      <?xml version="1.0" encoding="utf-8"?><C:\(report) xmlns:D="DAV:" \
+      xmlns:C="\(data.namespace)"><D:prop><D:getetag/><C:\(data.local)/></D:prop>\
+      \(hrefs.map { "<D:href>\(XMLText.escaped($0))</D:href>" }.joined())</C:\(report)>
       """
     let (answer, _) = try await remote.send("REPORT", base, depth: 1, body: body)
-    guard answer.status == 207 else { throw .notDAV("REPORT calendar-multiget \(base) answered \(answer.status)") }
+    guard answer.status == 207 else { throw .notDAV("REPORT \(report) \(base) answered \(answer.status)") }
     var fetched: [String: Fetched] = [:]
     let wanted = Dictionary(hrefs.map { (Self.path($0), $0) }, uniquingKeysWith: { first, _ in first })
     for response in try DAVRemote.responses(answer.body) {
       guard let href = wanted[Self.path(response.href)] else { continue }
       if response.status == 404 {
         fetched[href] = .gone
-      } else if let data = response.properties[.caldav("calendar-data")]?.text {
+      } else if let text = response.properties[data]?.text {
         let tag = response.properties[.dav("getetag")]?.text.trimmed ?? ""
-        fetched[href] = .found(entityTag: tag, text: Array(data.utf8))
+        fetched[href] = .found(entityTag: tag, text: Array(text.utf8))
       } else {
-        fetched[href] = .failed("the server gave no calendar data for it")
+        fetched[href] = .failed(
+          "the server gave no \(members == .calendarObjects ? "calendar" : "address") data for it")
       }
     }
     return Fetch(objects: fetched, requests: 1, bytes: answer.body.count)

@@ -165,43 +165,9 @@ struct AccountPeersTests {
       try setup.store.objects(["calendar", "list"]).first { $0["title"] as? String == "Work" }?["id"] as? String)
 
     // vdirsyncer: the same collection into a folder, its own way (its own listing and fetches).
-    let folder = setup.store.directory.path + "/vdir"
-    try FileManager.default.createDirectory(atPath: folder + "/calendars", withIntermediateDirectories: true)
-    let config = """
-      [general]
-      status_path = "\(folder)/status/"
-
-      [pair calendars]
-      a = "local"
-      b = "remote"
-      collections = ["work"]
-
-      [storage local]
-      type = "filesystem"
-      path = "\(folder)/calendars/"
-      fileext = ".ics"
-
-      [storage remote]
-      type = "caldav"
-      url = "\(setup.server.base)/"
-      username = "ann"
-      password = "s3cret-pass"
-
-      """
-    try config.write(toFile: folder + "/config", atomically: true, encoding: .utf8)
-    let environment = [
-      "PYTHONPATH": Repository.root.appendingPathComponent(".build/python-vdir").path, "TZ": "UTC",
-      "LC_ALL": "C.UTF-8",
-    ]
-    for arguments in [["discover"], ["sync"]] {
-      let ran = try CLI.run(
-        ["sh", "-c", "yes | python3 -m vdirsyncer -c \"$0\" \(arguments.joined(separator: " "))", folder + "/config"],
-        environment: environment, program: URL(fileURLWithPath: "/usr/bin/env"))
-      #expect(ran.status == 0, "vdirsyncer \(arguments): \(ran.stdout) \(ran.stderr)")
-    }
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/calendars/work").map {
-      try String(contentsOfFile: folder + "/calendars/work/" + $0, encoding: .utf8)
-    }
+    let files = try Self.vdirsyncer(
+      into: setup.store.directory.path + "/vdir", type: "caldav", collection: "work", fileext: ".ics",
+      from: setup.server.base)
     #expect(files.count == 13)
     #expect(try Sync.oracle(files) == Sync.oracle([try setup.store.run(["export", "--calendar", work]).stdout]))
   }
@@ -224,25 +190,37 @@ struct AccountPeersTests {
     }
     _ = try setup.add()
 
-    let folder = setup.store.directory.path + "/vcards"
-    try FileManager.default.createDirectory(atPath: folder + "/books", withIntermediateDirectories: true)
+    let files = try Self.vdirsyncer(
+      into: setup.store.directory.path + "/vcards", type: "carddav", collection: "friends", fileext: ".vcf",
+      from: setup.server.base)
+    #expect(files.count == 8)
+    let exported = try setup.store.run(["contact", "export"]).stdout
+    #expect(try Self.cards(files) == Self.cards([exported]), "\(exported)")
+  }
+
+  /// What vdirsyncer (PyPI; its `type` storage, its own listing and fetches) syncs of Radicale's
+  /// collection `collection` at `base` into a folder under `folder`: the text of each file.
+  static func vdirsyncer(
+    into folder: String, type: String, collection: String, fileext: String, from base: String
+  ) throws -> [String] {
+    try FileManager.default.createDirectory(atPath: folder + "/local", withIntermediateDirectories: true)
     let config = """
       [general]
       status_path = "\(folder)/status/"
 
-      [pair books]
+      [pair local_remote]
       a = "local"
       b = "remote"
-      collections = ["friends"]
+      collections = ["\(collection)"]
 
       [storage local]
       type = "filesystem"
-      path = "\(folder)/books/"
-      fileext = ".vcf"
+      path = "\(folder)/local/"
+      fileext = "\(fileext)"
 
       [storage remote]
-      type = "carddav"
-      url = "\(setup.server.base)/"
+      type = "\(type)"
+      url = "\(base)/"
       username = "ann"
       password = "s3cret-pass"
 
@@ -258,12 +236,10 @@ struct AccountPeersTests {
         environment: environment, program: URL(fileURLWithPath: "/usr/bin/env"))
       #expect(ran.status == 0, "vdirsyncer \(arguments): \(ran.stdout) \(ran.stderr)")
     }
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/books/friends").map {
-      try String(contentsOfFile: folder + "/books/friends/" + $0, encoding: .utf8)
+    let directory = folder + "/local/" + collection
+    return try FileManager.default.contentsOfDirectory(atPath: directory).map {
+      try String(contentsOfFile: directory + "/" + $0, encoding: .utf8)
     }
-    #expect(files.count == 8)
-    let exported = try setup.store.run(["contact", "export"]).stdout
-    #expect(try Self.cards(files) == Self.cards([exported]), "\(exported)")
   }
 
   /// The cards of every vCard text in `texts` as `vobject` reads them: UID, FN, emails, birthday.

@@ -111,13 +111,7 @@ extension ContactStore {
         // An account's address book is made by its sync, never by a save.
         (saved.accountID, saved.remote) = (nil, nil)
       }
-      var payload = Payload()
-      payload.append(tag: 1, id: saved.id)
-      payload.append(tag: 5, message: ContactCodec.encode(saved))
-      let header = try appender.append(
-        RecordDraft(kind: .addressBookSaved, principal: actor, payload: payload), in: &txn)
-      saved.version = header.position
-      return saved
+      return try Self.appendSaved(saved, actor, &txn, &appender)
     }
   }
 
@@ -155,16 +149,39 @@ extension ContactStore {
           .changedSinceFetched(container.id, fetched: container.version, current: stored.version))
       }
       try txn.reading { try Self.checkWritable(container.id, actor, book, in: $0) }
-      for kind in [ContactObjectKind.contact, .group] {
-        for id in try txn.reading({ try book.members(ofContainer: container.id, kind, in: $0) }) {
-          var payload = Payload()
-          payload.append(tag: 1, id: id)
-          try appender.append(RecordDraft(kind: kind.removeKind, principal: actor, payload: payload), in: &txn)
-        }
-      }
-      var payload = Payload()
-      payload.append(tag: 1, id: container.id)
-      try appender.append(RecordDraft(kind: .addressBookRemoved, principal: actor, payload: payload), in: &txn)
+      try Self.appendRemoved(stored, actor, book, &txn, &appender)
     }
+  }
+
+  /// Appends the removal of every contact and group of `container`, then of `container`.
+  static func appendRemoved(
+    _ container: ContactContainer, _ principal: Principal, _ book: ContactsProjection, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
+  ) throws {
+    for kind in [ContactObjectKind.contact, .group] {
+      for id in try txn.reading({ try book.members(ofContainer: container.id, kind, in: $0) }) {
+        var payload = Payload()
+        payload.append(tag: 1, id: id)
+        try appender.append(RecordDraft(kind: kind.removeKind, principal: principal, payload: payload), in: &txn)
+      }
+    }
+    var payload = Payload()
+    payload.append(tag: 1, id: container.id)
+    try appender.append(RecordDraft(kind: .addressBookRemoved, principal: principal, payload: payload), in: &txn)
+  }
+
+  /// Appends an `addressBookSaved` of `container` by `principal`; returns it as saved.
+  static func appendSaved(
+    _ container: ContactContainer, _ principal: Principal, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
+  ) throws -> ContactContainer {
+    var payload = Payload()
+    payload.append(tag: 1, id: container.id)
+    payload.append(tag: 5, message: ContactCodec.encode(container))
+    let header = try appender.append(
+      RecordDraft(kind: .addressBookSaved, principal: principal, payload: payload), in: &txn)
+    var saved = container
+    saved.version = header.position
+    return saved
   }
 }

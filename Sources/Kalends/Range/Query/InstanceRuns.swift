@@ -133,7 +133,8 @@ enum InstanceRuns {
     return true
   }
 
-  private static func merge(_ a: ArraySlice<EventInstance>, _ b: ArraySlice<EventInstance>) -> [EventInstance] {
+  /// `a` and `b`, each sorted as ``EventInstance/precedes(_:_:)`` sorts, as one such list.
+  static func merge(_ a: ArraySlice<EventInstance>, _ b: ArraySlice<EventInstance>) -> [EventInstance] {
     var out: [EventInstance] = []
     out.reserveCapacity(a.count + b.count)
     var (i, j) = (a.startIndex, b.startIndex)
