@@ -48,11 +48,12 @@ extension ContactStore {
   }
 
   /// The address book of the account `accountID` mirroring its server's collection at `url`, made
-  /// now when there is none, its title brought to the server's: written by the account
-  /// (`source:ID`). The person's only.
-  package func mirrorAddressBook(at url: String, title: String, ofAccount accountID: ObjectID) throws(StoreError)
-    -> ContactContainer
-  {
+  /// now when there is none, its title brought to the server's and taking changes when the server
+  /// lets the user change the collection (`writable`): written by the account (`source:ID`). The
+  /// person's only.
+  package func mirrorAddressBook(
+    at url: String, title: String, writable: Bool, ofAccount accountID: ObjectID
+  ) throws(StoreError) -> ContactContainer {
     try session.requireOwner("sync accounts")
     let book = try contactsBook()
     return try write(nil) { txn, appender, objects in
@@ -66,7 +67,7 @@ extension ContactStore {
       let wanted = title.isEmpty ? url : title
       var container: ContactContainer
       if let existing {
-        guard existing.title != wanted else { return existing }
+        guard existing.title != wanted || existing.allowsContentModifications != writable else { return existing }
         container = existing
         container.title = wanted
       } else {
@@ -75,6 +76,7 @@ extension ContactStore {
         container.remote = RemoteCollection(url: url)
         container.creationDate = appender.timestamp
       }
+      container.allowsContentModifications = writable
       try Self.checkContactText(container.title, "the address book's title")
       return try Self.appendSaved(container, principal, &txn, &appender)
     }
@@ -97,17 +99,25 @@ extension ContactStore {
   /// transaction, every record made by the account (`source:ID`): a card is stored under its name
   /// as a CardDAV client's card is (a contact keeps its identifier and groups; a group card's
   /// members are the contacts of the book with those `UID`s, and those not there yet join when
-  /// they come), a card equal to what the book holds writes nothing — so a sync resumed after a
-  /// crash writes nothing twice —, and a removal removes it. A card the store refuses (its `UID`
-  /// held under another name, a bad field) is not taken and is returned as quarantined; the rest
-  /// is. With `completing`, the book's ``ContactContainer/remote`` is saved as it in the same
-  /// transaction. The person's only.
+  /// they come), its record carrying the server's `ETag`; a card the book holds with that `ETag`
+  /// already, or with the same content, is not written again — so a sync resumed after a crash
+  /// writes nothing twice —, and a removal removes it.
+  ///
+  /// A card changed here and waiting to go out (the outbox) whose server version changed too is a
+  /// conflict: a ``RecordKind/remoteConflict`` record first, then the server's version, the local
+  /// one kept in history (`contact history`, `contact restore`). A server holding what waits
+  /// (sent by a sync stopped before it recorded the delivery) is a delivery, not a conflict.
+  ///
+  /// A card the store refuses (its `UID` held under another name, a bad field) is not taken and is
+  /// returned as quarantined; the rest is. With `completing`, the book's ``ContactContainer/remote``
+  /// is saved as it in the same transaction. The person's only.
   @discardableResult
   package func applyRemoteCards(
     _ changes: [RemoteCardChange], to containerID: ObjectID, completing: RemoteCollection? = nil
   ) throws(StoreError) -> RemoteApply {
     try session.requireOwner("sync accounts")
     let book = try contactsBook()
+    let outbox = try session.store.projection(OutboxProjection.self)
     return try write(nil) { txn, appender, _ in
       guard let container = try book.container(containerID, in: txn), let account = container.accountID,
         let remote = container.remote
@@ -127,12 +137,45 @@ extension ContactStore {
         return true
       }
       for change in changes {
+        let name: String
+        let serverTag: String?
+        switch change {
+        case .removed(let removed): (name, serverTag) = (removed, nil)
+        case .stored(let stored, let tag, _): (name, serverTag) = (stored, tag)
+        }
+        let held = try txn.reading { try Self.heldCard(named: name, in: containerID, book, outbox, in: $0) }
+        if let waiting = try txn.reading({ try outbox.pending(name, inCalendar: containerID, in: $0) }) {
+          guard waiting.base != serverTag else {
+            result.unchanged += 1  // The server holds what the change was based on (or never held it).
+            continue
+          }
+          var delivered = serverTag == nil && held == nil  // Removed on both sides.
+          if case .stored(_, _, let card) = change, let held {
+            delivered = try txn.reading { try Self.holds(card, named: name, held, book, in: $0) }
+          }
+          if delivered {
+            try Self.appendCardDelivered(
+              name, entityTag: serverTag, carries: waiting.last, holder: held.map { ($0.kind, $0.id) },
+              container: containerID, source, &txn, &appender)
+            result.lastPosition = appender.head.position
+            result.unchanged += 1
+            continue
+          }
+          try Self.appendCardConflict(
+            name, localVersion: waiting.last, base: waiting.base, serverTag: serverTag, container: containerID, source,
+            &txn, &appender)
+          result.conflicts.append(name)
+          result.lastPosition = appender.head.position
+        } else if let held, let serverTag, held.entityTag == serverTag {
+          result.unchanged += 1  // The server's version, held already.
+          continue
+        }
         switch change {
         case .removed(let name):
           let contact = try remove(name, .contact, &txn)
           let group = try remove(name, .group, &txn)
           if contact || group { result.removed += 1 }
-        case .stored(let name, _, let card):
+        case .stored(let name, let tag, let card):
           let before = appender.head.position
           do {
             let created: Bool
@@ -144,21 +187,32 @@ extension ContactStore {
               _ = try remove(name, .group, &txn)
               created =
                 try Self.putContact(
-                  contact, named: name, in: containerID, condition: .none, scope: nil, source, book, &txn, &appender
+                  contact, named: name, in: containerID, condition: .none, scope: nil, entityTag: tag, source, book,
+                  &txn, &appender
                 ).created
             case .group(let group):
               try Self.check(group.group)
               for uid in group.memberUIDs { try Self.checkContactText(uid, "a member's UID") }
               _ = try remove(name, .contact, &txn)
               created =
-                try Self.putGroup(group, named: name, in: containerID, condition: .none, source, book, &txn, &appender)
-                .created
+                try Self.putGroup(
+                  group, named: name, in: containerID, condition: .none, entityTag: tag, source, book, &txn, &appender
+                ).created
             }
             if appender.head.position == before {
               result.unchanged += 1
             } else {
               result.lastPosition = appender.head.position
               if created { result.created += 1 } else { result.updated += 1 }
+            }
+            // The card's own record was not written (it said what the book holds): its `ETag` is
+            // recorded by itself, so that the next sync finds it held.
+            let now = try txn.reading { try Self.heldCard(named: name, in: containerID, book, outbox, in: $0) }
+            if let now, now.entityTag != tag {
+              try Self.appendCardDelivered(
+                name, entityTag: tag, carries: appender.head.position, holder: (now.kind, now.id),
+                container: containerID, source, &txn, &appender)
+              result.lastPosition = appender.head.position
             }
           } catch let error as StoreError where appender.head.position == before {
             // Refused before anything of it was written: the rest of the book syncs.
@@ -178,6 +232,50 @@ extension ContactStore {
         }
       }
       return result
+    }
+  }
+
+  /// The card the account's address book `containerID` holds at `name`: a contact's, else a
+  /// group's, with the server's `ETag` of it as the outbox knows it.
+  static func heldCard(
+    named name: String, in containerID: ObjectID, _ book: ContactsProjection, _ outbox: OutboxProjection,
+    in txn: borrowing ReadTransaction
+  ) throws -> (kind: OutgoingCard.Holder, id: ObjectID, entityTag: String?)? {
+    if let (id, _) = try stored(named: name, book, container: containerID, in: txn) {
+      return (.contact, id, try outbox.card(.contact, id, in: txn)?.entityTag)
+    }
+    if let (id, _) = try stored(named: name, kind: .group, book, container: containerID, in: txn) {
+      return (.group, id, try outbox.card(.group, id, in: txn)?.entityTag)
+    }
+    return nil
+  }
+
+  /// Whether the card `held` says what `card` does: a contact's fields (as a `PUT` of it would
+  /// leave them), a group's name, kept properties and members.
+  static func holds(
+    _ card: AddressObject, named name: String, _ held: (kind: OutgoingCard.Holder, id: ObjectID, entityTag: String?),
+    _ book: ContactsProjection, in txn: borrowing ReadTransaction
+  ) throws -> Bool {
+    switch (card, held.kind) {
+    case (.contact(let contact), .contact):
+      guard let stored = try book.state(.contact, held.id, in: txn) else { return false }
+      let current = try ContactCodec.decodeContact(id: held.id, version: stored.version, modified: nil, stored.state)
+      var incoming = contact
+      (incoming.containerID, incoming.groupIDs, incoming.clientProperties) =
+        (current.containerID, current.groupIDs, current.clientProperties)
+      incoming.resourceName = name == contact.externalID ? nil : name
+      var kept = current
+      kept.creationDate = nil
+      incoming.creationDate = nil
+      return sameContent(kept, incoming)
+    case (.group(let group), .group):
+      guard let stored = try book.state(.group, held.id, in: txn) else { return false }
+      let current = try groupCard(held.id, stored, book, in: txn)
+      return current.group.name == group.group.name
+        && current.group.additionalProperties == group.group.additionalProperties
+        && Set(current.memberUIDs) == Set(group.memberUIDs.map(VCardText.bareUID))
+    default:
+      return false
     }
   }
 }

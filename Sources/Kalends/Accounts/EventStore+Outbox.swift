@@ -24,9 +24,9 @@ extension EventStore {
     }
   }
 
-  /// How many objects of each account calendar wait to go out, by calendar; calendars with none are
-  /// left out. The person's only.
-  package func outgoingCounts(inCalendars calendarIDs: [ObjectID]) throws(StoreError) -> [ObjectID: Int] {
+  /// How many objects of each account calendar or address book wait to go out, by its id; those
+  /// with none are left out. The person's only.
+  package func outgoingCounts(inCollections calendarIDs: [ObjectID]) throws(StoreError) -> [ObjectID: Int] {
     try requireOwner("sync accounts")
     let outbox = try store.projection(OutboxProjection.self)
     return try read(records: false) { txn, _, _ in

@@ -1,7 +1,7 @@
 internal import LMDB
 
-/// What waits to go out to the accounts' servers: the objects of account calendars that the person
-/// or an app changed since the server last held them, derived from the log like every projection —
+/// What waits to go out to the accounts' servers: the objects of account calendars and the cards
+/// of account address books that the person or an app changed since the server last held them, derived from the log like every projection —
 /// so the outbox is as durable as the log, survives a crash exactly, and is rebuilt with the rest.
 ///
 /// A save or removal of an item in a calendar mirroring a collection (``EventCalendar/remote``)
@@ -10,15 +10,24 @@ internal import LMDB
 /// (the server's version applied, ``RecordKind/remoteDelivered``) takes it out. A change the
 /// account brought is therefore never sent back.
 ///
-/// Databases:
-/// - `outbox.calendars`: key `calendar id (16)` → its account's id (16): the calendars that mirror
-///   a collection.
+/// An address book mirroring a collection (``ContactContainer/remote``) is such a collection too,
+/// its cards kept in `outbox.cards` (``OutboxProjection+Cards.swift``): a contact's card goes out
+/// when its content changes here, a group's when its name or its members do (a contact joining or
+/// leaving it), and the account's saves that carry the server's `ETag` (`remoteEntityTag`) are the
+/// server's versions.
+///
+/// Databases (a "collection" is an account calendar or address book, by its id):
+/// - `outbox.calendars`: key `collection id (16)` → its account's id (16): the collections
+///   mirrored.
 /// - `outbox.items`: key `calendar id (16) ‖ type (1: 2 event, 3 reminder) ‖ id (16)` → payload
 ///   {1 name in the collection, 2 the server's `ETag` of its object, when the server holds it}.
-/// - `outbox.pending`: key `calendar id (16) ‖ the first 16 bytes of SHA-256(name)` → payload {1
+/// - `outbox.cards`: key `type (1: 4 contact, 5 group) ‖ id (16)` → payload {1 its address
+///   book's id, 2 name in the collection, 3 the server's `ETag`, 4 a contact's groups (repeated), 5
+///   a digest of a contact's card}.
+/// - `outbox.pending`: key `collection id (16) ‖ the first 16 bytes of SHA-256(name)` → payload {1
 ///   name, 2 base `ETag` (absent: the server does not hold it), 3 the first local change's position,
 ///   4 the last one's}.
-/// - `outbox.conflicts`: key `calendar id (16) ‖ position (8)` of a ``RecordKind/remoteConflict``
+/// - `outbox.conflicts`: key `collection id (16) ‖ position (8)` of a ``RecordKind/remoteConflict``
 ///   record → payload {1 name, 2 the local change's position, 3 the server's `ETag` (absent: the
 ///   server removed it)}.
 /// - `outbox.collections`: key `calendar id (16)` → payload {1 the collection's address, 2 the
@@ -28,7 +37,7 @@ internal import LMDB
 ///   empty name takes one out.
 struct OutboxProjection: Projection {
   static let name = "outbox"
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
   enum DatabaseName {
     static let calendars = "outbox.calendars"
     static let items = "outbox.items"
@@ -36,14 +45,16 @@ struct OutboxProjection: Projection {
     static let conflicts = "outbox.conflicts"
     static let collections = "outbox.collections"
     static let removed = "outbox.removed"
+    static let cards = "outbox.cards"
   }
   static let databaseNames = [
     DatabaseName.calendars, DatabaseName.items, DatabaseName.pending, DatabaseName.conflicts,
-    DatabaseName.collections, DatabaseName.removed,
+    DatabaseName.collections, DatabaseName.removed, DatabaseName.cards,
   ]
   static let kinds: Set<RecordKind> = [
     .calendarSaved, .calendarRemoved, .eventSaved, .eventRemoved, .reminderSaved, .reminderRemoved,
-    .remoteDelivered, .remoteConflict, .sourceRemoved,
+    .remoteDelivered, .remoteConflict, .sourceRemoved, .addressBookSaved, .addressBookRemoved, .contactSaved,
+    .contactRemoved, .groupSaved, .groupRemoved,
   ]
 
   let calendars: Database
@@ -52,6 +63,7 @@ struct OutboxProjection: Projection {
   let conflicts: Database
   let collections: Database
   let removed: Database
+  let cards: Database
 
   init(databases: [String: Database], log: Database) {
     collections = databases[DatabaseName.collections]!
@@ -60,6 +72,7 @@ struct OutboxProjection: Projection {
     items = databases[DatabaseName.items]!
     pending = databases[DatabaseName.pending]!
     conflicts = databases[DatabaseName.conflicts]!
+    cards = databases[DatabaseName.cards]!
   }
 
   func apply(_ header: LogRecordHeader, payload: RawSpan, in txn: inout WriteTransaction) throws {
@@ -73,6 +86,10 @@ struct OutboxProjection: Projection {
         if try txn.contains(ObjectID(payload, at: range.lowerBound).bytes, in: calendars) { involved = true }
       }
       guard involved else { return }
+    }
+    if Self.cardKinds.contains(header.kind) {
+      try applyCard(header, payload: payload, in: &txn)
+      return
     }
     let fields = try PayloadReader(bytes: payload)
     switch header.kind {
@@ -163,6 +180,9 @@ struct OutboxProjection: Projection {
           try txn.put(Item(name: name, entityTag: entityTag).encoded, forKey: key, in: items)
         }
       }
+      for (tag, kind) in [(UInt8(7), ContactObjectKind.contact), (8, .group)] {
+        for id in try fields.objectIDs(tag) { try delivered(kind, id, name: name, entityTag: entityTag, &txn) }
+      }
       let key = Self.pendingKey(calendar, name)
       guard
         let waiting = try txn.value(forKey: key, in: pending).map({ try Pending(PayloadReader(Payload(bytes: $0))) })
@@ -188,7 +208,7 @@ struct OutboxProjection: Projection {
   }
 
   /// The account of `calendar` when it mirrors a collection.
-  private func account(of calendar: ObjectID, _ txn: inout WriteTransaction) throws -> ObjectID? {
+  func account(of calendar: ObjectID, _ txn: inout WriteTransaction) throws -> ObjectID? {
     try txn.value(forKey: calendar.bytes, in: calendars).flatMap { ObjectID(bytes: $0) }
   }
 
@@ -211,7 +231,7 @@ struct OutboxProjection: Projection {
 
   /// Puts the object `name` of `calendar` in the outbox, changed at `position`: its base is the
   /// one of the change already waiting, else `base`.
-  private func queue(
+  func queue(
     _ name: String, base: String?, _ calendar: ObjectID, _ position: LogPosition, _ txn: inout WriteTransaction
   ) throws {
     let key = Self.pendingKey(calendar, name)
@@ -224,12 +244,13 @@ struct OutboxProjection: Projection {
   }
 
   /// Takes the object `name` of `calendar` out of the outbox.
-  private func unqueue(_ name: String, _ calendar: ObjectID, _ txn: inout WriteTransaction) throws {
+  func unqueue(_ name: String, _ calendar: ObjectID, _ txn: inout WriteTransaction) throws {
     _ = try txn.delete(Self.pendingKey(calendar, name), in: pending)
   }
 
-  /// Forgets the calendar: removed, or no longer mirroring a collection.
-  private func forget(_ calendar: ObjectID, _ txn: inout WriteTransaction) throws {
+  /// Forgets the calendar or address book: removed, or no longer mirroring a collection.
+  func forget(_ calendar: ObjectID, _ txn: inout WriteTransaction) throws {
+    try forgetCards(ofContainer: calendar, &txn)
     _ = try txn.delete(calendar.bytes, in: calendars)
     _ = try txn.delete(calendar.bytes, in: collections)
     for database in [items, pending, conflicts] {

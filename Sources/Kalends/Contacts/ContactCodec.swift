@@ -150,6 +150,7 @@ enum ContactCodec {
     ModelCodec.appendClientProperties(container.clientProperties, tag: 10, to: &state)
     if let account = container.accountID { state.append(tag: 11, id: account) }
     container.remote?.append(to: &state)
+    if !container.allowsContentModifications { state.append(tag: 14, bool: true) }
     return state
   }
 
@@ -171,6 +172,7 @@ enum ContactCodec {
     container.clientProperties = try ModelCodec.clientProperties(tag: 10, of: state)
     container.accountID = try state.objectIDs(11).first
     container.remote = try state.messages(13).first.map(RemoteCollection.init)
+    container.allowsContentModifications = try state.bool(14) != true
     return container
   }
 }

@@ -287,6 +287,7 @@ package struct RecordSchema: Sendable {
       Field(tag: 3, name: "change", type: .unsigned, required: true),
       Field(tag: 5, name: "state", type: .message(contactState), required: true),
       Field(tag: 8, name: "restoredFrom", type: .unsigned, required: false),
+      Field(tag: 9, name: "remoteEntityTag", type: .string, required: false),
     ], contentTags: [5])
 
   static let groupSaved = RecordSchema(
@@ -303,6 +304,7 @@ package struct RecordSchema: Sendable {
           Field(tag: 31, name: "containerId", type: .uuid, required: false),
         ]), required: true),
       Field(tag: 8, name: "restoredFrom", type: .unsigned, required: false),
+      Field(tag: 9, name: "remoteEntityTag", type: .string, required: false),
     ], contentTags: [5])
 
   static let addressBookSaved = RecordSchema(
@@ -318,6 +320,7 @@ package struct RecordSchema: Sendable {
           Field(tag: 10, name: "clientProperty", type: .message(clientProperty), required: false),
           Field(tag: 11, name: "accountId", type: .uuid, required: false),
           Field(tag: 13, name: "remote", type: .message(remoteCollection), required: false),
+          Field(tag: 14, name: "readOnly", type: .bool, required: false),
           Field(tag: 27, name: "created", type: .timestamp, required: false),
         ]),
         required: true),
@@ -483,6 +486,8 @@ package struct RecordSchema: Sendable {
         Field(tag: 4, name: "carries", type: .unsigned, required: true),
         Field(tag: 5, name: "event", type: .uuid, required: false),
         Field(tag: 6, name: "reminder", type: .uuid, required: false),
+        Field(tag: 7, name: "contact", type: .uuid, required: false),
+        Field(tag: 8, name: "group", type: .uuid, required: false),
       ]),
     .remoteConflict: RecordSchema(
       name: "remoteConflict",

@@ -162,10 +162,11 @@ enum DAVResource {
         "<CR:address-data-type content-type=\"text/vcard\" version=\"\($0.rawValue)\"/>"
       }.joined()
     case (Namespace.dav, "current-user-privilege-set"):
-      // An account's address book takes no changes here (its syncs alone write it).
+      // An account's address book: its cards change here (and go out to its server) when its
+      // server lets the user change them; its own properties are the server's.
+      let contents = container.allowsContentModifications ? ["write-content", "bind", "unbind"] : []
       let privileges =
-        ["read", "read-current-user-privilege-set"]
-        + (container.accountID == nil ? ["write", "write-content", "bind", "unbind"] : [])
+        ["read", "read-current-user-privilege-set"] + (container.accountID == nil ? ["write"] : []) + contents
       return privileges.map { "<D:privilege><D:\($0)/></D:privilege>" }.joined()
     case (Namespace.carddav, "max-resource-size"):
       return String(DAVMiddleware.maximumResource)

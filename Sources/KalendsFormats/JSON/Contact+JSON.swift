@@ -94,7 +94,7 @@ extension ContactContainer {
       ("local", .bool(isLocal)),
       ("davName", .string(davName)),
       ("creator", .text(creator)),
-      ("allowsContentModifications", .bool(accountID == nil)),
+      ("allowsContentModifications", .bool(allowsContentModifications)),
       ("version", .number(version.rawValue)),
       ("created", .text(creationDate?.description)),
     ]

@@ -7,7 +7,8 @@ import KalendsFormats
 /// transaction). Everything it writes is made by the account's source (`source:ID`), so
 /// history and the audit say where it came from, and apps hear of it through the change feed.
 ///
-/// Then what the person and apps changed in the account's calendars goes out (`CollectionSend`):
+/// Then what the person and apps changed in the account's calendars and address books goes out
+/// (`CollectionSend`):
 /// conditional `PUT` and `DELETE`, conflicts kept as facts, the server's version current
 /// (docs/accounts.md).
 public enum AccountSync {
@@ -53,6 +54,11 @@ public enum AccountSync {
     public var applied = RemoteApply()
     /// Cards not taken, with why.
     public var quarantined: [RemoteCollection.QuarantinedObject] = []
+    /// Local changes the server took.
+    public var sent = 0
+    /// Cards changed both here and on the server, by name: the server's version was kept, the
+    /// local one is in history.
+    public var conflicts: [String] = []
     /// Requests made to the server.
     public var requests = 0
     /// Bytes the server's answers held.
@@ -94,7 +100,7 @@ public enum AccountSync {
       calendarsAdded + calendarsRemoved + calendarsMade + calendarsRemovedThere + addressBooksAdded
         + addressBooksRemoved > 0
         || collections.contains { $0.applied.lastPosition != nil || $0.sent > 0 || !$0.conflicts.isEmpty }
-        || addressBooks.contains { $0.applied.lastPosition != nil }
+        || addressBooks.contains { $0.applied.lastPosition != nil || $0.sent > 0 || !$0.conflicts.isEmpty }
     }
   }
 
@@ -207,7 +213,9 @@ public enum AccountSync {
       ).run()
       // Then what waits to go out: sent after the server's changes came in, so that a change made
       // on both sides is found by the sync (a conflict) rather than by a refused write.
-      let sending = try await CollectionSend(remote: remote, store: store, calendar: calendar).run()
+      let sending = try await CollectionSend(
+        remote: remote, target: CalendarOutbox(store: store, calendar: calendar)
+      ).run()
       result.sent = sending.sent
       result.conflicts = result.applied.conflicts + sending.conflicts
       result.requests += sending.requests
@@ -225,9 +233,8 @@ public enum AccountSync {
 
   /// Syncs the account's address books into `contacts`: its address-book home listed, a contacts
   /// container made for each new collection (and removed for each collection gone), then each
-  /// synced from where its last sync ended. The account's address books take no changes here yet
-  /// (`ContactError.containerReadOnly`): nothing goes out. `listed` is the listing of the home when
-  /// the calendar home's was it.
+  /// synced from where its last sync ended and what waits in its outbox sent. `listed` is the
+  /// listing of the home when the calendar home's was it.
   static func syncAddressBooks(
     _ account: CalendarAccount, into contacts: ContactStore, _ remote: DAVRemote, _ summary: inout Summary,
     _ progress: @escaping (Progress) -> Void, listed: [AccountDiscovery.Collection]? = nil
@@ -252,11 +259,14 @@ public enum AccountSync {
     var synced: [(ContactContainer, AccountDiscovery.Collection)] = []
     for collection in collections {
       let container: ContactContainer
-      if let known = before.first(where: { $0.remote?.url == collection.url }), known.title == collection.name {
+      if let known = before.first(where: { $0.remote?.url == collection.url }), known.title == collection.name,
+        known.allowsContentModifications == collection.writable
+      {
         container = known
       } else {
         container = try AccountError.fromStore { () throws(StoreError) in
-          try contacts.mirrorAddressBook(at: collection.url, title: collection.name, ofAccount: account.id)
+          try contacts.mirrorAddressBook(
+            at: collection.url, title: collection.name, writable: collection.writable, ofAccount: account.id)
         }
       }
       if !before.contains(where: { $0.id == container.id }) { summary.addressBooksAdded += 1 }
@@ -267,10 +277,17 @@ public enum AccountSync {
       summary.addressBooksRemoved += 1
     }
     for (container, collection) in synced {
-      let result = try await AddressBookSync(
+      var result = try await AddressBookSync(
         remote: remote, store: contacts, container: container, supportsSyncCollection: collection.syncToken != nil,
         currentCtag: collection.ctag, progress: progress
       ).run()
+      // Then what waits to go out, as for a calendar.
+      let sending = try await CollectionSend(
+        remote: remote, target: AddressBookOutbox(store: contacts, container: container)
+      ).run()
+      result.sent = sending.sent
+      result.conflicts = result.applied.conflicts + sending.conflicts
+      result.requests += sending.requests
       summary.requests += result.requests
       summary.bytes += result.bytes
       summary.addressBooks.append(result)

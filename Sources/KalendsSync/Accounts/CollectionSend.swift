@@ -1,23 +1,22 @@
 import Kalends
 import KalendsFormats
 
-/// Sends what waits in the outbox of one account calendar (``EventStore/outgoing(inCalendar:)``)
-/// to its collection, after the calendar was synced from it: each object the person or an app
-/// changed is `PUT` under `If-Match` its base `ETag` (`If-None-Match: *` when the server does not
-/// hold it yet), each removed one `DELETE`d under `If-Match`, and each delivery recorded by the
-/// account (`EventStore.recordDeliveries`, a hundred to a transaction: a sync stopped between a
-/// `PUT` and its record finds, at the next sync, the server holding what waits, and records it
-/// then as delivered, not as a conflict).
+/// Sends what waits in the outbox of one account collection — a calendar (`CalendarOutbox`) or an
+/// address book (`AddressBookOutbox`) — to the server, after the collection was synced from it:
+/// each object the person or an app changed is `PUT` under `If-Match` its base `ETag`
+/// (`If-None-Match: *` when the server does not hold it yet), each removed one `DELETE`d under
+/// `If-Match`, and each delivery recorded by the account (a hundred to a transaction: a sync
+/// stopped between a `PUT` and its record finds, at the next sync, the server holding what waits,
+/// and records it then as delivered, not as a conflict).
 ///
 /// A precondition failed (412) means the server changed the object too: its version is fetched
 /// and applied, which keeps it as current, records the conflict, and leaves the local version in
 /// history. A server that refuses the change itself (403, or 4xx for its content) is answered the
 /// same way: its version stands. A server unreachable or busy stops the sending; what is left
 /// waits in the outbox, which is the log's, for the next sync.
-struct CollectionSend {
+struct CollectionSend<Target: OutboxTarget> {
   let remote: DAVRemote
-  let store: EventStore
-  let calendar: EventCalendar
+  let target: Target
 
   /// What sending did.
   struct Result {
@@ -29,47 +28,49 @@ struct CollectionSend {
   }
 
   /// Deliveries recorded in one transaction.
-  static let recordedTogether = 100
+  static var recordedTogether: Int { 100 }
 
   func run() async throws(AccountError) -> Result {
     var result = Result()
-    guard let stored = calendar.remote, let base = RemoteURL(stored.url) else { return result }
-    let waiting = try AccountError.fromStore { () throws(StoreError) in try store.outgoing(inCalendar: calendar.id) }
-    var delivered: [(object: OutgoingObject, entityTag: String?)] = []
+    guard let stored = target.collection, let base = RemoteURL(stored.url) else { return result }
+    let waiting = try target.waiting()
+    var delivered: [(Target.Entry, String?)] = []
     do throws(AccountError) {
-      for object in waiting {
+      for entry in waiting {
         if delivered.count >= Self.recordedTogether { try record(&delivered) }
-        guard let url = Self.address(of: object.name, in: base) else { continue }
+        let name = Target.name(of: entry)
+        guard let url = Self.address(of: name, in: base, suffix: Target.suffix) else { continue }
         let answer: RemoteResponse
-        if let held = object.object {
-          let condition = object.baseEntityTag.map { ("If-Match", $0) } ?? ("If-None-Match", "*")
+        let body = Target.body(of: entry)
+        let baseTag = Target.baseEntityTag(of: entry)
+        if let body {
+          let condition = baseTag.map { ("If-Match", $0) } ?? ("If-None-Match", "*")
           (answer, _) = try await remote.send(
-            "PUT", url, depth: nil, body: held.file.serialized(), headers: [condition],
-            contentType: "text/calendar; charset=utf-8", forbiddenAnswers: true)
-        } else if let baseTag = object.baseEntityTag {
+            "PUT", url, depth: nil, body: body, headers: [condition], contentType: Target.contentType,
+            forbiddenAnswers: true)
+        } else if let baseTag {
           (answer, _) = try await remote.send(
             "DELETE", url, depth: nil, body: nil, headers: [("If-Match", baseTag)], forbiddenAnswers: true)
         } else {
           // Made here and removed again before it went out: the server never held it.
-          delivered.append((object, nil))
+          delivered.append((entry, nil))
           continue
         }
         result.requests += 1
         switch answer.status {
         case 200..<300:
-          delivered.append((object, object.object == nil ? nil : answer.header("ETag")))
+          delivered.append((entry, body == nil ? nil : answer.header("ETag")))
           result.sent += 1
-        case 404 where object.object == nil:
-          delivered.append((object, nil))  // Removed on the server as well.
+        case 404 where body == nil:
+          delivered.append((entry, nil))  // Removed on the server as well.
           result.sent += 1
         case 412, 403, 404, 409, 413, 415, 400, 422:
           // The server changed the object since (412), or will not take this change: its version
           // stands, the local one stays in history. What was delivered before is recorded first.
           try record(&delivered)
-          let applied = try await adoptServerVersion(of: object.name, at: url, &result)
-          result.conflicts += applied.conflicts
+          result.conflicts += try await adoptServerVersion(of: name, at: url, &result).conflicts
         default:
-          throw AccountError.notDAV("\(object.object == nil ? "DELETE" : "PUT") \(url) answered \(answer.status)")
+          throw AccountError.notDAV("\(body == nil ? "DELETE" : "PUT") \(url) answered \(answer.status)")
         }
       }
     } catch {
@@ -81,10 +82,11 @@ struct CollectionSend {
   }
 
   /// Records `delivered` in one transaction, and empties it.
-  private func record(_ delivered: inout [(object: OutgoingObject, entityTag: String?)]) throws(AccountError) {
+  private func record(_ delivered: inout [(Target.Entry, String?)]) throws(AccountError) {
     let batch = delivered
     delivered = []
-    try AccountError.fromStore { () throws(StoreError) in try store.recordDeliveries(batch, inCalendar: calendar.id) }
+    guard !batch.isEmpty else { return }
+    try target.record(batch)
   }
 
   /// Fetches the server's version of the object `name` at `url` and applies it as a sync does: it
@@ -94,29 +96,22 @@ struct CollectionSend {
   ) async throws(AccountError) -> RemoteApply {
     let (answer, _) = try await remote.send("GET", url, depth: nil, body: nil, forbiddenAnswers: true)
     result.requests += 1
-    let change: RemoteChange
     switch answer.status {
     case 200:
       // Without an ETag the server's version is taken as unknown: the next listing names it.
-      let tag = answer.header("ETag") ?? ""
-      switch CollectionSync.object(answer.body, name: name, in: calendar.id) {
-      case .success(let object): change = .stored(name: name, entityTag: tag, object: object)
-      case .failure(let refusal):
-        throw .notDAV("the server's version of \(name) cannot be taken: \(refusal.reason)")
-      }
+      return try target.adopt(name: name, entityTag: answer.header("ETag") ?? "", text: answer.body)
     case 404, 410:
-      change = .removed(name: name)
+      return try target.adopt(name: name, entityTag: nil, text: nil)
     default:
       throw .notDAV("GET \(url) answered \(answer.status)")
     }
-    return try AccountError.fromStore { () throws(StoreError) in try store.applyRemote([change], to: calendar.id) }
   }
 
-  /// The address of the object `name` in the collection at `base`: `NAME.ics`, the name
+  /// The address of the object `name` in the collection at `base`: `NAME` and `suffix`, the name
   /// percent-encoded as a path segment (as the store's own DAV names its members).
-  static func address(of name: String, in base: RemoteURL) -> RemoteURL? {
+  static func address(of name: String, in base: RemoteURL, suffix: String) -> RemoteURL? {
     var collection = base.description
     if !collection.hasSuffix("/") { collection += "/" }
-    return RemoteURL(collection + PathSegment.percentEncoded(name) + ".ics")
+    return RemoteURL(collection + PathSegment.percentEncoded(name) + suffix)
   }
 }

@@ -268,8 +268,9 @@ struct AccountSyncTests {
   @Test func aSyncKilledAnywhereResumesWithNothingLostAndNothingTwice() throws {
     // tools/account-crash: Radicale with 600 objects and an address book of 600 cards (30 groups),
     // `account sync` SIGKILLed 5 times (most after some batches were committed), then one sync to
-    // the end, the cards checked by vobject; then 270 events changed here and the
-    // syncs sending them killed 5 times; checked against the server's files by icalendar, by
+    // the end, the cards checked by vobject; then 270 events and 285 cards changed here and the
+    // syncs sending them killed 5 times; checked against the server's files by icalendar and
+    // vobject, by
     // `verify`, by no conflict recorded and nothing left waiting, and by a last sync that writes
     // nothing.
     let result = try CLI.run(

@@ -31,12 +31,18 @@ public struct ContactContainer: Hashable, Sendable {
   public var clientProperties: [String: String]
   /// The app that made it, or `nil` when the person did (and for the local container).
   public internal(set) var creator: String?
-  /// For an address book of a ``CalendarAccount``: the account, whose syncs alone change it (its
-  /// records are made by `source:ID`); `nil` for the store's own.
+  /// For an address book of a ``CalendarAccount``: the account, whose syncs alone change the book
+  /// itself (its records are made by `source:ID`; its contacts change like any, and go out to the
+  /// server); `nil` for the store's own.
   public internal(set) var accountID: ObjectID?
   /// For an account's address book: the server's collection it mirrors and how far the store has
   /// synced it; `nil` for every other, and in an app's copy of any.
   public internal(set) var remote: RemoteCollection?
+  /// Whether its contacts and groups take changes (Contacts' and EventKit's
+  /// `allowsContentModifications`): `false` only for an account's address book whose server does
+  /// not let the user change the collection; what is changed in an account's book goes out to its
+  /// server at the next sync. Its own title and properties are the server's, and never change here.
+  public internal(set) var allowsContentModifications: Bool
   /// When it was first saved; `nil` for the local container before it was.
   public internal(set) var creationDate: Timestamp?
   /// The log position that last changed it; `.none` before it is first saved.
@@ -51,6 +57,7 @@ public struct ContactContainer: Hashable, Sendable {
     self.creator = nil
     self.accountID = nil
     self.remote = nil
+    self.allowsContentModifications = true
     self.version = .none
   }
 

@@ -21,8 +21,9 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
   case containerNameInUse(String)
   /// The store's local container cannot be removed.
   case localContainerKept
-  /// The container is an account's address book, which its syncs alone change: changes made here
-  /// are not sent to its server yet, and the next sync would drop them.
+  /// The container is an account's address book and the change is its server's to make: the
+  /// book's own title or removal, or any change to a book whose server lets the user change
+  /// nothing (``ContactContainer/allowsContentModifications``).
   case containerReadOnly(ObjectID)
 
   /// The broad class of the failure.
@@ -50,7 +51,7 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
       "another address book is named \(name) — choose another name, or use that one"
     case .localContainerKept: "the local address book cannot be removed — remove its contacts instead"
     case .containerReadOnly(let id):
-      "address book \(id) is an account's and takes no changes here yet — change it on the account's server"
+      "address book \(id) is an account's, and this change is its server's to make — make it there"
     }
   }
 }

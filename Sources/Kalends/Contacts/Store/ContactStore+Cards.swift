@@ -55,10 +55,12 @@ extension ContactStore {
     }
   }
 
-  /// ``putContact(_:named:in:condition:)`` inside a write, for a session that sees `scope`.
+  /// ``putContact(_:named:in:condition:)`` inside a write, for a session that sees `scope`; an
+  /// account's sync gives the server's `entityTag` of the card, kept with the record it writes.
   static func putContact(
     _ contact: Contact, named name: String, in container: ObjectID, condition: ObjectCondition,
-    scope: Set<ObjectID>?, _ actor: Principal, _ book: ContactsProjection, _ txn: inout WriteTransaction,
+    scope: Set<ObjectID>?, entityTag: String? = nil, _ actor: Principal, _ book: ContactsProjection,
+    _ txn: inout WriteTransaction,
     _ appender: inout LogAppender
   ) throws -> (contact: Contact, created: Bool) {
     var current: Contact?
@@ -110,7 +112,7 @@ extension ContactStore {
       saved.groupIDs = []
     }
     let result = try Self.saveContact(
-      saved, overwrite: true, scope: scope, actor, book, &txn, &appender)
+      saved, overwrite: true, scope: scope, entityTag: entityTag, actor, book, &txn, &appender)
     return (result, current == nil)
   }
 
@@ -133,6 +135,7 @@ extension ContactStore {
       var payload = Payload()
       payload.append(tag: 1, id: id)
       try appender.append(RecordDraft(kind: .contactRemoved, principal: actor, payload: payload), in: &txn)
+      try Self.forgetAwaited(stored, actor, book, &txn, &appender)
     }
   }
 

@@ -116,7 +116,8 @@ extension ContactStore {
   /// `scope` (limited access), an existing contact outside it is refused as access denied, and
   /// group memberships stay as stored (such a session sees no groups).
   static func saveContact(
-    _ contact: Contact, overwrite: Bool, scope: Set<ObjectID>?, _ actor: Principal, _ book: ContactsProjection,
+    _ contact: Contact, overwrite: Bool, scope: Set<ObjectID>?, entityTag: String? = nil, _ actor: Principal,
+    _ book: ContactsProjection,
     _ txn: inout WriteTransaction, _ appender: inout LogAppender
   ) throws -> Contact {
     var saved = contact
@@ -165,6 +166,7 @@ extension ContactStore {
     payload.append(tag: 1, id: saved.id)
     payload.append(tag: 3, unsigned: change.rawValue)
     payload.append(tag: 5, message: ContactCodec.encode(saved))
+    payload.append(tag: 9, optional: entityTag)
     let header = try appender.append(RecordDraft(kind: .contactSaved, principal: actor, payload: payload), in: &txn)
     saved.version = header.position
     saved.lastModifiedDate = header.timestamp
@@ -186,10 +188,25 @@ extension ContactStore {
     }
   }
 
-  /// Refuses `actor`'s change to the container `container` or to what it holds when it is an
-  /// account's address book (``ContactContainer/accountID``) and `actor` is not that account:
-  /// ``ContactError/containerReadOnly(_:)``, recorded as a refused attempt.
+  /// Refuses `actor`'s change to what the container `container` holds when it is an account's
+  /// address book (``ContactContainer/accountID``) whose server does not let the user change it
+  /// (``ContactContainer/allowsContentModifications``) and `actor` is not that account:
+  /// ``ContactError/containerReadOnly(_:)``, recorded as a refused attempt. What is changed in an
+  /// account's other books goes out to its server (the outbox).
   static func checkWritable(
+    _ container: ObjectID, _ actor: Principal, _ book: ContactsProjection, in txn: borrowing ReadTransaction
+  ) throws {
+    guard let stored = try book.container(container, in: txn), let account = stored.accountID,
+      !stored.allowsContentModifications, actor != .source(account.description)
+    else { return }
+    throw StoreError.contact(.containerReadOnly(container))
+  }
+
+  /// Refuses `actor`'s change to the container `container` itself (its title, its properties, its
+  /// removal) when it is an account's address book and `actor` is not that account: its title is
+  /// the server's, and an address book is made and removed there, not here
+  /// (``ContactError/containerReadOnly(_:)``, recorded as a refused attempt).
+  static func checkChangeable(
     _ container: ObjectID, _ actor: Principal, _ book: ContactsProjection, in txn: borrowing ReadTransaction
   ) throws {
     guard let stored = try book.container(container, in: txn), let account = stored.accountID,
@@ -251,6 +268,7 @@ extension ContactStore {
       var payload = Payload()
       payload.append(tag: 1, id: contact.id)
       try appender.append(RecordDraft(kind: .contactRemoved, principal: actor, payload: payload), in: &txn)
+      try Self.forgetAwaited(stored, actor, book, &txn, &appender)
     }
   }
 

@@ -88,10 +88,11 @@ extension ContactStore {
           throw StoreError.contact(
             .changedSinceFetched(container.id, fetched: container.version, current: stored.version))
         }
-        try txn.reading { try Self.checkWritable(container.id, actor, book, in: $0) }
+        try txn.reading { try Self.checkChangeable(container.id, actor, book, in: $0) }
         saved.resourceName = stored.resourceName
         saved.creator = stored.creator
         (saved.accountID, saved.remote) = (stored.accountID, stored.remote)
+        saved.allowsContentModifications = stored.allowsContentModifications
         saved.creationDate = stored.creationDate ?? (container.isLocal ? appender.timestamp : nil)
         if saved.title == stored.title && saved.clientProperties == stored.clientProperties && stored.version != .none {
           return stored
@@ -109,7 +110,7 @@ extension ContactStore {
         saved.creator = if case .client(let client) = actor { client } else { nil }
         saved.creationDate = appender.timestamp
         // An account's address book is made by its sync, never by a save.
-        (saved.accountID, saved.remote) = (nil, nil)
+        (saved.accountID, saved.remote, saved.allowsContentModifications) = (nil, nil, true)
       }
       return try Self.appendSaved(saved, actor, &txn, &appender)
     }
@@ -148,7 +149,7 @@ extension ContactStore {
         throw StoreError.contact(
           .changedSinceFetched(container.id, fetched: container.version, current: stored.version))
       }
-      try txn.reading { try Self.checkWritable(container.id, actor, book, in: $0) }
+      try txn.reading { try Self.checkChangeable(container.id, actor, book, in: $0) }
       try Self.appendRemoved(stored, actor, book, &txn, &appender)
     }
   }

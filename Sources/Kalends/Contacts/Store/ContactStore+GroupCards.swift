@@ -69,10 +69,12 @@ extension ContactStore {
     }
   }
 
-  /// ``putGroup(_:named:in:condition:)`` inside a write, for a session with full access.
+  /// ``putGroup(_:named:in:condition:)`` inside a write, for a session with full access; an
+  /// account's sync gives the server's `entityTag` of the card, kept with the group's record.
   static func putGroup(
     _ card: GroupCard, named name: String, in container: ObjectID, condition: ObjectCondition,
-    _ actor: Principal, _ book: ContactsProjection, _ txn: inout WriteTransaction, _ appender: inout LogAppender
+    entityTag: String? = nil, _ actor: Principal, _ book: ContactsProjection, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
   ) throws -> (card: GroupCard, created: Bool) {
     try Self.checkContainer(container, scope: nil, actor, book, in: &txn)
     if try txn.reading({ try Self.stored(named: name, book, container: container, in: $0) }) != nil {
@@ -121,9 +123,11 @@ extension ContactStore {
     }
     if var stored = current?.group {
       (stored.creationDate, stored.lastModifiedDate) = (group.creationDate, group.lastModifiedDate)
-      if stored != group { group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender) }
+      if stored != group {
+        group = try Self.saveGroup(group, overwrite: true, entityTag: entityTag, actor, book, &txn, &appender)
+      }
     } else {
-      group = try Self.saveGroup(group, overwrite: true, actor, book, &txn, &appender)
+      group = try Self.saveGroup(group, overwrite: true, entityTag: entityTag, actor, book, &txn, &appender)
     }
     let members = try txn.reading { try book.members(of: group.id, in: $0) }
     for id in wanted where !members.contains(id) {
@@ -200,6 +204,25 @@ extension ContactStore {
     return try txn.withCursor(on: book.search) { try $0.keys(withPrefix: prefix) }.compactMap { key in
       let id = ObjectID(bytes: key[(key.count - 16)...])!
       return try book.container(of: .group, id, in: txn) == container ? id : nil
+    }
+  }
+
+  /// After the contact `removed` (its state before the removal) was removed: the groups of its
+  /// container whose card named its `UID` before it existed forget it (a save of each), so that
+  /// their cards no longer list it — a member removed leaves the group's card, as in Contacts.
+  static func forgetAwaited(
+    _ removed: StoredContact, _ actor: Principal, _ book: ContactsProjection, _ txn: inout WriteTransaction,
+    _ appender: inout LogAppender
+  ) throws {
+    guard let uid = try removed.state.string(1) else { return }
+    let container = try ContactCodec.container(of: removed.state)
+    let bare = VCardText.bareUID(uid)
+    for id in try txn.reading({ try groupsAwaiting(uid, in: container, book, in: $0) }) {
+      guard let stored = try book.state(.group, id, in: txn), stored.isLive else { continue }
+      var group = try ContactCodec.decodeGroup(
+        id: id, version: stored.version, modified: stored.modified, stored.state)
+      group.pendingMembers.removeAll { $0 == bare }
+      _ = try saveGroup(group, overwrite: true, actor, book, &txn, &appender)
     }
   }
 }

@@ -44,7 +44,7 @@ extension ContactStore {
   }
 
   static func saveGroup(
-    _ group: ContactGroup, overwrite: Bool, _ actor: Principal, _ book: ContactsProjection,
+    _ group: ContactGroup, overwrite: Bool, entityTag: String? = nil, _ actor: Principal, _ book: ContactsProjection,
     _ txn: inout WriteTransaction, _ appender: inout LogAppender
   ) throws -> ContactGroup {
     var saved = group
@@ -64,6 +64,7 @@ extension ContactStore {
     payload.append(tag: 1, id: saved.id)
     payload.append(tag: 3, unsigned: change.rawValue)
     payload.append(tag: 5, message: ContactCodec.encode(saved))
+    payload.append(tag: 9, optional: entityTag)
     let header = try appender.append(RecordDraft(kind: .groupSaved, principal: actor, payload: payload), in: &txn)
     saved.version = header.position
     saved.lastModifiedDate = header.timestamp

@@ -78,27 +78,36 @@ extension KalendsCommand.Account {
 }
 
 extension KalendsCommand.Account {
-  /// An account with its calendars, its sync status and what its calendars quarantined.
+  /// An account with its calendars and address books, its sync status and what they quarantined.
   struct Status {
     let account: CalendarAccount
     let calendars: [EventCalendar]
+    let addressBooks: [ContactContainer]
     let sync: AccountSyncStatus
     let quarantined: Int
-    /// Local changes waiting to go out, by calendar.
+    /// Local changes waiting to go out, by calendar or address book.
     let outgoing: [ObjectID: Int]
-    /// The conflicts recorded, with their calendars, oldest first.
-    let conflicts: [(calendar: EventCalendar, conflict: RemoteConflict)]
+    /// The conflicts recorded, with the title and id of their calendar or address book, oldest
+    /// first.
+    let conflicts: [(collection: (title: String, id: ObjectID), conflict: RemoteConflict)]
 
     /// The status of `account`, whose calendars are `calendars`, in `store` at `storePath`.
     init(account: CalendarAccount, calendars: [EventCalendar], store: EventStore, storePath: String) throws {
       self.account = account
       self.calendars = calendars
+      addressBooks = try store.contactStore.addressBooks(ofAccount: account.id)
       sync = AccountSyncStatus.load(from: AccountSyncStatus.path(forAccount: account.id, store: storePath))
-      quarantined = calendars.reduce(0) { $0 + ($1.remote?.quarantined.count ?? 0) }
-      outgoing = try store.outgoingCounts(inCalendars: calendars.map(\.id))
-      conflicts = try calendars.flatMap { calendar in
-        try store.remoteConflicts(inCalendar: calendar.id).map { (calendar, $0) }
-      }.sorted { $0.conflict.position < $1.conflict.position }
+      quarantined =
+        calendars.reduce(0) { $0 + ($1.remote?.quarantined.count ?? 0) }
+        + addressBooks.reduce(0) { $0 + ($1.remote?.quarantined.count ?? 0) }
+      outgoing = try store.outgoingCounts(inCollections: calendars.map(\.id) + addressBooks.map(\.id))
+      let calendarConflicts = try calendars.flatMap { calendar in
+        try store.remoteConflicts(inCalendar: calendar.id).map { ((calendar.title, calendar.id), $0) }
+      }
+      let bookConflicts = try addressBooks.flatMap { book in
+        try store.contactStore.remoteConflicts(inContainer: book.id).map { ((book.title, book.id), $0) }
+      }
+      conflicts = (calendarConflicts + bookConflicts).sorted { $0.1.position < $1.1.position }
     }
 
     /// Every local change waiting to go out.

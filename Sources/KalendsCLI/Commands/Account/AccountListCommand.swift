@@ -45,9 +45,9 @@ extension KalendsCommand.Account {
       let store = try global.openEventStore(readOnly: true)
       let account = try KalendsCommand.Account.named(account, in: store)
       let calendars = try store.calendars(ofAccount: account.id)
-      let books = try store.contactStore.addressBooks(ofAccount: account.id)
       let status = try KalendsCommand.Account.Status(
         account: account, calendars: calendars, store: store, storePath: global.storePath)
+      let books = status.addressBooks
       switch format {
       case .json:
         print(
@@ -63,6 +63,8 @@ extension KalendsCommand.Account {
                         ("id", .string(book.id.description)), ("title", .string(book.title)),
                         ("url", .string(book.remote?.url ?? "")),
                         ("synced", .bool(book.remote?.syncToken != nil || book.remote?.ctag != nil)),
+                        ("allowsContentModifications", .bool(book.allowsContentModifications)),
+                        ("outgoing", .number(Double(status.outgoing[book.id] ?? 0))),
                         (
                           "quarantined",
                           .array(
@@ -77,9 +79,12 @@ extension KalendsCommand.Account {
                 (
                   "conflicts",
                   .array(
-                    status.conflicts.map { calendar, conflict in
+                    status.conflicts.map { collection, conflict in
                       .object([
-                        ("calendar", .string(calendar.id.description)), ("name", .string(conflict.name)),
+                        (
+                          books.contains { $0.id == collection.id } ? "addressBook" : "calendar",
+                          .string(collection.id.description)
+                        ), ("name", .string(conflict.name)),
                         ("position", .number(Double(conflict.position.rawValue))),
                         ("localVersion", .number(Double(conflict.localVersion.rawValue))),
                         ("serverEntityTag", conflict.serverEntityTag.map { .string($0) } ?? .null),
@@ -121,6 +126,7 @@ extension KalendsCommand.Account {
                 "SYNCED", { $0.remote?.syncToken != nil ? "sync-token" : ($0.remote?.ctag != nil ? "ctag" : "not yet") }
               ),
               ("QUARANTINED", { String($0.remote?.quarantined.count ?? 0) }),
+              ("OUTGOING", { $0.allowsContentModifications ? String(status.outgoing[$0.id] ?? 0) : "read-only" }),
               ("URL", { TerminalText.escaped($0.remote?.url ?? "") }),
             ])
           for book in books {
@@ -131,11 +137,12 @@ extension KalendsCommand.Account {
             }
           }
         }
-        for (calendar, conflict) in status.conflicts.suffix(20) {
+        for (collection, conflict) in status.conflicts.suffix(20) {
+          let isBook = books.contains { $0.id == collection.id }
           print(
-            "conflict: \(TerminalText.escaped(calendar.title)) / \(TerminalText.escaped(conflict.name)) at "
+            "conflict: \(TerminalText.escaped(collection.title)) / \(TerminalText.escaped(conflict.name)) at "
               + "\(conflict.position): the server's version kept; yours is version \(conflict.localVersion) "
-              + "(event history, event restore)")
+              + (isBook ? "(contact history, contact restore)" : "(event history, event restore)"))
         }
       }
     }

@@ -127,6 +127,13 @@ extension KalendsCommand.Account {
         ("addressBooksRemoved", .number(Double(summary.addressBooksRemoved))),
         ("cards", .object(cards(summary).map { ($0.0, .number(Double($0.1))) })),
         (
+          "cardConflicts",
+          .array(
+            summary.addressBooks.flatMap { book in
+              book.conflicts.map { .object([("addressBook", .string(book.title)), ("name", .string($0))]) }
+            })
+        ),
+        (
           "cardsQuarantined",
           .array(
             summary.addressBooks.flatMap { book in
@@ -161,21 +168,24 @@ extension KalendsCommand.Account {
       if !summary.addressBooks.isEmpty {
         let counts = Dictionary(uniqueKeysWithValues: cards(summary))
         let quarantinedCards = summary.addressBooks.reduce(0) { $0 + $1.quarantined.count }
+        let cardConflicts = summary.addressBooks.reduce(0) { $0 + $1.conflicts.count }
         books =
           "; \(summary.addressBooks.count) address book\(summary.addressBooks.count == 1 ? "" : "s"): "
           + "\(counts["created"]!) new, \(counts["updated"]!) changed, \(counts["removed"]!) removed"
+          + (counts["sent"]! > 0 ? ", \(counts["sent"]!) sent" : "")
+          + (cardConflicts > 0 ? ", \(cardConflicts) conflicts, the server's version kept (kalends account show)" : "")
           + (quarantinedCards > 0 ? ", \(quarantinedCards) quarantined (kalends account show)" : "")
       }
       return "\(count) calendar\(count == 1 ? "" : "s"): " + parts.joined(separator: ", ") + books
         + " (\(summary.requests) requests, \(bytes(summary.bytes)))"
     }
 
-    /// The cards the address books' syncs created, updated, found unchanged and removed.
+    /// The cards the address books' syncs created, updated, found unchanged, removed and sent.
     static func cards(_ summary: AccountSync.Summary) -> [(String, Int)] {
       let total = summary.addressBooks.reduce(into: RemoteApply()) { $0.add($1.applied) }
       return [
         ("created", total.created), ("updated", total.updated), ("unchanged", total.unchanged),
-        ("removed", total.removed),
+        ("removed", total.removed), ("sent", summary.addressBooks.reduce(0) { $0 + $1.sent }),
       ]
     }
 

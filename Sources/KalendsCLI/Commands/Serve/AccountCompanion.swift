@@ -6,7 +6,7 @@ import Synchronization
 
 /// The sync of accounts while `kalends serve` runs: every account at start, then each one whose
 /// interval has passed since its last sync in this run, and — checked every few seconds — each one
-/// with local changes waiting to go out (an app's or the person's write reaches the server within
+/// with local changes (to its calendars or address books) waiting to go out (an app's or the person's write reaches the server within
 /// seconds). An account whose last attempts failed waits as its status says (backoff, the server's
 /// `Retry-After`). A sync that changed the store, or failed, is a line of the log.
 enum AccountCompanion {
@@ -21,8 +21,10 @@ enum AccountCompanion {
         if let next = status.nextAttempt, next > Date() { return false }
         guard let last = synced.withLock({ $0[account.id] }) else { return true }
         if now.rawValue - last.rawValue >= microseconds { return true }
-        let calendars = try person.calendars(ofAccount: account.id).map(\.id)
-        return try !person.outgoingCounts(inCalendars: calendars).isEmpty
+        let collections =
+          try person.calendars(ofAccount: account.id).map(\.id)
+          + person.contactStore.addressBooks(ofAccount: account.id).map(\.id)
+        return try !person.outgoingCounts(inCollections: collections).isEmpty
       }
       var lines: [String] = []
       for account in due {
