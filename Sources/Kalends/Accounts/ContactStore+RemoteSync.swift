@@ -21,10 +21,13 @@ extension ContactStore {
   }
 
   /// The names the cards of the account's address book `containerID` are held under (a card's
-  /// name on the server): what a complete listing of its collection is compared with.
+  /// name on the server): what a complete listing of its collection is compared with. Cards made
+  /// here and not sent yet are left out: the server does not hold them, and a listing without
+  /// them does not remove them.
   package func remoteCardNames(inContainer containerID: ObjectID) throws(StoreError) -> Set<String> {
     try session.requireOwner("sync accounts")
     let book = try contactsBook()
+    let outbox = try session.store.projection(OutboxProjection.self)
     return try session.read(records: false) { txn, _, _ in
       var names: Set<String> = []
       for kind in [ContactObjectKind.contact, .group] {
@@ -32,6 +35,7 @@ extension ContactStore {
           guard let stored = try book.state(kind, id, in: txn), stored.isLive,
             let name = try stored.state.string(28) ?? stored.state.string(1)
           else { continue }
+          if let waiting = try outbox.pending(name, inCalendar: containerID, in: txn), waiting.base == nil { continue }
           names.insert(name)
         }
       }

@@ -42,8 +42,13 @@ public struct AccountDiscovery: Sendable {
 
   /// Finds the account at `address` (`https://dav.example.com`, a `.well-known` or a principal's
   /// address; `http://` on loopback for a server of one's own) as `user`.
+  ///
+  /// With `addressBooksOnly` (a CardDAV account) the bare host is asked at `/.well-known/carddav`
+  /// first, and the principal's calendar home is left out: the account syncs its address books
+  /// alone.
   public static func discover(
-    _ address: String, user: String, credentials: AccountCredentials, timeout: Int = 30
+    _ address: String, user: String, credentials: AccountCredentials, timeout: Int = 30,
+    addressBooksOnly: Bool = false
   ) async throws(AccountError) -> AccountDiscovery {
     let text = address.contains("://") ? address : "https://" + address
     guard let given = RemoteURL(text) else { throw .remote(.invalidAddress(address)) }
@@ -52,7 +57,8 @@ public struct AccountDiscovery: Sendable {
     // A bare host: the well-known addresses lead to the context path (RFC 6764 §5).
     var starts = [given]
     if given.target == "/" {
-      starts = ["/.well-known/caldav", "/.well-known/carddav"].compactMap { given.resolving($0) } + [given]
+      let wellKnown = addressBooksOnly ? ["/.well-known/carddav"] : ["/.well-known/caldav", "/.well-known/carddav"]
+      starts = wellKnown.compactMap { given.resolving($0) } + [given]
     }
     var principal: RemoteURL?
     var lastFailure: AccountError?
@@ -77,10 +83,12 @@ public struct AccountDiscovery: Sendable {
       guard let href = properties[name]?.child(.dav("href"))?.text.trimmed, !href.isEmpty else { return nil }
       return at.resolving(href)
     }
-    let calendarHome = home(.caldav("calendar-home-set"))
+    let calendarHome = addressBooksOnly ? nil : home(.caldav("calendar-home-set"))
     let addressBookHome = home(.carddav("addressbook-home-set"))
     guard calendarHome != nil || addressBookHome != nil else {
-      throw .notDAV("the principal \(principal) has neither a calendar nor an address-book home")
+      throw .notDAV(
+        "the principal \(principal) has "
+          + (addressBooksOnly ? "no address-book home" : "neither a calendar nor an address-book home"))
     }
     var collections: [Collection] = []
     var seen: Set<String> = []

@@ -80,13 +80,15 @@ public enum AccountSync {
     public var addressBooksAdded = 0
     /// Address books removed with their collections.
     public var addressBooksRemoved = 0
+    /// Collections made on the server for address books made here.
+    public var addressBooksMade = 0
     /// Calendars made for collections new on the server.
     public var calendarsAdded = 0
     /// Calendars removed with their collections.
     public var calendarsRemoved = 0
     /// Collections made on the server for calendars made here.
     public var calendarsMade = 0
-    /// Collections removed on the server for calendars removed here.
+    /// Collections removed on the server for calendars and address books removed here.
     public var calendarsRemovedThere = 0
     /// Requests made to the server.
     public var requests = 0
@@ -98,7 +100,7 @@ public enum AccountSync {
     /// Whether the sync wrote anything.
     public var changedStore: Bool {
       calendarsAdded + calendarsRemoved + calendarsMade + calendarsRemovedThere + addressBooksAdded
-        + addressBooksRemoved > 0
+        + addressBooksRemoved + addressBooksMade > 0
         || collections.contains { $0.applied.lastPosition != nil || $0.sent > 0 || !$0.conflicts.isEmpty }
         || addressBooks.contains { $0.applied.lastPosition != nil || $0.sent > 0 || !$0.conflicts.isEmpty }
     }
@@ -121,16 +123,9 @@ public enum AccountSync {
     var summary = Summary()
     let clock = ContinuousClock()
     let started = clock.now
-    guard let homeAddress = account.calendarHome else {
-      try await syncAddressBooks(account, into: store.contactStore, remote, &summary, progress)
-      let elapsed = clock.now - started
-      summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-      return summary
-    }
-    guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
-    // Calendars removed here first: their collections are removed on the server (`DELETE`), so
-    // that the listing below does not bring them back. A server that will not remove one brings
-    // it back with the listing.
+    // Calendars and address books removed here first: their collections are removed on the
+    // server (`DELETE`), so that the listings below do not bring them back. A server that will
+    // not remove one brings it back with the listing.
     let removed = try AccountError.fromStore { () throws(StoreError) in
       try store.removedCollections(ofAccount: account.id)
     }
@@ -145,6 +140,13 @@ public enum AccountSync {
         try store.recordCollectionRemoved(calendarID, ofAccount: account.id)
       }
     }
+    guard let homeAddress = account.calendarHome else {
+      try await syncAddressBooks(account, into: store.contactStore, remote, &summary, progress)
+      let elapsed = clock.now - started
+      summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      return summary
+    }
+    guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
     // One listing of the home; when the address books live in the same home, it lists them too.
     var listed = try await AccountDiscovery.collections(in: home, remote)
     var collections = listed.filter { $0.kind == .calendar }
@@ -241,7 +243,7 @@ public enum AccountSync {
   ) async throws(AccountError) {
     guard let homeAddress = account.addressBookHome else { return }
     guard let home = RemoteURL(homeAddress) else { throw .remote(.invalidAddress(homeAddress)) }
-    let collections: [AccountDiscovery.Collection]
+    var collections: [AccountDiscovery.Collection]
     if let listed {
       collections = listed.filter { $0.kind == .addressBook }
     } else {
@@ -255,6 +257,28 @@ public enum AccountSync {
       }
     }
     let before = try AccountError.fromStore { () throws(StoreError) in try contacts.addressBooks(ofAccount: account.id)
+    }
+    // Address books made here whose collections the server does not have yet: made there first
+    // (extended `MKCOL`, RFC 5689), then synced like the others. One the server refuses stays
+    // here, named.
+    var refused: [ObjectID: String] = [:]
+    let toMake = before.filter { book in
+      book.remote?.isNew == true && !collections.contains { $0.url == book.remote?.url }
+    }
+    for book in toMake {
+      guard let address = book.remote.flatMap({ RemoteURL($0.url) }) else { continue }
+      let (answer, _) = try await remote.send(
+        "MKCOL", address, depth: nil, body: Self.mkcol(book), forbiddenAnswers: true)
+      summary.requests += 1
+      if (200..<300).contains(answer.status) {
+        summary.addressBooksMade += 1
+      } else {
+        refused[book.id] = "the server did not make its collection (\(answer.status))"
+      }
+    }
+    if summary.addressBooksMade > 0 {
+      collections = try await AccountDiscovery.collections(in: home, remote).filter { $0.kind == .addressBook }
+      summary.requests += 1
     }
     var synced: [(ContactContainer, AccountDiscovery.Collection)] = []
     for collection in collections {
@@ -272,7 +296,12 @@ public enum AccountSync {
       if !before.contains(where: { $0.id == container.id }) { summary.addressBooksAdded += 1 }
       synced.append((container, collection))
     }
-    for gone in before where !synced.contains(where: { $0.0.id == gone.id }) {
+    for (id, reason) in refused {
+      var result = AddressBookResult(containerID: id, title: before.first { $0.id == id }?.title ?? id.description)
+      result.quarantined = [.init(name: "(the address book)", reason: reason)]
+      summary.addressBooks.append(result)
+    }
+    for gone in before where !synced.contains(where: { $0.0.id == gone.id }) && refused[gone.id] == nil {
       try AccountError.fromStore { () throws(StoreError) in try contacts.removeAddressBookMirror(gone.id) }
       summary.addressBooksRemoved += 1
     }
@@ -292,6 +321,16 @@ public enum AccountSync {
       summary.bytes += result.bytes
       summary.addressBooks.append(result)
     }
+  }
+
+  /// The extended `MKCOL` body (RFC 5689 §3; RFC 6352 §6.3.1) of an address book made here: an
+  /// address book with its title.
+  static func mkcol(_ book: ContactContainer) -> String {
+    """
+    <?xml version="1.0" encoding="utf-8"?><D:mkcol xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav">\
+    <D:set><D:prop><D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype>\
+    <D:displayname>\(XMLText.escaped(book.title))</D:displayname></D:prop></D:set></D:mkcol>
+    """
   }
 
   /// The `MKCALENDAR` body (RFC 4791 §5.3.1) of a calendar made here: its title, colour and the

@@ -218,6 +218,18 @@ struct AccountAddressBookTests {
     #expect(synced.status == 0 && synced.stdout.contains("\"updated\":1"), "\(synced.stdout) \(synced.stderr)")
     #expect(try people() == ["ann@new.example"])
 
+    // A change made here goes out through B's gate, as the syncing app's change on B.
+    let annHere = try #require(
+      try store.objects(["contact", "list", "--book", book]).first?["id"] as? String)
+    try store.object(["contact", "update", annHere, "--email", "ann@from-a.example"])
+    let sent = try store.run(["account", "sync", "--format", "json"])
+    #expect(sent.status == 0 && sent.stdout.contains("\"sent\":1"), "\(sent.stdout) \(sent.stderr)")
+    let onB = try remote.store.object(["contact", "show", ids["Ann"]!])
+    #expect(((onB["emailAddresses"] as? [[String: Any]])?.first?["value"] as? String) == "ann@from-a.example")
+    let history = try remote.store.objects(["contact", "history", ids["Ann"]!])
+    #expect((history.last?["actor"] as? [String: Any])?["id"] as? String == app, "\(String(describing: history.last))")
+    #expect(try people() == ["ann@from-a.example"])
+
     // B's owner gives the app Bob too, then takes Ann back: nothing of either card changed, yet the
     // next syncs bring Bob and take Ann away (B answers the old token as no longer valid).
     try remote.store.object([
@@ -225,7 +237,7 @@ struct AccountAddressBookTests {
     ])
     let widened = try store.run(["account", "sync", "--format", "json"])
     #expect(widened.status == 0, "\(widened.stdout) \(widened.stderr)")
-    #expect(try people().sorted() == ["ann@new.example", "bob@new.example"])
+    #expect(try people().sorted() == ["ann@from-a.example", "bob@new.example"])
     try remote.store.object([
       "access", "set", app, "--service", "contacts", "--status", "limited", "--contacts", ids["Bob"]!,
     ])

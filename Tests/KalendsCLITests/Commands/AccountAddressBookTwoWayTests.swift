@@ -159,4 +159,67 @@ struct AccountAddressBookTwoWayTests {
     #expect(try store.head() == rebuiltHead, "a rebuilt outbox holds nothing to send again")
     #expect(try store.run(["verify"]).status == 0)
   }
+
+  /// A book made here is made on the server (extended `MKCOL`) by the next sync, a card made in it
+  /// before that sync goes with it, and removing the book here removes its collection there.
+  @Test func anAddressBookMadeHereIsMadeOnTheServerAndRemovedWithIt() throws {
+    let setup = try AccountSyncTests.Setup()
+    let (store, server) = (setup.store, setup.server)
+    _ = try setup.add()
+    let trips = try store.object(["contact", "book", "add", "Trips", "--account", "Home"])
+    let tripsID = try #require(trips["id"] as? String)
+    let dee = try store.object(["contact", "add", "--given", "Dee", "--email", "dee@example.com", "--book", tripsID])
+    let deeUID = try #require(dee["externalId"] as? String)
+    let made = try setup.sync()
+    #expect(made["addressBooksMade"] as? Int == 1, "\(made)")
+    #expect((made["cards"] as? [String: Any])?["sent"] as? Int == 1, "\(made)")
+    let path = "/ann/\(tripsID.lowercased())/"
+    let listing = try CLI.run(
+      [
+        "curl", "-s", "-u", "ann:s3cret-pass", "-X", "PROPFIND", "-H", "Depth: 0", "--data",
+        #"<D:propfind xmlns:D="DAV:"><D:prop><D:displayname/><D:resourcetype/></D:prop></D:propfind>"#,
+        server.base + path,
+      ], program: URL(fileURLWithPath: "/usr/bin/env")
+    ).stdout
+    #expect(listing.contains("Trips") && listing.contains("addressbook"), "\(listing)")
+    #expect(try Self.emails(server, path + "\(deeUID).vcf") == ["dee@example.com"])
+    // Synced like any other from then on: nothing more to do, nothing written.
+    _ = try setup.sync()
+    let head = try store.head()
+    _ = try setup.sync()
+    #expect(try store.head() == head)
+
+    // Its title is the server's; removing it here removes it there at the next sync.
+    #expect(try store.run(["contact", "book", "rename", tripsID, "Travel"]).status != 0)
+    #expect(try store.run(["contact", "book", "remove", tripsID]).status == 0)
+    let removed = try setup.sync()
+    #expect(removed["calendarsRemovedThere"] as? Int == 1, "\(removed)")
+    #expect(try server.curl("GET", path) == "404")
+    #expect(try store.objects(["contact", "book", "list"]).map { $0["title"] as? String } == ["Contacts"])
+    #expect(try store.run(["verify"]).status == 0)
+  }
+
+  /// A CardDAV account: the address books alone, none of the principal's calendars.
+  @Test func aCardDAVAccountSyncsTheAddressBooksAlone() throws {
+    let setup = try AccountSyncTests.Setup()
+    let (store, server) = (setup.store, setup.server)
+    let mkcol = """
+      <?xml version="1.0" encoding="utf-8"?><D:mkcol xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav">\
+      <D:set><D:prop><D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype>\
+      <D:displayname>Friends</D:displayname></D:prop></D:set></D:mkcol>
+      """
+    #expect(try server.curl("MKCOL", "/ann/friends/", mkcol) == "201")
+    #expect(
+      try Book.put(server, "/ann/friends/ann.vcf", Book.card("ann-1", "Ann", "Lee", email: "a@example.com")) == "201")
+    let added = try store.run([
+      "account", "add", "carddav", server.base, "--user", "ann", "--password-file", setup.passwordFile, "--title",
+      "Cards", "--format", "json",
+    ])
+    #expect(added.status == 0, "\(added.stderr)")
+    let summary = try #require((try json(added.stdout) as? [[String: Any]])?.first)
+    #expect(summary["calendars"] as? Int == 0 && summary["addressBooksAdded"] as? Int == 1, "\(summary)")
+    #expect(try store.objects(["calendar", "list"]).allSatisfy { $0["title"] as? String != "Work" })
+    let shown = try store.object(["account", "show", "Cards"])
+    #expect(shown["calendarHome"] is NSNull, "\(shown)")
+  }
 }

@@ -37,6 +37,11 @@ struct AccountPeersTests {
       return try CLI.run(arguments + [base + path], program: URL(fileURLWithPath: "/usr/bin/env")).stdout
     }
 
+    /// The body of `GET path`.
+    func get(_ path: String) throws -> String {
+      try CLI.run(["curl", "-s", base + path], program: URL(fileURLWithPath: "/usr/bin/env")).stdout
+    }
+
     deinit {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
@@ -72,7 +77,8 @@ struct AccountPeersTests {
 
   /// Xandikos's address book (its address-book home apart from its calendar home): two cards and a
   /// vCard 4.0 group (`KIND:group`, `MEMBER`) come into a container of the account; a card removed
-  /// on the server goes, and the group loses it.
+  /// on the server goes, and the group loses it; a change, a new card and a new member made here
+  /// go out.
   @Test func aXandikosAccountsAddressBookWithAGroupComesIn() throws {
     let store = try CLIStore()
     let server = try Xandikos(store.directory.path + "/xandikos")
@@ -109,6 +115,18 @@ struct AccountPeersTests {
     #expect(synced.status == 0 && synced.stdout.contains("\"removed\":1"), "\(synced.stdout)")
     let now = try store.objects(["contact", "list", "--book", id])
     #expect(now.compactMap { $0["givenName"] as? String } == ["Ann"])
+
+    // Changes made here go out: Ann's new email, Cy made and put in Team (Team's card lists him).
+    let ann = try #require(now.first?["id"] as? String)
+    try store.object(["contact", "update", ann, "--email", "ann@new.example"])
+    let cy = try store.object(["contact", "add", "--given", "Cy", "--book", id])
+    try store.object(["group", "add-member", "Team", try #require(cy["id"] as? String)])
+    let sent = try store.run(["account", "sync", "--format", "json"])
+    #expect(sent.status == 0 && sent.stdout.contains("\"sent\":3"), "\(sent.stdout) \(sent.stderr)")
+    #expect(try server.get(book + "ann.vcf").contains("ann@new.example"))
+    let cyUID = try #require(cy["externalId"] as? String)
+    #expect(try server.get(book + "\(cyUID).vcf").contains("FN:Cy"))
+    #expect(try server.get(book + "team.vcf").contains(cyUID))
     #expect(try store.run(["verify"]).status == 0)
   }
 

@@ -22,7 +22,7 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The store's local container cannot be removed.
   case localContainerKept
   /// The container is an account's address book and the change is its server's to make: the
-  /// book's own title or removal, or any change to a book whose server lets the user change
+  /// book's own title and properties, or any change to a book whose server lets the user change
   /// nothing (``ContactContainer/allowsContentModifications``).
   case containerReadOnly(ObjectID)
 

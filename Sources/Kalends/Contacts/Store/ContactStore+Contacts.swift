@@ -202,9 +202,8 @@ extension ContactStore {
     throw StoreError.contact(.containerReadOnly(container))
   }
 
-  /// Refuses `actor`'s change to the container `container` itself (its title, its properties, its
-  /// removal) when it is an account's address book and `actor` is not that account: its title is
-  /// the server's, and an address book is made and removed there, not here
+  /// Refuses `actor`'s change to the title or properties of the container `container` when it is
+  /// an account's address book and `actor` is not that account: they are the server's
   /// (``ContactError/containerReadOnly(_:)``, recorded as a refused attempt).
   static func checkChangeable(
     _ container: ObjectID, _ actor: Principal, _ book: ContactsProjection, in txn: borrowing ReadTransaction

@@ -131,9 +131,12 @@ extension ContactStore {
 
   /// Removes a container with every contact and group in it, in one transaction: a
   /// `contactRemoved` or `groupRemoved` for each, then its `addressBookRemoved`. The session needs
-  /// full access to contacts.
+  /// full access to contacts. An account's address book is removed on its server too, by the
+  /// account's next sync (`DELETE` of its collection), as EventKit does with a CalDAV calendar.
   ///
   /// - Throws: ``ContactError/localContainerKept`` for the local container;
+  ///   ``ContactError/containerReadOnly(_:)`` for an account's book whose server lets the user
+  ///   change nothing in it;
   ///   ``ContactError/containerNotFound(_:)`` for one that does not exist;
   ///   ``ContactError/changedSinceFetched(_:fetched:current:)`` when it changed since `container`
   ///   was fetched (unless `overwrite`).
@@ -149,7 +152,9 @@ extension ContactStore {
         throw StoreError.contact(
           .changedSinceFetched(container.id, fetched: container.version, current: stored.version))
       }
-      try txn.reading { try Self.checkChangeable(container.id, actor, book, in: $0) }
+      // An account's book removed here is removed on its server by the next sync (the outbox),
+      // unless the server lets the user change nothing in it.
+      try txn.reading { try Self.checkWritable(container.id, actor, book, in: $0) }
       try Self.appendRemoved(stored, actor, book, &txn, &appender)
     }
   }

@@ -5,21 +5,26 @@ import KalendsFormats
 import KalendsSync
 
 extension KalendsCommand.Account {
-  /// `kalends account add caldav URL`.
+  /// `kalends account add caldav|carddav URL`.
   struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "add",
-      abstract: "Add a CalDAV account, found from its address, and sync it.",
+      abstract: "Add a CalDAV or CardDAV account, found from its address, and sync it.",
       discussion: """
-        The address may be a bare host (asked at /.well-known/caldav, RFC 6764), a .well-known \
-        address or the principal's. Where the password comes from (never the password) is kept in \
+        The address may be a bare host (asked at /.well-known/caldav and /.well-known/carddav, \
+        RFC 6764), a .well-known address or the principal's. A caldav account syncs the \
+        principal's calendars and its address books when it has them; a carddav account its \
+        address books alone (for a provider serving contacts at an address of their own). Where the password comes from (never the password) is kept in \
         STORE/accounts/ID.credentials, mode 0600, outside the log. The account's calendars take \
         changes where the server lets the user make them; changes made here go out at each sync.
         """)
 
-    /// The kinds of account.
+    /// The kinds of account: `caldav` syncs the principal's calendars and, when it has them, its
+    /// address books; `carddav` its address books alone (a provider serving contacts at an
+    /// address of their own: Fastmail's carddav.fastmail.com, iCloud's contacts.icloud.com).
     enum Kind: String, ExpressibleByArgument, CaseIterable {
       case caldav
+      case carddav
     }
 
     @OptionGroup var global: GlobalOptions
@@ -48,7 +53,8 @@ extension KalendsCommand.Account {
       let credentials = try password.required()
       let found: AccountDiscovery
       do {
-        found = try await AccountDiscovery.discover(url, user: user, credentials: credentials, timeout: timeout)
+        found = try await AccountDiscovery.discover(
+          url, user: user, credentials: credentials, timeout: timeout, addressBooksOnly: kind == .carddav)
       } catch {
         throw KalendsCommand.Account.failure(error)
       }

@@ -125,6 +125,7 @@ extension KalendsCommand.Account {
         ("addressBooks", .number(Double(summary.addressBooks.count))),
         ("addressBooksAdded", .number(Double(summary.addressBooksAdded))),
         ("addressBooksRemoved", .number(Double(summary.addressBooksRemoved))),
+        ("addressBooksMade", .number(Double(summary.addressBooksMade))),
         ("cards", .object(cards(summary).map { ($0.0, .number(Double($0.1))) })),
         (
           "cardConflicts",
@@ -170,7 +171,8 @@ extension KalendsCommand.Account {
         let quarantinedCards = summary.addressBooks.reduce(0) { $0 + $1.quarantined.count }
         let cardConflicts = summary.addressBooks.reduce(0) { $0 + $1.conflicts.count }
         books =
-          "; \(summary.addressBooks.count) address book\(summary.addressBooks.count == 1 ? "" : "s"): "
+          "; \(summary.addressBooks.count) address book\(summary.addressBooks.count == 1 ? "" : "s")"
+          + (summary.addressBooksMade > 0 ? " (\(summary.addressBooksMade) made on the server)" : "") + ": "
           + "\(counts["created"]!) new, \(counts["updated"]!) changed, \(counts["removed"]!) removed"
           + (counts["sent"]! > 0 ? ", \(counts["sent"]!) sent" : "")
           + (cardConflicts > 0 ? ", \(cardConflicts) conflicts, the server's version kept (kalends account show)" : "")

@@ -50,10 +50,24 @@ extension KalendsCommand.Contact {
       help: ArgumentHelp(
         "The name CardDAV clients find it at (/dav/addressbooks/NAME/); without it, its id.", valueName: "name"))
     var davName: String?
+    @Option(
+      help: ArgumentHelp(
+        "Make it in this account (by name or id): the next sync makes it on the server (extended MKCOL).",
+        valueName: "account"))
+    var account: String?
     @Option(help: "Output format.") var format: ObjectFormat = .configured
 
     func run() throws {
-      let saved = try global.openEventStore().contactStore.save(ContactContainer(title: title, resourceName: davName))
+      let store = try global.openEventStore()
+      if let account {
+        guard davName == nil else {
+          throw CLIError.invalidInput("--dav-name and --account: the book is found at the server's address")
+        }
+        let id = try KalendsCommand.Account.named(account, in: store).id
+        format.write(try store.contactStore.addAddressBook(titled: title, toAccount: id).jsonFields)
+        return
+      }
+      let saved = try store.contactStore.save(ContactContainer(title: title, resourceName: davName))
       format.write(saved.jsonFields)
     }
   }
@@ -79,7 +93,8 @@ extension KalendsCommand.Contact {
   /// `kalends contact book remove BOOK`.
   struct BookRemove: ParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "remove", abstract: "Remove an address book with every contact and group in it.")
+      commandName: "remove",
+      abstract: "Remove an address book with every contact and group in it (an account's: on its server too).")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The address book: its title, DAV name or id (or the start of it).") var book: String
