@@ -78,6 +78,14 @@ let package = Package(
       pkgConfig: "libnats",
       providers: [.apt(["libnats-dev"])]
     ),
+    // The P-256 and AES-128-GCM operations of Web Push (RFC 8291 message encryption, RFC 8292
+    // VAPID) on the system's OpenSSL libcrypto, as LMDB and libsodium come from the system:
+    // libsodium has no P-256, and a copy of BoringSSL built from source is what the default build
+    // avoids.
+    .target(
+      name: "CWebPush",
+      linkerSettings: [.linkedLibrary("crypto")]
+    ),
     .target(name: "CPrefetch"),
     .target(name: "CSHA256"),
     .target(
@@ -155,14 +163,15 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
-    // What the store syncs from outside: remote HTTP (bounded, TLS with the trait), calendar feeds
-    // for subscribed calendars. Not a product.
+    // What the store syncs from outside and sends out: remote HTTP (bounded, TLS with the trait),
+    // calendar feeds for subscribed calendars, accounts, Web Push messages. Not a product.
     .target(
       name: "KalendsSync",
       dependencies: [
         "Kalends",
         "KalendsFormats",
         "Platform",
+        "CWebPush",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -311,6 +320,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     // The store server through real sockets, real apps and real peers (curl, schemathesis).
+    .testTarget(
+      name: "KalendsSyncTests",
+      dependencies: ["KalendsSync", "KalendsTestSupport"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "KalendsServerTests",
       dependencies: ["Kalends", "KalendsServer", "KalendsTestSupport"],
