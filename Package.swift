@@ -158,6 +158,7 @@ let package = Package(
         "Kalends",
         "KalendsFormats",
         "KalendsServer",
+        "KalendsSync",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],

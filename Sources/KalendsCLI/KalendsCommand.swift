@@ -23,7 +23,7 @@ struct KalendsCommand: AsyncParsableCommand {
       Init.self, Status.self, Calendar.self, Event.self, Reminder.self, Contact.self, Group.self,
       Agenda.self, Events.self, Search.self, Removed.self, Alarms.self, FreeBusy.self, Import.self, Export.self,
       Subscribe.self, Subscription.self, Account.self,
-      Client.self,
+      Client.self, Push.self,
       Access.self, Config.self,
       Audit.self, Demo.self, Log.self, Verify.self, Backup.self, Erase.self, Compact.self, Retention.self,
       Rebuild.self, Checkpoint.self, Key.self, Witness.self, Serve.self, Prompts.self, Bench.self, Watch.self,

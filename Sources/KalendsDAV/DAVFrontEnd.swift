@@ -10,10 +10,19 @@ package struct DAVFrontEnd: FrontEnd {
   /// (``ObjectTextCache``); 0 keeps none.
   let objectTextBytes: Int
 
-  /// A front end keeping at most `objectTextBytes` of objects' text (64 MiB unless given).
-  package init(objectTextBytes: Int = 64 << 20) { self.objectTextBytes = objectTextBytes }
+  /// Whether WebDAV-Push takes push resources on loopback (``DAVMiddleware/allowsLoopbackPush``).
+  let allowsLoopbackPush: Bool
+
+  /// A front end keeping at most `objectTextBytes` of objects' text (64 MiB unless given), taking
+  /// loopback push resources when `allowsLoopbackPush`.
+  package init(objectTextBytes: Int = 64 << 20, allowsLoopbackPush: Bool = false) {
+    self.objectTextBytes = objectTextBytes
+    self.allowsLoopbackPush = allowsLoopbackPush
+  }
 
   package func middleware(serving server: StoreServer) -> any MiddlewareProtocol<Request, Response, ServerContext> {
-    DAVMiddleware(server: server, objectTexts: ObjectTextCache(capacity: objectTextBytes))
+    var middleware = DAVMiddleware(server: server, objectTexts: ObjectTextCache(capacity: objectTextBytes))
+    middleware.allowsLoopbackPush = allowsLoopbackPush
+    return middleware
   }
 }

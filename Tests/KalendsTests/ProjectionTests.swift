@@ -36,7 +36,7 @@ struct ProjectionTests {
       #expect(
         try store.projectionCheckpoints() == [
           "objects": head, "range": head, "permissions": head, "retention": head, "contacts": head,
-          "search": head, "outbox": head,
+          "search": head, "outbox": head, "push": head,
         ])
     }
   }
@@ -53,7 +53,7 @@ struct ProjectionTests {
           "objects": try store.head().position, "range": try store.head().position,
           "permissions": try store.head().position, "retention": try store.head().position,
           "contacts": try store.head().position, "search": try store.head().position,
-          "outbox": try store.head().position,
+          "outbox": try store.head().position, "push": try store.head().position,
         ])
     }
   }
@@ -90,16 +90,16 @@ struct ProjectionTests {
       let states = Mutex<[RebuildProgress]>([])
       try store.rebuildProjections { state in states.withLock { $0.append(state) } }
       let reported = states.withLock { $0 }
-      // Reading first, up to the head; then the seven projections written, one at a time.
+      // Reading first, up to the head; then the eight projections written, one at a time.
       let reading = reported.prefix { if case .reading = $0 { true } else { false } }
       #expect(reading.last == .reading(done: head, total: head))
       let writing = reported.dropFirst(reading.count).map { state -> Int in
-        guard case .writing(let done, 7) = state else { return -1 }
+        guard case .writing(let done, 8) = state else { return -1 }
         return done
       }
       // A thread may write its loaders before another has read the log: the count then starts above 0.
-      #expect(writing.last == 7 && writing.count >= 2)
-      #expect(writing == Array((7 - writing.count + 1)...7))
+      #expect(writing.last == 8 && writing.count >= 2)
+      #expect(writing == Array((8 - writing.count + 1)...8))
     }
   }
 
@@ -116,7 +116,7 @@ struct ProjectionTests {
         "objects": try reopened.head().position, "range": try reopened.head().position,
         "permissions": try reopened.head().position, "retention": try reopened.head().position,
         "contacts": try reopened.head().position, "search": try reopened.head().position,
-        "outbox": try reopened.head().position,
+        "outbox": try reopened.head().position, "push": try reopened.head().position,
       ])
   }
 

@@ -43,6 +43,16 @@ enum RecordAuthority {
       }
     case .sourceSaved, .sourceRemoved:
       return principal == .person ? nil : "only the person adds and removes accounts, not \(principal)"
+    case .pushRegistered:
+      // An app registers itself, never another.
+      guard case .client(let id) = principal else { return "only an app registers for push, not \(principal)" }
+      let named = try? PayloadReader(bytes: payload).string(2)
+      return named == id ? nil : "\(principal) may not register in the name of \(named ?? "no app")"
+    case .pushUnregistered:
+      switch principal {
+      case .client, .person, .system: return nil
+      case .policy, .source: return "\(principal) may not end push registrations"
+      }
     case .remoteDelivered, .remoteConflict:
       guard case .source = principal else { return "only an account records what its server holds, not \(principal)" }
       return nil

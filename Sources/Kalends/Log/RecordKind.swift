@@ -72,6 +72,11 @@ public struct RecordKind: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// it). Made by the account (`source:ID`).
   public static let remoteConflict = RecordKind(rawValue: 604)
 
+  /// An app registered for push notices of a collection it sees (WebDAV-Push): the subscription
+  /// sealed under the store's push secret (``PushRegistration``).
+  public static let pushRegistered = RecordKind(rawValue: 701)
+  /// A push registration ended: by its app, by the person, or its push service said it is gone.
+  public static let pushUnregistered = RecordKind(rawValue: 702)
   public static let clientRegistered = RecordKind(rawValue: 401)
   /// A client asked for access to a service; the payload says what it got and whether the person
   /// was asked.

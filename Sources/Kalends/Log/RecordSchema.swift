@@ -498,6 +498,23 @@ package struct RecordSchema: Sendable {
         Field(tag: 4, name: "baseEntityTag", type: .string, required: false),
         Field(tag: 5, name: "serverEntityTag", type: .string, required: false),
       ]),
+    .pushRegistered: RecordSchema(
+      name: "pushRegistered",
+      fields: [
+        Field(tag: 1, name: "id", type: .uuid, required: true),
+        Field(tag: 2, name: "client", type: .string, required: true),
+        Field(tag: 3, name: "service", type: .unsigned, required: true),
+        Field(tag: 4, name: "collection", type: .uuid, required: true),
+        Field(tag: 5, name: "expires", type: .timestamp, required: true),
+        Field(tag: 6, name: "host", type: .string, required: true),
+        Field(tag: 7, name: "subscription", type: .bytes, required: true),
+      ]),
+    .pushUnregistered: RecordSchema(
+      name: "pushUnregistered",
+      fields: [
+        Field(tag: 1, name: "id", type: .uuid, required: true),
+        Field(tag: 2, name: "reason", type: .unsigned, required: true),
+      ]),
     .clientRegistered: clientRegistered,
     .accessRequested: accessRequested,
     .accessDecided: accessDecided,

@@ -5,7 +5,7 @@ package struct ProjectionSet: Sendable {
   /// The projections this version of Kalends maintains, in the order they are applied.
   static let types: [any Projection.Type] = [
     ObjectProjection.self, RangeProjection.self, PermissionProjection.self, RetentionProjection.self,
-    ContactsProjection.self, ItemSearchProjection.self, OutboxProjection.self,
+    ContactsProjection.self, ItemSearchProjection.self, OutboxProjection.self, PushProjection.self,
   ]
 
   /// The projections, in ``types`` order.

@@ -534,6 +534,9 @@ package enum MetaKey {
   package static let checkpointDatabase = "checkpoints"
   /// The secret under which the store server seals the positions it shows apps (`PositionSeal`).
   static let positionSealKey = "positionSealKey"
+  /// The secret that seals push subscriptions, keys topics and seeds the VAPID key
+  /// (``Store/pushSecret()``).
+  static let pushSecret = "pushSecret"
   /// The time through which `kalends serve` has shown alarms (``Store/alarmsDelivered()``).
   static let alarmsDelivered = "alarmsDelivered"
 }

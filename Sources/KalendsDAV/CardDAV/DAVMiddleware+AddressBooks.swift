@@ -71,12 +71,15 @@ extension DAVMiddleware {
   private func addressBook(
     _ container: ContactContainer, at book: String, _ selection: PropertySelection, _ use: StoreServer.AppUse
   ) async throws -> DAVResource {
-    let asksState = selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token"))
+    let asksPush = Self.asksPush(selection)
+    let asksState =
+      selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token")) || asksPush
     guard asksState else { return .addressBook(container, at: book) }
     let (stamp, head) = try await server.withStore(use) {
       (try use.session.contactStore.contactsStamp(in: container.id), try use.session.store.head().position)
     }
-    let state = DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
+    var state = DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
+    if asksPush { state.push = try await pushState(of: container.id, use) }
     return .addressBook(container, state, at: book)
   }
 

@@ -30,6 +30,8 @@ enum DAVPath: Equatable {
   case addressBook(String)
   /// A card of the address book so named, by its name (``Contact/resourceName``, or else its `UID`).
   case contact(String, name: String)
+  /// A push registration of the app (WebDAV-Push), `/dav/push/ID`.
+  case pushRegistration(ObjectID)
   /// Under `/dav/` but naming nothing the server has.
   case unknown
 
@@ -37,6 +39,10 @@ enum DAVPath: Equatable {
   static let calendarHomePath = "/dav/calendars/"
   static let addressBookHomePath = "/dav/addressbooks/"
   static let addressBookPath = "/dav/addressbooks/contacts/"
+  static let pushPath = "/dav/push/"
+
+  /// Where the push registration `id` is: its registration URL's path.
+  static func pushRegistration(_ id: ObjectID) -> String { pushPath + id.description }
 
   /// The DAV resource `path` names; `nil` for a path outside the DAV space (the API's).
   init?(_ path: String) {
@@ -50,6 +56,8 @@ enum DAVPath: Equatable {
     let parts = path.split(separator: "/").dropFirst().map { String($0) }
     switch parts.count {
     case 0: self = .principal
+    case 2 where parts[0] == "push":
+      self = ObjectID(parts[1]).map { .pushRegistration($0) } ?? .unknown
     case 1 where parts[0] == "addressbooks": self = .addressBookHome
     case 2 where parts[0] == "addressbooks":
       guard let book = parts[1].removingPercentEncoding, !book.isEmpty else {

@@ -30,6 +30,9 @@ enum DAVResource {
     let tag: String
     /// A sync token for the head (``SyncToken``).
     let syncToken: String
+    /// What WebDAV-Push shows of the collection to this app: its topic for the app, and the
+    /// store's VAPID public key (base64url); set when a PROPFIND asks for them.
+    var push: (topic: String, vapidKey: String)?
 
     /// The state of a collection whose stamp (``EventStore/calendarStamp(inCalendar:)``,
     /// ``ContactStore/contactsStamp(in:)``) is `stamp`, as the app of `positions` is shown it.
@@ -66,6 +69,8 @@ enum DAVResource {
     .caldav("max-attendees-per-instance"), .caldav("calendar-data"), .carddav("addressbook-home-set"),
     .carddav("address-data"), .carddav("supported-address-data"), .carddav("max-resource-size"),
     XMLName(Namespace.calendarServer, "getctag"), XMLName(Namespace.apple, "calendar-color"),
+    XMLName(Namespace.push, "transports"), XMLName(Namespace.push, "topic"),
+    XMLName(Namespace.push, "supported-triggers"),
   ]
 
   /// The properties `allprop` and an empty PROPFIND return (RFC 4918 §9.1): the cheap ones —
@@ -146,11 +151,26 @@ enum DAVResource {
     }
   }
 
+  /// A WebDAV-Push property of a collection: the transports (Web Push, with the VAPID key), the
+  /// app's topic, the triggers pushed (changes to the members, depth 1); `nil` for another name,
+  /// or when the state was not read.
+  private static func pushValue(_ name: XMLName, _ state: CollectionState?) -> String? {
+    guard let push = state?.push else { return nil }
+    switch name.local {
+    case "transports":
+      return "<P:web-push><P:vapid-public-key type=\"p256ecdsa\">\(push.vapidKey)</P:vapid-public-key></P:web-push>"
+    case "topic": return XMLText.escaped(push.topic)
+    case "supported-triggers": return "<P:content-update><D:depth>1</D:depth></P:content-update>"
+    default: return nil
+    }
+  }
+
   private static func addressBookValue(
     _ name: XMLName, _ state: CollectionState?, _ container: ContactContainer
   ) -> String? {
     let properties = container.clientProperties
     switch (name.namespace, name.local) {
+    case (Namespace.push, _): return pushValue(name, state)
     case (Namespace.calendarServer, "getctag"): return state.map { XMLText.escaped($0.tag) }
     case (Namespace.dav, "sync-token"): return state.map { XMLText.escaped($0.syncToken) }
     case (Namespace.dav, "supported-report-set"):
@@ -191,6 +211,7 @@ enum DAVResource {
 
   private static func value(_ name: XMLName, of calendar: EventCalendar, _ state: CollectionState?) -> String? {
     switch (name.namespace, name.local) {
+    case (Namespace.push, _): return pushValue(name, state)
     case (Namespace.calendarServer, "getctag"): return state.map { XMLText.escaped($0.tag) }
     case (Namespace.dav, "sync-token"): return state.map { XMLText.escaped($0.syncToken) }
     case (Namespace.caldav, "supported-calendar-component-set"):

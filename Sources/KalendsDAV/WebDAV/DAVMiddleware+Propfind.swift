@@ -53,7 +53,7 @@ extension DAVMiddleware {
     case .addressBookHome, .addressBook, .contact:
       return try await propfindContacts(
         path, selection, depth: depth, version: Self.vCardVersion(asked: body), context)
-    case .wellKnown, .unknown, .namedCalendar, .namedObject:
+    case .wellKnown, .unknown, .namedCalendar, .namedObject, .pushRegistration:
       throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)")
     }
     return Self.xml(multistatus.finished, status: .init(code: 207, reasonPhrase: "Multi-Status"))
@@ -64,13 +64,17 @@ extension DAVMiddleware {
   func collectionState(
     _ id: ObjectID, _ selection: PropertySelection, _ use: StoreServer.AppUse
   ) async throws -> DAVResource.CollectionState? {
-    guard selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token")) else {
+    let asksPush = Self.asksPush(selection)
+    guard selection.asks(XMLName(Namespace.calendarServer, "getctag")) || selection.asks(.dav("sync-token")) || asksPush
+    else {
       return nil
     }
     let (stamp, head) = try await server.withStore(use) {
       (try use.session.calendarStamp(inCalendar: id), try use.session.store.head().position)
     }
     guard let stamp else { throw DAVError(.notFound, nil, "no calendar \(id) is among this app's calendars") }
-    return DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
+    var state = DAVResource.CollectionState(stamp, use.positions, syncToken: SyncToken.text(head, use.positions))
+    if asksPush { state.push = try await pushState(of: id, use) }
+    return state
   }
 }

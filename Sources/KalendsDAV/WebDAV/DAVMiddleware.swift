@@ -16,13 +16,16 @@ struct DAVMiddleware: RouterMiddleware {
   let server: StoreServer
   /// The text of the calendar objects this server's reports wrote, by their items' versions.
   let objectTexts: ObjectTextCache
+  /// Whether push resources on loopback (`http` too) are taken (`kalends serve
+  /// --push-allow-loopback`: tests, a distributor on the same machine).
+  var allowsLoopbackPush = false
 
   /// The largest XML request body read (PROPFIND, REPORT).
   static let maximumBody = 256 * 1024
   /// The largest calendar object a PUT may store (`max-resource-size`).
   static let maximumResource = 1 << 20
   /// The methods of the DAV space.
-  static let methods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL"
+  static let methods = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL, POST"
 
   func handle(
     _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
@@ -79,14 +82,17 @@ struct DAVMiddleware: RouterMiddleware {
       return Response(
         status: .ok,
         headers: [
-          HTTPField.Name("DAV")!: "1, 3, calendar-access, addressbook, extended-mkcol", .allow: Self.methods,
+          HTTPField.Name("DAV")!: "1, 3, calendar-access, addressbook, extended-mkcol, webdav-push",
+          .allow: Self.methods,
           .contentLength: "0",
         ])
     case "PROPFIND": return try await propfind(request, path, context)
     case "REPORT": return try await report(request, path, context)
     case "GET", "HEAD": return try await get(request, path, context)
     case "PUT": return try await put(request, path, context)
+    case "POST": return try await registerPush(request, path, context)
     case "DELETE":
+      if case .pushRegistration(let id) = path { return try await unregisterPush(id, context) }
       if case .calendar(let id) = path { return try await deleteCalendar(id, context) }
       if case .addressBook(let book) = path { return try await deleteAddressBook(book, context) }
       return try await delete(request, path, context)

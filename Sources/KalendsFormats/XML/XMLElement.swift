@@ -49,10 +49,12 @@ package enum Namespace {
   package static let calendarServer = "http://calendarserver.org/ns/"
   package static let apple = "http://apple.com/ns/ical/"
   package static let kalends = "https://kalends.dev/ns/dav"
+  /// WebDAV-Push (draft-bitfire-webdav-push).
+  package static let push = "https://bitfire.at/webdav-push"
 
   /// The prefixes of the namespaces above, declared on every document the server writes.
   package static let prefixes: [(prefix: String, uri: String)] = [
-    ("D", dav), ("C", caldav), ("CR", carddav), ("CS", calendarServer), ("A", apple), ("K", kalends),
+    ("D", dav), ("C", caldav), ("CR", carddav), ("CS", calendarServer), ("A", apple), ("K", kalends), ("P", push),
   ]
 }
 

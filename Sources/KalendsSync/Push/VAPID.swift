@@ -21,6 +21,18 @@ package enum VAPID {
     return "vapid t=\(token), k=\(base64URL(key.publicKey))"
   }
 
+  /// The store's VAPID key, derived from its push secret (`Store.pushSecret()`): the first of
+  /// HMAC-SHA-256(secret, "vapid" ‖ n), n = 0, 1, …, that is a valid P-256 scalar (the first, but
+  /// for a chance of 2⁻³²). So the key lives where the secret does — the store's metadata, its
+  /// backups — and nowhere else.
+  package static func key(fromSecret secret: [UInt8]) -> P256Key {
+    var counter: UInt8 = 0
+    while true {
+      if let key = P256Key(privateKey: WebPushPrimitive.hmac(secret, Array("vapid".utf8) + [counter])) { return key }
+      counter &+= 1
+    }
+  }
+
   /// Base64url without padding (RFC 4648 §5), as Web Push writes keys and JWTs.
   package static func base64URL(_ bytes: [UInt8]) -> String {
     Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

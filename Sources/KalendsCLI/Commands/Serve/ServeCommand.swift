@@ -129,6 +129,19 @@ extension KalendsCommand {
     @Option(help: ArgumentHelp("How often the records are published.", valueName: "seconds"))
     var fleetEvery = 10
 
+    @Flag(
+      help: """
+        Take WebDAV-Push registrations whose push resource is on loopback (http too): for tests, and \
+        a push distributor on this machine. Private and link-local addresses stay refused.
+        """)
+    var pushAllowLoopback = false
+
+    @Option(
+      help: ArgumentHelp(
+        "How push services reach this store's operator (VAPID's sub): a mailto: or https: address.",
+        valueName: "address"))
+    var pushContact = "mailto:root@localhost"
+
     func run() async throws {
       try global.requireOwner("serve the store")
       guard accountEvery >= 60 else {
@@ -154,9 +167,12 @@ extension KalendsCommand {
       configuration.listen = listen
       configuration.tlsCertificate = tlsCertificate
       configuration.tlsKey = tlsKey
-      configuration.frontEnds = [DAVFrontEnd(objectTextBytes: davCache << 20)]
+      configuration.frontEnds = [
+        DAVFrontEnd(objectTextBytes: davCache << 20, allowsLoopbackPush: pushAllowLoopback)
+      ]
       if let publisher = try fleetPublisher() { configuration.companions.append(publisher) }
       configuration.companions.append(SubscriptionCompanion.make())
+      configuration.companions.append(PushCompanion.make(allowsLoopback: pushAllowLoopback, contact: pushContact))
       configuration.companions.append(
         AccountCompanion.make(storePath: global.storePath, every: .seconds(accountEvery)))
       switch notify {

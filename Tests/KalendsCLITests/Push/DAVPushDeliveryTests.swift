@@ -1,0 +1,121 @@
+import Foundation
+import KalendsTestSupport
+import Testing
+
+/// WebDAV-Push delivery by `kalends serve` to a real receiver (Tests/Oracles/webpush_receiver.py):
+/// each message decrypted there by PyPI's `http_ece` with the subscription's private key, its VAPID
+/// token verified by `cryptography`, its topic the one the app was shown — and nothing for a change
+/// the app may not see, a registration its push service says is gone ended, a busy push service
+/// tried again.
+@Suite("WebDAV-Push: changes reach the receiver, encrypted, signed, scoped")
+struct DAVPushDeliveryTests {
+  /// A started receiver: its address, its subscription's key and secret, and the log of what came.
+  final class Receiver {
+    let process: Process
+    let base: String
+    let p256dh: String
+    let auth: String
+    let log: String
+
+    init(_ directory: String) throws {
+      log = directory + "/pushes.jsonl"
+      try Data().write(to: URL(fileURLWithPath: log))
+      let (process, output, _) = try CLI.start(
+        ["python3", Repository.root.appendingPathComponent("Tests/Oracles/webpush_receiver.py").path, log],
+        program: URL(fileURLWithPath: "/usr/bin/env"))
+      self.process = process
+      let parts = output.fileHandleForReading.availableLine().split(separator: " ").map(String.init)
+      try #require(parts.count == 3, "\(parts)")
+      (base, p256dh, auth) = ("http://127.0.0.1:\(parts[0])", parts[1], parts[2])
+    }
+
+    /// The pushes received so far whose path starts with `prefix`.
+    func pushes(_ prefix: String) throws -> [[String: Any]] {
+      try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap {
+        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }.filter { ($0["path"] as? String)?.hasPrefix(prefix) == true }
+    }
+
+    /// Waits up to `seconds` for `count` pushes to `prefix`.
+    func wait(for count: Int, to prefix: String, seconds: Double = 10) throws -> [[String: Any]] {
+      let deadline = Date().addingTimeInterval(seconds)
+      while Date() < deadline {
+        let found = try pushes(prefix)
+        if found.count >= count { return found }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      return try pushes(prefix)
+    }
+
+    deinit { process.terminate() }
+  }
+
+  @Test func aChangeReachesTheReceiverEncryptedSignedAndScoped() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    defer { served.stop() }
+    let store = served.store
+    let receiver = try Receiver(store.directory.path)
+    let work = try store.calendar("Work")
+    let health = try store.calendar("Health")
+    let base = "http://" + (try #require(served.tcpAddress))
+    let full = try served.tokenApp("org.example.full", access: ["--status", "full"])
+    let chosen = try served.tokenApp("org.example.chosen", access: ["--status", "full", "--calendars", work])
+    func register(_ token: String, _ calendar: String, _ path: String) throws {
+      let body = DAVPushRegistrationTests.register(receiver.base + path, key: receiver.p256dh, auth: receiver.auth)
+      let answer = try DAVPushRegistrationTests.post(base + "/dav/calendars/\(calendar)/", token: token, body: body)
+      try #require(answer.0 == 201, "\(answer)")
+    }
+    try register(chosen, work, "/ok/chosen-work")
+    try register(full, health, "/ok/full-health")
+    try register(full, work, "/gone/full-work")
+    try register(chosen, work, "/busy/chosen-work")
+    let topicAnswer = try ServedStore.request(
+      "PROPFIND", base + "/dav/calendars/\(work)/", token: chosen,
+      body:
+        #"<D:propfind xmlns:D="DAV:" xmlns:P="https://bitfire.at/webdav-push"><D:prop><P:topic/></D:prop></D:propfind>"#,
+      headers: ["Depth: 0"])
+    let start = try #require(topicAnswer.body.range(of: "<P:topic>"), "\(topicAnswer.body)")
+    let end = try #require(topicAnswer.body.range(of: "</P:topic>"))
+    let topic = String(topicAnswer.body[start.upperBound..<end.lowerBound])
+
+    // A change in Work from the command line: the chosen app hears of it, decrypted and verified.
+    Thread.sleep(forTimeInterval: 0.5)  // The delivery has taken its first look.
+    let written = Date().timeIntervalSince1970
+    try store.object(["event", "add", "--calendar", work, "--title", "Standup", "--start", "2026-12-01T09:00"])
+    let heard = try receiver.wait(for: 1, to: "/ok/chosen-work")
+    let push = try #require(heard.first, "nothing came")
+    #expect(push["vapid"] as? String == "ok", "\(push)")
+    #expect(push["encoding"] as? String == "aes128gcm" && push["ttl"] as? String != nil)
+    let message = try #require(push["message"] as? String)
+    #expect(message.contains("<P:topic>\(topic)</P:topic>") && message.contains("push-message"), "\(message)")
+    #expect(push["topic"] as? String == topic)
+    #expect((push["at"] as? Double ?? .infinity) - written < 1.0, "within a second of the write")
+    // The busy push service is tried again and takes it; the gone one ends its registration.
+    let busy = try receiver.wait(for: 2, to: "/busy/chosen-work")
+    #expect(busy.map { $0["status"] as? Int } == [429, 201], "\(busy)")
+    _ = try receiver.wait(for: 1, to: "/gone/full-work")
+    var registrations: [[String: Any]] = []
+    for _ in 0..<50 {
+      registrations = try store.objects(["push", "list"])
+      if registrations.count == 3 { break }
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    #expect(registrations.count == 3, "the gone registration ended: \(registrations)")
+    #expect(try receiver.pushes("/ok/full-health").isEmpty, "Health did not change")
+
+    // A change in Health: the app that sees it hears of it; the chosen app, registered on Work
+    // only, hears nothing.
+    try store.object(["event", "add", "--calendar", health, "--title", "Dentist", "--start", "2026-12-02T09:00"])
+    #expect(try receiver.wait(for: 1, to: "/ok/full-health").count == 1)
+    Thread.sleep(forTimeInterval: 0.5)
+    #expect(try receiver.pushes("/ok/chosen-work").count == 1, "a change it may not see pushes nothing")
+
+    // Revoked: its registrations end, and the next change in Work pushes nothing to it.
+    try store.object(["access", "set", "org.example.chosen", "--service", "calendars", "--status", "denied"])
+    try store.object(["event", "add", "--calendar", work, "--title", "Review", "--start", "2026-12-03T09:00"])
+    Thread.sleep(forTimeInterval: 1.0)
+    #expect(try receiver.pushes("/ok/chosen-work").count == 1)
+    #expect(try receiver.pushes("/busy/chosen-work").count == 2)
+    #expect(try store.run(["verify"]).status == 0)
+  }
+}
