@@ -66,6 +66,7 @@ struct AppCommandUseTests {
     "reminder restore": .ownerOnly, "calendar history": .ownerOnly, "calendar restore": .ownerOnly,
     "contact history": .ownerOnly, "contact restore": .ownerOnly, "group history": .ownerOnly,
     "group restore": .ownerOnly, "removed": .ownerOnly, "subscribe": .ownerOnly, "subscription list": .ownerOnly,
+    "push list": .ownerOnly, "push remove": .ownerOnly,
     "subscription refresh": .ownerOnly, "subscription remove": .ownerOnly, "account probe": .noData,
     "account add": .ownerOnly, "account list": .ownerOnly, "account show": .ownerOnly, "account sync": .ownerOnly,
     "account remove": .ownerOnly, "account update": .ownerOnly,
