@@ -10,9 +10,9 @@ import Synchronization
 /// its chosen calendars and contacts — differs from what it was when last looked at. A change the
 /// app may not see moves no stamp, and pushes nothing. Each due registration gets one message (the
 /// draft's `push-message` with the app's topic), encrypted to its subscription (RFC 8291), signed
-/// with the store's VAPID key (RFC 8292), posted with `TTL`, `Urgency` and `Topic`. Messages are
-/// coalesced per registration: at most one in flight, and a burst of changes during it is one more
-/// message after it. A push service answering 429 or 5xx is tried again after a backoff (its
+/// with the store's VAPID key (RFC 8292), posted with `TTL`, `Urgency` and `Topic`, by at most
+/// ``senders`` senders at once. Messages are coalesced per registration: at most one in flight or
+/// waiting, and a burst of changes during it is one more message, ``spacing`` after it. A push service answering 429 or 5xx is tried again after a backoff (its
 /// `Retry-After`, else 1 s doubling, three tries); 404 or 410 ends the registration (a record by
 /// the system); a push service that does not answer within the timeout delays that registration
 /// only.
@@ -29,10 +29,20 @@ package final class PushDelivery: Sendable {
   private struct State {
     /// The stamp of each registration's collection when last looked at.
     var stamps: [ObjectID: Stamp] = [:]
+    /// Registrations waiting for a sender, in the order they fell due.
+    var queue: [PushRegistration] = []
+    var queued: Set<ObjectID> = []
     /// Registrations with a message in flight, and those due again after it.
     var sending: Set<ObjectID> = []
     var dueAgain: Set<ObjectID> = []
+    /// Senders running.
+    var senders = 0
+    /// The VAPID `Authorization` of each push service's origin, and when it was made.
+    var authorizations: [String: (header: String, made: Date)] = [:]
   }
+
+  /// The most messages in flight at once: each is a connection of its own.
+  static let senders = 16
 
   /// A collection's stamp as an app sees it; `nil` when it sees it no longer.
   struct Stamp: Equatable {
@@ -74,8 +84,17 @@ package final class PushDelivery: Sendable {
     let registrations = try person.pushRegistrations().filter { !$0.hasExpired(at: now) }
     var due: [PushRegistration] = []
     var stamps: [ObjectID: Stamp] = [:]
+    // One read per app and collection, however many registrations share them.
+    var read: [String: Stamp?] = [:]
     for registration in registrations {
-      let stamp = try? Self.stamp(of: registration, person)
+      let pair = registration.client + "\u{0}" + registration.collection.description
+      let stamp =
+        try read[pair]
+        ?? { () throws -> Stamp? in
+          let stamp = try? Self.stamp(of: registration, person)
+          read[pair] = .some(stamp)
+          return stamp
+        }()
       let known = state.withLock { $0.stamps[registration.id] }
       stamps[registration.id] = stamp ?? Stamp(version: .none, items: -1)
       // A registration first seen was made since the last look: its baseline is its own record.
@@ -98,37 +117,86 @@ package final class PushDelivery: Sendable {
     }
   }
 
-  /// Sends a message for `registration` now, or once the one in flight is done.
+  /// Sends a message for `registration`: queued for the next free sender, or — when one is in
+  /// flight for it — once more after it.
   private func enqueue(_ registration: PushRegistration) {
     let start = state.withLock { state -> Bool in
       if state.sending.contains(registration.id) {
         state.dueAgain.insert(registration.id)
-        return false
+      } else if state.queued.insert(registration.id).inserted {
+        state.queue.append(registration)
       }
-      state.sending.insert(registration.id)
+      guard state.senders < Self.senders, !state.queue.isEmpty else { return false }
+      state.senders += 1
       return true
     }
-    guard start else { return }
-    Task {
-      while true {
-        let outcome = await send(registration)
-        observe(registration, outcome)
-        let again = state.withLock { state -> Bool in
-          // Changes during a delivered message are one more message; after a failure, the next
-          // change tries again.
-          let due = state.dueAgain.remove(registration.id) != nil
-          if due && Self.isDelivered(outcome) { return true }
-          state.sending.remove(registration.id)
-          return false
+    if start { Task { await drain() } }
+  }
+
+  /// A sender: sends the queued messages one after another until none is left.
+  private func drain() async {
+    while true {
+      let next = state.withLock { state -> PushRegistration? in
+        guard !state.queue.isEmpty else {
+          state.senders -= 1
+          return nil
         }
-        if !again { break }
+        let registration = state.queue.removeFirst()
+        state.queued.remove(registration.id)
+        state.sending.insert(registration.id)
+        return registration
+      }
+      guard let registration = next else { return }
+      let outcome = await send(registration)
+      observe(registration, outcome)
+      let again = state.withLock { state -> Bool in
+        // Changes during a delivered message are one more message, sent no sooner than
+        // ``spacing`` after it (the registration stays "sending" meanwhile, so more changes fold
+        // into that one); after a failure, the next change tries again.
+        if state.dueAgain.remove(registration.id) != nil, Self.isDelivered(outcome) { return true }
+        state.sending.remove(registration.id)
+        return false
+      }
+      if again {
+        Task {
+          try? await Task.sleep(for: Self.spacing)
+          requeue(registration)
+        }
       }
     }
+  }
+
+  /// The least time between two messages to one registration: a burst of changes is a message at
+  /// its start and one per `spacing` while it lasts — a client syncs on each, and more would only
+  /// cost the writer's machine.
+  static let spacing: Duration = .seconds(2)
+
+  /// Queues `registration`, held back since its last message, for the next free sender.
+  private func requeue(_ registration: PushRegistration) {
+    state.withLock { state in
+      state.sending.remove(registration.id)
+      state.dueAgain.remove(registration.id)
+    }
+    enqueue(registration)
   }
 
   private static func isDelivered(_ outcome: Outcome) -> Bool {
     if case .delivered = outcome { return true }
     return false
+  }
+
+  /// The VAPID `Authorization` for a push to `endpoint`: one per push service's origin, made again
+  /// after an hour (it is valid for twelve).
+  private func authorization(for endpoint: URL) throws -> String? {
+    let origin = (endpoint.scheme ?? "") + "://" + (endpoint.host ?? "") + ":" + String(endpoint.port ?? 0)
+    let now = Date()
+    if let kept = state.withLock({ $0.authorizations[origin] }), now.timeIntervalSince(kept.made) < 3600 {
+      return kept.header
+    }
+    let key = VAPID.key(fromSecret: try store.pushSecret())
+    guard let header = VAPID.authorization(endpoint: endpoint, key: key, subject: contact, now: now) else { return nil }
+    state.withLock { $0.authorizations[origin] = (header, now) }
+    return header
   }
 
   /// Posts one message to the registration's push resource, trying again on 429 and 5xx.
@@ -150,8 +218,7 @@ package final class PushDelivery: Sendable {
         <?xml version="1.0" encoding="utf-8"?><P:push-message xmlns:P="https://bitfire.at/webdav-push" \
         xmlns:D="DAV:"><P:topic>\(topic)</P:topic><P:content-update/></P:push-message>
         """.utf8)
-      let key = VAPID.key(fromSecret: try store.pushSecret())
-      guard let authorization = VAPID.authorization(endpoint: endpoint, key: key, subject: contact) else {
+      guard let authorization = try authorization(for: endpoint) else {
         return .failed("no VAPID audience for \(subscription.endpoint)")
       }
       var wait = 1.0

@@ -31,9 +31,10 @@ struct DAVPushDeliveryTests {
 
     /// The pushes received so far whose path starts with `prefix`.
     func pushes(_ prefix: String) throws -> [[String: Any]] {
-      try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap {
-        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-      }.filter { ($0["path"] as? String)?.hasPrefix(prefix) == true }
+      // Whole lines only: the receiver may be writing the last one.
+      try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        .dropLast().compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        .filter { ($0["path"] as? String)?.hasPrefix(prefix) == true }
     }
 
     /// Waits up to `seconds` for `count` pushes to `prefix`.
