@@ -9,7 +9,7 @@ import Synchronization
 /// app sees it now — the collection's stamp read through the app's own session, so with its access,
 /// its chosen calendars and contacts — differs from what it was when last looked at. A change the
 /// app may not see moves no stamp, and pushes nothing. Each due registration gets one message (the
-/// draft's `push-message` with the app's topic), encrypted to its subscription (RFC 8291), signed
+/// draft's `push-message` with the app's topic and its sync token now), encrypted to its subscription (RFC 8291), signed
 /// with the store's VAPID key (RFC 8292), posted with `TTL`, `Urgency` and `Topic`, by at most
 /// ``senders`` senders at once. Messages are coalesced per registration: at most one in flight or
 /// waiting, and a burst of changes during it is one more message, ``spacing`` after it. A push service answering 429 or 5xx is tried again after a backoff (its
@@ -213,10 +213,15 @@ package final class PushDelivery: Sendable {
         return .failed("the push resource \(url.host) is local")
       }
       let topic = try person.pushTopic(of: registration.collection, forClient: registration.client)
+      // The collection's sync token now, as the store's DAV gives this app its tokens (its
+      // position sealed for it): a client holding it already need not sync.
+      let head = try store.head().position
+      let token = "urn:kalends:sync:" + (try store.positionSeal().view(for: registration.client).token(head))
       let message = Array(
         """
         <?xml version="1.0" encoding="utf-8"?><P:push-message xmlns:P="https://bitfire.at/webdav-push" \
-        xmlns:D="DAV:"><P:topic>\(topic)</P:topic><P:content-update/></P:push-message>
+        xmlns:D="DAV:"><P:topic>\(topic)</P:topic><P:content-update><D:sync-token>\(token)</D:sync-token>\
+        </P:content-update></P:push-message>
         """.utf8)
       guard let authorization = try authorization(for: endpoint) else {
         return .failed("no VAPID audience for \(subscription.endpoint)")

@@ -90,6 +90,16 @@ struct DAVPushDeliveryTests {
     let message = try #require(push["message"] as? String)
     #expect(message.contains("<P:topic>\(topic)</P:topic>") && message.contains("push-message"), "\(message)")
     #expect(push["topic"] as? String == topic)
+    // Its sync token is one the store's DAV takes from this app: a sync from it is answered.
+    let tokenStart = try #require(message.range(of: "<D:sync-token>"), "\(message)")
+    let tokenEnd = try #require(message.range(of: "</D:sync-token>"))
+    let token = String(message[tokenStart.upperBound..<tokenEnd.lowerBound])
+    let sync = try ServedStore.request(
+      "REPORT", base + "/dav/calendars/\(work)/", token: chosen,
+      body:
+        #"<D:sync-collection xmlns:D="DAV:"><D:sync-token>\#(token)</D:sync-token><D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>"#,
+      headers: ["Depth: 1"])
+    #expect(sync.status == 207 && !sync.body.contains("Standup"), "\(sync.status) \(sync.body)")
     #expect((push["at"] as? Double ?? .infinity) - written < 1.0, "within a second of the write")
     // The busy push service is tried again and takes it; the gone one ends its registration.
     let busy = try receiver.wait(for: 2, to: "/busy/chosen-work")
@@ -118,5 +128,67 @@ struct DAVPushDeliveryTests {
     #expect(try receiver.pushes("/ok/chosen-work").count == 1)
     #expect(try receiver.pushes("/busy/chosen-work").count == 2)
     #expect(try store.run(["verify"]).status == 0)
+  }
+
+  /// Another app's write over CalDAV is pushed; a push service that hangs delays only its own
+  /// registration; an address book's change is pushed to the app registered on it; a write-only
+  /// app registers nothing; one app holds at most 50 registrations.
+  @Test func otherWritersAHungServiceAnAddressBookAndTheBounds() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    defer { served.stop() }
+    let store = served.store
+    let receiver = try Receiver(store.directory.path)
+    let work = try store.calendar("Work")
+    let base = "http://" + (try #require(served.tcpAddress))
+    let writer = try served.tokenApp("org.example.writer", access: ["--status", "full"])
+    try store.object([
+      "client", "register", "org.example.reader", "--name", "Reader", "--usage", "calendars-full=Sync.", "--usage",
+      "contacts=Sync.",
+    ])
+    for service in ["calendars", "contacts"] {
+      try store.object(["access", "set", "org.example.reader", "--service", service, "--status", "full"])
+    }
+    let reader = try #require(
+      try store.object(["client", "token", "create", "org.example.reader", "--label", "dav"])["secret"] as? String)
+    func register(_ token: String, _ collection: String, _ path: String) throws -> Int {
+      let body = DAVPushRegistrationTests.register(receiver.base + path, key: receiver.p256dh, auth: receiver.auth)
+      return try DAVPushRegistrationTests.post(base + collection, token: token, body: body).0
+    }
+    #expect(try register(reader, "/dav/calendars/\(work)/", "/slow/reader-work") == 201)
+    #expect(try register(reader, "/dav/calendars/\(work)/", "/ok/reader-work") == 201)
+    #expect(try register(reader, "/dav/addressbooks/contacts/", "/ok/reader-book") == 201)
+    Thread.sleep(forTimeInterval: 0.5)
+
+    // The writer app PUTs an event over CalDAV: the reader hears of it, though its other push
+    // service hangs.
+    let event =
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:put-1\r\n"
+      + "DTSTAMP:20261130T090000Z\r\nDTSTART:20261201T090000Z\r\nSUMMARY:Put\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    let put = try ServedStore.request(
+      "PUT", base + "/dav/calendars/\(work)/put-1.ics", token: writer, body: event,
+      headers: ["Content-Type: text/calendar"])
+    #expect(put.status == 201, "\(put)")
+    #expect(try receiver.wait(for: 1, to: "/ok/reader-work", seconds: 5).count == 1, "delivered beside a hung one")
+    #expect(try receiver.pushes("/ok/reader-book").isEmpty, "the address book did not change")
+
+    // A contact added by the person: the app registered on the address book hears of it.
+    try store.object(["contact", "add", "--given", "Ann", "--email", "ann@example.com"])
+    let book = try receiver.wait(for: 1, to: "/ok/reader-book", seconds: 5)
+    #expect(book.count == 1 && book.first?["vapid"] as? String == "ok", "\(book)")
+
+    // A write-only app may not read the calendar: it registers nothing, and is told so.
+    let writeOnly = try served.tokenApp("org.example.writeonly", access: ["--status", "write-only"])
+    #expect(try register(writeOnly, "/dav/calendars/\(work)/", "/ok/wo") == 403)
+
+    // At most 50 registrations for one app: the reader holds 3, 47 more are taken, the next is not.
+    for index in 0..<47 {
+      #expect(try register(reader, "/dav/calendars/\(work)/", "/ok/many-\(index)") == 201)
+    }
+    let over = try register(reader, "/dav/calendars/\(work)/", "/ok/one-too-many")
+    #expect(over != 201, "\(over)")
+    #expect(try store.objects(["push", "list"]).count == 50)
+    // The same push resource again replaces its registration rather than adding one.
+    #expect(try register(reader, "/dav/calendars/\(work)/", "/ok/many-0") == 201)
+    #expect(try store.objects(["push", "list"]).count == 50)
   }
 }
