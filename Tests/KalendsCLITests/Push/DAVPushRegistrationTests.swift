@@ -84,6 +84,7 @@ struct DAVPushRegistrationTests {
     let location = try #require(headers["location"])
     #expect(location.hasPrefix("/dav/push/"))
     #expect(headers["expires"] != nil && headers["expires"] != later, "\(headers)")
+    #expect(try store.object(["status"])["pushRegistrations"] as? Int == 1)
     let listed = try store.objects(["push", "list"])
     #expect(listed.count == 1 && listed.first?["client"] as? String == "org.example.chosen", "\(listed)")
     #expect(listed.first?["host"] as? String == "127.0.0.1" && listed.first?["collection"] as? String == work)

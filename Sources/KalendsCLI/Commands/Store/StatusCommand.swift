@@ -10,7 +10,7 @@ extension KalendsCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
       abstract:
-        "Show the store's identity, head, tree, latest checkpoint, size, readers, subscriptions, each watch cursor's lag, and where each fleet's stream stands."
+        "Show the store's identity, head, tree, latest checkpoint, size, readers, subscriptions, accounts, push registrations, each watch cursor's lag, and where each fleet's stream stands."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -36,6 +36,7 @@ extension KalendsCommand {
           ("readers", .number(Double(status.readers))),
           ("subscriptions", .number(Double(try EventStore(store: store).subscriptions().count))),
           ("accounts", .number(Double(accounts.count))),
+          ("pushRegistrations", .number(Double(try EventStore(store: store).pushRegistrations().count))),
         ]
       // Where each organisation's stream stands, behind the head as a cursor is.
       let publications = try store.publications().map { publication in
