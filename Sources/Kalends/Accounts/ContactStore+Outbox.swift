@@ -58,34 +58,16 @@ extension ContactStore {
   }
 
   /// Appends a ``RecordKind/remoteDelivered`` record by the account `source`: its server holds the
-  /// card `name` of `containerID` with `entityTag`, as the store's change at `carries` left it.
+  /// card `name` of `containerID` with `entityTag`, as the store's change at `carries` left it
+  /// (``EventStore``'s record, naming the card's contact or group).
   static func appendCardDelivered(
     _ name: String, entityTag: String?, carries: LogPosition, holder: (kind: OutgoingCard.Holder, id: ObjectID)?,
     container containerID: ObjectID, _ source: Principal, _ txn: inout WriteTransaction,
     _ appender: inout LogAppender
   ) throws {
-    var payload = Payload()
-    payload.append(tag: 1, id: containerID)
-    payload.append(tag: 2, string: name)
-    payload.append(tag: 3, optional: entityTag)
-    payload.append(tag: 4, unsigned: carries.rawValue)
-    if let holder { payload.append(tag: holder.kind == .contact ? 7 : 8, id: holder.id) }
-    try appender.append(RecordDraft(kind: .remoteDelivered, principal: source, payload: payload), in: &txn)
-  }
-
-  /// Appends a ``RecordKind/remoteConflict`` record by the account `source`: the local change of
-  /// the card `name` of `containerID` at `localVersion`, based on `base`, met the server's
-  /// `serverTag` (`nil`: the server removed it).
-  static func appendCardConflict(
-    _ name: String, localVersion: LogPosition, base: String?, serverTag: String?, container containerID: ObjectID,
-    _ source: Principal, _ txn: inout WriteTransaction, _ appender: inout LogAppender
-  ) throws {
-    var payload = Payload()
-    payload.append(tag: 1, id: containerID)
-    payload.append(tag: 2, string: name)
-    payload.append(tag: 3, unsigned: localVersion.rawValue)
-    payload.append(tag: 4, optional: base)
-    payload.append(tag: 5, optional: serverTag)
-    try appender.append(RecordDraft(kind: .remoteConflict, principal: source, payload: payload), in: &txn)
+    let ids = holder.map { [$0.id] } ?? []
+    try EventStore.appendDelivered(
+      name, entityTag: entityTag, carries: carries, contacts: holder?.kind == .contact ? ids : [],
+      groups: holder?.kind == .group ? ids : [], calendar: containerID, source, &txn, &appender)
   }
 }

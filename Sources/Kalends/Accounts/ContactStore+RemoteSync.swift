@@ -165,8 +165,8 @@ extension ContactStore {
             result.unchanged += 1
             continue
           }
-          try Self.appendCardConflict(
-            name, localVersion: waiting.last, base: waiting.base, serverTag: serverTag, container: containerID, source,
+          try EventStore.appendConflict(
+            name, localVersion: waiting.last, base: waiting.base, serverTag: serverTag, collection: containerID, source,
             &txn, &appender)
           result.conflicts.append(name)
           result.lastPosition = appender.head.position

@@ -92,11 +92,13 @@ extension EventStore {
   }
 
   /// Appends a ``RecordKind/remoteDelivered`` record by the account `source`: its server holds the
-  /// object `name` of `calendarID` (empty: the collection itself, removed) with `entityTag`, as the
-  /// store's change at `carries` left it, with these items.
+  /// object `name` of the calendar or address book `calendarID` (empty: the collection itself,
+  /// removed) with `entityTag`, as the store's change at `carries` left it, with these items (a
+  /// card's: its contact or group).
   static func appendDelivered(
     _ name: String, entityTag: String?, carries: LogPosition, events: [ObjectID] = [], reminders: [ObjectID] = [],
-    calendar calendarID: ObjectID, _ source: Principal, _ txn: inout WriteTransaction, _ appender: inout LogAppender
+    contacts: [ObjectID] = [], groups: [ObjectID] = [], calendar calendarID: ObjectID, _ source: Principal,
+    _ txn: inout WriteTransaction, _ appender: inout LogAppender
   ) throws {
     var payload = Payload()
     payload.append(tag: 1, id: calendarID)
@@ -105,6 +107,24 @@ extension EventStore {
     payload.append(tag: 4, unsigned: carries.rawValue)
     for id in events { payload.append(tag: 5, id: id) }
     for id in reminders { payload.append(tag: 6, id: id) }
+    for id in contacts { payload.append(tag: 7, id: id) }
+    for id in groups { payload.append(tag: 8, id: id) }
     try appender.append(RecordDraft(kind: .remoteDelivered, principal: source, payload: payload), in: &txn)
+  }
+
+  /// Appends a ``RecordKind/remoteConflict`` record by the account `source`: the local change of
+  /// the object `name` of the calendar or address book `collection` at `localVersion`, based on
+  /// `base`, met the server's `serverTag` (`nil`: the server removed it).
+  static func appendConflict(
+    _ name: String, localVersion: LogPosition, base: String?, serverTag: String?, collection: ObjectID,
+    _ source: Principal, _ txn: inout WriteTransaction, _ appender: inout LogAppender
+  ) throws {
+    var payload = Payload()
+    payload.append(tag: 1, id: collection)
+    payload.append(tag: 2, string: name)
+    payload.append(tag: 3, unsigned: localVersion.rawValue)
+    payload.append(tag: 4, optional: base)
+    payload.append(tag: 5, optional: serverTag)
+    try appender.append(RecordDraft(kind: .remoteConflict, principal: source, payload: payload), in: &txn)
   }
 }

@@ -170,13 +170,9 @@ extension EventStore {
             result.unchanged += 1
             continue
           }
-          var payload = Payload()
-          payload.append(tag: 1, id: calendarID)
-          payload.append(tag: 2, string: name)
-          payload.append(tag: 3, unsigned: waiting.last.rawValue)
-          payload.append(tag: 4, optional: waiting.base)
-          payload.append(tag: 5, optional: serverTag)
-          try appender.append(RecordDraft(kind: .remoteConflict, principal: source, payload: payload), in: &txn)
+          try Self.appendConflict(
+            name, localVersion: waiting.last, base: waiting.base, serverTag: serverTag, collection: calendarID, source,
+            &txn, &appender)
           result.conflicts.append(name)
           result.lastPosition = appender.head.position
           conflict = true

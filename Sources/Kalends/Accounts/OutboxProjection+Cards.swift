@@ -25,30 +25,9 @@ extension OutboxProjection {
     switch header.kind {
     case .addressBookSaved:
       let state = try PayloadReader(Payload(bytes: fields.bytes(5) ?? []))
-      if let account = try state.objectIDs(11).first, let remoteBytes = state.bytes(13) {
-        try txn.put(account.bytes, forKey: id.bytes, in: calendars)
-        let remote = try RemoteCollection(PayloadReader(Payload(bytes: remoteBytes)))
-        if remote.isNew {
-          _ = try txn.delete(id.bytes, in: collections)
-        } else {
-          var entry = Payload()
-          entry.append(tag: 1, string: remote.url)
-          entry.append(tag: 2, id: account)
-          try txn.put(entry.bytes, forKey: id.bytes, in: collections)
-        }
-      } else if try txn.contains(id.bytes, in: calendars) {
-        try forget(id, &txn)
-      }
+      try collectionSaved(id, account: try state.objectIDs(11).first, remote: state.bytes(13), &txn)
     case .addressBookRemoved:
-      guard try txn.contains(id.bytes, in: calendars) else { return }
-      if let entry = try txn.value(forKey: id.bytes, in: collections),
-        let account = try PayloadReader(Payload(bytes: entry)).objectID(2),
-        header.principal != .source(account.description)
-      {
-        // Removed here, not by its account: its collection is to be removed on the server.
-        try txn.put(entry, forKey: id.bytes, in: removed)
-      }
-      try forget(id, &txn)
+      if try txn.contains(id.bytes, in: calendars) { try collectionRemoved(id, header, &txn) }
     case .contactSaved, .groupSaved:
       let kind: ContactObjectKind = header.kind == .contactSaved ? .contact : .group
       let stateBytes = fields.bytes(5) ?? []

@@ -94,32 +94,10 @@ struct OutboxProjection: Projection {
     let fields = try PayloadReader(bytes: payload)
     switch header.kind {
     case .calendarSaved:
-      let id = try fields.requiredObjectID(1)
       let state = try PayloadReader(Payload(bytes: fields.bytes(5) ?? []))
-      if let remoteBytes = state.bytes(13), let source = try state.objectID(3) {
-        try txn.put(source.bytes, forKey: id.bytes, in: calendars)
-        let remote = try RemoteCollection(PayloadReader(Payload(bytes: remoteBytes)))
-        if remote.isNew {
-          _ = try txn.delete(id.bytes, in: collections)
-        } else {
-          var entry = Payload()
-          entry.append(tag: 1, string: remote.url)
-          entry.append(tag: 2, id: source)
-          try txn.put(entry.bytes, forKey: id.bytes, in: collections)
-        }
-      } else if try txn.contains(id.bytes, in: calendars) {
-        try forget(id, &txn)
-      }
+      try collectionSaved(try fields.requiredObjectID(1), account: try state.objectID(3), remote: state.bytes(13), &txn)
     case .calendarRemoved:
-      let id = try fields.requiredObjectID(1)
-      if let entry = try txn.value(forKey: id.bytes, in: collections),
-        let account = try PayloadReader(Payload(bytes: entry)).objectID(2),
-        header.principal != .source(account.description)
-      {
-        // Removed here, not by its account: its collection is to be removed on the server.
-        try txn.put(entry, forKey: id.bytes, in: removed)
-      }
-      try forget(id, &txn)
+      try collectionRemoved(try fields.requiredObjectID(1), header, &txn)
     case .eventSaved, .reminderSaved:
       let kind: ObjectKind = header.kind == .eventSaved ? .event : .reminder
       let id = try fields.requiredObjectID(1)
@@ -205,6 +183,40 @@ struct OutboxProjection: Projection {
     default:
       break
     }
+  }
+
+  /// A calendar or address book `id` saved: with an `account` and a `remote` (its state's
+  /// ``RemoteCollection``), it mirrors a collection, which the server holds unless it was made here
+  /// and not yet there; without, it is forgotten.
+  func collectionSaved(
+    _ id: ObjectID, account: ObjectID?, remote remoteBytes: [UInt8]?, _ txn: inout WriteTransaction
+  ) throws {
+    guard let account, let remoteBytes else {
+      if try txn.contains(id.bytes, in: calendars) { try forget(id, &txn) }
+      return
+    }
+    try txn.put(account.bytes, forKey: id.bytes, in: calendars)
+    let remote = try RemoteCollection(PayloadReader(Payload(bytes: remoteBytes)))
+    if remote.isNew {
+      _ = try txn.delete(id.bytes, in: collections)
+    } else {
+      var entry = Payload()
+      entry.append(tag: 1, string: remote.url)
+      entry.append(tag: 2, id: account)
+      try txn.put(entry.bytes, forKey: id.bytes, in: collections)
+    }
+  }
+
+  /// A calendar or address book `id` removed: removed here by anyone but its account, its
+  /// collection waits to be removed on the server.
+  func collectionRemoved(_ id: ObjectID, _ header: LogRecordHeader, _ txn: inout WriteTransaction) throws {
+    if let entry = try txn.value(forKey: id.bytes, in: collections),
+      let account = try PayloadReader(Payload(bytes: entry)).objectID(2),
+      header.principal != .source(account.description)
+    {
+      try txn.put(entry, forKey: id.bytes, in: removed)
+    }
+    try forget(id, &txn)
   }
 
   /// The account of `calendar` when it mirrors a collection.

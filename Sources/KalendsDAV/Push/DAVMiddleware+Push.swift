@@ -58,7 +58,7 @@ extension DAVMiddleware {
     }
     var expires: Timestamp?
     if let text = body.child(Self.push("expires"))?.text.trimmingCharacters(in: .whitespacesAndNewlines) {
-      guard let date = Self.httpDate(text) else {
+      guard let date = HTTPDate.date(text) else {
         throw DAVError(.badRequest, nil, "\(text) is not an HTTP date (IMF-fixdate)")
       }
       expires = Timestamp(rawValue: Int64(date.timeIntervalSince1970 * 1_000_000))
@@ -76,7 +76,7 @@ extension DAVMiddleware {
     return Response(
       status: .created,
       headers: [
-        .location: DAVPath.pushRegistration(registration.id), .expires: Self.httpDate(expiry), .contentLength: "0",
+        .location: DAVPath.pushRegistration(registration.id), .expires: HTTPDate.text(expiry), .contentLength: "0",
       ])
   }
 
@@ -132,18 +132,5 @@ extension DAVMiddleware {
       throw PushRefusal(condition: "push-not-available", reason: "pushes are sent over https only, not \(scheme)")
     }
     return (PushSubscription(endpoint: resource, p256dh: key, auth: auth), host)
-  }
-
-  /// `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110 §5.6.7).
-  static func httpDate(_ date: Date) -> String { httpDateFormat.string(from: date) }
-
-  static func httpDate(_ text: String) -> Date? { httpDateFormat.date(from: text) }
-
-  private static var httpDateFormat: DateFormatter {
-    let format = DateFormatter()
-    format.locale = Locale(identifier: "en_US_POSIX")
-    format.timeZone = TimeZone(identifier: "GMT")
-    format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-    return format
   }
 }

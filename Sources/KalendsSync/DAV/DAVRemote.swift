@@ -111,11 +111,7 @@ struct DAVRemote: Sendable {
   static func retryAfter(_ value: String, now: Date = Date()) -> Int? {
     let text = value.trimmed
     if let seconds = Int(text) { return max(0, seconds) }
-    let format = DateFormatter()
-    format.locale = Locale(identifier: "en_US_POSIX")
-    format.timeZone = TimeZone(identifier: "GMT")
-    format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-    guard let date = format.date(from: text) else { return nil }
+    guard let date = HTTPDate.date(text) else { return nil }
     return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
   }
 

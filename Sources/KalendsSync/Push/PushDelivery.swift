@@ -241,7 +241,7 @@ package final class PushDelivery: Sendable {
           try person.endGonePushRegistration(registration.id)
           return .gone(status: answer.status)
         case 429 where attempt < 2, 500..<600 where attempt < 2:
-          let asked = answer.header("Retry-After").flatMap(Double.init) ?? wait
+          let asked = answer.header("Retry-After").flatMap { DAVRemote.retryAfter($0) }.map(Double.init) ?? wait
           try await Task.sleep(for: .seconds(min(asked, 60)))
           wait *= 2
         default:

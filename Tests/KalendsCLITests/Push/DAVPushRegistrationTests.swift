@@ -140,6 +140,16 @@ struct DAVPushRegistrationTests {
     #expect(try store.run(["push", "remove", id]).status == 0)
     #expect(try store.objects(["push", "list"]).isEmpty)
 
+    // A calendar the app made itself under a name of its own registers at that name.
+    let made = try ServedStore.request(
+      "MKCALENDAR", base + "/dav/calendars/my-own/", token: full, body: AccountProbeTests.mkcalendar("Mine", "VEVENT"))
+    #expect(made.status == 201, "\(made)")
+    let own = try Self.post(
+      base + "/dav/calendars/my-own/", token: full, body: Self.register("http://127.0.0.1:9/push/own"))
+    #expect(own.0 == 201, "\(own)")
+    let ownID = try #require(own.1["location"].map { String($0.dropFirst("/dav/push/".count)) })
+    #expect(try ServedStore.request("DELETE", base + "/dav/push/\(ownID)", token: full).status == 204)
+
     // Revoking the app ends its registrations in the same transaction as the decision.
     #expect(
       try Self.post(base + "/dav/calendars/\(work)/", token: full, body: Self.register("http://127.0.0.1:9/push/d")).0
