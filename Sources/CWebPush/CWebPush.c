@@ -4,10 +4,22 @@
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/obj_mac.h>
 #include <openssl/param_build.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+
+/// The algorithms fetched once from the default provider: fetching by name on each call walks the
+/// provider's tables, which costs more than a message's HMACs.
+static EVP_MAC *hmac_algorithm;
+static EVP_CIPHER *aes128gcm_algorithm;
+static pthread_once_t fetched = PTHREAD_ONCE_INIT;
+
+static void fetch_algorithms(void) {
+  hmac_algorithm = EVP_MAC_fetch(NULL, "HMAC", NULL);
+  aes128gcm_algorithm = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+}
 
 /// Whether `point` is a point of P-256 in uncompressed form.
 static int is_point(const EC_GROUP *group, const uint8_t point[65]) {
@@ -116,6 +128,70 @@ done:
   return ok;
 }
 
+struct cwebpush_peer {
+  EVP_PKEY *key;
+};
+
+cwebpush_peer *cwebpush_peer_new(const uint8_t public_key[65]) {
+  if (public_key[0] != 0x04) return NULL;
+  // Decoding the point checks that it is on the curve; P-256's cofactor is 1, so that is all the
+  // validation an ECDH with it needs (the derive's own check would multiply by the order again).
+  EVP_PKEY *key = make_key(NULL, public_key);
+  if (key == NULL) return NULL;
+  cwebpush_peer *peer = malloc(sizeof *peer);
+  if (peer == NULL) {
+    EVP_PKEY_free(key);
+    return NULL;
+  }
+  peer->key = key;
+  return peer;
+}
+
+void cwebpush_peer_free(cwebpush_peer *peer) {
+  if (peer == NULL) return;
+  EVP_PKEY_free(peer->key);
+  free(peer);
+}
+
+/// Each thread's context for making P-256 keys: set up once, as a new one costs as much as the key.
+static _Thread_local EVP_PKEY_CTX *keygen_context;
+
+static EVP_PKEY *new_p256_key(void) {
+  if (keygen_context == NULL) {
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    OSSL_PARAM params[] = {
+      OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)"P-256", 0), OSSL_PARAM_construct_end()};
+    if (context == NULL || EVP_PKEY_keygen_init(context) != 1 || EVP_PKEY_CTX_set_params(context, params) != 1) {
+      EVP_PKEY_CTX_free(context);
+      return NULL;
+    }
+    keygen_context = context;
+  }
+  EVP_PKEY *key = NULL;
+  return EVP_PKEY_generate(keygen_context, &key) == 1 ? key : NULL;
+}
+
+int cwebpush_p256_ephemeral_ecdh(const cwebpush_peer *peer, uint8_t own_public_key[65], uint8_t secret[32]) {
+  int ok = 0;
+  size_t public_length = 0;
+  size_t length = 32;
+  EVP_PKEY_CTX *context = NULL;
+  EVP_PKEY *own = new_p256_key();
+  if (peer == NULL || own == NULL) goto done;
+  if (EVP_PKEY_get_octet_string_param(own, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, own_public_key, 65, &public_length) != 1
+      || public_length != 65 || own_public_key[0] != 0x04) {
+    goto done;
+  }
+  context = EVP_PKEY_CTX_new(own, NULL);
+  if (context == NULL || EVP_PKEY_derive_init(context) != 1) goto done;
+  if (EVP_PKEY_derive_set_peer_ex(context, peer->key, 0) != 1) goto done;
+  ok = EVP_PKEY_derive(context, secret, &length) == 1 && length == 32;
+done:
+  EVP_PKEY_CTX_free(context);
+  EVP_PKEY_free(own);
+  return ok;
+}
+
 int cwebpush_p256_sign(const uint8_t private_key[32], const uint8_t *message, size_t length, uint8_t signature[64]) {
   int ok = 0;
   uint8_t own_public[65];
@@ -144,9 +220,11 @@ int cwebpush_aes128gcm_seal(
   int ok = 0;
   int written = 0;
   int final = 0;
-  EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
-  if (context == NULL || length > 0x7fffffff) goto done;
-  if (EVP_EncryptInit_ex(context, EVP_aes_128_gcm(), NULL, NULL, NULL) != 1) goto done;
+  EVP_CIPHER_CTX *context = NULL;
+  pthread_once(&fetched, fetch_algorithms);
+  context = EVP_CIPHER_CTX_new();
+  if (context == NULL || aes128gcm_algorithm == NULL || length > 0x7fffffff) goto done;
+  if (EVP_EncryptInit_ex(context, aes128gcm_algorithm, NULL, NULL, NULL) != 1) goto done;
   if (EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) != 1) goto done;
   if (EVP_EncryptInit_ex(context, NULL, NULL, key, nonce) != 1) goto done;
   if (EVP_EncryptUpdate(context, sealed, &written, plaintext, (int)length) != 1) goto done;
@@ -159,7 +237,18 @@ done:
 
 int cwebpush_hmac_sha256(
     const uint8_t *key, size_t key_length, const uint8_t *message, size_t length, uint8_t mac[32]) {
-  unsigned int mac_length = 32;
-  if (key_length > 0x7fffffff) return 0;
-  return HMAC(EVP_sha256(), key, (int)key_length, message, length, mac, &mac_length) != NULL && mac_length == 32;
+  int ok = 0;
+  size_t mac_length = 0;
+  EVP_MAC_CTX *context = NULL;
+  OSSL_PARAM params[] = {
+    OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0), OSSL_PARAM_construct_end()};
+  pthread_once(&fetched, fetch_algorithms);
+  if (hmac_algorithm == NULL) return 0;
+  context = EVP_MAC_CTX_new(hmac_algorithm);
+  if (context == NULL || EVP_MAC_init(context, key, key_length, params) != 1) goto done;
+  if (EVP_MAC_update(context, message, length) != 1) goto done;
+  ok = EVP_MAC_final(context, mac, &mac_length, 32) == 1 && mac_length == 32;
+done:
+  EVP_MAC_CTX_free(context);
+  return ok;
 }

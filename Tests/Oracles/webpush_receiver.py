@@ -3,7 +3,8 @@
     python3 webpush_receiver.py LOG [EVERY]
 
 Makes a P-256 key pair and an auth secret (the user agent's subscription), listens on loopback,
-and prints one line: `PORT P256DH AUTH` (base64url). Each POST is answered by the first segment
+and prints one line: `PORT P256DH AUTH` (base64url). It speaks HTTP/1.1 with connections kept
+open (asyncio, one thread), as a push service does. Each POST is answered by the first segment
 of its path: `ok` 201; `gone` 410; `busy` 429 with Retry-After: 1 the first time for that path,
 then 201; `slow` after 30 s. Each POST is appended to LOG as a JSON line: the path, the status
 answered, the time it came (epoch seconds), its TTL, Urgency and Topic headers, whether its
@@ -13,13 +14,12 @@ With EVERY (a benchmark's receiver), only every EVERY-th POST is decrypted and v
 the receiver's own work weighs less on a shared machine; the others are logged as `skipped`.
 """
 
+import asyncio
 import base64
-import http.server
 import json
 import os
 import re
 import sys
-import threading
 import time
 
 import http_ece
@@ -38,7 +38,6 @@ def unb64(text):
 KEY = ec.generate_private_key(ec.SECP256R1())
 PUBLIC = KEY.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
 AUTH = os.urandom(16)
-LOCK = threading.Lock()
 SEEN = set()
 EVERY = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 COUNT = [0]
@@ -65,48 +64,81 @@ def vapid(header, origin):
     return "ok"
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):  # noqa: N802 - the http.server API
-        arrived = time.time()
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        kind = self.path.strip("/").split("/")[0]
-        status = {"ok": 201, "gone": 410}.get(kind, 201)
-        with LOCK:
-            if kind == "busy" and self.path not in SEEN:
-                SEEN.add(self.path)
+FLUSHING = [False]
+
+
+def flush():
+    FLUSHING[0] = False
+    LOG.flush()
+
+
+async def handle(reader, writer):
+    """One connection: HTTP/1.1 requests one after another, kept open until the sender closes it
+    (as a push service keeps an application server's connection)."""
+    origin = f"http://127.0.0.1:{writer.get_extra_info('sockname')[1]}"
+    try:
+        while True:
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")
+            except (asyncio.IncompleteReadError, ConnectionError):
+                return
+            arrived = time.time()
+            lines = head.decode("latin-1").split("\r\n")
+            method, path, version = lines[0].split(" ", 2)
+            headers = {}
+            for line in lines[1:]:
+                if ":" in line:
+                    name, value = line.split(":", 1)
+                    headers[name.strip().lower()] = value.strip()
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            kind = path.strip("/").split("/")[0]
+            status = {"ok": 201, "gone": 410}.get(kind, 201)
+            if kind == "busy" and path not in SEEN:
+                SEEN.add(path)
                 status = 429
-        if kind == "slow":
-            time.sleep(30)
-        with LOCK:
+            if kind == "slow":
+                await asyncio.sleep(30)
             COUNT[0] += 1
             checked = COUNT[0] % EVERY == 0
-        origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        plain, verified = "skipped", "skipped"
-        if checked:
-            try:
-                plain = http_ece.decrypt(body, private_key=KEY, auth_secret=AUTH, version="aes128gcm").decode()
-            except Exception as error:  # noqa: BLE001
-                plain = f"undecryptable: {error}"
-            verified = vapid(self.headers.get("Authorization"), origin)
-        entry = {
-            "path": self.path, "status": status, "at": arrived, "ttl": self.headers.get("TTL"),
-            "urgency": self.headers.get("Urgency"), "topic": self.headers.get("Topic"),
-            "encoding": self.headers.get("Content-Encoding"),
-            "vapid": verified, "message": plain,
-        }
-        with LOCK, open(sys.argv[1], "a", encoding="utf-8") as log:
-            log.write(json.dumps(entry) + "\n")
-        self.send_response(status)
-        if status == 429:
-            self.send_header("Retry-After", "1")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+            plain, verified = "skipped", "skipped"
+            if checked:
+                try:
+                    plain = http_ece.decrypt(body, private_key=KEY, auth_secret=AUTH, version="aes128gcm").decode()
+                except Exception as error:  # noqa: BLE001
+                    plain = f"undecryptable: {error}"
+                verified = vapid(headers.get("authorization"), origin)
+            entry = {
+                "path": path, "status": status, "at": arrived, "ttl": headers.get("ttl"),
+                "urgency": headers.get("urgency"), "topic": headers.get("topic"),
+                "encoding": headers.get("content-encoding"), "method": method,
+                "vapid": verified, "message": plain,
+            }
+            LOG.write(json.dumps(entry) + "\n")
+            # Whole lines reach the file within milliseconds, in one write for all that came meanwhile.
+            if not FLUSHING[0]:
+                FLUSHING[0] = True
+                asyncio.get_running_loop().call_later(0.002, flush)
+            closing = headers.get("connection", "").lower() == "close" or version != "HTTP/1.1"
+            answer = f"HTTP/1.1 {status} {'Created' if status == 201 else 'Status'}\r\nContent-Length: 0\r\n"
+            if status == 429:
+                answer += "Retry-After: 1\r\n"
+            if closing:
+                answer += "Connection: close\r\n"
+            writer.write((answer + "\r\n").encode())
+            if closing:
+                return
+    except (ConnectionError, asyncio.IncompleteReadError):
+        return
+    finally:
+        writer.close()
 
-    def log_message(self, *arguments):
-        pass
+
+async def main():
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=1024)
+    print(server.sockets[0].getsockname()[1], b64(PUBLIC), b64(AUTH), flush=True)
+    async with server:
+        await server.serve_forever()
 
 
-http.server.ThreadingHTTPServer.request_queue_size = 1024
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-print(server.server_address[1], b64(PUBLIC), b64(AUTH), flush=True)
-server.serve_forever()
+LOG = open(sys.argv[1], "a", encoding="utf-8", buffering=1 << 20)
+asyncio.run(main())

@@ -18,6 +18,20 @@ int cwebpush_p256_public(const uint8_t private_key[32], uint8_t public_key[65]);
 /// ECDH: the 32-byte shared secret (the x coordinate) of `private_key` and `peer_public_key`.
 int cwebpush_p256_ecdh(const uint8_t private_key[32], const uint8_t peer_public_key[65], uint8_t secret[32]);
 
+/// A P-256 public key decoded once (a subscription's `p256dh`), for many ECDHs with it.
+typedef struct cwebpush_peer cwebpush_peer;
+
+/// Decodes `public_key`; NULL when it is not a point of the curve in uncompressed form.
+cwebpush_peer *cwebpush_peer_new(const uint8_t public_key[65]);
+
+/// Frees a key of `cwebpush_peer_new`.
+void cwebpush_peer_free(cwebpush_peer *peer);
+
+/// ECDH with a new key pair: makes one, writes its public key to `own_public_key` and the shared
+/// secret with `peer` to `secret` — what each Web Push message needs, in one key generation and
+/// one point multiplication by the peer's point. `peer` may be used by several threads at once.
+int cwebpush_p256_ephemeral_ecdh(const cwebpush_peer *peer, uint8_t own_public_key[65], uint8_t secret[32]);
+
 /// ECDSA with SHA-256 (ES256) over `message`: the signature as r ‖ s, 32 bytes each.
 int cwebpush_p256_sign(const uint8_t private_key[32], const uint8_t *message, size_t length, uint8_t signature[64]);
 

@@ -47,7 +47,7 @@ extension EventStore {
 
   /// Whether a save's state holds an alarm: an event's (field 12) or one of its changed
   /// occurrences' (12 in 16), a reminder's (10).
-  private static func carriesAlarm(_ kind: RecordKind, _ fields: PayloadReader) throws -> Bool {
+  static func carriesAlarm(_ kind: RecordKind, _ fields: PayloadReader) throws -> Bool {
     guard let state = try fields.messages(5).first else { return false }
     if kind == .reminderSaved { return state.bytes(10) != nil }
     if state.bytes(12) != nil { return true }

@@ -73,14 +73,31 @@ extension EventStore {
   /// changed item is the newest, a removal or a move out lowers the count — and is read from the
   /// objects index without decoding an item (one entry an item). A write-only session sees the
   /// calendar alone. `nil` when the calendar does not exist or this session may not see it.
-  package func calendarStamp(inCalendar id: ObjectID) throws(StoreError) -> (version: LogPosition, items: Int)? {
-    guard let calendar = try calendar(withID: id) else { return nil }
-    var stamp = (version: calendar.version, items: 0)
+  /// Counted as the app's read only with `recordingUse` (not when the store's push delivery looks
+  /// for changes on the app's behalf: it counts what it tells, ``recordPushNotices(_:)``).
+  package func calendarStamp(
+    inCalendar id: ObjectID, recordingUse: Bool = true
+  ) throws(StoreError) -> (version: LogPosition, items: Int)? {
+    try calendarStampParts(inCalendar: id, recordingUse: recordingUse).map {
+      (max($0.properties, $0.version), $0.items)
+    }
+  }
+
+  /// ``calendarStamp(inCalendar:recordingUse:)`` in its parts: the calendar's own version (its
+  /// properties: title, color, …) apart from the latest version among its items and their count
+  /// (its content), as WebDAV-Push tells property and content updates apart.
+  package func calendarStampParts(
+    inCalendar id: ObjectID, recordingUse: Bool
+  ) throws(StoreError) -> (properties: LogPosition, version: LogPosition, items: Int)? {
+    guard let calendar = try calendar(withID: id, recordingUse: recordingUse) else { return nil }
+    var stamp = (properties: calendar.version, version: LogPosition.none, items: 0)
     let readable = try readableKinds(of: calendar)
     for (kind, type) in [(ObjectKind.event, EntityTypes.events), (.reminder, .reminders)]
     where readable.contains(type) {
       let service: Service = kind == .event ? .calendars : .reminders
-      let part = try readItems(service, "read a calendar's state", hidden: (version: LogPosition.none, count: 0)) {
+      let part = try readItems(
+        service, "read a calendar's state", hidden: (version: LogPosition.none, count: 0), records: recordingUse
+      ) {
         txn, objects, uses in
         if kind == .event, let scope = try calendarScope(in: txn), !scope.contains(id) {
           return (version: LogPosition.none, count: 0)
@@ -88,7 +105,8 @@ extension EventStore {
         uses.touch(id)
         return try objects.latest(kind, inCalendar: id, in: txn)
       }
-      stamp = (max(stamp.version, part.version), stamp.items + part.count)
+      stamp.version = max(stamp.version, part.version)
+      stamp.items += part.count
     }
     return stamp
   }

@@ -90,7 +90,13 @@ extension EventStore {
 
   /// The live calendar `id`, or `nil` (also when this session may not see it).
   public func calendar(withID id: ObjectID) throws(StoreError) -> EventCalendar? {
-    try read { txn, objects, uses in
+    try calendar(withID: id, recordingUse: true)
+  }
+
+  /// ``calendar(withID:)``, counted as the app's read only with `recordingUse` (not when the
+  /// store looks on the app's behalf, as its push delivery does).
+  package func calendar(withID id: ObjectID, recordingUse: Bool) throws(StoreError) -> EventCalendar? {
+    try read(records: recordingUse) { txn, objects, uses in
       guard let stored = try objects.state(.calendar, id, in: txn), stored.isLive else { return nil }
       let calendar = try ModelCodec.decodeCalendar(id: id, version: stored.version, stored.state)
       guard sessionClient != nil else { return calendar }

@@ -508,6 +508,8 @@ package struct RecordSchema: Sendable {
         Field(tag: 5, name: "expires", type: .timestamp, required: true),
         Field(tag: 6, name: "host", type: .string, required: true),
         Field(tag: 7, name: "subscription", type: .bytes, required: true),
+        Field(tag: 8, name: "tokenId", type: .string, required: false),
+        Field(tag: 9, name: "triggers", type: .unsigned, required: false),
       ]),
     .pushUnregistered: RecordSchema(
       name: "pushUnregistered",

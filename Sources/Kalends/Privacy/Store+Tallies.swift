@@ -40,23 +40,34 @@ extension Store {
   func recordUses(
     _ entries: [ReadUses.Entry], of client: String, identifiedBy evidence: CallerEvidence?
   ) throws(StoreError) {
-    guard !entries.isEmpty, uses.isEnabled else { return }
+    try recordUses([(client, entries)], identifiedBy: evidence)
+  }
+
+  /// Counts the uses of several apps as ``recordUses(_:of:identifiedBy:)`` does, in one durable
+  /// write for all that the log does not hold yet.
+  func recordUses(
+    _ batch: [(client: String, entries: [ReadUses.Entry])], identifiedBy evidence: CallerEvidence?
+  ) throws(StoreError) {
+    guard uses.isEnabled else { return }
     let minute = RefusalTally.minute(of: now())
     var new: [(use: UseTally.Use, draft: RecordDraft)] = []
-    for entry in entries {
-      let use = UseTally.Use(
-        key: UseTally.Key(client: client, service: entry.service, operation: entry.operation, minute: minute),
-        status: entry.state.status, decision: entry.state.position, objects: entry.objects, evidence: evidence)
-      if let draft = uses.count(use) { new.append((use, draft)) }
+    for (client, entries) in batch {
+      for entry in entries {
+        let use = UseTally.Use(
+          key: UseTally.Key(client: client, service: entry.service, operation: entry.operation, minute: minute),
+          status: entry.state.status, decision: entry.state.position, objects: entry.objects, evidence: evidence)
+        if let draft = uses.count(use) { new.append((use, draft)) }
+      }
     }
-    guard let service = new.first?.use.key.service else { return }
+    guard let first = new.first?.use.key else { return }
     do {
       guard !options.readOnly else { throw StoreError.readOnly }
-      try write(caller: evidence.map { (Principal.client(client), $0) }) { txn, appender in
+      let caller = batch.count == 1 ? evidence.map { (Principal.client(first.client), $0) } : nil
+      try write(caller: caller) { txn, appender in
         for (_, draft) in new { try appender.append(draft, in: &txn) }
       }
     } catch {
-      throw .access(.useNotRecorded(client: client, service: service, reason: "\(error)"))
+      throw .access(.useNotRecorded(client: first.client, service: first.service, reason: "\(error)"))
     }
     for (use, _) in new { uses.recorded(use) }
   }

@@ -1,9 +1,11 @@
 internal import LMDB
 
 extension EventStore {
-  /// The most live push registrations one app holds; a registration of the same push resource for
-  /// the same collection replaces the earlier one and is not counted twice.
-  public static let maximumPushRegistrationsPerApp = 50
+  /// The most live push registrations one app holds, and one token of it (a device: DAVx⁵
+  /// registers each collection it syncs); a registration of the same push resource for the same
+  /// collection replaces the earlier one and is not counted twice.
+  public static let maximumPushRegistrationsPerApp = 250
+  public static let maximumPushRegistrationsPerToken = 100
   /// How long a registration lasts when the app asks for no expiry, and the longest it is granted
   /// (WebDAV-Push lets the server shorten it; apps renew theirs).
   public static let defaultPushLifetime: Int64 = 3 * 24 * 3600 * 1_000_000
@@ -18,10 +20,13 @@ extension EventStore {
   /// a calendar not chosen for it, another app's address book), and an app that may not read the
   /// collection's service (write-only, denied). Refused as invalid input: the person's session
   /// (pushes are an app's), a subscription that is not a P-256 key and a 16-byte secret, an app
-  /// holding ``maximumPushRegistrationsPerApp`` already.
+  /// holding ``maximumPushRegistrationsPerApp`` already, or registering with a token that holds
+  /// ``maximumPushRegistrationsPerToken``.
   package func registerPush(
-    collection: ObjectID, subscription: PushSubscription, host: String, expires: Timestamp?
+    collection: ObjectID, subscription: PushSubscription, host: String, expires: Timestamp?,
+    triggers: PushTriggers = .content
   ) throws(StoreError) -> PushRegistration {
+    guard !triggers.isEmpty else { throw .invalidInput("a push registration is for content or property updates") }
     guard let client = sessionClient else {
       throw .invalidInput("push registrations are an app's: the person's session has none")
     }
@@ -57,6 +62,7 @@ extension EventStore {
     }
     let push = try store.projection(PushProjection.self)
     let secret = try store.pushSecret()
+    let token = identification?.tokenID
     return try write(.read(service, "register for push notices")) { txn, appender, _ in
       let now = appender.timestamp
       let granted = Timestamp(
@@ -78,6 +84,13 @@ extension EventStore {
         throw StoreError.invalidInput(
           "the app holds \(held.count) push registrations, the most one app may — unregister one first")
       }
+      if let token {
+        let ofToken = held.filter { $0.tokenID == token && !replaced.contains($0.id) }.count
+        guard ofToken < Self.maximumPushRegistrationsPerToken else {
+          throw StoreError.invalidInput(
+            "the token holds \(ofToken) push registrations, the most one token may — unregister one first")
+        }
+      }
       for id in replaced {
         var payload = Payload()
         payload.append(tag: 1, id: id)
@@ -94,11 +107,13 @@ extension EventStore {
       payload.append(tag: 5, signed: granted.rawValue)
       payload.append(tag: 6, string: host)
       payload.append(tag: 7, bytes: Sodium.seal(subscription.encoded, key: secret))
+      if let token { payload.append(tag: 8, string: token) }
+      if triggers != .content { payload.append(tag: 9, unsigned: UInt64(triggers.rawValue)) }
       let header = try appender.append(
         RecordDraft(kind: .pushRegistered, principal: .client(client), payload: payload), in: &txn)
       return PushRegistration(
         id: id, client: client, collection: collection, service: service, host: host, expires: granted,
-        created: header.timestamp, version: header.position)
+        created: header.timestamp, version: header.position, triggers: triggers, tokenID: token)
     }
   }
 
@@ -182,5 +197,46 @@ extension EventStore {
       payload.append(tag: 2, unsigned: UInt64(PushEnding.gone.rawValue))
       try appender.append(RecordDraft(kind: .pushUnregistered, principal: .system, payload: payload), in: &txn)
     }
+  }
+}
+
+extension EventStore {
+  /// What the audit calls a push notice: the operation of the uses ``recordPushNotices(_:)`` counts.
+  package static let pushNoticeOperation = "be told of changes by push"
+
+  /// Counts, for each app and collection in `notices`, that the store's push delivery is telling
+  /// the app of a change to the collection: a use of the collection's service by the app
+  /// (``UseTally``, per app and minute, naming the collection), so that the audit says which app
+  /// was told of how many changes to which collection. What the log does not hold yet is appended
+  /// in one durable write before this returns, so before the messages leave. An app that may no
+  /// longer read the service is left out (its registrations end with the decision). The person's
+  /// only (the store server's delivery).
+  package func recordPushNotices(
+    _ notices: [(client: String, service: Service, collection: ObjectID)]
+  ) throws(StoreError) {
+    try requireOwner("deliver push notices")
+    guard !notices.isEmpty else { return }
+    let permissions = try permissions()
+    let batch = try read(records: false) { txn, _, _ in
+      var entries: [String: [ReadUses.Entry]] = [:]
+      for notice in notices {
+        let state = try permissions.state(notice.client, notice.service, in: txn)
+        guard state.status == .fullAccess || (state.status == .limited && notice.service == .contacts) else {
+          continue
+        }
+        var list = entries[notice.client, default: []]
+        if let index = list.firstIndex(where: { $0.service == notice.service }) {
+          list[index].objects.insert(notice.collection)
+        } else {
+          list.append(
+            ReadUses.Entry(
+              service: notice.service, operation: Self.pushNoticeOperation, state: state,
+              objects: [notice.collection]))
+        }
+        entries[notice.client] = list
+      }
+      return entries.sorted { $0.key < $1.key }.map { (client: $0.key, entries: $0.value) }
+    }
+    try store.recordUses(batch, identifiedBy: nil)
   }
 }

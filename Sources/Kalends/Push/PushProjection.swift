@@ -3,18 +3,19 @@ internal import LMDB
 /// The live push registrations (``PushRegistration``), derived from the log: made by
 /// ``RecordKind/pushRegistered``, ended by ``RecordKind/pushUnregistered``, by the removal of their
 /// collection, and by a decision that leaves their app unable to read the collection's service
-/// (denied, restricted, write-only, or not determined after a reset) — so a revoked app's
-/// registrations end in the same transaction as the decision, with no record of their own.
+/// (denied, restricted, write-only, or not determined after a reset) or by the revocation of the
+/// token it was made with (``RecordKind/clientTokenRevoked``) — so a revoked app's or a lost
+/// device's registrations end in the same transaction as the decision, with no record of their own.
 ///
 /// Databases:
 /// - `push.registrations`: key `id (16)` → payload {1 client, 2 service, 3 collection (16), 4
-///   expires, 5 host, 6 sealed subscription, 7 created, 8 position}.
+///   expires, 5 host, 6 sealed subscription, 7 created, 8 position, 9 token id (when made with one), 10 triggers}.
 /// - `push.collections`: key `collection (16) ‖ id (16)` → empty: the registrations of each
 ///   collection.
 /// - `push.clients`: key `client (UTF-8) ‖ 0 ‖ id (16)` → empty: each app's registrations.
 struct PushProjection: Projection {
   static let name = "push"
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   enum DatabaseName {
     static let registrations = "push.registrations"
     static let collections = "push.collections"
@@ -22,7 +23,7 @@ struct PushProjection: Projection {
   }
   static let databaseNames = [DatabaseName.registrations, DatabaseName.collections, DatabaseName.clients]
   static let kinds: Set<RecordKind> = [
-    .pushRegistered, .pushUnregistered, .accessDecided, .calendarRemoved, .addressBookRemoved,
+    .pushRegistered, .pushUnregistered, .accessDecided, .calendarRemoved, .addressBookRemoved, .clientTokenRevoked,
   ]
 
   let registrations: Database
@@ -51,6 +52,8 @@ struct PushProjection: Projection {
       entry.append(tag: 6, bytes: fields.bytes(7) ?? [])
       entry.append(tag: 7, signed: header.timestamp.rawValue)
       entry.append(tag: 8, unsigned: header.position.rawValue)
+      if let token = try fields.string(8) { entry.append(tag: 9, string: token) }
+      if let triggers = try fields.unsigned(9) { entry.append(tag: 10, unsigned: triggers) }
       try txn.put(entry.bytes, forKey: id.bytes, in: registrations)
       try txn.put([], forKey: collection.bytes + id.bytes, in: collections)
       try txn.put([], forKey: Self.clientKey(client, id), in: clients)
@@ -64,6 +67,14 @@ struct PushProjection: Projection {
       for id in try registrations(ofClient: client, &txn) {
         guard let entry = try txn.value(forKey: id.bytes, in: registrations),
           try PayloadReader(Payload(bytes: entry)).unsigned(2) == service
+        else { continue }
+        try end(id, &txn)
+      }
+    case .clientTokenRevoked:
+      let token = try fields.requiredString(2)
+      for id in try registrations(ofClient: try fields.requiredString(1), &txn) {
+        guard let entry = try txn.value(forKey: id.bytes, in: registrations),
+          try PayloadReader(Payload(bytes: entry)).string(9) == token
         else { continue }
         try end(id, &txn)
       }
@@ -135,7 +146,9 @@ struct PushProjection: Projection {
       collection: try fields.requiredObjectID(3),
       service: Service(rawValue: UInt8(truncatingIfNeeded: try fields.unsigned(2) ?? 0)) ?? .calendars,
       host: try fields.string(5) ?? "", expires: Timestamp(rawValue: try fields.signed(4) ?? 0),
-      created: Timestamp(rawValue: try fields.signed(7) ?? 0), version: LogPosition(try fields.unsigned(8) ?? 0))
+      created: Timestamp(rawValue: try fields.signed(7) ?? 0), version: LogPosition(try fields.unsigned(8) ?? 0),
+      triggers: PushTriggers(rawValue: UInt8(truncatingIfNeeded: try fields.unsigned(10) ?? 1)),
+      tokenID: try fields.string(9))
     return (registration, fields.bytes(6) ?? [])
   }
 }

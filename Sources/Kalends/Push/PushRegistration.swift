@@ -22,9 +22,26 @@ public struct PushRegistration: Hashable, Sendable {
   /// When it was made, and its position in the log.
   public let created: Timestamp
   public let version: LogPosition
+  /// What changes of the collection it is told of.
+  public let triggers: PushTriggers
+  /// The token the app registered with over TCP (``ClientToken``); revoking it ends the
+  /// registration. `nil` for an app the kernel identified.
+  public let tokenID: String?
 
   /// Whether it has ended by `now`.
   public func hasExpired(at now: Timestamp) -> Bool { expires <= now }
+}
+
+/// What changes of its collection a registration is told of (WebDAV-Push's `trigger`).
+public struct PushTriggers: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt8
+
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// A member added, changed or removed (`content-update`, depth 1): what a client syncs.
+  public static let content = PushTriggers(rawValue: 1)
+  /// The collection's own properties — its title, color, … (`property-update`, depth 0).
+  public static let properties = PushTriggers(rawValue: 2)
 }
 
 /// A Web Push subscription as an app gives it (RFC 8030 push resource, RFC 8291 keys): what a

@@ -63,13 +63,22 @@ extension DAVMiddleware {
       }
       expires = Timestamp(rawValue: Int64(date.timeIntervalSince1970 * 1_000_000))
     }
-    if let trigger = body.child(Self.push("trigger")), trigger.child(Self.push("content-update")) == nil {
-      throw DAVError(.forbidden, Self.push("trigger-not-supported"), "only content-update is pushed here")
+    // What it asks to be told of: content updates when it names no trigger.
+    var triggers: PushTriggers = .content
+    if let trigger = body.child(Self.push("trigger")) {
+      triggers = []
+      if trigger.child(Self.push("content-update")) != nil { triggers.insert(.content) }
+      if trigger.child(Self.push("property-update")) != nil { triggers.insert(.properties) }
+      guard !triggers.isEmpty else {
+        throw DAVError(
+          .forbidden, Self.push("trigger-not-supported"), "content-update and property-update are pushed here")
+      }
     }
-    let asked = expires
+    let (asked, asking) = (expires, triggers)
     let registration = try await server.withStore {
       try Self.mapped {
-        try session.registerPush(collection: collection, subscription: subscription, host: host, expires: asked)
+        try session.registerPush(
+          collection: collection, subscription: subscription, host: host, expires: asked, triggers: asking)
       }
     }
     let expiry = Date(timeIntervalSince1970: Double(registration.expires.rawValue) / 1_000_000)
@@ -86,6 +95,21 @@ extension DAVMiddleware {
     let ended = try await server.withStore { try Self.mapped { try session.unregisterPush(id) } }
     guard ended else { throw DAVError(.notFound, nil, "no push registration \(id) is this app's") }
     return Response(status: .noContent)
+  }
+
+  /// The registrations a request names in `Push-Dont-Notify` (a list of quoted registration URLs,
+  /// absolute or their paths `/dav/push/ID`, or `*`): `nil` when it names none (no header, or
+  /// nothing this server made), `.some(nil)` for `*` — every registration of the writing app.
+  static func pushDontNotify(_ request: Request) -> Set<ObjectID>?? {
+    guard let value = request.headers[HTTPField.Name("Push-Dont-Notify")!] else { return nil }
+    if value.trimmingCharacters(in: .whitespaces) == "*" { return .some(nil) }
+    var ids: Set<ObjectID> = []
+    for part in value.split(separator: ",") {
+      let url = part.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["\""])
+      let path = url.range(of: DAVPath.pushPath).map { String(url[$0.lowerBound...]) } ?? url
+      if case .pushRegistration(let id) = DAVPath(path) { ids.insert(id) }
+    }
+    return ids.isEmpty ? nil : .some(ids)
   }
 
   /// Why a subscription is not taken: the `P:` precondition and the reason.

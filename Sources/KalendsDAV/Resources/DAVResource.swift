@@ -160,7 +160,9 @@ enum DAVResource {
     case "transports":
       return "<P:web-push><P:vapid-public-key type=\"p256ecdsa\">\(push.vapidKey)</P:vapid-public-key></P:web-push>"
     case "topic": return XMLText.escaped(push.topic)
-    case "supported-triggers": return "<P:content-update><D:depth>1</D:depth></P:content-update>"
+    case "supported-triggers":
+      return "<P:content-update><D:depth>1</D:depth></P:content-update>"
+        + "<P:property-update><D:depth>0</D:depth></P:property-update>"
     default: return nil
     }
   }

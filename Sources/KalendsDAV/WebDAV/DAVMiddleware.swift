@@ -4,6 +4,7 @@ import Hummingbird
 import Kalends
 import KalendsFormats
 import KalendsServer
+import KalendsSync
 
 /// Answers the requests of the DAV space (``DAVPath``) and passes every other on to the API.
 ///
@@ -19,6 +20,9 @@ struct DAVMiddleware: RouterMiddleware {
   /// Whether push resources on loopback (`http` too) are taken (`kalends serve
   /// --push-allow-loopback`: tests, a distributor on the same machine).
   var allowsLoopbackPush = false
+  /// The registrations held back during an app's write that names them in `Push-Dont-Notify`
+  /// (shared with the server's push delivery); `nil` where nothing delivers pushes.
+  var pushHolds: PushHolds?
 
   /// The largest XML request body read (PROPFIND, REPORT).
   static let maximumBody = 256 * 1024
@@ -77,6 +81,19 @@ struct DAVMiddleware: RouterMiddleware {
       }
       throw DAVError(.notFound, nil, "nothing is at \(request.uri.path)")
     }
+    if let holds = pushHolds, let named = Self.pushDontNotify(request),
+      Self.writeMethods.contains(request.method.rawValue),
+      let session = try? await server.app(context).1
+    {
+      return try await holds.withholding(named, of: session) { try await dispatch(request, path, context) }
+    }
+    return try await dispatch(request, path, context)
+  }
+
+  /// The methods that write.
+  static let writeMethods: Set<String> = ["PUT", "DELETE", "PROPPATCH", "MKCALENDAR", "MKCOL"]
+
+  private func dispatch(_ request: Request, _ path: DAVPath, _ context: ServerContext) async throws -> Response {
     switch request.method.rawValue {
     case "OPTIONS":
       return Response(

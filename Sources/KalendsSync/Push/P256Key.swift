@@ -44,6 +44,32 @@ package struct P256Key: Sendable {
   }
 }
 
+/// A P-256 public key decoded once — a subscription's `p256dh` — for the ECDH of each message
+/// encrypted to it.
+///
+/// `@unchecked Sendable`: the decoded key is never changed after `init`, and OpenSSL lets several
+/// threads derive with one key at once.
+package final class P256PublicKey: @unchecked Sendable {
+  private let peer: OpaquePointer
+
+  /// `point` decoded; `nil` when it is not a point of the curve in uncompressed form (65 bytes).
+  package init?(_ point: [UInt8]) {
+    guard point.count == 65, let peer = cwebpush_peer_new(point) else { return nil }
+    self.peer = peer
+  }
+
+  deinit { cwebpush_peer_free(peer) }
+
+  /// A new key's public point and its ECDH shared secret with this key, in one step (the new
+  /// private scalar never leaves OpenSSL).
+  func ephemeralSharedSecret() -> (publicKey: [UInt8], secret: [UInt8])? {
+    var publicKey = [UInt8](repeating: 0, count: 65)
+    var secret = [UInt8](repeating: 0, count: 32)
+    guard cwebpush_p256_ephemeral_ecdh(peer, &publicKey, &secret) == 1 else { return nil }
+    return (publicKey, secret)
+  }
+}
+
 /// HMAC-SHA-256 and AES-128-GCM for the message encryption.
 enum WebPushPrimitive {
   static func hmac(_ key: [UInt8], _ message: [UInt8]) -> [UInt8] {

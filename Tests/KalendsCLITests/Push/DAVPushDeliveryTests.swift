@@ -132,7 +132,8 @@ struct DAVPushDeliveryTests {
 
   /// Another app's write over CalDAV is pushed; a push service that hangs delays only its own
   /// registration; an address book's change is pushed to the app registered on it; a write-only
-  /// app registers nothing; one app holds at most 50 registrations.
+  /// app registers nothing; one token holds at most 100 registrations, and revoking a token ends
+  /// those made with it.
   @Test func otherWritersAHungServiceAnAddressBookAndTheBounds() throws {
     let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
     defer { served.stop() }
@@ -180,15 +181,45 @@ struct DAVPushDeliveryTests {
     let writeOnly = try served.tokenApp("org.example.writeonly", access: ["--status", "write-only"])
     #expect(try register(writeOnly, "/dav/calendars/\(work)/", "/ok/wo") == 403)
 
-    // At most 50 registrations for one app: the reader holds 3, 47 more are taken, the next is not.
-    for index in 0..<47 {
-      #expect(try register(reader, "/dav/calendars/\(work)/", "/ok/many-\(index)") == 201)
-    }
-    let over = try register(reader, "/dav/calendars/\(work)/", "/ok/one-too-many")
-    #expect(over != 201, "\(over)")
-    #expect(try store.objects(["push", "list"]).count == 50)
+    // 10,000 registrations from one token (a hostile or broken client): the token holds 100 at
+    // most — the reader's 3 and 97 more — and every other is refused, over one kept connection.
+    let flood = try CLI.run(
+      ["python3", "-c", Self.flood, base, work, reader, receiver.base, receiver.p256dh, receiver.auth, "10000"],
+      program: URL(fileURLWithPath: "/usr/bin/env"))
+    #expect(flood.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "201:97 400:9903", "\(flood)")
+    #expect(try store.objects(["push", "list"]).count == 100)
     // The same push resource again replaces its registration rather than adding one.
     #expect(try register(reader, "/dav/calendars/\(work)/", "/ok/many-0") == 201)
-    #expect(try store.objects(["push", "list"]).count == 50)
+    #expect(try store.objects(["push", "list"]).count == 100)
+    // Another token of the app (another device) registers on; revoking it ends what it made.
+    let tablet = try store.object(["client", "token", "create", "org.example.reader", "--label", "tablet"])
+    let tabletSecret = try #require(tablet["secret"] as? String)
+    #expect(try register(tabletSecret, "/dav/calendars/\(work)/", "/ok/tablet") == 201)
+    #expect(try store.objects(["push", "list"]).count == 101)
+    try store.object(["client", "token", "revoke", "org.example.reader", try #require(tablet["id"] as? String)])
+    #expect(try store.objects(["push", "list"]).count == 100)
+    #expect(try store.objects(["push", "list"]).allSatisfy { $0["tokenId"] as? String != tablet["id"] as? String })
   }
+
+  /// A client registering COUNT push resources on a calendar over one kept-alive connection:
+  /// prints how many answers had each status (`201:N 403:M`).
+  static let flood = #"""
+    import base64, collections, http.client, sys, urllib.parse
+    base, calendar, token, receiver, key, auth, count = sys.argv[1:8]
+    url = urllib.parse.urlsplit(base)
+    connection = http.client.HTTPConnection(url.hostname, url.port)
+    basic = base64.b64encode(f"app:{token}".encode()).decode()
+    statuses = collections.Counter()
+    for index in range(int(count)):
+        body = ('<?xml version="1.0"?><P:push-register xmlns:P="https://bitfire.at/webdav-push"><P:subscription>'
+                f'<P:web-push-subscription><P:push-resource>{receiver}/ok/many-{index}</P:push-resource>'
+                f'<P:subscription-public-key type="p256dh">{key}</P:subscription-public-key>'
+                f'<P:auth-secret>{auth}</P:auth-secret></P:web-push-subscription></P:subscription></P:push-register>')
+        connection.request("POST", f"/dav/calendars/{calendar}/", body=body,
+                           headers={"Authorization": f"Basic {basic}", "Content-Type": "application/xml"})
+        answer = connection.getresponse()
+        answer.read()
+        statuses[answer.status] += 1
+    print(" ".join(f"{status}:{statuses[status]}" for status in sorted(statuses)))
+    """#
 }

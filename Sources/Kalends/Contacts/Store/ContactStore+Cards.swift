@@ -225,14 +225,24 @@ extension ContactStore {
   public func contactsStamp(
     in container: ObjectID = ContactContainer.localID
   ) throws(StoreError) -> (version: LogPosition, items: Int) {
-    try readContacts("read contacts") { txn, view in
-      guard try view.container(container, in: txn) != nil else {
+    let stamp = try contactsStamp(in: container, recordingUse: true)
+    return (stamp.version, stamp.items)
+  }
+
+  /// ``contactsStamp(in:)`` with the address book's own version (its properties: its title)
+  /// beside it, counted as the app's read only with `recordingUse` (not when the store's push
+  /// delivery looks for changes on the app's behalf, which counts what it tells).
+  package func contactsStamp(
+    in container: ObjectID, recordingUse: Bool
+  ) throws(StoreError) -> (properties: LogPosition, version: LogPosition, items: Int) {
+    try readContacts("read contacts", records: recordingUse) { txn, view in
+      guard let book = try view.container(container, in: txn) else {
         throw StoreError.contact(.containerNotFound(container))
       }
       let latest = try view.book.latest(.contact, only: view.scope, in: container, txn: txn)
-      guard view.seesGroups else { return (latest.version, latest.count) }
+      guard view.seesGroups else { return (book.version, latest.version, latest.count) }
       let groups = try view.book.latest(.group, only: nil, in: container, txn: txn)
-      return (max(latest.version, groups.version), latest.count + groups.count)
+      return (book.version, max(latest.version, groups.version), latest.count + groups.count)
     }
   }
 }

@@ -4,12 +4,12 @@ extension ContactStore {
   /// Reads the contacts book in one snapshot, this session's access to contacts checked in it;
   /// `body` gets what the session may see (``ContactView``).
   func readContacts<R>(
-    _ operation: String, _ body: (borrowing ReadTransaction, ContactView) throws -> R
+    _ operation: String, records: Bool = true, _ body: (borrowing ReadTransaction, ContactView) throws -> R
   ) throws(StoreError) -> R {
     let book = try contactsBook()
     // Contacts have no write-only access, so the hidden value is never returned.
     let client = sessionClient
-    return try readItems(.contacts, operation, hidden: nil) { txn, _, uses in
+    return try readItems(.contacts, operation, hidden: nil, records: records) { txn, _, uses in
       try body(txn, ContactView(book: book, scope: try contactScope(book, in: txn), client: client, uses: uses))
     }!
   }

@@ -39,6 +39,7 @@ extension KalendsCommand.Push {
             ("expires", .string(registration.expires.description)),
             ("created", .string(registration.created.description)),
             ("expired", .bool(registration.hasExpired(at: now))),
+            ("tokenId", registration.tokenID.map { .string($0) } ?? .null),
           ]
         },
         columns: [

@@ -7,9 +7,9 @@ import KalendsSync
 /// commits and posts each app's due messages; a message its push service refused, or a
 /// registration it said is gone, is a line of the log.
 enum PushCompanion {
-  static func make(allowsLoopback: Bool, contact: String) -> Companion {
+  static func make(allowsLoopback: Bool, contact: String, holds: PushHolds) -> Companion {
     Companion(interval: .seconds(5), failure: "push notices could not be delivered") { store in
-      let delivery = PushDelivery(store: store, allowsLoopback: allowsLoopback, contact: contact) {
+      let delivery = PushDelivery(store: store, allowsLoopback: allowsLoopback, contact: contact, holds: holds) {
         registration, outcome in
         switch outcome {
         case .delivered: return

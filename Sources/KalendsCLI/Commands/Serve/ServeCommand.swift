@@ -6,6 +6,7 @@ import KalendsDAV
 import KalendsFleet
 import KalendsFormats
 import KalendsServer
+import KalendsSync
 
 extension KalendsCommand {
   /// `kalends serve`: the store server.
@@ -167,12 +168,14 @@ extension KalendsCommand {
       configuration.listen = listen
       configuration.tlsCertificate = tlsCertificate
       configuration.tlsKey = tlsKey
+      let pushHolds = PushHolds()
       configuration.frontEnds = [
-        DAVFrontEnd(objectTextBytes: davCache << 20, allowsLoopbackPush: pushAllowLoopback)
+        DAVFrontEnd(objectTextBytes: davCache << 20, allowsLoopbackPush: pushAllowLoopback, pushHolds: pushHolds)
       ]
       if let publisher = try fleetPublisher() { configuration.companions.append(publisher) }
       configuration.companions.append(SubscriptionCompanion.make())
-      configuration.companions.append(PushCompanion.make(allowsLoopback: pushAllowLoopback, contact: pushContact))
+      configuration.companions.append(
+        PushCompanion.make(allowsLoopback: pushAllowLoopback, contact: pushContact, holds: pushHolds))
       configuration.companions.append(
         AccountCompanion.make(storePath: global.storePath, every: .seconds(accountEvery)))
       switch notify {
