@@ -54,8 +54,7 @@ package final class PushDelivery: Sendable {
     /// The log's head at the last look: what urgency is judged after.
     var looked: LogPosition?
     /// Messages waiting for a sender, in the order they fell due.
-    var queue: [Job] = []
-    var queued: Set<ObjectID> = []
+    var queue = PushQueue()
     /// Registrations with a message in flight, and those due again after it.
     var sending: Set<ObjectID> = []
     var dueAgain: [ObjectID: Job] = [:]
@@ -323,11 +322,7 @@ package final class PushDelivery: Sendable {
         // A quiet spacing has passed: the pace starts again.
         state.paces[id]?.spacing = Self.spacing
       }
-      if state.queued.insert(id).inserted {
-        state.queue.append(job)
-      } else if let index = state.queue.firstIndex(where: { $0.registration.id == id }) {
-        state.queue[index] = job.folding(state.queue[index])
-      }
+      state.queue.add(job)
       guard state.senders < Self.senders, !state.queue.isEmpty else { return (false, nil) }
       state.senders += 1
       return (true, nil)
@@ -346,14 +341,10 @@ package final class PushDelivery: Sendable {
   /// first waiting (`nil` when none does, and the sender stops).
   private func take(for origin: String?) -> Job? {
     state.withLock { state -> Job? in
-      let index =
-        origin.map { origin in state.queue.firstIndex { $0.target.origin == origin } } ?? state.queue.indices.first
-      guard let index else {
+      guard let job = state.queue.take(for: origin) else {
         if origin == nil { state.senders -= 1 }
         return nil
       }
-      let job = state.queue.remove(at: index)
-      state.queued.remove(job.registration.id)
       state.sending.insert(job.registration.id)
       return job
     }
