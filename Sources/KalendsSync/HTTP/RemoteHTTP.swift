@@ -1,5 +1,5 @@
 /// Requests to remote servers (feeds, accounts), each over a connection of its own
-/// (``RemoteConnection`` for several over one): HTTP/1.1,
+/// (`RemoteConnection`, inside the package, for several over one): HTTP/1.1,
 /// TLS for `https` (with the package trait `TLS`, trusting the system's roots), a bound on the
 /// answer's size and on the time it takes, no redirect followed (callers decide).
 public enum RemoteHTTP {
