@@ -6,7 +6,7 @@ Makes a P-256 key pair and an auth secret (the user agent's subscription), liste
 and prints one line: `PORT P256DH AUTH` (base64url). It speaks HTTP/1.1 with connections kept
 open (asyncio, one thread), as a push service does. Each POST is answered by the first segment
 of its path: `ok` 201; `gone` 410; `busy` 429 with Retry-After: 1 the first time for that path,
-then 201; `slow` after 30 s. Each POST is appended to LOG as a JSON line: the path, the status
+then 201; `slow` after 30 s; `redirect` 307 to `/ok/redirected`. Each POST is appended to LOG as a JSON line: the path, the status
 answered, the time it came (epoch seconds), its TTL, Urgency and Topic headers, whether its
 VAPID token verified (ES256 by `cryptography`, audience this origin, expiry within a day), and its
 body decrypted by PyPI's `http_ece` (RFC 8291) with the user agent's private key — or why not.
@@ -92,7 +92,7 @@ async def handle(reader, writer):
                     headers[name.strip().lower()] = value.strip()
             body = await reader.readexactly(int(headers.get("content-length", "0")))
             kind = path.strip("/").split("/")[0]
-            status = {"ok": 201, "gone": 410}.get(kind, 201)
+            status = {"ok": 201, "gone": 410, "redirect": 307}.get(kind, 201)
             if kind == "busy" and path not in SEEN:
                 SEEN.add(path)
                 status = 429
@@ -122,6 +122,8 @@ async def handle(reader, writer):
             answer = f"HTTP/1.1 {status} {'Created' if status == 201 else 'Status'}\r\nContent-Length: 0\r\n"
             if status == 429:
                 answer += "Retry-After: 1\r\n"
+            if status == 307:
+                answer += "Location: /ok/redirected\r\n"
             if closing:
                 answer += "Connection: close\r\n"
             writer.write((answer + "\r\n").encode())

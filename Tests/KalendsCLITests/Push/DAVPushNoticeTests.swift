@@ -87,6 +87,10 @@ struct DAVPushNoticeTests {
     #expect(count >= 4, "four changes it was told of, at least: \(told)")
     let looks = uses.filter { ($0["operation"] as? String) == "read a calendar's state" }
     #expect(looks.isEmpty, "the delivery's looks are not the app's reads: \(uses)")
+    // `push list` says the same of the registration: told how often since it was made, and when.
+    let listed = try #require(
+      try store.objects(["push", "list"]).first { $0["client"] as? String == "org.example.laptop" })
+    #expect((listed["told"] as? Int ?? 0) >= 4 && listed["lastTold"] as? String != nil, "\(listed)")
     #expect(try store.run(["verify"]).status == 0)
   }
 
@@ -173,5 +177,27 @@ struct DAVPushNoticeTests {
     let pushed = try receiver.wait(for: 1, to: "/ok/account")
     let message = try #require(pushed.first?["message"] as? String, "nothing came")
     #expect(message.contains("<P:content-update><D:sync-token>") && pushed.first?["vapid"] as? String == "ok")
+  }
+
+  /// A push service answering with a redirect is not followed: the message fails there, nothing
+  /// reaches where it points, and the registration stays.
+  @Test func aPushServicesRedirectIsNotFollowed() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    defer { served.stop() }
+    let store = served.store
+    let receiver = try DAVPushDeliveryTests.Receiver(store.directory.path)
+    let work = try store.calendar("Work")
+    let base = "http://" + (try #require(served.tcpAddress))
+    let app = try served.tokenApp("org.example.phone", access: ["--status", "full"])
+    let body = DAVPushRegistrationTests.register(
+      receiver.base + "/redirect/phone", key: receiver.p256dh, auth: receiver.auth)
+    #expect(try DAVPushRegistrationTests.post(base + "/dav/calendars/\(work)/", token: app, body: body).0 == 201)
+    Thread.sleep(forTimeInterval: 0.5)
+    try store.object(["event", "add", "--calendar", work, "--title", "Standup", "--start", "2026-12-01T09:00"])
+    let redirected = try receiver.wait(for: 1, to: "/redirect/phone")
+    #expect(redirected.first?["status"] as? Int == 307, "\(redirected)")
+    Thread.sleep(forTimeInterval: 1.5)
+    #expect(try receiver.pushes("/ok/redirected").isEmpty, "the redirect was not followed")
+    #expect(try store.objects(["push", "list"]).count == 1, "a redirect does not end the registration")
   }
 }

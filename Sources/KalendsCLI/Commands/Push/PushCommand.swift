@@ -18,7 +18,9 @@ extension KalendsCommand.Push {
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "list",
-      abstract: "List the live push registrations by app: the collection, the push service's host, the expiry.")
+      abstract:
+        "List the live push registrations by app: the collection, the push service's host, the expiry, and how many changes the app was told of since (the audit's count) and when last."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Output format.") var format: ObjectFormat = .configured
@@ -29,6 +31,18 @@ extension KalendsCommand.Push {
       let registrations = try store.pushRegistrations()
       let titles = try Self.collectionTitles(store)
       let now = store.store.now()
+      // What each app was told of the collection since the registration was made: the audit's
+      // count of its push notices (per app and collection: shared by its registrations of it).
+      let audit = PrivacyAudit(store: store.store)
+      var told: [ObjectID: (count: Int, last: Timestamp?)] = [:]
+      for registration in registrations {
+        let minute = registration.created.rawValue / 60_000_000 * 60_000_000
+        let notices = try audit.uses(
+          client: registration.client, service: registration.service, object: registration.collection,
+          since: Timestamp(rawValue: minute)
+        ).filter { $0.operation == EventStore.pushNoticeOperation }
+        told[registration.id] = (notices.reduce(0) { $0 + $1.count }, notices.last?.start)
+      }
       format.write(
         registrations,
         json: { registration in
@@ -40,6 +54,8 @@ extension KalendsCommand.Push {
             ("created", .string(registration.created.description)),
             ("expired", .bool(registration.hasExpired(at: now))),
             ("tokenId", registration.tokenID.map { .string($0) } ?? .null),
+            ("told", .number(told[registration.id]?.count ?? 0)),
+            ("lastTold", told[registration.id]?.last.map { .string($0.description) } ?? .null),
           ]
         },
         columns: [
@@ -47,6 +63,8 @@ extension KalendsCommand.Push {
           ("COLLECTION", { TerminalText.escaped(titles[$0.collection] ?? $0.collection.description) }),
           ("HOST", { TerminalText.escaped($0.host) }),
           ("EXPIRES", { $0.hasExpired(at: now) ? "expired" : $0.expires.description }),
+          ("TOLD", { String(told[$0.id]?.count ?? 0) }),
+          ("LAST TOLD", { told[$0.id]?.last?.description ?? "never" }),
         ])
     }
 
