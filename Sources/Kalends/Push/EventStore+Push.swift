@@ -240,3 +240,33 @@ extension EventStore {
     try store.recordUses(batch, identifiedBy: nil)
   }
 }
+
+extension EventStore {
+  /// For each app of `clients`, the view of a collection its stamps share with other apps', for
+  /// the push delivery to read one stamp for all of them: `calendars` for an app with full access
+  /// to calendars not limited to chosen ones (with its status for reminders), `contacts` for one
+  /// with full access to contacts; absent when its view is its own — chosen calendars, limited
+  /// contacts, write-only, no access — and its stamps are read through its own session. What a
+  /// session of such an app sees of a collection depends on nothing else (``calendarStampParts(inCalendar:recordingUse:)``).
+  /// The person's only (the store server's delivery).
+  package func pushSharedViews(
+    of clients: Set<String>
+  ) throws(StoreError) -> [String: (calendars: String?, contacts: String?)] {
+    try requireOwner("deliver push notices")
+    let permissions = try permissions()
+    return try read(records: false) { txn, _, _ in
+      var views: [String: (calendars: String?, contacts: String?)] = [:]
+      for client in clients {
+        var calendars: String?
+        if try permissions.state(client, .calendars, in: txn).status == .fullAccess,
+          try permissions.calendarScope(client, in: txn) == nil
+        {
+          calendars = "calendars \(try permissions.state(client, .reminders, in: txn).status.rawValue)"
+        }
+        let contacts = try permissions.state(client, .contacts, in: txn).status == .fullAccess ? "contacts" : nil
+        views[client] = (calendars, contacts)
+      }
+      return views
+    }
+  }
+}

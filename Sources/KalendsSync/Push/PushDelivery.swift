@@ -156,6 +156,8 @@ package final class PushDelivery: Sendable {
     let person = EventStore(store: store)
     let now = store.now()
     let registrations = try person.pushRegistrations().filter { !$0.hasExpired(at: now) }
+    // Apps whose view of a collection is the same share one read of its stamp.
+    let views = try person.pushSharedViews(of: Set(registrations.map(\.client)))
     var due: [(registration: PushRegistration, kinds: PushTriggers)] = []
     var stamps: [ObjectID: Stamp] = [:]
     // One read per app and collection, however many registrations share them.
@@ -175,7 +177,8 @@ package final class PushDelivery: Sendable {
         if let stamp = known[registration.id] { stamps[registration.id] = stamp }
         continue
       }
-      let stamp = try stamp(of: registration, person, reading: &read)
+      let view = views[registration.client].flatMap { registration.service == .contacts ? $0.contacts : $0.calendars }
+      let stamp = try stamp(of: registration, person, sharing: view, reading: &read)
       stamps[registration.id] = stamp ?? Stamp(properties: .none, version: .none, items: -1)
       guard let stamp else { continue }
       var kinds: PushTriggers = []
@@ -209,14 +212,15 @@ package final class PushDelivery: Sendable {
   }
 
   /// The stamp of the registration's collection as its app sees it now, read once per app and
-  /// collection in `read`.
+  /// collection in `read` — once per collection for the apps that share `view`.
   private func stamp(
-    of registration: PushRegistration, _ person: EventStore, reading read: inout [String: Stamp?]
+    of registration: PushRegistration, _ person: EventStore, sharing view: String?,
+    reading read: inout [String: Stamp?]
   ) throws -> Stamp? {
-    let pair = Self.pair(registration)
-    if let stamp = read[pair] { return stamp }
+    let key = (view.map { "\u{1}" + $0 } ?? registration.client) + "\u{0}" + registration.collection.description
+    if let stamp = read[key] { return stamp }
     let stamp = try? Self.stamp(of: registration, person)
-    read[pair] = .some(stamp)
+    read[key] = .some(stamp)
     return stamp
   }
 

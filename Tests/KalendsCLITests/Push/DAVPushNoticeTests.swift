@@ -200,4 +200,43 @@ struct DAVPushNoticeTests {
     #expect(try receiver.pushes("/ok/redirected").isEmpty, "the redirect was not followed")
     #expect(try store.objects(["push", "list"]).count == 1, "a redirect does not end the registration")
   }
+
+  /// Apps whose view of a collection is the same share one look at it; an app with limited
+  /// access to contacts has its own: a contact not chosen for it pushes nothing to it, while the
+  /// app with full access, and another like it, hear of it.
+  @Test func aLimitedViewIsLookedAtOnItsOwn() throws {
+    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    defer { served.stop() }
+    let store = served.store
+    let receiver = try DAVPushDeliveryTests.Receiver(store.directory.path)
+    let base = "http://" + (try #require(served.tcpAddress))
+    let ann = try #require(try store.object(["contact", "add", "--given", "Ann"])["id"] as? String)
+    var tokens: [String: String] = [:]
+    for (client, access) in [
+      ("org.example.full", ["--status", "full"]), ("org.example.other", ["--status", "full"]),
+      ("org.example.limited", ["--status", "limited", "--contacts", ann]),
+    ] {
+      try store.object([
+        "client", "register", client, "--name", client, "--usage", "contacts=Sync.",
+      ])
+      try store.object(["access", "set", client, "--service", "contacts"] + access)
+      tokens[client] = try #require(
+        try store.object(["client", "token", "create", client, "--label", "dav"])["secret"] as? String)
+      let body = DAVPushRegistrationTests.register(
+        receiver.base + "/ok/\(client)", key: receiver.p256dh, auth: receiver.auth)
+      let answer = try DAVPushRegistrationTests.post(
+        base + "/dav/addressbooks/contacts/", token: try #require(tokens[client]), body: body)
+      try #require(answer.0 == 201, "\(client): \(answer)")
+    }
+    Thread.sleep(forTimeInterval: 0.5)
+    try store.object(["contact", "add", "--given", "Bob"])
+    #expect(try receiver.wait(for: 1, to: "/ok/org.example.full").count == 1)
+    #expect(try receiver.wait(for: 1, to: "/ok/org.example.other").count == 1)
+    Thread.sleep(forTimeInterval: 1.0)
+    #expect(try receiver.pushes("/ok/org.example.limited").isEmpty, "Bob was not chosen for it")
+    // A change to Ann, chosen for it, reaches it.
+    Thread.sleep(forTimeInterval: 1.0)
+    try store.object(["contact", "update", ann, "--family", "Lee"])
+    #expect(try receiver.wait(for: 1, to: "/ok/org.example.limited", seconds: 6).count == 1)
+  }
 }
