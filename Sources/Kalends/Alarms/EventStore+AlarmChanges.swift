@@ -12,35 +12,44 @@ extension EventStore {
   package func alarmsMayHaveChanged(
     after position: LogPosition, planned: Set<ObjectID>, limit: Int = 10_000
   ) throws(StoreError) -> (head: LogPosition, changed: Bool) {
+    var changed = false
+    let (head, whole) = try recordsAfter(position, limit: limit) { header, payload in
+      guard let change = try ChangeExtractor.change(header, payload) else { return true }
+      switch change.object {
+      case .event(let id), .reminder(let id), .calendar(let id):
+        // A calendar's removal takes its items: it is named itself.
+        changed = planned.contains(id)
+      default: break
+      }
+      if !changed, header.content == .present, header.kind == .eventSaved || header.kind == .reminderSaved {
+        changed = try Self.carriesAlarm(header.kind, PayloadReader(bytes: payload))
+      }
+      return !changed
+    }
+    return (head, changed || !whole)
+  }
+
+  /// Reads the log's head and hands each record after `position` up to it, in order, to `body`
+  /// (its header and payload) until `body` returns `false`, in one snapshot; hands none when more
+  /// than `limit` came after `position` (`whole` is `false` then).
+  func recordsAfter(
+    _ position: LogPosition, limit: Int, _ body: (LogRecordHeader, RawSpan) throws -> Bool
+  ) throws(StoreError) -> (head: LogPosition, whole: Bool) {
     let (store, log) = (self.store, self.store.log)
     return try StoreError.wrapping {
       try store.environment.read { txn in
         let head = try Store.loadHead(meta: store.meta, in: txn).position
-        guard head > position else { return (head, false) }
-        guard head.rawValue - position.rawValue <= UInt64(limit) else { return (head, true) }
-        var changed = false
+        guard head > position else { return (head, true) }
+        guard head.rawValue - position.rawValue <= UInt64(limit) else { return (head, false) }
         try txn.withCursor(on: log) { cursor in
           guard try cursor.seek(atLeast: BigEndianKey(position.rawValue + 1)) else { return }
           var principals = PrincipalCache()
           try cursor.scanForward { _, value in
             let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-            let payload = value.extracting(decoded.payload)
-            guard let change = try ChangeExtractor.change(decoded.header, payload) else { return .continue }
-            switch change.object {
-            case .event(let id), .reminder(let id), .calendar(let id):
-              // A calendar's removal takes its items: it is named itself.
-              changed = planned.contains(id)
-            default: break
-            }
-            if !changed, decoded.header.content == .present,
-              decoded.header.kind == .eventSaved || decoded.header.kind == .reminderSaved
-            {
-              changed = try Self.carriesAlarm(decoded.header.kind, PayloadReader(bytes: payload))
-            }
-            return changed ? .stop : .continue
+            return try body(decoded.header, value.extracting(decoded.payload)) ? .continue : .stop
           }
         }
-        return (head, changed)
+        return (head, true)
       }
     }
   }

@@ -1,5 +1,3 @@
-internal import LMDB
-
 extension EventStore {
   /// How soon an alarm must fire for a push of its item's change to be urgent (WebDAV-Push's
   /// `Urgency: high`): a client that syncs it later than that would miss it.
@@ -15,35 +13,19 @@ extension EventStore {
     changedAfter position: LogPosition, limit: Int = 1_000
   ) throws(StoreError) -> (head: LogPosition, calendars: Set<ObjectID>) {
     try requireOwner("deliver push notices")
-    let (store, log) = (self.store, self.store.log)
-    let (head, saved) = try StoreError.wrapping {
-      try store.environment.read { txn -> (LogPosition, Set<ObjectID>) in
-        let head = try Store.loadHead(meta: store.meta, in: txn).position
-        guard head > position, head.rawValue - position.rawValue <= UInt64(limit) else { return (head, []) }
-        var saved: Set<ObjectID> = []
-        try txn.withCursor(on: log) { cursor in
-          guard try cursor.seek(atLeast: BigEndianKey(position.rawValue + 1)) else { return }
-          var principals = PrincipalCache()
-          try cursor.scanForward { _, value in
-            let decoded = try RecordCodec.decodeHeader(value, principals: &principals)
-            let kind = decoded.header.kind
-            guard decoded.header.content == .present, kind == .eventSaved || kind == .reminderSaved else {
-              return .continue
-            }
-            let payload = value.extracting(decoded.payload)
-            guard try Self.carriesAlarm(kind, try PayloadReader(bytes: payload)),
-              let change = try ChangeExtractor.change(decoded.header, payload)
-            else { return .continue }
-            switch change.object {
-            case .event(let id), .reminder(let id): saved.insert(id)
-            default: break
-            }
-            return .continue
-          }
-        }
-        return (head, saved)
+    var saved: Set<ObjectID> = []
+    let (head, whole) = try recordsAfter(position, limit: limit) { header, payload in
+      guard header.content == .present, header.kind == .eventSaved || header.kind == .reminderSaved,
+        try Self.carriesAlarm(header.kind, try PayloadReader(bytes: payload)),
+        let change = try ChangeExtractor.change(header, payload)
+      else { return true }
+      switch change.object {
+      case .event(let id), .reminder(let id): saved.insert(id)
+      default: break
       }
+      return true
     }
+    guard whole else { return (head, []) }
     guard !saved.isEmpty else { return (head, []) }
     let now = store.now().rawValue / 1_000_000
     let soon = try alarms(firingAfter: now - 1, through: now + Self.pushUrgencyWindow)

@@ -198,17 +198,15 @@ package final class PushDelivery: Sendable {
       state.targets = state.targets.filter { stamps[$0.key] != nil }
       return state.looked
     }
-    let urgent: Set<ObjectID>
+    // The head looked at: what urgency is judged after next time, and the sync token now.
+    var (head, urgent) = (LogPosition.none, Set<ObjectID>())
     if let looked, !due.isEmpty {
-      let (head, calendars) = try person.calendarsWithAlarmsSoon(changedAfter: looked)
-      urgent = calendars
-      state.withLock { $0.looked = head }
+      (head, urgent) = try person.calendarsWithAlarmsSoon(changedAfter: looked)
     } else {
-      urgent = []
-      let head = try store.head().position
-      state.withLock { $0.looked = head }
+      head = try store.head().position
     }
-    try dispatch(due, urgent: urgent, person)
+    state.withLock { $0.looked = head }
+    try dispatch(due, urgent: urgent, at: head, person)
   }
 
   /// The stamp of the registration's collection as its app sees it now, read once per app and
@@ -241,9 +239,11 @@ package final class PushDelivery: Sendable {
     }
   }
 
-  /// Counts what the due registrations' apps are told, then queues their messages.
+  /// Counts what the due registrations' apps are told, then queues their messages, each with the
+  /// sync token of `head`.
   private func dispatch(
-    _ due: [(registration: PushRegistration, kinds: PushTriggers)], urgent: Set<ObjectID>, _ person: EventStore
+    _ due: [(registration: PushRegistration, kinds: PushTriggers)], urgent: Set<ObjectID>, at head: LogPosition,
+    _ person: EventStore
   ) throws {
     guard !due.isEmpty else { return }
     var told: Set<String> = []
@@ -252,9 +252,8 @@ package final class PushDelivery: Sendable {
       notices.append((registration.client, registration.service, registration.collection))
     }
     try person.recordPushNotices(notices)
-    // The collections' sync token now, as the store's DAV gives each app its tokens (its position
+    // The collections' sync token, as the store's DAV gives each app its tokens (its position
     // sealed for it): a client holding it already need not sync.
-    let head = try store.head().position
     let seal = try store.positionSeal()
     var tokens: [String: String] = [:]
     for (registration, kinds) in due {

@@ -48,6 +48,16 @@ struct DAVPushDeliveryTests {
       return try pushes(prefix)
     }
 
+    /// Registers the app of `token` on the collection at `url` for pushes to this receiver's
+    /// `path`, asking for `triggers`: the status, the headers (lower-cased names) and the body.
+    func register(
+      _ token: String, on url: String, _ path: String,
+      triggers: String = "<P:content-update><D:depth>1</D:depth></P:content-update>"
+    ) throws -> (Int, [String: String], String) {
+      let body = DAVPushRegistrationTests.register(base + path, key: p256dh, auth: auth, triggers: triggers)
+      return try DAVPushRegistrationTests.post(url, token: token, body: body)
+    }
+
     deinit { process.terminate() }
   }
 
@@ -62,8 +72,7 @@ struct DAVPushDeliveryTests {
     let full = try served.tokenApp("org.example.full", access: ["--status", "full"])
     let chosen = try served.tokenApp("org.example.chosen", access: ["--status", "full", "--calendars", work])
     func register(_ token: String, _ calendar: String, _ path: String) throws {
-      let body = DAVPushRegistrationTests.register(receiver.base + path, key: receiver.p256dh, auth: receiver.auth)
-      let answer = try DAVPushRegistrationTests.post(base + "/dav/calendars/\(calendar)/", token: token, body: body)
+      let answer = try receiver.register(token, on: base + "/dav/calendars/\(calendar)/", path)
       try #require(answer.0 == 201, "\(answer)")
     }
     try register(chosen, work, "/ok/chosen-work")
@@ -152,8 +161,7 @@ struct DAVPushDeliveryTests {
     let reader = try #require(
       try store.object(["client", "token", "create", "org.example.reader", "--label", "dav"])["secret"] as? String)
     func register(_ token: String, _ collection: String, _ path: String) throws -> Int {
-      let body = DAVPushRegistrationTests.register(receiver.base + path, key: receiver.p256dh, auth: receiver.auth)
-      return try DAVPushRegistrationTests.post(base + collection, token: token, body: body).0
+      try receiver.register(token, on: base + collection, path).0
     }
     #expect(try register(reader, "/dav/calendars/\(work)/", "/slow/reader-work") == 201)
     #expect(try register(reader, "/dav/calendars/\(work)/", "/ok/reader-work") == 201)

@@ -18,8 +18,7 @@ struct DAVPushNoticeTests {
     let phone = try served.tokenApp("org.example.phone", access: ["--status", "full"])
     let laptop = try served.tokenApp("org.example.laptop", access: ["--status", "full"])
     func register(_ token: String, _ path: String) throws -> String {
-      let body = DAVPushRegistrationTests.register(receiver.base + path, key: receiver.p256dh, auth: receiver.auth)
-      let answer = try DAVPushRegistrationTests.post(base + "/dav/calendars/\(work)/", token: token, body: body)
+      let answer = try receiver.register(token, on: base + "/dav/calendars/\(work)/", path)
       try #require(answer.0 == 201, "\(answer)")
       return try #require(answer.1["location"])
     }
@@ -106,11 +105,7 @@ struct DAVPushNoticeTests {
     let base = "http://" + (try #require(served.tcpAddress))
     let app = try served.tokenApp("org.example.viewer", access: ["--status", "full"])
     func register(_ path: String, triggers: String) throws -> Int {
-      let body = DAVPushRegistrationTests.register(receiver.base + path, key: receiver.p256dh, auth: receiver.auth)
-        .replacingOccurrences(
-          of: "<P:trigger><P:content-update><D:depth>1</D:depth></P:content-update></P:trigger>",
-          with: "<P:trigger>\(triggers)</P:trigger>")
-      return try DAVPushRegistrationTests.post(base + "/dav/calendars/\(work)/", token: app, body: body).0
+      try receiver.register(app, on: base + "/dav/calendars/\(work)/", path, triggers: triggers).0
     }
     let content = "<P:content-update><D:depth>1</D:depth></P:content-update>"
     let property = "<P:property-update><D:depth>0</D:depth></P:property-update>"
@@ -165,9 +160,7 @@ struct DAVPushNoticeTests {
       try store.objects(["calendar", "list"]).first { $0["title"] as? String == "Work" }?["id"] as? String)
     let base = "http://" + (try #require(served.tcpAddress))
     let app = try served.tokenApp("org.example.phone", access: ["--status", "full"])
-    let body = DAVPushRegistrationTests.register(
-      receiver.base + "/ok/account", key: receiver.p256dh, auth: receiver.auth)
-    #expect(try DAVPushRegistrationTests.post(base + "/dav/calendars/\(work)/", token: app, body: body).0 == 201)
+    #expect(try receiver.register(app, on: base + "/dav/calendars/\(work)/", "/ok/account").0 == 201)
     Thread.sleep(forTimeInterval: 0.5)
 
     let event = AccountSyncTests.file(AccountSyncTests.event("lunch@home", "Lunch", day: 3))
@@ -189,9 +182,7 @@ struct DAVPushNoticeTests {
     let work = try store.calendar("Work")
     let base = "http://" + (try #require(served.tcpAddress))
     let app = try served.tokenApp("org.example.phone", access: ["--status", "full"])
-    let body = DAVPushRegistrationTests.register(
-      receiver.base + "/redirect/phone", key: receiver.p256dh, auth: receiver.auth)
-    #expect(try DAVPushRegistrationTests.post(base + "/dav/calendars/\(work)/", token: app, body: body).0 == 201)
+    #expect(try receiver.register(app, on: base + "/dav/calendars/\(work)/", "/redirect/phone").0 == 201)
     Thread.sleep(forTimeInterval: 0.5)
     try store.object(["event", "add", "--calendar", work, "--title", "Standup", "--start", "2026-12-01T09:00"])
     let redirected = try receiver.wait(for: 1, to: "/redirect/phone")
@@ -222,10 +213,8 @@ struct DAVPushNoticeTests {
       try store.object(["access", "set", client, "--service", "contacts"] + access)
       tokens[client] = try #require(
         try store.object(["client", "token", "create", client, "--label", "dav"])["secret"] as? String)
-      let body = DAVPushRegistrationTests.register(
-        receiver.base + "/ok/\(client)", key: receiver.p256dh, auth: receiver.auth)
-      let answer = try DAVPushRegistrationTests.post(
-        base + "/dav/addressbooks/contacts/", token: try #require(tokens[client]), body: body)
+      let answer = try receiver.register(
+        try #require(tokens[client]), on: base + "/dav/addressbooks/contacts/", "/ok/\(client)")
       try #require(answer.0 == 201, "\(client): \(answer)")
     }
     Thread.sleep(forTimeInterval: 0.5)

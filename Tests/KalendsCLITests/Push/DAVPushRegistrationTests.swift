@@ -11,7 +11,8 @@ struct DAVPushRegistrationTests {
   static let key = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 
   static func register(
-    _ endpoint: String, key: String = Self.key, auth: String = "BTBZMqHH6r4Tts7J_aSIgg", expires: String? = nil
+    _ endpoint: String, key: String = Self.key, auth: String = "BTBZMqHH6r4Tts7J_aSIgg", expires: String? = nil,
+    triggers: String = "<P:content-update><D:depth>1</D:depth></P:content-update>"
   ) -> String {
     """
     <?xml version="1.0" encoding="utf-8"?><P:push-register xmlns:P="https://bitfire.at/webdav-push" xmlns:D="DAV:">\
@@ -19,7 +20,7 @@ struct DAVPushRegistrationTests {
     <P:content-encoding>aes128gcm</P:content-encoding>\
     <P:subscription-public-key type="p256dh">\(key)</P:subscription-public-key>\
     <P:auth-secret>\(auth)</P:auth-secret></P:web-push-subscription></P:subscription>\
-    <P:trigger><P:content-update><D:depth>1</D:depth></P:content-update></P:trigger>\
+    <P:trigger>\(triggers)</P:trigger>\
     \(expires.map { "<P:expires>\($0)</P:expires>" } ?? "")</P:push-register>
     """
   }
