@@ -186,7 +186,10 @@ package struct FleetPublisher {
 
   /// `publishNew`, again when the subject moved on: the last messages are read from any replica,
   /// one behind its leader shows an earlier last bundle, and the publish that follows is refused.
-  /// Read again, a few times, before taking the subject's moving on as another publisher's doing.
+  /// Read again before taking the subject's moving on as another publisher's doing: up to
+  /// ``movedReads`` reads in all, over about four and a half seconds — a node started again after a leader's
+  /// loss answers reads while it catches up, for seconds on a loaded machine, and each read goes to
+  /// a replica at random, so that a few quick reads may all meet it.
   private func publishReadingAgain() throws(Failure) -> Report {
     var attempt = 0
     while true {
@@ -195,11 +198,15 @@ package struct FleetPublisher {
       } catch {
         guard case .moved(let detail) = error else { throw error }
         attempt += 1
-        guard attempt < 4 else { throw .anotherPublisher(detail) }
-        Thread.sleep(forTimeInterval: 0.1 * Double(attempt))
+        guard attempt < Self.movedReads else { throw .anotherPublisher(detail) }
+        Thread.sleep(forTimeInterval: min(0.1 * Double(1 << (attempt - 1)), 1))
       }
     }
   }
+
+  /// How many times a push reads the subject's last message before a subject that moved on is
+  /// another publisher's doing (``publishReadingAgain()``).
+  static let movedReads = 8
 
   private func publishNew() throws(Failure) -> Report {
     let subject = subjects.records(of: store.id)
