@@ -98,18 +98,20 @@ final class RemoteConnection {
 
 extension RemoteHTTP {
   /// Opens a connection to `url`'s origin — to `address` when given (an address the caller
-  /// resolved and checked), else to its host — runs `body` with it, and closes it.
+  /// resolved and checked), else to its host — runs `body` with it, and closes it. The connection
+  /// is served by `loop` when given (the loop of the caller's ``EventLoopExecutor``), else by one
+  /// of NIO's shared loops.
   ///
   /// Throws ``RemoteError/unreachable(_:)`` when no connection is made within `connectTimeout`
   /// seconds; what `body` throws is rethrown.
   static func withConnection<Result>(
-    to url: RemoteURL, address: SocketAddress? = nil, connectTimeout: Int = 15,
+    to url: RemoteURL, address: SocketAddress? = nil, on loop: (any EventLoop)? = nil, connectTimeout: Int = 15,
     _ body: (RemoteConnection) async throws -> sending Result
   ) async throws -> sending Result {
     let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
     do {
       let tls = try url.isSecure ? tlsHandler(host: url.host) : nil
-      let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      let bootstrap = ClientBootstrap(group: loop ?? MultiThreadedEventLoopGroup.singleton.next())
         .connectTimeout(.seconds(Int64(max(1, connectTimeout))))
       let initializer:
         @Sendable (any Channel) -> EventLoopFuture<NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>> = {

@@ -7,26 +7,26 @@ import Synchronization
 /// Delivers WebDAV-Push messages for the store's registrations while `kalends serve` runs.
 ///
 /// It follows every commit of the store, by any process (``Store/changes(from:options:)``), and
-/// after each looks at the live registrations: a registration is due when its collection, as its
-/// app sees it now — the collection's stamp read through the app's own session, so with its access,
-/// its chosen calendars and contacts — differs from what it was when last looked at, in what the
-/// registration asked to be told of: its members (content) or the collection's own properties. A
-/// change the app may not see moves no stamp, and pushes nothing. What is told is counted as the
-/// app's use of the collection (``EventStore/recordPushNotices(_:)``), durably before any message
-/// leaves.
+/// after them looks at the live registrations (at most every ``lookSpacing``, on
+/// ``PushThreads/looks``): a registration is due when its collection, as its app sees it now — the
+/// collection's stamp read through the app's own session, so with its access, its chosen calendars
+/// and contacts — differs from what it was when last looked at, in what the registration asked to
+/// be told of: its members (content) or the collection's own properties. A change the app may not
+/// see moves no stamp, and pushes nothing. What is told is counted as the app's use of the
+/// collection (``EventStore/recordPushNotices(_:)``), durably before any message leaves.
 ///
 /// Each due registration gets one message (the draft's `push-message` with the app's topic and a
 /// `content-update` with its sync token, or a `property-update`), encrypted to its subscription
-/// (RFC 8291), signed with the store's VAPID key
-/// (RFC 8292), posted with `TTL`, `Urgency` (`high` when an item saved has an alarm due within
-/// ``EventStore/pushUrgencyWindow``) and `Topic`. At most ``senders`` senders post at once, each
-/// over a connection it keeps open to one push service while messages for it wait (a push
-/// service's address is resolved and checked for each connection: one that resolves to a local
-/// address is refused as the address itself would be). Messages are coalesced per registration —
-/// at most one in flight or waiting, changes meanwhile folded into it — and paced (``Pace``): a
-/// burst of changes is a handful of messages. A push service answering 429 or 5xx is tried again after a backoff (its
-/// `Retry-After`, else 1 s doubling, three tries); 404 or 410 ends the registration (a record by
-/// the system); a push service that does not answer within the timeout delays that sender only.
+/// (RFC 8291), signed with the store's VAPID key (RFC 8292), posted with `TTL`, `Urgency` (`high`
+/// when an item saved has an alarm due within ``EventStore/pushUrgencyWindow``) and `Topic`. At
+/// most ``senders`` senders post at once (on ``PushThreads/senders``), each over a connection it
+/// keeps open to one push service while messages for it wait (a push service's address is resolved
+/// and checked for each connection: one that resolves to a local address is refused as the address
+/// itself would be). Messages are coalesced per registration — at most one in flight or waiting,
+/// changes meanwhile folded into it — and paced (``Pace``): a burst of changes is a handful of
+/// messages. A push service answering 429 or 5xx is tried again after a backoff (its `Retry-After`,
+/// else 1 s doubling, three tries); 404 or 410 ends the registration (a record by the system); a
+/// push service that does not answer within the timeout delays that sender only.
 ///
 /// A registration an app names in `Push-Dont-Notify` while writing is held back from the looks
 /// during its write, and the write's change is taken as seen (``PushHolds``).
@@ -50,7 +50,7 @@ package final class PushDelivery: Sendable {
     /// The opened subscription of each live registration, once needed.
     var targets: [ObjectID: Target] = [:]
     /// The topic of each app and collection.
-    var topics: [String: String] = [:]
+    var topics: [Pair: String] = [:]
     /// The log's head at the last look: what urgency is judged after.
     var looked: LogPosition?
     /// Messages waiting for a sender, in the order they fell due.
@@ -64,8 +64,37 @@ package final class PushDelivery: Sendable {
     var deferred: [ObjectID: Job] = [:]
     /// Senders running.
     var senders = 0
+    /// Whether a look is asked for, whether one runs, and what the last one threw.
+    var lookWanted = false
+    var lookRunning = false
+    var lookFailure: (any Error)?
+    /// When the last look after a commit ended.
+    var lastLook: ContinuousClock.Instant?
+    /// Senders started: which of ``PushDelivery/loops`` the next one runs on.
+    var started = 0
     /// The VAPID `Authorization` of each push service's origin, and when it was made.
     var authorizations: [String: (header: String, made: Date)] = [:]
+
+    /// Folds a change into the message waiting for registration `id` — the one due after the
+    /// message in flight, or the one its pace holds back — with the newer `token`. `false` when
+    /// none waits: the change needs a message of its own (``PushDelivery/enqueue(_:paced:)``).
+    mutating func fold(_ id: ObjectID, kinds: PushTriggers, urgent: Bool, token: String) -> Bool {
+      func fold(_ job: inout Job) {
+        job.kinds.formUnion(kinds)
+        job.urgent = job.urgent || urgent
+        job.token = token
+      }
+      if var job = dueAgain[id] {
+        fold(&job)
+        dueAgain[id] = job
+      } else if var job = deferred[id] {
+        fold(&job)
+        deferred[id] = job
+      } else {
+        return false
+      }
+      return true
+    }
   }
 
   /// The most messages in flight at once, and connections open.
@@ -80,14 +109,26 @@ package final class PushDelivery: Sendable {
     let items: Int
   }
 
-  /// Where a registration's messages go, opened from its seal.
-  struct Target: Sendable {
+  /// An app and a collection.
+  struct Pair: Hashable, Sendable {
+    let client: String
+    let collection: ObjectID
+
+    init(_ registration: PushRegistration) { (client, collection) = (registration.client, registration.collection) }
+  }
+
+  /// Where a registration's messages go, opened from its seal: one, shared by its messages.
+  final class Target: Sendable {
     let subscription: PushSubscription
     /// Its `p256dh` key, decoded once.
     let peer: P256PublicKey
     let url: RemoteURL
     /// The push service's origin: what a connection is kept to.
     let origin: String
+
+    init(subscription: PushSubscription, peer: P256PublicKey, url: RemoteURL, origin: String) {
+      (self.subscription, self.peer, self.url, self.origin) = (subscription, peer, url, origin)
+    }
   }
 
   /// One message to send.
@@ -96,7 +137,7 @@ package final class PushDelivery: Sendable {
     let target: Target
     let topic: String
     /// The collection's sync token for the app when the change was seen.
-    let token: String
+    var token: String
     /// What it tells of: content updates, property updates, or both.
     var kinds: PushTriggers
     var urgent: Bool
@@ -140,11 +181,50 @@ package final class PushDelivery: Sendable {
   /// after each write that held registrations back.
   package func follow() async throws {
     try look(baseline: true)
-    holds.onRelease { [self] in Task { try? look(baseline: false) } }
+    holds.onRelease { [self] in try? lookSoon(reporting: false) }
     for try await _ in store.changes() {
-      try look(baseline: false)
+      try lookSoon()
     }
   }
+
+  /// Has the registrations looked at on ``PushThreads/looks``: at once after a quiet
+  /// ``lookSpacing``, else when that spacing from the last look has passed — the commits that come
+  /// meanwhile are seen by one look. With `reporting`, throws what a look threw since it was last
+  /// reported.
+  private func lookSoon(reporting: Bool = true) throws {
+    let start = try state.withLock { state throws -> Bool in
+      if reporting, let failure = state.lookFailure {
+        state.lookFailure = nil
+        throw failure
+      }
+      state.lookWanted = true
+      guard !state.lookRunning else { return false }
+      state.lookRunning = true
+      return true
+    }
+    guard start else { return }
+    Task(executorPreference: PushThreads.looks) { [self] in
+      while let last = state.withLock({ state -> ContinuousClock.Instant?? in
+        guard state.lookWanted else {
+          state.lookRunning = false
+          return nil
+        }
+        return .some(state.lastLook)
+      }) {
+        if let last, ContinuousClock.now < last + Self.lookSpacing {
+          try? await Task.sleep(until: last + Self.lookSpacing)
+        }
+        state.withLock { $0.lookWanted = false }
+        do { try look(baseline: false) } catch { state.withLock { $0.lookFailure = error } }
+        state.withLock { $0.lastLook = .now }
+      }
+    }
+  }
+
+  /// The least time from one look to the next, while commits keep coming: a message to a
+  /// registration waits its ``Pace`` of a second or more anyway, and a burst of commits is then a
+  /// few looks a second rather than one each, each reading every registration.
+  static let lookSpacing: Duration = .milliseconds(200)
 
   /// Looks at every live registration: each whose collection's stamp moved is due. With
   /// `baseline`, stamps are only taken (the first look after starting).
@@ -161,7 +241,7 @@ package final class PushDelivery: Sendable {
     var due: [(registration: PushRegistration, kinds: PushTriggers)] = []
     var stamps: [ObjectID: Stamp] = [:]
     // One read per app and collection, however many registrations share them.
-    var read: [String: Stamp?] = [:]
+    var read: [Reading: Stamp?] = [:]
     // A write that held a registration back: its change is seen, when nothing else waited.
     let (withheld, released) = holds.take()
     let known = state.withLock { state in
@@ -213,17 +293,20 @@ package final class PushDelivery: Sendable {
   /// collection in `read` — once per collection for the apps that share `view`.
   private func stamp(
     of registration: PushRegistration, _ person: EventStore, sharing view: String?,
-    reading read: inout [String: Stamp?]
+    reading read: inout [Reading: Stamp?]
   ) throws -> Stamp? {
-    let key = (view.map { "\u{1}" + $0 } ?? registration.client) + "\u{0}" + registration.collection.description
+    let key = Reading(view: view, client: view == nil ? registration.client : nil, collection: registration.collection)
     if let stamp = read[key] { return stamp }
     let stamp = try? Self.stamp(of: registration, person)
     read[key] = .some(stamp)
     return stamp
   }
 
-  private static func pair(_ registration: PushRegistration) -> String {
-    registration.client + "\u{0}" + registration.collection.description
+  /// What one read of a stamp serves: the apps sharing a view of a collection, or one app's.
+  struct Reading: Hashable {
+    let view: String?
+    let client: String?
+    let collection: ObjectID
   }
 
   /// The stamp of the registration's collection as its app sees it now — not counted as the
@@ -246,9 +329,9 @@ package final class PushDelivery: Sendable {
     _ person: EventStore
   ) throws {
     guard !due.isEmpty else { return }
-    var told: Set<String> = []
+    var told: Set<Pair> = []
     var notices: [(client: String, service: Service, collection: ObjectID)] = []
-    for (registration, _) in due where told.insert(Self.pair(registration)).inserted {
+    for (registration, _) in due where told.insert(Pair(registration)).inserted {
       notices.append((registration.client, registration.service, registration.collection))
     }
     try person.recordPushNotices(notices)
@@ -256,15 +339,25 @@ package final class PushDelivery: Sendable {
     // sealed for it): a client holding it already need not sync.
     let seal = try store.positionSeal()
     var tokens: [String: String] = [:]
-    for (registration, kinds) in due {
-      let token =
-        tokens[registration.client]
-        ?? {
-          let made = "urn:kalends:sync:" + seal.view(for: registration.client).token(head)
-          tokens[registration.client] = made
-          return made
-        }()
-      let urgent = kinds.contains(.content) && urgent.contains(registration.collection)
+    var fresh: [(registration: PushRegistration, kinds: PushTriggers, urgent: Bool, token: String)] = []
+    state.withLock { state in
+      for (registration, kinds) in due {
+        let token =
+          tokens[registration.client]
+          ?? {
+            let made = "urn:kalends:sync:" + seal.view(for: registration.client).token(head)
+            tokens[registration.client] = made
+            return made
+          }()
+        let urgent = kinds.contains(.content) && urgent.contains(registration.collection)
+        // A message waiting or in flight with another after it takes the change in: during a burst
+        // most changes are, and cost no new message.
+        if !state.fold(registration.id, kinds: kinds, urgent: urgent, token: token) {
+          fresh.append((registration, kinds, urgent, token))
+        }
+      }
+    }
+    for (registration, kinds, urgent, token) in fresh {
       guard let job = try job(for: registration, kinds: kinds, urgent: urgent, token: token, person) else { continue }
       enqueue(job)
     }
@@ -275,7 +368,7 @@ package final class PushDelivery: Sendable {
   private func job(
     for registration: PushRegistration, kinds: PushTriggers, urgent: Bool, token: String, _ person: EventStore
   ) throws -> Job? {
-    let pair = Self.pair(registration)
+    let pair = Pair(registration)
     var (target, topic) = state.withLock { ($0.targets[registration.id], $0.topics[pair]) }
     if target == nil {
       guard let subscription = try person.pushSubscription(of: registration.id) else { return nil }
@@ -305,14 +398,14 @@ package final class PushDelivery: Sendable {
   private func enqueue(_ job: Job, paced: Bool = true) {
     let id = job.registration.id
     let now = ContinuousClock.now
-    let (start, wait) = state.withLock { state -> (Bool, Duration?) in
+    let (start, wait) = state.withLock { state -> (sender: Int?, wait: Duration?) in
       if state.sending.contains(id) {
         state.dueAgain[id] = job.folding(state.dueAgain[id])
-        return (false, nil)
+        return (nil, nil)
       }
       if let waiting = state.deferred[id] {
         state.deferred[id] = job.folding(waiting)
-        return (false, nil)
+        return (nil, nil)
       }
       if paced, var pace = state.paces[id] {
         if now < pace.last + pace.spacing {
@@ -320,17 +413,21 @@ package final class PushDelivery: Sendable {
           let wait = pace.last + pace.spacing - now
           pace.spacing = min(pace.spacing * 2, Self.longestSpacing)
           state.paces[id] = pace
-          return (false, wait)
+          return (nil, wait)
         }
         // A quiet spacing has passed: the pace starts again.
         state.paces[id]?.spacing = Self.spacing
       }
       state.queue.add(job)
-      guard state.senders < Self.senders, !state.queue.isEmpty else { return (false, nil) }
+      guard state.senders < Self.senders, !state.queue.isEmpty else { return (nil, nil) }
       state.senders += 1
-      return (true, nil)
+      state.started &+= 1
+      return (state.started, nil)
     }
-    if start { Task { await drain() } }
+    if let start {
+      let executor = PushThreads.senders[start % PushThreads.senders.count]
+      Task(executorPreference: executor) { [self] in await drain(on: executor.loop) }
+    }
     if let wait {
       Task {
         try? await Task.sleep(for: wait)
@@ -355,17 +452,17 @@ package final class PushDelivery: Sendable {
 
   /// A sender: sends the waiting messages until none is left, over a connection to each push
   /// service kept open while messages for it wait.
-  private func drain() async {
+  private func drain(on loop: any EventLoop) async {
     var next = take(for: nil)
     while let job = next {
-      next = await sendOverOneConnection(starting: job) ?? take(for: nil)
+      next = await sendOverOneConnection(starting: job, on: loop) ?? take(for: nil)
     }
   }
 
   /// Opens a connection to `first`'s push service and sends it, then the other messages waiting
   /// for that service, over it. Returns a message to send again over a new connection: one that
   /// met a kept connection the push service had closed meanwhile.
-  private func sendOverOneConnection(starting first: Job) async -> Job? {
+  private func sendOverOneConnection(starting first: Job, on loop: any EventLoop) async -> Job? {
     let url = first.target.url
     let address: SocketAddress
     do {
@@ -375,7 +472,9 @@ package final class PushDelivery: Sendable {
       return nil
     }
     do {
-      return try await RemoteHTTP.withConnection(to: url, address: address, connectTimeout: min(timeout, 15)) {
+      return try await RemoteHTTP.withConnection(
+        to: url, address: address, on: loop, connectTimeout: min(timeout, 15)
+      ) {
         connection -> Job? in
         var job = first
         while true {
