@@ -35,6 +35,8 @@ struct CollectionSend<Target: OutboxTarget> {
     guard let stored = target.collection, let base = RemoteURL(stored.url) else { return result }
     let waiting = try target.waiting()
     var delivered: [(Target.Entry, String?)] = []
+    // Taken without an ETag: the server stores its own rendering (RFC 4791 §5.3.4), read back below.
+    var untagged: [(name: String, url: RemoteURL)] = []
     do throws(AccountError) {
       for entry in waiting {
         if delivered.count >= Self.recordedTogether { try record(&delivered) }
@@ -59,7 +61,9 @@ struct CollectionSend<Target: OutboxTarget> {
         result.requests += 1
         switch answer.status {
         case 200..<300:
-          delivered.append((entry, body == nil ? nil : answer.header("ETag")))
+          let tag = body == nil ? nil : answer.header("ETag")
+          delivered.append((entry, tag))
+          if body != nil && tag == nil { untagged.append((name, url)) }
           result.sent += 1
         case 404 where body == nil:
           delivered.append((entry, nil))  // Removed on the server as well.
@@ -78,7 +82,23 @@ struct CollectionSend<Target: OutboxTarget> {
       throw error
     }
     try record(&delivered)
+    for (name, url) in untagged { try await readBack(name, at: url, &result) }
     return result
+  }
+
+  /// Reads back an object the server took without answering its `ETag`, and applies the server's
+  /// version as a sync does: else the next change here would be sent as if the server held no such
+  /// object (`If-None-Match: *`) and refused as a conflict that is none. Nothing waits for it here
+  /// now, so what the server holds — its rendering of this change, or a later one another client
+  /// made — is current, and no conflict. A server that does not answer leaves it to the next
+  /// listing, as before.
+  private func readBack(_ name: String, at url: RemoteURL, _ result: inout Result) async throws(AccountError) {
+    guard let (answer, _) = try? await remote.send("GET", url, depth: nil, body: nil, forbiddenAnswers: true) else {
+      return
+    }
+    result.requests += 1
+    guard answer.status == 200, let tag = answer.header("ETag") else { return }
+    _ = try target.adopt(name: name, entityTag: tag, text: answer.body)
   }
 
   /// Records `delivered` in one transaction, and empties it.
