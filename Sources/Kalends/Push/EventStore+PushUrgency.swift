@@ -25,8 +25,7 @@ extension EventStore {
       }
       return true
     }
-    guard whole else { return (head, []) }
-    guard !saved.isEmpty else { return (head, []) }
+    guard whole, !saved.isEmpty else { return (head, []) }
     let now = store.now().rawValue / 1_000_000
     let soon = try alarms(firingAfter: now - 1, through: now + Self.pushUrgencyWindow)
     var calendars: Set<ObjectID> = []

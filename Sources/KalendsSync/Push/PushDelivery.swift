@@ -70,7 +70,7 @@ package final class PushDelivery: Sendable {
     var lookFailure: (any Error)?
     /// When the last look after a commit ended.
     var lastLook: ContinuousClock.Instant?
-    /// Senders started: which of ``PushDelivery/loops`` the next one runs on.
+    /// Senders started: which of ``PushThreads/senders`` the next one runs on.
     var started = 0
     /// The VAPID `Authorization` of each push service's origin, and when it was made.
     var authorizations: [String: (header: String, made: Date)] = [:]
@@ -79,16 +79,11 @@ package final class PushDelivery: Sendable {
     /// message in flight, or the one its pace holds back — with the newer `token`. `false` when
     /// none waits: the change needs a message of its own (``PushDelivery/enqueue(_:paced:)``).
     mutating func fold(_ id: ObjectID, kinds: PushTriggers, urgent: Bool, token: String) -> Bool {
-      func fold(_ job: inout Job) {
-        job.kinds.formUnion(kinds)
-        job.urgent = job.urgent || urgent
-        job.token = token
-      }
       if var job = dueAgain[id] {
-        fold(&job)
+        job.fold(kinds: kinds, urgent: urgent, token: token)
         dueAgain[id] = job
       } else if var job = deferred[id] {
-        fold(&job)
+        job.fold(kinds: kinds, urgent: urgent, token: token)
         deferred[id] = job
       } else {
         return false
@@ -145,9 +140,15 @@ package final class PushDelivery: Sendable {
     /// This message with what `other` (a change it is folded with) tells: urgent also when it is.
     func folding(_ other: Job?) -> Job {
       var job = self
-      job.urgent = urgent || other?.urgent == true
-      job.kinds.formUnion(other?.kinds ?? [])
+      if let other { job.fold(kinds: other.kinds, urgent: other.urgent, token: token) }
       return job
+    }
+
+    /// Tells also of a later change: of `kinds` too, urgent also when it is, with its `token`.
+    mutating func fold(kinds: PushTriggers, urgent: Bool, token: String) {
+      self.kinds.formUnion(kinds)
+      self.urgent = self.urgent || urgent
+      self.token = token
     }
   }
 
@@ -204,16 +205,15 @@ package final class PushDelivery: Sendable {
     }
     guard start else { return }
     Task(executorPreference: PushThreads.looks) { [self] in
-      while let last = state.withLock({ state -> ContinuousClock.Instant?? in
+      // The earliest the next look may begin; `nil` when none is wanted, and this task ends.
+      while let notBefore = state.withLock({ state -> ContinuousClock.Instant? in
         guard state.lookWanted else {
           state.lookRunning = false
           return nil
         }
-        return .some(state.lastLook)
+        return state.lastLook.map { $0 + Self.lookSpacing } ?? .now
       }) {
-        if let last, ContinuousClock.now < last + Self.lookSpacing {
-          try? await Task.sleep(until: last + Self.lookSpacing)
-        }
+        if ContinuousClock.now < notBefore { try? await Task.sleep(until: notBefore) }
         state.withLock { $0.lookWanted = false }
         do { try look(baseline: false) } catch { state.withLock { $0.lookFailure = error } }
         state.withLock { $0.lastLook = .now }

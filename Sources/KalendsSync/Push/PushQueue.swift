@@ -13,9 +13,6 @@ struct PushQueue {
 
   var isEmpty: Bool { positions.isEmpty }
 
-  /// Whether a message for the registration `id` waits.
-  func contains(_ id: ObjectID) -> Bool { positions[id] != nil }
-
   /// Adds `job` at the end; when one for its registration waits, folds it into that one instead.
   mutating func add(_ job: PushDelivery.Job) {
     let id = job.registration.id
