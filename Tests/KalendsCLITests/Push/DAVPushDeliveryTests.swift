@@ -61,14 +61,25 @@ struct DAVPushDeliveryTests {
     deinit { process.terminate() }
   }
 
-  @Test func aChangeReachesTheReceiverEncryptedSignedAndScoped() throws {
+  /// What each delivery test starts from: a store served over TCP with pushes to loopback allowed,
+  /// a receiver beside it, and the server's address (`http://HOST:PORT`). The caller stops the
+  /// server; when this throws, it is stopped already.
+  static func served() throws -> (ServedStore, Receiver, String) {
     let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    do {
+      return (served, try Receiver(served.store.directory.path), "http://" + (try #require(served.tcpAddress)))
+    } catch {
+      served.stop()
+      throw error
+    }
+  }
+
+  @Test func aChangeReachesTheReceiverEncryptedSignedAndScoped() throws {
+    let (served, receiver, base) = try Self.served()
     defer { served.stop() }
     let store = served.store
-    let receiver = try Receiver(store.directory.path)
     let work = try store.calendar("Work")
     let health = try store.calendar("Health")
-    let base = "http://" + (try #require(served.tcpAddress))
     let full = try served.tokenApp("org.example.full", access: ["--status", "full"])
     let chosen = try served.tokenApp("org.example.chosen", access: ["--status", "full", "--calendars", work])
     func register(_ token: String, _ calendar: String, _ path: String) throws {
@@ -144,12 +155,10 @@ struct DAVPushDeliveryTests {
   /// app registers nothing; one token holds at most 100 registrations, and revoking a token ends
   /// those made with it.
   @Test func otherWritersAHungServiceAnAddressBookAndTheBounds() throws {
-    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    let (served, receiver, base) = try Self.served()
     defer { served.stop() }
     let store = served.store
-    let receiver = try Receiver(store.directory.path)
     let work = try store.calendar("Work")
-    let base = "http://" + (try #require(served.tcpAddress))
     let writer = try served.tokenApp("org.example.writer", access: ["--status", "full"])
     try store.object([
       "client", "register", "org.example.reader", "--name", "Reader", "--usage", "calendars-full=Sync.", "--usage",

@@ -9,12 +9,10 @@ import Testing
 @Suite("WebDAV-Push: Push-Dont-Notify, urgency, triggers, syncs, and what the audit says was told")
 struct DAVPushNoticeTests {
   @Test func aClientIsSparedItsOwnChangeAlarmsSoonAreUrgentAndTheAuditCountsNotices() throws {
-    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    let (served, receiver, base) = try DAVPushDeliveryTests.served()
     defer { served.stop() }
     let store = served.store
-    let receiver = try DAVPushDeliveryTests.Receiver(store.directory.path)
     let work = try store.calendar("Work")
-    let base = "http://" + (try #require(served.tcpAddress))
     let phone = try served.tokenApp("org.example.phone", access: ["--status", "full"])
     let laptop = try served.tokenApp("org.example.laptop", access: ["--status", "full"])
     func register(_ token: String, _ path: String) throws -> String {
@@ -97,12 +95,10 @@ struct DAVPushNoticeTests {
   /// calendar is a `property-update` to those that asked for it, a new event a `content-update`
   /// with the sync token to those that asked for that, and nothing to the others.
   @Test func contentAndPropertyUpdatesReachWhoAskedForThem() throws {
-    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    let (served, receiver, base) = try DAVPushDeliveryTests.served()
     defer { served.stop() }
     let store = served.store
-    let receiver = try DAVPushDeliveryTests.Receiver(store.directory.path)
     let work = try store.calendar("Work")
-    let base = "http://" + (try #require(served.tcpAddress))
     let app = try served.tokenApp("org.example.viewer", access: ["--status", "full"])
     func register(_ path: String, triggers: String) throws -> Int {
       try receiver.register(app, on: base + "/dav/calendars/\(work)/", path, triggers: triggers).0
@@ -143,10 +139,9 @@ struct DAVPushNoticeTests {
   /// A change an account's sync brings from its server (Radicale) is pushed like any other: the
   /// sync is another process writing the store.
   @Test func aChangeAnAccountSyncBringsIsPushed() throws {
-    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    let (served, receiver, _) = try DAVPushDeliveryTests.served()
     defer { served.stop() }
     let store = served.store
-    let receiver = try DAVPushDeliveryTests.Receiver(store.directory.path)
     let server = try AccountProbeTests.Radicale(store.directory.path + "/radicale")
     #expect(try server.curl("MKCALENDAR", "/ann/work/", AccountProbeTests.mkcalendar("Work", "VEVENT")) == "201")
     let passwordFile = store.directory.path + "/password"
@@ -175,12 +170,10 @@ struct DAVPushNoticeTests {
   /// A push service answering with a redirect is not followed: the message fails there, nothing
   /// reaches where it points, and the registration stays.
   @Test func aPushServicesRedirectIsNotFollowed() throws {
-    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    let (served, receiver, base) = try DAVPushDeliveryTests.served()
     defer { served.stop() }
     let store = served.store
-    let receiver = try DAVPushDeliveryTests.Receiver(store.directory.path)
     let work = try store.calendar("Work")
-    let base = "http://" + (try #require(served.tcpAddress))
     let app = try served.tokenApp("org.example.phone", access: ["--status", "full"])
     #expect(try receiver.register(app, on: base + "/dav/calendars/\(work)/", "/redirect/phone").0 == 201)
     Thread.sleep(forTimeInterval: 0.5)
@@ -196,11 +189,9 @@ struct DAVPushNoticeTests {
   /// access to contacts has its own: a contact not chosen for it pushes nothing to it, while the
   /// app with full access, and another like it, hear of it.
   @Test func aLimitedViewIsLookedAtOnItsOwn() throws {
-    let served = try ServedStore(["--listen", "127.0.0.1:0", "--push-allow-loopback"])
+    let (served, receiver, base) = try DAVPushDeliveryTests.served()
     defer { served.stop() }
     let store = served.store
-    let receiver = try DAVPushDeliveryTests.Receiver(store.directory.path)
-    let base = "http://" + (try #require(served.tcpAddress))
     let ann = try #require(try store.object(["contact", "add", "--given", "Ann"])["id"] as? String)
     var tokens: [String: String] = [:]
     for (client, access) in [
