@@ -86,6 +86,13 @@ let package = Package(
       name: "CWebPush",
       linkerSettings: [.linkedLibrary("crypto")]
     ),
+    // The client side of TLS for the store's outbound requests (feeds, accounts, push services,
+    // witnesses) on the system's OpenSSL libssl: https works in the default build, with no copy of
+    // BoringSSL, and takes the system's security updates and roots.
+    .target(
+      name: "CTLSClient",
+      linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+    ),
     .target(name: "CPrefetch"),
     .target(name: "CSHA256"),
     .target(
@@ -164,7 +171,7 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
-    // What the store syncs from outside and sends out: remote HTTP (bounded, TLS with the trait),
+    // What the store syncs from outside and sends out: remote HTTP (bounded, TLS on the system's OpenSSL),
     // calendar feeds for subscribed calendars, accounts, Web Push messages. Not a product.
     .target(
       name: "KalendsSync",
@@ -173,10 +180,10 @@ let package = Package(
         "KalendsFormats",
         "Platform",
         "CWebPush",
+        "CTLSClient",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
       ],
       swiftSettings: strictSettings
     ),

@@ -92,61 +92,16 @@ struct FleetPermissionsTests {
     #expect((answer["alerts"] as? [Any])?.isEmpty == true, "\(answer)")
   }
 
-  static func openssl(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["openssl"] + arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "openssl \(arguments.first ?? "")")
-  }
-
-  /// A certificate authority and a server certificate for 127.0.0.1 made by `openssl`.
-  static func certificates(in directory: TemporaryDirectory, _ name: String) throws -> (
-    ca: String, cert: String, key: String
-  ) {
-    let base = directory.path + "/" + name
-    try openssl([
-      "req", "-x509", "-newkey", "ed25519", "-nodes", "-keyout", base + "-ca.key", "-out", base + "-ca.pem",
-      "-days", "2", "-subj", "/CN=\(name) fleet CA",
-    ])
-    let (cert, key) = try issued(by: base + "-ca.pem", subject: "127.0.0.1", at: base, serverName: "IP:127.0.0.1")
-    return (base + "-ca.pem", cert, key)
-  }
-
-  /// A certificate for `subject` (its common name) signed by the authority `ca` (its key beside it,
-  /// `-ca.key` for `-ca.pem`), with `serverName` as its subject alternative name when given.
-  static func issued(by ca: String, subject: String, at base: String, serverName: String? = nil) throws -> (
-    cert: String, key: String
-  ) {
-    try openssl([
-      "req", "-newkey", "ed25519", "-nodes", "-keyout", base + ".key", "-out", base + ".csr", "-subj", "/CN=\(subject)",
-    ])
-    var signing = [
-      "x509", "-req", "-in", base + ".csr", "-CA", ca, "-CAkey",
-      ca.replacingOccurrences(of: "-ca.pem", with: "-ca.key"),
-      "-CAcreateserial", "-out", base + ".pem", "-days", "2",
-    ]
-    if let serverName {
-      try "subjectAltName=\(serverName)\n".write(toFile: base + ".ext", atomically: true, encoding: .utf8)
-      signing += ["-extfile", base + ".ext"]
-    }
-    try openssl(signing)
-    return (base + ".pem", base + ".key")
-  }
-
   /// The deployment without passwords: the server requires a certificate of the organisation's
   /// authority and takes its subject as the user (`verify_and_map`), each store's with its
   /// permissions.
   @Test func aStoresCertificateIsItsUserOverMutualTLS() throws {
     let directory = TemporaryDirectory("mtls")
-    let organisation = try Self.certificates(in: directory, "acme")
+    let organisation = try TestCertificates.authority(in: directory, "acme")
     let stores = try [CLIStore(generatedEvents: 30), CLIStore(generatedEvents: 20)]
     let ids = try stores.map { try #require(try $0.object(["status"])["storeId"] as? String) }
     let certificates = try (ids + ["mirror"]).map { name in
-      try Self.issued(by: organisation.ca, subject: name, at: directory.path + "/client-\(name)")
+      try TestCertificates.issued(by: organisation.ca, subject: name, at: directory.path + "/client-\(name)")
     }
     func user(_ entry: String, _ name: String) -> String {
       entry.replacingOccurrences(of: "user: \"\(name)\", password: \"pw-\(name)\"", with: "user: \"CN=\(name)\"")
@@ -190,8 +145,8 @@ struct FleetPermissionsTests {
 
   @Test func overTLSTheServerMustChainToTheOrganisationsAuthority() throws {
     let directory = TemporaryDirectory("tls")
-    let organisation = try Self.certificates(in: directory, "acme")
-    let stranger = try Self.certificates(in: directory, "stranger")
+    let organisation = try TestCertificates.authority(in: directory, "acme")
+    let stranger = try TestCertificates.authority(in: directory, "stranger")
     let nats = try NATSServer(
       configuration: "tls { cert_file: \"\(organisation.cert)\", key_file: \"\(organisation.key)\" }")
     let store = try CLIStore(generatedEvents: 30)

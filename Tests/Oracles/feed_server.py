@@ -5,10 +5,15 @@ bytes) and Last-Modified, answering 304 to a matching If-None-Match. The file `m
 directory, when present, changes the answer: `gone` (404), `html` (an HTML page), `big` (17 MiB
 of iCalendar), `redirect` (302 to /feed.ics on the same host, for /moved.ics). Every request is
 appended to `requests.log` as `METHOD PATH If-None-Match`. Prints its port, then serves.
+
+    python3 feed_server.py DIR [CERT KEY]
+
+With CERT and KEY (PEM files), it serves HTTPS with that certificate (Python's `ssl`).
 """
 import hashlib
 import http.server
 import os
+import ssl
 import sys
 
 directory = sys.argv[1]
@@ -60,5 +65,9 @@ class Feed(http.server.BaseHTTPRequestHandler):
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Feed)
+if len(sys.argv) > 3:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 server.serve_forever()

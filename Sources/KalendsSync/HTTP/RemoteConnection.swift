@@ -3,14 +3,10 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-#if TLS
-  import NIOSSL
-#endif
-
 /// One HTTP/1.1 connection to a remote server's origin, kept open for a sequence of requests
-/// (``RemoteHTTP/withConnection(to:address:connectTimeout:_:)``): TLS for `https` (with the
-/// package trait `TLS`, trusting the system's roots), a bound on each answer's size and on the time
-/// each exchange takes, no redirect followed.
+/// (``RemoteHTTP/withConnection(to:address:connectTimeout:_:)``): TLS for `https` (the system's
+/// OpenSSL, trusting the system's roots: ``TLSClientHandler``), a bound on each answer's size and
+/// on the time each exchange takes, no redirect followed.
 ///
 /// Owned by the one task that opened it; requests go one after another. After an answer that
 /// closes the connection (`Connection: close`, HTTP/1.0), a broken one, or one that took too long,
@@ -138,22 +134,15 @@ extension RemoteHTTP {
     }
   }
 
-  /// What adds TLS to a connection to `host`, checking its certificate against the system's roots
-  /// and `host` (an address is checked against the certificate's addresses).
+  /// What adds TLS to a connection to `host` (``TLSClientHandler``: the system's OpenSSL,
+  /// checking the certificate against the system's roots and `host`, a name or an address).
   static func tlsHandler(host: String) throws(RemoteError) -> @Sendable (any Channel) throws -> Void {
-    #if TLS
-      do {
-        let context = try NIOSSLContext(configuration: .makeClientConfiguration())
-        let name = (try? SocketAddress(ipAddress: host, port: 0)) == nil ? host : nil
-        return { channel in
-          try channel.pipeline.syncOperations.addHandler(
-            try NIOSSLClientHandler(context: context, serverHostname: name))
-        }
-      } catch {
-        throw .unreachable("TLS: \(error)")
-      }
-    #else
-      throw .unreachable("\(host): https needs TLS, and this kalends was built without the package trait TLS")
-    #endif
+    // Made once here, so that a host OpenSSL cannot check is refused before any connection.
+    do {
+      _ = try TLSClientHandler(host: host)
+    } catch {
+      throw .unreachable("\(host): \(error)")
+    }
+    return { channel in try channel.pipeline.syncOperations.addHandler(try TLSClientHandler(host: host)) }
   }
 }

@@ -1,6 +1,6 @@
 /// Requests to remote servers (feeds, accounts), each over a connection of its own
 /// (`RemoteConnection`, inside the package, for several over one): HTTP/1.1,
-/// TLS for `https` (with the package trait `TLS`, trusting the system's roots), a bound on the
+/// TLS for `https` (the system's OpenSSL, trusting the system's roots), a bound on the
 /// answer's size and on the time it takes, no redirect followed (callers decide).
 public enum RemoteHTTP {
   /// Sends one request to `url` and returns the whole answer.

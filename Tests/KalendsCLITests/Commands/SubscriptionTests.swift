@@ -9,20 +9,23 @@ import Testing
 struct SubscriptionTests {
   static let feedServer = Repository.root.appendingPathComponent("Tests/Oracles/feed_server.py").path
 
-  /// A started feed server serving `directory`, and its base address.
+  /// A started feed server serving `directory`, and its base address: over HTTPS with `tls` (a
+  /// certificate and its key), named `host`.
   final class Feed {
     let directory: String
     let process: Process
+    let port: Int
     let base: String
 
-    init(_ directory: String) throws {
+    init(_ directory: String, tls: (cert: String, key: String)? = nil, host: String = "127.0.0.1") throws {
       self.directory = directory
       let (process, output, _) = try CLI.start(
-        ["python3", SubscriptionTests.feedServer, directory], program: URL(fileURLWithPath: "/usr/bin/env"))
+        ["python3", SubscriptionTests.feedServer, directory] + (tls.map { [$0.cert, $0.key] } ?? []),
+        program: URL(fileURLWithPath: "/usr/bin/env"))
       self.process = process
-      let port = output.fileHandleForReading.availableLine()
-      try #require(Int(port) != nil, "the feed server printed \(port)")
-      base = "http://127.0.0.1:\(port)"
+      let printed = output.fileHandleForReading.availableLine()
+      port = try #require(Int(printed), "the feed server printed \(printed)")
+      base = "\(tls == nil ? "http" : "https")://\(host):\(port)"
     }
 
     func serve(_ events: [String], mode: String? = nil) throws {

@@ -28,7 +28,10 @@ extension KalendsCommand.Checkpoint {
       discussion: """
         With --witness URL (repeatable), the checkpoint is then submitted to each witness (C2SP \
         tlog-witness add-checkpoint, with the consistency proof from the size the witness knows) and \
-        their cosignatures are kept with it. A witness that refuses fails the command (exit 69).
+        their cosignatures are kept with it. A witness that refuses fails the command (exit 69); one \
+        that cannot be reached, does not answer within 30 s or answers more than 64 KiB, with exit 66. \
+        https is checked against the system's roots (SSL_CERT_FILE names others); no redirect is \
+        followed.
         """)
 
     @OptionGroup var global: GlobalOptions
