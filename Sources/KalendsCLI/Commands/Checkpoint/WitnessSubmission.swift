@@ -7,8 +7,8 @@ import KalendsSync
 /// Submits a kept checkpoint to a witness (C2SP tlog-witness `add-checkpoint`) with the
 /// consistency proof from the size the witness knows, and returns its cosignatures.
 ///
-/// Over the store's one HTTP client (``RemoteHTTP``): TLS on the system's OpenSSL for `https`, an
-/// answer of at most ``answerLimit`` bytes within 30 s, no redirect followed.
+/// Over the store's one HTTP client (KalendsSync's `RemoteHTTP`): TLS on the system's OpenSSL for
+/// `https`, an answer of at most ``answerLimit`` bytes within 30 s, no redirect followed.
 enum WitnessSubmission {
   /// The most bytes a witness's answer may have: cosignature lines, or a size.
   static let answerLimit = 64 * 1024
