@@ -1,6 +1,6 @@
 """A Web Push receiver for the tests, with no Kalends code: a push service and user agent in one.
 
-    python3 webpush_receiver.py LOG [EVERY]
+    python3 webpush_receiver.py LOG [EVERY [CERT KEY]]
 
 Makes a P-256 key pair and an auth secret (the user agent's subscription), listens on loopback,
 and prints one line: `PORT P256DH AUTH` (base64url). It speaks HTTP/1.1 with connections kept
@@ -12,6 +12,8 @@ VAPID token verified (ES256 by `cryptography`, audience this origin, expiry with
 body decrypted by PyPI's `http_ece` (RFC 8291) with the user agent's private key — or why not.
 With EVERY (a benchmark's receiver), only every EVERY-th POST is decrypted and verified, so that
 the receiver's own work weighs less on a shared machine; the others are logged as `skipped`.
+With CERT and KEY (PEM files), it serves HTTPS with that certificate (Python's `ssl`), as a push
+service does; its origin, the VAPID audience, is then `https://127.0.0.1:PORT`.
 """
 
 import asyncio
@@ -19,6 +21,7 @@ import base64
 import json
 import os
 import re
+import ssl
 import sys
 import time
 
@@ -75,7 +78,7 @@ def flush():
 async def handle(reader, writer):
     """One connection: HTTP/1.1 requests one after another, kept open until the sender closes it
     (as a push service keeps an application server's connection)."""
-    origin = f"http://127.0.0.1:{writer.get_extra_info('sockname')[1]}"
+    origin = f"{SCHEME}://127.0.0.1:{writer.get_extra_info('sockname')[1]}"
     try:
         while True:
             try:
@@ -136,11 +139,16 @@ async def handle(reader, writer):
 
 
 async def main():
-    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=1024)
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=1024, ssl=TLS)
     print(server.sockets[0].getsockname()[1], b64(PUBLIC), b64(AUTH), flush=True)
     async with server:
         await server.serve_forever()
 
 
 LOG = open(sys.argv[1], "a", encoding="utf-8", buffering=1 << 20)
+TLS = None
+if len(sys.argv) > 4:
+    TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    TLS.load_cert_chain(sys.argv[3], sys.argv[4])
+SCHEME = "https" if TLS else "http"
 asyncio.run(main())

@@ -17,16 +17,19 @@ struct DAVPushDeliveryTests {
     let auth: String
     let log: String
 
-    init(_ directory: String) throws {
+    /// A receiver logging to `directory`; over HTTPS with `tls` (a certificate for 127.0.0.1 and
+    /// its key), as push services are.
+    init(_ directory: String, tls: (cert: String, key: String)? = nil) throws {
       log = directory + "/pushes.jsonl"
       try Data().write(to: URL(fileURLWithPath: log))
       let (process, output, _) = try CLI.start(
-        ["python3", Repository.root.appendingPathComponent("Tests/Oracles/webpush_receiver.py").path, log],
+        ["python3", Repository.root.appendingPathComponent("Tests/Oracles/webpush_receiver.py").path, log]
+          + (tls.map { ["1", $0.cert, $0.key] } ?? []),
         program: URL(fileURLWithPath: "/usr/bin/env"))
       self.process = process
       let parts = output.fileHandleForReading.availableLine().split(separator: " ").map(String.init)
       try #require(parts.count == 3, "\(parts)")
-      (base, p256dh, auth) = ("http://127.0.0.1:\(parts[0])", parts[1], parts[2])
+      (base, p256dh, auth) = ("\(tls == nil ? "http" : "https")://127.0.0.1:\(parts[0])", parts[1], parts[2])
     }
 
     /// The pushes received so far whose path starts with `prefix`.
