@@ -17,6 +17,28 @@ extension EventStore {
   public func subscribe(to url: String, title: String? = nil, color: String? = nil) throws(StoreError)
     -> EventCalendar
   {
+    try subscribe(url, title: title, color: color, first: nil).calendar
+  }
+
+  /// Subscribes as ``subscribe(to:title:color:)`` does, and applies `feed` — the bytes the address
+  /// answered, with that answer's `ETag` and `Last-Modified` — to the new calendar in the same
+  /// transaction, as ``applyFeed(_:to:entityTag:lastModified:)`` would. A feed it would refuse
+  /// (``CalendarError/feedRefused(_:reason:)``, naming the calendar that was not made) writes
+  /// nothing at all: no calendar is left behind.
+  public func subscribe(
+    to url: String, title: String? = nil, color: String? = nil, feed: [UInt8], entityTag: String? = nil,
+    lastModified: String? = nil
+  ) throws(StoreError) -> (calendar: EventCalendar, refresh: FeedRefresh) {
+    let made = try subscribe(
+      url, title: title, color: color, first: (feed: feed, entityTag: entityTag, lastModified: lastModified))
+    guard let refresh = made.refresh else { throw StoreError.calendar(.notSubscribed(made.calendar.id)) }
+    return (made.calendar, refresh)
+  }
+
+  private func subscribe(
+    _ url: String, title: String?, color: String?,
+    first: (feed: [UInt8], entityTag: String?, lastModified: String?)?
+  ) throws(StoreError) -> (calendar: EventCalendar, refresh: FeedRefresh?) {
     try requireOwner("subscribe to calendars")
     let (address, host) = try CalendarSubscription.address(of: url)
     var calendar = EventCalendar(
@@ -25,13 +47,19 @@ extension EventStore {
     if let color { calendar.color = color }
     calendar.subscription = CalendarSubscription(url: address)
     try Self.checkText(calendar.title, field: "the title")
+    let prepared = try first.map { first throws(StoreError) in try Self.prepareFeed(first.feed, for: calendar.id) }
     let actor = self.actor
     return try write(nil) { txn, appender, objects in
       let same = try txn.reading { txn in
         try Self.allCalendars(objects, in: txn).first { $0.subscription?.url == address }
       }
       if let same { throw StoreError.calendar(.alreadySubscribed(same.id)) }
-      return try Self.appendSaved(calendar, change: .created, actor, &txn, &appender)
+      let made = try Self.appendSaved(calendar, change: .created, actor, &txn, &appender)
+      guard let prepared else { return (made, nil) }
+      let refresh = try Self.apply(
+        prepared, to: made, entityTag: first?.entityTag, lastModified: first?.lastModified, stored: [:], &txn,
+        &appender)
+      return (made, refresh)
     }
   }
 
@@ -58,6 +86,34 @@ extension EventStore {
     _ feed: [UInt8], to calendarID: ObjectID, entityTag: String? = nil, lastModified: String? = nil
   ) throws(StoreError) -> FeedRefresh {
     try requireOwner("refresh subscriptions")
+    let prepared = try Self.prepareFeed(feed, for: calendarID)
+    return try write(nil) { txn, appender, objects in
+      let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
+      guard calendar.subscription != nil, calendar.source.kind == .subscribed else {
+        throw StoreError.calendar(.notSubscribed(calendarID))
+      }
+      var stored: [FeedKey: Event] = [:]
+      for id in try txn.reading({ try objects.items(.event, inCalendar: calendarID, in: $0) }) {
+        guard let state = try objects.state(.event, id, in: txn), state.isLive else { continue }
+        let event = try Self.decodeEvent(id, state)
+        stored[FeedKey(event)] = event
+      }
+      return try Self.apply(
+        prepared, to: calendar, entityTag: entityTag, lastModified: lastModified, stored: stored, &txn, &appender)
+    }
+  }
+
+  /// A feed checked and parsed for the subscribed calendar `calendarID`, before any write.
+  struct PreparedFeed {
+    let file: ICalendar
+    let incoming: [FeedKey: Event]
+    let digest: [UInt8]
+    let interval: Int64?
+  }
+
+  /// Checks `feed` for the calendar `calendarID` as ``applyFeed(_:to:entityTag:lastModified:)``
+  /// says, and parses it: its size, that it is iCalendar, that the store takes each event.
+  static func prepareFeed(_ feed: [UInt8], for calendarID: ObjectID) throws(StoreError) -> PreparedFeed {
     let refused = { (reason: String) in StoreError.calendar(.feedRefused(calendarID, reason: reason)) }
     guard feed.count <= CalendarSubscription.maximumFeedBytes else {
       throw refused("it has \(feed.count) bytes, more than \(CalendarSubscription.maximumFeedBytes)")
@@ -81,58 +137,60 @@ extension EventStore {
         throw refused("its event \(event.externalID) is refused: \(error)")
       }
     }
-    let digest = feed.withUnsafeBytes { Array(SHA256.hash(data: $0)) }
-    let interval = Self.refreshInterval(of: feed)
-    return try write(nil) { txn, appender, objects in
-      let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
-      guard var subscription = calendar.subscription, calendar.source.kind == .subscribed else {
-        throw StoreError.calendar(.notSubscribed(calendarID))
-      }
-      var result = FeedRefresh(calendarID: calendarID)
-      result.skipped = file.skipped.merging(file.reminders.isEmpty ? [:] : ["VTODO": file.reminders.count]) { $0 + $1 }
-      guard subscription.digest != digest else { return result }
-      let source = Principal.source(calendar.source.id.description)
-      var stored: [FeedKey: Event] = [:]
-      for id in try txn.reading({ try objects.items(.event, inCalendar: calendarID, in: $0) }) {
-        guard let state = try objects.state(.event, id, in: txn), state.isLive else { continue }
-        let event = try Self.decodeEvent(id, state)
-        stored[FeedKey(event)] = event
-      }
-      if incoming.isEmpty && !stored.isEmpty {
-        throw refused("it holds no events, and the calendar holds \(stored.count)")
-      }
-      for (key, var event) in incoming.sorted(by: { $0.key < $1.key }) {
-        if let existing = stored.removeValue(forKey: key) {
-          guard !Self.sameContent(existing, event) else {
-            result.unchanged += 1
-            continue
-          }
-          event.id = existing.id
-          event.resourceName = existing.resourceName
-          event.creationDate = event.creationDate ?? existing.creationDate
-          result.lastPosition =
-            try Self.appendSaved(event, change: .modified, occurrence: nil, source, &txn, &appender).version
-          result.updated += 1
-        } else {
-          event.creationDate = event.creationDate ?? appender.timestamp
-          result.lastPosition =
-            try Self.appendSaved(event, change: .created, occurrence: nil, source, &txn, &appender).version
-          result.created += 1
-        }
-      }
-      for (_, gone) in stored.sorted(by: { $0.key < $1.key }) {
-        try Self.appendRemoved(gone.id, isEvent: true, calendar: calendarID, source, &txn, &appender)
-        result.removed += 1
-      }
-      subscription.entityTag = entityTag
-      subscription.lastModified = lastModified
-      subscription.digest = digest
-      subscription.refreshInterval = interval
-      var saved = calendar
-      saved.subscription = subscription
-      result.lastPosition = try Self.appendSaved(saved, change: .modified, source, &txn, &appender).version
-      return result
+    return PreparedFeed(
+      file: file, incoming: incoming, digest: feed.withUnsafeBytes { Array(SHA256.hash(data: $0)) },
+      interval: refreshInterval(of: feed))
+  }
+
+  /// Makes `calendar`, a live subscribed calendar holding `stored`, mirror `prepared`, within a
+  /// write: each record made by the subscription's source.
+  static func apply(
+    _ prepared: PreparedFeed, to calendar: EventCalendar, entityTag: String?, lastModified: String?,
+    stored: [FeedKey: Event], _ txn: inout WriteTransaction, _ appender: inout LogAppender
+  ) throws -> FeedRefresh {
+    let calendarID = calendar.id
+    guard var subscription = calendar.subscription else { throw StoreError.calendar(.notSubscribed(calendarID)) }
+    var stored = stored
+    var result = FeedRefresh(calendarID: calendarID)
+    let file = prepared.file
+    result.skipped = file.skipped.merging(file.reminders.isEmpty ? [:] : ["VTODO": file.reminders.count]) { $0 + $1 }
+    guard subscription.digest != prepared.digest else { return result }
+    let source = Principal.source(calendar.source.id.description)
+    if prepared.incoming.isEmpty && !stored.isEmpty {
+      throw StoreError.calendar(
+        .feedRefused(calendarID, reason: "it holds no events, and the calendar holds \(stored.count)"))
     }
+    for (key, var event) in prepared.incoming.sorted(by: { $0.key < $1.key }) {
+      if let existing = stored.removeValue(forKey: key) {
+        guard !sameContent(existing, event) else {
+          result.unchanged += 1
+          continue
+        }
+        event.id = existing.id
+        event.resourceName = existing.resourceName
+        event.creationDate = event.creationDate ?? existing.creationDate
+        result.lastPosition =
+          try appendSaved(event, change: .modified, occurrence: nil, source, &txn, &appender).version
+        result.updated += 1
+      } else {
+        event.creationDate = event.creationDate ?? appender.timestamp
+        result.lastPosition =
+          try appendSaved(event, change: .created, occurrence: nil, source, &txn, &appender).version
+        result.created += 1
+      }
+    }
+    for (_, gone) in stored.sorted(by: { $0.key < $1.key }) {
+      try appendRemoved(gone.id, isEvent: true, calendar: calendarID, source, &txn, &appender)
+      result.removed += 1
+    }
+    subscription.entityTag = entityTag
+    subscription.lastModified = lastModified
+    subscription.digest = prepared.digest
+    subscription.refreshInterval = prepared.interval
+    var saved = calendar
+    saved.subscription = subscription
+    result.lastPosition = try appendSaved(saved, change: .modified, source, &txn, &appender).version
+    return result
   }
 
   /// The feed's own refresh interval, in seconds: its `REFRESH-INTERVAL` (RFC 7986), else its

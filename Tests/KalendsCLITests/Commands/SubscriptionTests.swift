@@ -154,6 +154,31 @@ struct SubscriptionTests {
     #expect(events.stdout.contains("Party") && events.stdout.contains("New Year"), "\(events.stdout)")
   }
 
+  /// A feed refused on subscribing (an HTML page, an event that ends before it starts) writes
+  /// nothing: the calendar and its first feed are one transaction.
+  @Test func aFeedRefusedOnSubscribingWritesNothing() throws {
+    let store = try CLIStore()
+    let feed = try Feed(store.directory.path)
+    let head = try store.head()
+    let refusedEvent =
+      "BEGIN:VEVENT\r\nUID:bad@feed\r\nDTSTAMP:20261129T100000Z\r\nDTSTART:20261205T100000Z\r\n"
+      + "DTEND:20261205T090000Z\r\nSUMMARY:Ends before it starts\r\nEND:VEVENT\r\n"
+    for (mode, events, words) in [
+      ("html", [String](), "HTML"),
+      (nil, [Self.event("a@feed", "Fine", day: 1), refusedEvent], "ends before it starts"),
+    ] {
+      try feed.serve(events, mode: mode)
+      let refused = try store.run(["subscribe", feed.base + "/feed.ics"])
+      #expect(refused.status == 65, "\(mode ?? "event"): \(refused.stderr)")
+      #expect(
+        refused.stderr.contains("nothing was subscribed") && refused.stderr.contains(words),
+        "\(mode ?? "event"): \(refused.stderr)")
+    }
+    #expect(try store.head() == head, "a refused feed wrote")
+    let calendars = try store.run(["calendar", "list", "--format", "json"])
+    #expect(!calendars.stdout.contains("subscribed"), "\(calendars.stdout)")
+  }
+
   @Test func aSubscribedCalendarIsReadOnlyAndAnAppNeverSeesItsAddress() throws {
     let store = try CLIStore()
     let feed = try Feed(store.directory.path)

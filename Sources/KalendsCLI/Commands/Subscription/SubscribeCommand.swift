@@ -48,15 +48,17 @@ extension KalendsCommand {
         throw CLIError(message: "\(url) answered \(fetched) — nothing was subscribed", status: .notFound)
       }
       let name = title ?? (try? ICalendar(parsing: bytes))?.name
-      let calendar = try store.subscribe(to: url, title: name, color: color)
-      let refresh: FeedRefresh
+      // The calendar and its first feed in one transaction: a feed refused writes nothing.
+      let made: (calendar: EventCalendar, refresh: FeedRefresh)
       do {
-        refresh = try store.applyFeed(bytes, to: calendar.id, entityTag: entityTag, lastModified: lastModified)
+        made = try store.subscribe(
+          to: url, title: name, color: color, feed: bytes, entityTag: entityTag, lastModified: lastModified)
       } catch {
-        // The calendar was made for this feed: a feed refused at once leaves nothing behind.
-        try? store.remove(calendar, overwrite: true)
-        throw error
+        guard case .calendar(.feedRefused(_, let reason)) = error else { throw error }
+        throw CLIError(
+          message: "\(url): the feed was refused: \(reason) — nothing was subscribed", status: .invalidInput)
       }
+      let (calendar, refresh) = made
       let saved = try store.calendar(withID: calendar.id) ?? calendar
       format.write(saved.jsonFields + [("feed", .object(Self.feedFields(saved, refresh)))])
     }
