@@ -89,9 +89,8 @@ extension EventStore {
     let prepared = try Self.prepareFeed(feed, for: calendarID)
     return try write(nil) { txn, appender, objects in
       let calendar = try liveCalendar(calendarID, objects: objects, in: txn)
-      guard calendar.subscription != nil, calendar.source.kind == .subscribed else {
-        throw StoreError.calendar(.notSubscribed(calendarID))
-      }
+      // (`apply` refuses a calendar without a subscription.)
+      guard calendar.source.kind == .subscribed else { throw StoreError.calendar(.notSubscribed(calendarID)) }
       var stored: [FeedKey: Event] = [:]
       for id in try txn.reading({ try objects.items(.event, inCalendar: calendarID, in: $0) }) {
         guard let state = try objects.state(.event, id, in: txn), state.isLive else { continue }

@@ -106,7 +106,7 @@ extension RemoteHTTP {
   ) async throws -> sending Result {
     let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
     do {
-      let tls = try url.isSecure ? tlsHandler(host: url.host) : nil
+      let tls = url.isSecure ? tlsHandler(host: url.host) : nil
       let bootstrap = ClientBootstrap(group: loop ?? MultiThreadedEventLoopGroup.singleton.next())
         .connectTimeout(.seconds(Int64(max(1, connectTimeout))))
       let initializer:
@@ -135,14 +135,9 @@ extension RemoteHTTP {
   }
 
   /// What adds TLS to a connection to `host` (``TLSClientHandler``: the system's OpenSSL,
-  /// checking the certificate against the system's roots and `host`, a name or an address).
-  static func tlsHandler(host: String) throws(RemoteError) -> @Sendable (any Channel) throws -> Void {
-    // Made once here, so that a host OpenSSL cannot check is refused before any connection.
-    do {
-      _ = try TLSClientHandler(host: host)
-    } catch {
-      throw .unreachable("\(host): \(error)")
-    }
-    return { channel in try channel.pipeline.syncOperations.addHandler(try TLSClientHandler(host: host)) }
+  /// checking the certificate against the system's roots and `host`, a name or an address). A
+  /// session OpenSSL cannot make fails the connection with its reason.
+  static func tlsHandler(host: String) -> @Sendable (any Channel) throws -> Void {
+    { channel in try channel.pipeline.syncOperations.addHandler(try TLSClientHandler(host: host)) }
   }
 }

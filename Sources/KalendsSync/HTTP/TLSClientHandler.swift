@@ -82,12 +82,12 @@ final class TLSClientHandler: ChannelDuplexHandler {
   }
 
   func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-    if mode == .all && state == .open {
-      ctls_shutdown(session)
-      send(context, promise: nil)
-      context.flush()
-    }
     if mode == .all {
+      if state == .open {
+        ctls_shutdown(session)
+        send(context, promise: nil)
+        context.flush()
+      }
       state = .closed
       failWaiting(ChannelError.ioOnClosedChannel)
     }
